@@ -1,0 +1,135 @@
+"""The ``recycle`` command line: a thin layer over the Python API.
+
+    recycle run GAME --seed 7 [--reveal]      one game, as a transcript
+    recycle simulate GAME -n 10000 [--json]   random rollouts and statistics
+    recycle check GAME                        parse and compile only
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from .errors import RecycleError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
+                  help="Run, simulate and analyse card games written in RECYCLE.")
+
+_debug = False
+
+GameArg = Annotated[Path, typer.Argument(help="A RECYCLE game file (.rcy).", show_default=False)]
+SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="Random seed (the deal number).")]
+MaxStepsOpt = Annotated[int, typer.Option("--max-steps", help="Stop a game after this many steps.")]
+PlayersOpt = Annotated[Optional[str], typer.Option(
+    "--players", help="Players per seat, comma-separated (the last one repeats), e.g. random.")]
+
+
+@app.callback()
+def _main(debug: Annotated[bool, typer.Option("--debug", help="Show Python tracebacks on errors.")] = False):
+    global _debug
+    _debug = debug
+
+
+def _fail(exc: RecycleError) -> None:
+    if _debug:
+        raise exc
+    typer.echo(exc.format(), err=True)
+    raise typer.Exit(1)
+
+
+def _load(path: Path):
+    from .game import load
+
+    game = load(path)
+    for w in game.warnings:
+        typer.echo(w, err=True)
+    return game
+
+
+def _players(spec: Optional[str], game):
+    from .players import make_players
+
+    try:
+        return make_players(spec, game.nplayers)
+    except ValueError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+
+
+@app.command()
+def run(game: GameArg, seed: SeedOpt = 0,
+        reveal: Annotated[bool, typer.Option("--reveal", help="Show hidden cards in the transcript.")] = False,
+        players: PlayersOpt = None, max_steps: MaxStepsOpt = 100_000,
+        as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False):
+    """Play one game and print a transcript: decisions, card movements, scores, winners."""
+    from .transcript import transcript
+
+    try:
+        g = _load(game)
+        result = g.play(_players(players, g), seed=seed, record=True, describe=True, reveal=reveal,
+                        max_steps=max_steps)
+    except RecycleError as exc:
+        _fail(exc)
+        return
+    if as_json:
+        typer.echo(json.dumps({"game": g.name, "seed": seed, "scores": result.scores, "ranks": result.ranks,
+                               "winners": result.winners, "decisions": result.decisions,
+                               "choices": [[d.player, d.chosen, d.options, d.description] for d in result.choices]},
+                              ensure_ascii=False))
+        return
+    for line in transcript(g, result, reveal=reveal):
+        typer.echo(line)
+
+
+@app.command()
+def simulate(game: GameArg, n: Annotated[int, typer.Option("-n", "--games", help="Number of rollouts.")] = 1000,
+             seed: SeedOpt = 0, players: PlayersOpt = None, max_steps: MaxStepsOpt = 100_000,
+             as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+             progress: Annotated[bool, typer.Option(help="Show a progress bar (on a terminal).")] = True):
+    """Play N random rollouts and print statistics (win rates, decisions, options, scores)."""
+    try:
+        g = _load(game)
+        pl = _players(players, g)
+        show = progress and sys.stderr.isatty() and not as_json
+        if show:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+            with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                          TimeRemainingColumn(), transient=True) as bar:
+                task = bar.add_task(g.name, total=n)
+                stats = g.simulate(n, seed=seed, players=pl, max_steps=max_steps,
+                                   progress=lambda i: bar.update(task, completed=i + 1) if i % 50 == 49 else None)
+        else:
+            stats = g.simulate(n, seed=seed, players=pl, max_steps=max_steps)
+    except RecycleError as exc:
+        _fail(exc)
+        return
+    if as_json:
+        typer.echo(json.dumps(stats.to_dict()))
+    else:
+        typer.echo(str(stats))
+
+
+@app.command()
+def check(game: GameArg):
+    """Parse and compile a game without running it; report errors with file:line:column."""
+    try:
+        g = _load(game)
+    except RecycleError as exc:
+        _fail(exc)
+        return
+    locs = sorted({f"{k[1]} ({k[0]})" for k in g.layout.loc_base})
+    typer.echo(f"{game}: ok — {g.nplayers} players, locations: {', '.join(locs)}")
+
+
+def main() -> None:
+    """Console entry point."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        sys.exit(130)

@@ -1,0 +1,902 @@
+"""Compiling RECYCLE actions, choices, stages, setup and scoring into closures.
+
+Every item compiles to an ``Item`` holding up to three closures:
+``run(state, env)`` executes it; ``gen(state, env)`` is the generator form for items
+that contain a ``choice`` (a choice ``yield``s its options and receives the chosen
+index); ``expand(state, env)`` lists the options it contributes inside a ``choice``.
+An option is a list of steps ``(item, env)``: the actions are run only when chosen,
+each in the state reached by the steps before it (RECYCLE.md 4.6). Items whose options
+cannot depend on the state ("static" ones) are expanded without touching it.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from .compile_expr import (MAX_COLLECTION, Const, ExprCompiler, Scope, element_hint, fail, head_of, is_atom,
+                           is_location_form, is_storage_form, kw, rt_error)
+from .errors import StepLimitExceeded
+from .runtime import MEMORY, Card, MoveEvent, PLoc, StorageEvent
+from .syntax import COLON, INT, SYMBOL, VAR, Atom, SList
+
+MAX_REPEAT = 100_000
+MAX_OPTIONS = 100_000
+
+
+class Item:
+    """A compiled action, block or flow element (see the module docstring)."""
+
+    __slots__ = ("run", "gen", "expand", "static", "node", "scope")
+
+    def __init__(self, node, scope, run=None, gen=None, expand=None, static=False):
+        self.node = node
+        self.scope = scope
+        self.run = run
+        self.gen = gen
+        self.static = static
+        self.expand = expand
+        if static and expand is None:
+            item = self
+            self.expand = lambda s, e: [[(item, e)]]
+
+    @property
+    def has_choice(self) -> bool:
+        return self.gen is not None
+
+
+def run_steps(s, steps) -> None:
+    for item, env in steps:
+        item.run(s, env)
+
+
+def compose(s, pairs):
+    """Options of items in sequence: every branch of one continues with the next."""
+    branches = [[]]
+    for item, env in pairs:
+        if item.static:
+            for b in branches:
+                b.append((item, env))
+            continue
+        new = []
+        for b in branches:
+            if b:
+                snap = s.snapshot()
+                events, s.events = s.events, None
+                try:
+                    run_steps(s, b)
+                    subs = item.expand(s, env)
+                finally:
+                    s.restore(snap)
+                    s.events = events
+            else:
+                subs = item.expand(s, env)
+            if not subs:
+                new.append(b)
+            else:
+                for sub in subs:
+                    new.append(b + sub)
+            if len(new) > MAX_OPTIONS:
+                rt_error(f"more than {MAX_OPTIONS} options", item.node.span, "choice")
+        branches = new
+    return branches
+
+
+class FlowCompiler(ExprCompiler):
+    """Turns the game's forms into Items; see ``recycle.game.PreparedGame`` for the result."""
+
+    def __init__(self, game, nplayers: int):
+        from .layout import Layout
+        from .runtime import PlayerId, TeamId
+
+        self.game = game
+        self.layout = Layout(nplayers)
+        self.players = tuple(PlayerId(p) for p in range(nplayers))
+        self.teams = tuple(TeamId(t) for t in range(nplayers))
+        self.nslots = 0
+
+    # -- items -----------------------------------------------------------------------------
+    def c_item(self, x, scope: Scope, allow_choice: bool = True) -> Item:
+        """An action, block, conditional, stage or choice."""
+        if not isinstance(x, SList) or not x.items:
+            fail(f"expected an action, got {self.form_name(x) if isinstance(x, SList) else x}", x)
+        first = x.items[0]
+        if isinstance(first, SList) and len(x.items) == 2 and not is_location_form(first) \
+                and not is_storage_form(first):
+            return self.c_conditional(x, scope)
+        h = head_of(x)
+        method = getattr(self, "a_" + h.replace("-", "_"), None) if isinstance(h, str) and h.islower() else None
+        if method is None:
+            fail(f"expected an action or block, got {self.form_name(x)}", x)
+        if h in ("choice", "stage") and not allow_choice:
+            fail(f"a ({h} ...) cannot stand here (only in a stage, at the top level or in a let)", x, h)
+        return method(x, scope)
+
+    def c_conditional(self, x: SList, scope: Scope) -> Item:
+        cond = self.cache_pure(x.items[0], scope, self.c_bool(x.items[0], scope))
+        sub = self.c_item(x.items[1], scope)
+        if sub.has_choice:
+            def gen(s, e):
+                if cond(s, e):
+                    yield from sub.gen(s, e)
+            return Item(x, scope, gen=gen)
+        body = sub.run
+
+        def run(s, e):
+            if cond(s, e):
+                body(s, e)
+        sub_expand = sub.expand
+
+        def expand(s, e):
+            return sub_expand(s, e) if cond(s, e) else []
+        return Item(x, scope, run=run, expand=expand)
+
+    def sequence(self, x, scope, parts: list[Item]) -> Item:
+        """Items run one after another (do, stage bodies, the top level)."""
+        if any(p.has_choice for p in parts):
+            steps = [(p.gen, True) if p.has_choice else (p.run, False) for p in parts]
+
+            def gen(s, e):
+                for fn, is_gen in steps:
+                    if is_gen:
+                        yield from fn(s, e)
+                    else:
+                        fn(s, e)
+            return Item(x, scope, gen=gen)
+        runs = [p.run for p in parts]
+        if len(runs) == 1:
+            run = runs[0]
+        elif len(runs) == 2:
+            r1, r2 = runs
+
+            def run(s, e):
+                r1(s, e)
+                r2(s, e)
+        else:
+            def run(s, e):
+                for r in runs:
+                    r(s, e)
+        if all(p.static for p in parts):
+            return Item(x, scope, run=run, static=True)
+
+        def expand(s, e):
+            return compose(s, [(p, e) for p in parts])
+        return Item(x, scope, run=run, expand=expand)
+
+    def a_do(self, x: SList, scope: Scope) -> Item:
+        if len(x.items) != 2 or not isinstance(x.items[1], SList):
+            fail("expected (do (ITEM ...))", x, "do")
+        inner = x.items[1]
+        if inner.items and isinstance(inner.items[0], Atom):
+            # (do (move ...)) with a single action not wrapped in a list
+            return self.sequence(x, scope, [self.c_item(inner, scope)])
+        return self.sequence(x, scope, [self.c_item(i, scope) for i in inner.items])
+
+    def a_any(self, x: SList, scope: Scope) -> Item:
+        return self.c_each(x, scope, branching=True)
+
+    def a_all(self, x: SList, scope: Scope) -> Item:
+        return self.c_each(x, scope, branching=False)
+
+    def c_each(self, x: SList, scope: Scope, branching: bool) -> Item:
+        h = head_of(x)
+        if len(x.items) != 4 or not is_atom(x.items[2], VAR):
+            fail(f"expected ({h} COLLECTION 'VARIABLE ITEM)", x, h)
+        coll = self.c_coll(x.items[1], scope)
+        slot = self.new_slot()
+        body = self.c_item(x.items[3], scope.bind(x.items[2].value, slot, element_hint(x.items[1])))
+        if body.has_choice:
+            bgen = body.gen
+
+            def gen(s, e):
+                for v in list(coll(s, e)):
+                    e[slot] = v
+                    yield from bgen(s, e)
+            return Item(x, scope, gen=gen)
+        brun = body.run
+
+        def run(s, e):
+            for v in list(coll(s, e)):
+                e[slot] = v
+                brun(s, e)
+        bexpand = body.expand
+        if branching:
+            static = body.static
+
+            def expand(s, e):
+                out = []
+                for v in list(coll(s, e)):
+                    e2 = e[:]
+                    e2[slot] = v
+                    if static:
+                        out.append([(body, e2)])
+                    else:
+                        out.extend(bexpand(s, e2) or [[]])
+                return out
+        else:
+            def expand(s, e):
+                pairs = []
+                for v in list(coll(s, e)):
+                    e2 = e[:]
+                    e2[slot] = v
+                    pairs.append((body, e2))
+                return compose(s, pairs) if pairs else []
+        return Item(x, scope, run=run, expand=expand)
+
+    def a_let(self, x: SList, scope: Scope) -> Item:
+        if len(x.items) != 4 or not is_atom(x.items[2], VAR):
+            fail("expected (let VALUE 'VARIABLE ITEM)", x, "let")
+        val = self.c_value(x.items[1], scope)
+        slot = self.new_slot()
+        body = self.c_item(x.items[3], scope.bind(x.items[2].value, slot))
+        if body.has_choice:
+            bgen = body.gen
+
+            def gen(s, e):
+                e[slot] = val(s, e)
+                yield from bgen(s, e)
+            return Item(x, scope, gen=gen)
+        brun, bexpand = body.run, body.expand
+
+        def run(s, e):
+            e[slot] = val(s, e)
+            brun(s, e)
+
+        def expand(s, e):
+            e2 = e[:]
+            e2[slot] = val(s, e)
+            return bexpand(s, e2)
+        return Item(x, scope, run=run, expand=expand)
+
+    # -- choice and stages -----------------------------------------------------------------
+    def a_choice(self, x: SList, scope: Scope) -> Item:
+        if len(x.items) != 2 or not isinstance(x.items[1], SList) or not x.items[1].items:
+            fail("expected (choice (OPTION ...)) with at least one option", x, "choice")
+        inner = x.items[1]
+        if isinstance(inner.items[0], Atom):
+            parts = [self.c_item(inner, scope, allow_choice=False)]
+        else:
+            parts = [self.c_item(i, scope, allow_choice=False) for i in inner.items]
+        expanders = [p.expand for p in parts]
+        span = x.span
+
+        def expand(s, e):
+            opts = []
+            for ex in expanders:
+                opts.extend(ex(s, e))
+            return [o for o in opts if o]
+
+        def gen(s, e):
+            opts = expand(s, e)
+            if not opts:
+                rt_error("a choice with no legal option", span, "choice")
+            s.steps += 1
+            if s.steps > s.max_steps:
+                raise StepLimitExceeded(f"the game did not end within {s.max_steps} steps", span, form="choice")
+            s.decisions += 1
+            s.options_total += len(opts)
+            i = yield opts
+            s.chooser = s.pstack[-1][0]
+            for item, env in opts[i]:
+                item.run(s, env)
+            s.chooser = None
+        return Item(x, scope, gen=gen)
+
+    def a_stage(self, x: SList, scope: Scope) -> Item:
+        items = x.items
+        if len(items) < 4 or not kw(items[1], "player", "team") or head_of(items[2]) != "end" \
+                or len(items[2].items) != 2:
+            fail("expected (stage player|team (end CONDITION) ITEM ...)", x, "stage")
+        team = items[1].value == "team"
+        end = self.c_bool(items[2].items[1], scope)
+        body = self.sequence(x, scope, [self.c_item(i, scope) for i in items[3:]])
+        span = x.span
+        n = self.layout.nplayers
+
+        def limit(s):
+            raise StepLimitExceeded(f"the game did not end within {s.max_steps} steps", span, form="stage")
+
+        if body.has_choice:
+            bgen = body.gen
+            if team:
+                def gen(s, e):
+                    stack = s.tstack
+                    top = [stack[-1][0], None]
+                    stack.append(top)
+                    first = True
+                    while not end(s, e):
+                        if not first:
+                            q = top[1]
+                            if q is None:
+                                top[0] = (top[0] + 1) % s.nteams
+                            else:
+                                top[0], top[1] = q, None
+                        first = False
+                        s.steps += 1
+                        if s.steps > s.max_steps:
+                            limit(s)
+                        yield from bgen(s, e)
+                    stack.pop()
+                return Item(x, scope, gen=gen)
+
+            def gen(s, e):
+                stack = s.pstack
+                top = [stack[-1][0], None]
+                stack.append(top)
+                first = True
+                while not end(s, e):
+                    if not first:
+                        q = top[1]
+                        if q is None:
+                            top[0] = (top[0] + 1) % n
+                        else:
+                            top[0], top[1] = q, None
+                    first = False
+                    s.steps += 1
+                    if s.steps > s.max_steps:
+                        limit(s)
+                    yield from bgen(s, e)
+                stack.pop()
+            return Item(x, scope, gen=gen)
+
+        brun = body.run
+
+        def run(s, e):
+            stack = s.tstack if team else s.pstack
+            top = [stack[-1][0], None]
+            stack.append(top)
+            first = True
+            while not end(s, e):
+                if not first:
+                    q = top[1]
+                    if q is None:
+                        top[0] = (top[0] + 1) % (s.nteams if team else n)
+                    else:
+                        top[0], top[1] = q, None
+                first = False
+                s.steps += 1
+                if s.steps > s.max_steps:
+                    limit(s)
+                brun(s, e)
+            stack.pop()
+        return Item(x, scope, run=run)
+
+    # -- card movement ---------------------------------------------------------------------
+    def c_dest(self, x, scope: Scope):
+        """(top|bottom|i LOCATION) as a destination → (index closure, position closure or str)."""
+        if not isinstance(x, SList) or len(x.items) != 2:
+            fail(f"expected a destination (top LOCATION), (bottom LOCATION) or (INDEX LOCATION), "
+                 f"got {self.form_name(x)}", x)
+        where, loc = x.items
+        if not (is_location_form(loc) or is_atom(loc, VAR)):
+            fail(f"cards can only be moved into a physical location (OWNER KIND NAME), not {self.form_name(loc)}",
+                 loc)
+        if is_location_form(loc) and loc.items[1].value == "mem":
+            fail("cards cannot be moved into a mem location (use remember)", loc)
+        idx = self.c_loc_index(loc, scope, "a location to move into")
+        if kw(where, "top"):
+            return idx, "top"
+        if kw(where, "bottom"):
+            return idx, "bottom"
+        return idx, self.c_int(where, scope)
+
+    def c_source(self, x, scope: Scope):
+        """A card to take → closure returning (card, list it was picked from or None)."""
+        if isinstance(x, SList) and len(x.items) == 2 and (kw(x.items[0], "top", "bottom") or is_atom(x.items[0], INT)
+                                                          or is_atom(x.items[0], VAR)) \
+                and not kw(x.items[1], "player", "team") and not self.is_groups_form(x.items[1]):
+            where, loc = x.items
+            cards = self.c_cards(loc, scope)
+            span = x.span
+            label = f"({where} ...)"
+            if kw(where, "top"):
+                def src(s, e):
+                    lst = cards(s, e)
+                    if not lst:
+                        rt_error("move from an empty location", span, "top")
+                    return lst[-1], lst
+            elif kw(where, "bottom"):
+                def src(s, e):
+                    lst = cards(s, e)
+                    if not lst:
+                        rt_error("move from an empty location", span, "bottom")
+                    return lst[0], lst
+            else:
+                ifn = self.c_int(where, scope)
+
+                def src(s, e):
+                    lst = cards(s, e)
+                    i = ifn(s, e)
+                    if not 0 <= i < len(lst):
+                        rt_error(f"index {i} out of range for a location of {len(lst)} cards", span, label)
+                    return lst[i], lst
+            return src
+        if head_of(x) == "actual":
+            self.arity(x, 2)
+            return self.c_source(x.items[1], scope)
+        card = self.c_card(x, scope, optional=True)
+        span = getattr(x, "span", None)
+
+        def src_card(s, e):
+            c = card(s, e)
+            if c is None:
+                rt_error("the card reference names no card", span)
+            return c, None
+        return src_card
+
+    def a_move(self, x: SList, scope: Scope) -> Item:
+        self.arity(x, 3)
+        layout = self.layout
+        dst, pos = self.c_dest(x.items[2], scope)
+        src_node = x.items[1]
+        span = x.span
+        # Fast path: (move (top (OWNER KIND NAME)) (top (OWNER KIND NAME))), the deal.
+        if isinstance(src_node, SList) and len(src_node.items) == 2 and kw(src_node.items[0], "top") \
+                and is_location_form(src_node.items[1]) and pos == "top":
+            sidx = self.c_loc_index(src_node.items[1], scope)
+            infos = layout.infos
+
+            def move_top(s, e):
+                i = sidx(s, e)
+                lst = s.locs[i]
+                if not lst:
+                    rt_error(f"move from the empty location {infos[i].label}", span, "move")
+                c = lst.pop()
+                d = dst(s, e)
+                s.locs[d].append(c)
+                s.card_loc[c] = d
+                if s.events is not None:
+                    record_move(s, "move", c, i, d)
+            return Item(x, scope, run=move_top, static=True)
+        src = self.c_source(src_node, scope)
+        infos = layout.infos
+
+        def move(s, e):
+            c, picked_from = src(s, e)
+            i = s.card_loc[c]
+            phys = s.locs[i]
+            phys.remove(c)
+            if picked_from is not None and picked_from is not phys and c in picked_from:
+                if infos[i].visibility != MEMORY:
+                    picked_from.remove(c)
+            d = dst(s, e)
+            place(s, d, c, pos, e, span)
+            if s.events is not None:
+                record_move(s, "move", c, i, d)
+        return Item(x, scope, run=move, static=True)
+
+    def a_swap(self, x: SList, scope: Scope) -> Item:
+        self.arity(x, 3)
+        a, b = x.items[1], x.items[2]
+        span = x.span
+        infos = self.layout.infos
+
+        def locish(n):
+            return is_location_form(n)
+
+        if locish(a) or locish(b):
+            ia = self.c_loc_index(a, scope, "a location to swap")
+            ib = self.c_loc_index(b, scope, "a location to swap")
+
+            def swap_locs(s, e):
+                i, j = ia(s, e), ib(s, e)
+                if infos[i].visibility == MEMORY or infos[j].visibility == MEMORY:
+                    rt_error("cannot swap a mem location", span, "swap")
+                locs = s.locs
+                li, lj = locs[i], locs[j]
+                locs[i], locs[j] = lj, li
+                cl = s.card_loc
+                for c in lj:
+                    cl[c] = i
+                for c in li:
+                    cl[c] = j
+                if s.events is not None:
+                    for c in li:
+                        record_move(s, "swap", c, i, j)
+                    for c in lj:
+                        record_move(s, "swap", c, j, i)
+            return Item(x, scope, run=swap_locs, static=True)
+        ca = self.c_value(a, scope)
+        cb = self.c_value(b, scope)
+
+        def swap(s, e):
+            va, vb = ca(s, e), cb(s, e)
+            if isinstance(va, PLoc) and isinstance(vb, PLoc):
+                i, j = va.idx, vb.idx
+                li, lj = s.locs[i], s.locs[j]
+                s.locs[i], s.locs[j] = lj, li
+                for c in lj:
+                    s.card_loc[c] = i
+                for c in li:
+                    s.card_loc[c] = j
+                if s.events is not None:
+                    for c in li:
+                        record_move(s, "swap", c, i, j)
+                    for c in lj:
+                        record_move(s, "swap", c, j, i)
+                return
+            if not isinstance(va, Card) or not isinstance(vb, Card):
+                rt_error("swap needs two cards or two locations", span, "swap")
+            i, j = s.card_loc[va], s.card_loc[vb]
+            li, lj = s.locs[i], s.locs[j]
+            pa, pb = li.index(va), lj.index(vb)
+            li[pa] = vb
+            lj[pb] = va
+            s.card_loc[va], s.card_loc[vb] = j, i
+            if s.events is not None:
+                record_move(s, "swap", va, i, j)
+                record_move(s, "swap", vb, j, i)
+        return Item(x, scope, run=swap, static=True)
+
+    def a_remember(self, x: SList, scope: Scope) -> Item:
+        self.arity(x, 3)
+        card = self.c_card(x.items[1], scope)
+        if not isinstance(x.items[2], SList) or len(x.items[2].items) != 2:
+            fail("expected (remember CARD (top|bottom|INDEX MEMLOCATION))", x.items[2], "remember")
+        dst, pos = self.c_mem_dest(x.items[2], scope)
+        span = x.span
+        infos = self.layout.infos
+
+        def remember(s, e):
+            c = card(s, e)
+            d = dst(s, e)
+            if infos[d].visibility != MEMORY:
+                rt_error(f"remember into {infos[d].label}, which is not a mem location", span, "remember")
+            place(s, d, c, pos, e, span, memory=True)
+            if s.events is not None:
+                record_move(s, "remember", c, s.card_loc[c], d)
+        return Item(x, scope, run=remember, static=True)
+
+    def c_mem_dest(self, x: SList, scope: Scope):
+        where, loc = x.items
+        idx = self.c_loc_index(loc, scope)
+        if kw(where, "top"):
+            return idx, "top"
+        if kw(where, "bottom"):
+            return idx, "bottom"
+        return idx, self.c_int(where, scope)
+
+    def a_forget(self, x: SList, scope: Scope) -> Item:
+        self.arity(x, 2)
+        src = self.c_source(x.items[1], scope)
+        span = x.span
+        infos = self.layout.infos
+
+        def forget(s, e):
+            c, lst = src(s, e)
+            if lst is None:
+                rt_error("forget needs a card of a mem location, e.g. (top (game mem SEEN))", span, "forget")
+            for i in range(len(s.locs)):
+                if s.locs[i] is lst:
+                    if infos[i].visibility != MEMORY:
+                        rt_error(f"forget from {infos[i].label}, which is not a mem location", span, "forget")
+                    lst.remove(c)
+                    if s.events is not None:
+                        record_move(s, "forget", c, i, None)
+                    return
+            rt_error("forget needs a card of a mem location", span, "forget")
+        return Item(x, scope, run=forget, static=True)
+
+    def a_shuffle(self, x: SList, scope: Scope) -> Item:
+        span = x.span
+        if len(x.items) == 4 and kw(x.items[1], "faro"):
+            ia, ib = self.c_loc_index(x.items[2], scope), self.c_loc_index(x.items[3], scope)
+
+            def faro(s, e):
+                i, j = ia(s, e), ib(s, e)
+                a, b = s.locs[i], s.locs[j]
+                merged = [c for pair in itertools.zip_longest(a, b) for c in pair if c is not None]
+                for c in b:
+                    s.card_loc[c] = i
+                    if s.events is not None:
+                        record_move(s, "move", c, j, i)
+                s.locs[i] = merged
+                s.locs[j] = []
+            return Item(x, scope, run=faro, static=True)
+        self.arity(x, 2)
+        if not is_location_form(x.items[1]) and not is_atom(x.items[1], VAR):
+            fail("shuffle needs a physical location (OWNER KIND NAME)", x.items[1], "shuffle")
+        idx = self.c_loc_index(x.items[1], scope)
+        return Item(x, scope, run=lambda s, e: s.rng.shuffle(s.locs[idx(s, e)]), static=True)
+
+    # -- storage ---------------------------------------------------------------------------
+    def a_set(self, x: SList, scope: Scope) -> Item:
+        self.arity(x, 3)
+        target = x.items[1]
+        sort = is_storage_form(target)
+        if sort is None:
+            fail(f"set needs a storage (OWNER sto|str|points NAME), got {self.form_name(target)}", target, "set")
+        const, slot = self.c_storage_slot(sort, target, scope)
+        layout = self.layout
+        if sort == "points":
+            return self.c_set_points(x, scope, slot)
+        val = self.c_int(x.items[2], scope) if sort == "sto" else self.c_str(x.items[2], scope)
+        attr = "ints" if sort == "sto" else "strs"
+        if const is not None and sort == "sto":
+            def set_const(s, e):
+                v = val(s, e)
+                s.ints[const] = v
+                if s.events is not None:
+                    record_storage(s, layout.slot_label("sto", const), v)
+            return Item(x, scope, run=set_const, static=True)
+
+        def set_(s, e):
+            v = val(s, e)
+            k = slot(s, e)
+            getattr(s, attr)[k] = v
+            if s.events is not None:
+                record_storage(s, layout.slot_label(sort, k), v)
+        return Item(x, scope, run=set_, static=True)
+
+    def c_set_points(self, x: SList, scope: Scope, slot) -> Item:
+        awards_node = x.items[2]
+        if not isinstance(awards_node, SList) or not awards_node.items:
+            fail("expected a list of awards (((KEY : VALUE) ... POINTS) ...)", awards_node, "set")
+        compiled = []
+        constant = True
+        for award in awards_node.items:
+            if not isinstance(award, SList) or len(award.items) < 2:
+                fail("expected an award ((KEY : VALUE) ... POINTS)", award, "set")
+            conds = []
+            for c in award.items[:-1]:
+                if not isinstance(c, SList) or len(c.items) != 3 or not is_atom(c.items[1], COLON):
+                    fail("expected a condition (KEY : VALUE)", c, "set")
+                k = self.storage_name(c.items[0], scope)
+                v = self.storage_name(c.items[2], scope)
+                constant &= isinstance(k, str) and isinstance(v, str)
+                conds.append((k, v))
+            pts_val = self.const_value(award.items[-1], scope)
+            if pts_val is None:
+                constant = False
+                pts_val = self.c_int(award.items[-1], scope)
+            compiled.append((conds, pts_val))
+        game = self.game
+        if constant:
+            key = tuple((tuple(c), p) for c, p in compiled)
+
+            def set_points_const(s, e):
+                s.points[slot(s, e)] = game.point_map(key)
+            return Item(x, scope, run=set_points_const, static=True)
+
+        def ev(v, s, e):
+            return v if isinstance(v, (str, int)) else v(s, e)
+
+        def set_points(s, e):
+            key = tuple((tuple((ev(k, s, e), ev(v, s, e)) for k, v in conds), ev(p, s, e)) for conds, p in compiled)
+            s.points[slot(s, e)] = game.point_map(key)
+        return Item(x, scope, run=set_points, static=True)
+
+    def a_inc(self, x: SList, scope: Scope) -> Item:
+        return self.c_step(x, scope, 1)
+
+    def a_dec(self, x: SList, scope: Scope) -> Item:
+        return self.c_step(x, scope, -1)
+
+    def c_step(self, x: SList, scope: Scope, sign: int) -> Item:
+        if len(x.items) not in (2, 3) or is_storage_form(x.items[1]) != "sto":
+            fail(f"expected ({x.items[0]} (OWNER sto NAME) AMOUNT?)", x, str(x.items[0]))
+        const, slot = self.c_storage_slot("sto", x.items[1], scope)
+        layout = self.layout
+        amount = self.c_int(x.items[2], scope) if len(x.items) == 3 else (lambda s, e: 1)
+        if const is not None:
+            def step_const(s, e):
+                s.ints[const] += sign * amount(s, e)
+                if s.events is not None:
+                    record_storage(s, layout.slot_label("sto", const), s.ints[const])
+            return Item(x, scope, run=step_const, static=True)
+
+        def step(s, e):
+            k = slot(s, e)
+            s.ints[k] += sign * amount(s, e)
+            if s.events is not None:
+                record_storage(s, layout.slot_label("sto", k), s.ints[k])
+        return Item(x, scope, run=step, static=True)
+
+    # -- turn order ------------------------------------------------------------------------
+    def a_cycle(self, x: SList, scope: Scope) -> Item:
+        self.arity(x, 3)
+        which, target = x.items[1], x.items[2]
+        if not kw(which, "next", "current"):
+            fail("expected (cycle next|current WHO)", x, "cycle")
+        n = self.layout.nplayers
+        if kw(target, "current"):
+            who = lambda s, e: s.pstack[-1][0]  # noqa: E731
+        elif kw(target, "next"):
+            def who(s, e):
+                top = s.pstack[-1]
+                return top[1] if top[1] is not None else (top[0] + 1) % n
+        elif kw(target, "previous"):
+            who = lambda s, e: (s.pstack[-1][0] - 1) % n  # noqa: E731
+        else:
+            who = self.c_player(target, scope)
+        if which.value == "next":
+            def cycle_next(s, e):
+                s.pstack[-1][1] = int(who(s, e))
+            return Item(x, scope, run=cycle_next, static=True)
+
+        def cycle_current(s, e):
+            p = int(who(s, e))
+            top = s.pstack[-1]
+            top[0], top[1] = p, None
+        return Item(x, scope, run=cycle_current, static=True)
+
+    def a_turn(self, x: SList, scope: Scope) -> Item:
+        if len(x.items) != 2 or not kw(x.items[1], "pass"):
+            fail("expected (turn pass)", x, "turn")
+        return Item(x, scope, run=lambda s, e: None, static=True)
+
+    def a_repeat(self, x: SList, scope: Scope) -> Item:
+        self.arity(x, 3)
+        span = x.span
+        if kw(x.items[1], "all"):
+            body_node = x.items[2]
+            h = head_of(body_node)
+            if h not in ("move", "forget"):
+                fail("(repeat all ...) repeats a move or a forget", body_node, "repeat")
+            body = self.c_item(body_node, scope)
+            src_node = body_node.items[1]
+            if isinstance(src_node, SList) and len(src_node.items) == 2 and head_of(src_node) == "actual":
+                src_node = src_node.items[1]
+            if not isinstance(src_node, SList) or len(src_node.items) != 2:
+                fail("(repeat all (move (top|bottom LOCATION) ...)) needs a location to empty", src_node, "repeat")
+            count = self.c_size(src_node.items[1], scope)
+            brun = body.run
+
+            def run_all(s, e):
+                for _ in range(count(s, e)):
+                    brun(s, e)
+
+            def expand_all(s, e):
+                k = count(s, e)
+                return [[(body, e)] * k] if k else []
+            return Item(x, scope, run=run_all, expand=expand_all)
+        times = self.c_int(x.items[1], scope)
+        const = self.const_value(x.items[1], scope)
+        body = self.c_item(x.items[2], scope, allow_choice=False)
+        brun = body.run
+
+        def run(s, e):
+            k = times(s, e)
+            if k > MAX_REPEAT:
+                rt_error(f"repeat {k} times is more than the limit of {MAX_REPEAT}", span, "repeat")
+            for _ in range(k):
+                brun(s, e)
+        if const is not None and const >= 1 and body.static:
+            return Item(x, scope, run=run, static=True)
+
+        def expand(s, e):
+            k = times(s, e)
+            if k > MAX_REPEAT:
+                rt_error(f"repeat {k} times is more than the limit of {MAX_REPEAT}", span, "repeat")
+            return compose(s, [(body, e)] * k) if k > 0 else []
+        return Item(x, scope, run=run, expand=expand)
+
+    # -- creation --------------------------------------------------------------------------
+    def a_create(self, x: SList, scope: Scope) -> Item:
+        if len(x.items) >= 2 and kw(x.items[1], "deck"):
+            return self.c_create_deck(x, scope)
+        if len(x.items) >= 3 and kw(x.items[1], "teams"):
+            return self.c_create_teams(x, scope)
+        fail("expected (create deck ...) or (create teams ...) here", x, "create")
+
+    def c_create_deck(self, x: SList, scope: Scope) -> Item:
+        items = x.items[2:]
+        deck_name = "DEFAULT"
+        if items and isinstance(items[0], Atom) and items[0].is_name:
+            deck_name = items[0].value
+            items = items[1:]
+        if len(items) != 2 or head_of(items[1]) != "deck":
+            fail("expected (create deck NAME? LOCATION (deck ATTRIBUTE ...))", x, "create")
+        if not is_location_form(items[0]):
+            fail("a deck is created in a physical location (OWNER KIND NAME)", items[0], "create")
+        dst = self.c_loc_index(items[0], scope)
+        combos = deck_combinations(items[1])
+        if len(combos) > MAX_COLLECTION:
+            fail(f"this deck would have {len(combos)} cards (limit {MAX_COLLECTION})", items[1], "deck")
+        game = self.game
+        key = (x.span.line, x.span.column)
+
+        def create(s, e):
+            d = dst(s, e)
+            ids = game.deal_cards(s, key, deck_name, combos, x.span)
+            s.locs[d].extend(ids)
+            s.card_loc.extend([d] * len(ids))
+            if s.events is not None:
+                for c in ids:
+                    record_move(s, "create", c, None, d)
+        return Item(x, scope, run=create, static=True)
+
+    def c_create_teams(self, x: SList, scope: Scope) -> Item:
+        teams = []
+        n = self.layout.nplayers
+        for t in x.items[2:]:
+            if not isinstance(t, SList):
+                fail("expected a team (P, P, ...)", t, "create")
+            members = [i.value for i in t.items if is_atom(i, INT)]
+            if not members or any(m >= n for m in members):
+                fail(f"a team lists player numbers 0..{n - 1}", t, "create")
+            teams.append(members)
+
+        def create_teams(s, e):
+            s.team_members = [m[:] for m in teams]
+            s.team_of = [None] * n
+            for t, members in enumerate(teams):
+                for p in members:
+                    s.team_of[p] = t
+            s.nteams = len(teams)
+        return Item(x, scope, run=create_teams, static=True)
+
+
+def place(s, d: int, c, pos, e, span, memory: bool = False) -> None:
+    """Insert card ``c`` into location ``d`` at ``pos`` (top, bottom or an index)."""
+    lst = s.locs[d]
+    if pos == "top":
+        lst.append(c)
+    elif pos == "bottom":
+        lst.insert(0, c)
+    else:
+        i = pos(s, e)
+        if not 0 <= i <= len(lst):
+            rt_error(f"index {i} out of range for a location of {len(lst)} cards", span, "move")
+        lst.insert(i, c)
+    if not memory:
+        s.card_loc[c] = d
+
+
+def record_move(s, action: str, c, src, dst) -> None:
+    infos = s.game.layout.infos
+    s.events.append(MoveEvent(s.steps, action, int(c), src, dst,
+                              infos[src].visibility if src is not None else None,
+                              infos[dst].visibility if dst is not None else None,
+                              s.chooser, s.decisions))
+
+
+def record_storage(s, label: str, value) -> None:
+    s.events.append(StorageEvent(s.steps, label, value, s.chooser, s.decisions))
+
+
+def deck_combinations(deck: SList) -> list[dict]:
+    """The cards of a ``(deck ATTR ...)`` form: one attribute dict per card, in creation order."""
+    trees = deck.items[1:]
+    if not trees:
+        fail("a deck needs at least one attribute", deck, "deck")
+    per_tree = [expand_attr(t) for t in trees]
+    out = []
+    for combo in itertools.product(*per_tree):
+        card: dict = {}
+        for part in combo:
+            card.update(part)
+        out.append(card)
+        if len(out) > MAX_COLLECTION:
+            fail(f"this deck has more than {MAX_COLLECTION} cards", deck, "deck")
+    return out
+
+
+def expand_attr(tree) -> list[dict]:
+    if not isinstance(tree, SList) or len(tree.items) < 2 or not (isinstance(tree.items[0], Atom)
+                                                                   and tree.items[0].kind == SYMBOL):
+        fail("expected an attribute (KEY (VALUE, VALUE ...)) or (KEY (VALUE ATTRIBUTE ...) ...)", tree, "deck")
+    key = tree.items[0].value
+    out: list[dict] = []
+    for branch in tree.items[1:]:
+        if not isinstance(branch, SList) or not branch.items:
+            fail(f"expected values for {key}", branch, "deck")
+        if all(isinstance(i, Atom) for i in branch.items):
+            for i in branch.items:
+                if i.kind == SYMBOL or i.kind == INT:
+                    out.append({key: str(i.value)})
+                elif i.kind != "comma":
+                    fail(f"unexpected {i} in the values of {key}", i, "deck")
+            continue
+        value = branch.items[0]
+        if not isinstance(value, Atom) or value.kind not in (SYMBOL, INT):
+            fail(f"expected a value of {key}", value, "deck")
+        subs = [expand_attr(t) for t in branch.items[1:]]
+        for combo in itertools.product(*subs):
+            card = {key: str(value.value)}
+            for part in combo:
+                card.update(part)
+            out.append(card)
+    return out
+
+
+__all__ = ["FlowCompiler", "Item", "Const", "Scope"]

@@ -1,0 +1,84 @@
+"""The RecycleError hierarchy: every user-facing failure carries a source span.
+
+Errors format themselves as ``file:line:col: message`` followed by the source line and
+a caret, so the CLI can print them without a Python traceback.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Where a piece of RECYCLE text sits in its file (1-based line and column)."""
+
+    file: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+class RecycleError(Exception):
+    """A problem with a RECYCLE game, reported to the user without a traceback."""
+
+    kind = "error"
+
+    def __init__(self, message: str, span: Span | None = None, source: str | None = None,
+                 form: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.span = span
+        self.source = source
+        self.form = form
+
+    def format(self) -> str:
+        """The message with its position and, when the source is known, a caret line."""
+        where = f"{self.span}: " if self.span else ""
+        text = f"{where}{self.kind}: {self.message}"
+        if self.form:
+            text += f"\n  in the form ({self.form} ...)"
+        if self.span and self.source is not None:
+            lines = self.source.splitlines()
+            if 1 <= self.span.line <= len(lines):
+                line = lines[self.span.line - 1].expandtabs(1)
+                width = 1
+                if self.span.end_line == self.span.line:
+                    width = max(1, self.span.end_column - self.span.column)
+                text += f"\n  {line}\n  {' ' * (self.span.column - 1)}^{'~' * (width - 1)}"
+        return text
+
+    def __str__(self) -> str:
+        return self.format()
+
+
+class RecycleSyntaxError(RecycleError):
+    """The text is not a well-formed RECYCLE game."""
+
+    kind = "syntax error"
+
+
+class RecycleCompileError(RecycleError):
+    """A form is used where RECYCLE does not allow it, or has the wrong shape."""
+
+    kind = "error"
+
+
+class RecycleRuntimeError(RecycleError):
+    """The game went wrong while running (e.g. a move from an empty location)."""
+
+    kind = "runtime error"
+
+
+class StepLimitExceeded(RecycleRuntimeError):
+    """The game did not end within the step limit."""
+
+    kind = "step limit"
+
+
+class RecycleBug(Exception):
+    """An internal inconsistency of the interpreter (not the game's fault)."""

@@ -1,0 +1,367 @@
+"""The prepared game: parse once, compile once, then play many rollouts fast.
+
+``load(path)`` gives a ``PreparedGame``. ``play(players, seed)`` runs one game and
+returns a ``GameResult`` (scores, ranks, winners, and — when recording — every event
+and decision); ``simulate(n, seed)`` runs random rollouts and returns ``SimulationStats``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+from .compile_expr import Const, Scope, fail, head_of, is_atom, kw
+from .compile_flow import FlowCompiler
+from .errors import RecycleCompileError, RecycleError, RecycleRuntimeError, StepLimitExceeded
+from .runtime import Card, State
+from .syntax import INT, SYMBOL, VAR, Atom, SList, SourceFile, parse_file, parse_text
+
+DEFAULT_MAX_STEPS = 100_000
+# players draw from their own stream, so the same seed deals the same cards whoever plays
+PLAYER_SEED_OFFSET = 1 << 64
+
+
+class PointMap:
+    """A point map: awards ``((KEY, VALUE), ...) → points``; scores every card once."""
+
+    __slots__ = ("awards", "_scores", "game")
+
+    def __init__(self, game, awards):
+        self.game = game
+        self.awards = awards
+        self._scores: list[int] = []
+
+    def scores(self, s=None) -> list[int]:
+        """Score of every card of the game's card table, indexed by card id."""
+        if len(self._scores) != len(self.game.card_attrs):
+            out = []
+            for attrs in self.game.card_attrs:
+                total = 0
+                for conds, pts in self.awards:
+                    if all(attrs.get(k, "") == v for k, v in conds):
+                        total += pts
+                out.append(total)
+            self._scores = out
+        return self._scores
+
+
+@dataclass
+class Decision:
+    """One choice put to a player."""
+
+    index: int
+    player: int
+    chosen: int
+    options: int
+    description: str = ""
+
+
+@dataclass
+class GameResult:
+    """The outcome of one game."""
+
+    seed: int
+    scores: list[int]
+    ranks: list[int]
+    winners: list[int]
+    decisions: int
+    options_total: int
+    steps: int
+    state: State = field(repr=False)
+    events: list | None = field(default=None, repr=False)
+    choices: list[Decision] = field(default_factory=list, repr=False)
+    step_limit_hit: bool = False
+
+
+class PreparedGame:
+    """A compiled RECYCLE game; create with ``recycle.load`` or ``PreparedGame.from_text``."""
+
+    def __init__(self, source: SourceFile):
+        self.source = source
+        self.name = Path(source.filename).stem
+        self.card_attrs: list[dict] = []
+        self.card_deck: list[str] = []
+        self.card_objs: list[Card] = []
+        self._card_origin: list[tuple] = []
+        self._attr_cols: dict[str, list[str]] = {}
+        self._point_maps: dict = {}
+        self.empty_points = PointMap(self, ())
+        self.warnings = list(source.warnings)
+        try:
+            self._compile(source)
+        except RecycleError as exc:
+            exc.source = source.text
+            raise
+
+    @classmethod
+    def from_text(cls, text: str, filename: str = "<string>") -> "PreparedGame":
+        return cls(parse_text(text, filename))
+
+    # -- compilation -----------------------------------------------------------------------
+    def _compile(self, source: SourceFile) -> None:
+        game = source.forms[0]
+        if not isinstance(game, SList) or head_of(game) != "game":
+            fail("a RECYCLE file holds one (game ...) form", game)
+        items = list(game.items[1:])
+        consts: dict = {}
+        declares = []
+        while items and head_of(items[0]) == "declare":
+            d = items.pop(0)
+            if len(d.items) != 3 or not is_atom(d.items[2], VAR):
+                fail("expected (declare VALUE 'VARIABLE)", d, "declare")
+            declares.append(d)
+        if not items or head_of(items[0]) != "setup":
+            fail("expected (setup ...) after the declarations", items[0] if items else game, "game")
+        setup = items.pop(0)
+        if not items or head_of(items[-1]) != "scoring":
+            fail("the game must end with (scoring max|min EXPRESSION)", items[-1] if items else game, "game")
+        scoring = items.pop()
+        if not items:
+            fail("the game needs at least one stage, choice or block after setup", game, "game")
+
+        # constants first: the number of players may be a declared constant
+        for d in declares:
+            value = d.items[1]
+            name = d.items[2].value
+            if isinstance(value, Atom) and value.kind == INT:
+                consts[name] = Const(value.value)
+            elif isinstance(value, Atom) and value.kind == SYMBOL and not value.value.islower():
+                consts[name] = Const(value.value)
+            elif isinstance(value, SList) and value.items and all(
+                    isinstance(i, Atom) and (i.kind == "comma" or (i.kind == SYMBOL and not i.value.islower()))
+                    for i in value.items):
+                consts[name] = Const([i.value for i in value.items if i.kind == SYMBOL])
+        scope = Scope(None, dict(consts))
+        nplayers = self._player_count(setup, scope)
+        self.nplayers = nplayers
+        comp = FlowCompiler(self, nplayers)
+        self.layout = comp.layout
+        self.players = comp.players
+        self.teams = comp.teams
+        # declarations that are not literals are evaluated at the start of each game
+        dynamic_decls = []
+        for d in declares:
+            name = d.items[2].value
+            if name not in consts:
+                val = comp.c_value(d.items[1], scope)
+                slot = comp.new_slot()
+                scope = scope.bind(name, slot)
+                dynamic_decls.append((slot, val))
+        setup_items = [comp.c_item(i, scope, allow_choice=False) for i in setup.items[2:]]
+        for node, it in zip(setup.items[2:], setup_items):
+            if head_of(node) not in ("create", "repeat"):
+                fail("setup may only create teams and decks", node, "setup")
+        flow = comp.sequence(game, scope, [comp.c_item(i, scope) for i in items])
+        if len(scoring.items) != 3 or not kw(scoring.items[1], "max", "min"):
+            fail("expected (scoring max|min EXPRESSION)", scoring, "scoring")
+        self.scoring_max = scoring.items[1].value == "max"
+        self._score_fn = comp.c_int(scoring.items[2], scope)
+        self._scoring_span = scoring.span
+        self._setup = [it.run for it in setup_items]
+        self._decls = dynamic_decls
+        self._flow = flow
+        self.nslots_fn = lambda: comp.nslots
+        self._compiler = comp
+        self.scope = scope
+
+    def _player_count(self, setup: SList, scope: Scope) -> int:
+        first = setup.items[1] if len(setup.items) > 1 else None
+        if not (isinstance(first, SList) and len(first.items) == 3 and kw(first.items[0], "create")
+                and kw(first.items[1], "players")):
+            fail("setup must start with (create players N)", first or setup, "setup")
+        n_node = first.items[2]
+        n = None
+        if isinstance(n_node, Atom) and n_node.kind == INT:
+            n = n_node.value
+        elif isinstance(n_node, Atom) and n_node.kind == VAR:
+            c = scope.lookup(n_node.value)
+            n = c.value if isinstance(c, Const) else None
+        if not isinstance(n, int):
+            fail("the number of players must be an integer or a declared integer", n_node, "create")
+        if not 1 <= n <= 10:
+            fail(f"a game has 1 to 10 players, not {n}", n_node, "create")
+        return n
+
+    # -- the card table --------------------------------------------------------------------
+    def deal_cards(self, s: State, key, deck_name: str, combos: list[dict], span) -> list[Card]:
+        """Card ids for one execution of a ``create deck`` (the same ids in every rollout)."""
+        start = len(s.card_loc)
+        ids = []
+        serial = sum(1 for d in self.card_deck[:start] if d == deck_name)
+        for k, attrs in enumerate(combos):
+            cid = start + k
+            if cid < len(self.card_attrs):
+                if self._card_origin[cid] != (key, k):
+                    raise RecycleRuntimeError("decks are created in a different order than in an earlier game; "
+                                              "create decks only in setup", span, form="create")
+            else:
+                if cid >= 200_000:
+                    raise RecycleRuntimeError("more than 200000 cards created", span, form="create")
+                self.card_attrs.append(dict(attrs, __serial__=str(serial + k)))
+                self.card_deck.append(deck_name)
+                self._card_origin.append((key, k))
+                self.card_objs.append(Card(cid))
+                for col_key, col in self._attr_cols.items():
+                    col.append(attrs.get(col_key, ""))
+            ids.append(self.card_objs[cid])
+        return ids
+
+    def attr_column(self, key: str) -> list[str]:
+        """``column[card]`` = the card's value for ``key`` ("" when it has none); grows with the table."""
+        col = self._attr_cols.get(key)
+        if col is None:
+            col = [a.get(key, "") for a in self.card_attrs]
+            self._attr_cols[key] = col
+        return col
+
+    def point_map(self, awards) -> PointMap:
+        pm = self._point_maps.get(awards)
+        if pm is None:
+            pm = PointMap(self, awards)
+            self._point_maps[awards] = pm
+        return pm
+
+    def card_name(self, c: int) -> str:
+        """A short name for a card, e.g. ``A♠`` or ``RED-7``."""
+        from .transcript import card_name
+
+        return card_name(self.card_attrs[c])
+
+    # -- playing ---------------------------------------------------------------------------
+    def new_state(self, seed: int = 0, record: bool = False, max_steps: int = DEFAULT_MAX_STEPS) -> State:
+        """A fresh state with setup done (players created, decks made)."""
+        s = State(self, random.Random(seed), record, max_steps)
+        env = [None] * self._compiler.nslots
+        self._start(s, env)
+        return s
+
+    def _start(self, s: State, env: list) -> None:
+        for slot, val in self._decls:
+            env[slot] = val(s, env)
+        for run in self._setup:
+            run(s, env)
+
+    def play(self, players: Sequence | None = None, seed: int = 0, record=False,
+             max_steps: int = DEFAULT_MAX_STEPS, describe: bool = False, reveal: bool = False,
+             on_decision: Callable | None = None) -> GameResult:
+        """Play one game. ``players`` has one Player per seat (random players by default).
+
+        ``record=True`` keeps every event in ``result.events``; a list-like object instead
+        receives the events as they happen (its ``attach(state)`` is called first if present).
+        ``describe`` adds each decision's chosen option in words (hidden cards as ``?``
+        unless ``reveal``). ``on_decision(state, player, options, index)`` is called at
+        every decision.
+
+        Raises ``RecycleRuntimeError`` (with the form and line) when the game breaks a
+        rule of the language, and ``StepLimitExceeded`` when it runs too long.
+        """
+        from .players import RandomPlayer
+        from .view import View
+
+        if players is None:
+            players = [RandomPlayer() for _ in range(self.nplayers)]
+        if len(players) != self.nplayers:
+            raise ValueError(f"{self.name} needs {self.nplayers} players, got {len(players)}")
+        s = State(self, random.Random(seed), bool(record), max_steps)
+        if record is not True and record:
+            s.events = record  # a caller's event sink (e.g. a test checking invariants)
+            if hasattr(record, "attach"):
+                record.attach(s)
+        player_rng = random.Random(seed + PLAYER_SEED_OFFSET)
+        env = [None] * self._compiler.nslots
+        choices: list[Decision] = []
+        try:
+            self._start(s, env)
+            flow = self._flow
+            if flow.gen is None:
+                flow.run(s, env)
+            else:
+                gen = flow.gen(s, env)
+                send = gen.send
+                try:
+                    opts = send(None)
+                    while True:
+                        p = s.pstack[-1][0]
+                        if len(opts) == 1:
+                            i = 0
+                        else:
+                            pl = players[p]
+                            view = View(s, p) if pl.needs_view else None
+                            i = pl.choose(view, opts, player_rng)
+                            if not 0 <= i < len(opts):
+                                raise ValueError(f"player {p} chose option {i} of {len(opts)}")
+                        if record or describe:
+                            from .transcript import describe_option
+                            choices.append(Decision(s.decisions, p, i, len(opts),
+                                                    describe_option(self, s, opts[i], p, None if reveal else -1)
+                                                    if describe else ""))
+                        if on_decision is not None:
+                            on_decision(s, p, opts, i)
+                        opts = send(i)
+                except StopIteration:
+                    pass
+        except RecycleError as exc:
+            exc.source = self.source.text
+            raise
+        except RecursionError:
+            raise RecycleRuntimeError("the game nests too deeply to run") from None
+        scores = self.final_scores(s, env)
+        ranks, winners = rank(scores, self.scoring_max)
+        s.scores = scores
+        return GameResult(seed, scores, ranks, winners, s.decisions, s.options_total, s.steps, s,
+                          s.events, choices)
+
+    def final_scores(self, s: State, env: list | None = None) -> list[int]:
+        """Each player's value of the ``scoring`` expression, with that player current."""
+        env = env if env is not None else [None] * self._compiler.nslots
+        out = []
+        for p in range(self.nplayers):
+            s.pstack.append([p, None])
+            try:
+                out.append(self._score_fn(s, env))
+            finally:
+                s.pstack.pop()
+        return out
+
+    def simulate(self, n: int = 1000, seed: int = 0, players: Sequence | None = None,
+                 max_steps: int = DEFAULT_MAX_STEPS, progress: Callable | None = None):
+        """Run ``n`` rollouts (seeds derived from ``seed``) and return ``SimulationStats``."""
+        from .stats import simulate
+
+        return simulate(self, n, seed, players, max_steps, progress)
+
+    def flow_graph(self, rollouts: int = 1, seed: int = 0, per_player: bool = False):
+        """The card-movement / information-flow graph (a ``networkx.MultiDiGraph``)."""
+        from .graphs import flow_graph
+
+        return flow_graph(self, rollouts=rollouts, seed=seed, per_player=per_player)
+
+
+def rank(scores: list[int], higher_wins: bool) -> tuple[list[int], list[int]]:
+    """Competition ranks (1 = best; ties share) and the winners (every player tied for best)."""
+    order = sorted(scores, reverse=higher_wins)
+    ranks = [order.index(v) + 1 for v in scores]
+    best = order[0]
+    winners = [p for p, v in enumerate(scores) if v == best]
+    return ranks, winners
+
+
+def rollout_seed(seed: int, i: int) -> int:
+    """The seed of rollout ``i`` of a simulation seeded with ``seed``."""
+    return seed * 1_000_003 + i
+
+
+def load(path: str | Path) -> PreparedGame:
+    """Parse and compile a .rcy file."""
+    return PreparedGame(parse_file(path))
+
+
+def loads(text: str, filename: str = "<string>") -> PreparedGame:
+    """Parse and compile RECYCLE text."""
+    return PreparedGame.from_text(text, filename)
+
+
+__all__ = ["PreparedGame", "GameResult", "Decision", "load", "loads", "rank", "StepLimitExceeded",
+           "RecycleCompileError"]

@@ -1,0 +1,71 @@
+"""Players: anything with ``choose(view, options, rng) -> index``.
+
+A player receives its ``View`` (what it may know) and the list of legal options, never
+the state itself. ``needs_view = False`` lets the rollout loop skip building a view for
+players that ignore it (the random player), which keeps rollouts fast.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol, Sequence
+
+
+class Player(Protocol):
+    """The player protocol: pick one of ``len(options)`` legal options by index."""
+
+    needs_view: bool
+
+    def choose(self, view, options: Sequence, rng: random.Random) -> int: ...
+
+
+class RandomPlayer:
+    """Picks uniformly among the legal options (CardStock's random player)."""
+
+    needs_view = False
+    name = "random"
+
+    def choose(self, view, options, rng: random.Random) -> int:
+        return rng.randrange(len(options))
+
+
+class ScriptedPlayer:
+    """Plays a fixed list of option indices, for tests; then falls back to ``fallback``.
+
+    Shared by all seats when the script is the whole game's decision sequence.
+    """
+
+    needs_view = False
+    name = "scripted"
+
+    def __init__(self, script: Sequence[int], fallback: Player | None = None):
+        self.script = list(script)
+        self.position = 0
+        self.fallback = fallback
+
+    def choose(self, view, options, rng: random.Random) -> int:
+        if self.position < len(self.script):
+            i = self.script[self.position]
+            self.position += 1
+            if not 0 <= i < len(options):
+                raise ValueError(f"scripted choice {i} but only {len(options)} options")
+            return i
+        if self.fallback is None:
+            raise ValueError("the script ran out of choices")
+        return self.fallback.choose(view, options, rng)
+
+
+PLAYER_KINDS = {"random": RandomPlayer}
+
+
+def make_players(spec: str | None, nplayers: int) -> list:
+    """Players from a CLI spec like ``random`` or ``random,random`` (one per seat, last repeats)."""
+    names = [p.strip() for p in (spec or "random").split(",") if p.strip()] or ["random"]
+    out = []
+    for seat in range(nplayers):
+        name = names[min(seat, len(names) - 1)]
+        kind = name.split(":")[0]
+        if kind not in PLAYER_KINDS:
+            raise ValueError(f"unknown player {name!r}; known: {', '.join(sorted(PLAYER_KINDS))}")
+        out.append(PLAYER_KINDS[kind]())
+    return out

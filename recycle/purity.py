@@ -1,0 +1,134 @@
+"""Caching pure conditions by the cards they read.
+
+Many end conditions ask the same question again and again about hands that have not
+changed (Schwimmen's "does any player hold 31?" is asked before every turn for every
+player). A condition or integer whose value depends only on the cards of a few
+locations (plus point maps, card attributes and constants) is a function of those
+card lists, so its value can be cached under the key ``(cards of L1, ..., point maps)``.
+
+``analyse`` decides, from the syntax alone and conservatively, whether a form is such a
+function, and names the locations and point maps it reads. Anything that reads other
+state (storages, turn order, card owners) or draws random numbers is not cached.
+"""
+
+from __future__ import annotations
+
+from .compile_expr import head_of, is_location_form, is_storage_form, kw
+from .syntax import VAR, Atom, SList
+
+BINDERS = {"any", "all", "filter", "let"}
+SAFE_HEADS = {"and", "or", "not", "==", "!=", "<", ">", "<=", ">=", "+", "-", "*", "//", "%", "^", "tri", "fib",
+              "size", "sum", "score", "cardatt", "top", "bottom", "partition", "tuples", "subsets", "runs", "union",
+              "intersect", "disjunction", "sort", "range", "actual", "run", "filter", "any", "all", "let", "using"}
+MAX_LOCATIONS = 3
+# caching only pays when the form does real work over its cards
+EXPENSIVE = {"partition", "tuples", "subsets", "runs", "sum", "filter", "any", "all", "union", "sort", "run",
+             "intersect", "disjunction"}
+
+
+def _nodes(x):
+    yield x
+    if isinstance(x, SList):
+        for i in x.items:
+            yield from _nodes(i)
+CACHE_LIMIT = 200_000
+
+
+class _Impure(Exception):
+    pass
+
+
+def analyse(x, outer_is_const) -> tuple[list, list] | None:
+    """(location forms, point-map forms) that ``x`` reads, or None when it is not cacheable.
+
+    ``outer_is_const(name)`` tells whether a variable bound outside ``x`` is a constant.
+    """
+    locs: dict[str, SList] = {}
+    pts: dict[str, SList] = {}
+
+    def address_ok(node, bound) -> None:
+        # inside a location or storage address, outer variables and the current player are fine
+        # (the key is built from the address's evaluation), variables bound within x are not
+        if isinstance(node, Atom):
+            if node.kind == VAR and node.value in bound:
+                raise _Impure
+            return
+        for i in node.items:
+            address_ok(i, bound)
+
+    def walk(node, bound: frozenset) -> None:
+        if isinstance(node, Atom):
+            if node.kind == VAR and node.value not in bound and not outer_is_const(node.value):
+                raise _Impure
+            if kw(node, "team"):
+                raise _Impure
+            return
+        if is_location_form(node):
+            address_ok(node.items[0], bound)
+            address_ok(node.items[2], bound)
+            locs[str(node)] = node
+            return
+        sort = is_storage_form(node)
+        if sort == "points":
+            address_ok(node, bound)
+            pts[str(node)] = node
+            return
+        if sort is not None:
+            raise _Impure
+        h = head_of(node)
+        items = node.items
+        if h in BINDERS and len(items) == 4 and isinstance(items[2], Atom) and items[2].kind == VAR:
+            walk(items[1], bound)
+            walk(items[3], bound | {items[2].value})
+            return
+        if h is None:
+            # a name list (A, B) or an index form (0 LOC)
+            for i in items:
+                walk(i, bound)
+            return
+        if h not in SAFE_HEADS and not h.isupper():
+            raise _Impure
+        if len(items) == 2 and kw(items[1], "player", "team"):
+            raise _Impure  # (current player) etc. outside an address
+        for i in items[1:]:
+            walk(i, bound)
+
+    try:
+        walk(x, frozenset())
+    except _Impure:
+        return None
+    if not any(isinstance(n, SList) and head_of(n) in EXPENSIVE for n in _nodes(x)):
+        return None
+    if not locs or len(locs) > MAX_LOCATIONS:
+        return None
+    return list(locs.values()), list(pts.values())
+
+
+def cached(compute, loc_fns: list, pts_fns: list):
+    """Wrap ``compute(s, e)`` in a cache keyed by the cards of the locations it reads."""
+    cache: dict = {}
+    missing = object()
+    if len(loc_fns) == 1 and len(pts_fns) == 1:
+        (loc,), (pts,) = loc_fns, pts_fns
+
+        def cached1(s, e):
+            key = (tuple(loc(s, e)), pts(s, e))
+            v = cache.get(key, missing)
+            if v is missing:
+                v = compute(s, e)
+                if len(cache) >= CACHE_LIMIT:
+                    cache.clear()
+                cache[key] = v
+            return v
+        return cached1
+
+    def cached_n(s, e):
+        key = tuple(tuple(f(s, e)) for f in loc_fns) + tuple(f(s, e) for f in pts_fns)
+        v = cache.get(key, missing)
+        if v is missing:
+            v = compute(s, e)
+            if len(cache) >= CACHE_LIMIT:
+                cache.clear()
+            cache[key] = v
+        return v
+    return cached_n

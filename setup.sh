@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Set up recycle in ./.venv (Python 3.11+), install Graphviz where we can, and run
+# the main job: one game of Schwimmen. Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+PY=${PYTHON:-python3}
+SUDO=""
+if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO="sudo -n"; fi
+can_apt() { command -v apt-get >/dev/null 2>&1 && { [ "$(id -u)" -eq 0 ] || [ -n "$SUDO" ]; }; }
+apt_updated=0
+apt_install() {
+  if [ $apt_updated -eq 0 ]; then $SUDO apt-get update -qq >/dev/null || true; apt_updated=1; fi
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "$@" >/dev/null
+}
+
+# 1. a virtual environment (Debian ships venv separately)
+if [ ! -x .venv/bin/python ]; then
+  if ! $PY -m venv .venv 2>/dev/null; then
+    rm -rf .venv
+    if can_apt; then
+      pyver=$($PY -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')
+      apt_install "python${pyver}-venv" || apt_install python3-venv
+      $PY -m venv .venv
+    else
+      echo "setup: cannot create a virtual environment; install python3-venv and run again" >&2
+      exit 1
+    fi
+  fi
+fi
+.venv/bin/python -m pip install -q --upgrade pip >/dev/null
+.venv/bin/python -m pip install -q -e '.[test]'
+
+# 2. Graphviz's dot renders the diagrams; without it recycle still writes DOT source
+if ! command -v dot >/dev/null 2>&1; then
+  if can_apt; then
+    apt_install graphviz || echo "setup: could not install graphviz; diagrams will be written as .gv source" >&2
+  else
+    echo "setup: Graphviz 'dot' not found (apt-get install graphviz); diagrams will be written as .gv source" >&2
+  fi
+fi
+
+# 3. the main job
+echo "== recycle run games/schwimmen.rcy --seed 7 =="
+.venv/bin/recycle run games/schwimmen.rcy --seed 7
