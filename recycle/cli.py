@@ -126,6 +126,23 @@ def check(game: GameArg):
     typer.echo(f"{game}: ok — {g.nplayers} players, locations: {', '.join(locs)}")
 
 
+def _register_extensions() -> None:
+    """Commands that live in their own modules (graphs, analysis) register themselves here."""
+    import importlib
+
+    for module in ("recycle.cli_graph",):
+        try:
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+            continue
+        mod.register(app, fail=_fail, load=_load)
+
+
+_register_extensions()
+
+
 def main() -> None:
     """Console entry point."""
     try:

@@ -707,7 +707,7 @@ class ExprCompiler:
                 items and is_atom(items[0], VAR) and len(items) == 2):
             if len(items) != 2:
                 fail("expected (top LOCATION), (bottom LOCATION) or (INDEX LOCATION)", x)
-            cards = self.c_cards(items[1], scope)
+            cards = self.c_cards(items[1], scope, first_group=True)
             where = f"({items[0]} ...)"
             if h == "top":
                 def top(s, e):
@@ -813,11 +813,13 @@ class ExprCompiler:
             return lambda s, e: PLoc(idx(s, e))
         return self.c_cards(x, scope)
 
-    def c_cards(self, x, scope: Scope) -> Callable:
+    def c_cards(self, x, scope: Scope, first_group: bool = False) -> Callable:
         """A location or view → closure giving its cards (bottom first).
 
         For a physical location the live list is returned: callers that move cards while
-        iterating must copy it.
+        iterating must copy it. With ``first_group``, a variable holding a list of groups
+        stands for its first group (``(top 'PAIRS)`` as a card: the top card of the first
+        pair, our reading of a form the reference rejects; docs/language.md).
         """
         if isinstance(x, Atom) and x.kind == VAR:
             f = self.c_var(x, scope)
@@ -829,6 +831,8 @@ class ExprCompiler:
                     return s.locs[v.idx]
                 if isinstance(v, list) and not isinstance(v, Groups):
                     return v
+                if first_group and isinstance(v, Groups):
+                    return v[0] if v else []
                 rt_error(f"'{name} holds {describe_value(v)}, not a location", span)
             return var_cards
         if is_location_form(x):

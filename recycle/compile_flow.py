@@ -60,13 +60,17 @@ def compose(s, pairs):
         new = []
         for b in branches:
             if b:
+                # a dry run of the branch so far; the RNG is rewound too, so that running
+                # the chosen option later draws the same random numbers (ties of max/min)
                 snap = s.snapshot()
+                rng_state = s.rng.getstate()
                 events, s.events = s.events, None
                 try:
                     run_steps(s, b)
                     subs = item.expand(s, env)
                 finally:
                     s.restore(snap)
+                    s.rng.setstate(rng_state)
                     s.events = events
             else:
                 subs = item.expand(s, env)
@@ -265,6 +269,18 @@ class FlowCompiler(ExprCompiler):
                 opts.extend(ex(s, e))
             return [o for o in opts if o]
 
+        if uses_rng(x):
+            # working out the options must not change the random numbers the chosen
+            # option will draw when it runs
+            plain_expand = expand
+
+            def expand(s, e):
+                rng_state = s.rng.getstate()
+                try:
+                    return plain_expand(s, e)
+                finally:
+                    s.rng.setstate(rng_state)
+
         def gen(s, e):
             opts = expand(s, e)
             if not opts:
@@ -385,7 +401,7 @@ class FlowCompiler(ExprCompiler):
                                                           or is_atom(x.items[0], VAR)) \
                 and not kw(x.items[1], "player", "team") and not self.is_groups_form(x.items[1]):
             where, loc = x.items
-            cards = self.c_cards(loc, scope)
+            cards = self.c_cards(loc, scope, first_group=True)
             span = x.span
             label = f"({where} ...)"
             if kw(where, "top"):
@@ -824,6 +840,15 @@ class FlowCompiler(ExprCompiler):
                     s.team_of[p] = t
             s.nteams = len(teams)
         return Item(x, scope, run=create_teams, static=True)
+
+
+def uses_rng(x) -> bool:
+    """Does the form draw random numbers (random, shuffle, ties of max/min)?"""
+    if isinstance(x, SList):
+        if head_of(x) in ("random", "shuffle", "max", "min"):
+            return True
+        return any(uses_rng(i) for i in x.items)
+    return False
 
 
 def place(s, d: int, c, pos, e, span, memory: bool = False) -> None:

@@ -187,8 +187,23 @@ class State:
                 [m[:] for m in self.team_members], self.team_of[:], self.nteams)
 
     def restore(self, snap) -> None:
-        (self.locs, self.card_loc, self.ints, self.strs, self.points, self.pstack, self.tstack,
-         self.team_members, self.team_of, self.nteams) = snap
+        """Undo everything since ``snapshot()``.
+
+        Lists are restored in place: running stages hold their cycle entries, and bound
+        variables may hold location lists, so the objects must stay the same.
+        """
+        locs, card_loc, ints, strs, points, pstack, tstack, members, team_of, nteams = snap
+        for lst, saved in zip(self.locs, locs):
+            if len(lst) != len(saved) or lst != saved:
+                lst[:] = saved
+        del self.locs[len(locs):]
+        self.card_loc, self.ints, self.strs, self.points = card_loc, ints, strs, points
+        for stack, saved_stack in ((self.pstack, pstack), (self.tstack, tstack)):
+            if len(stack) != len(saved_stack):
+                raise RuntimeError("a stage began or ended while working out options")
+            for entry, saved in zip(stack, saved_stack):
+                entry[:] = saved
+        self.team_members, self.team_of, self.nteams = members, team_of, nteams
 
     # -- convenience for tests, transcripts and players -----------------------------------
     @property
