@@ -264,8 +264,8 @@ class PreparedGame:
             players = [RandomPlayer() for _ in range(self.nplayers)]
         if len(players) != self.nplayers:
             raise ValueError(f"{self.name} needs {self.nplayers} players, got {len(players)}")
-        s = State(self, random.Random(seed), bool(record), max_steps)
-        if record is not True and record:
+        s = State(self, random.Random(seed), record is not False and record is not None, max_steps)
+        if record is not True and record is not False and record is not None:
             s.events = record  # a caller's event sink (e.g. a test checking invariants)
             if hasattr(record, "attach"):
                 record.attach(s)
