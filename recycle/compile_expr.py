@@ -186,6 +186,8 @@ class ExprCompiler:
                     return lambda s, e: v
                 f = self.c_var(x, scope)
                 span, name = x.span, x.value
+                if scope.hint(name) == "int":
+                    return f
 
                 def var_int(s, e):
                     v = f(s, e)
@@ -251,9 +253,12 @@ class ExprCompiler:
                 fail("expected (sum LOCATION using POINTS)", x, "sum")
             cards = self.c_cards(x.items[1], scope)
             pts = self.c_points(x.items[3], scope)
+            vs, ps = getattr(cards, "var_slot", None), getattr(pts, "points_slot", None)
+            if vs is not None and ps is not None:
+                return lambda s, e: sum(map(s.points[ps].table.__getitem__, e[vs]))
 
             def sum_(s, e):
-                sc = pts(s, e).scores(s)
+                sc = pts(s, e).table
                 return sum([sc[c] for c in cards(s, e)])
             return sum_
         if h == "score":
@@ -267,7 +272,7 @@ class ExprCompiler:
                 c = card(s, e)
                 if c is None:
                     rt_error("score of a card reference that names no card", span, "score")
-                return pts(s, e).scores(s)[c]
+                return pts(s, e).table[c]
             return score
         fail(f"expected an integer expression, got {self.form_name(x)}", x)
 
@@ -318,8 +323,16 @@ class ExprCompiler:
             idx = self.static_loc_index(x, scope)
             if idx is not None:
                 return lambda s, e: len(s.locs[idx])
+            o, name = x.items[0], x.items[2]
+            if is_atom(o, VAR) and scope.hint(o.value) == "player" and is_atom(name, SYMBOL):
+                b1 = self.layout.loc_block(x.items[1].value, name.value) + 1
+                slot = scope.lookup(o.value)
+                return lambda s, e: len(s.locs[b1 + e[slot]])
             cards = self.c_cards(x, scope)
             return lambda s, e: len(cards(s, e))
+        if is_atom(x, VAR) and scope.hint(x.value) == "cards":
+            slot = scope.lookup(x.value)
+            return lambda s, e: len(e[slot])
         coll = self.c_coll(x, scope)
         return lambda s, e: len(coll(s, e))
 
@@ -397,10 +410,10 @@ class ExprCompiler:
         attr = {"sto": "ints", "str": "strs", "points": "points"}[sort]
         if const is not None:
             if attr == "ints":
-                return lambda s, e: s.ints[const]
+                return tag(lambda s, e: s.ints[const], sto_slot=const)
             if attr == "strs":
                 return lambda s, e: s.strs[const]
-            return lambda s, e: s.points[const]
+            return tag(lambda s, e: s.points[const], points_slot=const)
         if attr == "ints":
             return lambda s, e: s.ints[slot(s, e)]
         if attr == "strs":
@@ -471,6 +484,10 @@ class ExprCompiler:
                 fail(f"({h} A B) compares two integers", x, h)
             a, b = self.c_int(items[1], scope), self.c_int(items[2], scope)
             cb = self.const_value(items[2], scope)
+            k = getattr(a, "sto_slot", None)
+            if cb is not None and k is not None:
+                return {"<": lambda s, e: s.ints[k] < cb, ">": lambda s, e: s.ints[k] > cb,
+                        "<=": lambda s, e: s.ints[k] <= cb, ">=": lambda s, e: s.ints[k] >= cb}[h]
             if cb is not None:
                 return {"<": lambda s, e: a(s, e) < cb, ">": lambda s, e: a(s, e) > cb,
                         "<=": lambda s, e: a(s, e) <= cb, ">=": lambda s, e: a(s, e) >= cb}[h]
@@ -483,6 +500,11 @@ class ExprCompiler:
             cb = self.const_value(items[2], scope)
             if cb is None and isinstance(items[2], Atom) and items[2].kind == SYMBOL:
                 cb = items[2].value
+            k = getattr(a, "sto_slot", None)
+            if cb is not None and k is not None:
+                if h == "==":
+                    return lambda s, e: s.ints[k] == cb
+                return lambda s, e: s.ints[k] != cb
             if h == "==":
                 if cb is not None:
                     return lambda s, e: a(s, e) == cb
@@ -492,6 +514,26 @@ class ExprCompiler:
             return lambda s, e: a(s, e) != b(s, e)
         if h in ("any", "all"):
             coll, slot, inner = self.c_binder(x, scope, self.c_bool)
+            if h == "any" and kw(items[1], "player"):
+                players = self.players
+
+                def any_player(s, e):
+                    for v in players:
+                        e[slot] = v
+                        if inner(s, e):
+                            return True
+                    return False
+                return any_player
+            if h == "all" and kw(items[1], "player"):
+                players = self.players
+
+                def all_players(s, e):
+                    for v in players:
+                        e[slot] = v
+                        if not inner(s, e):
+                            return False
+                    return True
+                return all_players
             if h == "any":
                 def any_(s, e):
                     for v in coll(s, e):
@@ -691,6 +733,8 @@ class ExprCompiler:
         if isinstance(x, Atom) and x.kind == VAR:
             f = self.c_var(x, scope)
             span, name = x.span, x.value
+            if scope.hint(name) == "card":
+                return f
 
             def var_card(s, e):
                 v = f(s, e)
@@ -751,7 +795,7 @@ class ExprCompiler:
                     if optional:
                         return None
                     rt_error(f"({h} ...) of an empty location", span, h)
-                sc = pts(s, e).scores(s)
+                sc = pts(s, e).table
                 best = max(sc[c] for c in lst) if pick_max else min(sc[c] for c in lst)
                 tied = [c for c in lst if sc[c] == best]
                 return tied[0] if len(tied) == 1 else tied[s.rng.randrange(len(tied))]
@@ -794,7 +838,7 @@ class ExprCompiler:
                 return lambda s, e: base
             if isinstance(o, SList) and len(o.items) == 2 and kw(o.items[0], "current") and kw(o.items[1], "player"):
                 b1 = base + 1
-                return lambda s, e: b1 + s.pstack[-1][0]
+                return tag(lambda s, e: b1 + s.pstack[-1][0], loc_current=b1)
             owner = self.c_owner(o, scope, "a location owner")
             return lambda s, e: base + owner(s, e)
         owner = self.c_owner(x.items[0], scope, "a location owner")
@@ -825,6 +869,13 @@ class ExprCompiler:
             f = self.c_var(x, scope)
             span, name = x.span, x.value
 
+            hint = scope.hint(name)
+            if hint == "cards":
+                return tag(f, var_slot=scope.lookup(name))
+            if hint == "loc":
+                slot = scope.lookup(name)
+                return lambda s, e: s.locs[e[slot].idx]
+
             def var_cards(s, e):
                 v = f(s, e)
                 if isinstance(v, PLoc):
@@ -838,16 +889,16 @@ class ExprCompiler:
         if is_location_form(x):
             const = self.static_loc_index(x, scope)
             if const is not None:
-                return lambda s, e: s.locs[const]
+                return tag(lambda s, e: s.locs[const], loc_const=const)
             o, name = x.items[0], x.items[2]
             if is_atom(o, VAR) and scope.hint(o.value) == "player" and is_atom(name, SYMBOL):
                 b1 = self.layout.loc_block(x.items[1].value, name.value) + 1
                 slot = scope.lookup(o.value)
-                return lambda s, e: s.locs[b1 + e[slot]]
+                return tag(lambda s, e: s.locs[b1 + e[slot]], loc_player_var=(b1, slot))
             if isinstance(o, SList) and len(o.items) == 2 and kw(o.items[0], "current") and kw(o.items[1], "player") \
                     and is_atom(name, SYMBOL):
                 b1 = self.layout.loc_block(x.items[1].value, name.value) + 1
-                return lambda s, e: s.locs[b1 + s.pstack[-1][0]]
+                return tag(lambda s, e: s.locs[b1 + s.pstack[-1][0]], loc_current=b1)
             idx = self.c_loc_index(x, scope)
             return lambda s, e: s.locs[idx(s, e)]
         h = head_of(x)
@@ -888,7 +939,7 @@ class ExprCompiler:
             pts = self.c_points(items[3], scope)
 
             def sort(s, e):
-                sc = pts(s, e).scores(s)
+                sc = pts(s, e).table
                 return sorted(cards(s, e), key=sc.__getitem__)
             return sort
         if h == "filter":
@@ -912,7 +963,7 @@ class ExprCompiler:
 
             def run_(s, e):
                 lst = cards(s, e)
-                sc = pts(s, e).scores(s)
+                sc = pts(s, e).table
                 best: list = []
                 for k in range(max(nmin(s, e), 1), len(lst) + 1):
                     chunk = lst[-k:] if from_top else lst[:k]
@@ -947,7 +998,7 @@ class ExprCompiler:
             fail("expected (let VALUE 'VARIABLE BODY)", x, "let")
         val = self.c_value(x.items[1], scope)
         slot = self.new_slot()
-        body = body_compiler(x.items[3], scope.bind(x.items[2].value, slot))
+        body = body_compiler(x.items[3], scope.bind(x.items[2].value, slot, value_hint(x.items[1], scope)))
 
         def let_(s, e):
             e[slot] = val(s, e)
@@ -1052,7 +1103,7 @@ class ExprCompiler:
 
             def tuples(s, e):
                 k = nf(s, e)
-                sc = pts(s, e).scores(s)
+                sc = pts(s, e).table
                 by_score: dict = {}
                 for c in cards(s, e):
                     by_score.setdefault(sc[c], []).append(c)
@@ -1086,7 +1137,7 @@ class ExprCompiler:
             pts = self.c_points(items[5], scope)
 
             def runs(s, e):
-                return Groups(find_runs(cards(s, e), pts(s, e).scores(s), nf(s, e), largest, span))
+                return Groups(find_runs(cards(s, e), pts(s, e).table, nf(s, e), largest, span))
             return runs
         if h == "filter":
             return self.c_cards(x, scope)
@@ -1197,10 +1248,31 @@ def find_runs(cards, scores, nmin: int, largest: bool, span) -> list:
     return out
 
 
+def tag(f: Callable, **facts) -> Callable:
+    """Attach facts about a closure's shape (e.g. ``sto_slot``) so callers can fuse it."""
+    f.__dict__.update(facts)
+    return f
+
+
 def element_hint(coll) -> str | None:
     """What the elements of a collection form are, when its syntax tells."""
-    if kw(coll, "player") or (head_of(coll) == "other" and len(coll.items) == 2 and kw(coll.items[1], "player")):
+    h = head_of(coll)
+    if kw(coll, "player") or (h == "other" and len(coll.items) == 2 and kw(coll.items[1], "player")):
         return "player"
-    if is_location_form(coll):
+    if is_location_form(coll) or h in ("filter", "union", "intersect", "disjunction", "sort") and \
+            len(coll.items) > 1 and is_location_form(coll.items[1]):
         return "card"
+    if h in GROUP_HEADS:
+        return "cards"
+    if h == "range":
+        return "int"
+    return None
+
+
+def value_hint(x, scope) -> str | None:
+    """What a let-bound value is, when its syntax tells."""
+    if is_atom(x, INT) or is_storage_form(x) == "sto" or head_of(x) in INT_HEADS:
+        return "int"
+    if is_location_form(x):
+        return "loc"
     return None

@@ -1,9 +1,8 @@
 """Compiling RECYCLE actions, choices, stages, setup and scoring into closures.
 
-Every item compiles to an ``Item`` holding up to three closures:
-``run(state, env)`` executes it; ``gen(state, env)`` is the generator form for items
-that contain a ``choice`` (a choice ``yield``s its options and receives the chosen
-index); ``expand(state, env)`` lists the options it contributes inside a ``choice``.
+Every item compiles to an ``Item`` holding two closures: ``run(state, env)`` executes
+it; ``expand(state, env)`` lists the options it contributes inside a ``choice``. A
+``choice`` asks ``state.decide(options)`` (set by the rollout loop) for an index.
 An option is a list of steps ``(item, env)``: the actions are run only when chosen,
 each in the state reached by the steps before it (RECYCLE.md 4.6). Items whose options
 cannot depend on the state ("static" ones) are expanded without touching it.
@@ -26,22 +25,19 @@ MAX_OPTIONS = 100_000
 class Item:
     """A compiled action, block or flow element (see the module docstring)."""
 
-    __slots__ = ("run", "gen", "expand", "static", "node", "scope")
+    __slots__ = ("run", "expand", "static", "node", "scope", "has_choice", "any_parts")
 
-    def __init__(self, node, scope, run=None, gen=None, expand=None, static=False):
+    def __init__(self, node, scope, run=None, expand=None, static=False, has_choice=False):
         self.node = node
         self.scope = scope
         self.run = run
-        self.gen = gen
+        self.has_choice = has_choice
+        self.any_parts = None
         self.static = static
         self.expand = expand
         if static and expand is None:
             item = self
             self.expand = lambda s, e: [[(item, e)]]
-
-    @property
-    def has_choice(self) -> bool:
-        return self.gen is not None
 
 
 def run_steps(s, steps) -> None:
@@ -118,11 +114,6 @@ class FlowCompiler(ExprCompiler):
     def c_conditional(self, x: SList, scope: Scope) -> Item:
         cond = self.cache_pure(x.items[0], scope, self.c_bool(x.items[0], scope))
         sub = self.c_item(x.items[1], scope)
-        if sub.has_choice:
-            def gen(s, e):
-                if cond(s, e):
-                    yield from sub.gen(s, e)
-            return Item(x, scope, gen=gen)
         body = sub.run
 
         def run(s, e):
@@ -132,20 +123,11 @@ class FlowCompiler(ExprCompiler):
 
         def expand(s, e):
             return sub_expand(s, e) if cond(s, e) else []
-        return Item(x, scope, run=run, expand=expand)
+        return Item(x, scope, run=run, expand=expand, has_choice=sub.has_choice)
 
     def sequence(self, x, scope, parts: list[Item]) -> Item:
         """Items run one after another (do, stage bodies, the top level)."""
-        if any(p.has_choice for p in parts):
-            steps = [(p.gen, True) if p.has_choice else (p.run, False) for p in parts]
-
-            def gen(s, e):
-                for fn, is_gen in steps:
-                    if is_gen:
-                        yield from fn(s, e)
-                    else:
-                        fn(s, e)
-            return Item(x, scope, gen=gen)
+        choice = any(p.has_choice for p in parts)
         runs = [p.run for p in parts]
         if len(runs) == 1:
             run = runs[0]
@@ -155,6 +137,13 @@ class FlowCompiler(ExprCompiler):
             def run(s, e):
                 r1(s, e)
                 r2(s, e)
+        elif len(runs) == 3:
+            r1, r2, r3 = runs
+
+            def run(s, e):
+                r1(s, e)
+                r2(s, e)
+                r3(s, e)
         else:
             def run(s, e):
                 for r in runs:
@@ -164,7 +153,7 @@ class FlowCompiler(ExprCompiler):
 
         def expand(s, e):
             return compose(s, [(p, e) for p in parts])
-        return Item(x, scope, run=run, expand=expand)
+        return Item(x, scope, run=run, expand=expand, has_choice=choice)
 
     def a_do(self, x: SList, scope: Scope) -> Item:
         if len(x.items) != 2 or not isinstance(x.items[1], SList):
@@ -188,14 +177,6 @@ class FlowCompiler(ExprCompiler):
         coll = self.c_coll(x.items[1], scope)
         slot = self.new_slot()
         body = self.c_item(x.items[3], scope.bind(x.items[2].value, slot, element_hint(x.items[1])))
-        if body.has_choice:
-            bgen = body.gen
-
-            def gen(s, e):
-                for v in list(coll(s, e)):
-                    e[slot] = v
-                    yield from bgen(s, e)
-            return Item(x, scope, gen=gen)
         brun = body.run
 
         def run(s, e):
@@ -203,7 +184,22 @@ class FlowCompiler(ExprCompiler):
                 e[slot] = v
                 brun(s, e)
         bexpand = body.expand
-        if branching:
+        nested = getattr(body, "any_parts", None)
+        if branching and nested is not None:
+            # (any A 'X (any B 'Y STATIC)): one option per pair, without intermediate lists
+            coll2, slot2, body2 = nested
+
+            def expand(s, e):
+                out = []
+                for v in list(coll(s, e)):
+                    e2 = e[:]
+                    e2[slot] = v
+                    for v2 in list(coll2(s, e2)):
+                        e3 = e2[:]
+                        e3[slot2] = v2
+                        out.append([(body2, e3)])
+                return out
+        elif branching:
             static = body.static
 
             def expand(s, e):
@@ -224,7 +220,10 @@ class FlowCompiler(ExprCompiler):
                     e2[slot] = v
                     pairs.append((body, e2))
                 return compose(s, pairs) if pairs else []
-        return Item(x, scope, run=run, expand=expand)
+        item = Item(x, scope, run=run, expand=expand, has_choice=body.has_choice)
+        if branching and body.static:
+            item.any_parts = (coll, slot, body)
+        return item
 
     def a_let(self, x: SList, scope: Scope) -> Item:
         if len(x.items) != 4 or not is_atom(x.items[2], VAR):
@@ -232,13 +231,6 @@ class FlowCompiler(ExprCompiler):
         val = self.c_value(x.items[1], scope)
         slot = self.new_slot()
         body = self.c_item(x.items[3], scope.bind(x.items[2].value, slot))
-        if body.has_choice:
-            bgen = body.gen
-
-            def gen(s, e):
-                e[slot] = val(s, e)
-                yield from bgen(s, e)
-            return Item(x, scope, gen=gen)
         brun, bexpand = body.run, body.expand
 
         def run(s, e):
@@ -249,7 +241,7 @@ class FlowCompiler(ExprCompiler):
             e2 = e[:]
             e2[slot] = val(s, e)
             return bexpand(s, e2)
-        return Item(x, scope, run=run, expand=expand)
+        return Item(x, scope, run=run, expand=expand, has_choice=body.has_choice)
 
     # -- choice and stages -----------------------------------------------------------------
     def a_choice(self, x: SList, scope: Scope) -> Item:
@@ -263,11 +255,19 @@ class FlowCompiler(ExprCompiler):
         expanders = [p.expand for p in parts]
         span = x.span
 
-        def expand(s, e):
-            opts = []
-            for ex in expanders:
-                opts.extend(ex(s, e))
-            return [o for o in opts if o]
+        if all(p.static or p.any_parts is not None for p in parts):
+            # every option these produce has at least one action
+            def expand(s, e):
+                opts = []
+                for ex in expanders:
+                    opts.extend(ex(s, e))
+                return opts
+        else:
+            def expand(s, e):
+                opts = []
+                for ex in expanders:
+                    opts.extend(ex(s, e))
+                return [o for o in opts if o]
 
         if uses_rng(x):
             # working out the options must not change the random numbers the chosen
@@ -281,7 +281,7 @@ class FlowCompiler(ExprCompiler):
                 finally:
                     s.rng.setstate(rng_state)
 
-        def gen(s, e):
+        def choice(s, e):
             opts = expand(s, e)
             if not opts:
                 rt_error("a choice with no legal option", span, "choice")
@@ -290,12 +290,12 @@ class FlowCompiler(ExprCompiler):
                 raise StepLimitExceeded(f"the game did not end within {s.max_steps} steps", span, form="choice")
             s.decisions += 1
             s.options_total += len(opts)
-            i = yield opts
+            i = s.decide(opts) if len(opts) > 1 or s.decide_all else 0
             s.chooser = s.pstack[-1][0]
             for item, env in opts[i]:
                 item.run(s, env)
             s.chooser = None
-        return Item(x, scope, gen=gen)
+        return Item(x, scope, run=choice, has_choice=True)
 
     def a_stage(self, x: SList, scope: Scope) -> Item:
         items = x.items
@@ -310,49 +310,6 @@ class FlowCompiler(ExprCompiler):
 
         def limit(s):
             raise StepLimitExceeded(f"the game did not end within {s.max_steps} steps", span, form="stage")
-
-        if body.has_choice:
-            bgen = body.gen
-            if team:
-                def gen(s, e):
-                    stack = s.tstack
-                    top = [stack[-1][0], None]
-                    stack.append(top)
-                    first = True
-                    while not end(s, e):
-                        if not first:
-                            q = top[1]
-                            if q is None:
-                                top[0] = (top[0] + 1) % s.nteams
-                            else:
-                                top[0], top[1] = q, None
-                        first = False
-                        s.steps += 1
-                        if s.steps > s.max_steps:
-                            limit(s)
-                        yield from bgen(s, e)
-                    stack.pop()
-                return Item(x, scope, gen=gen)
-
-            def gen(s, e):
-                stack = s.pstack
-                top = [stack[-1][0], None]
-                stack.append(top)
-                first = True
-                while not end(s, e):
-                    if not first:
-                        q = top[1]
-                        if q is None:
-                            top[0] = (top[0] + 1) % n
-                        else:
-                            top[0], top[1] = q, None
-                    first = False
-                    s.steps += 1
-                    if s.steps > s.max_steps:
-                        limit(s)
-                    yield from bgen(s, e)
-                stack.pop()
-            return Item(x, scope, gen=gen)
 
         brun = body.run
 
@@ -374,7 +331,29 @@ class FlowCompiler(ExprCompiler):
                     limit(s)
                 brun(s, e)
             stack.pop()
-        return Item(x, scope, run=run)
+        if team:
+            return Item(x, scope, run=run, has_choice=body.has_choice)
+
+        def run_player_stage(s, e):
+            stack = s.pstack
+            top = [stack[-1][0], None]
+            stack.append(top)
+            first = True
+            while not end(s, e):
+                if first:
+                    first = False
+                else:
+                    q = top[1]
+                    if q is None:
+                        top[0] = (top[0] + 1) % n
+                    else:
+                        top[0], top[1] = q, None
+                s.steps += 1
+                if s.steps > s.max_steps:
+                    limit(s)
+                brun(s, e)
+            stack.pop()
+        return Item(x, scope, run=run_player_stage, has_choice=body.has_choice)
 
     # -- card movement ---------------------------------------------------------------------
     def c_dest(self, x, scope: Scope):
@@ -450,6 +429,35 @@ class FlowCompiler(ExprCompiler):
                 and is_location_form(src_node.items[1]) and pos == "top":
             sidx = self.c_loc_index(src_node.items[1], scope)
             infos = layout.infos
+            const_src = self.static_loc_index(src_node.items[1], scope)
+            const_dst = self.static_loc_index(x.items[2].items[1], scope)
+            if const_src is not None:
+                # the deal: from a fixed pile to the top of another
+                def move_top_from_pile(s, e):
+                    lst = s.locs[const_src]
+                    if not lst:
+                        rt_error(f"move from the empty location {infos[const_src].label}", span, "move")
+                    c = lst.pop()
+                    d = const_dst if const_dst is not None else dst(s, e)
+                    s.locs[d].append(c)
+                    s.card_loc[c] = d
+                    if s.events is not None:
+                        record_move(s, "move", c, const_src, d)
+                return Item(x, scope, run=move_top_from_pile, static=True)
+            cur, const_dst = getattr(sidx, "loc_current", None), self.static_loc_index(x.items[2].items[1], scope)
+            if cur is not None and const_dst is not None:
+                # e.g. discarding the current player's hand onto a fixed pile
+                def move_top_of_current(s, e):
+                    i = cur + s.pstack[-1][0]
+                    lst = s.locs[i]
+                    if not lst:
+                        rt_error(f"move from the empty location {infos[i].label}", span, "move")
+                    c = lst.pop()
+                    s.locs[const_dst].append(c)
+                    s.card_loc[c] = const_dst
+                    if s.events is not None:
+                        record_move(s, "move", c, i, const_dst)
+                return Item(x, scope, run=move_top_of_current, static=True)
 
             def move_top(s, e):
                 i = sidx(s, e)
@@ -612,7 +620,7 @@ class FlowCompiler(ExprCompiler):
         if not is_location_form(x.items[1]) and not is_atom(x.items[1], VAR):
             fail("shuffle needs a physical location (OWNER KIND NAME)", x.items[1], "shuffle")
         idx = self.c_loc_index(x.items[1], scope)
-        return Item(x, scope, run=lambda s, e: s.rng.shuffle(s.locs[idx(s, e)]), static=True)
+        return Item(x, scope, run=lambda s, e: shuffle(s.locs[idx(s, e)], s.rng.random), static=True)
 
     # -- storage ---------------------------------------------------------------------------
     def a_set(self, x: SList, scope: Scope) -> Item:
@@ -840,6 +848,14 @@ class FlowCompiler(ExprCompiler):
                     s.team_of[p] = t
             s.nteams = len(teams)
         return Item(x, scope, run=create_teams, static=True)
+
+
+def shuffle(lst: list, random) -> None:
+    """Fisher-Yates with ``random()`` floats: uniform to within 2**-53, and much faster in
+    CPython than ``Random.shuffle``'s integer draws."""
+    for i in range(len(lst) - 1, 0, -1):
+        j = int(random() * (i + 1))
+        lst[i], lst[j] = lst[j], lst[i]
 
 
 def uses_rng(x) -> bool:

@@ -24,27 +24,33 @@ PLAYER_SEED_OFFSET = 1 << 64
 
 
 class PointMap:
-    """A point map: awards ``((KEY, VALUE), ...) → points``; scores every card once."""
+    """A point map: awards ``((KEY, VALUE), ...) → points``.
 
-    __slots__ = ("awards", "_scores", "game")
+    ``table[card]`` is every card's score, computed once and refreshed when the game's
+    card table grows.
+    """
+
+    __slots__ = ("awards", "table", "game")
 
     def __init__(self, game, awards):
         self.game = game
         self.awards = awards
-        self._scores: list[int] = []
+        self.table: list[int] = []
+        self.refresh()
+
+    def refresh(self) -> None:
+        out = []
+        for attrs in self.game.card_attrs:
+            total = 0
+            for conds, pts in self.awards:
+                if all(attrs.get(k, "") == v for k, v in conds):
+                    total += pts
+            out.append(total)
+        self.table = out
 
     def scores(self, s=None) -> list[int]:
         """Score of every card of the game's card table, indexed by card id."""
-        if len(self._scores) != len(self.game.card_attrs):
-            out = []
-            for attrs in self.game.card_attrs:
-                total = 0
-                for conds, pts in self.awards:
-                    if all(attrs.get(k, "") == v for k, v in conds):
-                        total += pts
-                out.append(total)
-            self._scores = out
-        return self._scores
+        return self.table
 
 
 @dataclass
@@ -87,6 +93,7 @@ class PreparedGame:
         self._card_origin: list[tuple] = []
         self._attr_cols: dict[str, list[str]] = {}
         self._point_maps: dict = {}
+        self._deck_runs: dict = {}  # (create-deck form, first id) -> its cards, checked once
         self.empty_points = PointMap(self, ())
         self.warnings = list(source.warnings)
         try:
@@ -188,6 +195,9 @@ class PreparedGame:
     def deal_cards(self, s: State, key, deck_name: str, combos: list[dict], span) -> list[Card]:
         """Card ids for one execution of a ``create deck`` (the same ids in every rollout)."""
         start = len(s.card_loc)
+        cached = self._deck_runs.get((key, start))
+        if cached is not None:
+            return cached
         ids = []
         serial = sum(1 for d in self.card_deck[:start] if d == deck_name)
         for k, attrs in enumerate(combos):
@@ -206,6 +216,10 @@ class PreparedGame:
                 for col_key, col in self._attr_cols.items():
                     col.append(attrs.get(col_key, ""))
             ids.append(self.card_objs[cid])
+        if len(self.empty_points.table) != len(self.card_attrs):
+            for pm in (self.empty_points, *self._point_maps.values()):
+                pm.refresh()
+        self._deck_runs[(key, start)] = ids
         return ids
 
     def attr_column(self, key: str) -> list[str]:
@@ -272,36 +286,34 @@ class PreparedGame:
         player_rng = random.Random(seed + PLAYER_SEED_OFFSET)
         env = [None] * self._compiler.nslots
         choices: list[Decision] = []
+        watched = bool(record) or describe or on_decision is not None
+        if not watched and all(type(pl) is RandomPlayer for pl in players):
+            draw = player_rng.random  # as RandomPlayer.choose does
+            s.decide = lambda opts: int(draw() * len(opts))
+        else:
+            def decide(opts):
+                p = s.pstack[-1][0]
+                if len(opts) == 1:
+                    i = 0
+                else:
+                    pl = players[p]
+                    i = pl.choose(View(s, p) if pl.needs_view else None, opts, player_rng)
+                    if not 0 <= i < len(opts):
+                        raise ValueError(f"player {p} ({pl!r}) chose option {i} of {len(opts)}")
+                if watched:
+                    text = ""
+                    if describe:
+                        from .transcript import describe_option
+                        text = describe_option(self, s, opts[i], p, None if reveal else -1)
+                    choices.append(Decision(s.decisions, p, i, len(opts), text))
+                    if on_decision is not None:
+                        on_decision(s, p, opts, i)
+                return i
+            s.decide = decide
+            s.decide_all = watched
         try:
             self._start(s, env)
-            flow = self._flow
-            if flow.gen is None:
-                flow.run(s, env)
-            else:
-                gen = flow.gen(s, env)
-                send = gen.send
-                try:
-                    opts = send(None)
-                    while True:
-                        p = s.pstack[-1][0]
-                        if len(opts) == 1:
-                            i = 0
-                        else:
-                            pl = players[p]
-                            view = View(s, p) if pl.needs_view else None
-                            i = pl.choose(view, opts, player_rng)
-                            if not 0 <= i < len(opts):
-                                raise ValueError(f"player {p} chose option {i} of {len(opts)}")
-                        if record or describe:
-                            from .transcript import describe_option
-                            choices.append(Decision(s.decisions, p, i, len(opts),
-                                                    describe_option(self, s, opts[i], p, None if reveal else -1)
-                                                    if describe else ""))
-                        if on_decision is not None:
-                            on_decision(s, p, opts, i)
-                        opts = send(i)
-                except StopIteration:
-                    pass
+            self._flow.run(s, env)
         except RecycleError as exc:
             exc.source = self.source.text
             raise

@@ -108,27 +108,57 @@ def cached(compute, loc_fns: list, pts_fns: list):
     """Wrap ``compute(s, e)`` in a cache keyed by the cards of the locations it reads."""
     cache: dict = {}
     missing = object()
-    if len(loc_fns) == 1 and len(pts_fns) == 1:
-        (loc,), (pts,) = loc_fns, pts_fns
+    get = cache.get
 
-        def cached1(s, e):
-            key = (tuple(loc(s, e)), pts(s, e))
-            v = cache.get(key, missing)
-            if v is missing:
-                v = compute(s, e)
-                if len(cache) >= CACHE_LIMIT:
-                    cache.clear()
-                cache[key] = v
-            return v
-        return cached1
+    def store(key, v):
+        if len(cache) >= CACHE_LIMIT:
+            cache.clear()
+        cache[key] = v
+        return v
+
+    if len(loc_fns) == 1 and len(pts_fns) <= 1:
+        (loc,) = loc_fns
+        pvar = getattr(loc, "loc_player_var", None)
+        cur = getattr(loc, "loc_current", None)
+        pslot = getattr(pts_fns[0], "points_slot", None) if pts_fns else None
+        if pts_fns and pslot is None:
+            pts = pts_fns[0]
+
+            def cached_pts(s, e):
+                key = (tuple(loc(s, e)), pts(s, e))
+                v = get(key, missing)
+                return store(key, compute(s, e)) if v is missing else v
+            return cached_pts
+        # the hottest shapes, written out: a player's location, with or without a point map
+        if pvar is not None and pslot is not None:
+            b1, slot = pvar
+
+            def cached_player_loc_points(s, e):
+                key = (tuple(s.locs[b1 + e[slot]]), s.points[pslot])
+                v = get(key, missing)
+                return store(key, compute(s, e)) if v is missing else v
+            return cached_player_loc_points
+        if cur is not None and pslot is None and not pts_fns:
+            def cached_current_loc(s, e):
+                key = tuple(s.locs[cur + s.pstack[-1][0]])
+                v = get(key, missing)
+                return store(key, compute(s, e)) if v is missing else v
+            return cached_current_loc
+        if pslot is not None:
+            def cached_loc_points(s, e):
+                key = (tuple(loc(s, e)), s.points[pslot])
+                v = get(key, missing)
+                return store(key, compute(s, e)) if v is missing else v
+            return cached_loc_points
+
+        def cached_loc(s, e):
+            key = tuple(loc(s, e))
+            v = get(key, missing)
+            return store(key, compute(s, e)) if v is missing else v
+        return cached_loc
 
     def cached_n(s, e):
-        key = tuple(tuple(f(s, e)) for f in loc_fns) + tuple(f(s, e) for f in pts_fns)
-        v = cache.get(key, missing)
-        if v is missing:
-            v = compute(s, e)
-            if len(cache) >= CACHE_LIMIT:
-                cache.clear()
-            cache[key] = v
-        return v
+        key = tuple([tuple(f(s, e)) for f in loc_fns] + [f(s, e) for f in pts_fns])
+        v = get(key, missing)
+        return store(key, compute(s, e)) if v is missing else v
     return cached_n
