@@ -278,15 +278,17 @@ class PreparedGame:
             players = [RandomPlayer() for _ in range(self.nplayers)]
         if len(players) != self.nplayers:
             raise ValueError(f"{self.name} needs {self.nplayers} players, got {len(players)}")
-        s = State(self, random.Random(seed), record is not False and record is not None, max_steps)
-        if record is not True and record is not False and record is not None:
+        recording = record is not False and record is not None
+        s = State(self, random.Random(seed), recording, max_steps)
+        s.seed = seed
+        if recording and record is not True:
             s.events = record  # a caller's event sink (e.g. a test checking invariants)
             if hasattr(record, "attach"):
                 record.attach(s)
         player_rng = random.Random(seed + PLAYER_SEED_OFFSET)
         env = [None] * self._compiler.nslots
         choices: list[Decision] = []
-        watched = bool(record) or describe or on_decision is not None
+        watched = recording or describe or on_decision is not None
         if not watched and all(type(pl) is RandomPlayer for pl in players):
             draw = player_rng.random  # as RandomPlayer.choose does
             s.decide = lambda opts: int(draw() * len(opts))
@@ -300,6 +302,7 @@ class PreparedGame:
                     i = pl.choose(View(s, p) if pl.needs_view else None, opts, player_rng)
                     if not 0 <= i < len(opts):
                         raise ValueError(f"player {p} ({pl!r}) chose option {i} of {len(opts)}")
+                    s.history.append(i)
                 if watched:
                     text = ""
                     if describe:
@@ -314,12 +317,12 @@ class PreparedGame:
         try:
             self._start(s, env)
             self._flow.run(s, env)
+            scores = self.final_scores(s, env)
         except RecycleError as exc:
             exc.source = self.source.text
             raise
         except RecursionError:
             raise RecycleRuntimeError("the game nests too deeply to run") from None
-        scores = self.final_scores(s, env)
         ranks, winners = rank(scores, self.scoring_max)
         s.scores = scores
         return GameResult(seed, scores, ranks, winners, s.decisions, s.options_total, s.steps, s,

@@ -140,7 +140,8 @@ class State:
 
     __slots__ = ("game", "locs", "card_loc", "ints", "strs", "points", "pstack", "tstack", "rng",
                  "events", "steps", "decisions", "options_total", "max_steps", "chooser",
-                 "team_members", "team_of", "nteams", "scores", "silent_depth", "decide", "decide_all")
+                 "team_members", "team_of", "nteams", "scores", "silent_depth", "decide", "decide_all",
+                 "seed", "history")
 
     def __init__(self, game, rng: random.Random, record: bool, max_steps: int):
         self.game = game
@@ -168,6 +169,9 @@ class State:
         # set by the rollout loop: decide(options) -> index; decide_all: ask even for one option
         self.decide = None
         self.decide_all = False
+        # the seed and the choices made at decisions with 2+ options: enough to replay the game
+        self.seed = None
+        self.history: list[int] = []
 
     def grow_locs(self) -> None:
         """Make room for locations registered after this state was made (computed names)."""

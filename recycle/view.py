@@ -82,7 +82,92 @@ class View:
         layout = s.game.layout
         return {layout.slot_label("sto", i): v for i, v in enumerate(s.ints) if v}
 
+    def rollout(self, decide, rng, determinize: bool = True, max_steps: int | None = None):
+        """Simulate the rest of the game from this decision in a world consistent with this
+        view (see ``rollout_from``); ``determinize=False`` sees the true cards (cheating)."""
+        return rollout_from(self._state, self.player if determinize else None, decide, rng, max_steps)
+
+    @property
+    def decisions_so_far(self) -> int:
+        return len(self._state.history)
+
     def strs(self) -> dict[str, str]:
         s = self._state
         layout = s.game.layout
         return {layout.slot_label("str", i): v for i, v in enumerate(s.strs) if v}
+
+
+class SimulationEnd(Exception):
+    """Raised by a rollout's ``decide`` to stop a simulation early (e.g. one-ply look-ahead)."""
+
+
+def determinize(state, observer: int, rng) -> None:
+    """Re-deal every card ``observer`` cannot see among the places it cannot see.
+
+    Counts per location are kept, and cards only trade places with cards of the same deck
+    (family), so the result is a state consistent with the observer's view, drawn uniformly.
+    """
+    game = state.game
+    infos = game.layout.infos
+    slots: dict[str, list] = {}
+    for i, lst in enumerate(state.locs):
+        if not lst or i >= len(infos):
+            continue
+        info = infos[i]
+        if info.visibility == MEMORY or may_see(info, observer, state.team_of):
+            continue
+        for k, c in enumerate(lst):
+            slots.setdefault(game.card_deck[c], []).append((i, k, c))
+    for family in slots.values():
+        cards = [c for _, _, c in family]
+        rng.shuffle(cards)
+        for (i, k, _), c in zip(family, cards):
+            state.locs[i][k] = c
+            state.card_loc[c] = i
+
+
+def rollout_from(state, observer: int | None, decide, rng, max_steps: int | None = None):
+    """Play the game again from its start to the decision ``state`` is at, then on.
+
+    The first decisions replay ``state.history``; at the current decision (the *root*) the
+    state is re-dealt for ``observer`` (``determinize``; ``observer=None`` keeps the true
+    cards: cheating, for comparison) and the game's generator is reseeded from ``rng`` so
+    the future is unknown too. From the root on, ``decide(sim_state, options)`` picks every
+    choice with 2+ options. Returns the final scores, or ``None`` if the step limit hit;
+    ``decide`` may raise ``SimulationEnd`` to stop early, and then the scores are evaluated
+    on the state as it is.
+    """
+    import random as _random
+
+    from .errors import StepLimitExceeded
+    from .runtime import State
+
+    game = state.game
+    prefix = list(state.history)
+    k = len(prefix)
+    sim = State(game, _random.Random(state.seed), False, max_steps or state.max_steps)
+    sim.seed = state.seed
+    position = 0
+
+    def replay_then_decide(opts):
+        nonlocal position
+        if position < k:
+            position += 1
+            return prefix[position - 1]
+        if position == k:
+            position += 1
+            if observer is not None:
+                determinize(sim, observer, rng)
+            sim.rng.seed(rng.getrandbits(64))
+        return decide(sim, opts)
+
+    sim.decide = replay_then_decide
+    env = [None] * game._compiler.nslots
+    try:
+        game._start(sim, env)
+        game._flow.run(sim, env)
+    except SimulationEnd:
+        pass
+    except StepLimitExceeded:
+        return None
+    return game.final_scores(sim, env)
