@@ -25,7 +25,7 @@ MAX_OPTIONS = 100_000
 class Item:
     """A compiled action, block or flow element (see the module docstring)."""
 
-    __slots__ = ("run", "expand", "static", "node", "scope", "has_choice", "any_parts")
+    __slots__ = ("run", "expand", "static", "node", "scope", "has_choice", "any_parts", "pair_parts")
 
     def __init__(self, node, scope, run=None, expand=None, static=False, has_choice=False):
         self.node = node
@@ -33,6 +33,7 @@ class Item:
         self.run = run
         self.has_choice = has_choice
         self.any_parts = None
+        self.pair_parts = None
         self.static = static
         self.expand = expand
         if static and expand is None:
@@ -223,6 +224,9 @@ class FlowCompiler(ExprCompiler):
         item = Item(x, scope, run=run, expand=expand, has_choice=body.has_choice)
         if branching and body.static:
             item.any_parts = (coll, slot, body)
+        elif branching and nested is not None and not mentions(x.items[3].items[1], x.items[2].value):
+            # the inner collection does not depend on the outer element: options are pairs
+            item.pair_parts = (coll, slot, nested[0], nested[1], nested[2])
         return item
 
     def a_let(self, x: SList, scope: Scope) -> Item:
@@ -255,7 +259,15 @@ class FlowCompiler(ExprCompiler):
         expanders = [p.expand for p in parts]
         span = x.span
 
-        if all(p.static or p.any_parts is not None for p in parts):
+        if all(p.static or p.any_parts is not None or p.pair_parts is not None for p in parts):
+            # Options are listed lazily: a random player only needs their number, so only
+            # the chosen one is built (see LazyOptions).
+            plan = [(STATIC, p) if p.static else (ANY, p.any_parts) if p.any_parts else (PAIRS, p.pair_parts)
+                    for p in parts]
+
+            def expand(s, e):
+                return LazyOptions(s, e, plan)
+        elif all(p.static or p.any_parts is not None for p in parts):
             # every option these produce has at least one action
             def expand(s, e):
                 opts = []
@@ -848,6 +860,78 @@ class FlowCompiler(ExprCompiler):
                     s.team_of[p] = t
             s.nteams = len(teams)
         return Item(x, scope, run=create_teams, static=True)
+
+
+STATIC, ANY, PAIRS = 0, 1, 2
+
+
+class LazyOptions:
+    """The options of a choice, built on demand: ``len()`` is cheap, ``[i]`` builds one.
+
+    Used when every part of the choice is a fixed action, an ``any`` over a collection, or
+    two nested ``any`` whose inner collection does not depend on the outer element.
+    """
+
+    __slots__ = ("segments", "n")
+
+    def __init__(self, s, e, plan):
+        segments = []
+        n = 0
+        for kind, data in plan:
+            if kind == STATIC:
+                segments.append((1, STATIC, data, e, None))
+                n += 1
+            elif kind == ANY:
+                coll, slot, body = data
+                elems = list(coll(s, e))
+                if elems:
+                    segments.append((len(elems), ANY, data, e, elems))
+                    n += len(elems)
+            else:
+                coll, slot, coll2, slot2, body2 = data
+                outer = list(coll(s, e))
+                inner = list(coll2(s, e))
+                if outer and inner:
+                    segments.append((len(outer) * len(inner), PAIRS, data, e, (outer, inner)))
+                    n += len(outer) * len(inner)
+        self.segments = segments
+        self.n = n
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __bool__(self) -> bool:
+        return self.n > 0
+
+    def __getitem__(self, i: int) -> list:
+        if i < 0:
+            i += self.n
+        if not 0 <= i < self.n:
+            raise IndexError(i)
+        for count, kind, data, e, elems in self.segments:
+            if i < count:
+                if kind == STATIC:
+                    return [(data, e)]
+                if kind == ANY:
+                    coll, slot, body = data
+                    e2 = e[:]
+                    e2[slot] = elems[i]
+                    return [(body, e2)]
+                coll, slot, coll2, slot2, body2 = data
+                outer, inner = elems
+                e2 = e[:]
+                e2[slot] = outer[i // len(inner)]
+                e2[slot2] = inner[i % len(inner)]
+                return [(body2, e2)]
+            i -= count
+        raise IndexError(i)
+
+
+def mentions(node, name: str) -> bool:
+    """Does the form mention the variable ``'name``?"""
+    if isinstance(node, Atom):
+        return node.kind == VAR and node.value == name
+    return any(mentions(i, name) for i in node.items)
 
 
 def shuffle(lst: list, random) -> None:
