@@ -399,9 +399,17 @@ class ExprCompiler:
             return None, (lambda s, e: base + owner(s, e))
         name_fn = name
 
+        bases: dict = {}
+        width = layout.width
+        attr = {"sto": "ints", "str": "strs", "points": "points"}[sort]
+
         def dyn_slot(s, e):
-            b = layout.storage_block(sort, name_fn(s, e))
-            s.grow_storage()
+            nm = name_fn(s, e)
+            b = bases.get(nm)
+            if b is None:
+                b = bases[nm] = layout.storage_block(sort, nm)
+            if b + width > len(getattr(s, attr)):
+                s.grow_storage()
             return b + owner(s, e)
         return None, dyn_slot
 
@@ -844,9 +852,16 @@ class ExprCompiler:
         owner = self.c_owner(x.items[0], scope, "a location owner")
         name_fn = name
 
+        bases: dict = {}
+        width = layout.width
+
         def dyn_loc(s, e):
-            b = layout.loc_block(kind, name_fn(s, e))
-            s.grow_locs()
+            nm = name_fn(s, e)
+            b = bases.get(nm)
+            if b is None:
+                b = bases[nm] = layout.loc_block(kind, nm)
+            if b + width > len(s.locs):
+                s.grow_locs()
             return b + owner(s, e)
         return dyn_loc
 

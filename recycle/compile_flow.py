@@ -25,7 +25,7 @@ MAX_OPTIONS = 100_000
 class Item:
     """A compiled action, block or flow element (see the module docstring)."""
 
-    __slots__ = ("run", "expand", "static", "node", "scope", "has_choice", "any_parts", "pair_parts")
+    __slots__ = ("run", "expand", "static", "node", "scope", "has_choice", "any_parts", "pair_parts", "draws")
 
     def __init__(self, node, scope, run=None, expand=None, static=False, has_choice=False):
         self.node = node
@@ -34,6 +34,7 @@ class Item:
         self.has_choice = has_choice
         self.any_parts = None
         self.pair_parts = None
+        self.draws = uses_rng(node)
         self.static = static
         self.expand = expand
         if static and expand is None:
@@ -57,17 +58,20 @@ def compose(s, pairs):
         new = []
         for b in branches:
             if b:
-                # a dry run of the branch so far; the RNG is rewound too, so that running
-                # the chosen option later draws the same random numbers (ties of max/min)
+                # a dry run of the branch so far; the RNG is rewound too (when anything in
+                # it draws), so that running the chosen option later draws the same random
+                # numbers (ties of max/min)
                 snap = s.snapshot()
-                rng_state = s.rng.getstate()
+                rewind = item.draws or any(st.draws for st, _ in b)
+                rng_state = s.rng.getstate() if rewind else None
                 events, s.events = s.events, None
                 try:
                     run_steps(s, b)
                     subs = item.expand(s, env)
                 finally:
                     s.restore(snap)
-                    s.rng.setstate(rng_state)
+                    if rewind:
+                        s.rng.setstate(rng_state)
                     s.events = events
             else:
                 subs = item.expand(s, env)

@@ -201,7 +201,7 @@ class State:
         """
         locs, card_loc, ints, strs, points, pstack, tstack, members, team_of, nteams = snap
         for lst, saved in zip(self.locs, locs):
-            if len(lst) != len(saved) or lst != saved:
+            if lst != saved:
                 lst[:] = saved
         del self.locs[len(locs):]
         self.card_loc, self.ints, self.strs, self.points = card_loc, ints, strs, points
