@@ -78,7 +78,3 @@ class StepLimitExceeded(RecycleRuntimeError):
     """The game did not end within the step limit."""
 
     kind = "step limit"
-
-
-class RecycleBug(Exception):
-    """An internal inconsistency of the interpreter (not the game's fault)."""

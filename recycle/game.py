@@ -78,7 +78,6 @@ class GameResult:
     state: State = field(repr=False)
     events: list | None = field(default=None, repr=False)
     choices: list[Decision] = field(default_factory=list, repr=False)
-    step_limit_hit: bool = False
 
 
 class PreparedGame:
@@ -165,11 +164,9 @@ class PreparedGame:
             fail("expected (scoring max|min EXPRESSION)", scoring, "scoring")
         self.scoring_max = scoring.items[1].value == "max"
         self._score_fn = comp.c_int(scoring.items[2], scope)
-        self._scoring_span = scoring.span
         self._setup = [it.run for it in setup_items]
         self._decls = dynamic_decls
         self._flow = flow
-        self.nslots_fn = lambda: comp.nslots
         self._compiler = comp
         self.scope = scope
 

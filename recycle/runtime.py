@@ -140,7 +140,7 @@ class State:
 
     __slots__ = ("game", "locs", "card_loc", "ints", "strs", "points", "pstack", "tstack", "rng",
                  "events", "steps", "decisions", "options_total", "max_steps", "chooser",
-                 "team_members", "team_of", "nteams", "scores", "silent_depth", "decide", "decide_all",
+                 "team_members", "team_of", "nteams", "scores", "decide", "decide_all",
                  "seed", "history")
 
     def __init__(self, game, rng: random.Random, record: bool, max_steps: int):
@@ -165,7 +165,6 @@ class State:
         self.team_of = list(range(n))
         self.nteams = n
         self.scores = None
-        self.silent_depth = 0
         # set by the rollout loop: decide(options) -> index; decide_all: ask even for one option
         self.decide = None
         self.decide_all = False
