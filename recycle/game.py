@@ -325,6 +325,28 @@ class PreparedGame:
         return GameResult(seed, scores, ranks, winners, s.decisions, s.options_total, s.steps, s,
                           s.events, choices)
 
+    def random_rollout(self, seed: int, max_steps: int = DEFAULT_MAX_STEPS) -> State:
+        """One game with random players and nothing recorded: the simulation hot path.
+
+        The same game as ``play(seed=seed)`` with random players; returns the final state
+        (``state.scores`` set). Raises like ``play``.
+        """
+        s = State(self, random.Random(seed), False, max_steps)
+        s.seed = seed
+        draw = random.Random(seed + PLAYER_SEED_OFFSET).random
+        s.decide = lambda opts: int(draw() * len(opts))
+        env = [None] * self._compiler.nslots
+        try:
+            self._start(s, env)
+            self._flow.run(s, env)
+            s.scores = self.final_scores(s, env)
+        except RecycleError as exc:
+            exc.source = self.source.text
+            raise
+        except RecursionError:
+            raise RecycleRuntimeError("the game nests too deeply to run") from None
+        return s
+
     def final_scores(self, s: State, env: list | None = None) -> list[int]:
         """Each player's value of the ``scoring`` expression, with that player current."""
         env = env if env is not None else [None] * self._compiler.nslots

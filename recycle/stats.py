@@ -83,21 +83,29 @@ def simulate(game, n: int, seed: int, players=None, max_steps: int = 100_000, pr
     decision_counts, all_scores, all_winners = [], [], []
     t0 = time.perf_counter()
     play = game.play
+    all_random = all(type(p) is RandomPlayer for p in players)
+    higher_wins = game.scoring_max
     for i in range(n):
         try:
-            r = play(players, seed=rollout_seed(seed, i), max_steps=max_steps)
+            if all_random:
+                r = game.random_rollout(rollout_seed(seed, i), max_steps)
+            else:
+                r = play(players, seed=rollout_seed(seed, i), max_steps=max_steps).state
         except StepLimitExceeded:
             limit_hits += 1
             if progress:
                 progress(i)
             continue
-        for w in r.winners:
+        scores = r.scores
+        best = max(scores) if higher_wins else min(scores)
+        winners = [p for p, v in enumerate(scores) if v == best]
+        for w in winners:
             wins[w] += 1
-        if len(r.winners) > 1:
+        if len(winners) > 1:
             ties += 1
-        for p, v in enumerate(r.scores):
+        for p, v in enumerate(scores):
             score_sum[p] += v
-        win_score += r.scores[r.winners[0]]
+        win_score += best
         d = r.decisions
         dec_total += d
         opt_total += r.options_total
@@ -105,8 +113,8 @@ def simulate(game, n: int, seed: int, players=None, max_steps: int = 100_000, pr
         dec_max = max(dec_max, d)
         if keep_records:
             decision_counts.append(d)
-            all_scores.append(r.scores)
-            all_winners.append(r.winners)
+            all_scores.append(scores)
+            all_winners.append(winners)
         if progress:
             progress(i)
     dt = time.perf_counter() - t0

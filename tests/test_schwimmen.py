@@ -176,3 +176,12 @@ def test_statistics_agree_with_the_hand_written_simulator(game):
         ma, sa = mean_se(a)
         mb, sb = mean_se(b)
         assert abs(ma - mb) <= 3 * math.sqrt(sa**2 + sb**2), f"{what}: native {ma:.3f}±{sa:.3f}, ours {mb:.3f}±{sb:.3f}"
+
+
+def test_recording_and_the_fast_rollout_path_play_the_same_game(game):
+    for seed in range(25):
+        fast = game.random_rollout(seed)
+        plain = game.play(seed=seed)
+        recorded = game.play(seed=seed, record=True, describe=True)
+        assert fast.scores == plain.scores == recorded.scores
+        assert fast.decisions == plain.decisions == recorded.decisions
