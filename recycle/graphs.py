@@ -90,7 +90,7 @@ class _Tally:
     """
 
     def __init__(self, game):
-        self.infos = game.layout.infos
+        self.infos = game.layout.infos  # the live list: it grows when a name is computed at run time
         self.card_deck = game.card_deck
         self.moves: Counter = Counter()    # (src, dst, class, action) -> cards
         self.chosen: Counter = Counter()   # same key -> cards moved by a player's decision
@@ -105,8 +105,6 @@ class _Tally:
     def append(self, ev) -> None:
         if type(ev) is not MoveEvent:
             return
-        if ev.dst is not None and ev.dst >= len(self.infos) or ev.src is not None and ev.src >= len(self.infos):
-            self.infos = self.state.game.layout.infos  # a location registered at run time
         deck = self.card_deck[ev.card]
         if ev.action == "create" or ev.src is None:
             self.created[ev.dst] += 1
@@ -281,16 +279,18 @@ def to_dot(G: nx.MultiDiGraph, legend: bool = True) -> str:
         clusters.setdefault(a.get("cluster", "table"), []).append(nid)
     for i, cluster in enumerate(sorted(clusters, key=_cluster_order)):
         with d.subgraph(name=f"cluster_{i}") as c:
+            # players' labels go underneath: edges from the table arrive at the top of their box
             c.attr(label=_cluster_label(G, cluster), style="rounded", color="gray35", fontname="Helvetica",
-                   fontsize="14")
+                   fontsize="14", labelloc="t" if cluster == "table" else "b")
             for nid in sorted(clusters[cluster]):
                 a = G.nodes[nid]
-                label = f"{a['name']}\n{a['kind']} · {a['visibility']}"
+                label = f"{a['name']}\\n{a['kind']} · {a['visibility']}"
                 if a.get("created"):
                     n = a["created"]
-                    label += f"\n▶ {_num(n)} card{'' if n == 1 else 's'} start{'s' if n == 1 else ''} here"
+                    label += f"\\n▶ {_num(n)} card{'' if n == 1 else 's'} start{'s' if n == 1 else ''} here"
                 if a.get("forgotten"):
-                    label += f"\n{_num(a['forgotten'])} forgotten"
+                    label += f"\\n{_num(a['forgotten'])} forgotten"
+                # "\\n" is DOT's line break: one line per node keeps the .gv easy to grep and diff
                 attrs = {"fillcolor": VIS_COLOURS.get(a["visibility"], "white")}
                 if a.get("mixed_backs"):
                     attrs.update(style="rounded,filled,bold", penwidth="3.5")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass, field
 
-from .syntax import INT, SYMBOL, VAR, Atom, SList
+from .syntax import INT, SYMBOL, Atom, SList
 
 LOC_KINDS = ("vloc", "iloc", "hloc", "oloc", "mem")
 STORAGE_SORTS = ("sto", "str", "points")
@@ -65,9 +65,17 @@ def _place(x) -> str | None:
     return f"{name}({who(owner)})"
 
 
-def _paren(x) -> str:
+def _paren(x, outer: str = "") -> str:
+    """``x`` as text, in parentheses where a reader could otherwise group it wrongly."""
     text = expr(x)
-    return f"({text})" if _head(x) in ("and", "or", *INFIX) else text
+    h = _head(x)
+    if h in ("and", "or") and h != outer:
+        return f"({text})"
+    if h in INFIX and outer in INFIX:
+        return f"({text})"
+    if h in ("any", "all") and outer:
+        return f"({text})"  # "any X 'V: body" runs to the end of the line
+    return text
 
 
 def expr(x) -> str:
@@ -85,15 +93,16 @@ def expr(x) -> str:
     if len(items) == 2 and _kw(items[1], "player", "team") or h in ("team", "owner"):
         return who(x)
     if h in INFIX and len(args) == 2:
-        return f"{_paren(args[0])} {h} {_paren(args[1])}"
+        return f"{_paren(args[0], h)} {h} {_paren(args[1], h)}"
     if h in ("and", "or"):
-        return f" {h} ".join(_paren(a) for a in args)
+        return f" {h} ".join(_paren(a, h) for a in args)
     if h == "not" and len(args) == 1:
-        return f"not {_paren(args[0])}"
+        return f"not {_paren(args[0], 'not')}"
     if h in ("any", "all") and len(args) == 3:
-        return f"{h} {expr(args[0])} {expr(args[1])}: {expr(args[2])}"
+        return f"{h} {_each(args[0], args[1])}: {expr(args[2])}"
     if h == "filter" and len(args) == 3:
-        return f"{expr(args[0])} where {expr(args[1])}: {expr(args[2])}"
+        # always bracketed: "where ..." would otherwise swallow what follows it
+        return f"({expr(args[0])} where {expr(args[1])}: {expr(args[2])})"
     if h in ("top", "bottom") and len(args) == 1:
         return f"{h} {expr(args[0])}"
     if h in ("top", "bottom") and len(args) == 2:
@@ -117,6 +126,13 @@ def expr(x) -> str:
     if all(isinstance(i, Atom) for i in items) and any(i.kind == "comma" for i in items):
         return "(" + " ".join(str(i) for i in items).replace(" ,", ",") + ")"
     return "(" + " ".join(expr(i) for i in items) + ")"
+
+
+def _each(coll, var) -> str:
+    """``player 'P`` for the player/team collections, else ``'V in COLLECTION``."""
+    if _kw(coll, "player", "team"):
+        return f"{coll.value} {expr(var)}"
+    return f"{expr(var)} in {expr(coll)}"
 
 
 def deck_size(deck) -> int:
@@ -167,6 +183,8 @@ def action_text(x) -> str:
         return f"swap {expr(args[0])} ↔ {expr(args[1])}"
     if h == "remember" and len(args) == 2:
         return f"remember {expr(args[0])} in {expr(args[1])}"
+    if h == "forget" and len(args) == 1:
+        return f"forget {expr(args[0])}"
     if h == "shuffle":
         return "shuffle " + " ".join(expr(a) for a in args)
     if h == "set" and len(args) == 2:
@@ -192,7 +210,7 @@ def action_text(x) -> str:
     if h == "create" and len(args) == 2 and _kw(args[0], "players"):
         return f"create {expr(args[1])} players"
     if h == "repeat" and len(args) == 2:
-        return f"repeat {expr(args[0])} ×: {action_text(args[1])}"
+        return f"repeat {expr(args[0])}: {action_text(args[1])}"
     return expr(x)
 
 
@@ -212,13 +230,13 @@ def _body(x, in_choice: bool) -> list[TNode]:
     return [_item(x, in_choice)]
 
 
-def _item(x, in_choice: bool = False, keep_do: bool = False) -> TNode:
+def _item(x, in_choice: bool = False) -> TNode:
     h, line = _head(x), _line(x)
     if h == "stage" and len(x.items) >= 4:
         end = x.items[2]
         cond = expr(end.items[1]) if isinstance(end, SList) and len(end.items) == 2 else expr(end)
         who_plays = expr(x.items[1])
-        kids = [_item(i, keep_do=True) for i in x.items[3:]]
+        kids = [_item(i) for i in x.items[3:]]
         return TNode("stage", f"stage: each {who_plays} in turn, until {cond}", kids, line)
     if h == "choice" and len(x.items) == 2 and isinstance(x.items[1], SList):
         opts = []
@@ -227,25 +245,20 @@ def _item(x, in_choice: bool = False, keep_do: bool = False) -> TNode:
             if len(kids) == 1 and kids[0].kind == "action":
                 opts.append(TNode("option", f"{k}. {kids[0].text}", [], _line(o)))
             else:
-                opts.append(TNode("option", f"{k}.", kids, _line(o)))
+                opts.append(TNode("option", f"option {k}:", kids, _line(o)))
         return TNode("choice", "choice: the current player picks one option", opts, line)
     if h == "do" and len(x.items) == 2 and isinstance(x.items[1], SList):
-        if keep_do:
-            return TNode("do", "do, in order", [_item(i, in_choice) for i in x.items[1].items], line)
-        return TNode("do", "do", [_item(i, in_choice) for i in x.items[1].items], line)
+        return TNode("do", "do, in order", [_item(i, in_choice) for i in x.items[1].items], line)
     if _is_conditional(x):
         return TNode("if", f"if {expr(x.items[0])}", _body(x.items[1], in_choice), line)
     if h in ("any", "all") and len(x.items) == 4:
-        coll, var = expr(x.items[1]), expr(x.items[2])
-        if h == "any" and in_choice:
-            text = f"one option per {var} in {coll}"
-        else:
-            text = f"for each {var} in {coll}"
+        each = _each(x.items[1], x.items[2])
+        text = f"one option per {each}" if h == "any" and in_choice else f"for each {each}"
         return TNode("loop", text, _body(x.items[3], in_choice), line)
     if h == "let" and len(x.items) == 4:
         return TNode("let", f"let {expr(x.items[2])} = {expr(x.items[1])}", _body(x.items[3], in_choice), line)
     if h == "repeat" and len(x.items) == 3 and _head(x.items[2]) in ("any", "all", "do"):
-        return TNode("loop", f"repeat {expr(x.items[1])} ×", _body(x.items[2], in_choice), line)
+        return TNode("loop", f"repeat {expr(x.items[1])} times", _body(x.items[2], in_choice), line)
     return TNode("action", action_text(x), [], line)
 
 
@@ -265,7 +278,7 @@ def game_tree(source) -> TNode:
             root.children.append(TNode("scoring", f"scoring: {expr(x.items[1])} {expr(x.items[2])} wins",
                                        [], _line(x)))
         else:
-            root.children.append(_item(x, keep_do=True))
+            root.children.append(_item(x))
     return root
 
 
