@@ -62,6 +62,29 @@ def tokenize(text: str) -> list[str]:
     return _TOKEN.findall(text)
 
 
+def _forms(toks: list[str]) -> list[tuple[int, int]]:
+    """(start, end) token ranges of every balanced parenthesised form."""
+    out, stack = [], []
+    for i, t in enumerate(toks):
+        if t == "(":
+            stack.append(i)
+        elif t == ")" and stack:
+            out.append((stack.pop(), i + 1))
+    return out
+
+
+def _atoms(toks: list[str]) -> list[int]:
+    return [i for i, t in enumerate(toks) if t not in "()" and not t.isspace() and not t.startswith(";")]
+
+
+# structure-keeping mutations (the game still parses, often compiles, and runs into the
+# runtime) are drawn more often than the ones that break the syntax
+OPS = (["swap-atoms", "replace-atom", "huge", "int", "swap-forms", "delete-form", "duplicate-form",
+        "move-form"] * 3
+       + ["delete", "duplicate", "swap", "replace", "delete-paren", "insert-paren", "insert-text", "nest",
+          "nest-form", "truncate", "delete-span", "copy-span"])
+
+
 @st.composite
 def mutated_inputs(draw, seeds=None) -> tuple[str, str | bytes]:
     """(a description, the input: text or bytes)."""
@@ -69,13 +92,13 @@ def mutated_inputs(draw, seeds=None) -> tuple[str, str | bytes]:
     base = draw(st.sampled_from(["<empty>"] + [name for name, _ in seeds]))
     text = dict(seeds).get(base, "")
     toks = tokenize(text)
-    ops = draw(st.lists(st.sampled_from(
-        ["delete", "duplicate", "swap", "replace", "delete-paren", "insert-paren", "insert-text", "huge",
-         "nest", "truncate", "delete-span", "copy-span"]), min_size=0 if text else 1, max_size=4))
+    ops = draw(st.lists(st.sampled_from(OPS), min_size=0 if text else 1, max_size=4))
     done = []
     for op in ops:
         n = len(toks)
         pos = draw(st.integers(0, max(n - 1, 0)))
+        atoms = _atoms(toks)
+        forms = _forms(toks)
         if op == "delete" and n:
             del toks[pos]
         elif op == "duplicate" and n:
@@ -85,6 +108,36 @@ def mutated_inputs(draw, seeds=None) -> tuple[str, str | bytes]:
             toks[pos], toks[other] = toks[other], toks[pos]
         elif op == "replace" and n:
             toks[pos] = draw(st.sampled_from(WORDS) | st.sampled_from(toks))
+        elif op == "swap-atoms" and len(atoms) > 1:
+            a, b = atoms[pos % len(atoms)], atoms[draw(st.integers(0, len(atoms) - 1))]
+            toks[a], toks[b] = toks[b], toks[a]
+        elif op == "replace-atom" and atoms:
+            a = atoms[pos % len(atoms)]
+            toks[a] = draw(st.sampled_from([w for w in WORDS if w not in "()"]) | st.sampled_from([toks[i] for i in atoms]))
+        elif op == "int":
+            ints = [i for i, t in enumerate(toks) if re.fullmatch(r"-?\d+", t)]
+            if ints:
+                toks[ints[pos % len(ints)]] = str(draw(st.integers(-3, 60) | st.sampled_from([100, 1000, 65536, 10**6])))
+        elif op in ("swap-forms", "move-form") and len(forms) > 1:
+            a, b = sorted([forms[pos % len(forms)], forms[draw(st.integers(0, len(forms) - 1))]])
+            if a[1] <= b[0]:  # disjoint: exchange them (or move the first one to the second)
+                fa, fb = toks[a[0]:a[1]], toks[b[0]:b[1]]
+                if op == "swap-forms":
+                    toks[b[0]:b[1]] = fa
+                    toks[a[0]:a[1]] = fb
+                else:
+                    toks[b[0]:b[0]] = fa + [" "]
+                    del toks[a[0]:a[1]]
+        elif op == "delete-form" and forms:
+            a, b = forms[pos % len(forms)]
+            del toks[a:b]
+        elif op == "duplicate-form" and forms:
+            a, b = forms[pos % len(forms)]
+            toks[b:b] = [" "] + toks[a:b]
+        elif op == "nest-form" and forms:
+            a, b = forms[pos % len(forms)]
+            depth = draw(st.sampled_from([1, 2, 5, 30, 199]))
+            toks[a:b] = ["(" * depth, *toks[a:b], ")" * depth]
         elif op == "delete-paren":
             parens = [i for i, t in enumerate(toks) if t in "()"]
             if parens:
@@ -112,6 +165,8 @@ def mutated_inputs(draw, seeds=None) -> tuple[str, str | bytes]:
             span = toks[pos:pos + draw(st.integers(1, 60))]
             at = draw(st.integers(0, n))
             toks[at:at] = span
+        else:
+            continue
         done.append(f"{op}@{pos}")
     out: str | bytes = "".join(toks)
     if draw(st.integers(0, 9)) == 0:  # one in ten: bytes, maybe not UTF-8

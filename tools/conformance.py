@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""Run every RECYCLE game of a folder: parse, compile, random rollouts; print a table.
+
+    python tools/conformance.py [DIR] [--rollouts 200] [--max-steps 20000] [--seed 0]
+                                [--check] [--json] [--jobs N] [--only NAME ...]
+
+DIR defaults to ``../shared/corpus/cardstock`` (beside the repository). For each ``.rcy``:
+parsed?, rollouts finished, step-limit hits, errors, mean decisions and mean options per
+decision (over finished rollouts), rollouts per second, and the first error (the first line
+of the RecycleError, ``file:line:column: ...``). ``--check`` also verifies card conservation
+and every player's view after every event/decision (``tests/invariants.py``; slower).
+
+Exit status 0 if every game parsed and no rollout raised an error other than the step limit
+(and, with ``--check``, no invariant broke); 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_DIR = ROOT.parent / "shared" / "corpus" / "cardstock"
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+import recycle  # noqa: E402
+from invariants import run_rollouts  # noqa: E402
+
+
+def run_game(path: str, rollouts: int, seed: int, max_steps: int, check: bool) -> dict:
+    """Conformance figures for one game file (a JSON-able dict)."""
+    path = Path(path)
+    row = {"game": path.stem, "file": str(path), "parsed": False, "players": None, "rollouts": rollouts,
+           "finished": 0, "step_limit_hits": 0, "errors": 0, "crashes": 0, "mean_decisions": None,
+           "mean_options": None, "rollouts_per_second": None, "seconds": 0.0, "first_error": None,
+           "first_error_seed": None, "warnings": []}
+    t0 = time.perf_counter()
+    try:
+        game = recycle.load(path)
+    except recycle.RecycleError as exc:
+        row["first_error"] = exc.format().splitlines()[0]
+        return row
+    except Exception as exc:  # noqa: BLE001 - an interpreter crash while loading
+        row["crashes"] = 1
+        row["first_error"] = f"crash: {type(exc).__name__}: {exc}".splitlines()[0]
+        return row
+    row["parsed"] = True
+    row["players"] = game.nplayers
+    row["warnings"] = list(game.warnings)
+    t1 = time.perf_counter()
+    out = run_rollouts(game, rollouts, seed=seed, max_steps=max_steps, check=check)
+    dt = time.perf_counter() - t1
+    row.update(finished=out["finished"], step_limit_hits=out["step_limit_hits"], errors=out["errors"],
+               crashes=out["crashes"], first_error=out["first_error"], first_error_seed=out["first_error_seed"])
+    if out["finished"]:
+        row["mean_decisions"] = out["decisions"] / out["finished"]
+        row["mean_options"] = out["options"] / out["decisions"] if out["decisions"] else 0.0
+    row["rollouts_per_second"] = rollouts / dt if dt > 0 else None
+    row["seconds"] = time.perf_counter() - t0
+    return row
+
+
+def row_ok(row: dict) -> bool:
+    """A game passes if it parsed and no rollout raised anything but the step limit."""
+    return row["parsed"] and row["errors"] == 0 and row["crashes"] == 0
+
+
+def _fmt(v, spec: str) -> str:
+    return "-" if v is None else format(v, spec)
+
+
+def table(rows: list[dict], width: int = 100) -> list[str]:
+    """The human-readable table (Markdown)."""
+    head = ["game", "parsed", "finished", "step limit", "errors", "mean decisions", "options/decision",
+            "rollouts/s", "first error"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in rows:
+        err = r["first_error"] or ""
+        if len(err) > width:
+            err = err[: width - 1] + "…"
+        cells = [r["game"], "yes" if r["parsed"] else "NO", f"{r['finished']}/{r['rollouts']}",
+                 str(r["step_limit_hits"]), str(r["errors"]), _fmt(r["mean_decisions"], ".1f"),
+                 _fmt(r["mean_options"], ".2f"), _fmt(r["rollouts_per_second"], ".0f"),
+                 err.replace("|", "\\|")]
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+def summary(rows: list[dict]) -> str:
+    parsed = sum(r["parsed"] for r in rows)
+    clean = sum(row_ok(r) and r["step_limit_hits"] == 0 for r in rows)
+    limit = [r["game"] for r in rows if row_ok(r) and r["step_limit_hits"]]
+    bad = [r["game"] for r in rows if not row_ok(r)]
+    total = sum(r["rollouts"] for r in rows if r["parsed"])
+    done = sum(r["finished"] for r in rows)
+    text = (f"{len(rows)} games: {parsed} parsed, {clean} ran every rollout to the end, "
+            f"{len(limit)} hit the step limit in some rollouts, {len(bad)} with errors; "
+            f"{done}/{total} rollouts finished")
+    if limit:
+        text += f"\nstep limit hit (no error): {', '.join(limit)}"
+    if bad:
+        text += f"\nerrors: {', '.join(bad)}"
+    return text
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("dir", nargs="?", default=str(DEFAULT_DIR), help="folder of .rcy files (default: %(default)s)")
+    ap.add_argument("--rollouts", "-n", type=int, default=200, help="random rollouts per game (default 200)")
+    ap.add_argument("--max-steps", type=int, default=20_000, help="step limit per rollout (default 20000)")
+    ap.add_argument("--seed", type=int, default=0, help="base seed; rollout i uses rollout_seed(seed, i)")
+    ap.add_argument("--check", action="store_true", help="verify conservation and visibility invariants (slower)")
+    ap.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    ap.add_argument("--jobs", "-j", type=int, default=1, help="games run in parallel processes (default 1)")
+    ap.add_argument("--only", nargs="*", default=None, metavar="NAME", help="only these games (file stems)")
+    args = ap.parse_args(argv)
+
+    folder = Path(args.dir)
+    if not folder.is_dir():
+        print(f"conformance: no such folder: {folder}", file=sys.stderr)
+        return 2
+    files = sorted(folder.glob("*.rcy"))
+    if args.only:
+        wanted = set(args.only)
+        files = [f for f in files if f.stem in wanted]
+    if not files:
+        print(f"conformance: no .rcy files in {folder}", file=sys.stderr)
+        return 2
+
+    t0 = time.perf_counter()
+    call = (args.rollouts, args.seed, args.max_steps, args.check)
+    if args.jobs > 1:
+        with ProcessPoolExecutor(args.jobs) as pool:
+            rows = list(pool.map(run_game, [str(f) for f in files], *[[c] * len(files) for c in call]))
+    else:
+        rows = []
+        for f in files:
+            rows.append(run_game(str(f), *call))
+            if not args.json:
+                print(f"  {f.stem}: {rows[-1]['seconds']:.1f} s", file=sys.stderr, flush=True)
+    elapsed = time.perf_counter() - t0
+    ok = all(row_ok(r) for r in rows)
+    if args.json:
+        print(json.dumps({"dir": str(folder), "rollouts": args.rollouts, "max_steps": args.max_steps,
+                          "seed": args.seed, "check": args.check, "seconds": elapsed, "ok": ok, "games": rows},
+                         indent=1, ensure_ascii=False))
+    else:
+        print("\n".join(table(rows)))
+        print()
+        print(summary(rows))
+        print(f"{args.rollouts} rollouts per game, max {args.max_steps} steps, seed {args.seed}"
+              f"{', invariants checked' if args.check else ''}; {elapsed:.1f} s")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
