@@ -3,6 +3,7 @@
     recycle run GAME --seed 7 [--reveal]      one game, as a transcript
     recycle simulate GAME -n 10000 [--json]   random rollouts and statistics
     recycle check GAME                        parse and compile only
+    (analyze, duplicate, replay: see cli_analysis.py; graph, tree: cli_graph.py)
 """
 
 from __future__ import annotations
@@ -25,7 +26,10 @@ GameArg = Annotated[Path, typer.Argument(help="A RECYCLE game file (.rcy).", sho
 SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="Random seed (the deal number).")]
 MaxStepsOpt = Annotated[int, typer.Option("--max-steps", help="Stop a game after this many steps.")]
 PlayersOpt = Annotated[Optional[str], typer.Option(
-    "--players", help="Players per seat, comma-separated (the last one repeats), e.g. random.")]
+    "--players", help="Players per seat, comma-separated (the last one repeats): random, greedy, pimc, "
+                      "ismcts, omniscient (cheats), with an optional budget, e.g. ismcts:200,random.")]
+WorkersOpt = Annotated[int, typer.Option(
+    "--workers", "-w", min=1, help="Worker processes (results do not depend on their number).")]
 
 
 @app.callback()
@@ -64,14 +68,28 @@ def _players(spec: Optional[str], game):
 def run(game: GameArg, seed: SeedOpt = 0,
         reveal: Annotated[bool, typer.Option("--reveal", help="Show hidden cards in the transcript.")] = False,
         players: PlayersOpt = None, max_steps: MaxStepsOpt = 100_000,
-        as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False):
+        as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+        record: Annotated[Optional[Path], typer.Option(
+            "--record", help="Also write a game record (JSON) that `recycle replay` plays back.",
+            show_default=False)] = None):
     """Play one game and print a transcript: decisions, card movements, scores, winners."""
     from .transcript import transcript
 
     try:
         g = _load(game)
-        result = g.play(_players(players, g), seed=seed, record=True, describe=True, reveal=reveal,
-                        max_steps=max_steps)
+        pl = _players(players, g)
+        if record is not None:
+            from .records import play_recorded, write_record
+
+            result, rec = play_recorded(g, pl, seed, game, [getattr(p, "name", type(p).__name__) for p in pl],
+                                        max_steps, describe=True, reveal=reveal)
+            try:
+                write_record(rec, record)
+            except OSError as exc:
+                typer.echo(f"error: cannot write {record}: {exc.strerror}", err=True)
+                raise typer.Exit(1) from None
+        else:
+            result = g.play(pl, seed=seed, record=True, describe=True, reveal=reveal, max_steps=max_steps)
     except RecycleError as exc:
         _fail(exc)
         return
@@ -89,22 +107,21 @@ def run(game: GameArg, seed: SeedOpt = 0,
 def simulate(game: GameArg, n: Annotated[int, typer.Option("-n", "--games", help="Number of rollouts.")] = 1000,
              seed: SeedOpt = 0, players: PlayersOpt = None, max_steps: MaxStepsOpt = 100_000,
              as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-             progress: Annotated[bool, typer.Option(help="Show a progress bar (on a terminal).")] = True):
-    """Play N random rollouts and print statistics (win rates, decisions, options, scores)."""
+             progress: Annotated[bool, typer.Option(help="Show a progress bar (on a terminal).")] = True,
+             workers: WorkersOpt = 1):
+    """Play N games (random players unless --players) and print statistics: win rates, decisions, options."""
+    from .parallel import progress_bar
+    from .stats import simulate as run_simulation
+
     try:
         g = _load(game)
         pl = _players(players, g)
-        show = progress and sys.stderr.isatty() and not as_json
-        if show:
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+        with progress_bar(n, g.name, enabled=progress and not as_json) as update:
+            def tick(i):
+                if workers > 1 or i % 50 == 49 or i == n - 1:
+                    update(i + 1)
 
-            with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                          TimeRemainingColumn(), transient=True) as bar:
-                task = bar.add_task(g.name, total=n)
-                stats = g.simulate(n, seed=seed, players=pl, max_steps=max_steps,
-                                   progress=lambda i: bar.update(task, completed=i + 1) if i % 50 == 49 else None)
-        else:
-            stats = g.simulate(n, seed=seed, players=pl, max_steps=max_steps)
+            stats = run_simulation(g, n, seed, pl, max_steps, workers=workers, progress=tick if update else None)
     except RecycleError as exc:
         _fail(exc)
         return
@@ -130,7 +147,7 @@ def _register_extensions() -> None:
     """Commands that live in their own modules (graphs, analysis) register themselves here."""
     import importlib
 
-    for module in ("recycle.cli_graph",):
+    for module in ("recycle.cli_graph", "recycle.cli_analysis"):
         try:
             mod = importlib.import_module(module)
         except ModuleNotFoundError as exc:

@@ -59,14 +59,38 @@ class ScriptedPlayer:
 PLAYER_KINDS = {"random": RandomPlayer}
 
 
+def player_kinds() -> dict:
+    """Every player kind by name: ``random`` here, the look-ahead players of ``recycle.ai``."""
+    from .ai import AI_KINDS
+
+    return {**PLAYER_KINDS, **AI_KINDS}
+
+
+def make_player(spec: str):
+    """One player from a spec like ``random``, ``pimc`` or ``ismcts:200`` (kind:budget)."""
+    kinds = player_kinds()
+    kind, _, budget = spec.strip().partition(":")
+    if kind not in kinds:
+        raise ValueError(f"unknown player {spec!r}; known: {', '.join(sorted(kinds))}")
+    cls = kinds[kind]
+    if not budget:
+        return cls()
+    if cls is RandomPlayer:
+        raise ValueError(f"player {kind!r} takes no budget")
+    try:
+        n = int(budget)
+    except ValueError:
+        raise ValueError(f"bad budget in {spec!r}: expected kind:ITERATIONS, e.g. pimc:200") from None
+    return cls(n)
+
+
 def make_players(spec: str | None, nplayers: int) -> list:
-    """Players from a CLI spec like ``random`` or ``random,random`` (one per seat, last repeats)."""
+    """Players from a CLI spec like ``random`` or ``ismcts:100,random`` (one per seat, last repeats).
+
+    Kinds: random, greedy, pimc, ismcts, omniscient (cheats: sees hidden cards); an
+    optional ``:N`` sets the budget in iterations (see ``recycle.ai``).
+    """
     names = [p.strip() for p in (spec or "random").split(",") if p.strip()] or ["random"]
-    out = []
-    for seat in range(nplayers):
-        name = names[min(seat, len(names) - 1)]
-        kind = name.split(":")[0]
-        if kind not in PLAYER_KINDS:
-            raise ValueError(f"unknown player {name!r}; known: {', '.join(sorted(PLAYER_KINDS))}")
-        out.append(PLAYER_KINDS[kind]())
-    return out
+    if len(names) > nplayers:
+        raise ValueError(f"{len(names)} players given for a game of {nplayers}")
+    return [make_player(names[min(seat, len(names) - 1)]) for seat in range(nplayers)]

@@ -60,18 +60,59 @@ class SimulationStats:
         return lines
 
 
+def _simulate_one(game, players, seed: int, max_steps: int):
+    """One rollout's record: ``(scores, decisions, options_total)``, or None at the step limit."""
+    from .players import RandomPlayer
+
+    try:
+        if all(type(p) is RandomPlayer for p in players):
+            r = game.random_rollout(seed, max_steps)
+        else:
+            r = game.play(players, seed=seed, max_steps=max_steps).state
+    except StepLimitExceeded:
+        return None
+    return r.scores, r.decisions, r.options_total
+
+
+def _simulate_batch(game, players, seeds, max_steps: int):
+    return [_simulate_one(game, players, sd, max_steps) for sd in seeds]
+
+
 def simulate(game, n: int, seed: int, players=None, max_steps: int = 100_000, progress=None,
-             keep_records: bool = True) -> SimulationStats:
+             keep_records: bool = True, workers: int = 1) -> SimulationStats:
     """Play ``n`` games with rollout seeds ``rollout_seed(seed, i)``; collect statistics.
 
     A rollout that hits the step limit is counted in ``step_limit_hits`` and left out of
-    the other figures. ``progress(i)`` is called after each rollout when given.
+    the other figures. ``progress(i)`` is called after each rollout when given (after
+    each batch with ``workers`` > 1). ``workers`` processes share the rollouts; every
+    figure except the timings is the same whatever their number.
     """
     from .game import rollout_seed
     from .players import RandomPlayer
 
     if players is None:
         players = [RandomPlayer() for _ in range(game.nplayers)]
+    t0 = time.perf_counter()
+    if workers > 1 and n > 1:
+        from .parallel import map_games
+
+        size = max(1, min(200, n // (workers * 8)))
+        chunks = [(players, [rollout_seed(seed, i) for i in range(a, min(n, a + size))], max_steps)
+                  for a in range(0, n, size)]
+        ends = [min(n, a + size) for a in range(0, n, size)]
+        batches = map_games(game, _simulate_batch, chunks, workers,
+                            progress=(lambda done: progress(ends[done - 1] - 1)) if progress else None)
+        records = [rec for batch in batches for rec in batch]
+    else:
+        records = []
+        for i in range(n):
+            records.append(_simulate_one(game, players, rollout_seed(seed, i), max_steps))
+            if progress:
+                progress(i)
+    return _aggregate(game, n, seed, players, records, time.perf_counter() - t0, keep_records)
+
+
+def _aggregate(game, n, seed, players, records, dt, keep_records) -> SimulationStats:
     np_ = game.nplayers
     wins = [0] * np_
     score_sum = [0] * np_
@@ -81,22 +122,12 @@ def simulate(game, n: int, seed: int, players=None, max_steps: int = 100_000, pr
     dec_min, dec_max = None, 0
     limit_hits = 0
     decision_counts, all_scores, all_winners = [], [], []
-    t0 = time.perf_counter()
-    play = game.play
-    all_random = all(type(p) is RandomPlayer for p in players)
     higher_wins = game.scoring_max
-    for i in range(n):
-        try:
-            if all_random:
-                r = game.random_rollout(rollout_seed(seed, i), max_steps)
-            else:
-                r = play(players, seed=rollout_seed(seed, i), max_steps=max_steps).state
-        except StepLimitExceeded:
+    for rec in records:
+        if rec is None:
             limit_hits += 1
-            if progress:
-                progress(i)
             continue
-        scores = r.scores
+        scores, d, options_total = rec
         best = max(scores) if higher_wins else min(scores)
         winners = [p for p, v in enumerate(scores) if v == best]
         for w in winners:
@@ -106,18 +137,14 @@ def simulate(game, n: int, seed: int, players=None, max_steps: int = 100_000, pr
         for p, v in enumerate(scores):
             score_sum[p] += v
         win_score += best
-        d = r.decisions
         dec_total += d
-        opt_total += r.options_total
+        opt_total += options_total
         dec_min = d if dec_min is None or d < dec_min else dec_min
         dec_max = max(dec_max, d)
         if keep_records:
             decision_counts.append(d)
             all_scores.append(scores)
             all_winners.append(winners)
-        if progress:
-            progress(i)
-    dt = time.perf_counter() - t0
     done = n - limit_hits
     m = max(done, 1)
     return SimulationStats(

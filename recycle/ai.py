@@ -1,0 +1,322 @@
+"""Computer players that never peek: greedy, PIMC, ISMCTS, and an omniscient (cheating) MCTS.
+
+Every player here decides from its ``View`` only. It looks ahead by *sampling worlds*
+(``View.rollout``): the game is replayed to the current decision, every card the player
+cannot see is re-dealt among the places it cannot see, and the future randomness is
+reseeded. A player therefore never learns which of the consistent worlds is the true one.
+
+Budgets count iterations (rollouts), never seconds, and each player draws only from the
+``rng`` passed to ``choose``, so a game with a given seed is played the same way every time.
+
+Rewards (the ``reward`` argument, ``"win"`` by default) are in [0, 1] for every player:
+
+* ``win``: 1/k for each of the k players tied for best final score, 0 for the others;
+* ``score``: (v - worst) / (best - worst) with the game's direction (``scoring max|min``);
+  every player gets 0.5 when all scores are equal.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from .errors import RecycleError
+from .view import SimulationEnd
+
+REWARDS = ("win", "score")
+
+
+# -- sampling worlds -----------------------------------------------------------------------
+
+class DealRng(random.Random):
+    """The generator handed to ``View.rollout``: its re-deal depends on the view alone.
+
+    ``determinize`` shuffles, per deck family, the list of unseen cards in the order the
+    *true* state holds them, so a plain generator would deal a different world for two
+    states with the same view (a leak of the true hidden cards into the decision). This
+    class sorts each family's cards first and shuffles them with a generator seeded by
+    its own key and the family, so the world depends only on the key and the unseen set.
+    """
+
+    def __init__(self, key: int):
+        super().__init__(key)
+        self.key = key
+
+    def shuffle(self, x) -> None:  # noqa: D401 - same contract as random.Random.shuffle
+        x.sort()
+        if x:
+            random.Random(f"{self.key}:{int(x[0])}:{len(x)}").shuffle(x)
+
+
+def sample_rollout(view, decide, key: int, determinize: bool = True):
+    """One simulated game from ``view``'s decision in the world numbered ``key``.
+
+    ``decide(sim_state, options) -> index`` picks every choice with 2+ options from the
+    root decision on. Returns the final scores, or None if the step limit was hit.
+    """
+    return view.rollout(decide, DealRng(key), determinize=determinize)
+
+
+def rewards(scores, higher_wins: bool, mode: str = "win") -> list[float]:
+    """Each player's reward in [0, 1] for final ``scores`` (see the module docstring)."""
+    best = max(scores) if higher_wins else min(scores)
+    if mode == "win":
+        k = sum(1 for v in scores if v == best)
+        return [1.0 / k if v == best else 0.0 for v in scores]
+    worst = min(scores) if higher_wins else max(scores)
+    if best == worst:
+        return [0.5] * len(scores)
+    span = best - worst
+    return [(v - worst) / span for v in scores]
+
+
+# -- option identity -----------------------------------------------------------------------
+
+def _slots(item, cache: dict | None) -> tuple:
+    """The env slots of the variables bound where the item's form stands. The cache lives
+    for one decision only: a global one keyed by item would keep every compiled game alive."""
+    slots = cache.get(item) if cache is not None else None
+    if slots is None:
+        slots = tuple(sorted(v for v in item.scope.names().values() if isinstance(v, int)))
+        if cache is not None:
+            cache[item] = slots
+    return slots
+
+
+def _canon(v):
+    if isinstance(v, int):
+        return (type(v).__name__, int(v))
+    if v is None or isinstance(v, str):
+        return v
+    idx = getattr(v, "idx", None)
+    if idx is not None:
+        return ("loc", idx)
+    if isinstance(v, list):
+        return ("list", len(v))
+    return type(v).__name__
+
+
+def option_key(option, cache: dict | None = None) -> tuple:
+    """A hashable identity for an option: its action forms and the values bound in them.
+
+    Two options with the same key do the same thing (the same forms with the same cards,
+    players and numbers bound), whichever world they were listed in. ``cache`` (a dict
+    kept by the caller for one decision) saves looking up the bound variables again.
+    """
+    return tuple((id(item), tuple(_canon(env[s]) for s in _slots(item, cache))) for item, env in option)
+
+
+# -- players ---------------------------------------------------------------------------------
+
+class _AIPlayer:
+    needs_view = True
+    kind = "?"
+    default_budget = 100
+
+    def __init__(self, budget: int | None = None, reward: str = "win"):
+        self.budget = int(budget if budget is not None else self.default_budget)
+        if self.budget < 1:
+            raise ValueError(f"{self.kind}: the budget must be at least 1")
+        if reward not in REWARDS:
+            raise ValueError(f"unknown reward {reward!r}; known: {', '.join(REWARDS)}")
+        self.reward = reward
+        self.name = f"{self.kind}:{self.budget}"
+        self.last_values: list[float] | None = None  # per option, from the last decision
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+class GreedyPlayer(_AIPlayer):
+    """One-ply look-ahead on the game's own scoring: apply each option, score the state.
+
+    The budget is the number of sampled worlds per option (the worlds are shared by all
+    options). The value of an option is the player's own ``scoring`` value right after
+    it, at the next decision (negated for ``scoring min``); ties are broken at random.
+    In games that set the scores only at the end, this is close to a random player.
+    """
+
+    kind = "greedy"
+    default_budget = 3
+
+    def choose(self, view, options, rng: random.Random) -> int:
+        n = len(options)
+        me = view.player
+        sign = 1 if view.game.scoring_max else -1
+        totals = [0.0] * n
+        for _ in range(self.budget):
+            key = rng.getrandbits(64)
+            for i in range(n):
+                totals[i] += sign * self._score_after(view, i, key, me)
+        self.last_values = [t / self.budget for t in totals]
+        return _argmax_random(self.last_values, rng)
+
+    @staticmethod
+    def _score_after(view, i: int, key: int, me: int) -> float:
+        first = True
+
+        def decide(sim, opts):
+            nonlocal first
+            if first:
+                first = False
+                return i
+            raise SimulationEnd
+
+        try:
+            scores = sample_rollout(view, decide, key)
+        except RecycleError:
+            return 0.0
+        return 0.0 if scores is None else float(scores[me])
+
+
+class PIMCPlayer(_AIPlayer):
+    """Perfect-information Monte Carlo: sample worlds, play every option out randomly.
+
+    For each sampled world (consistent with the view), every option is played at the
+    root and the game is finished by random players; the same world and the same random
+    numbers serve all options (common random numbers). The budget is the total number
+    of rollouts per decision (at least one world). The option with the best mean reward
+    for this player is chosen, ties at random.
+    """
+
+    kind = "pimc"
+    default_budget = 200
+
+    def choose(self, view, options, rng: random.Random) -> int:
+        n = len(options)
+        worlds = max(1, self.budget // n)
+        higher = view.game.scoring_max
+        me = view.player
+        totals = [0.0] * n
+        counts = [0] * n
+        for _ in range(worlds):
+            key = rng.getrandbits(64)
+            play_seed = rng.getrandbits(64)
+            for i in range(n):
+                draw = random.Random(play_seed).random
+                first = True
+
+                def decide(sim, opts, i=i):
+                    nonlocal first
+                    if first:
+                        first = False
+                        return i
+                    return int(draw() * len(opts))
+
+                scores = sample_rollout(view, decide, key)
+                if scores is None:
+                    continue
+                totals[i] += rewards(scores, higher, self.reward)[me]
+                counts[i] += 1
+        self.last_values = [t / c if c else 0.0 for t, c in zip(totals, counts)]
+        return _argmax_random(self.last_values, rng)
+
+
+class _Node:
+    __slots__ = ("children", "visits", "reward", "avail")
+
+    def __init__(self):
+        self.children: dict = {}
+        self.visits = 0
+        self.reward = 0.0
+        self.avail = 1
+
+
+class ISMCTSPlayer(_AIPlayer):
+    """Single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012).
+
+    Each iteration samples a world consistent with the view and walks one tree shared by
+    all worlds: at each decision (anyone's) the children are the options legal in this
+    world, keyed by ``option_key`` (the root by option index). Selection is UCB1 with
+    availability counts, one node is expanded per iteration, the rest of the game is
+    played at random, and each node on the path gets the reward of the player who chose
+    it. The budget is the number of iterations; the most visited root option is played.
+    """
+
+    kind = "ismcts"
+    default_budget = 200
+    determinize = True
+    exploration = 0.7
+
+    def choose(self, view, options, rng: random.Random) -> int:
+        root = _Node()
+        higher = view.game.scoring_max
+        c = self.exploration
+        slot_cache: dict = {}
+        for _ in range(self.budget):
+            path: list = []
+            node = root
+            in_tree = True
+
+            def decide(sim, opts):
+                nonlocal node, in_tree
+                if not in_tree:
+                    return int(rng.random() * len(opts))
+                p = sim.pstack[-1][0]
+                keys = range(len(opts)) if node is root else [option_key(o, slot_cache) for o in opts]
+                children = node.children
+                untried = []
+                best_i, best_child, best_ucb = -1, None, -1.0
+                seen = set()
+                for i, k in enumerate(keys):
+                    if k in seen:
+                        continue
+                    seen.add(k)
+                    ch = children.get(k)
+                    if ch is None:
+                        untried.append((i, k))
+                        continue
+                    ch.avail += 1
+                    if not untried:
+                        ucb = ch.reward / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits) \
+                            if ch.visits else float("inf")
+                        if ucb > best_ucb:
+                            best_i, best_child, best_ucb = i, ch, ucb
+                if untried:
+                    i, k = untried[int(rng.random() * len(untried))]
+                    ch = children[k] = _Node()
+                    path.append((ch, p))
+                    in_tree = False
+                    return i
+                path.append((best_child, p))
+                node = best_child
+                return best_i
+
+            scores = sample_rollout(view, decide, rng.getrandbits(64), self.determinize)
+            if scores is None:
+                continue
+            r = rewards(scores, higher, self.reward)
+            for ch, p in path:
+                ch.visits += 1
+                ch.reward += r[p]
+        n = len(options)
+        visits = [0] * n
+        means = [0.0] * n
+        for i, ch in root.children.items():
+            visits[i] = ch.visits
+            means[i] = ch.reward / ch.visits if ch.visits else 0.0
+        self.last_values = means
+        self.last_visits = visits
+        if not any(visits):
+            return int(rng.random() * n)
+        return max(range(n), key=lambda i: (visits[i], means[i], -i))
+
+
+class OmniscientPlayer(ISMCTSPlayer):
+    """CHEATING: the same MCTS, but it sees every hidden card (no re-deal of the world).
+
+    Only the future randomness (shuffles still to come) is unknown to it. For measuring
+    how much hidden information is worth in a game, never as a fair opponent.
+    """
+
+    kind = "omniscient"
+    determinize = False
+
+
+def _argmax_random(values: list[float], rng: random.Random) -> int:
+    best = max(values)
+    ties = [i for i, v in enumerate(values) if v == best]
+    return ties[0] if len(ties) == 1 else ties[int(rng.random() * len(ties))]
+
+
+AI_KINDS = {cls.kind: cls for cls in (GreedyPlayer, PIMCPlayer, ISMCTSPlayer, OmniscientPlayer)}

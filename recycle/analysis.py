@@ -1,0 +1,651 @@
+"""Game analysis: what a game is like when played many times (CardStock-style heuristics).
+
+``analyze`` plays ``n`` games, evaluating the game's ``scoring`` expression for every
+player at every decision, and summarises: win rate per seat (fairness), ties, length
+(decisions, choices, rounds), branching over the course of the game, lead changes, how
+early the winner is settled (decisiveness), how far behind the eventual winner was
+(drama), and — when asked — how much skill and hidden information matter. ``duplicate``
+plays each deal once per rotation of the seats, so that the luck of the deal cancels.
+Every measure is defined in docs/analysis.md. Results depend on the seed only, not on
+the number of worker processes.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from .errors import RecycleError, StepLimitExceeded
+from .game import rollout_seed
+
+DECILES = 10
+Z95 = 1.959963984540054
+
+
+# -- small statistics ----------------------------------------------------------------------
+
+def wilson(k: float, n: int) -> tuple[float, float]:
+    """95% Wilson score interval for a proportion k/n."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = k / n
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_ci(xs: list[float]) -> tuple[float, float, float]:
+    """Mean and a normal-approximation 95% interval."""
+    n = len(xs)
+    if n == 0:
+        return (0.0, 0.0, 0.0)
+    m = sum(xs) / n
+    if n == 1:
+        return (m, m, m)
+    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
+    half = Z95 * sd / math.sqrt(n)
+    return (m, m - half, m + half)
+
+
+def _summary(xs: list[float]) -> dict:
+    if not xs:
+        return {"mean": 0.0, "sd": 0.0, "min": 0, "max": 0}
+    m = sum(xs) / len(xs)
+    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1)) if len(xs) > 1 else 0.0
+    return {"mean": m, "sd": sd, "min": min(xs), "max": max(xs)}
+
+
+def chi2_sf(x: float, df: int) -> float:
+    """P(X >= x) for a chi-square variable with ``df`` degrees of freedom."""
+    if x <= 0 or df <= 0:
+        return 1.0
+    a, y = df / 2.0, x / 2.0
+    if y < a + 1:  # series for the lower regularized gamma P(a, y)
+        term = total = 1.0 / a
+        k = a
+        for _ in range(10_000):
+            k += 1
+            term *= y / k
+            total += term
+            if term < total * 1e-15:
+                break
+        return max(0.0, 1.0 - total * math.exp(-y + a * math.log(y) - math.lgamma(a)))
+    # continued fraction for the upper Q(a, y) (Lentz)
+    tiny = 1e-300
+    b = y + 1 - a
+    c = 1 / tiny
+    d = 1 / b
+    h = d
+    for i in range(1, 10_000):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        d = tiny if abs(d) < tiny else d
+        c = b + an / c
+        c = tiny if abs(c) < tiny else c
+        d = 1 / d
+        delta = d * c
+        h *= delta
+        if abs(delta - 1) < 1e-15:
+            break
+    return min(1.0, math.exp(-y + a * math.log(y) - math.lgamma(a)) * h)
+
+
+# -- one game, traced ----------------------------------------------------------------------
+
+def score_now(game, state, draws: bool) -> list[int] | None:
+    """The ``scoring`` value of every player in a live state, or None if it cannot be computed.
+
+    The state is left as it was (random generator and step count included).
+    """
+    rng_state = state.rng.getstate() if draws else None
+    steps = state.steps
+    try:
+        return game.final_scores(state)
+    except (RecycleError, TypeError, ValueError, IndexError, AttributeError):
+        return None
+    finally:
+        state.steps = steps
+        if draws:
+            state.rng.setstate(rng_state)
+
+
+def _scoring_draws(game) -> bool:
+    from .compile_flow import uses_rng
+
+    return uses_rng(game.source.forms[0].items[-1])
+
+
+def parse_values(spec: str | None) -> int:
+    """``scoring`` → 0; ``winprob:N`` → N rollouts per decision (``winprob`` alone: 20)."""
+    if not spec or spec == "scoring":
+        return 0
+    kind, _, n = spec.partition(":")
+    if kind != "winprob":
+        raise ValueError(f"unknown --values {spec!r}: use scoring or winprob:N")
+    try:
+        r = int(n) if n else 20
+    except ValueError:
+        raise ValueError(f"bad --values {spec!r}: expected winprob:N") from None
+    if r < 1:
+        raise ValueError("winprob needs at least 1 rollout")
+    return r
+
+
+def win_estimate(game, state, rollouts: int, rng) -> list[float]:
+    """Each player's expected win share, estimated by random rollouts from the true state.
+
+    An analyst's estimate (it sees every card, like a spectator with all hands shown);
+    players never call this.
+    """
+    from .ai import rewards
+    from .view import rollout_from
+
+    total = [0.0] * game.nplayers
+    done = 0
+    for _ in range(rollouts):
+        scores = rollout_from(state, None, lambda sim, opts: int(rng.random() * len(opts)), rng)
+        if scores is None:
+            continue
+        done += 1
+        for p, r in enumerate(rewards(scores, game.scoring_max, "win")):
+            total[p] += r
+    return [t / done for t in total] if done else [1.0 / game.nplayers] * game.nplayers
+
+
+class TurnCounter:
+    """Counts the passes (turns) of every running ``stage player``, by nesting depth.
+
+    Seen only at decisions: a new pass of the stage at depth d starts when that stage is
+    entered anew, when its current player changes, or when a stage nested in it is
+    entered a second time (the same stage form, found by source position), which is how
+    a trick winner who leads again is told apart from the same trick.
+    """
+
+    def __init__(self, game):
+        self.turns: list[int] = []
+        self._entry: list = []
+        self._player: list = []
+        self._nested: list[set] = []
+        self._stages = _player_stages(game)
+        self._chains: dict = {}
+
+    def _chain(self, option) -> tuple:
+        item = option[0][0] if option else None
+        chain = self._chains.get(item)
+        if chain is None:
+            span = getattr(getattr(item, "node", None), "span", None)
+            chain = ()
+            if span is not None:
+                at = (span.line, span.column)
+                chain = tuple(k for k, (start, end) in enumerate(self._stages) if start <= at <= end)
+            self._chains[item] = chain
+        return chain
+
+    def see(self, stack, option) -> None:
+        chain = self._chain(option)
+        if len(chain) != len(stack) - 1:
+            chain = (None,) * (len(stack) - 1)  # a team stage or an unknown form: no nesting check
+        fresh = [False] * (len(stack) - 1)
+        for j in range(len(stack) - 1):
+            entry = stack[j + 1]
+            if j >= len(self.turns):
+                self.turns.append(0)
+                self._entry.append(None)
+                self._player.append(None)
+                self._nested.append(set())
+            if self._entry[j] is not entry:
+                self._new_pass(j, entry, fresh)
+                if j > 0 and chain[j] is not None:
+                    seen = self._nested[j - 1]
+                    if chain[j] in seen and not fresh[j - 1]:
+                        self.turns[j - 1] += 1  # the parent's body runs again: a new pass
+                        fresh[j - 1] = True
+                        seen.clear()
+                    seen.add(chain[j])
+            elif self._player[j] != entry[0]:
+                self._new_pass(j, entry, fresh)
+
+    def _new_pass(self, j, entry, fresh) -> None:
+        self.turns[j] += 1
+        self._entry[j] = entry
+        self._player[j] = entry[0]
+        self._nested[j] = set()
+        fresh[j] = True
+
+
+def _player_stages(game) -> list[tuple]:
+    """(start, end) source positions of every ``(stage player ...)`` form, in source order."""
+    from .syntax import SList
+
+    out = []
+    todo = list(game.source.forms[:1])
+    while todo:
+        x = todo.pop()
+        if isinstance(x, SList):
+            items = x.items
+            if x.head == "stage" and len(items) > 1 and getattr(items[1], "value", None) == "player":
+                out.append(((x.span.line, x.span.column), (x.span.end_line, x.span.end_column)))
+            todo.extend(items)
+    out.sort()
+    return out
+
+
+def trace_game(game, specs: list[str], seed: int, max_steps: int = 100_000, values: int = 0) -> dict:
+    """Play one game and keep, for every decision, its player, its number of options and
+    every player's score just before it (``values`` > 0: every player's win probability
+    estimated with that many rollouts, just after it). ``{"seed", "limit": True}`` at the
+    step limit."""
+    import random
+
+    from .ai import rewards
+    from .players import make_player
+
+    players = [make_player(s) for s in specs]
+    draws = _scoring_draws(game)
+    est_rng = random.Random(f"winprob:{seed}")
+    movers, options, trace = [], [], []
+    turns = TurnCounter(game)
+
+    def on_decision(state, player, opts, index):
+        movers.append(player)
+        options.append(len(opts))
+        trace.append(win_estimate(game, state, values, est_rng) if values else score_now(game, state, draws))
+        turns.see(state.pstack, opts[index])
+
+    try:
+        r = game.play(players, seed=seed, max_steps=max_steps, on_decision=on_decision)
+    except StepLimitExceeded:
+        return {"seed": seed, "limit": True}
+    final = rewards(r.scores, game.scoring_max, "win") if values else r.scores
+    return {"seed": seed, "limit": False, "scores": r.scores, "winners": r.winners, "movers": movers,
+            "options": options, "trace": trace, "final": final, "turns": turns.turns}
+
+
+def outcome(game, specs: list[str], seed: int, max_steps: int = 100_000):
+    """``(scores, winners)`` of one game with these players, or None at the step limit."""
+    from .players import make_player
+
+    try:
+        r = game.play([make_player(s) for s in specs], seed=seed, max_steps=max_steps)
+    except StepLimitExceeded:
+        return None
+    return r.scores, r.winners
+
+
+# -- score-based heuristics of one game ---------------------------------------------------
+
+def _leaders(scores, higher: bool) -> frozenset:
+    best = max(scores) if higher else min(scores)
+    return frozenset(p for p, v in enumerate(scores) if v == best)
+
+
+def game_heuristics(g: dict, higher: bool) -> dict:
+    """Lead changes, settle point and the winner's worst deficit of one traced game."""
+    points = [s for s in g["trace"] if s is not None] + [g["final"]]
+    winners = frozenset(g["winners"])
+    sole = [next(iter(L)) for L in (_leaders(s, higher) for s in points) if len(L) == 1]
+    changes = sum(1 for a, b in zip(sole, sole[1:]) if a != b)
+    d = len(g["trace"])
+    settle = d  # index (0-based) of the first point from which the leaders are the winners
+    for k in range(d - 1, -1, -1):
+        s = g["trace"][k]
+        if s is None or _leaders(s, higher) != winners:
+            break
+        settle = k
+    gap = 0.0
+    for s in points:
+        best = max(s) if higher else min(s)
+        gap = max(gap, min(abs(best - s[w]) for w in winners))
+    final = g["final"]
+    return {"lead_changes": changes, "settled_at": settle / d if d else None, "winner_gap": gap,
+            "final_spread": abs(max(final) - min(final))}
+
+
+# -- the analysis --------------------------------------------------------------------------
+
+def _run(game, job, items, workers, progress):
+    from .parallel import map_games
+
+    return map_games(game, job, items, workers, progress)
+
+
+def analyze(game, n: int = 500, seed: int = 0, specs: list[str] | None = None, max_steps: int = 100_000,
+            skilled: str | None = None, hidden: bool = False, skill_games: int | None = None,
+            workers: int = 1, progress=None, keep_games: bool = True, values: str = "scoring") -> dict:
+    """Play ``n`` traced games (and the skill / hidden-information games when asked); return
+    the summary as a JSON-ready dict (``games_detail`` holds the per-game records)."""
+    t0 = time.perf_counter()
+    np_ = game.nplayers
+    specs = list(specs or ["random"])
+    specs = [specs[min(p, len(specs) - 1)] for p in range(np_)]  # the last one repeats
+    seeds = [rollout_seed(seed, i) for i in range(n)]
+    m = skill_games if skill_games is not None else 100
+    extra_kinds: list[str] = []
+    if skilled:
+        extra_kinds.append(skilled)
+    if hidden:
+        budget = skilled.partition(":")[2] if skilled else ""
+        for kind in ("ismcts", "omniscient"):
+            spec = f"{kind}:{budget}" if budget else kind
+            if spec not in extra_kinds:
+                extra_kinds.append(spec)
+    total = n + m * len(extra_kinds)
+    done_before = 0
+
+    def tick(done):
+        if progress:
+            progress(done_before + done)
+
+    rollouts = parse_values(values)
+    traced = _run(game, trace_game, [(specs, sd, max_steps, rollouts) for sd in seeds], workers, tick)
+    done_before = n
+    rotations = {}
+    for spec in extra_kinds:
+        items = []
+        for i in range(m):
+            seat = i % np_
+            items.append(([spec if p == seat else "random" for p in range(np_)], rollout_seed(seed, i), max_steps))
+        rotations[spec] = _run(game, outcome, items, workers, tick)
+        done_before += m
+    out = summarize(game, traced, specs, seed, n, values=f"winprob:{rollouts}" if rollouts else "scoring")
+    out["skill"] = _skill(rotations[skilled], np_, skilled) if skilled else None
+    if hidden:
+        budget = skilled.partition(":")[2] if skilled else ""
+        ism = f"ismcts:{budget}" if budget else "ismcts"
+        omni = f"omniscient:{budget}" if budget else "omniscient"
+        a, b = _skill(rotations[ism], np_, ism), _skill(rotations[omni], np_, omni)
+        out["hidden_information"] = {
+            "ismcts": a, "omniscient": b, "value": b["win_rate"] - a["win_rate"],
+            "value_ci": _diff_ci(b["win_rate"], b["games"], a["win_rate"], a["games"])}
+    else:
+        out["hidden_information"] = None
+    out["seconds"] = time.perf_counter() - t0
+    if keep_games:
+        out["games_detail"] = traced
+    out["total_games_played"] = total
+    return out
+
+
+def _diff_ci(p1, n1, p2, n2) -> list[float]:
+    half = Z95 * math.sqrt(p1 * (1 - p1) / max(n1, 1) + p2 * (1 - p2) / max(n2, 1))
+    return [p1 - p2 - half, p1 - p2 + half]
+
+
+def _skill(results, np_, spec) -> dict:
+    """Win rate of ``spec`` seated in turn at every seat against random players."""
+    won = games = 0
+    rand_wins = 0.0
+    for i, res in enumerate(results):
+        if res is None:
+            continue
+        _, winners = res
+        seat = i % np_
+        games += 1
+        won += seat in winners
+        rand_wins += sum(1 for w in winners if w != seat) / max(np_ - 1, 1)
+    w = won / games if games else 0.0
+    rw = rand_wins / games if games else 0.0
+    return {"player": spec, "games": games, "win_rate": w, "win_rate_ci": list(wilson(won, games)),
+            "random_seat_win_rate": rw, "random_seat_win_rate_ci": list(wilson(rand_wins, games)),
+            "skill": w - rw, "skill_ci": _diff_ci(w, games, rw, games)}
+
+
+def summarize(game, traced: list[dict], specs: list[str], seed: int, n: int, values: str = "scoring") -> dict:
+    """The summary of traced games (see docs/analysis.md for every measure)."""
+    np_ = game.nplayers
+    higher = game.scoring_max or values != "scoring"
+    done = [g for g in traced if not g["limit"]]
+    N = len(done)
+    wins = [0] * np_
+    shares = [0.0] * np_
+    score_sum = [0.0] * np_
+    seat_dec = [0] * np_
+    seat_opts = [0] * np_
+    ties = 0
+    lengths, choices, rounds = [], [], []
+    depth_turns: list[list[int]] = []
+    dec_opts = [[] for _ in range(DECILES)]
+    by_index: list[list[int]] = []
+    total_opts = total_dec = total_choice_opts = total_choices = forced = 0
+    scored = unscored = 0
+    heur = []
+    for g in done:
+        W = g["winners"]
+        for w in W:
+            wins[w] += 1
+            shares[w] += 1 / len(W)
+        ties += len(W) > 1
+        for p, v in enumerate(g["scores"]):
+            score_sum[p] += v
+        D = len(g["options"])
+        lengths.append(D)
+        c = sum(1 for o in g["options"] if o > 1)
+        choices.append(c)
+        rounds.append(g["turns"][0] if g["turns"] else 0)
+        for j, t in enumerate(g["turns"]):
+            while len(depth_turns) <= j:
+                depth_turns.append([])
+            depth_turns[j].append(t)
+        for k, (p, o) in enumerate(zip(g["movers"], g["options"])):
+            seat_dec[p] += 1
+            seat_opts[p] += o
+            dec_opts[min(DECILES - 1, k * DECILES // D)].append(o)
+            if k >= len(by_index):
+                by_index.append([])
+            by_index[k].append(o)
+            total_opts += o
+            total_dec += 1
+            if o > 1:
+                total_choice_opts += o
+                total_choices += 1
+            else:
+                forced += 1
+        for s in g["trace"]:
+            if s is None:
+                unscored += 1
+            else:
+                scored += 1
+        heur.append(game_heuristics(g, higher))
+    Nn = max(N, 1)
+    seats = []
+    for p in range(np_):
+        seats.append({"seat": p, "player": specs[min(p, len(specs) - 1)],
+                      "win_rate": wins[p] / Nn, "win_rate_ci": list(wilson(wins[p], N)),
+                      "win_share": shares[p] / Nn, "score_mean": score_sum[p] / Nn,
+                      "decisions_mean": seat_dec[p] / Nn,
+                      "options_mean": seat_opts[p] / seat_dec[p] if seat_dec[p] else 0.0})
+    rates = [s["win_share"] for s in seats]
+    expected = N / np_ if np_ else 0
+    chi2 = sum((shares[p] - expected) ** 2 / expected for p in range(np_)) if expected else 0.0
+    spread_final = [h["final_spread"] for h in heur]
+    scale = sum(spread_final) / len(spread_final) if spread_final else 0.0
+    drama = [h["winner_gap"] / scale for h in heur] if scale > 0 else [0.0 for _ in heur]
+    settled = [h["settled_at"] for h in heur if h["settled_at"] is not None]  # games with no decision: undefined
+    return {
+        "game": game.name, "games": n, "finished": N, "step_limit_hits": n - N, "seed": seed,
+        "players": [specs[min(p, len(specs) - 1)] for p in range(np_)],
+        "scoring": "max" if game.scoring_max else "min", "values": values,
+        "seats": seats,
+        "fairness": {"win_rate_spread": max(s["win_rate"] for s in seats) - min(s["win_rate"] for s in seats),
+                     "win_share_spread": max(rates) - min(rates), "chi2": chi2, "df": np_ - 1,
+                     "p_value": chi2_sf(chi2, np_ - 1)},
+        "ties": {"rate": ties / Nn, "ci": list(wilson(ties, N))},
+        "length": {"decisions": _summary(lengths), "choices": _summary(choices), "rounds": _summary(rounds),
+                   "turns_by_stage_depth": [sum(t) / Nn for t in depth_turns]},
+        "branching": {
+            "options_per_decision": total_opts / total_dec if total_dec else 0.0,
+            "options_per_choice": total_choice_opts / total_choices if total_choices else 0.0,
+            "forced_share": forced / total_dec if total_dec else 0.0,
+            "by_decile": [sum(x) / len(x) if x else None for x in dec_opts],
+            "by_index": [{"decision": k + 1, "games": len(x), "mean": sum(x) / len(x),
+                          "p10": _quantile(x, 0.1), "p90": _quantile(x, 0.9)} for k, x in enumerate(by_index)],
+        },
+        "scores": {
+            "evaluated_share": scored / (scored + unscored) if scored + unscored else 0.0,
+            "lead_changes": _summary([h["lead_changes"] for h in heur]),
+            "settled_at": mean_ci(settled)[0] if settled else 0.0,
+            "decisiveness": 1 - (mean_ci(settled)[0] if settled else 0.0),
+            "drama": mean_ci(drama)[0] if drama else 0.0,
+            "comeback_rate": sum(1 for h in heur if h["winner_gap"] > 0) / Nn,
+            "final_spread_mean": scale,
+        },
+    }
+
+
+def _quantile(xs: list[int], q: float) -> float:
+    ys = sorted(xs)
+    return float(ys[min(len(ys) - 1, int(q * len(ys)))])
+
+
+def write_plots(a: dict, out_dir) -> list:
+    """PNG plots of branching and of scores over the course of the game; returns the paths."""
+    from pathlib import Path
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    b = a["branching"]
+    N = max(a["finished"], 1)
+    idx = [r for r in b["by_index"] if r["games"] >= max(1, N // 10)]
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4))
+    if idx:
+        xs = [r["decision"] for r in idx]
+        ax1.fill_between(xs, [r["p10"] for r in idx], [r["p90"] for r in idx], alpha=0.25, label="10–90%")
+        ax1.plot(xs, [r["mean"] for r in idx], marker=".")
+    ax1.set_xlabel("decision number")
+    ax1.set_ylabel("options")
+    ax1.set_title("Options per decision: mean, 10–90% band\n(decisions reached by ≥ 10% of games)")
+    dec = [x if x is not None else 0 for x in b["by_decile"]]
+    ax2.bar([f"{10 * i}–{10 * i + 10}%" for i in range(DECILES)], dec)
+    ax2.set_xlabel("progress through the game")
+    ax2.set_title("Mean options by decile of the game")
+    ax2.tick_params(axis="x", labelrotation=45)
+    fig.suptitle(f"{a['game']}: branching ({a['finished']} games, {','.join(a['players'])})")
+    fig.tight_layout()
+    p = out / f"{a['game']}-branching.png"
+    fig.savefig(p, dpi=110)
+    plt.close(fig)
+    paths.append(p)
+
+    bins = 20
+    np_ = len(a["seats"])
+    sums = [[0.0] * (bins + 1) for _ in range(np_)]
+    counts = [0] * (bins + 1)
+    gap_sum = [0.0] * (bins + 1)
+    higher = a["scoring"] == "max" or a["values"] != "scoring"
+    for g in a.get("games_detail", []):
+        if g["limit"] or not g["options"]:
+            continue
+        D = len(g["trace"])
+        points = [(min(bins - 1, k * bins // D), s) for k, s in enumerate(g["trace"]) if s is not None]
+        points.append((bins, g["final"]))
+        for j, s in points:
+            counts[j] += 1
+            for pl in range(np_):
+                sums[pl][j] += s[pl]
+            best = max(s) if higher else min(s)
+            gap_sum[j] += min(abs(best - s[w]) for w in g["winners"])
+    xs = [j / bins for j in range(bins)] + [1.0]
+    keep = [j for j in range(bins + 1) if counts[j]]
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4))
+    for pl in range(np_):
+        ax1.plot([xs[j] for j in keep], [sums[pl][j] / counts[j] for j in keep], marker=".",
+                 label=f"P{pl} {a['seats'][pl]['player']}")
+    ax1.set_xlabel("progress through the game (1 = final scores)")
+    winprob = a["values"] != "scoring"
+    ax1.set_ylabel("estimated win probability" if winprob else "mean score (scoring expression)")
+    ax1.set_title("Win probability over time, per seat" if winprob else "Score over time, per seat")
+    ax1.legend(fontsize="small")
+    ax2.plot([xs[j] for j in keep], [gap_sum[j] / counts[j] for j in keep], marker=".", color="tab:red")
+    ax2.set_xlabel("progress through the game (1 = final scores)")
+    ax2.set_ylabel("win probability behind the leader" if winprob else "points behind the leader")
+    ax2.set_title("How far behind the eventual winner is (mean)")
+    fig.suptitle(f"{a['game']}: {'win probability (' + a['values'] + ')' if winprob else 'scores'} over time "
+                 f"(scoring {a['scoring']}; {a['finished']} games)")
+    fig.tight_layout()
+    p = out / f"{a['game']}-{'winprob' if winprob else 'scores'}.png"
+    fig.savefig(p, dpi=110)
+    plt.close(fig)
+    paths.append(p)
+    return paths
+
+
+# -- duplicate play ------------------------------------------------------------------------
+
+def duplicate(game, kinds: list[str], deals: int = 100, seed: int = 0, max_steps: int = 100_000,
+              workers: int = 1, progress=None) -> dict:
+    """Play each deal once per rotation of the seats and compare the player kinds.
+
+    Seats get ``kinds`` in turn (A, B, A, B, ...; a kind may be listed more than once,
+    e.g. ``ismcts,random,random,random``); rotation r shifts that pattern by r seats, and
+    every deal is played in all ``nplayers`` rotations with the same seed, so each kind
+    sits in every seat equally often on every deal.
+    """
+    np_ = game.nplayers
+    k = len(kinds)
+    if not 1 <= k <= np_:
+        raise ValueError(f"give between 1 and {np_} player kinds for this game, not {k}")
+    t0 = time.perf_counter()
+    base = [kinds[s % k] for s in range(np_)]
+    kinds = list(dict.fromkeys(kinds))
+    k = len(kinds)
+    items = []
+    for d in range(deals):
+        sd = rollout_seed(seed, d)
+        for r in range(np_):
+            items.append(([base[(s + r) % np_] for s in range(np_)], sd, max_steps))
+    results = _run(game, outcome, items, workers, progress)
+    sign = 1 if game.scoring_max else -1
+    diffs = {kd: [] for kd in kinds}
+    wins = {kd: 0 for kd in kinds}
+    seat_games = {kd: 0 for kd in kinds}
+    score_sum = {kd: 0.0 for kd in kinds}
+    pair = []
+    dropped = 0
+    for d in range(deals):
+        games = results[d * np_:(d + 1) * np_]
+        if any(g is None for g in games):
+            dropped += 1
+            continue
+        tot = {kd: 0.0 for kd in kinds}
+        cnt = {kd: 0 for kd in kinds}
+        all_sum = 0.0
+        for r, (scores, winners) in enumerate(games):
+            specs = items[d * np_ + r][0]
+            for s, v in enumerate(scores):
+                kd = specs[s]
+                tot[kd] += v
+                cnt[kd] += 1
+                all_sum += v
+                seat_games[kd] += 1
+                score_sum[kd] += v
+                wins[kd] += s in winners
+        mean_all = all_sum / (np_ * np_)
+        for kd in kinds:
+            diffs[kd].append(tot[kd] / cnt[kd] - mean_all)
+        if k >= 2:
+            pair.append(tot[kinds[0]] / cnt[kinds[0]] - tot[kinds[1]] / cnt[kinds[1]])
+    used = deals - dropped
+    rows = []
+    for kd in kinds:
+        m, lo, hi = mean_ci(diffs[kd])
+        rows.append({"player": kd, "seat_games": seat_games[kd],
+                     "score_mean": score_sum[kd] / seat_games[kd] if seat_games[kd] else 0.0,
+                     "score_diff": m, "score_diff_ci": [lo, hi], "advantage": sign * m,
+                     "win_rate": wins[kd] / seat_games[kd] if seat_games[kd] else 0.0,
+                     "win_rate_ci": list(wilson(wins[kd], seat_games[kd]))})
+    out = {"game": game.name, "deals": deals, "deals_used": used, "deals_dropped_step_limit": dropped,
+           "seed": seed, "rotations": np_, "games_played": len(items), "scoring": "max" if sign > 0 else "min",
+           "players": rows, "seconds": time.perf_counter() - t0}
+    if k >= 2:
+        m, lo, hi = mean_ci(pair)
+        out["head_to_head"] = {"a": kinds[0], "b": kinds[1], "score_diff": m, "score_diff_ci": [lo, hi],
+                               "advantage_of_a": sign * m}
+    return out

@@ -1,0 +1,309 @@
+"""The ``analyze``, ``duplicate`` and ``replay`` commands (registered into ``recycle.cli``).
+
+    recycle analyze GAME -n 500 --players random [--skilled ismcts:50] [--hidden] [--json|--csv] [--plots DIR]
+    recycle duplicate GAME --players pimc:100,random --deals 100 [--json]
+    recycle replay game.json [--text] [--reveal]
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from .analysis import game_heuristics
+from .errors import RecycleError
+
+GameArg = Annotated[Path, typer.Argument(help="A RECYCLE game file (.rcy).", show_default=False)]
+SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="Random seed (deal numbers derive from it).")]
+MaxStepsOpt = Annotated[int, typer.Option("--max-steps", help="Stop a game after this many steps.")]
+WorkersOpt = Annotated[int, typer.Option(
+    "--workers", "-w", min=1, help="Worker processes (results do not depend on their number).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
+ProgressOpt = Annotated[bool, typer.Option(help="Show a progress bar (on a terminal).")]
+
+
+def _specs(spec: Optional[str], game) -> list[str]:
+    from .players import make_players
+
+    try:
+        pl = make_players(spec, game.nplayers)
+    except ValueError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    return [getattr(p, "name", type(p).__name__) for p in pl]
+
+
+def _check_spec(spec: str) -> None:
+    from .players import make_player
+
+    try:
+        make_player(spec)
+    except ValueError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+
+
+def register(app: typer.Typer, fail, load) -> None:
+    """Add the commands to ``app``; ``fail`` reports a RecycleError, ``load`` loads a game."""
+
+    @app.command()
+    def analyze(
+            game: GameArg,
+            n: Annotated[int, typer.Option("-n", "--games", min=1, help="Number of games to analyse.")] = 500,
+            seed: SeedOpt = 0,
+            players: Annotated[Optional[str], typer.Option(
+                "--players", help="Players per seat for the main games (default random), e.g. pimc:50,random.")] = None,
+            skilled: Annotated[Optional[str], typer.Option(
+                "--skilled", help="Also measure skill: this player in each seat in turn against random players, "
+                                  "e.g. ismcts:100.")] = None,
+            hidden: Annotated[bool, typer.Option(
+                "--hidden", help="Also measure what hidden information is worth: omniscient (cheating) vs ismcts "
+                                 "at the --skilled budget.")] = False,
+            skill_games: Annotated[int, typer.Option(
+                "--skill-games", min=1, help="Games for each skill / hidden-information measurement.")] = 100,
+            values: Annotated[str, typer.Option(
+                "--values", help="What 'who leads' is measured with: scoring (the game's scoring expression at "
+                                 "each decision) or winprob:N (each player's win probability, N random rollouts "
+                                 "from the true state at each decision).")] = "scoring",
+            max_steps: MaxStepsOpt = 100_000,
+            workers: WorkersOpt = 1,
+            as_json: JsonOpt = False,
+            as_csv: Annotated[bool, typer.Option("--csv", help="Print the measures as CSV (metric, seat, value, "
+                                                              "ci_low, ci_high).")] = False,
+            games_csv: Annotated[Optional[Path], typer.Option(
+                "--games-csv", help="Write one CSV row per game to this file.", show_default=False)] = None,
+            plots: Annotated[Optional[Path], typer.Option(
+                "--plots", help="Write PNG plots (branching, score over time) into this folder.",
+                show_default=False)] = None,
+            progress: ProgressOpt = True):
+        """Play many games and report fairness, length, branching, ties, lead changes, decisiveness,
+        drama, skill and the value of hidden information (see docs/analysis.md)."""
+        from .analysis import analyze as run_analysis
+        from .analysis import write_plots
+        from .parallel import progress_bar
+
+        from .analysis import parse_values
+
+        if skilled:
+            _check_spec(skilled)
+        try:
+            parse_values(values)
+        except ValueError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
+        try:
+            g = load(game)
+            specs = _specs(players, g)
+            extra = (1 if skilled else 0) + (2 if hidden else 0)
+            total = n + skill_games * extra
+            with progress_bar(total, f"{g.name}: analysing", enabled=progress and not (as_json or as_csv)) as upd:
+                a = run_analysis(g, n, seed, specs, max_steps, skilled=skilled, hidden=hidden,
+                                 skill_games=skill_games, workers=workers, progress=upd, values=values)
+        except RecycleError as exc:
+            fail(exc)
+            return
+        if games_csv is not None:
+            with open(games_csv, "w", newline="") as fh:
+                csv.writer(fh).writerows(game_rows(a))
+        if plots is not None:
+            paths = write_plots(a, plots)
+            if not (as_json or as_csv):
+                for p in paths:
+                    typer.echo(f"wrote {p}")
+        a.pop("games_detail", None)
+        if as_json:
+            typer.echo(json.dumps(a))
+        elif as_csv:
+            csv.writer(sys.stdout, lineterminator="\n").writerows(csv_rows(a))
+        else:
+            for line in text_lines(a):
+                typer.echo(line)
+
+    @app.command()
+    def duplicate(
+            game: GameArg,
+            players: Annotated[str, typer.Option(
+                "--players", help="The player kinds to compare, comma-separated, e.g. ismcts:100,random. Seats "
+                                  "take them in turn and every deal is replayed with the seats rotated.")],
+            deals: Annotated[int, typer.Option("--deals", min=1, help="Number of deals.")] = 100,
+            seed: SeedOpt = 0, max_steps: MaxStepsOpt = 100_000, workers: WorkersOpt = 1,
+            as_json: JsonOpt = False, progress: ProgressOpt = True):
+        """Duplicate play: each deal is played once per rotation of the seats, so the luck of the
+        deal cancels; reports each player kind's mean score difference and win rate."""
+        from .analysis import duplicate as run_duplicate
+        from .parallel import progress_bar
+
+        kinds = [p.strip() for p in players.split(",") if p.strip()]
+        for k in kinds:
+            _check_spec(k)
+        try:
+            g = load(game)
+            if not 1 <= len(kinds) <= g.nplayers:
+                typer.echo(f"error: give between 1 and {g.nplayers} player kinds for {g.name}", err=True)
+                raise typer.Exit(2)
+            with progress_bar(deals * g.nplayers, f"{g.name}: duplicate", enabled=progress and not as_json) as upd:
+                d = run_duplicate(g, kinds, deals, seed, max_steps, workers, progress=upd)
+        except RecycleError as exc:
+            fail(exc)
+            return
+        if as_json:
+            typer.echo(json.dumps(d))
+        else:
+            for line in duplicate_lines(d):
+                typer.echo(line)
+
+    @app.command()
+    def replay(
+            record: Annotated[Path, typer.Argument(help="A game record written by `recycle run --record`.",
+                                                   show_default=False)],
+            text: Annotated[bool, typer.Option("--text", help="Print the readable game record (the deal, "
+                                                             "every decision, the result).")] = False,
+            reveal: Annotated[bool, typer.Option("--reveal", help="Show hidden cards.")] = False):
+        """Play a recorded game back and check that it goes exactly as recorded (exit 1 if not)."""
+        from .records import read_record, record_text
+        from .records import replay as run_replay
+        from .transcript import transcript
+
+        try:
+            rec = read_record(record)
+        except ValueError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
+        try:
+            rp = run_replay(rec, record_path=record, reveal=reveal)
+        except RecycleError as exc:
+            fail(exc)
+            return
+        except (ValueError, OSError) as exc:
+            typer.echo(f"error: the record does not replay: {exc}", err=True)
+            raise typer.Exit(1) from None
+        for w in rp.warnings:
+            typer.echo(w, err=True)
+        lines = record_text(rec, reveal=reveal) if text else transcript(rp.game, rp.result, reveal=reveal)
+        for line in lines:
+            typer.echo(line)
+        if rp.problems:
+            for p in rp.problems:
+                typer.echo(f"replay differs: {p}", err=True)
+            raise typer.Exit(1)
+        typer.echo(f"replay identical to the record: deal #{rec['seed']}, {len(rec['decisions'])} decisions, "
+                   f"scores {' '.join(map(str, rec['scores']))}", err=True)
+
+
+# -- text and CSV ----------------------------------------------------------------------------------
+
+def text_lines(a: dict) -> list[str]:
+    """Human-readable lines of an analysis."""
+    L = a["length"]
+    b = a["branching"]
+    sc = a["scores"]
+    lines = [f"{a['game']}: {a['finished']} games analysed (seed {a['seed']}, players {','.join(a['players'])}, "
+             f"scoring {a['scoring']}), {a['step_limit_hits']} hit the step limit",
+             "seat  player           win rate   95% CI            win share  mean score  decisions  options"]
+    for s in a["seats"]:
+        lo, hi = s["win_rate_ci"]
+        lines.append(f"P{s['seat']:<4} {s['player']:<16} {s['win_rate']:7.1%}   [{lo:5.1%}, {hi:5.1%}]   "
+                     f"{s['win_share']:8.1%}  {s['score_mean']:10.2f}  {s['decisions_mean']:9.2f}  "
+                     f"{s['options_mean']:7.2f}")
+    f = a["fairness"]
+    lines += [
+        f"fairness: win-rate spread {f['win_rate_spread']:.1%} (chi-square {f['chi2']:.2f}, df {f['df']}, "
+        f"p = {f['p_value']:.3f})",
+        f"ties for first: {a['ties']['rate']:.1%}",
+        f"length: {L['decisions']['mean']:.1f} decisions (sd {L['decisions']['sd']:.1f}, {L['decisions']['min']}"
+        f"–{L['decisions']['max']}), {L['choices']['mean']:.1f} with 2+ options, {L['rounds']['mean']:.1f} rounds; "
+        "turns by stage depth " + ", ".join(f"{t:.1f}" for t in L["turns_by_stage_depth"]),
+        f"branching: {b['options_per_decision']:.2f} options per decision, {b['options_per_choice']:.2f} per real "
+        f"choice, {b['forced_share']:.1%} forced",
+        "  by decile of the game: " + " ".join("-" if x is None else f"{x:.1f}" for x in b["by_decile"]),
+        f"who leads, by {a['values']} (known at {sc['evaluated_share']:.0%} of decisions): "
+        f"{sc['lead_changes']['mean']:.2f} lead changes per game; drama {sc['drama']:.2f}; comebacks "
+        f"{sc['comeback_rate']:.0%}",
+        f"  the winner is settled at {sc['settled_at']:.0%} of the game (decisiveness {sc['decisiveness']:.2f})",
+    ]
+    if a.get("skill"):
+        s = a["skill"]
+        lines.append(f"skill: {s['player']} wins {s['win_rate']:.1%} [{s['win_rate_ci'][0]:.1%}, "
+                     f"{s['win_rate_ci'][1]:.1%}] vs random seats {s['random_seat_win_rate']:.1%} over "
+                     f"{s['games']} games: skill {s['skill']:+.1%}")
+    if a.get("hidden_information"):
+        h = a["hidden_information"]
+        lines.append(f"hidden information: omniscient {h['omniscient']['win_rate']:.1%} vs ismcts "
+                     f"{h['ismcts']['win_rate']:.1%} (same budget, against random): value {h['value']:+.1%} "
+                     f"[{h['value_ci'][0]:+.1%}, {h['value_ci'][1]:+.1%}]")
+    return lines
+
+
+def csv_rows(a: dict) -> list[list]:
+    """The analysis in long format: metric, seat, value, ci_low, ci_high."""
+    rows = [["metric", "seat", "value", "ci_low", "ci_high"]]
+    for s in a["seats"]:
+        p = s["seat"]
+        rows.append(["win_rate", p, s["win_rate"], *s["win_rate_ci"]])
+        for k in ("win_share", "score_mean", "decisions_mean", "options_mean"):
+            rows.append([k, p, s[k], "", ""])
+    f = a["fairness"]
+    rows += [["win_rate_spread", "", f["win_rate_spread"], "", ""], ["fairness_p_value", "", f["p_value"], "", ""],
+             ["tie_rate", "", a["ties"]["rate"], *a["ties"]["ci"]]]
+    for k in ("decisions", "choices", "rounds"):
+        rows.append([f"{k}_mean", "", a["length"][k]["mean"], "", ""])
+    b = a["branching"]
+    rows += [["options_per_decision", "", b["options_per_decision"], "", ""],
+             ["options_per_choice", "", b["options_per_choice"], "", ""],
+             ["forced_share", "", b["forced_share"], "", ""]]
+    for d, x in enumerate(b["by_decile"]):
+        rows.append([f"options_decile_{d + 1}", "", "" if x is None else x, "", ""])
+    sc = a["scores"]
+    rows += [["lead_changes", "", sc["lead_changes"]["mean"], "", ""], ["settled_at", "", sc["settled_at"], "", ""],
+             ["decisiveness", "", sc["decisiveness"], "", ""], ["drama", "", sc["drama"], "", ""],
+             ["comeback_rate", "", sc["comeback_rate"], "", ""]]
+    if a.get("skill"):
+        s = a["skill"]
+        rows += [["skilled_win_rate", "", s["win_rate"], *s["win_rate_ci"]],
+                 ["random_seat_win_rate", "", s["random_seat_win_rate"], *s["random_seat_win_rate_ci"]],
+                 ["skill", "", s["skill"], *s["skill_ci"]]]
+    if a.get("hidden_information"):
+        h = a["hidden_information"]
+        rows.append(["hidden_information", "", h["value"], *h["value_ci"]])
+    return rows
+
+
+def game_rows(a: dict) -> list[list]:
+    """One CSV row per game: seed, decisions, choices, rounds, winners, scores, heuristics."""
+    rows = [["seed", "step_limit", "decisions", "choices", "rounds", "winners", "scores", "lead_changes",
+             "settled_at", "winner_gap"]]
+    higher = a["scoring"] == "max" or a["values"] != "scoring"
+    for g in a.get("games_detail", []):
+        if g["limit"]:
+            rows.append([g["seed"], 1, "", "", "", "", "", "", "", ""])
+            continue
+        h = game_heuristics(g, higher)
+        rows.append([g["seed"], 0, len(g["options"]), sum(1 for o in g["options"] if o > 1),
+                     g["turns"][0] if g["turns"] else 0, " ".join(map(str, g["winners"])),
+                     " ".join(map(str, g["scores"])), h["lead_changes"],
+                     "" if h["settled_at"] is None else round(h["settled_at"], 4), h["winner_gap"]])
+    return rows
+
+
+def duplicate_lines(d: dict) -> list[str]:
+    better = "higher" if d["scoring"] == "max" else "lower"
+    lines = [f"{d['game']}: duplicate play, {d['deals_used']} deals × {d['rotations']} seat rotations "
+             f"(seed {d['seed']}); scores: {better} is better",
+             "player           seat-games  mean score  vs table   95% CI              win rate  95% CI"]
+    for r in d["players"]:
+        lo, hi = r["score_diff_ci"]
+        wl, wh = r["win_rate_ci"]
+        lines.append(f"{r['player']:<16} {r['seat_games']:>10}  {r['score_mean']:10.2f}  {r['score_diff']:+8.2f}   "
+                     f"[{lo:+7.2f}, {hi:+7.2f}]  {r['win_rate']:7.1%}  [{wl:.1%}, {wh:.1%}]")
+    h = d.get("head_to_head")
+    if h:
+        lo, hi = h["score_diff_ci"]
+        lines.append(f"{h['a']} − {h['b']}: {h['score_diff']:+.2f} points per seat-game [{lo:+.2f}, {hi:+.2f}]")
+    if d["deals_dropped_step_limit"]:
+        lines.append(f"{d['deals_dropped_step_limit']} deals left out: a game hit the step limit")
+    return lines

@@ -1,0 +1,112 @@
+"""Run many games in worker processes, with results independent of the number of workers.
+
+Compiled games hold closures, which cannot be pickled, so a worker receives the game's
+*source text* (and file name) once, compiles it itself, and then gets batches of plain
+arguments (seeds, player specs). A job is a module-level function ``job(game, *args)``
+returning a plain, picklable record. Each game's record depends only on its arguments, so
+gathering the records back in order gives the same result for any number of workers.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from typing import Callable, Sequence
+
+_GAME = None  # the worker's compiled game
+
+
+def _init(text: str, filename: str) -> None:
+    global _GAME
+    from .game import PreparedGame
+
+    _GAME = PreparedGame.from_text(text, filename)
+
+
+def _run_batch(batch):
+    job, items = batch
+    out = []
+    for k, args in items:
+        out.append((k, _call(job, _GAME, args)))
+    return out
+
+
+def _call(job, game, args):
+    try:
+        return job(game, *args)
+    except Exception as exc:  # noqa: BLE001 - shipped back and re-raised in the parent
+        import pickle
+
+        try:
+            pickle.loads(pickle.dumps(exc))
+        except Exception:  # noqa: BLE001
+            exc = RuntimeError(exc.format() if hasattr(exc, "format") else f"{type(exc).__name__}: {exc}")
+        return _Failure(exc)
+
+
+class _Failure:
+    """An exception raised by a job, carried back to the parent process."""
+
+    def __init__(self, exc: BaseException):
+        self.exc = exc
+
+
+def default_workers() -> int:
+    return max(1, os.cpu_count() or 1)
+
+
+def map_games(game, job: Callable, items: Sequence[tuple], workers: int = 1,
+              progress: Callable[[int], None] | None = None) -> list:
+    """``[job(game, *args) for args in items]``, in ``workers`` processes when more than one.
+
+    ``progress(done)`` is called as records arrive (``done`` counts finished items). An
+    exception raised by a job is re-raised here (the first one in item order).
+    """
+    items = list(items)
+    n = len(items)
+    results: list = [None] * n
+    if workers <= 1 or n <= 1:
+        for k, args in enumerate(items):
+            results[k] = job(game, *args)
+            if progress:
+                progress(k + 1)
+        return results
+    workers = min(workers, n)
+    size = max(1, min(64, n // (workers * 8)))
+    indexed = list(enumerate(items))
+    batches = [(job, indexed[i:i + size]) for i in range(0, n, size)]
+    ctx = multiprocessing.get_context("spawn")
+    done = 0
+    with ctx.Pool(workers, initializer=_init, initargs=(game.source.text, game.source.filename)) as pool:
+        for out in pool.imap_unordered(_run_batch, batches):
+            for k, rec in out:
+                results[k] = rec
+            done += len(out)
+            if progress:
+                progress(done)
+    for rec in results:
+        if isinstance(rec, _Failure):
+            raise rec.exc
+    return results
+
+
+def progress_bar(total: int, label: str, enabled: bool = True):
+    """A context manager giving ``update(done)``: a rich progress bar on a terminal, else no-op."""
+    import sys
+    from contextlib import contextmanager
+
+    @contextmanager
+    def bar():
+        if not (enabled and sys.stderr.isatty()):
+            yield None
+            return
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn, TimeRemainingColumn
+
+        with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn(), TimeRemainingColumn(), transient=True,
+                      console=Console(stderr=True)) as p:
+            task = p.add_task(label, total=total)
+            yield lambda done: p.update(task, completed=done)
+
+    return bar()
