@@ -17,6 +17,7 @@ from .syntax import COMMA, DOTDOT, INT, OP, SYMBOL, VAR, Atom, SList
 
 MAX_COLLECTION = 200_000
 MAX_INT = 2**63 - 1
+MAX_TUPLE = 64
 
 GROUP_HEADS = {"partition", "tuples", "subsets", "runs"}
 LOC_HEADS = {"union", "intersect", "disjunction", "sort", "filter", "run"}
@@ -211,7 +212,10 @@ class ExprCompiler:
             if h == "tri":
                 def tri(s, e):
                     n = f(s, e)
-                    return n * (n + 1) // 2
+                    r = n * (n + 1) // 2
+                    if -MAX_INT <= r <= MAX_INT:
+                        return r
+                    rt_error(f"integer overflow (beyond 64 bits): tri of {n}", span, "tri")
                 return tri
 
             def fib(s, e):
@@ -282,14 +286,38 @@ class ExprCompiler:
         a, b = self.c_int(x.items[1], scope), self.c_int(x.items[2], scope)
         ca, cb = self.const_value(x.items[1], scope), self.const_value(x.items[2], scope)
         span = x.span
+        # + and - check the 64-bit range too: (set X (+ X X)) in a loop would otherwise grow
+        # without bound
         if op == "+":
             if cb is not None:
-                return lambda s, e: a(s, e) + cb
-            return lambda s, e: a(s, e) + b(s, e)
+                def add_const(s, e):
+                    r = a(s, e) + cb
+                    if -MAX_INT <= r <= MAX_INT:
+                        return r
+                    rt_error("integer overflow (beyond 64 bits)", span, op)
+                return add_const
+
+            def add(s, e):
+                r = a(s, e) + b(s, e)
+                if -MAX_INT <= r <= MAX_INT:
+                    return r
+                rt_error("integer overflow (beyond 64 bits)", span, op)
+            return add
         if op == "-":
             if cb is not None:
-                return lambda s, e: a(s, e) - cb
-            return lambda s, e: a(s, e) - b(s, e)
+                def sub_const(s, e):
+                    r = a(s, e) - cb
+                    if -MAX_INT <= r <= MAX_INT:
+                        return r
+                    rt_error("integer overflow (beyond 64 bits)", span, op)
+                return sub_const
+
+            def sub(s, e):
+                r = a(s, e) - b(s, e)
+                if -MAX_INT <= r <= MAX_INT:
+                    return r
+                rt_error("integer overflow (beyond 64 bits)", span, op)
+            return sub
         if op == "*":
             def mul(s, e):
                 r = a(s, e) * b(s, e)
@@ -1118,6 +1146,8 @@ class ExprCompiler:
 
             def tuples(s, e):
                 k = nf(s, e)
+                if not 1 <= k <= MAX_TUPLE:
+                    rt_error(f"(tuples {k} ...): the size of a tuple must be 1..{MAX_TUPLE}", span, h)
                 sc = pts(s, e).table
                 by_score: dict = {}
                 for c in cards(s, e):

@@ -12,14 +12,24 @@ from __future__ import annotations
 
 import itertools
 
-from .compile_expr import (MAX_COLLECTION, Const, ExprCompiler, Scope, element_hint, fail, head_of, is_atom,
+from .compile_expr import (MAX_COLLECTION, MAX_INT, Const, ExprCompiler, Scope, element_hint, fail, head_of, is_atom,
                            is_location_form, is_storage_form, kw, rt_error)
 from .errors import StepLimitExceeded
-from .runtime import MEMORY, Card, MoveEvent, PLoc, StorageEvent
+from .runtime import MEMORY, WORK_PER_STEP, Card, MoveEvent, PLoc, StorageEvent
 from .syntax import COLON, INT, SYMBOL, VAR, Atom, SList
 
 MAX_REPEAT = 100_000
 MAX_OPTIONS = 100_000
+
+
+def out_of_work(s, span, form: str):
+    """Stop a game whose loops ran more iterations than its work budget allows."""
+    raise StepLimitExceeded(f"the game ran more loop iterations (repeat, all, any) than its limit "
+                            f"({WORK_PER_STEP} per step of --max-steps {s.max_steps})", span, form=form)
+
+
+def too_many_options(span):
+    rt_error(f"more than {MAX_OPTIONS} options", span, "choice")
 
 
 class Item:
@@ -184,8 +194,14 @@ class FlowCompiler(ExprCompiler):
         body = self.c_item(x.items[3], scope.bind(x.items[2].value, slot, element_hint(x.items[1])))
         brun = body.run
 
+        span = x.span
+
         def run(s, e):
-            for v in list(coll(s, e)):
+            elems = list(coll(s, e))
+            s.work -= len(elems)
+            if s.work < 0:
+                out_of_work(s, span, h)
+            for v in elems:
                 e[slot] = v
                 brun(s, e)
         bexpand = body.expand
@@ -199,7 +215,13 @@ class FlowCompiler(ExprCompiler):
                 for v in list(coll(s, e)):
                     e2 = e[:]
                     e2[slot] = v
-                    for v2 in list(coll2(s, e2)):
+                    inner = list(coll2(s, e2))
+                    s.work -= len(inner) + 1
+                    if s.work < 0:
+                        out_of_work(s, span, h)
+                    if len(out) + len(inner) > MAX_OPTIONS:
+                        too_many_options(span)
+                    for v2 in inner:
                         e3 = e2[:]
                         e3[slot2] = v2
                         out.append([(body2, e3)])
@@ -209,18 +231,30 @@ class FlowCompiler(ExprCompiler):
 
             def expand(s, e):
                 out = []
-                for v in list(coll(s, e)):
+                elems = list(coll(s, e))
+                s.work -= len(elems)
+                if s.work < 0:
+                    out_of_work(s, span, h)
+                for v in elems:
                     e2 = e[:]
                     e2[slot] = v
                     if static:
                         out.append([(body, e2)])
                     else:
                         out.extend(bexpand(s, e2) or [[]])
+                        if len(out) > MAX_OPTIONS:
+                            too_many_options(span)
+                if len(out) > MAX_OPTIONS:
+                    too_many_options(span)
                 return out
         else:
             def expand(s, e):
                 pairs = []
-                for v in list(coll(s, e)):
+                elems = list(coll(s, e))
+                s.work -= len(elems)
+                if s.work < 0:
+                    out_of_work(s, span, h)
+                for v in elems:
                     e2 = e[:]
                     e2[slot] = v
                     pairs.append((body, e2))
@@ -270,7 +304,7 @@ class FlowCompiler(ExprCompiler):
                     for p in parts]
 
             def expand(s, e):
-                return LazyOptions(s, e, plan)
+                return LazyOptions(s, e, plan, span)
         elif all(p.static or p.any_parts is not None for p in parts):
             # every option these produce has at least one action
             def expand(s, e):
@@ -717,18 +751,25 @@ class FlowCompiler(ExprCompiler):
         const, slot = self.c_storage_slot("sto", x.items[1], scope)
         layout = self.layout
         amount = self.c_int(x.items[2], scope) if len(x.items) == 3 else (lambda s, e: 1)
+        span, form = x.span, str(x.items[0])
         if const is not None:
             def step_const(s, e):
-                s.ints[const] += sign * amount(s, e)
+                v = s.ints[const] + sign * amount(s, e)
+                if not -MAX_INT <= v <= MAX_INT:
+                    rt_error("integer overflow (beyond 64 bits)", span, form)
+                s.ints[const] = v
                 if s.events is not None:
-                    record_storage(s, layout.slot_label("sto", const), s.ints[const])
+                    record_storage(s, layout.slot_label("sto", const), v)
             return Item(x, scope, run=step_const, static=True)
 
         def step(s, e):
             k = slot(s, e)
-            s.ints[k] += sign * amount(s, e)
+            v = s.ints[k] + sign * amount(s, e)
+            if not -MAX_INT <= v <= MAX_INT:
+                rt_error("integer overflow (beyond 64 bits)", span, form)
+            s.ints[k] = v
             if s.events is not None:
-                record_storage(s, layout.slot_label("sto", k), s.ints[k])
+                record_storage(s, layout.slot_label("sto", k), v)
         return Item(x, scope, run=step, static=True)
 
     # -- turn order ------------------------------------------------------------------------
@@ -782,7 +823,11 @@ class FlowCompiler(ExprCompiler):
             brun = body.run
 
             def run_all(s, e):
-                for _ in range(count(s, e)):
+                k = count(s, e)
+                s.work -= k
+                if s.work < 0:
+                    out_of_work(s, span, "repeat")
+                for _ in range(k):
                     brun(s, e)
 
             def expand_all(s, e):
@@ -798,6 +843,10 @@ class FlowCompiler(ExprCompiler):
             k = times(s, e)
             if k > MAX_REPEAT:
                 rt_error(f"repeat {k} times is more than the limit of {MAX_REPEAT}", span, "repeat")
+            if k > 0:
+                s.work -= k
+                if s.work < 0:
+                    out_of_work(s, span, "repeat")
             for _ in range(k):
                 brun(s, e)
         if const is not None and const >= 1 and body.static:
@@ -807,6 +856,10 @@ class FlowCompiler(ExprCompiler):
             k = times(s, e)
             if k > MAX_REPEAT:
                 rt_error(f"repeat {k} times is more than the limit of {MAX_REPEAT}", span, "repeat")
+            if k > 0:
+                s.work -= k
+                if s.work < 0:
+                    out_of_work(s, span, "repeat")
             return compose(s, [(body, e)] * k) if k > 0 else []
         return Item(x, scope, run=run, expand=expand)
 
@@ -878,7 +931,7 @@ class LazyOptions:
 
     __slots__ = ("segments", "n")
 
-    def __init__(self, s, e, plan):
+    def __init__(self, s, e, plan, span):
         segments = []
         n = 0
         for kind, data in plan:
@@ -898,6 +951,8 @@ class LazyOptions:
                 if outer and inner:
                     segments.append((len(outer) * len(inner), PAIRS, data, e, (outer, inner)))
                     n += len(outer) * len(inner)
+        if n > MAX_OPTIONS:
+            too_many_options(span)
         self.segments = segments
         self.n = n
 

@@ -39,14 +39,14 @@ class PointMap:
         self.refresh()
 
     def refresh(self) -> None:
-        out = []
-        for attrs in self.game.card_attrs:
+        """Score the cards added to the game's card table since the last refresh."""
+        table = self.table
+        for attrs in self.game.card_attrs[len(table):]:
             total = 0
             for conds, pts in self.awards:
                 if all(attrs.get(k, "") == v for k, v in conds):
                     total += pts
-            out.append(total)
-        self.table = out
+            table.append(total)
 
     def scores(self, s=None) -> list[int]:
         """Score of every card of the game's card table, indexed by card id."""
@@ -92,6 +92,7 @@ class PreparedGame:
         self._card_origin: list[tuple] = []
         self._attr_cols: dict[str, list[str]] = {}
         self._point_maps: dict = {}
+        self._deck_sizes: dict[str, int] = {}  # deck name -> cards of it in the card table
         self._deck_runs: dict = {}  # (create-deck form, first id) -> its cards, checked once
         self.empty_points = PointMap(self, ())
         self.warnings = list(source.warnings)
@@ -196,7 +197,10 @@ class PreparedGame:
         if cached is not None:
             return cached
         ids = []
-        serial = sum(1 for d in self.card_deck[:start] if d == deck_name)
+        if start == len(self.card_deck):
+            serial = self._deck_sizes.get(deck_name, 0)
+        else:
+            serial = sum(1 for d in self.card_deck[:start] if d == deck_name)
         for k, attrs in enumerate(combos):
             cid = start + k
             if cid < len(self.card_attrs):
@@ -208,6 +212,7 @@ class PreparedGame:
                     raise RecycleRuntimeError("more than 200000 cards created", span, form="create")
                 self.card_attrs.append(dict(attrs, __serial__=str(serial + k)))
                 self.card_deck.append(deck_name)
+                self._deck_sizes[deck_name] = self._deck_sizes.get(deck_name, 0) + 1
                 self._card_origin.append((key, k))
                 self.card_objs.append(Card(cid))
                 for col_key, col in self._attr_cols.items():

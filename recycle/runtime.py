@@ -135,13 +135,17 @@ class StorageEvent:
     decision: int
 
 
+WORK_PER_STEP = 1000
+MIN_WORK = 1_000_000
+
+
 class State:
     """The mutable state of one game in progress. Created by ``PreparedGame.new_state``."""
 
     __slots__ = ("game", "locs", "card_loc", "ints", "strs", "points", "pstack", "tstack", "rng",
                  "events", "steps", "decisions", "options_total", "max_steps", "chooser",
                  "team_members", "team_of", "nteams", "scores", "decide", "decide_all",
-                 "seed", "history")
+                 "seed", "history", "work")
 
     def __init__(self, game, rng: random.Random, record: bool, max_steps: int):
         self.game = game
@@ -159,6 +163,9 @@ class State:
         self.decisions = 0
         self.options_total = 0
         self.max_steps = max_steps
+        # loop iterations (repeat, all, any) left: steps only advance at choices and stage
+        # rounds, so nested loops inside one step need a budget of their own
+        self.work = max(MIN_WORK, WORK_PER_STEP * max_steps)
         self.chooser = None
         n = layout.nplayers
         self.team_members = [[p] for p in range(n)]

@@ -19,6 +19,7 @@ from .errors import RecycleSyntaxError, Span
 
 MAX_NESTING = 200
 MAX_SOURCE_BYTES = 2_000_000
+MAX_LITERAL = 2**63 - 1
 
 # Atom kinds
 INT, VAR, SYMBOL, OP, COMMA, COLON, DOTDOT = "int", "var", "symbol", "op", "comma", "colon", "dotdot"
@@ -82,12 +83,15 @@ class _ToAst(Transformer):
     def __init__(self, filename: str):
         super().__init__()
         self.filename = filename
+        self.too_large: list[Token] = []
 
     def _span(self, tok: Token) -> Span:
         return Span(self.filename, tok.line, tok.column, tok.end_line, tok.end_column)
 
     def int(self, children):
         (tok,) = children
+        if len(tok) > 18 and int(tok) > MAX_LITERAL:
+            self.too_large.append(tok)
         return Atom(INT, int(tok), self._span(tok))
 
     def var(self, children):
@@ -177,7 +181,12 @@ def parse_text(text: str, filename: str = "<string>") -> SourceFile:
         tree = _parser().parse(text)
     except UnexpectedInput as exc:
         raise _syntax_error(exc, text, filename) from None
-    forms, strays = _ToAst(filename).transform(tree)
+    to_ast = _ToAst(filename)
+    forms, strays = to_ast.transform(tree)
+    if to_ast.too_large:
+        t = to_ast.too_large[0]
+        raise RecycleSyntaxError(f"the integer {str(t)[:24]}{'...' if len(t) > 24 else ''} is beyond 64 bits "
+                                 f"(at most {MAX_LITERAL})", to_ast._span(t), text)
     warnings = []
     if strays:
         t = strays[0]

@@ -24,14 +24,7 @@ from .invariants import (InvariantSink, InvariantViolation, check_conservation, 
                          run_rollouts)
 
 # game (file stem) -> why it does not run cleanly yet
-KNOWN_BAD: dict[str, str] = {
-    "ContinuousPairs4": "(top 'PAIRS) on a let-bound list of pairs (tuples), RECYCLE.md 9.8; reported failing "
-                        "in issue 4's brief (passes on the current tree)",
-    "Simon'sCat4": "reported failing (error or step limit) in issue 4's brief (passes on the current tree)",
-    "Coloretto4": "reported failing (error or step limit) in issue 4's brief; rules left as TODO upstream "
-                  "(passes on the current tree)",
-    "Cribbage2": "reported failing (error or step limit) in issue 4's brief (passes on the current tree)",
-}
+KNOWN_BAD: dict[str, str] = {}
 
 ROLLOUTS = 30  # per game in CI; tools/conformance.py runs 200
 MAX_STEPS = 20_000
