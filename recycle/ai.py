@@ -31,11 +31,10 @@ REWARDS = ("win", "score")
 class DealRng(random.Random):
     """The generator handed to ``View.rollout``: its re-deal depends on the view alone.
 
-    ``determinize`` shuffles, per deck family, the list of unseen cards in the order the
-    *true* state holds them, so a plain generator would deal a different world for two
-    states with the same view (a leak of the true hidden cards into the decision). This
-    class sorts each family's cards first and shuffles them with a generator seeded by
-    its own key and the family, so the world depends only on the key and the unseen set.
+    ``determinize`` already sorts the unseen cards of each deck family before shuffling,
+    so any generator deals a world that depends on the view only. This one also gives
+    each family a generator of its own (seeded by the key and the family), so the world
+    dealt to one family does not shift when another family's size changes.
     """
 
     def __init__(self, key: int):

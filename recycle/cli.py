@@ -64,6 +64,20 @@ def _players(spec: Optional[str], game):
         raise typer.Exit(2) from None
 
 
+TAIL_LINES = 40
+
+
+def _print_tail(lines: list[str]) -> None:
+    """The transcript of a game stopped by an error: its first line and its last lines."""
+    typer.echo(lines[0])
+    body = lines[1:]
+    if len(body) > TAIL_LINES:
+        typer.echo(f"... ({len(body) - TAIL_LINES} earlier lines left out)")
+        body = body[-TAIL_LINES:]
+    for line in body:
+        typer.echo(line)
+
+
 @app.command()
 def run(game: GameArg, seed: SeedOpt = 0,
         reveal: Annotated[bool, typer.Option("--reveal", help="Show hidden cards in the transcript.")] = False,
@@ -91,6 +105,9 @@ def run(game: GameArg, seed: SeedOpt = 0,
         else:
             result = g.play(pl, seed=seed, record=True, describe=True, reveal=reveal, max_steps=max_steps)
     except RecycleError as exc:
+        partial = getattr(exc, "partial", None)
+        if partial is not None and not as_json:
+            _print_tail(transcript(g, partial, reveal=reveal))
         _fail(exc)
         return
     if as_json:
@@ -132,15 +149,29 @@ def simulate(game: GameArg, n: Annotated[int, typer.Option("-n", "--games", help
 
 
 @app.command()
-def check(game: GameArg):
-    """Parse and compile a game without running it; report errors with file:line:column."""
+def check(game: GameArg,
+          strict: Annotated[bool, typer.Option("--strict", help="Exit with status 1 when there are warnings.")]
+          = False):
+    """Parse and compile a game without running it; report errors with file:line:column.
+
+    Also warns of likely slips that still compile: a location that never receives cards
+    (a misspelt name?) and a storage that is read but never set.
+    """
+    from .lint import lint
+
     try:
         g = _load(game)
     except RecycleError as exc:
         _fail(exc)
         return
+    found = lint(g.source.forms[0])
+    for w in found:
+        typer.echo(str(w), err=True)
     locs = sorted({f"{k[1]} ({k[0]})" for k in g.layout.loc_base})
-    typer.echo(f"{game}: ok — {g.nplayers} players, locations: {', '.join(locs)}")
+    note = f", {len(found)} warning{'s' if len(found) != 1 else ''}" if found else ""
+    typer.echo(f"{game}: ok — {g.nplayers} players, locations: {', '.join(locs)}{note}")
+    if strict and (found or g.warnings):
+        raise typer.Exit(1)
 
 
 def _register_extensions() -> None:

@@ -2,7 +2,8 @@
 
 Every item compiles to an ``Item`` holding two closures: ``run(state, env)`` executes
 it; ``expand(state, env)`` lists the options it contributes inside a ``choice``. A
-``choice`` asks ``state.decide(options)`` (set by the rollout loop) for an index.
+``choice`` asks ``state.decide(options)`` (set by the rollout loop) for an index; ``None``
+means "the state changed: list the options again".
 An option is a list of steps ``(item, env)``: the actions are run only when chosen,
 each in the state reached by the steps before it (RECYCLE.md 4.6). Items whose options
 cannot depend on the state ("static" ones) are expanded without touching it.
@@ -341,6 +342,13 @@ class FlowCompiler(ExprCompiler):
             s.decisions += 1
             s.options_total += len(opts)
             i = s.decide(opts) if len(opts) > 1 or s.decide_all else 0
+            if i is None:
+                # the rollout loop changed the state (re-dealt hidden cards at a simulation's
+                # root): the options are worked out again in the new state
+                opts = expand(s, e)
+                if not opts:
+                    rt_error("a choice with no legal option", span, "choice")
+                i = s.decide(opts) if len(opts) > 1 or s.decide_all else 0
             s.chooser = s.pstack[-1][0]
             for item, env in opts[i]:
                 item.run(s, env)

@@ -254,6 +254,7 @@ class PreparedGame:
         return s
 
     def _start(self, s: State, env: list) -> None:
+        s.env = env
         for slot, val in self._decls:
             env[slot] = val(s, env)
         for run in self._setup:
@@ -322,6 +323,10 @@ class PreparedGame:
             scores = self.final_scores(s, env)
         except RecycleError as exc:
             exc.source = self.source.text
+            if watched:
+                # what happened up to the error, for a transcript of the stopped game
+                exc.partial = GameResult(seed, None, None, [], s.decisions, s.options_total, s.steps, s,
+                                         s.events, choices)
             raise
         except RecursionError:
             raise RecycleRuntimeError("the game nests too deeply to run") from None
@@ -353,8 +358,11 @@ class PreparedGame:
         return s
 
     def final_scores(self, s: State, env: list | None = None) -> list[int]:
-        """Each player's value of the ``scoring`` expression, with that player current."""
-        env = env if env is not None else [None] * self._compiler.nslots
+        """Each player's value of the ``scoring`` expression, with that player current.
+
+        Works mid-game too (the game's declared variables are kept in the state)."""
+        if env is None:
+            env = s.env if s.env is not None else [None] * self._compiler.nslots
         out = []
         for p in range(self.nplayers):
             s.pstack.append([p, None])
@@ -365,11 +373,14 @@ class PreparedGame:
         return out
 
     def simulate(self, n: int = 1000, seed: int = 0, players: Sequence | None = None,
-                 max_steps: int = DEFAULT_MAX_STEPS, progress: Callable | None = None):
-        """Run ``n`` rollouts (seeds derived from ``seed``) and return ``SimulationStats``."""
+                 max_steps: int = DEFAULT_MAX_STEPS, progress: Callable | None = None, workers: int = 1):
+        """Run ``n`` rollouts (seeds derived from ``seed``) and return ``SimulationStats``.
+
+        ``workers`` > 1 shares the rollouts among that many processes; the figures (all but
+        the timings) are the same whatever their number."""
         from .stats import simulate
 
-        return simulate(self, n, seed, players, max_steps, progress)
+        return simulate(self, n, seed, players, max_steps, progress, workers=workers)
 
     def flow_graph(self, rollouts: int = 1, seed: int = 0, per_player: bool = False):
         """The card-movement / information-flow graph (a ``networkx.MultiDiGraph``)."""

@@ -145,7 +145,7 @@ class State:
     __slots__ = ("game", "locs", "card_loc", "ints", "strs", "points", "pstack", "tstack", "rng",
                  "events", "steps", "decisions", "options_total", "max_steps", "chooser",
                  "team_members", "team_of", "nteams", "scores", "decide", "decide_all",
-                 "seed", "history", "work")
+                 "seed", "history", "work", "env")
 
     def __init__(self, game, rng: random.Random, record: bool, max_steps: int):
         self.game = game
@@ -178,6 +178,8 @@ class State:
         # the seed and the choices made at decisions with 2+ options: enough to replay the game
         self.seed = None
         self.history: list[int] = []
+        # the game's top-level environment (its declared variables), set when setup starts
+        self.env = None
 
     def grow_locs(self) -> None:
         """Make room for locations registered after this state was made (computed names)."""

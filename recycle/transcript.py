@@ -120,6 +120,9 @@ def transcript(game, result, reveal: bool = False) -> list[str]:
         d = decisions.get(k)
         if d is not None:
             lines.append(f"[{d.index}] P{d.player} chooses {d.chosen + 1} of {d.options}: {d.description}")
+    if result.scores is None:
+        lines.append(f"Stopped after {result.decisions} decisions, {result.steps} steps")
+        return lines
     lines.append("Final scores: " + ", ".join(f"P{p} {v}" for p, v in enumerate(result.scores)))
     if len(result.winners) == 1:
         lines.append(f"Winner: P{result.winners[0]}")

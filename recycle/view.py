@@ -118,8 +118,12 @@ def determinize(state, observer: int, rng) -> None:
             continue
         for k, c in enumerate(lst):
             slots.setdefault(game.card_deck[c], []).append((i, k, c))
-    for family in slots.values():
-        cards = [c for _, _, c in family]
+    # the cards are sorted (and the families taken in name order) before the shuffle, so
+    # the world drawn depends on the view and the generator only, never on where the
+    # hidden cards truly lie
+    for name in sorted(slots):
+        family = slots[name]
+        cards = sorted(c for _, _, c in family)
         rng.shuffle(cards)
         for (i, k, _), c in zip(family, cards):
             state.locs[i][k] = c
@@ -130,7 +134,7 @@ def rollout_from(state, observer: int | None, decide, rng, max_steps: int | None
     """Play the game again from its start to the decision ``state`` is at, then on.
 
     The first decisions replay ``state.history``; at the current decision (the *root*) the
-    state is re-dealt for ``observer`` (``determinize``; ``observer=None`` keeps the true
+    state is re-dealt for ``observer`` before the root's options are listed again (``determinize``; ``observer=None`` keeps the true
     cards: cheating, for comparison) and the game's generator is reseeded from ``rng`` so
     the future is unknown too. From the root on, ``decide(sim_state, options)`` picks every
     choice with 2+ options. Returns the final scores, or ``None`` if the step limit hit;
@@ -155,10 +159,13 @@ def rollout_from(state, observer: int | None, decide, rng, max_steps: int | None
             position += 1
             return prefix[position - 1]
         if position == k:
+            # the root: re-deal, reseed, and have the choice list its options again in the
+            # new world (options bound to hidden cards must not come from the true state)
             position += 1
             if observer is not None:
                 determinize(sim, observer, rng)
             sim.rng.seed(rng.getrandbits(64))
+            return None
         return decide(sim, opts)
 
     sim.decide = replay_then_decide

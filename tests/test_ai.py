@@ -8,6 +8,7 @@ import recycle
 from recycle.ai import GreedyPlayer, ISMCTSPlayer, OmniscientPlayer, PIMCPlayer, option_key, sample_rollout
 from recycle.game import rollout_seed
 from recycle.players import RandomPlayer, make_players
+from recycle.view import SimulationEnd
 
 from .conftest import GAMES
 
@@ -169,6 +170,26 @@ def test_sampled_worlds_depend_on_the_view_only():
             ra = sample_rollout(va, lambda s, o: 0, key)
             rb = sample_rollout(vb, lambda s, o: 0, key)
             assert ra == rb
+
+
+def test_determinize_with_a_plain_generator_depends_on_the_view_only():
+    """The core re-deal (no DealRng): the same view and generator give the same world."""
+    g = recycle.load(SCHWIMMEN)
+    pairs = same_view_pairs(g, range(1500), limit=4)
+    assert pairs
+    for a, b in pairs:
+        worlds = []
+        for seed in (a, b):
+            v, _ = view_at_first_decision(g, seed)
+            seen = []
+
+            def decide(sim, opts):
+                seen.append([[int(c) for c in lst] for lst in sim.locs])
+                raise SimulationEnd
+
+            v.rollout(decide, random.Random(11))
+            worlds.append(seen[0])
+        assert worlds[0] == worlds[1]
 
 
 @pytest.mark.parametrize("make", [lambda: PIMCPlayer(12), lambda: ISMCTSPlayer(12), lambda: GreedyPlayer(2)],

@@ -88,6 +88,11 @@ def test_step_limit_message(tmp_path):
     r = runner.invoke(app, ["run", str(loop), "--max-steps", "300"])
     assert r.exit_code == 1
     assert "step limit: the game did not end within 300 steps" in r.output
+    # the transcript's last lines come first, to show where the game went round
+    lines = r.output.splitlines()
+    assert lines[0] == "loop: 2 players, seed 0" and lines[1] == "... (112 earlier lines left out)"
+    assert lines[-7:-5] == ["[149] P0 chooses 1 of 1: (turn pass)", "[150] P1 chooses 1 of 1: (turn pass)"]
+    assert lines[-5] == "Stopped after 150 decisions, 301 steps"  # a step per choice and per stage round
     r = runner.invoke(app, ["simulate", str(loop), "-n", "3", "--max-steps", "300", "--json"])
     assert r.exit_code == 0 and json.loads(r.output)["step_limit_hits"] == 3
 
@@ -95,3 +100,19 @@ def test_step_limit_message(tmp_path):
 def test_missing_file_is_a_clean_error(tmp_path):
     r = runner.invoke(app, ["check", str(tmp_path / "nope.rcy")])
     assert r.exit_code == 1 and "cannot read" in r.output and "Traceback" not in r.output
+
+
+def test_check_warns_of_slips_and_strict_makes_them_fail(tmp_path):
+    game = tmp_path / "slip.rcy"
+    game.write_text("""(game (setup (create players 2) (create deck (game iloc STOCK) (deck (R (A, B)))))
+ (do ((move (top (game iloc STOCK)) (top (game vloc PILE)))
+      ((== (game sto FLAG) 1) (move (top (game vloc PLIE)) (top (game iloc STOCK))))))
+ (scoring max 0))""")
+    r = runner.invoke(app, ["check", str(game)])
+    assert r.exit_code == 0
+    assert f"{game}:3:42: warning: vloc PLIE never receives cards" in r.output
+    assert f"{game}:3:12: warning: sto FLAG is read but never set" in r.output
+    assert "2 warnings" in r.output
+    assert runner.invoke(app, ["check", "--strict", str(game)]).exit_code == 1
+    clean = runner.invoke(app, ["check", "--strict", SCHWIMMEN])
+    assert clean.exit_code == 0 and "warning" not in clean.output

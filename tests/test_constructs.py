@@ -307,3 +307,26 @@ def test_wrong_kind_of_variable_at_run_time():
     with pytest.raises(recycle.RecycleRuntimeError) as info:
         g.play(seed=0)
     assert "'C holds a card, not an integer" in str(info.value)
+
+
+def test_scores_mid_game_read_the_declared_variables():
+    text = """(game (declare (+ 2 3) 'BONUS)
+      (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (A, B)))))
+      (do ((set ((0 player) sto S) 1)))
+      (choice ((set ((1 player) sto S) 7) (turn pass)))
+      (scoring max (+ ((current player) sto S) 'BONUS)))"""
+    g = recycle.loads(text)
+    seen = []
+    r = g.play(seed=0, on_decision=lambda state, player, options, index: seen.append(g.final_scores(state)))
+    assert seen == [[6, 5]]
+    assert r.scores in ([6, 12], [6, 5])
+
+
+def test_simulate_gives_the_same_figures_whatever_the_number_of_workers():
+    g = tiny("(stage player (end (> (game sto X) 5)) (choice ((inc (game sto X)) (inc (game sto X) 2))))",
+             scoring="(scoring max (game sto X))")
+    one, two = g.simulate(60, seed=4), g.simulate(60, seed=4, workers=2)
+    timing = {"rollouts_per_second", "seconds"}
+    a = {k: v for k, v in one.to_dict().items() if k not in timing}
+    b = {k: v for k, v in two.to_dict().items() if k not in timing}
+    assert a == b and a["games"] == 60
