@@ -105,6 +105,7 @@ class FlowCompiler(ExprCompiler):
         from .runtime import PlayerId, TeamId
 
         self.game = game
+        self.option_depth = 0
         self.layout = Layout(nplayers)
         self.players = tuple(PlayerId(p) for p in range(nplayers))
         self.teams = tuple(TeamId(t) for t in range(nplayers))
@@ -123,8 +124,9 @@ class FlowCompiler(ExprCompiler):
         method = getattr(self, "a_" + h.replace("-", "_"), None) if isinstance(h, str) and h.islower() else None
         if method is None:
             fail(f"expected an action or block, got {self.form_name(x)}", x)
-        if h in ("choice", "stage") and not allow_choice:
-            fail(f"a ({h} ...) cannot stand here (only in a stage, at the top level or in a let)", x, h)
+        if h in ("choice", "stage") and (not allow_choice or self.option_depth):
+            where = "inside the options of a choice" if self.option_depth else "here"
+            fail(f"a ({h} ...) cannot stand {where} (only in a stage, at the top level or in a let)", x, h)
         return method(x, scope)
 
     def c_conditional(self, x: SList, scope: Scope) -> Item:
@@ -291,10 +293,14 @@ class FlowCompiler(ExprCompiler):
         if len(x.items) != 2 or not isinstance(x.items[1], SList) or not x.items[1].items:
             fail("expected (choice (OPTION ...)) with at least one option", x, "choice")
         inner = x.items[1]
-        if isinstance(inner.items[0], Atom):
-            parts = [self.c_item(inner, scope, allow_choice=False)]
-        else:
-            parts = [self.c_item(i, scope, allow_choice=False) for i in inner.items]
+        self.option_depth += 1  # no choice or stage anywhere inside the options
+        try:
+            if isinstance(inner.items[0], Atom):
+                parts = [self.c_item(inner, scope, allow_choice=False)]
+            else:
+                parts = [self.c_item(i, scope, allow_choice=False) for i in inner.items]
+        finally:
+            self.option_depth -= 1
         expanders = [p.expand for p in parts]
         span = x.span
 

@@ -295,6 +295,9 @@ def test_step_limit_stops_a_game_that_never_ends():
     ("(do ((inc (game sto X) 'NOPE)))", "unknown variable 'NOPE"),
     ("(do ((frobnicate 1)))", "expected an action"),
     ("(do ((set (game sto X) HELLO)))", "expected an integer"),
+    # found by tools/fuzz.py: a choice nested in an option (here inside an any) crashed
+    ("(choice ((any (range 1..2) 'I (choice ((turn pass))))))", "cannot stand inside the options of a choice"),
+    ("(choice (((== 1 1) (stage player (end (== 1 1)) (turn pass)))))", "(stage ...) cannot stand inside"),
 ])
 def test_compile_errors_are_positioned(body, words):
     with pytest.raises(recycle.RecycleError) as info:
