@@ -333,3 +333,35 @@ def test_simulate_gives_the_same_figures_whatever_the_number_of_workers():
     a = {k: v for k, v in one.to_dict().items() if k not in timing}
     b = {k: v for k, v in two.to_dict().items() if k not in timing}
     assert a == b and a["games"] == 60
+
+
+def test_intersect_and_disjunction():
+    g = tiny("""(do ((move (top (game iloc STOCK)) (top (game vloc A)))
+                     (move (top (game iloc STOCK)) (top (game vloc A)))
+                     (move (top (game iloc STOCK)) (top (game vloc B)))
+                     (set (game sto I) (size (intersect (game vloc A) (union (game vloc A) (game vloc B)))))
+                     (set (game sto J) (size (intersect (game vloc A) (game vloc B))))
+                     (set (game sto D) (size (disjunction (game vloc A) (game vloc B) (game vloc B))))
+                     (move (top (disjunction (game vloc A) (game vloc B) (game vloc B))) (top (game vloc C)))))""")
+    s = final(g)
+    assert (s.sto("game", "I"), s.sto("game", "J"), s.sto("game", "D")) == (2, 0, 2)
+    assert names(g, s, "game", "vloc", "C") == ["C-X"]  # A held C-Y then C-X (its top)
+
+
+def test_sort_orders_by_score_keeping_ties_in_order_and_actual_moves_the_card():
+    g = tiny("""(do ((set (game points P) (((RANK : A) 5) ((RANK : B) 1) ((RANK : C) 5)))
+                     (move (bottom (sort (game iloc STOCK) using (game points P))) (top (game vloc LOW)))
+                     (move (actual (top (sort (game iloc STOCK) using (game points P)))) (top (game vloc HIGH)))))""")
+    s = final(g)
+    # scores A-X 5, A-Y 5, B-X 1, B-Y 1, C-X 5, C-Y 5: sorted B-X B-Y A-X A-Y C-X C-Y
+    assert names(g, s, "game", "vloc", "LOW") == ["B-X"]
+    assert names(g, s, "game", "vloc", "HIGH") == ["C-Y"]
+    assert len(s.location("game", "iloc", "STOCK")) == 4
+
+
+def test_shuffle_is_a_seeded_permutation():
+    g = tiny("(do ((shuffle (game iloc STOCK))))")
+    orders = [tuple(final(g, seed=k).location("game", "iloc", "STOCK")) for k in range(8)]
+    assert all(sorted(o) == list(range(6)) for o in orders)
+    assert orders[3] == tuple(final(g, seed=3).location("game", "iloc", "STOCK"))
+    assert len(set(orders)) > 4
