@@ -259,7 +259,14 @@ class ExprCompiler:
             pts = self.c_points(x.items[3], scope)
             vs, ps = getattr(cards, "var_slot", None), getattr(pts, "points_slot", None)
             if vs is not None and ps is not None:
-                return lambda s, e: sum(map(s.points[ps].table.__getitem__, e[vs]))
+                def sum_var(s, e):
+                    # a plain loop beats sum(map(...)) on the few cards of a hand or group
+                    table = s.points[ps].table
+                    total = 0
+                    for c in e[vs]:
+                        total += table[c]
+                    return total
+                return sum_var
 
             def sum_(s, e):
                 sc = pts(s, e).table

@@ -340,14 +340,15 @@ class FlowCompiler(ExprCompiler):
 
         def choice(s, e):
             opts = expand(s, e)
-            if not opts:
+            n = len(opts)
+            if not n:
                 rt_error("a choice with no legal option", span, "choice")
             s.steps += 1
             if s.steps > s.max_steps:
                 raise StepLimitExceeded(f"the game did not end within {s.max_steps} steps", span, form="choice")
             s.decisions += 1
-            s.options_total += len(opts)
-            i = s.decide(opts) if len(opts) > 1 or s.decide_all else 0
+            s.options_total += n
+            i = s.decide(opts) if n > 1 or s.decide_all else 0
             if i is None:
                 # the rollout loop changed the state (re-dealt hidden cards at a simulation's
                 # root): the options are worked out again in the new state

@@ -132,11 +132,25 @@ def cached(compute, loc_fns: list, pts_fns: list):
         # the hottest shapes, written out: a player's location, with or without a point map
         if pvar is not None and pslot is not None:
             b1, slot = pvar
+            # "does any player hold ...?" asks about every hand while only one has changed:
+            # each location's last question is remembered, and a list comparison is cheaper
+            # than building and hashing the key
+            last: dict = {}
+            last_get = last.get
 
             def cached_player_loc_points(s, e):
-                key = (tuple(s.locs[b1 + e[slot]]), s.points[pslot])
+                i = b1 + e[slot]
+                cards = s.locs[i]
+                pts = s.points[pslot]
+                m = last_get(i)
+                if m is not None and m[1] is pts and m[0] == cards:
+                    return m[2]
+                key = (tuple(cards), pts)
                 v = get(key, missing)
-                return store(key, compute(s, e)) if v is missing else v
+                if v is missing:
+                    v = store(key, compute(s, e))
+                last[i] = (cards[:], pts, v)
+                return v
             return cached_player_loc_points
         if cur is not None and pslot is None and not pts_fns:
             def cached_current_loc(s, e):

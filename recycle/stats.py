@@ -60,12 +60,16 @@ class SimulationStats:
         return lines
 
 
-def _simulate_one(game, players, seed: int, max_steps: int):
-    """One rollout's record: ``(scores, decisions, options_total)``, or None at the step limit."""
+def _all_random(players) -> bool:
     from .players import RandomPlayer
 
+    return all(type(p) is RandomPlayer for p in players)
+
+
+def _simulate_one(game, players, seed: int, max_steps: int, all_random: bool):
+    """One rollout's record: ``(scores, decisions, options_total)``, or None at the step limit."""
     try:
-        if all(type(p) is RandomPlayer for p in players):
+        if all_random:
             r = game.random_rollout(seed, max_steps)
         else:
             r = game.play(players, seed=seed, max_steps=max_steps).state
@@ -75,7 +79,8 @@ def _simulate_one(game, players, seed: int, max_steps: int):
 
 
 def _simulate_batch(game, players, seeds, max_steps: int):
-    return [_simulate_one(game, players, sd, max_steps) for sd in seeds]
+    all_random = _all_random(players)
+    return [_simulate_one(game, players, sd, max_steps, all_random) for sd in seeds]
 
 
 def simulate(game, n: int, seed: int, players=None, max_steps: int = 100_000, progress=None,
@@ -105,8 +110,9 @@ def simulate(game, n: int, seed: int, players=None, max_steps: int = 100_000, pr
         records = [rec for batch in batches for rec in batch]
     else:
         records = []
+        all_random = _all_random(players)
         for i in range(n):
-            records.append(_simulate_one(game, players, rollout_seed(seed, i), max_steps))
+            records.append(_simulate_one(game, players, rollout_seed(seed, i), max_steps, all_random))
             if progress:
                 progress(i)
     return _aggregate(game, n, seed, players, records, time.perf_counter() - t0, keep_records)
