@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 
 from .compile_expr import (MAX_COLLECTION, MAX_INT, Const, ExprCompiler, Scope, element_hint, fail, head_of, is_atom,
-                           is_location_form, is_storage_form, kw, rt_error)
+                           is_location_form, is_storage_form, kw, rt_error, value_hint)
 from .errors import StepLimitExceeded
 from .runtime import MEMORY, WORK_PER_STEP, Card, MoveEvent, PLoc, StorageEvent
 from .syntax import COLON, INT, SYMBOL, VAR, Atom, SList
@@ -36,7 +36,8 @@ def too_many_options(span):
 class Item:
     """A compiled action, block or flow element (see the module docstring)."""
 
-    __slots__ = ("run", "expand", "static", "node", "scope", "has_choice", "any_parts", "pair_parts", "draws")
+    __slots__ = ("run", "expand", "static", "node", "scope", "has_choice", "any_parts", "pair_parts", "draws",
+                 "bulk")
 
     def __init__(self, node, scope, run=None, expand=None, static=False, has_choice=False):
         self.node = node
@@ -45,6 +46,9 @@ class Item:
         self.has_choice = has_choice
         self.any_parts = None
         self.pair_parts = None
+        # (source index, destination index) closures of a top-to-top move whose two
+        # addresses cannot change while cards move: a repeat of it moves the cards at once
+        self.bulk = None
         self.draws = uses_rng(node)
         self.static = static
         self.expand = expand
@@ -275,7 +279,7 @@ class FlowCompiler(ExprCompiler):
             fail("expected (let VALUE 'VARIABLE ITEM)", x, "let")
         val = self.c_value(x.items[1], scope)
         slot = self.new_slot()
-        body = self.c_item(x.items[3], scope.bind(x.items[2].value, slot))
+        body = self.c_item(x.items[3], scope.bind(x.items[2].value, slot, value_hint(x.items[1], scope)))
         brun, bexpand = body.run, body.expand
 
         def run(s, e):
@@ -508,7 +512,10 @@ class FlowCompiler(ExprCompiler):
                     s.card_loc[c] = d
                     if s.events is not None:
                         record_move(s, "move", c, const_src, d)
-                return Item(x, scope, run=move_top_from_pile, static=True)
+                item = Item(x, scope, run=move_top_from_pile, static=True)
+                if self.stable_location(x.items[2].items[1], scope):
+                    item.bulk = (sidx, dst)
+                return item
             cur, const_dst = getattr(sidx, "loc_current", None), self.static_loc_index(x.items[2].items[1], scope)
             if cur is not None and const_dst is not None:
                 # e.g. discarding the current player's hand onto a fixed pile
@@ -522,7 +529,9 @@ class FlowCompiler(ExprCompiler):
                     s.card_loc[c] = const_dst
                     if s.events is not None:
                         record_move(s, "move", c, i, const_dst)
-                return Item(x, scope, run=move_top_of_current, static=True)
+                item = Item(x, scope, run=move_top_of_current, static=True)
+                item.bulk = (sidx, dst)
+                return item
 
             def move_top(s, e):
                 i = sidx(s, e)
@@ -535,7 +544,10 @@ class FlowCompiler(ExprCompiler):
                 s.card_loc[c] = d
                 if s.events is not None:
                     record_move(s, "move", c, i, d)
-            return Item(x, scope, run=move_top, static=True)
+            item = Item(x, scope, run=move_top, static=True)
+            if self.stable_location(src_node.items[1], scope) and self.stable_location(x.items[2].items[1], scope):
+                item.bulk = (sidx, dst)
+            return item
         src = self.c_source(src_node, scope)
         infos = layout.infos
 
@@ -552,6 +564,18 @@ class FlowCompiler(ExprCompiler):
             if s.events is not None:
                 record_move(s, "move", c, i, d)
         return Item(x, scope, run=move, static=True)
+
+    def stable_location(self, x, scope: Scope) -> bool:
+        """Is ``x`` a physical location whose address no card movement can change?
+
+        Its name is literal and its owner is the game, the current player or a variable."""
+        if not is_location_form(x) or x.items[1].value == "mem":
+            return False
+        if not isinstance(self.storage_name(x.items[2], scope), str):
+            return False
+        o = x.items[0]
+        return kw(o, "game") or is_atom(o, VAR) or (
+            isinstance(o, SList) and len(o.items) == 2 and kw(o.items[0], "current") and kw(o.items[1], "player"))
 
     def a_swap(self, x: SList, scope: Scope) -> Item:
         self.arity(x, 3)
@@ -844,6 +868,8 @@ class FlowCompiler(ExprCompiler):
                     out_of_work(s, span, "repeat")
                 for _ in range(k):
                     brun(s, e)
+            if body.bulk is not None:
+                run_all = bulk_repeat(count, body, span)
 
             def expand_all(s, e):
                 k = count(s, e)
@@ -864,6 +890,8 @@ class FlowCompiler(ExprCompiler):
                     out_of_work(s, span, "repeat")
             for _ in range(k):
                 brun(s, e)
+        if body.bulk is not None:
+            run = bulk_repeat(times, body, span)
         if const is not None and const >= 1 and body.static:
             return Item(x, scope, run=run, static=True)
 
@@ -1039,6 +1067,41 @@ def place(s, d: int, c, pos, e, span, memory: bool = False) -> None:
         lst.insert(i, c)
     if not memory:
         s.card_loc[c] = d
+
+
+def bulk_repeat(times, body: Item, span):
+    """``(repeat N (move (top A) (top B)))`` moving the N cards at once.
+
+    The same result as N single moves (B receives A's top card first); when events are
+    recorded, A holds too few cards, or A is B, the moves run one by one as written, so
+    events and errors are exactly those of the single moves."""
+    src_index, dst_index = body.bulk
+    brun = body.run
+
+    def run(s, e):
+        k = times(s, e)
+        if k > MAX_REPEAT:
+            rt_error(f"repeat {k} times is more than the limit of {MAX_REPEAT}", span, "repeat")
+        if k <= 0:
+            return
+        s.work -= k
+        if s.work < 0:
+            out_of_work(s, span, "repeat")
+        i = src_index(s, e)
+        d = dst_index(s, e)
+        lst = s.locs[i]
+        if s.events is not None or len(lst) < k or i == d:
+            for _ in range(k):
+                brun(s, e)
+            return
+        moved = lst[-k:]
+        del lst[-k:]
+        moved.reverse()
+        s.locs[d].extend(moved)
+        card_loc = s.card_loc
+        for c in moved:
+            card_loc[c] = d
+    return run
 
 
 def record_move(s, action: str, c, src, dst) -> None:

@@ -52,6 +52,25 @@ def test_repeat_n_runs_n_times():
     assert s.sto("game", "X") == 6 and s.location("game", "vloc", "A") == [5, 4]
 
 
+def test_repeated_deal_moves_as_single_moves_do():
+    # a repeat of a top-to-top move runs at once when nothing is recorded; the cards, their
+    # order and their locations must be those of the recorded one-by-one moves
+    g = tiny("""(do ((all player 'P (repeat 2 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))
+                     (repeat all (move (top ((current player) iloc HAND)) (top (game vloc A))))))""")
+    fast, slow = g.play(seed=1).state, g.play(seed=1, record=True).state
+    for s in (fast, slow):
+        assert s.location("game", "vloc", "A") == [4, 5]
+        assert s.location(1, "iloc", "HAND") == [3, 2]
+        assert s.location(*STOCK) == [0, 1]
+    assert fast.card_loc == slow.card_loc
+
+
+def test_repeat_moving_more_cards_than_there_are_fails_at_the_empty_location():
+    g = tiny("(do ((repeat 7 (move (top (game iloc STOCK)) (top (game vloc A))))))")
+    with pytest.raises(recycle.RecycleRuntimeError, match=r"tiny\.rcy:4:17: runtime error: move from the empty location STOCK"):
+        g.play(seed=0)
+
+
 def test_storage_set_inc_dec_bare_inc_and_strings():
     g = tiny("""(do ((set (game sto X) 5) (inc (game sto X)) (dec (game sto X) 10) (dec (game sto Y))
                      (set (game str S) HELLO) ((== (game str S) HELLO) (inc (game sto Z) 7))))""")
