@@ -610,13 +610,14 @@ class ExprCompiler:
 
     def cache_pure(self, x, scope: Scope, fn: Callable) -> Callable:
         """``fn`` wrapped in a cache when ``x`` depends only on the cards of a few locations."""
-        from .purity import analyse, cached
+        from .purity import analyse, cached, order_free
 
         found = analyse(x, lambda name: isinstance(scope.lookup(name), Const))
         if found is None:
             return fn
         locs, pts = found
-        return cached(fn, [self.c_cards(l, scope) for l in locs], [self.c_points(p, scope) for p in pts])
+        return cached(fn, [self.c_cards(l, scope) for l in locs], [self.c_points(p, scope) for p in pts],
+                      sort_cards=order_free(x))
 
     def c_value(self, x, scope: Scope) -> Callable:
         """Any value, by the form's shape (for ==, !=, let and declare)."""

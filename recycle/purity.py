@@ -14,7 +14,7 @@ state (storages, turn order, card owners) or draws random numbers is not cached.
 from __future__ import annotations
 
 from .compile_expr import head_of, is_location_form, is_storage_form, kw
-from .syntax import VAR, Atom, SList
+from .syntax import SYMBOL, VAR, Atom, SList
 
 BINDERS = {"any", "all", "filter", "let"}
 SAFE_HEADS = {"and", "or", "not", "==", "!=", "<", ">", "<=", ">=", "+", "-", "*", "//", "%", "^", "tri", "fib",
@@ -104,11 +104,67 @@ def analyse(x, outer_is_const) -> tuple[list, list] | None:
     return list(locs.values()), list(pts.values())
 
 
-def cached(compute, loc_fns: list, pts_fns: list):
-    """Wrap ``compute(s, e)`` in a cache keyed by the cards of the locations it reads."""
+def order_free(x) -> bool:
+    """Does ``x`` (a form ``analyse`` accepted) read its locations only as sets of cards?
+
+    Conservatively, from the syntax: a location (or a group of a partition of one) may be
+    read by ``size``, ``sum``, as the collection of a boolean ``any``/``all``, or as
+    ``(partition KEY LOCATION)`` in such a collection; and ``(cardatt KEY (top G))`` is
+    allowed for a group G of a partition by that KEY (all its cards share the attribute).
+    Any other use (``top``, an index, ``union``, a bare location ...) may see the order.
+    Such a form's value is the same for every order of the cards, so its cache key can
+    sort them: a hand is then one key however it is arranged.
+    """
+    return _free(x, {})
+
+
+def _set_read(node, groups: dict) -> bool:
+    """A location, or a variable bound to a partition group."""
+    return is_location_form(node) or (isinstance(node, Atom) and node.kind == VAR and node.value in groups)
+
+
+def _symbol(x) -> str | None:
+    return x.value if isinstance(x, Atom) and x.kind == SYMBOL else None
+
+
+def _free(node, groups: dict) -> bool:
+    if isinstance(node, Atom):
+        return not (node.kind == VAR and node.value in groups)
+    if is_location_form(node):
+        return False
+    if is_storage_form(node):
+        return True
+    h = head_of(node)
+    items = node.items
+    if h == "size" and len(items) == 2 and _set_read(items[1], groups):
+        return True
+    if h == "sum" and len(items) == 4 and _set_read(items[1], groups):
+        return _free(items[3], groups)
+    if h == "cardatt" and len(items) == 3 and head_of(items[2]) == "top" and len(items[2].items) == 2:
+        g = items[2].items[1]
+        key = _symbol(items[1])
+        if key is not None and isinstance(g, Atom) and g.kind == VAR and groups.get(g.value) == key:
+            return True
+    if h in ("any", "all") and len(items) == 4 and isinstance(items[2], Atom) and items[2].kind == VAR:
+        coll, var, body = items[1], items[2].value, items[3]
+        inner = {k: v for k, v in groups.items() if k != var}
+        if _set_read(coll, groups):
+            return _free(body, inner)
+        if head_of(coll) == "partition" and len(coll.items) == 3 and is_location_form(coll.items[2]) \
+                and _symbol(coll.items[1]) is not None:
+            return _free(body, {**inner, var: _symbol(coll.items[1])})
+    return all(_free(i, groups) for i in items)
+
+
+def cached(compute, loc_fns: list, pts_fns: list, sort_cards: bool = False):
+    """Wrap ``compute(s, e)`` in a cache keyed by the cards of the locations it reads.
+
+    ``sort_cards``: the value does not depend on the order of those cards (``order_free``),
+    so the key holds them sorted."""
     cache: dict = {}
     missing = object()
     get = cache.get
+    hand = (lambda cards: tuple(sorted(cards))) if sort_cards else tuple
 
     def store(key, v):
         if len(cache) >= CACHE_LIMIT:
@@ -125,7 +181,7 @@ def cached(compute, loc_fns: list, pts_fns: list):
             pts = pts_fns[0]
 
             def cached_pts(s, e):
-                key = (tuple(loc(s, e)), pts(s, e))
+                key = (hand(loc(s, e)), pts(s, e))
                 v = get(key, missing)
                 return store(key, compute(s, e)) if v is missing else v
             return cached_pts
@@ -145,7 +201,7 @@ def cached(compute, loc_fns: list, pts_fns: list):
                 m = last_get(i)
                 if m is not None and m[1] is pts and m[0] == cards:
                     return m[2]
-                key = (tuple(cards), pts)
+                key = (hand(cards), pts)
                 v = get(key, missing)
                 if v is missing:
                     v = store(key, compute(s, e))
@@ -154,25 +210,25 @@ def cached(compute, loc_fns: list, pts_fns: list):
             return cached_player_loc_points
         if cur is not None and pslot is None and not pts_fns:
             def cached_current_loc(s, e):
-                key = tuple(s.locs[cur + s.pstack[-1][0]])
+                key = hand(s.locs[cur + s.pstack[-1][0]])
                 v = get(key, missing)
                 return store(key, compute(s, e)) if v is missing else v
             return cached_current_loc
         if pslot is not None:
             def cached_loc_points(s, e):
-                key = (tuple(loc(s, e)), s.points[pslot])
+                key = (hand(loc(s, e)), s.points[pslot])
                 v = get(key, missing)
                 return store(key, compute(s, e)) if v is missing else v
             return cached_loc_points
 
         def cached_loc(s, e):
-            key = tuple(loc(s, e))
+            key = hand(loc(s, e))
             v = get(key, missing)
             return store(key, compute(s, e)) if v is missing else v
         return cached_loc
 
     def cached_n(s, e):
-        key = tuple([tuple(f(s, e)) for f in loc_fns] + [f(s, e) for f in pts_fns])
+        key = tuple([hand(f(s, e)) for f in loc_fns] + [f(s, e) for f in pts_fns])
         v = get(key, missing)
         return store(key, compute(s, e)) if v is missing else v
     return cached_n
