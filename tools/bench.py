@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Schwimmen random rollouts per second: recycle against the hand-written simulator.
 
-Both run in this one process, one after the other, best of ``--repeat`` timings each, so
-the ratio is comparable across machines. Event recording is off (the rollout hot path).
+Both run in this one process, in alternating rounds (recycle, native, recycle, native ...),
+best of ``--repeat`` rounds each, so that a machine whose speed drifts (other jobs, a shared
+host) slows both alike and the ratio is comparable across machines. Event recording is off
+(the rollout hot path).
 
     python tools/bench.py [--games 20000] [--repeat 3] [--native PATH]
 """
@@ -47,7 +49,7 @@ def time_recycle(game, games: int, seed: int) -> float:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20000)
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--game", default=str(ROOT / "games" / "schwimmen.rcy"))
     ap.add_argument("--native", default=str(ROOT.parent / "shared" / "bench" / "schwimmen_native.py"))
@@ -55,15 +57,18 @@ def main(argv=None) -> int:
 
     game = recycle.load(args.game)
     game.simulate(500, seed=args.seed + 99)  # warm caches, as a long run would
-    ours = min(time_recycle(game, args.games, args.seed) for _ in range(args.repeat))
+    native_path = Path(args.native)
+    mod = load_native(native_path) if native_path.exists() else None
+    ours = native = float("inf")
+    for _ in range(args.repeat):
+        ours = min(ours, time_recycle(game, args.games, args.seed))
+        if mod is not None:
+            native = min(native, time_native(mod, args.games, args.seed))
     ours_rate = args.games / ours
     print(f"recycle : {ours_rate:10,.0f} rollouts/s  ({args.games} games, best of {args.repeat})")
-    native_path = Path(args.native)
-    if not native_path.exists():
+    if mod is None:
         print(f"native  : {native_path} not found; no ratio")
         return 0
-    mod = load_native(native_path)
-    native = min(time_native(mod, args.games, args.seed) for _ in range(args.repeat))
     native_rate = args.games / native
     print(f"native  : {native_rate:10,.0f} rollouts/s")
     print(f"ratio   : {ours_rate / native_rate:10.3f}  (recycle / hand-written; target >= 0.10, goal >= 0.5)")
