@@ -357,12 +357,12 @@ class ExprCompiler:
         if is_location_form(x):
             idx = self.static_loc_index(x, scope)
             if idx is not None:
-                return lambda s, e: len(s.locs[idx])
+                return tag(lambda s, e: len(s.locs[idx]), size_loc=idx)
             o, name = x.items[0], x.items[2]
             if is_atom(o, VAR) and scope.hint(o.value) == "player" and is_atom(name, SYMBOL):
                 b1 = self.layout.loc_block(x.items[1].value, name.value) + 1
                 slot = scope.lookup(o.value)
-                return lambda s, e: len(s.locs[b1 + e[slot]])
+                return tag(lambda s, e: len(s.locs[b1 + e[slot]]), size_player=(b1, slot))
             cards = self.c_cards(x, scope)
             return lambda s, e: len(cards(s, e))
         if is_atom(x, VAR) and scope.hint(x.value) == "cards":
@@ -532,6 +532,9 @@ class ExprCompiler:
                 return {"<": lambda s, e: s.ints[k] < cb, ">": lambda s, e: s.ints[k] > cb,
                         "<=": lambda s, e: s.ints[k] <= cb, ">=": lambda s, e: s.ints[k] >= cb}[h]
             if cb is not None:
+                fused = compare_size(a, h, cb)
+                if fused is not None:
+                    return fused
                 return {"<": lambda s, e: a(s, e) < cb, ">": lambda s, e: a(s, e) > cb,
                         "<=": lambda s, e: a(s, e) <= cb, ">=": lambda s, e: a(s, e) >= cb}[h]
             return {"<": lambda s, e: a(s, e) < b(s, e), ">": lambda s, e: a(s, e) > b(s, e),
@@ -548,6 +551,10 @@ class ExprCompiler:
                 if h == "==":
                     return lambda s, e: s.ints[k] == cb
                 return lambda s, e: s.ints[k] != cb
+            if cb is not None:
+                fused = compare_size(a, h, cb)
+                if fused is not None:
+                    return fused
             if h == "==":
                 if cb is not None:
                     return lambda s, e: a(s, e) == cb
@@ -1299,6 +1306,24 @@ def find_runs(cards, scores, nmin: int, largest: bool, span) -> list:
                     rt_error("runs would make too many groups", span, "runs")
         i = j + 1
     return out
+
+
+def compare_size(a: Callable, op: str, cb) -> Callable | None:
+    """``(OP (size LOCATION) CONSTANT)`` as one closure, for a fixed or a player's location."""
+    idx = getattr(a, "size_loc", None)
+    if idx is not None:
+        return {"<": lambda s, e: len(s.locs[idx]) < cb, ">": lambda s, e: len(s.locs[idx]) > cb,
+                "<=": lambda s, e: len(s.locs[idx]) <= cb, ">=": lambda s, e: len(s.locs[idx]) >= cb,
+                "==": lambda s, e: len(s.locs[idx]) == cb, "!=": lambda s, e: len(s.locs[idx]) != cb}[op]
+    player = getattr(a, "size_player", None)
+    if player is not None:
+        b1, slot = player
+        return {"<": lambda s, e: len(s.locs[b1 + e[slot]]) < cb, ">": lambda s, e: len(s.locs[b1 + e[slot]]) > cb,
+                "<=": lambda s, e: len(s.locs[b1 + e[slot]]) <= cb,
+                ">=": lambda s, e: len(s.locs[b1 + e[slot]]) >= cb,
+                "==": lambda s, e: len(s.locs[b1 + e[slot]]) == cb,
+                "!=": lambda s, e: len(s.locs[b1 + e[slot]]) != cb}[op]
+    return None
 
 
 def tag(f: Callable, **facts) -> Callable:

@@ -71,6 +71,24 @@ def test_repeat_moving_more_cards_than_there_are_fails_at_the_empty_location():
         g.play(seed=0)
 
 
+def test_comparisons_of_a_location_size_with_a_constant():
+    # STOCK holds 6 cards, player 0's HAND 2, player 1's HAND none
+    g = tiny("""(do ((repeat 2 (move (top (game iloc STOCK)) (top ((current player) iloc HAND))))
+                     (repeat 2 (move (top ((current player) iloc HAND)) (top (game iloc STOCK))))
+                     (repeat 2 (move (top (game iloc STOCK)) (top ((current player) iloc HAND))))
+                     ((< (size (game iloc STOCK)) 5) (inc (game sto A)))
+                     ((<= (size (game iloc STOCK)) 4) (inc (game sto B)))
+                     ((> (size (game iloc STOCK)) 4) (inc (game sto C)))
+                     ((>= (size (game iloc STOCK)) 4) (inc (game sto D)))
+                     ((== (size (game iloc STOCK)) 4) (inc (game sto E)))
+                     ((!= (size (game iloc STOCK)) 4) (inc (game sto F)))
+                     (all player 'P ((== (size ('P iloc HAND)) 0) (inc (game sto EMPTY))))
+                     (all player 'P ((>= (size ('P iloc HAND)) 2) (inc (game sto FULL))))))""")
+    s = final(g)
+    got = [s.sto("game", k) for k in ("A", "B", "C", "D", "E", "F", "EMPTY", "FULL")]
+    assert got == [1, 1, 0, 1, 1, 0, 1, 1]
+
+
 def test_storage_set_inc_dec_bare_inc_and_strings():
     g = tiny("""(do ((set (game sto X) 5) (inc (game sto X)) (dec (game sto X) 10) (dec (game sto Y))
                      (set (game str S) HELLO) ((== (game str S) HELLO) (inc (game sto Z) 7))))""")
