@@ -307,10 +307,12 @@ class FlowCompiler(ExprCompiler):
             self.option_depth -= 1
         expanders = [p.expand for p in parts]
         span = x.span
+        lazy = False
 
         if all(p.static or p.any_parts is not None or p.pair_parts is not None for p in parts):
             # Options are listed lazily: a random player only needs their number, so only
             # the chosen one is built (see LazyOptions).
+            lazy = True
             plan = [(STATIC, p) if p.static else (ANY, p.any_parts) if p.any_parts else (PAIRS, p.pair_parts)
                     for p in parts]
 
@@ -364,6 +366,29 @@ class FlowCompiler(ExprCompiler):
             for item, env in opts[i]:
                 item.run(s, env)
             s.chooser = None
+
+        if lazy and not uses_rng(x):
+            generic = choice
+
+            def choice(s, e):
+                # a random player needs only the number of options: count them, draw, and
+                # build the chosen one, with no options object (the rollout hot path)
+                pick = s.pick
+                if pick is None:
+                    return generic(s, e)
+                segments, n = lazy_segments(s, e, plan, span)
+                if not n:
+                    rt_error("a choice with no legal option", span, "choice")
+                s.steps += 1
+                if s.steps > s.max_steps:
+                    raise StepLimitExceeded(f"the game did not end within {s.max_steps} steps", span,
+                                            form="choice")
+                s.decisions += 1
+                s.options_total += n
+                s.chooser = s.pstack[-1][0]
+                for item, env in segment_option(segments, pick(n) if n > 1 else 0):
+                    item.run(s, env)
+                s.chooser = None
         return Item(x, scope, run=choice, has_choice=True)
 
     def a_stage(self, x: SList, scope: Scope) -> Item:
@@ -965,6 +990,52 @@ class FlowCompiler(ExprCompiler):
 STATIC, ANY, PAIRS = 0, 1, 2
 
 
+def lazy_segments(s, e, plan, span) -> tuple[list, int]:
+    """The options of a lazily listed choice as segments ``(count, kind, data, env, elements)``
+    and their number; no option is built."""
+    segments = []
+    n = 0
+    for kind, data in plan:
+        if kind == STATIC:
+            segments.append((1, STATIC, data, e, None))
+            n += 1
+        elif kind == ANY:
+            elems = list(data[0](s, e))
+            if elems:
+                segments.append((len(elems), ANY, data, e, elems))
+                n += len(elems)
+        else:
+            outer = list(data[0](s, e))
+            inner = list(data[2](s, e))
+            if outer and inner:
+                segments.append((len(outer) * len(inner), PAIRS, data, e, (outer, inner)))
+                n += len(outer) * len(inner)
+    if n > MAX_OPTIONS:
+        too_many_options(span)
+    return segments, n
+
+
+def segment_option(segments, i: int) -> list:
+    """Option ``i`` (0 <= i < the number of options) of ``lazy_segments``: its (item, env) steps."""
+    for count, kind, data, e, elems in segments:
+        if i < count:
+            if kind == STATIC:
+                return [(data, e)]
+            if kind == ANY:
+                coll, slot, body = data
+                e2 = e[:]
+                e2[slot] = elems[i]
+                return [(body, e2)]
+            coll, slot, coll2, slot2, body2 = data
+            outer, inner = elems
+            e2 = e[:]
+            e2[slot] = outer[i // len(inner)]
+            e2[slot2] = inner[i % len(inner)]
+            return [(body2, e2)]
+        i -= count
+    raise IndexError(i)
+
+
 class LazyOptions:
     """The options of a choice, built on demand: ``len()`` is cheap, ``[i]`` builds one.
 
@@ -975,29 +1046,7 @@ class LazyOptions:
     __slots__ = ("segments", "n")
 
     def __init__(self, s, e, plan, span):
-        segments = []
-        n = 0
-        for kind, data in plan:
-            if kind == STATIC:
-                segments.append((1, STATIC, data, e, None))
-                n += 1
-            elif kind == ANY:
-                coll, slot, body = data
-                elems = list(coll(s, e))
-                if elems:
-                    segments.append((len(elems), ANY, data, e, elems))
-                    n += len(elems)
-            else:
-                coll, slot, coll2, slot2, body2 = data
-                outer = list(coll(s, e))
-                inner = list(coll2(s, e))
-                if outer and inner:
-                    segments.append((len(outer) * len(inner), PAIRS, data, e, (outer, inner)))
-                    n += len(outer) * len(inner)
-        if n > MAX_OPTIONS:
-            too_many_options(span)
-        self.segments = segments
-        self.n = n
+        self.segments, self.n = lazy_segments(s, e, plan, span)
 
     def __len__(self) -> int:
         return self.n
@@ -1010,6 +1059,7 @@ class LazyOptions:
             i += self.n
         if not 0 <= i < self.n:
             raise IndexError(i)
+        return segment_option(self.segments, i)
         for count, kind, data, e, elems in self.segments:
             if i < count:
                 if kind == STATIC:

@@ -295,6 +295,7 @@ class PreparedGame:
         if not watched and all(type(pl) is RandomPlayer for pl in players):
             draw = player_rng.random  # as RandomPlayer.choose does
             s.decide = lambda opts: int(draw() * len(opts))
+            s.pick = lambda n: int(draw() * n)
         else:
             def decide(opts):
                 p = s.pstack[-1][0]
@@ -345,6 +346,7 @@ class PreparedGame:
         s.seed = seed
         draw = random.Random(seed + PLAYER_SEED_OFFSET).random
         s.decide = lambda opts: int(draw() * len(opts))
+        s.pick = lambda n: int(draw() * n)
         env = [None] * self._compiler.nslots
         try:
             self._start(s, env)

@@ -144,7 +144,7 @@ class State:
 
     __slots__ = ("game", "locs", "card_loc", "ints", "strs", "points", "pstack", "tstack", "rng",
                  "events", "steps", "decisions", "options_total", "max_steps", "chooser",
-                 "team_members", "team_of", "nteams", "scores", "decide", "decide_all",
+                 "team_members", "team_of", "nteams", "scores", "decide", "decide_all", "pick",
                  "seed", "history", "work", "env")
 
     def __init__(self, game, rng: random.Random, record: bool, max_steps: int):
@@ -175,6 +175,9 @@ class State:
         # set by the rollout loop: decide(options) -> index; decide_all: ask even for one option
         self.decide = None
         self.decide_all = False
+        # set only for random players with nothing watched: pick(number of options) -> index,
+        # the same draw as decide, without listing the options
+        self.pick = None
         # the seed and the choices made at decisions with 2+ options: enough to replay the game
         self.seed = None
         self.history: list[int] = []

@@ -185,3 +185,8 @@ def test_recording_and_the_fast_rollout_path_play_the_same_game(game):
         recorded = game.play(seed=seed, record=True, describe=True)
         assert fast.scores == plain.scores == recorded.scores
         assert fast.decisions == plain.decisions == recorded.decisions
+        # batched deals and options picked by count leave every card where single moves and
+        # listed options do
+        assert fast.options_total == recorded.options_total
+        assert fast.locs == plain.state.locs == recorded.state.locs
+        assert fast.card_loc == recorded.state.card_loc
