@@ -201,7 +201,7 @@ def cached(compute, loc_fns: list, pts_fns: list, sort_cards: bool = False):
                 m = last_get(i)
                 if m is not None and m[1] is pts and m[0] == cards:
                     return m[2]
-                key = (hand(cards), pts)
+                key = (tuple(sorted(cards)) if sort_cards else tuple(cards), pts)
                 v = get(key, missing)
                 if v is missing:
                     v = store(key, compute(s, e))
@@ -210,7 +210,8 @@ def cached(compute, loc_fns: list, pts_fns: list, sort_cards: bool = False):
             return cached_player_loc_points
         if cur is not None and pslot is None and not pts_fns:
             def cached_current_loc(s, e):
-                key = hand(s.locs[cur + s.pstack[-1][0]])
+                cards = s.locs[cur + s.pstack[-1][0]]
+                key = tuple(sorted(cards)) if sort_cards else tuple(cards)
                 v = get(key, missing)
                 return store(key, compute(s, e)) if v is missing else v
             return cached_current_loc
