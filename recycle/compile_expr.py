@@ -291,7 +291,7 @@ class ExprCompiler:
         if len(x.items) != 3:
             fail(f"({op} A B) takes exactly two integers", x, op)
         a, b = self.c_int(x.items[1], scope), self.c_int(x.items[2], scope)
-        ca, cb = self.const_value(x.items[1], scope), self.const_value(x.items[2], scope)
+        cb = self.const_value(x.items[2], scope)
         span = x.span
         # + and - check the 64-bit range too: (set X (+ X X)) in a loop would otherwise grow
         # without bound

@@ -715,7 +715,6 @@ class FlowCompiler(ExprCompiler):
         return Item(x, scope, run=forget, static=True)
 
     def a_shuffle(self, x: SList, scope: Scope) -> Item:
-        span = x.span
         if len(x.items) == 4 and kw(x.items[1], "faro"):
             ia, ib = self.c_loc_index(x.items[2], scope), self.c_loc_index(x.items[3], scope)
 
@@ -1060,23 +1059,6 @@ class LazyOptions:
         if not 0 <= i < self.n:
             raise IndexError(i)
         return segment_option(self.segments, i)
-        for count, kind, data, e, elems in self.segments:
-            if i < count:
-                if kind == STATIC:
-                    return [(data, e)]
-                if kind == ANY:
-                    coll, slot, body = data
-                    e2 = e[:]
-                    e2[slot] = elems[i]
-                    return [(body, e2)]
-                coll, slot, coll2, slot2, body2 = data
-                outer, inner = elems
-                e2 = e[:]
-                e2[slot] = outer[i // len(inner)]
-                e2[slot2] = inner[i % len(inner)]
-                return [(body2, e2)]
-            i -= count
-        raise IndexError(i)
 
 
 def mentions(node, name: str) -> bool:

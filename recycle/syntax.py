@@ -12,7 +12,7 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from .errors import RecycleSyntaxError, Span

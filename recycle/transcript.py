@@ -4,8 +4,8 @@ storage changes, final scores. Hidden cards stay hidden unless ``reveal``.
 
 from __future__ import annotations
 
-from .runtime import MEMORY, PUBLIC, Card, MoveEvent, PLoc, PlayerId, StorageEvent, TeamId
-from .syntax import VAR, Atom, SList
+from .runtime import MEMORY, PUBLIC, Card, PLoc, PlayerId, StorageEvent, TeamId
+from .syntax import VAR, Atom
 from .view import may_see
 
 SUITS = {"HEARTS": "♥", "DIAMONDS": "♦", "CLUBS": "♣", "SPADES": "♠"}

@@ -529,7 +529,6 @@ def schwimmen_rounds(game, result_events, choices, decisions, tally: SchwimmenTa
     """Replay a recorded game of Schwimmen; check every round against the rules worked out
     from the cards, and return one record per finished round."""
     tally = tally or SchwimmenTally()
-    L = game.layout
     attrs = game.card_attrs
     n = game.nplayers
     rp = Replay(game)
@@ -618,7 +617,7 @@ def schwimmen_rounds(game, result_events, choices, decisions, tally: SchwimmenTa
 
     def apply(ev):
         if type(ev) is MoveEvent and ev.action == "move":
-            (src, sp), (dst, dp) = rp.loc(ev.src), rp.loc(ev.dst)
+            (src, _), (dst, dp) = rp.loc(ev.src), rp.loc(ev.dst)
             if src == "STOCK" and dst == "HAND":
                 if not rnd["open"]:
                     start_round()
