@@ -794,12 +794,33 @@ class FlowCompiler(ExprCompiler):
                 s.points[slot(s, e)] = game.point_map(key)
             return Item(x, scope, run=set_points_const, static=True)
 
-        def ev(v, s, e):
-            return v if isinstance(v, (str, int)) else v(s, e)
+        # the map is a function of the computed parts alone (Hearts: the suit led, set each
+        # trick), so it is found by their values without building the whole key again; each
+        # part is computed once, in the order of the awards
+        computed = []
+        for conds, p in compiled:
+            for kv in conds:
+                computed.extend(v for v in kv if not isinstance(v, (str, int)))
+            if not isinstance(p, (str, int)):
+                computed.append(p)
+        by_values: dict = {}
+
+        def build_key(values):
+            it = iter(values)
+
+            def val(v):
+                return v if isinstance(v, (str, int)) else next(it)
+            return tuple((tuple((val(k), val(v)) for k, v in conds), val(p)) for conds, p in compiled)
 
         def set_points(s, e):
-            key = tuple((tuple((ev(k, s, e), ev(v, s, e)) for k, v in conds), ev(p, s, e)) for conds, p in compiled)
-            s.points[slot(s, e)] = game.point_map(key)
+            values = tuple([f(s, e) for f in computed])
+            pm = by_values.get(values)
+            if pm is None:
+                pm = game.point_map(build_key(values))
+                if len(by_values) >= 10_000:
+                    by_values.clear()
+                by_values[values] = pm
+            s.points[slot(s, e)] = pm
         return Item(x, scope, run=set_points, static=True)
 
     def a_inc(self, x: SList, scope: Scope) -> Item:

@@ -121,6 +121,23 @@ def test_random_is_seeded_and_in_range():
     assert final(g, 9).sto("game", "R") == final(g, 9).sto("game", "R")
 
 
+def test_point_maps_with_computed_parts_follow_their_values():
+    # the suit and the points come from storages; the map must change with them (and come
+    # back when they do), as Hearts' trick-winning map follows the suit led
+    g = tiny("""(do ((set (game str S) X) (set (game sto N) 7)
+                     (set (game points P) (((SUIT : (game str S)) (game sto N)) ((RANK : A) 1)))
+                     (set (game sto A) (sum (game iloc STOCK) using (game points P)))
+                     (set (game str S) Y) (set (game sto N) 2)
+                     (set (game points P) (((SUIT : (game str S)) (game sto N)) ((RANK : A) 1)))
+                     (set (game sto B) (sum (game iloc STOCK) using (game points P)))
+                     (set (game str S) X) (set (game sto N) 7)
+                     (set (game points P) (((SUIT : (game str S)) (game sto N)) ((RANK : A) 1)))
+                     (set (game sto C) (sum (game iloc STOCK) using (game points P)))))""")
+    s = final(g)
+    # three cards of each suit; two aces
+    assert (s.sto("game", "A"), s.sto("game", "B"), s.sto("game", "C")) == (23, 8, 23)
+
+
 def test_points_sum_score_max_min_and_cardatt():
     g = tiny("""(do ((set (game points P) (((RANK : A) 1) ((RANK : B) 5) ((SUIT : Y) 10) ((RANK : C) (SUIT : X) 100)))
                      (set (game sto SUM) (sum (game iloc STOCK) using (game points P)))
