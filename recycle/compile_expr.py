@@ -159,7 +159,7 @@ class ExprCompiler:
             v = what.value
             return lambda s, e: v
         slot = what
-        return lambda s, e: e[slot]
+        return tag(lambda s, e: e[slot], var_slot=slot)
 
     def const_value(self, x, scope: Scope):
         """The folded value of a literal or declared constant, else None."""
@@ -455,7 +455,7 @@ class ExprCompiler:
             if attr == "ints":
                 return tag(lambda s, e: s.ints[const], sto_slot=const)
             if attr == "strs":
-                return lambda s, e: s.strs[const]
+                return tag(lambda s, e: s.strs[const], str_slot=const)
             return tag(lambda s, e: s.points[const], points_slot=const)
         if attr == "ints":
             return lambda s, e: s.ints[slot(s, e)]
@@ -491,6 +491,10 @@ class ExprCompiler:
             game = self.game
             if isinstance(key, str):
                 col = game.attr_column(key)
+                if getattr(card, "var_slot", None) is not None and scope.hint(x.items[2].value) == "card":
+                    # the attribute of a card bound by any/all/filter over a location: never empty
+                    vs = card.var_slot
+                    return tag(lambda s, e: col[e[vs]], attr_of_var=(col, vs))
                 return lambda s, e: "" if (c := card(s, e)) is None else col[c]
             key_fn = key
             return lambda s, e: "" if (c := card(s, e)) is None else game.attr_column(key_fn(s, e))[c]
@@ -510,14 +514,29 @@ class ExprCompiler:
                 if len(parts) == 2:
                     p, q = parts
                     return lambda s, e: p(s, e) and q(s, e)
-                return lambda s, e: all(p(s, e) for p in parts)
+                if len(parts) == 3:
+                    p, q, r = parts
+                    return lambda s, e: p(s, e) and q(s, e) and r(s, e)
+
+                def and_(s, e):
+                    for p in parts:
+                        if not p(s, e):
+                            return False
+                    return True
+                return and_
             if len(parts) == 2:
                 p, q = parts
                 return lambda s, e: p(s, e) or q(s, e)
             if len(parts) == 3:
                 p, q, r = parts
                 return lambda s, e: p(s, e) or q(s, e) or r(s, e)
-            return lambda s, e: any(p(s, e) for p in parts)
+
+            def or_(s, e):
+                for p in parts:
+                    if p(s, e):
+                        return True
+                return False
+            return or_
         if h == "not":
             self.arity(x, 2)
             p = self.c_bool(items[1], scope)
@@ -552,7 +571,7 @@ class ExprCompiler:
                     return lambda s, e: s.ints[k] == cb
                 return lambda s, e: s.ints[k] != cb
             if cb is not None:
-                fused = compare_size(a, h, cb)
+                fused = compare_size(a, h, cb) or compare_slot(a, h, cb)
                 if fused is not None:
                     return fused
             if h == "==":
@@ -1323,6 +1342,19 @@ def compare_size(a: Callable, op: str, cb) -> Callable | None:
                 ">=": lambda s, e: len(s.locs[b1 + e[slot]]) >= cb,
                 "==": lambda s, e: len(s.locs[b1 + e[slot]]) == cb,
                 "!=": lambda s, e: len(s.locs[b1 + e[slot]]) != cb}[op]
+    return None
+
+
+def compare_slot(a: Callable, op: str, cb) -> Callable | None:
+    """``(==|!= X CONSTANT)`` as one closure when X is a string storage or a bound card's
+    attribute (Hearts asks both of every card in a hand, at every play)."""
+    k = getattr(a, "str_slot", None)
+    if k is not None:
+        return (lambda s, e: s.strs[k] == cb) if op == "==" else (lambda s, e: s.strs[k] != cb)
+    attr = getattr(a, "attr_of_var", None)
+    if attr is not None:
+        col, vs = attr
+        return (lambda s, e: col[e[vs]] == cb) if op == "==" else (lambda s, e: col[e[vs]] != cb)
     return None
 
 

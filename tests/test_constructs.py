@@ -204,6 +204,22 @@ def test_boolean_any_all_and_or_not():
     assert final(g).sto("game", "OK") == 1
 
 
+@pytest.mark.parametrize("cond, expected", [
+    ("(and (== 1 1) (== 2 2) (== 3 3))", 1), ("(and (== 1 1) (== 2 2) (== 3 4))", 0),
+    ("(and (== 1 1) (== 2 2) (== 3 3) (== 4 4))", 1), ("(and (== 1 1) (== 2 3) (== 3 3) (== 4 4))", 0),
+    ("(or (== 1 2) (== 2 3) (== 3 3))", 1), ("(or (== 1 2) (== 2 3) (== 3 4))", 0),
+    ("(or (== 1 2) (== 2 3) (== 3 4) (== 4 4))", 1), ("(or (== 1 2) (== 2 3) (== 3 4) (== 4 5))", 0),
+    ("(== (game str S) HELLO)", 1), ("(!= (game str S) HELLO)", 0), ("(== (game str T) HELLO)", 0),
+    ("(any (game iloc STOCK) 'C (== (cardatt SUIT 'C) Y))", 1),
+    ("(all (game iloc STOCK) 'C (!= (cardatt RANK 'C) D))", 1),
+    ("(all (game iloc STOCK) 'C (== (cardatt SUIT 'C) Y))", 0),
+    ("(== (size (filter (game iloc STOCK) 'C (!= (cardatt RANK 'C) A))) 4)", 1),
+])
+def test_conditions_of_many_parts_strings_and_card_attributes(cond, expected):
+    g = tiny(f"(do ((set (game str S) HELLO) ({cond} (set (game sto OK) 1))))")
+    assert final(g).sto("game", "OK") == expected
+
+
 def test_let_binds_and_shadows():
     g = tiny("(do ((let 3 'X (let (+ 'X 1) 'X (set (game sto R) 'X)))))")
     assert final(g).sto("game", "R") == 4
