@@ -199,6 +199,9 @@ class PIMCPlayer(_AIPlayer):
                     nonlocal first
                     if first:
                         first = False
+                        # the rest is random: choices may draw by their number of options
+                        # alone (the same draws, without listing the options)
+                        sim.pick = lambda n: int(draw() * n)
                         return i
                     return int(draw() * len(opts))
 
@@ -276,6 +279,7 @@ class ISMCTSPlayer(_AIPlayer):
                     ch = children[k] = _Node()
                     path.append((ch, p))
                     in_tree = False
+                    sim.pick = lambda n: int(rng.random() * n)  # the random playout
                     return i
                 path.append((best_child, p))
                 node = best_child
