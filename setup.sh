@@ -40,6 +40,20 @@ if ! command -v dot >/dev/null 2>&1; then
   fi
 fi
 
-# 3. the main job
+# 3. put the `recycle` command on the PATH (a link to .venv/bin/recycle), so that it can be
+#    typed without activating the environment; an existing command that is not a link is kept
+link_dir=""
+if [ -w /usr/local/bin ]; then link_dir=/usr/local/bin; else link_dir="$HOME/.local/bin"; mkdir -p "$link_dir"; fi
+if [ ! -e "$link_dir/recycle" ] || [ -L "$link_dir/recycle" ]; then
+  ln -sfn "$PWD/.venv/bin/recycle" "$link_dir/recycle"
+  case ":$PATH:" in
+    *":$link_dir:"*) ;;
+    *) echo "setup: add $link_dir to your PATH to type 'recycle' (or run . .venv/bin/activate)" >&2 ;;
+  esac
+else
+  echo "setup: $link_dir/recycle exists and is not ours; use .venv/bin/recycle" >&2
+fi
+
+# 4. the main job
 echo "== recycle run games/schwimmen.rcy --seed 7 =="
 .venv/bin/recycle run games/schwimmen.rcy --seed 7

@@ -268,13 +268,16 @@ def check_hearts_game(game, result, tally: HeartsTally) -> None:
     assert result.winners == [p for p in range(4) if final[p] == min(final)]
 
 
+def recorded_tally(game, games: int, tally, check):
+    """Play ``games`` recorded rollouts (seeds of simulation seed 1) and check each into ``tally``."""
+    for i in range(games):
+        check(game, game.play(seed=rollout_seed(1, i), record=True), tally)
+    return tally
+
+
 @pytest.fixture(scope="module")
 def hearts_tally(hearts):
-    tally = HeartsTally()
-    for i in range(120):
-        r = hearts.play(seed=rollout_seed(1, i), record=True)
-        check_hearts_game(hearts, r, tally)
-    return tally
+    return recorded_tally(hearts, 120, HeartsTally(), check_hearts_game)
 
 
 def test_hearts_1000_rollouts_end_with_the_lowest_score_winning(hearts):
@@ -687,11 +690,7 @@ def check_schwimmen_game(game, r, tally) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def schwimmen_tally(schwimmen):
-    tally = SchwimmenTally()
-    for i in range(250):
-        r = schwimmen.play(seed=rollout_seed(1, i), record=True)
-        check_schwimmen_game(schwimmen, r, tally)
-    return tally
+    return recorded_tally(schwimmen, 250, SchwimmenTally(), check_schwimmen_game)
 
 
 def test_schwimmen_1000_rollouts_one_winner_lives_never_negative(schwimmen):
