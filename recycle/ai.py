@@ -1,9 +1,11 @@
 """Computer players that never peek: greedy, PIMC, ISMCTS, and an omniscient (cheating) MCTS.
 
-Every player here decides from its ``View`` only. It looks ahead by *sampling worlds*
-(``View.rollout``): the game is replayed to the current decision, every card the player
-cannot see is re-dealt among the places it cannot see, and the future randomness is
-reseeded. A player therefore never learns which of the consistent worlds is the true one.
+Every player here decides from its ``Observation`` only. It looks ahead by *sampling
+worlds* (``Observation.sample_world``): a copy of the state at the current decision in
+which every card the player neither sees nor knows the place of is re-dealt among such
+places, and the future randomness is reseeded. From there it steps the copy with
+``clone``/``apply`` and finishes games with ``play_randomly``. A player therefore never
+learns which of the consistent worlds is the true one.
 
 Budgets count iterations (rollouts), never seconds, and each player draws only from the
 ``rng`` passed to ``choose``, so a game with a given seed is played the same way every time.
@@ -20,8 +22,8 @@ from __future__ import annotations
 import math
 import random
 
-from .errors import RecycleError
-from .view import SimulationEnd
+from .errors import RecycleRuntimeError, StepLimitExceeded
+from .options import option_key
 
 REWARDS = ("win", "score")
 
@@ -47,13 +49,13 @@ class DealRng(random.Random):
             random.Random(f"{self.key}:{int(x[0])}:{len(x)}").shuffle(x)
 
 
-def sample_rollout(view, decide, key: int, determinize: bool = True):
-    """One simulated game from ``view``'s decision in the world numbered ``key``.
-
-    ``decide(sim_state, options) -> index`` picks every choice with 2+ options from the
-    root decision on. Returns the final scores, or None if the step limit was hit.
-    """
-    return view.rollout(decide, DealRng(key), determinize=determinize)
+def finish_randomly(world, draw):
+    """Play ``world`` to its end at random; its final scores, or None at the step limit."""
+    try:
+        world.play_randomly(draw)
+    except StepLimitExceeded:
+        return None
+    return world.scores
 
 
 def rewards(scores, higher_wins: bool, mode: str = "win") -> list[float]:
@@ -67,42 +69,6 @@ def rewards(scores, higher_wins: bool, mode: str = "win") -> list[float]:
         return [0.5] * len(scores)
     span = best - worst
     return [(v - worst) / span for v in scores]
-
-
-# -- option identity -----------------------------------------------------------------------
-
-def _slots(item, cache: dict | None) -> tuple:
-    """The env slots of the variables bound where the item's form stands. The cache lives
-    for one decision only: a global one keyed by item would keep every compiled game alive."""
-    slots = cache.get(item) if cache is not None else None
-    if slots is None:
-        slots = tuple(sorted(v for v in item.scope.names().values() if isinstance(v, int)))
-        if cache is not None:
-            cache[item] = slots
-    return slots
-
-
-def _canon(v):
-    if isinstance(v, int):
-        return (type(v).__name__, int(v))
-    if v is None or isinstance(v, str):
-        return v
-    idx = getattr(v, "idx", None)
-    if idx is not None:
-        return ("loc", idx)
-    if isinstance(v, list):
-        return ("list", len(v))
-    return type(v).__name__
-
-
-def option_key(option, cache: dict | None = None) -> tuple:
-    """A hashable identity for an option: its action forms and the values bound in them.
-
-    Two options with the same key do the same thing (the same forms with the same cards,
-    players and numbers bound), whichever world they were listed in. ``cache`` (a dict
-    kept by the caller for one decision) saves looking up the bound variables again.
-    """
-    return tuple((id(item), tuple(_canon(env[s]) for s in _slots(item, cache))) for item, env in option)
 
 
 # -- players ---------------------------------------------------------------------------------
@@ -141,31 +107,27 @@ class GreedyPlayer(_AIPlayer):
     def choose(self, view, options, rng: random.Random) -> int:
         n = len(options)
         me = view.player
-        sign = 1 if view.game.scoring_max else -1
+        game = view.game
+        sign = 1 if game.scoring_max else -1
         totals = [0.0] * n
         for _ in range(self.budget):
-            key = rng.getrandbits(64)
+            world = view.sample_world(DealRng(rng.getrandbits(64)))
             for i in range(n):
-                totals[i] += sign * self._score_after(view, i, key, me)
+                totals[i] += sign * self._score_after(game, world, i, me)
         self.last_values = [t / self.budget for t in totals]
         return _argmax_random(self.last_values, rng)
 
     @staticmethod
-    def _score_after(view, i: int, key: int, me: int) -> float:
-        first = True
-
-        def decide(sim, opts):
-            nonlocal first
-            if first:
-                first = False
-                return i
-            raise SimulationEnd
-
+    def _score_after(game, world, i: int, me: int) -> float:
+        t = world.clone()
         try:
-            scores = sample_rollout(view, decide, key)
-        except RecycleError:
+            t.apply(i)
+            scores = t.scores if t.is_terminal() else game.final_scores(t)
+        except RecycleRuntimeError:
+            # the option breaks a rule of the game in this world (or the world runs too
+            # long): it scores nothing there
             return 0.0
-        return 0.0 if scores is None else float(scores[me])
+        return float(scores[me])
 
 
 class PIMCPlayer(_AIPlayer):
@@ -189,23 +151,12 @@ class PIMCPlayer(_AIPlayer):
         totals = [0.0] * n
         counts = [0] * n
         for _ in range(worlds):
-            key = rng.getrandbits(64)
+            world = view.sample_world(DealRng(rng.getrandbits(64)))
             play_seed = rng.getrandbits(64)
             for i in range(n):
-                draw = random.Random(play_seed).random
-                first = True
-
-                def decide(sim, opts, i=i):
-                    nonlocal first
-                    if first:
-                        first = False
-                        # the rest is random: choices may draw by their number of options
-                        # alone (the same draws, without listing the options)
-                        sim.pick = lambda n: int(draw() * n)
-                        return i
-                    return int(draw() * len(opts))
-
-                scores = sample_rollout(view, decide, key)
+                t = world.clone()
+                t.apply(i)
+                scores = finish_randomly(t, random.Random(play_seed).random)
                 if scores is None:
                     continue
                 totals[i] += rewards(scores, higher, self.reward)[me]
@@ -244,51 +195,49 @@ class ISMCTSPlayer(_AIPlayer):
         root = _Node()
         higher = view.game.scoring_max
         c = self.exploration
-        slot_cache: dict = {}
         for _ in range(self.budget):
+            world = view.sample_world(DealRng(rng.getrandbits(64)), self.determinize)
             path: list = []
             node = root
-            in_tree = True
-
-            def decide(sim, opts):
-                nonlocal node, in_tree
-                if not in_tree:
-                    return int(rng.random() * len(opts))
-                p = sim.pstack[-1][0]
-                keys = range(len(opts)) if node is root else [option_key(o, slot_cache) for o in opts]
-                children = node.children
-                untried = []
-                best_i, best_child, best_ucb = -1, None, -1.0
-                seen = set()
-                for i, k in enumerate(keys):
-                    if k in seen:
+            try:
+                while not world.is_terminal():
+                    opts = world._raw_options()
+                    if len(opts) == 1:
+                        world.apply(0)
                         continue
-                    seen.add(k)
-                    ch = children.get(k)
-                    if ch is None:
-                        untried.append((i, k))
-                        continue
-                    ch.avail += 1
-                    if not untried:
-                        ucb = ch.reward / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits) \
-                            if ch.visits else float("inf")
-                        if ucb > best_ucb:
-                            best_i, best_child, best_ucb = i, ch, ucb
-                if untried:
-                    i, k = untried[int(rng.random() * len(untried))]
-                    ch = children[k] = _Node()
-                    path.append((ch, p))
-                    in_tree = False
-                    sim.pick = lambda n: int(rng.random() * n)  # the random playout
-                    return i
-                path.append((best_child, p))
-                node = best_child
-                return best_i
-
-            scores = sample_rollout(view, decide, rng.getrandbits(64), self.determinize)
-            if scores is None:
+                    p = world.pstack[-1][0]
+                    keys = range(len(opts)) if node is root else [option_key(o) for o in opts]
+                    children = node.children
+                    untried = []
+                    best_i, best_child, best_ucb = -1, None, -1.0
+                    seen = set()
+                    for i, k in enumerate(keys):
+                        if k in seen:
+                            continue
+                        seen.add(k)
+                        ch = children.get(k)
+                        if ch is None:
+                            untried.append((i, k))
+                            continue
+                        ch.avail += 1
+                        if not untried:
+                            ucb = ch.reward / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits) \
+                                if ch.visits else float("inf")
+                            if ucb > best_ucb:
+                                best_i, best_child, best_ucb = i, ch, ucb
+                    if untried:
+                        i, k = untried[int(rng.random() * len(untried))]
+                        ch = children[k] = _Node()
+                        path.append((ch, p))
+                        world.apply(i)
+                        world.play_randomly(rng.random)
+                        break
+                    path.append((best_child, p))
+                    node = best_child
+                    world.apply(best_i)
+            except StepLimitExceeded:
                 continue
-            r = rewards(scores, higher, self.reward)
+            r = rewards(world.scores, higher, self.reward)
             for ch, p in path:
                 ch.visits += 1
                 ch.reward += r[p]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import time
 
-from .errors import RecycleError, StepLimitExceeded
+from .errors import RecycleRuntimeError, StepLimitExceeded
 from .game import rollout_seed
 
 DECILES = 10
@@ -103,7 +103,9 @@ def score_now(game, state, draws: bool) -> list[int] | None:
     steps = state.steps
     try:
         return game.final_scores(state)
-    except (RecycleError, TypeError, ValueError, IndexError, AttributeError):
+    except RecycleRuntimeError:
+        # the scoring expression cannot be evaluated at this point of the game (e.g. the
+        # max of a pile that is empty until the end)
         return None
     finally:
         state.steps = steps
@@ -139,13 +141,14 @@ def win_estimate(game, state, rollouts: int, rng) -> list[float]:
     An analyst's estimate (it sees every card, like a spectator with all hands shown);
     players never call this.
     """
-    from .ai import rewards
-    from .view import rollout_from
+    from .ai import finish_randomly, rewards
 
     total = [0.0] * game.nplayers
     done = 0
     for _ in range(rollouts):
-        scores = rollout_from(state, None, lambda sim, opts: int(rng.random() * len(opts)), rng)
+        world = state.clone()
+        world.rng.seed(rng.getrandbits(64))
+        scores = finish_randomly(world, rng.random)
         if scores is None:
             continue
         done += 1
@@ -252,7 +255,7 @@ def trace_game(game, specs: list[str], seed: int, max_steps: int = 100_000, valu
         movers.append(player)
         options.append(len(opts))
         trace.append(win_estimate(game, state, values, est_rng) if values else score_now(game, state, draws))
-        turns.see(state.pstack, opts[index])
+        turns.see(state.pstack, opts[index].steps)
 
     try:
         r = game.play(players, seed=seed, max_steps=max_steps, on_decision=on_decision)

@@ -145,6 +145,7 @@ class ExprCompiler:
     """Expression half of the compiler; ``FlowCompiler`` adds actions and stages."""
 
     layout = None  # set by the subclass
+    fast = True  # speed special cases on; False compiles the plain path of every form
 
     # -- variables -------------------------------------------------------------------------
     def new_slot(self) -> int:
@@ -547,10 +548,10 @@ class ExprCompiler:
             a, b = self.c_int(items[1], scope), self.c_int(items[2], scope)
             cb = self.const_value(items[2], scope)
             k = getattr(a, "sto_slot", None)
-            if cb is not None and k is not None:
+            if cb is not None and k is not None and self.fast:
                 return {"<": lambda s, e: s.ints[k] < cb, ">": lambda s, e: s.ints[k] > cb,
                         "<=": lambda s, e: s.ints[k] <= cb, ">=": lambda s, e: s.ints[k] >= cb}[h]
-            if cb is not None:
+            if cb is not None and self.fast:
                 fused = compare_size(a, h, cb)
                 if fused is not None:
                     return fused
@@ -566,11 +567,11 @@ class ExprCompiler:
             if cb is None and isinstance(items[2], Atom) and items[2].kind == SYMBOL:
                 cb = items[2].value
             k = getattr(a, "sto_slot", None)
-            if cb is not None and k is not None:
+            if cb is not None and k is not None and self.fast:
                 if h == "==":
                     return lambda s, e: s.ints[k] == cb
                 return lambda s, e: s.ints[k] != cb
-            if cb is not None:
+            if cb is not None and self.fast:
                 fused = compare_size(a, h, cb) or compare_slot(a, h, cb)
                 if fused is not None:
                     return fused
@@ -636,6 +637,8 @@ class ExprCompiler:
 
     def cache_pure(self, x, scope: Scope, fn: Callable) -> Callable:
         """``fn`` wrapped in a cache when ``x`` depends only on the cards of a few locations."""
+        if not self.fast:
+            return fn
         from .purity import analyse, cached, order_free
 
         found = analyse(x, lambda name: isinstance(scope.lookup(name), Const))

@@ -16,7 +16,7 @@ import itertools
 from .compile_expr import (MAX_COLLECTION, MAX_INT, Const, ExprCompiler, Scope, element_hint, fail, head_of, is_atom,
                            is_location_form, is_storage_form, kw, rt_error, value_hint)
 from .errors import StepLimitExceeded
-from .runtime import MEMORY, WORK_PER_STEP, Card, MoveEvent, PLoc, StorageEvent
+from .runtime import MEMORY, WORK_PER_STEP, Card, MoveEvent, PLoc, StorageEvent, Suspend
 from .syntax import COLON, INT, SYMBOL, VAR, Atom, SList
 
 MAX_REPEAT = 100_000
@@ -33,11 +33,46 @@ def too_many_options(span):
     rt_error(f"more than {MAX_OPTIONS} options", span, "choice")
 
 
+def suspendable(run, frame):
+    """``run`` that, when a choice inside it suspends, records ``frame`` for its parent."""
+    def run_marked(s, e):
+        try:
+            run(s, e)
+        except Suspend as sus:
+            sus.frames.append(frame)
+            raise
+    return run_marked
+
+
+def resume_into(child_resume, frame):
+    """A resume for an element that only passes through to its one child (if, let)."""
+    def resume(s, e, frames, k):
+        try:
+            child_resume(s, e, frames, k - 1)
+        except Suspend as sus:
+            sus.frames.append(frame)
+            raise
+    return resume
+
+
+class ChoicePoint:
+    """A choice where a stepped state waits: lists its options again for a copied state."""
+
+    __slots__ = ("expand", "span", "node")
+
+    def __init__(self, expand, span, node):
+        self.expand, self.span, self.node = expand, span, node
+
+
 class Item:
-    """A compiled action, block or flow element (see the module docstring)."""
+    """A compiled action, block or flow element (see the module docstring).
+
+    ``resume(state, env, frames, k)`` exists on items that contain a choice: it continues
+    the item from the place ``frames[k]`` (and the frames below it) recorded.
+    """
 
     __slots__ = ("run", "expand", "static", "node", "scope", "has_choice", "any_parts", "pair_parts", "draws",
-                 "bulk")
+                 "bulk", "resume")
 
     def __init__(self, node, scope, run=None, expand=None, static=False, has_choice=False):
         self.node = node
@@ -52,6 +87,7 @@ class Item:
         self.draws = uses_rng(node)
         self.static = static
         self.expand = expand
+        self.resume = None
         if static and expand is None:
             item = self
             self.expand = lambda s, e: [[(item, e)]]
@@ -104,7 +140,7 @@ def compose(s, pairs):
 class FlowCompiler(ExprCompiler):
     """Turns the game's forms into Items; see ``recycle.game.PreparedGame`` for the result."""
 
-    def __init__(self, game, nplayers: int):
+    def __init__(self, game, nplayers: int, fast: bool = True):
         from .layout import Layout
         from .runtime import PlayerId, TeamId
 
@@ -114,6 +150,7 @@ class FlowCompiler(ExprCompiler):
         self.players = tuple(PlayerId(p) for p in range(nplayers))
         self.teams = tuple(TeamId(t) for t in range(nplayers))
         self.nslots = 0
+        self.fast = fast
 
     # -- items -----------------------------------------------------------------------------
     def c_item(self, x, scope: Scope, allow_choice: bool = True) -> Item:
@@ -136,7 +173,7 @@ class FlowCompiler(ExprCompiler):
     def c_conditional(self, x: SList, scope: Scope) -> Item:
         cond = self.cache_pure(x.items[0], scope, self.c_bool(x.items[0], scope))
         sub = self.c_item(x.items[1], scope)
-        body = sub.run
+        body = suspendable(sub.run, None) if sub.has_choice else sub.run
 
         def run(s, e):
             if cond(s, e):
@@ -145,12 +182,15 @@ class FlowCompiler(ExprCompiler):
 
         def expand(s, e):
             return sub_expand(s, e) if cond(s, e) else []
-        return Item(x, scope, run=run, expand=expand, has_choice=sub.has_choice)
+        item = Item(x, scope, run=run, expand=expand, has_choice=sub.has_choice)
+        if sub.has_choice:
+            item.resume = resume_into(sub.resume, None)
+        return item
 
     def sequence(self, x, scope, parts: list[Item]) -> Item:
         """Items run one after another (do, stage bodies, the top level)."""
         choice = any(p.has_choice for p in parts)
-        runs = [p.run for p in parts]
+        runs = [suspendable(p.run, i) if p.has_choice else p.run for i, p in enumerate(parts)]
         if len(runs) == 1:
             run = runs[0]
         elif len(runs) == 2:
@@ -175,7 +215,21 @@ class FlowCompiler(ExprCompiler):
 
         def expand(s, e):
             return compose(s, [(p, e) for p in parts])
-        return Item(x, scope, run=run, expand=expand, has_choice=choice)
+        item = Item(x, scope, run=run, expand=expand, has_choice=choice)
+        if choice:
+            resumes = [p.resume for p in parts]
+
+            def resume(s, e, frames, k):
+                i = frames[k]
+                try:
+                    resumes[i](s, e, frames, k - 1)
+                except Suspend as sus:
+                    sus.frames.append(i)
+                    raise
+                for r in runs[i + 1:]:
+                    r(s, e)
+            item.resume = resume
+        return item
 
     def a_do(self, x: SList, scope: Scope) -> Item:
         if len(x.items) != 2 or not isinstance(x.items[1], SList):
@@ -267,12 +321,46 @@ class FlowCompiler(ExprCompiler):
                     pairs.append((body, e2))
                 return compose(s, pairs) if pairs else []
         item = Item(x, scope, run=run, expand=expand, has_choice=body.has_choice)
+        if body.has_choice:
+            item.run, item.resume = self.each_spine(coll, slot, body, span, h)
         if branching and body.static:
             item.any_parts = (coll, slot, body)
         elif branching and nested is not None and not mentions(x.items[3].items[1], x.items[2].value):
             # the inner collection does not depend on the outer element: options are pairs
             item.pair_parts = (coll, slot, nested[0], nested[1], nested[2])
         return item
+
+    @staticmethod
+    def each_spine(coll, slot, body: Item, span, h: str):
+        """run and resume of a for-each whose body holds a choice: the frame is the
+        collection's snapshot and the position in it."""
+        brun, bresume = body.run, body.resume
+
+        def run(s, e):
+            elems = list(coll(s, e))
+            s.work -= len(elems)
+            if s.work < 0:
+                out_of_work(s, span, h)
+            j = 0
+            try:
+                for j in range(len(elems)):
+                    e[slot] = elems[j]
+                    brun(s, e)
+            except Suspend as sus:
+                sus.frames.append((elems, j))
+                raise
+
+        def resume(s, e, frames, k):
+            elems, j = frames[k]
+            try:
+                bresume(s, e, frames, k - 1)
+                for j in range(j + 1, len(elems)):
+                    e[slot] = elems[j]
+                    brun(s, e)
+            except Suspend as sus:
+                sus.frames.append((elems, j))
+                raise
+        return run, resume
 
     def a_let(self, x: SList, scope: Scope) -> Item:
         if len(x.items) != 4 or not is_atom(x.items[2], VAR):
@@ -281,6 +369,8 @@ class FlowCompiler(ExprCompiler):
         slot = self.new_slot()
         body = self.c_item(x.items[3], scope.bind(x.items[2].value, slot, value_hint(x.items[1], scope)))
         brun, bexpand = body.run, body.expand
+        if body.has_choice:
+            brun = suspendable(brun, None)
 
         def run(s, e):
             e[slot] = val(s, e)
@@ -290,7 +380,10 @@ class FlowCompiler(ExprCompiler):
             e2 = e[:]
             e2[slot] = val(s, e)
             return bexpand(s, e2)
-        return Item(x, scope, run=run, expand=expand, has_choice=body.has_choice)
+        item = Item(x, scope, run=run, expand=expand, has_choice=body.has_choice)
+        if body.has_choice:
+            item.resume = resume_into(body.resume, None)
+        return item
 
     # -- choice and stages -----------------------------------------------------------------
     def a_choice(self, x: SList, scope: Scope) -> Item:
@@ -309,7 +402,7 @@ class FlowCompiler(ExprCompiler):
         span = x.span
         lazy = False
 
-        if all(p.static or p.any_parts is not None or p.pair_parts is not None for p in parts):
+        if self.fast and all(p.static or p.any_parts is not None or p.pair_parts is not None for p in parts):
             # Options are listed lazily: a random player only needs their number, so only
             # the chosen one is built (see LazyOptions).
             lazy = True
@@ -354,14 +447,24 @@ class FlowCompiler(ExprCompiler):
                 raise StepLimitExceeded(f"the game did not end within {s.max_steps} steps", span, form="choice")
             s.decisions += 1
             s.options_total += n
-            i = s.decide(opts) if n > 1 or s.decide_all else 0
-            if i is None:
-                # the rollout loop changed the state (re-dealt hidden cards at a simulation's
-                # root): the options are worked out again in the new state
+            decide = s.decide
+            if decide is None:
+                # stepped from outside: wait here for apply()
+                s.waiting = choice_point
+                s.options = opts
+                raise Suspend()
+            i = decide(opts) if n > 1 else 0
+            s.chooser = s.pstack[-1][0]
+            for item, env in opts[i]:
+                item.run(s, env)
+            s.chooser = None
+
+        def resume(s, e, frames, k):
+            opts = s.options
+            if opts is None:  # a copy of the state lists them again
                 opts = expand(s, e)
-                if not opts:
-                    rt_error("a choice with no legal option", span, "choice")
-                i = s.decide(opts) if len(opts) > 1 or s.decide_all else 0
+            i = s.chosen
+            s.waiting = s.options = None
             s.chooser = s.pstack[-1][0]
             for item, env in opts[i]:
                 item.run(s, env)
@@ -389,7 +492,10 @@ class FlowCompiler(ExprCompiler):
                 for item, env in segment_option(segments, pick(n) if n > 1 else 0):
                     item.run(s, env)
                 s.chooser = None
-        return Item(x, scope, run=choice, has_choice=True)
+        choice_point = ChoicePoint(expand, span, x)
+        item = Item(x, scope, run=choice, has_choice=True)
+        item.resume = resume
+        return item
 
     def a_stage(self, x: SList, scope: Scope) -> Item:
         items = x.items
@@ -406,6 +512,8 @@ class FlowCompiler(ExprCompiler):
             raise StepLimitExceeded(f"the game did not end within {s.max_steps} steps", span, form="stage")
 
         brun = body.run
+        if body.has_choice:
+            return self.stage_spine(x, scope, end, body, team, limit)
 
         def run(s, e):
             stack = s.tstack if team else s.pstack
@@ -425,29 +533,57 @@ class FlowCompiler(ExprCompiler):
                     limit(s)
                 brun(s, e)
             stack.pop()
-        if team:
-            return Item(x, scope, run=run, has_choice=body.has_choice)
+        return Item(x, scope, run=run)
 
-        def run_player_stage(s, e):
-            stack = s.pstack
-            top = [stack[-1][0], None]
-            stack.append(top)
-            first = True
+    def stage_spine(self, x, scope, end, body: Item, team: bool, limit) -> Item:
+        """A stage whose body holds a choice: the frame is the depth of its cycle in the
+        stack (the cycle itself stays on the stack while the game waits for a decision)."""
+        n = self.layout.nplayers
+        brun, bresume = body.run, body.resume
+
+        def rounds(s, e, stack, top):
+            """The stage's loop after a pass of its body: check the end, advance, run again."""
             while not end(s, e):
-                if first:
-                    first = False
+                q = top[1]
+                if q is None:
+                    top[0] = (top[0] + 1) % (s.nteams if team else n)
                 else:
-                    q = top[1]
-                    if q is None:
-                        top[0] = (top[0] + 1) % n
-                    else:
-                        top[0], top[1] = q, None
+                    top[0], top[1] = q, None
                 s.steps += 1
                 if s.steps > s.max_steps:
                     limit(s)
                 brun(s, e)
+
+        def run(s, e):
+            stack = s.tstack if team else s.pstack
+            top = [stack[-1][0], None]
+            stack.append(top)
+            d = len(stack) - 1
+            try:
+                if not end(s, e):
+                    s.steps += 1
+                    if s.steps > s.max_steps:
+                        limit(s)
+                    brun(s, e)
+                    rounds(s, e, stack, top)
+            except Suspend as sus:
+                sus.frames.append(d)
+                raise
             stack.pop()
-        return Item(x, scope, run=run_player_stage, has_choice=body.has_choice)
+
+        def resume(s, e, frames, k):
+            d = frames[k]
+            stack = s.tstack if team else s.pstack
+            try:
+                bresume(s, e, frames, k - 1)
+                rounds(s, e, stack, stack[d])
+            except Suspend as sus:
+                sus.frames.append(d)
+                raise
+            stack.pop()
+        item = Item(x, scope, run=run, has_choice=True)
+        item.resume = resume
+        return item
 
     # -- card movement ---------------------------------------------------------------------
     def c_dest(self, x, scope: Scope):
@@ -519,7 +655,7 @@ class FlowCompiler(ExprCompiler):
         src_node = x.items[1]
         span = x.span
         # Fast path: (move (top (OWNER KIND NAME)) (top (OWNER KIND NAME))), the deal.
-        if isinstance(src_node, SList) and len(src_node.items) == 2 and kw(src_node.items[0], "top") \
+        if self.fast and isinstance(src_node, SList) and len(src_node.items) == 2 and kw(src_node.items[0], "top") \
                 and is_location_form(src_node.items[1]) and pos == "top":
             sidx = self.c_loc_index(src_node.items[1], scope)
             infos = layout.infos
@@ -812,6 +948,11 @@ class FlowCompiler(ExprCompiler):
                 return v if isinstance(v, (str, int)) else next(it)
             return tuple((tuple((val(k), val(v)) for k, v in conds), val(p)) for conds, p in compiled)
 
+        if not self.fast:
+            def set_points_plain(s, e):
+                s.points[slot(s, e)] = game.point_map(build_key(tuple([f(s, e) for f in computed])))
+            return Item(x, scope, run=set_points_plain, static=True)
+
         def set_points(s, e):
             values = tuple([f(s, e) for f in computed])
             pm = by_values.get(values)
@@ -913,7 +1054,7 @@ class FlowCompiler(ExprCompiler):
                     out_of_work(s, span, "repeat")
                 for _ in range(k):
                     brun(s, e)
-            if body.bulk is not None:
+            if body.bulk is not None and self.fast:
                 run_all = bulk_repeat(count, body, span)
 
             def expand_all(s, e):
@@ -935,7 +1076,7 @@ class FlowCompiler(ExprCompiler):
                     out_of_work(s, span, "repeat")
             for _ in range(k):
                 brun(s, e)
-        if body.bulk is not None:
+        if body.bulk is not None and self.fast:
             run = bulk_repeat(times, body, span)
         if const is not None and const >= 1 and body.static:
             return Item(x, scope, run=run, static=True)

@@ -83,8 +83,9 @@ class GameResult:
 class PreparedGame:
     """A compiled RECYCLE game; create with ``recycle.load`` or ``PreparedGame.from_text``."""
 
-    def __init__(self, source: SourceFile):
+    def __init__(self, source: SourceFile, fast: bool = True):
         self.source = source
+        self.fast = fast
         self.name = Path(source.filename).stem
         self.card_attrs: list[dict] = []
         self.card_deck: list[str] = []
@@ -103,8 +104,8 @@ class PreparedGame:
             raise
 
     @classmethod
-    def from_text(cls, text: str, filename: str = "<string>") -> "PreparedGame":
-        return cls(parse_text(text, filename))
+    def from_text(cls, text: str, filename: str = "<string>", fast: bool = True) -> "PreparedGame":
+        return cls(parse_text(text, filename), fast=fast)
 
     # -- compilation -----------------------------------------------------------------------
     def _compile(self, source: SourceFile) -> None:
@@ -143,7 +144,7 @@ class PreparedGame:
         scope = Scope(None, dict(consts))
         nplayers = self._player_count(setup, scope)
         self.nplayers = nplayers
-        comp = FlowCompiler(self, nplayers)
+        comp = FlowCompiler(self, nplayers, fast=self.fast)
         self.layout = comp.layout
         self.players = comp.players
         self.teams = comp.teams
@@ -246,117 +247,114 @@ class PreparedGame:
         return card_name(self.card_attrs[c])
 
     # -- playing ---------------------------------------------------------------------------
-    def new_state(self, seed: int = 0, record: bool = False, max_steps: int = DEFAULT_MAX_STEPS) -> State:
-        """A fresh state with setup done (players created, decks made)."""
-        s = State(self, random.Random(seed), record, max_steps)
-        env = [None] * self._compiler.nslots
-        self._start(s, env)
+    def new_state(self, seed: int = 0, record=False, max_steps: int = DEFAULT_MAX_STEPS,
+                  track: bool = False) -> State:
+        """A new game, dealt and played up to its first decision (or to its end).
+
+        Chance (shuffles, ``random``, ties of max/min) draws from the state's own generator,
+        seeded with ``seed``. ``record=True`` keeps every event in ``state.events``; a
+        list-like sink instead receives them (its ``attach(state)`` is called first if it
+        has one). ``track=True`` keeps what each player has observed (``known_locations``),
+        which ``Observation.sample_world`` respects. Raises ``RecycleRuntimeError`` (with
+        the form and line) when the game breaks a rule of the language, and
+        ``StepLimitExceeded`` when it runs too long.
+        """
+        s = self._fresh_state(seed, record, max_steps, track)
+        s._advance(lambda: self._begin(s))
         return s
 
-    def _start(self, s: State, env: list) -> None:
-        s.env = env
+    def _fresh_state(self, seed: int, record, max_steps: int, track: bool) -> State:
+        s = State(self, random.Random(seed), False, max_steps)
+        s.seed = seed
+        sink = None
+        if record is True:
+            sink = []
+        elif record is not False and record is not None:
+            sink = record  # a caller's event sink (e.g. a test checking invariants)
+            if hasattr(record, "attach"):
+                record.attach(s)
+        if track:
+            from .knowledge import KnowledgeSink
+
+            s.events = KnowledgeSink(s, sink)
+        else:
+            s.events = sink
+        s.env = [None] * self._compiler.nslots
+        return s
+
+    def _begin(self, s: State) -> None:
+        env = s.env
         for slot, val in self._decls:
             env[slot] = val(s, env)
         for run in self._setup:
             run(s, env)
+        self._flow.run(s, env)
 
     def play(self, players: Sequence | None = None, seed: int = 0, record=False,
              max_steps: int = DEFAULT_MAX_STEPS, describe: bool = False, reveal: bool = False,
              on_decision: Callable | None = None) -> GameResult:
         """Play one game. ``players`` has one Player per seat (random players by default).
 
-        ``record=True`` keeps every event in ``result.events``; a list-like object instead
-        receives the events as they happen (its ``attach(state)`` is called first if present).
+        ``record`` is as in ``new_state``: the events end in ``result.events``.
         ``describe`` adds each decision's chosen option in words (hidden cards as ``?``
         unless ``reveal``). ``on_decision(state, player, options, index)`` is called at
-        every decision.
-
-        Raises ``RecycleRuntimeError`` (with the form and line) when the game breaks a
-        rule of the language, and ``StepLimitExceeded`` when it runs too long.
+        every decision, before the option is applied. Raises like ``new_state``; a
+        ``RecycleError`` carries the game so far in ``exc.partial`` when it was watched.
         """
         from .players import RandomPlayer
-        from .view import View
+        from .runner import play_out
 
         if players is None:
             players = [RandomPlayer() for _ in range(self.nplayers)]
         if len(players) != self.nplayers:
             raise ValueError(f"{self.name} needs {self.nplayers} players, got {len(players)}")
         recording = record is not False and record is not None
-        s = State(self, random.Random(seed), recording, max_steps)
-        s.seed = seed
-        if recording and record is not True:
-            s.events = record  # a caller's event sink (e.g. a test checking invariants)
-            if hasattr(record, "attach"):
-                record.attach(s)
+        track = any(getattr(pl, "needs_view", False) for pl in players)
+        s = self._fresh_state(seed, record, max_steps, track)
+        events = s.events.inner if track else s.events
         player_rng = random.Random(seed + PLAYER_SEED_OFFSET)
-        env = [None] * self._compiler.nslots
         choices: list[Decision] = []
         watched = recording or describe or on_decision is not None
-        if not watched and all(type(pl) is RandomPlayer for pl in players):
-            draw = player_rng.random  # as RandomPlayer.choose does
-            s.decide = lambda opts: int(draw() * len(opts))
-            s.pick = lambda n: int(draw() * n)
-        else:
-            def decide(opts):
-                p = s.pstack[-1][0]
-                if len(opts) == 1:
-                    i = 0
-                else:
-                    pl = players[p]
-                    i = pl.choose(View(s, p) if pl.needs_view else None, opts, player_rng)
-                    if not 0 <= i < len(opts):
-                        raise ValueError(f"player {p} ({pl!r}) chose option {i} of {len(opts)}")
-                    s.history.append(i)
-                if watched:
-                    text = ""
-                    if describe:
-                        from .transcript import describe_option
-                        text = describe_option(self, s, opts[i], p, None if reveal else -1)
-                    choices.append(Decision(s.decisions, p, i, len(opts), text))
-                    if on_decision is not None:
-                        on_decision(s, p, opts, i)
-                return i
-            s.decide = decide
-            s.decide_all = watched
+
+        def watch(state, p, options, i):
+            text = options[i].describe(-1 if not reveal else None) if describe else ""
+            choices.append(Decision(state.decisions, p, i, len(options), text))
+            if on_decision is not None:
+                on_decision(state, p, options, i)
+
         try:
-            self._start(s, env)
-            self._flow.run(s, env)
-            scores = self.final_scores(s, env)
+            s._advance(lambda: self._begin(s))
+            if not watched and self.fast and all(type(pl) is RandomPlayer for pl in players):
+                s.play_randomly(player_rng.random)
+            else:
+                play_out(s, players, player_rng, watch if watched else None)
         except RecycleError as exc:
             exc.source = self.source.text
             if watched:
                 # what happened up to the error, for a transcript of the stopped game
                 exc.partial = GameResult(seed, None, None, [], s.decisions, s.options_total, s.steps, s,
-                                         s.events, choices)
+                                         events, choices)
             raise
-        except RecursionError:
-            raise RecycleRuntimeError("the game nests too deeply to run") from None
+        scores = s.scores
         ranks, winners = rank(scores, self.scoring_max)
-        s.scores = scores
         return GameResult(seed, scores, ranks, winners, s.decisions, s.options_total, s.steps, s,
-                          s.events, choices)
+                          events, choices)
 
     def random_rollout(self, seed: int, max_steps: int = DEFAULT_MAX_STEPS) -> State:
         """One game with random players and nothing recorded: the simulation hot path.
 
         The same game as ``play(seed=seed)`` with random players; returns the final state
-        (``state.scores`` set). Raises like ``play``.
+        (``state.scores`` set). Raises like ``play``. With ``fast`` (the default) the
+        random players choose inline, without the game stopping at each decision.
         """
-        s = State(self, random.Random(seed), False, max_steps)
-        s.seed = seed
+        if not self.fast:
+            return self.play(seed=seed, max_steps=max_steps).state
+        s = self._fresh_state(seed, False, max_steps, False)
         draw = random.Random(seed + PLAYER_SEED_OFFSET).random
         s.decide = lambda opts: int(draw() * len(opts))
         s.pick = lambda n: int(draw() * n)
-        env = [None] * self._compiler.nslots
-        try:
-            self._start(s, env)
-            self._flow.run(s, env)
-            s.scores = self.final_scores(s, env)
-        except RecycleError as exc:
-            exc.source = self.source.text
-            raise
-        except RecursionError:
-            raise RecycleRuntimeError("the game nests too deeply to run") from None
+        s._advance(lambda: self._begin(s))
+        s.decide = s.pick = None
         return s
 
     def final_scores(self, s: State, env: list | None = None) -> list[int]:
@@ -405,14 +403,16 @@ def rollout_seed(seed: int, i: int) -> int:
     return seed * 1_000_003 + i
 
 
-def load(path: str | Path) -> PreparedGame:
-    """Parse and compile a .rcy file."""
-    return PreparedGame(parse_file(path))
+def load(path: str | Path, fast: bool = True) -> PreparedGame:
+    """Parse and compile a .rcy file. ``fast=False`` turns off every speed special case
+    (fused closures, caches, batched deals, lazily listed options, inline random play):
+    the plain path, which must give the same games."""
+    return PreparedGame(parse_file(path), fast=fast)
 
 
-def loads(text: str, filename: str = "<string>") -> PreparedGame:
-    """Parse and compile RECYCLE text."""
-    return PreparedGame.from_text(text, filename)
+def loads(text: str, filename: str = "<string>", fast: bool = True) -> PreparedGame:
+    """Parse and compile RECYCLE text (``fast`` as in ``load``)."""
+    return PreparedGame.from_text(text, filename, fast=fast)
 
 
 __all__ = ["PreparedGame", "GameResult", "Decision", "load", "loads", "rank", "StepLimitExceeded",

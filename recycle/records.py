@@ -31,15 +31,12 @@ class Recorder:
         self.deal: dict[str, list[str]] | None = None
 
     def on_decision(self, state, player, options, index) -> None:
-        from .transcript import describe_option
-
-        g = self.game
         if self.deal is None:
             self.deal = deal_of(state)
         self.decisions.append({
             "index": state.decisions, "player": player, "chosen": index, "options": len(options),
-            "description": describe_option(g, state, options[index], player, -1),
-            "revealed": describe_option(g, state, options[index], player, None)})
+            "description": options[index].describe(-1),
+            "revealed": options[index].describe(None)})
 
     def finish(self, result, path, players: list[str], max_steps: int) -> dict:
         """The record of the finished game ``result`` (a ``GameResult``)."""

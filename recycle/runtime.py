@@ -135,17 +135,212 @@ class StorageEvent:
     decision: int
 
 
+class Suspend(Exception):
+    """Raised by a ``choice`` reached while the state is stepped from outside.
+
+    It unwinds the flow to the stepping driver; every flow element it passes appends its
+    own *frame* (where it stood: an item index, a loop position, a stage's cycle depth),
+    so ``frames`` lists them from the choice outwards. ``Item.resume`` re-enters the flow
+    at exactly that place once the option is chosen.
+    """
+
+    __slots__ = ("frames",)
+
+    def __init__(self):
+        self.frames = [None]
+
+
+# -- stepping from outside: the OpenSpiel-style API on State --------------------------------
+
+def _copy_value(v, memo: dict):
+    """A copy of a variable's value for a cloned state: views and group lists are copied
+    (a move out of a view changes it), shared lists stay shared; the rest is immutable."""
+    if not isinstance(v, list):
+        return v
+    got = memo.get(id(v))
+    if got is None:
+        got = type(v)(_copy_value(x, memo) if isinstance(x, list) else x for x in v)
+        memo[id(v)] = got
+    return got
+
+
+def _copy_frame(f, memo: dict):
+    if type(f) is tuple:  # a for-each's (snapshot of its collection, position)
+        return (_copy_value(f[0], memo), f[1])
+    return f
+
+
+class _Stepping:
+    """The stepping methods of ``State`` (``legal_options``, ``apply``, ``clone``, ...)."""
+
+    __slots__ = ()
+
+    def current_player(self) -> int:
+        """The player to move (at a decision), or the current player of the turn order."""
+        return self.pstack[-1][0]
+
+    def is_terminal(self) -> bool:
+        """True once the game has ended (its scores are set)."""
+        return self.frames is None
+
+    def legal_options(self) -> list:
+        """The options of the waiting decision, as ``Option`` objects (empty at the end)."""
+        from .options import Option
+
+        if self.frames is None:
+            return []
+        opts = self._raw_options()
+        p = self.pstack[-1][0]
+        return [Option(i, opts[i], self, p) for i in range(len(opts))]
+
+    def _raw_options(self):
+        opts = self.options
+        if opts is None:
+            opts = self.options = self.waiting.expand(self, self.env)
+        return opts
+
+    def num_options(self) -> int:
+        """How many options the waiting decision has (0 at the end)."""
+        return 0 if self.frames is None else len(self._raw_options())
+
+    def apply(self, option) -> None:
+        """Play ``option`` (an ``Option`` of ``legal_options()`` or its index) and run the
+        game on to the next decision or to its end."""
+        if self.frames is None:
+            raise ValueError("the game is over: no option to apply")
+        i = option if isinstance(option, int) else option.index
+        n = len(self._raw_options())
+        if not 0 <= i < n:
+            raise ValueError(f"option {i} of a decision with {n} options")
+        if n > 1:
+            self.history.append(i)
+        self.chosen = i
+        frames = self.frames
+        flow = self.game._flow
+        self._advance(lambda: flow.resume(self, self.env, frames, len(frames) - 1))
+
+    def play_randomly(self, draw) -> None:
+        """Finish the game with every player picking ``int(draw() * n)`` among n options
+        (drawing only when n > 1), without stopping at decisions: the rollout hot path."""
+        if self.frames is None:
+            return
+        n = len(self._raw_options())
+        i = int(draw() * n) if n > 1 else 0
+        self.decide = lambda opts: int(draw() * len(opts))
+        if self.game.fast:
+            self.pick = lambda k: int(draw() * k)
+        try:
+            self.chosen = i
+            frames = self.frames
+            flow = self.game._flow
+            self._advance(lambda: flow.resume(self, self.env, frames, len(frames) - 1))
+        finally:
+            self.decide = self.pick = None
+
+    def _advance(self, run) -> None:
+        from .errors import RecycleError, RecycleRuntimeError
+
+        try:
+            run()
+        except Suspend as sus:
+            self.frames = sus.frames
+            return
+        except RecycleError as exc:
+            exc.source = self.game.source.text
+            raise
+        except RecursionError:
+            raise RecycleRuntimeError("the game nests too deeply to run") from None
+        self.frames = self.waiting = self.options = None
+        try:
+            self.scores = self.game.final_scores(self, self.env)
+        except RecycleError as exc:
+            exc.source = self.game.source.text
+            raise
+
+    def returns(self) -> list[int]:
+        """Each player's final score (the game's ``scoring`` expression); at the end only."""
+        if self.frames is not None:
+            raise ValueError("the game is not over: returns() needs a terminal state")
+        return list(self.scores)
+
+    def winners(self) -> list[int]:
+        """The players tied for the best final score."""
+        sc = self.returns()
+        best = max(sc) if self.game.scoring_max else min(sc)
+        return [p for p, v in enumerate(sc) if v == best]
+
+    def observation(self, player: int):
+        """What ``player`` may know now (an ``Observation``): its cards, public cards,
+        counts, storages, and the cards whose whereabouts it has observed."""
+        from .view import Observation
+
+        return Observation(self, player)
+
+    def clone(self, track: bool = False):
+        """An independent copy of this state, waiting at the same decision.
+
+        Its cost depends on the size of the state (cards, storages, loop positions), not
+        on how long the game has run. Events are not copied; ``track`` keeps tracking
+        what each player has observed (when this state tracks it)."""
+        c = State.__new__(State)
+        c.game = self.game
+        c.locs = [l[:] for l in self.locs]
+        c.card_loc = self.card_loc[:]
+        c.ints = self.ints[:]
+        c.strs = self.strs[:]
+        c.points = self.points[:]
+        c.pstack = [x[:] for x in self.pstack]
+        c.tstack = [x[:] for x in self.tstack]
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        c.rng = rng
+        c.steps, c.decisions, c.options_total = self.steps, self.decisions, self.options_total
+        c.max_steps, c.work, c.chooser = self.max_steps, self.work, None
+        c.team_members = [m[:] for m in self.team_members]
+        c.team_of = self.team_of[:]
+        c.nteams = self.nteams
+        c.scores = None if self.scores is None else self.scores[:]
+        c.decide = c.pick = None
+        c.seed = self.seed
+        c.history = self.history[:]
+        memo: dict = {}
+        c.env = [_copy_value(v, memo) for v in self.env] if self.env is not None else None
+        c.frames = None if self.frames is None else [_copy_frame(f, memo) for f in self.frames]
+        c.waiting = self.waiting
+        c.options = None
+        c.chosen = None
+        c.knowledge = None
+        c.events = None
+        if track and self.knowledge is not None:
+            from .knowledge import KnowledgeSink
+
+            c.knowledge = [k.copy() for k in self.knowledge]
+            c.events = KnowledgeSink(c, None)
+        return c
+
+    def known_locations(self, player: int) -> dict[int, int]:
+        """Cards ``player`` knows the location of (card -> location index), from all it has
+        observed since the deal; empty when this state does not track observations."""
+        if self.knowledge is None:
+            return {}
+        return dict(self.knowledge[player])
+
+
 WORK_PER_STEP = 1000
 MIN_WORK = 1_000_000
 
 
-class State:
-    """The mutable state of one game in progress. Created by ``PreparedGame.new_state``."""
+class State(_Stepping):
+    """The mutable state of one game in progress. Created by ``PreparedGame.new_state``.
+
+    Stepped from outside like an OpenSpiel state: ``current_player()``, ``legal_options()``,
+    ``apply(option)``, ``clone()``, ``observation(p)``, ``is_terminal()``, ``returns()``.
+    """
 
     __slots__ = ("game", "locs", "card_loc", "ints", "strs", "points", "pstack", "tstack", "rng",
                  "events", "steps", "decisions", "options_total", "max_steps", "chooser",
-                 "team_members", "team_of", "nteams", "scores", "decide", "decide_all", "pick",
-                 "seed", "history", "work", "env")
+                 "team_members", "team_of", "nteams", "scores", "decide", "pick",
+                 "seed", "history", "work", "env", "frames", "waiting", "options", "chosen", "knowledge")
 
     def __init__(self, game, rng: random.Random, record: bool, max_steps: int):
         self.game = game
@@ -172,17 +367,25 @@ class State:
         self.team_of = list(range(n))
         self.nteams = n
         self.scores = None
-        # set by the rollout loop: decide(options) -> index; decide_all: ask even for one option
+        # None while the state is stepped from outside (a choice waits for apply());
+        # random rollouts set decide(options) -> index to play through without stopping
         self.decide = None
-        self.decide_all = False
         # set only for random players with nothing watched: pick(number of options) -> index,
         # the same draw as decide, without listing the options
         self.pick = None
         # the seed and the choices made at decisions with 2+ options: enough to replay the game
         self.seed = None
         self.history: list[int] = []
-        # the game's top-level environment (its declared variables), set when setup starts
+        # the game's top-level environment (its declared variables and bound variables)
         self.env = None
+        # where the flow waits: the frames of the elements around the waiting choice
+        # (see compile_flow.Suspend), the choice, its options, and the option chosen
+        self.frames = None
+        self.waiting = None
+        self.options = None
+        self.chosen = None
+        # per player, the cards whose location it knows (card -> location), when tracked
+        self.knowledge = None
 
     def grow_locs(self) -> None:
         """Make room for locations registered after this state was made (computed names)."""
@@ -224,10 +427,6 @@ class State:
         self.team_members, self.team_of, self.nteams = members, team_of, nteams
 
     # -- convenience for tests, transcripts and players -----------------------------------
-    @property
-    def current_player(self) -> int:
-        return self.pstack[-1][0]
-
     def location(self, owner: str | int, kind: str, name: str) -> list:
         """The cards (as ids, bottom first) of a location, e.g. ``state.location(0, 'iloc', 'HAND')``.
 

@@ -1,7 +1,12 @@
 """What one player may know: the identities of cards it may see, counts everywhere else.
 
-A ``View`` is all a Player receives (with the list of legal options). Its methods
-answer only what the visibility model of RECYCLE.md section 6 allows that player.
+An ``Observation`` (``state.observation(p)``) is all a Player receives, with the list of
+legal options. Its methods answer only what the visibility model of RECYCLE.md section 6
+allows that player, plus what the player has observed earlier (cards it saw move and
+knows the place of, when the state tracks observations). ``sample_world`` deals a copy of
+the game consistent with that information: the look-ahead players simulate only such
+worlds. An observation describes the state at one decision; take a new one after
+``apply``.
 """
 
 from __future__ import annotations
@@ -25,8 +30,8 @@ def may_see(info, player: int, team_of: list) -> bool:
     return False
 
 
-class View:
-    """One player's observation of a state."""
+class Observation:
+    """One player's observation of a state (see the module docstring)."""
 
     __slots__ = ("_state", "player")
 
@@ -36,6 +41,7 @@ class View:
 
     @property
     def game(self):
+        """The compiled game (its layout, card names, player count)."""
         return self._state.game
 
     @property
@@ -76,105 +82,53 @@ class View:
                 known.update(int(c) for c in s.locs[info.index])
         return known
 
+    def known_locations(self) -> dict[int, int]:
+        """Cards this player cannot see now but knows the place of (card -> location),
+        from what it observed earlier (empty when the state does not track it)."""
+        s = self._state
+        infos = s.game.layout.infos
+        return {c: i for c, i in s.known_locations(self.player).items()
+                if not may_see(infos[i], self.player, s.team_of)}
+
     def ints(self) -> dict[str, int]:
         """All integer storages (public to everyone), by label."""
         s = self._state
         layout = s.game.layout
         return {layout.slot_label("sto", i): v for i, v in enumerate(s.ints) if v}
 
-    def rollout(self, decide, rng, determinize: bool = True, max_steps: int | None = None):
-        """Simulate the rest of the game from this decision in a world consistent with this
-        view (see ``rollout_from``); ``determinize=False`` sees the true cards (cheating)."""
-        return rollout_from(self._state, self.player if determinize else None, decide, rng, max_steps)
-
-    @property
-    def decisions_so_far(self) -> int:
-        return len(self._state.history)
-
     def strs(self) -> dict[str, str]:
         s = self._state
         layout = s.game.layout
         return {layout.slot_label("str", i): v for i, v in enumerate(s.strs) if v}
 
+    @property
+    def decisions_so_far(self) -> int:
+        return len(self._state.history)
 
-class SimulationEnd(Exception):
-    """Raised by a rollout's ``decide`` to stop a simulation early (e.g. one-ply look-ahead)."""
+    def sample_world(self, rng, determinize: bool = True):
+        """A copy of the state, waiting at this decision, in a world consistent with
+        this player's information: every card it neither sees nor knows the place of is
+        re-dealt among such places, and the game's future randomness is reseeded from
+        ``rng``. ``determinize=False`` keeps the true cards (cheating, for comparison)."""
+        from .knowledge import determinize as redeal
 
+        s = self._state
+        world = s.clone()
+        if determinize:
+            redeal(world, self.player, rng, s.known_locations(self.player))
+        world.rng.seed(rng.getrandbits(64))
+        return world
 
-def determinize(state, observer: int, rng) -> None:
-    """Re-deal every card ``observer`` cannot see among the places it cannot see.
-
-    Counts per location are kept, and cards only trade places with cards of the same deck
-    (family), so the result is a state consistent with the observer's view, drawn uniformly.
-    """
-    game = state.game
-    infos = game.layout.infos
-    slots: dict[str, list] = {}
-    for i, lst in enumerate(state.locs):
-        if not lst or i >= len(infos):
-            continue
-        info = infos[i]
-        if info.visibility == MEMORY or may_see(info, observer, state.team_of):
-            continue
-        for k, c in enumerate(lst):
-            slots.setdefault(game.card_deck[c], []).append((i, k, c))
-    # the cards are sorted (and the families taken in name order) before the shuffle, so
-    # the world drawn depends on the view and the generator only, never on where the
-    # hidden cards truly lie
-    for name in sorted(slots):
-        family = slots[name]
-        cards = sorted(c for _, _, c in family)
-        rng.shuffle(cards)
-        for (i, k, _), c in zip(family, cards):
-            state.locs[i][k] = c
-            state.card_loc[c] = i
+    def __repr__(self) -> str:
+        s = self._state
+        g = s.game
+        lines = [f"Observation of P{self.player} (P{self.current_player} to move, decision {s.decisions})"]
+        for label, cards in self.locations().items():
+            names = " ".join("?" if c is None else g.card_name(c) for c in cards)
+            lines.append(f"  {label}: {names}")
+        for label, v in {**self.ints(), **self.strs()}.items():
+            lines.append(f"  {label} = {v}")
+        return "\n".join(lines)
 
 
-def rollout_from(state, observer: int | None, decide, rng, max_steps: int | None = None):
-    """Play the game again from its start to the decision ``state`` is at, then on.
-
-    The first decisions replay ``state.history``; at the current decision (the *root*) the
-    state is re-dealt for ``observer`` before the root's options are listed again (``determinize``; ``observer=None`` keeps the true
-    cards: cheating, for comparison) and the game's generator is reseeded from ``rng`` so
-    the future is unknown too. From the root on, ``decide(sim_state, options)`` picks every
-    choice with 2+ options. Returns the final scores, or ``None`` if the step limit hit;
-    ``decide`` may raise ``SimulationEnd`` to stop early, and then the scores are evaluated
-    on the state as it is.
-    """
-    import random as _random
-
-    from .errors import StepLimitExceeded
-    from .runtime import State
-
-    game = state.game
-    prefix = list(state.history)
-    k = len(prefix)
-    sim = State(game, _random.Random(state.seed), False, max_steps or state.max_steps)
-    sim.seed = state.seed
-    position = 0
-
-    def replay_then_decide(opts):
-        nonlocal position
-        if position < k:
-            position += 1
-            return prefix[position - 1]
-        if position == k:
-            # the root: re-deal, reseed, and have the choice list its options again in the
-            # new world (options bound to hidden cards must not come from the true state)
-            position += 1
-            if observer is not None:
-                determinize(sim, observer, rng)
-            sim.rng.seed(rng.getrandbits(64))
-            return None
-        return decide(sim, opts)
-
-    sim.decide = replay_then_decide
-    env = [None] * game._compiler.nslots
-    try:
-        game._start(sim, env)
-        game._flow.run(sim, env)
-    except SimulationEnd:
-        pass
-    except StepLimitExceeded:
-        return None
-    return game.final_scores(sim, env)
+View = Observation  # the name used before the stepping API

@@ -5,10 +5,9 @@ import random
 import pytest
 
 import recycle
-from recycle.ai import GreedyPlayer, ISMCTSPlayer, OmniscientPlayer, PIMCPlayer, option_key, sample_rollout
+from recycle.ai import DealRng, GreedyPlayer, ISMCTSPlayer, OmniscientPlayer, PIMCPlayer
 from recycle.game import rollout_seed
 from recycle.players import RandomPlayer, make_players
-from recycle.view import SimulationEnd
 
 from .conftest import GAMES
 
@@ -77,6 +76,14 @@ def same_view_pairs(game, seeds, limit):
     return pairs
 
 
+def first_option_game(view, key):
+    """The final scores of the world numbered ``key`` played on with option 0 everywhere."""
+    world = view.sample_world(DealRng(key))
+    while not world.is_terminal():
+        world.apply(0)
+    return world.returns()
+
+
 def hidden_cards(view):
     s = view._state
     return [list(map(int, lst)) for lst in s.locs]
@@ -113,9 +120,9 @@ def test_option_key_tells_options_apart_and_is_stable():
         g.play([SecondDecision()] * 5, seed=3)
     view, options = stop.value.args
     assert len(options) == 11  # pass, swap the hand, 9 single swaps
-    keys = [option_key(options[i]) for i in range(len(options))]
+    keys = [o.key for o in options]
     assert len(set(keys)) == len(keys)
-    assert keys == [option_key(options[i]) for i in range(len(options))]
+    assert keys == [o.key for o in view._state.clone().legal_options()]
 
 
 # -- determinism -------------------------------------------------------------------------------
@@ -167,9 +174,7 @@ def test_sampled_worlds_depend_on_the_view_only():
         vb, _ = view_at_first_decision(g, b)
         assert hidden_cards(va) != hidden_cards(vb)
         for key in (1, 2, 3):
-            ra = sample_rollout(va, lambda s, o: 0, key)
-            rb = sample_rollout(vb, lambda s, o: 0, key)
-            assert ra == rb
+            assert first_option_game(va, key) == first_option_game(vb, key)
 
 
 def test_determinize_with_a_plain_generator_depends_on_the_view_only():
@@ -181,14 +186,8 @@ def test_determinize_with_a_plain_generator_depends_on_the_view_only():
         worlds = []
         for seed in (a, b):
             v, _ = view_at_first_decision(g, seed)
-            seen = []
-
-            def decide(sim, opts):
-                seen.append([[int(c) for c in lst] for lst in sim.locs])
-                raise SimulationEnd
-
-            v.rollout(decide, random.Random(11))
-            worlds.append(seen[0])
+            world = v.sample_world(random.Random(11))
+            worlds.append([[int(c) for c in lst] for lst in world.locs])
         assert worlds[0] == worlds[1]
 
 

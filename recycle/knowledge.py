@@ -1,0 +1,112 @@
+"""What each player has observed: the cards whose location it knows, kept up to date.
+
+A player knows where a card is when it saw the card arrive (the destination is visible to
+it) or saw it leave (the source was visible to it): a card passed face down to a neighbour
+is known to be in the neighbour's hand; a card seen face up and then turned face down is
+known to be in the face-down pile. A card that moves unseen out of a location makes every
+card the player knew to be there uncertain (it cannot tell which one left). Swaps name
+their cards, so a known card follows a swap. Facts kept here are always true of the state.
+
+``KnowledgeSink`` is an event sink (``state.events``); ``determinize`` re-deals the cards
+a player neither sees nor knows, so sampled worlds agree with everything it observed.
+"""
+
+from __future__ import annotations
+
+from .runtime import MEMORY, Card, MoveEvent
+from .view import may_see
+
+
+class KnowledgeSink:
+    """Receives the state's events, updates every player's knowledge, passes them on."""
+
+    __slots__ = ("state", "inner", "infos")
+
+    def __init__(self, state, inner=None):
+        self.state = state
+        self.inner = inner
+        self.infos = state.game.layout.infos
+        if state.knowledge is None:
+            state.knowledge = [{} for _ in range(state.game.nplayers)]
+
+    def append(self, ev) -> None:
+        if isinstance(ev, MoveEvent) and ev.action in ("move", "swap", "create"):
+            self.see(ev)
+        if self.inner is not None:
+            self.inner.append(ev)
+
+    def see(self, ev: MoveEvent) -> None:
+        s = self.state
+        infos = self.infos
+        c, src, dst = ev.card, ev.src, ev.dst
+        dinfo = infos[dst]
+        sinfo = infos[src] if src is not None else None
+        for p, known in enumerate(s.knowledge):
+            if may_see(dinfo, p, s.team_of) or (sinfo is not None and may_see(sinfo, p, s.team_of)):
+                known[c] = dst
+            elif ev.action == "swap":
+                if known.get(c) == src:
+                    known[c] = dst
+            elif src is not None:
+                # an unseen card left src: any card known to be there may be the one
+                for k in [k for k, where in known.items() if where == src]:
+                    del known[k]
+
+    def __len__(self) -> int:
+        return len(self.inner) if self.inner is not None else 0
+
+    def __iter__(self):
+        return iter(self.inner if self.inner is not None else ())
+
+
+def determinize(state, observer: int, rng, known: dict | None = None) -> None:
+    """Re-deal every card ``observer`` neither sees nor knows the place of, among those places.
+
+    Counts per location are kept, and cards only trade places with cards of the same deck
+    (family), so the result is a state consistent with what the observer saw, drawn
+    uniformly. The unseen cards are sorted before the shuffle, so the world drawn depends
+    on the observer's information and the generator only, never on where they truly lie.
+    """
+    game = state.game
+    infos = game.layout.infos
+    known = known or {}
+    slots: dict[str, list] = {}
+    for i, lst in enumerate(state.locs):
+        if not lst or i >= len(infos):
+            continue
+        info = infos[i]
+        if info.visibility == MEMORY or may_see(info, observer, state.team_of):
+            continue
+        for k, c in enumerate(lst):
+            if known.get(c) == i:
+                continue
+            slots.setdefault(game.card_deck[c], []).append((i, k, c))
+    renamed = {}
+    for name in sorted(slots):
+        family = slots[name]
+        cards = sorted(c for _, _, c in family)
+        rng.shuffle(cards)
+        for (i, k, old), c in zip(family, cards):
+            state.locs[i][k] = c
+            state.card_loc[c] = i
+            if c != old:
+                renamed[old] = c
+    if renamed:
+        # variables and loops that hold a re-dealt card now hold the card dealt in its place
+        memo: dict = {}
+        state.env = [_rename(v, renamed, memo) for v in state.env]
+        if state.frames:
+            state.frames = [(_rename(f[0], renamed, memo), f[1]) if type(f) is tuple else f
+                            for f in state.frames]
+        state.options = None
+
+
+def _rename(v, renamed: dict, memo: dict):
+    if isinstance(v, list):
+        got = memo.get(id(v))
+        if got is None:
+            got = memo[id(v)] = type(v)(_rename(x, renamed, memo) for x in v)
+        return got
+    if isinstance(v, Card):
+        return renamed.get(v, v)
+    return v

@@ -1,0 +1,90 @@
+"""Typed options of a decision: what a player (or a person) chooses among.
+
+An ``Option`` stands for one legal option of the decision a state waits at: ``index`` is
+what ``State.apply`` takes, ``describe()`` says it in words as its chooser sees it,
+``cards`` lists the cards it would move, and ``key`` identifies it across copies and
+re-dealt worlds (the same forms with the same values bound).
+"""
+
+from __future__ import annotations
+
+from .runtime import MoveEvent
+
+
+def _canon(v):
+    if isinstance(v, int):
+        return (type(v).__name__, int(v))
+    if v is None or isinstance(v, str):
+        return v
+    idx = getattr(v, "idx", None)
+    if idx is not None:
+        return ("loc", idx)
+    if isinstance(v, list):
+        return ("list", tuple(_canon(x) for x in v[:16]))
+    return type(v).__name__
+
+
+def _bound_slots(item) -> tuple:
+    return tuple(sorted(v for v in item.scope.names().values() if isinstance(v, int)))
+
+
+def option_key(steps) -> tuple:
+    """A hashable identity for an option's steps ``[(item, env), ...]``: each action's
+    source position and the values bound where it stands. Two options with the same key
+    do the same thing, whichever copy of the state they were listed in."""
+    return tuple((item.node.span.line, item.node.span.column,
+                  tuple(_canon(env[s]) for s in _bound_slots(item))) for item, env in steps)
+
+
+class Option:
+    """One legal option of a waiting decision (see the module docstring)."""
+
+    __slots__ = ("index", "steps", "_state", "player", "_key")
+
+    def __init__(self, index: int, steps, state, player: int):
+        self.index = index
+        self.steps = steps
+        self._state = state
+        self.player = player
+        self._key = None
+
+    def describe(self, viewer: int | None = -2) -> str:
+        """The option's actions in words, with bound values filled in.
+
+        By default as its chooser sees it (hidden cards as ``?``); ``viewer=-1`` as a
+        spectator, ``viewer=None`` revealing every card."""
+        from .transcript import describe_option
+
+        s = self._state
+        return describe_option(s.game, s, self.steps, self.player, self.player if viewer == -2 else viewer)
+
+    @property
+    def key(self) -> tuple:
+        """A stable, hashable identity (see ``option_key``)."""
+        if self._key is None:
+            self._key = option_key(self.steps)
+        return self._key
+
+    @property
+    def cards(self) -> list[int]:
+        """The cards this option would move, in order (worked out on a copy of the state)."""
+        s = self._state
+        t = s.clone()
+        t.events = events = []
+        t.chooser = self.player
+        for item, env in self.steps:
+            item.run(t, t.env if env is s.env else env[:])
+        out: list[int] = []
+        for ev in events:
+            if isinstance(ev, MoveEvent) and ev.action in ("move", "swap") and ev.card not in out:
+                out.append(ev.card)
+        return out
+
+    def __int__(self) -> int:
+        return self.index
+
+    def __index__(self) -> int:
+        return self.index
+
+    def __repr__(self) -> str:
+        return f"Option({self.index}: {self.describe()})"
