@@ -1,17 +1,44 @@
 """recycle: an interpreter for RECYCLE, the card-game description language of CardStock.
 
     >>> import recycle
-    >>> g = recycle.load("games/schwimmen.rcy")
-    >>> print(g.simulate(1000, seed=1))
+    >>> g = recycle.load("games/hearts.rcy")
+    >>> s = g.new_state(seed=7)              # dealt, waiting at the first decision
+    >>> s.apply(s.legal_options()[0])        # step it from outside, OpenSpiel-style
+    >>> print(recycle.simulate(g, 1000, seed=1))
+
+The package is layered in the direction data flows: ``lang`` (grammar, syntax, the
+compiler of every form) → ``engine`` (compiled games, states, observations, the runner)
+→ ``players`` → ``study`` (statistics, analysis, graphs, records) → ``cli``.
 """
 
-from .errors import (RecycleCompileError, RecycleError, RecycleRuntimeError, RecycleSyntaxError, Span,
+from .engine.game import GameResult, PreparedGame, load, loads
+from .engine.options import Option
+from .engine.runner import RandomPlayer, play_out
+from .engine.state import State
+from .engine.view import Observation
+from .errors import (RecycleBug, RecycleCompileError, RecycleError, RecycleRuntimeError, RecycleSyntaxError, Span,
                      StepLimitExceeded)
-from .game import GameResult, PreparedGame, load, loads
-from .players import Player, RandomPlayer, ScriptedPlayer
+from .players import Player, ScriptedPlayer, make_player, make_players
+from .version import __version__
 
-__version__ = "0.1.0"
 
-__all__ = ["load", "loads", "PreparedGame", "GameResult", "Player", "RandomPlayer", "ScriptedPlayer",
-           "RecycleError", "RecycleSyntaxError", "RecycleCompileError", "RecycleRuntimeError",
-           "StepLimitExceeded", "Span"]
+def simulate(game, n: int = 1000, seed: int = 0, players=None, max_steps: int = 100_000, progress=None,
+             workers: int = 1):
+    """Play ``n`` games (random players by default) and return ``SimulationStats``
+    (``.to_dict()`` for JSON); the figures are the same for any number of ``workers``."""
+    from .study.stats import simulate as run
+
+    return run(game, n, seed, players, max_steps, progress, workers=workers)
+
+
+def flow_graph(game, rollouts: int = 1, seed: int = 0, per_player: bool = False):
+    """The card-movement / information-flow graph of ``game`` (a ``networkx.MultiDiGraph``)."""
+    from .study.graphs import flow_graph as build
+
+    return build(game, rollouts=rollouts, seed=seed, per_player=per_player)
+
+
+__all__ = ["load", "loads", "simulate", "flow_graph", "play_out", "PreparedGame", "GameResult", "State", "Option",
+           "Observation", "Player", "RandomPlayer", "ScriptedPlayer", "make_player", "make_players", "RecycleError",
+           "RecycleSyntaxError", "RecycleCompileError", "RecycleRuntimeError", "RecycleBug", "StepLimitExceeded",
+           "Span", "__version__"]

@@ -78,3 +78,20 @@ class StepLimitExceeded(RecycleRuntimeError):
     """The game did not end within the step limit."""
 
     kind = "step limit"
+
+
+class RecycleBug(Exception):
+    """An internal error: a bug in recycle itself, not in the game. Carries where in the
+    game it happened (file, seed, decision, step) so that it can be reproduced."""
+
+    def __init__(self, message: str, where: str = ""):
+        super().__init__(message)
+        self.message = message
+        self.where = where
+
+    def format(self) -> str:
+        at = f" ({self.where})" if self.where else ""
+        return f"internal error{at}: {self.message}\n  this is a bug in recycle, not in the game; please report it"
+
+    def __str__(self) -> str:
+        return self.format()

@@ -44,7 +44,7 @@ class ConservationCheck(list):
 
 
 def check_conservation(s) -> None:
-    from recycle.runtime import MEMORY
+    from recycle.lang.values import MEMORY
 
     infos = s.game.layout.infos
     seen = {}

@@ -17,7 +17,7 @@ on_decision=CALLBACK)``, ``state.view(p)``, ``g.layout.infos`` and the state's `
 from __future__ import annotations
 
 import recycle
-from recycle.game import rollout_seed
+from recycle.engine.game import rollout_seed
 
 MEMORY = "memory"
 

@@ -5,8 +5,8 @@ import random
 import pytest
 
 import recycle
-from recycle.ai import DealRng, GreedyPlayer, ISMCTSPlayer, OmniscientPlayer, PIMCPlayer
-from recycle.game import rollout_seed
+from recycle.players.lookahead import DealRng, GreedyPlayer, ISMCTSPlayer, OmniscientPlayer, PIMCPlayer
+from recycle.engine.game import rollout_seed
 from recycle.players import RandomPlayer, make_players
 
 from .conftest import GAMES

@@ -8,9 +8,9 @@ import pytest
 from typer.testing import CliRunner
 
 import recycle
-from recycle.analysis import analyze, chi2_sf, duplicate, game_heuristics, wilson
+from recycle.study.analysis import analyze, chi2_sf, duplicate, game_heuristics, wilson
 from recycle.cli import app
-from recycle.stats import simulate
+from recycle.study.stats import simulate
 
 from .conftest import GAMES, tiny
 

@@ -102,10 +102,10 @@ def test_checked_play_checks_every_event_and_decision():
 
 
 def test_visibility_check_catches_a_leaking_view(monkeypatch):
-    import recycle.view
+    import recycle.engine.view
 
     g = recycle.loads(SMALL, "small.rcy")
-    monkeypatch.setattr(recycle.view, "may_see", lambda info, player, team_of: True)
+    monkeypatch.setattr(recycle.engine.view, "may_see", lambda info, player, team_of: True)
     with pytest.raises(InvariantViolation, match="sees card identities"):
         checked_play(g, seed=0, max_steps=1000)
 

@@ -398,7 +398,7 @@ def test_scores_mid_game_read_the_declared_variables():
 def test_simulate_gives_the_same_figures_whatever_the_number_of_workers():
     g = tiny("(stage player (end (> (game sto X) 5)) (choice ((inc (game sto X)) (inc (game sto X) 2))))",
              scoring="(scoring max (game sto X))")
-    one, two = g.simulate(60, seed=4), g.simulate(60, seed=4, workers=2)
+    one, two = recycle.simulate(g, 60, seed=4), recycle.simulate(g, 60, seed=4, workers=2)
     timing = {"rollouts_per_second", "seconds"}
     a = {k: v for k, v in one.to_dict().items() if k not in timing}
     b = {k: v for k, v in two.to_dict().items() if k not in timing}

@@ -18,9 +18,9 @@ from collections import Counter
 import pytest
 
 import recycle
-from recycle.game import rollout_seed
+from recycle.engine.game import rollout_seed
 from recycle.players import RandomPlayer, ScriptedPlayer
-from recycle.runtime import MoveEvent
+from recycle.lang.values import MoveEvent
 
 from .conftest import GAMES
 
@@ -281,7 +281,7 @@ def hearts_tally(hearts):
 
 
 def test_hearts_1000_rollouts_end_with_the_lowest_score_winning(hearts):
-    stats = hearts.simulate(1000, seed=1)
+    stats = recycle.simulate(hearts, 1000, seed=1)
     assert stats.finished == 1000 and stats.step_limit_hits == 0
     for scores, winners in zip(stats.scores, stats.winners):
         assert max(scores) >= 100  # the game ends only when someone reaches 100

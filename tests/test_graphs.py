@@ -11,12 +11,12 @@ import pytest
 from typer.testing import CliRunner
 
 import recycle
-from recycle import graphs
+from recycle.study import graphs
 from recycle.cli import app
-from recycle.graphs import EDGE_STYLES, VIS_COLOURS, flow_graph, to_dot, to_json, write_dot
-from recycle.runtime import MoveEvent
-from recycle.structure import action_text, expr, game_tree, outline, raw_tree, tree_dot
-from recycle.syntax import parse_text
+from recycle.study.graphs import EDGE_STYLES, VIS_COLOURS, flow_graph, to_dot, to_json, write_dot
+from recycle.lang.values import MoveEvent
+from recycle.study.structure import action_text, expr, game_tree, outline, raw_tree, tree_dot
+from recycle.lang.syntax import parse_text
 
 from .conftest import CORPUS, GAMES, requires_corpus
 
@@ -175,7 +175,7 @@ def test_aggregated_rollouts_give_means(game):
     assert G.graph["completed"] == 30 and G.graph["skipped"] == 0 and G.graph["rollouts"] == 30
     assert G.edges[STOCK, HAND, "move"]["mean"] == 15 and G.edges[STOCK, HAND, "move"]["count"] == 450
     assert "mean cards moved per game over 30 rollouts" in to_dot(G)
-    again = game.flow_graph(rollouts=30, seed=1)  # the PreparedGame method delegates here
+    again = recycle.flow_graph(game, rollouts=30, seed=1)  # the top-level function delegates here
     assert nx.utils.edges_equal(G.edges(keys=True, data=True), again.edges(keys=True, data=True))
 
 

@@ -3,7 +3,7 @@
 import pytest
 
 import recycle
-from recycle.syntax import INT, SYMBOL, VAR, Atom, SList, parse_text
+from recycle.lang.syntax import INT, SYMBOL, VAR, Atom, SList, parse_text
 
 
 def test_atoms_and_positions():

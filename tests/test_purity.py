@@ -2,8 +2,8 @@
 
 import pytest
 
-from recycle.purity import order_free
-from recycle.syntax import parse_text
+from recycle.lang.purity import order_free
+from recycle.lang.syntax import parse_text
 
 from .conftest import tiny
 

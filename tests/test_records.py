@@ -7,7 +7,7 @@ from typer.testing import CliRunner
 import recycle
 from recycle.cli import app
 from recycle.players import make_players
-from recycle.records import play_recorded, read_record, record_text, replay
+from recycle.study.records import play_recorded, read_record, record_text, replay
 
 from .conftest import GAMES
 

@@ -8,8 +8,8 @@ import pytest
 
 import recycle
 from recycle import RandomPlayer, ScriptedPlayer
-from recycle.runtime import HIDDEN, PRIVATE
-from recycle.transcript import transcript
+from recycle.lang.values import HIDDEN, PRIVATE
+from recycle.engine.transcript import transcript
 
 from .conftest import GAMES, NATIVE, ConservationCheck
 

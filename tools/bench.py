@@ -42,7 +42,7 @@ def time_native(mod, games: int, seed: int) -> float:
 
 def time_recycle(game, games: int, seed: int) -> float:
     t0 = time.perf_counter()
-    game.simulate(games, seed=seed)
+    recycle.simulate(game, games, seed=seed)
     return time.perf_counter() - t0
 
 
@@ -56,7 +56,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
 
     game = recycle.load(args.game)
-    game.simulate(500, seed=args.seed + 99)  # warm caches, as a long run would
+    recycle.simulate(game, 500, seed=args.seed + 99)  # warm caches, as a long run would
     native_path = Path(args.native)
     mod = load_native(native_path) if native_path.exists() else None
     ours = native = float("inf")

@@ -40,7 +40,7 @@ class Recorder:
 
     def finish(self, result, path, players: list[str], max_steps: int) -> dict:
         """The record of the finished game ``result`` (a ``GameResult``)."""
-        from . import __version__
+        from ..version import __version__
 
         g = self.game
         return {
@@ -56,7 +56,7 @@ class Recorder:
 
 def deal_of(state) -> dict[str, list[str]]:
     """Every non-empty physical location with its cards named (bottom first), all revealed."""
-    from .runtime import MEMORY
+    from ..lang.values import MEMORY
 
     g = state.game
     out = {}
@@ -119,8 +119,8 @@ class Replay:
 
 def replay(record: dict, game=None, record_path=None, reveal: bool = False) -> Replay:
     """Play the record's decisions back (a ``ScriptedPlayer`` for every seat) and compare."""
-    from .game import load
-    from .players import ScriptedPlayer
+    from ..engine.game import load
+    from ..players import ScriptedPlayer
 
     warnings = []
     if game is None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import random
 from typing import Protocol, Sequence
 
+from ..engine.runner import RandomPlayer
+
 
 class Player(Protocol):
     """The player protocol: pick one of ``len(options)`` legal options by index."""
@@ -17,17 +19,6 @@ class Player(Protocol):
     needs_view: bool
 
     def choose(self, view, options: Sequence, rng: random.Random) -> int: ...
-
-
-class RandomPlayer:
-    """Picks uniformly among the legal options (CardStock's random player)."""
-
-    needs_view = False
-    name = "random"
-
-    def choose(self, view, options, rng: random.Random) -> int:
-        # a float draw: uniform to within 2**-53 and several times cheaper than randrange
-        return int(rng.random() * len(options))
 
 
 class ScriptedPlayer:
@@ -61,7 +52,7 @@ PLAYER_KINDS = {"random": RandomPlayer}
 
 def player_kinds() -> dict:
     """Every player kind by name: ``random`` here, the look-ahead players of ``recycle.ai``."""
-    from .ai import AI_KINDS
+    from .lookahead import AI_KINDS
 
     return {**PLAYER_KINDS, **AI_KINDS}
 

@@ -13,7 +13,7 @@ state (storages, turn order, card owners) or draws random numbers is not cached.
 
 from __future__ import annotations
 
-from .compile_expr import head_of, is_location_form, is_storage_form, kw
+from .shapes import head_of, is_location_form, is_storage_form, kw
 from .syntax import SYMBOL, VAR, Atom, SList
 
 BINDERS = {"any", "all", "filter", "let"}

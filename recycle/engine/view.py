@@ -11,23 +11,7 @@ worlds. An observation describes the state at one decision; take a new one after
 
 from __future__ import annotations
 
-from .runtime import HIDDEN, MEMORY, OTHERS, PRIVATE, PUBLIC
-
-
-def may_see(info, player: int, team_of: list) -> bool:
-    """True if ``player`` may see the cards of the location described by ``info``."""
-    vis = info.visibility
-    if vis is PUBLIC or vis is MEMORY or vis == PUBLIC or vis == MEMORY:
-        return True
-    if vis == HIDDEN:
-        return False
-    mine = (info.owner_kind == "player" and info.owner == player) or (
-        info.owner_kind == "team" and player >= 0 and team_of[player] == info.owner)
-    if vis == PRIVATE:
-        return mine
-    if vis == OTHERS:
-        return not mine
-    return False
+from ..lang.values import may_see
 
 
 class Observation:

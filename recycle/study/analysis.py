@@ -15,8 +15,8 @@ from __future__ import annotations
 import math
 import time
 
-from .errors import RecycleRuntimeError, StepLimitExceeded
-from .game import rollout_seed
+from ..errors import RecycleRuntimeError, StepLimitExceeded
+from ..engine.game import rollout_seed
 
 DECILES = 10
 Z95 = 1.959963984540054
@@ -114,7 +114,7 @@ def score_now(game, state, draws: bool) -> list[int] | None:
 
 
 def _scoring_draws(game) -> bool:
-    from .compile_flow import uses_rng
+    from ..lang.items import uses_rng
 
     return uses_rng(game.source.forms[0].items[-1])
 
@@ -141,7 +141,7 @@ def win_estimate(game, state, rollouts: int, rng) -> list[float]:
     An analyst's estimate (it sees every card, like a spectator with all hands shown);
     players never call this.
     """
-    from .ai import finish_randomly, rewards
+    from ..players.lookahead import finish_randomly, rewards
 
     total = [0.0] * game.nplayers
     done = 0
@@ -220,7 +220,7 @@ class TurnCounter:
 
 def _player_stages(game) -> list[tuple]:
     """(start, end) source positions of every ``(stage player ...)`` form, in source order."""
-    from .syntax import SList
+    from ..lang.syntax import SList
 
     out = []
     todo = list(game.source.forms[:1])
@@ -242,8 +242,8 @@ def trace_game(game, specs: list[str], seed: int, max_steps: int = 100_000, valu
     step limit."""
     import random
 
-    from .ai import rewards
-    from .players import make_player
+    from ..players.lookahead import rewards
+    from ..players import make_player
 
     players = [make_player(s) for s in specs]
     draws = _scoring_draws(game)
@@ -268,7 +268,7 @@ def trace_game(game, specs: list[str], seed: int, max_steps: int = 100_000, valu
 
 def outcome(game, specs: list[str], seed: int, max_steps: int = 100_000):
     """``(scores, winners)`` of one game with these players, or None at the step limit."""
-    from .players import make_player
+    from ..players import make_player
 
     try:
         r = game.play([make_player(s) for s in specs], seed=seed, max_steps=max_steps)

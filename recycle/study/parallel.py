@@ -18,7 +18,7 @@ _GAME = None  # the worker's compiled game
 
 def _init(text: str, filename: str) -> None:
     global _GAME
-    from .game import PreparedGame
+    from ..engine.game import PreparedGame
 
     _GAME = PreparedGame.from_text(text, filename)
 

@@ -8,7 +8,7 @@ re-dealt worlds (the same forms with the same values bound).
 
 from __future__ import annotations
 
-from .runtime import MoveEvent
+from ..lang.values import MoveEvent
 
 
 def _canon(v):

@@ -13,8 +13,8 @@ a player neither sees nor knows, so sampled worlds agree with everything it obse
 
 from __future__ import annotations
 
-from .runtime import MEMORY, Card, MoveEvent
-from .view import may_see
+from ..lang.values import MEMORY, Card, MoveEvent
+from ..lang.values import may_see
 
 
 class KnowledgeSink:

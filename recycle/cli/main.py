@@ -3,7 +3,7 @@
     recycle run GAME --seed 7 [--reveal]      one game, as a transcript
     recycle simulate GAME -n 10000 [--json]   random rollouts and statistics
     recycle check GAME                        parse and compile only
-    (analyze, duplicate, replay: see cli_analysis.py; graph, tree: cli_graph.py)
+    (analyze, duplicate, replay: see analysis.py; graph, tree: graph.py)
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .errors import RecycleError
+from ..errors import RecycleBug, RecycleError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                   help="Run, simulate and analyse card games written in RECYCLE.")
@@ -46,7 +46,7 @@ def _fail(exc: RecycleError) -> None:
 
 
 def _load(path: Path):
-    from .game import load
+    from ..engine.game import load
 
     game = load(path)
     for w in game.warnings:
@@ -55,7 +55,7 @@ def _load(path: Path):
 
 
 def _players(spec: Optional[str], game):
-    from .players import make_players
+    from ..players import make_players
 
     try:
         return make_players(spec, game.nplayers)
@@ -87,13 +87,13 @@ def run(game: GameArg, seed: SeedOpt = 0,
             "--record", help="Also write a game record (JSON) that `recycle replay` plays back.",
             show_default=False)] = None):
     """Play one game and print a transcript: decisions, card movements, scores, winners."""
-    from .transcript import transcript
+    from ..engine.transcript import transcript
 
     try:
         g = _load(game)
         pl = _players(players, g)
         if record is not None:
-            from .records import play_recorded, write_record
+            from ..study.records import play_recorded, write_record
 
             result, rec = play_recorded(g, pl, seed, game, [getattr(p, "name", type(p).__name__) for p in pl],
                                         max_steps, describe=True, reveal=reveal)
@@ -127,8 +127,8 @@ def simulate(game: GameArg, n: Annotated[int, typer.Option("-n", "--games", help
              progress: Annotated[bool, typer.Option(help="Show a progress bar (on a terminal).")] = True,
              workers: WorkersOpt = 1):
     """Play N games (random players unless --players) and print statistics: win rates, decisions, options."""
-    from .parallel import progress_bar
-    from .stats import simulate as run_simulation
+    from ..study.parallel import progress_bar
+    from ..study.stats import simulate as run_simulation
 
     try:
         g = _load(game)
@@ -157,7 +157,7 @@ def check(game: GameArg,
     Also warns of likely slips that still compile: a location that never receives cards
     (a misspelt name?) and a storage that is read but never set.
     """
-    from .lint import lint
+    from ..lang.lint import lint
 
     try:
         g = _load(game)
@@ -176,15 +176,9 @@ def check(game: GameArg,
 
 def _register_extensions() -> None:
     """Commands that live in their own modules (graphs, analysis) register themselves here."""
-    import importlib
+    from . import analysis, graph
 
-    for module in ("recycle.cli_graph", "recycle.cli_analysis"):
-        try:
-            mod = importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
-            continue
+    for mod in (graph, analysis):
         mod.register(app, fail=_fail, load=_load)
 
 
@@ -195,6 +189,11 @@ def main() -> None:
     """Console entry point."""
     try:
         app()
+    except RecycleBug as exc:
+        if _debug:
+            raise
+        typer.echo(exc.format(), err=True)
+        sys.exit(2)
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
         sys.exit(130)

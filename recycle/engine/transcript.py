@@ -4,9 +4,9 @@ storage changes, final scores. Hidden cards stay hidden unless ``reveal``.
 
 from __future__ import annotations
 
-from .runtime import MEMORY, PUBLIC, Card, PLoc, PlayerId, StorageEvent, TeamId
-from .syntax import VAR, Atom
-from .view import may_see
+from ..lang.values import MEMORY, PUBLIC, Card, PLoc, PlayerId, StorageEvent, TeamId
+from ..lang.syntax import VAR, Atom
+from ..lang.values import may_see
 
 SUITS = {"HEARTS": "♥", "DIAMONDS": "♦", "CLUBS": "♣", "SPADES": "♠"}
 RANKS = {"ACE": "A", "TWO": "2", "THREE": "3", "FOUR": "4", "FIVE": "5", "SIX": "6", "SEVEN": "7",

@@ -12,11 +12,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
-from .compile_expr import Const, Scope, fail, head_of, is_atom, kw
-from .compile_flow import FlowCompiler
-from .errors import RecycleCompileError, RecycleError, RecycleRuntimeError, StepLimitExceeded
-from .runtime import Card, State
-from .syntax import INT, SYMBOL, VAR, Atom, SList, SourceFile, parse_file, parse_text
+from ..lang.shapes import Const, Scope, fail, head_of, is_atom, kw
+from ..lang.flow import FlowCompiler
+from ..errors import RecycleCompileError, RecycleError, RecycleRuntimeError, StepLimitExceeded
+from ..lang.values import Card
+from .state import State
+from ..lang.syntax import INT, SYMBOL, VAR, Atom, SList, SourceFile, parse_file, parse_text
 
 DEFAULT_MAX_STEPS = 100_000
 # players draw from their own stream, so the same seed deals the same cards whoever plays
@@ -301,8 +302,7 @@ class PreparedGame:
         every decision, before the option is applied. Raises like ``new_state``; a
         ``RecycleError`` carries the game so far in ``exc.partial`` when it was watched.
         """
-        from .players import RandomPlayer
-        from .runner import play_out
+        from .runner import RandomPlayer, play_out
 
         if players is None:
             players = [RandomPlayer() for _ in range(self.nplayers)]
@@ -371,22 +371,6 @@ class PreparedGame:
             finally:
                 s.pstack.pop()
         return out
-
-    def simulate(self, n: int = 1000, seed: int = 0, players: Sequence | None = None,
-                 max_steps: int = DEFAULT_MAX_STEPS, progress: Callable | None = None, workers: int = 1):
-        """Run ``n`` rollouts (seeds derived from ``seed``) and return ``SimulationStats``.
-
-        ``workers`` > 1 shares the rollouts among that many processes; the figures (all but
-        the timings) are the same whatever their number."""
-        from .stats import simulate
-
-        return simulate(self, n, seed, players, max_steps, progress, workers=workers)
-
-    def flow_graph(self, rollouts: int = 1, seed: int = 0, per_player: bool = False):
-        """The card-movement / information-flow graph (a ``networkx.MultiDiGraph``)."""
-        from .graphs import flow_graph
-
-        return flow_graph(self, rollouts=rollouts, seed=seed, per_player=per_player)
 
 
 def rank(scores: list[int], higher_wins: bool) -> tuple[list[int], list[int]]:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .compile_expr import head_of, is_location_form, is_storage_form, kw
-from .errors import Span
+from .shapes import head_of, is_location_form, is_storage_form, kw
+from ..errors import Span
 from .syntax import SYMBOL, Atom, SList
 
 @dataclass(frozen=True)

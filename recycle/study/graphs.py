@@ -27,7 +27,7 @@ from pathlib import Path
 
 import networkx as nx
 
-from .runtime import HIDDEN, MEMORY, OTHERS, PRIVATE, PUBLIC, MoveEvent
+from ..lang.values import HIDDEN, MEMORY, OTHERS, PRIVATE, PUBLIC, MoveEvent
 
 # node fill per visibility class (RECYCLE.md section 6); "others" is our choice (orange)
 VIS_COLOURS = {
@@ -149,8 +149,8 @@ def flow_graph(game, rollouts: int = 1, seed: int = 0, per_player: bool = False,
     ``src_vis``, ``dst_vis`` and ``actions``. Player (team) locations of one name are a
     single "each player" node unless ``per_player``.
     """
-    from .errors import StepLimitExceeded
-    from .game import DEFAULT_MAX_STEPS, rollout_seed
+    from ..errors import StepLimitExceeded
+    from ..engine.game import DEFAULT_MAX_STEPS, rollout_seed
 
     if rollouts < 1:
         raise ValueError("rollouts must be at least 1")

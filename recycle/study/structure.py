@@ -12,7 +12,7 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass, field
 
-from .syntax import INT, SYMBOL, Atom, SList
+from ..lang.syntax import INT, SYMBOL, Atom, SList
 
 LOC_KINDS = ("vloc", "iloc", "hloc", "oloc", "mem")
 STORAGE_SORTS = ("sto", "str", "points")

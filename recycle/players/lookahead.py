@@ -22,8 +22,8 @@ from __future__ import annotations
 import math
 import random
 
-from .errors import RecycleRuntimeError, StepLimitExceeded
-from .options import option_key
+from ..errors import RecycleRuntimeError, StepLimitExceeded
+from ..engine.options import option_key
 
 REWARDS = ("win", "score")
 

@@ -14,7 +14,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .errors import RecycleError
+from ..errors import RecycleError
 
 OutOpt = Annotated[Optional[Path], typer.Option(
     "--output", "-o", help="Output file: .gv/.dot (DOT text), .svg/.png/.pdf (needs Graphviz's dot).",
@@ -23,7 +23,7 @@ OutOpt = Annotated[Optional[Path], typer.Option(
 
 def _write(source: str, out: Path, what: str) -> None:
     """Write DOT by suffix; bad suffix → exit 2, dot failure → exit 1, missing dot → one hint line."""
-    from .graphs import write_dot
+    from ..study.graphs import write_dot
 
     try:
         note = write_dot(source, out)
@@ -38,7 +38,7 @@ def _write(source: str, out: Path, what: str) -> None:
 
 def _check_suffix(out: Optional[Path]) -> None:
     """Reject an unknown output suffix before any work is done."""
-    from .graphs import DOT_SUFFIXES, RENDER_FORMATS
+    from ..study.graphs import DOT_SUFFIXES, RENDER_FORMATS
 
     if out is not None and out.suffix.lower() not in (*DOT_SUFFIXES, *RENDER_FORMATS):
         typer.echo(f"error: cannot write {out.name}: use a .gv, .dot, .svg, .png or .pdf file name", err=True)
@@ -67,7 +67,7 @@ def register(app: typer.Typer, fail, load) -> None:
 
         Without -o or --json the DOT text is printed.
         """
-        from .graphs import flow_graph, to_dot, to_json
+        from ..study.graphs import flow_graph, to_dot, to_json
 
         _check_suffix(output)
         try:
@@ -100,7 +100,7 @@ def register(app: typer.Typer, fail, load) -> None:
 
         Without -o the structure is printed as an indented outline.
         """
-        from .structure import game_tree, outline, raw_tree, tree_dot
+        from ..study.structure import game_tree, outline, raw_tree, tree_dot
 
         _check_suffix(output)
         try:

@@ -15,7 +15,7 @@ from pathlib import Path
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from .errors import RecycleSyntaxError, Span
+from ..errors import RecycleSyntaxError, Span
 
 MAX_NESTING = 200
 MAX_SOURCE_BYTES = 2_000_000

@@ -6,7 +6,7 @@ import math
 import time
 from dataclasses import asdict, dataclass, field
 
-from .errors import StepLimitExceeded
+from ..errors import StepLimitExceeded
 
 
 @dataclass
@@ -61,7 +61,7 @@ class SimulationStats:
 
 
 def _all_random(players) -> bool:
-    from .players import RandomPlayer
+    from ..engine.runner import RandomPlayer
 
     return all(type(p) is RandomPlayer for p in players)
 
@@ -92,8 +92,8 @@ def simulate(game, n: int, seed: int, players=None, max_steps: int = 100_000, pr
     each batch with ``workers`` > 1). ``workers`` processes share the rollouts; every
     figure except the timings is the same whatever their number.
     """
-    from .game import rollout_seed
-    from .players import RandomPlayer
+    from ..engine.game import rollout_seed
+    from ..engine.runner import RandomPlayer
 
     if players is None:
         players = [RandomPlayer() for _ in range(game.nplayers)]

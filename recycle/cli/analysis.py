@@ -15,8 +15,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from .analysis import game_heuristics
-from .errors import RecycleError
+from ..study.analysis import game_heuristics
+from ..errors import RecycleError
 
 GameArg = Annotated[Path, typer.Argument(help="A RECYCLE game file (.rcy).", show_default=False)]
 SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="Random seed (deal numbers derive from it).")]
@@ -28,7 +28,7 @@ ProgressOpt = Annotated[bool, typer.Option(help="Show a progress bar (on a termi
 
 
 def _specs(spec: Optional[str], game) -> list[str]:
-    from .players import make_players
+    from ..players import make_players
 
     try:
         pl = make_players(spec, game.nplayers)
@@ -39,7 +39,7 @@ def _specs(spec: Optional[str], game) -> list[str]:
 
 
 def _check_spec(spec: str) -> None:
-    from .players import make_player
+    from ..players import make_player
 
     try:
         make_player(spec)
@@ -83,11 +83,11 @@ def register(app: typer.Typer, fail, load) -> None:
             progress: ProgressOpt = True):
         """Play many games and report fairness, length, branching, ties, lead changes, decisiveness,
         drama, skill and the value of hidden information (see docs/analysis.md)."""
-        from .analysis import analyze as run_analysis
-        from .analysis import write_plots
-        from .parallel import progress_bar
+        from ..study.analysis import analyze as run_analysis
+        from ..study.analysis import write_plots
+        from ..study.parallel import progress_bar
 
-        from .analysis import parse_values
+        from ..study.analysis import parse_values
 
         if skilled:
             _check_spec(skilled)
@@ -135,8 +135,8 @@ def register(app: typer.Typer, fail, load) -> None:
             as_json: JsonOpt = False, progress: ProgressOpt = True):
         """Duplicate play: each deal is played once per rotation of the seats, so the luck of the
         deal cancels; reports each player kind's mean score difference and win rate."""
-        from .analysis import duplicate as run_duplicate
-        from .parallel import progress_bar
+        from ..study.analysis import duplicate as run_duplicate
+        from ..study.parallel import progress_bar
 
         kinds = [p.strip() for p in players.split(",") if p.strip()]
         for k in kinds:
@@ -165,9 +165,9 @@ def register(app: typer.Typer, fail, load) -> None:
                                                              "every decision, the result).")] = False,
             reveal: Annotated[bool, typer.Option("--reveal", help="Show hidden cards.")] = False):
         """Play a recorded game back and check that it goes exactly as recorded (exit 1 if not)."""
-        from .records import read_record, record_text
-        from .records import replay as run_replay
-        from .transcript import transcript
+        from ..study.records import read_record, record_text
+        from ..study.records import replay as run_replay
+        from ..engine.transcript import transcript
 
         try:
             rec = read_record(record)

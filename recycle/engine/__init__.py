@@ -1,0 +1,1 @@
+"""The engine: compiled games, states stepped from outside, observations, the runner."""

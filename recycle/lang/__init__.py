@@ -1,0 +1,1 @@
+"""The language: text → positioned syntax tree → closures (grammar, syntax, forms, compiler)."""

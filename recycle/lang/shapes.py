@@ -1,0 +1,274 @@
+"""Shared pieces of the compiler: shape tests on forms, errors with positions, scopes,
+limits, and small helpers that fuse or describe closures.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Callable
+
+from ..errors import RecycleCompileError, RecycleRuntimeError, Span
+from .syntax import INT, OP, SYMBOL, Atom, SList
+from .values import KINDS, Card, Groups, PLoc, PlayerId, TeamId
+
+MAX_COLLECTION = 200_000
+MAX_INT = 2**63 - 1
+MAX_TUPLE = 64
+
+GROUP_HEADS = {"partition", "tuples", "subsets", "runs"}
+LOC_HEADS = {"union", "intersect", "disjunction", "sort", "filter", "run"}
+CARD_HEADS = {"top", "bottom", "max", "min", "actual"}
+INT_HEADS = {"+", "-", "*", "//", "%", "^", "tri", "fib", "random", "size", "sum", "score"}
+BOOL_HEADS = {"and", "or", "not", "==", "!=", "<", ">", "<=", ">="}
+STORAGE_SORTS = {"sto", "str", "points"}
+
+
+def fail(message: str, node, form: str | None = None):
+    """Raise a positioned compile error about ``node``."""
+    raise RecycleCompileError(message, getattr(node, "span", None), form=form)
+
+
+def rt_error(message: str, span: Span, form: str | None = None):
+    """Raise a positioned runtime error (called from closures)."""
+    raise RecycleRuntimeError(message, span, form=form)
+
+
+def is_atom(x, kind=None, value=None) -> bool:
+    if not isinstance(x, Atom):
+        return False
+    return (kind is None or x.kind == kind) and (value is None or x.value == value)
+
+
+def kw(x, *values) -> bool:
+    """True if ``x`` is the keyword atom with one of ``values``."""
+    return isinstance(x, Atom) and x.kind == SYMBOL and x.value in values
+
+
+def head_of(x) -> str | None:
+    if isinstance(x, SList) and x.items and isinstance(x.items[0], Atom) and x.items[0].kind in (SYMBOL, OP):
+        return x.items[0].value
+    return None
+
+
+def is_storage_form(x) -> str | None:
+    """``(HOLDER sto|str|points NAME)`` → the sort, else None."""
+    if isinstance(x, SList) and len(x.items) == 3 and kw(x.items[1], *STORAGE_SORTS):
+        return x.items[1].value
+    return None
+
+
+def is_location_form(x) -> bool:
+    """``(OWNER KIND NAME)``."""
+    return isinstance(x, SList) and len(x.items) == 3 and kw(x.items[1], *KINDS)
+
+
+def describe_value(v) -> str:
+    if isinstance(v, PLoc):
+        return f"location #{v.idx}"
+    if isinstance(v, Groups):
+        return "a list of groups"
+    if isinstance(v, Card):
+        return "a card"
+    if isinstance(v, PlayerId):
+        return "a player"
+    if isinstance(v, TeamId):
+        return "a team"
+    if isinstance(v, int):
+        return f"the integer {v}"
+    if isinstance(v, str):
+        return f"the string {v!r}"
+    if isinstance(v, list):
+        return "a collection"
+    return type(v).__name__
+
+
+def c_div(a: int, b: int) -> int:
+    """Integer division truncating toward zero (C# semantics)."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+class Scope:
+    """Compile-time variable scope: names to env slots, or to folded constants."""
+
+    def __init__(self, parent: "Scope | None" = None, bindings: dict | None = None, hints: dict | None = None):
+        self.parent = parent
+        self.bindings = bindings or {}
+        self.hints = hints or {}
+
+    def hint(self, name: str) -> str | None:
+        """What a variable is known to hold ("player", "card") when the binder tells."""
+        s = self
+        while s is not None:
+            if name in s.bindings:
+                return s.hints.get(name)
+            s = s.parent
+        return None
+
+    def lookup(self, name: str):
+        s = self
+        while s is not None:
+            if name in s.bindings:
+                return s.bindings[name]
+            s = s.parent
+        return None
+
+    def bind(self, name: str, what, hint: str | None = None) -> "Scope":
+        return Scope(self, {name: what}, {name: hint} if hint else None)
+
+    def names(self) -> dict:
+        out = {}
+        chain = []
+        s = self
+        while s is not None:
+            chain.append(s)
+            s = s.parent
+        for s in reversed(chain):
+            out.update(s.bindings)
+        return out
+
+
+class Const:
+    """A declared constant's folded value."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+
+
+def find_runs(cards, scores, nmin: int, largest: bool, span) -> list:
+    """Runs of scores increasing by exactly 1 (RECYCLE.md 5.3), one per choice of tied cards."""
+    by_score: dict = {}
+    for c in cards:
+        by_score.setdefault(scores[c], []).append(c)
+    values = sorted(by_score)
+    out: list = []
+    i = 0
+    nmin = max(nmin, 1)
+    while i < len(values):
+        j = i
+        while j + 1 < len(values) and values[j + 1] == values[j] + 1:
+            j += 1
+        block = values[i : j + 1]
+        if largest:
+            spans = [(0, len(block))] if len(block) >= nmin else []
+        else:
+            spans = [(a, a + k) for k in range(nmin, len(block) + 1) for a in range(len(block) - k + 1)]
+        for a, b in spans:
+            for combo in itertools.product(*(by_score[v] for v in block[a:b])):
+                out.append(list(combo))
+                if len(out) > MAX_COLLECTION:
+                    rt_error("runs would make too many groups", span, "runs")
+        i = j + 1
+    return out
+
+
+def compare_size(a: Callable, op: str, cb) -> Callable | None:
+    """``(OP (size LOCATION) CONSTANT)`` as one closure, for a fixed or a player's location."""
+    idx = getattr(a, "size_loc", None)
+    if idx is not None:
+        return {"<": lambda s, e: len(s.locs[idx]) < cb, ">": lambda s, e: len(s.locs[idx]) > cb,
+                "<=": lambda s, e: len(s.locs[idx]) <= cb, ">=": lambda s, e: len(s.locs[idx]) >= cb,
+                "==": lambda s, e: len(s.locs[idx]) == cb, "!=": lambda s, e: len(s.locs[idx]) != cb}[op]
+    player = getattr(a, "size_player", None)
+    if player is not None:
+        b1, slot = player
+        return {"<": lambda s, e: len(s.locs[b1 + e[slot]]) < cb, ">": lambda s, e: len(s.locs[b1 + e[slot]]) > cb,
+                "<=": lambda s, e: len(s.locs[b1 + e[slot]]) <= cb,
+                ">=": lambda s, e: len(s.locs[b1 + e[slot]]) >= cb,
+                "==": lambda s, e: len(s.locs[b1 + e[slot]]) == cb,
+                "!=": lambda s, e: len(s.locs[b1 + e[slot]]) != cb}[op]
+    return None
+
+
+def compare_slot(a: Callable, op: str, cb) -> Callable | None:
+    """``(==|!= X CONSTANT)`` as one closure when X is a string storage or a bound card's
+    attribute (Hearts asks both of every card in a hand, at every play)."""
+    k = getattr(a, "str_slot", None)
+    if k is not None:
+        return (lambda s, e: s.strs[k] == cb) if op == "==" else (lambda s, e: s.strs[k] != cb)
+    attr = getattr(a, "attr_of_var", None)
+    if attr is not None:
+        col, vs = attr
+        return (lambda s, e: col[e[vs]] == cb) if op == "==" else (lambda s, e: col[e[vs]] != cb)
+    return None
+
+
+def tag(f: Callable, **facts) -> Callable:
+    """Attach facts about a closure's shape (e.g. ``sto_slot``) so callers can fuse it."""
+    f.__dict__.update(facts)
+    return f
+
+
+def element_hint(coll) -> str | None:
+    """What the elements of a collection form are, when its syntax tells."""
+    h = head_of(coll)
+    if kw(coll, "player") or (h == "other" and len(coll.items) == 2 and kw(coll.items[1], "player")):
+        return "player"
+    if is_location_form(coll) or h in ("filter", "union", "intersect", "disjunction", "sort") and \
+            len(coll.items) > 1 and is_location_form(coll.items[1]):
+        return "card"
+    if h in GROUP_HEADS:
+        return "cards"
+    if h == "range":
+        return "int"
+    return None
+
+
+def value_hint(x, scope) -> str | None:
+    """What a let-bound value is, when its syntax tells."""
+    if is_atom(x, INT) or is_storage_form(x) == "sto" or head_of(x) in INT_HEADS:
+        return "int"
+    if is_location_form(x):
+        return "loc"
+    return None
+
+
+def deck_combinations(deck: SList) -> list[dict]:
+    """The cards of a ``(deck ATTR ...)`` form: one attribute dict per card, in creation order."""
+    trees = deck.items[1:]
+    if not trees:
+        fail("a deck needs at least one attribute", deck, "deck")
+    per_tree = [expand_attr(t) for t in trees]
+    out = []
+    for combo in itertools.product(*per_tree):
+        card: dict = {}
+        for part in combo:
+            card.update(part)
+        out.append(card)
+        if len(out) > MAX_COLLECTION:
+            fail(f"this deck has more than {MAX_COLLECTION} cards", deck, "deck")
+    return out
+
+
+def expand_attr(tree) -> list[dict]:
+    if not isinstance(tree, SList) or len(tree.items) < 2 or not (isinstance(tree.items[0], Atom)
+                                                                   and tree.items[0].kind == SYMBOL):
+        fail("expected an attribute (KEY (VALUE, VALUE ...)) or (KEY (VALUE ATTRIBUTE ...) ...)", tree, "deck")
+    key = tree.items[0].value
+    out: list[dict] = []
+    for branch in tree.items[1:]:
+        if not isinstance(branch, SList) or not branch.items:
+            fail(f"expected values for {key}", branch, "deck")
+        if all(isinstance(i, Atom) for i in branch.items):
+            for i in branch.items:
+                if i.kind == SYMBOL or i.kind == INT:
+                    out.append({key: str(i.value)})
+                elif i.kind != "comma":
+                    fail(f"unexpected {i} in the values of {key}", i, "deck")
+            continue
+        value = branch.items[0]
+        if not isinstance(value, Atom) or value.kind not in (SYMBOL, INT):
+            fail(f"expected a value of {key}", value, "deck")
+        subs = [expand_attr(t) for t in branch.items[1:]]
+        for combo in itertools.product(*subs):
+            card = {key: str(value.value)}
+            for part in combo:
+                card.update(part)
+            out.append(card)
+    return out
+
+
+

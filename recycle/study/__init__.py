@@ -1,0 +1,1 @@
+"""Studying games: statistics, analysis, duplicate play, game records, graphs, workers."""
