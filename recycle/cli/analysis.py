@@ -84,7 +84,7 @@ def register(app: typer.Typer, fail, load) -> None:
         """Play many games and report fairness, length, branching, ties, lead changes, decisiveness,
         drama, skill and the value of hidden information (see docs/analysis.md)."""
         from ..study.analysis import analyze as run_analysis
-        from ..study.analysis import write_plots
+        from ..study.plots import write_plots
         from ..study.parallel import progress_bar
 
         from ..study.analysis import parse_values
