@@ -172,6 +172,21 @@ class PreparedGame:
         self._flow = flow
         self._compiler = comp
         self.scope = scope
+        self._make_cards()
+
+    def _make_cards(self) -> None:
+        """Run the setup once now, so that the card table and the point maps' scores are
+        complete before the first game: rollouts then only read them (the first rollout is
+        as fast as the thousandth). A setup that breaks a rule fails again, with its
+        message, when a game is played."""
+        s = self._fresh_state(0, False, DEFAULT_MAX_STEPS, False)
+        try:
+            for slot, val in self._decls:
+                s.env[slot] = val(s, s.env)
+            for run in self._setup:
+                run(s, s.env)
+        except RecycleError:
+            pass
 
     def _player_count(self, setup: SList, scope: Scope) -> int:
         first = setup.items[1] if len(setup.items) > 1 else None
@@ -317,7 +332,7 @@ class PreparedGame:
         watched = recording or describe or on_decision is not None
 
         def watch(state, p, options, i):
-            text = options[i].describe(-1 if not reveal else None) if describe else ""
+            text = options[i].render(-1 if not reveal else None) if describe else ""
             choices.append(Decision(state.decisions, p, i, len(options), text))
             if on_decision is not None:
                 on_decision(state, p, options, i)

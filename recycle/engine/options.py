@@ -49,14 +49,21 @@ class Option:
         self._key = None
 
     def describe(self, viewer: int | None = -2) -> str:
-        """The option's actions in words, with bound values filled in.
+        """What the option would do, in words (``play Q♠ from your HAND to TRICK``).
 
-        By default as its chooser sees it (hidden cards as ``?``); ``viewer=-1`` as a
-        spectator, ``viewer=None`` revealing every card."""
+        By default as its chooser sees it (cards hidden from it are "a card");
+        ``viewer=-1`` as a spectator, ``viewer=None`` revealing every card."""
+        from .describe import describe_option
+
+        return describe_option(self._state, self.steps, self.player, self.player if viewer == -2 else viewer)
+
+    def render(self, viewer: int | None = -1) -> str:
+        """The option's forms with the values bound in them filled in, as transcripts show it
+        (``-1``: as a spectator sees it, ``None``: every card revealed)."""
         from .transcript import describe_option
 
         s = self._state
-        return describe_option(s.game, s, self.steps, self.player, self.player if viewer == -2 else viewer)
+        return describe_option(s.game, s, self.steps, self.player, viewer)
 
     @property
     def key(self) -> tuple:
@@ -66,18 +73,20 @@ class Option:
         return self._key
 
     @property
-    def cards(self) -> list[int]:
-        """The cards this option would move, in order (worked out on a copy of the state)."""
+    def cards(self) -> list:
+        """The cards this option would move or swap, in order (worked out on a copy): card
+        ids where its chooser may see them now, ``None`` for cards hidden from it."""
+        from ..lang.values import may_see
+        from .describe import effects
+
         s = self._state
-        t = s.clone()
-        t.events = events = []
-        t.chooser = self.player
-        for item, env in self.steps:
-            item.run(t, t.env if env is s.env else env[:])
-        out: list[int] = []
-        for ev in events:
-            if isinstance(ev, MoveEvent) and ev.action in ("move", "swap") and ev.card not in out:
-                out.append(ev.card)
+        infos = s.game.layout.infos
+        out: list = []
+        moved: set = set()
+        for ev in effects(s, self.steps, self.player):
+            if isinstance(ev, MoveEvent) and ev.action in ("move", "swap") and ev.card not in moved:
+                moved.add(ev.card)
+                out.append(ev.card if may_see(infos[ev.src], self.player, s.team_of) else None)
         return out
 
     def __int__(self) -> int:

@@ -35,8 +35,8 @@ class Recorder:
             self.deal = deal_of(state)
         self.decisions.append({
             "index": state.decisions, "player": player, "chosen": index, "options": len(options),
-            "description": options[index].describe(-1),
-            "revealed": options[index].describe(None)})
+            "description": options[index].render(-1),
+            "revealed": options[index].render(None)})
 
     def finish(self, result, path, players: list[str], max_steps: int) -> dict:
         """The record of the finished game ``result`` (a ``GameResult``)."""
