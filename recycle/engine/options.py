@@ -28,12 +28,20 @@ def _bound_slots(item) -> tuple:
     return tuple(sorted(v for v in item.scope.names().values() if isinstance(v, int)))
 
 
-def option_key(steps) -> tuple:
+def option_key(steps, cache: dict | None = None) -> tuple:
     """A hashable identity for an option's steps ``[(item, env), ...]``: each action's
     source position and the values bound where it stands. Two options with the same key
-    do the same thing, whichever copy of the state they were listed in."""
-    return tuple((item.node.span.line, item.node.span.column,
-                  tuple(_canon(env[s]) for s in _bound_slots(item))) for item, env in steps)
+    do the same thing, whichever copy of the state they were listed in. ``cache`` (a dict
+    the caller keeps while it looks at one game) saves working out each item's part again."""
+    if cache is None:
+        cache = {}
+    out = []
+    for item, env in steps:
+        got = cache.get(id(item))
+        if got is None or got[0] is not item:
+            got = cache[id(item)] = (item, item.node.span.line, item.node.span.column, _bound_slots(item))
+        out.append((got[1], got[2], tuple([_canon(env[s]) for s in got[3]])))
+    return tuple(out)
 
 
 class Option:

@@ -195,6 +195,10 @@ class ISMCTSPlayer(_AIPlayer):
         root = _Node()
         higher = view.game.scoring_max
         c = self.exploration
+        if len(options) == 1:
+            self.last_values, self.last_visits = [0.0], [0]
+            return 0
+        key_cache: dict = {}
         for _ in range(self.budget):
             world = view.sample_world(DealRng(rng.getrandbits(64)), self.determinize)
             path: list = []
@@ -202,11 +206,13 @@ class ISMCTSPlayer(_AIPlayer):
             try:
                 while not world.is_terminal():
                     opts = world._raw_options()
-                    if len(opts) == 1:
+                    if len(opts) == 1 and node is not root:
                         world.apply(0)
                         continue
                     p = world.pstack[-1][0]
-                    keys = range(len(opts)) if node is root else [option_key(o) for o in opts]
+                    # the root's options are the player's own (by index); deeper ones may
+                    # differ between worlds, so they are told apart by what they do
+                    keys = range(len(opts)) if node is root else [option_key(o, key_cache) for o in opts]
                     children = node.children
                     untried = []
                     best_i, best_child, best_ucb = -1, None, -1.0
