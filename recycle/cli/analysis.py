@@ -16,7 +16,7 @@ from typing import Annotated, Optional
 import typer
 
 from ..study.analysis import game_heuristics
-from ..errors import RecycleError
+from ..errors import RecycleBug, RecycleError
 
 GameArg = Annotated[Path, typer.Argument(help="A RECYCLE game file (.rcy).", show_default=False)]
 SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="Random seed (deal numbers derive from it).")]
@@ -104,7 +104,7 @@ def register(app: typer.Typer, fail, load) -> None:
             with progress_bar(total, f"{g.name}: analysing", enabled=progress and not (as_json or as_csv)) as upd:
                 a = run_analysis(g, n, seed, specs, max_steps, skilled=skilled, hidden=hidden,
                                  skill_games=skill_games, workers=workers, progress=upd, values=values)
-        except RecycleError as exc:
+        except (RecycleError, RecycleBug) as exc:
             fail(exc)
             return
         if games_csv is not None:
@@ -148,7 +148,7 @@ def register(app: typer.Typer, fail, load) -> None:
                 raise typer.Exit(2)
             with progress_bar(deals * g.nplayers, f"{g.name}: duplicate", enabled=progress and not as_json) as upd:
                 d = run_duplicate(g, kinds, deals, seed, max_steps, workers, progress=upd)
-        except RecycleError as exc:
+        except (RecycleError, RecycleBug) as exc:
             fail(exc)
             return
         if as_json:
@@ -176,7 +176,7 @@ def register(app: typer.Typer, fail, load) -> None:
             raise typer.Exit(2) from None
         try:
             rp = run_replay(rec, record_path=record, reveal=reveal)
-        except RecycleError as exc:
+        except (RecycleError, RecycleBug) as exc:
             fail(exc)
             return
         except (ValueError, OSError) as exc:

@@ -14,7 +14,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..errors import RecycleError
+from ..errors import RecycleBug, RecycleError
 
 OutOpt = Annotated[Optional[Path], typer.Option(
     "--output", "-o", help="Output file: .gv/.dot (DOT text), .svg/.png/.pdf (needs Graphviz's dot).",
@@ -73,7 +73,7 @@ def register(app: typer.Typer, fail, load) -> None:
         try:
             g = load(game)
             G = flow_graph(g, rollouts=rollouts, seed=seed, per_player=per_player, max_steps=max_steps)
-        except RecycleError as exc:
+        except (RecycleError, RecycleBug) as exc:
             fail(exc)
             return
         if G.graph["skipped"]:
@@ -105,7 +105,7 @@ def register(app: typer.Typer, fail, load) -> None:
         _check_suffix(output)
         try:
             g = load(game)
-        except RecycleError as exc:
+        except (RecycleError, RecycleBug) as exc:
             fail(exc)
             return
         t = raw_tree(g.source) if raw else game_tree(g.source)

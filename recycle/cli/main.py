@@ -38,11 +38,12 @@ def _main(debug: Annotated[bool, typer.Option("--debug", help="Show Python trace
     _debug = debug
 
 
-def _fail(exc: RecycleError) -> None:
+def _fail(exc: RecycleError | RecycleBug) -> None:
+    """Report a game's error (exit status 1) or an internal error of recycle (status 2)."""
     if _debug:
         raise exc
     typer.echo(exc.format(), err=True)
-    raise typer.Exit(1)
+    raise typer.Exit(2 if isinstance(exc, RecycleBug) else 1)
 
 
 def _load(path: Path):
@@ -104,7 +105,7 @@ def run(game: GameArg, seed: SeedOpt = 0,
                 raise typer.Exit(1) from None
         else:
             result = g.play(pl, seed=seed, record=True, describe=True, reveal=reveal, max_steps=max_steps)
-    except RecycleError as exc:
+    except (RecycleError, RecycleBug) as exc:
         partial = getattr(exc, "partial", None)
         if partial is not None and not as_json:
             _print_tail(transcript(g, partial, reveal=reveal))
@@ -139,7 +140,7 @@ def simulate(game: GameArg, n: Annotated[int, typer.Option("-n", "--games", help
                     update(i + 1)
 
             stats = run_simulation(g, n, seed, pl, max_steps, workers=workers, progress=tick if update else None)
-    except RecycleError as exc:
+    except (RecycleError, RecycleBug) as exc:
         _fail(exc)
         return
     if as_json:
@@ -161,7 +162,7 @@ def check(game: GameArg,
 
     try:
         g = _load(game)
-    except RecycleError as exc:
+    except (RecycleError, RecycleBug) as exc:
         _fail(exc)
         return
     found = lint(g.source.forms[0])
