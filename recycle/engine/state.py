@@ -159,7 +159,7 @@ class _Stepping:
         c.points = self.points[:]
         c.pstack = [x[:] for x in self.pstack]
         c.tstack = [x[:] for x in self.tstack]
-        rng = random.Random()
+        rng = random.Random.__new__(random.Random)  # unseeded: no draw from the OS
         rng.setstate(self.rng.getstate())
         c.rng = rng
         c.steps, c.decisions, c.options_total = self.steps, self.decisions, self.options_total
