@@ -1,6 +1,9 @@
 """Game records: `run --record` writes one, `replay` plays it back identically and reads it out."""
 
 import json
+import os
+
+import pytest
 
 from typer.testing import CliRunner
 
@@ -66,13 +69,118 @@ def test_not_a_record(tmp_path):
     assert r.exit_code == 2 and "not a recycle game record" in r.stderr
 
 
-def test_replay_reproduces_ai_choices_without_running_the_ai():
+def test_replay_reproduces_ai_choices_by_running_the_players_again():
     g = recycle.load(SCHWIMMEN)
     players = make_players("ismcts:6,greedy:1,random", 5)
     result, rec = play_recorded(g, players, 21, SCHWIMMEN, [p.name for p in players])
     rp = replay(rec)
     assert rp.identical, rp.problems
+    assert replay(rec, scripted=True).identical
     assert rp.result.scores == result.scores and rp.result.winners == result.winners
     assert [d["chosen"] for d in rp.replayed["decisions"]] == [d["chosen"] for d in rec["decisions"]]
     text = record_text(rec)
     assert text[0].startswith("Game record: schwimmen") and "P0 ismcts:6" in text[2]
+
+
+# -- records are checked, not trusted ------------------------------------------------------------
+
+def recorded(tmp_path, seed=7, players="pimc:4,random"):
+    out = tmp_path / "game.json"
+    r = runner.invoke(app, ["run", SCHWIMMEN, "--seed", str(seed), "--players", players, "--record", str(out)])
+    assert r.exit_code == 0, r.output
+    return out, json.loads(out.read_text())
+
+
+def replay_of(path, *extra):
+    return runner.invoke(app, ["replay", str(path), *extra])
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda r: r.pop("decisions"), "'decisions' is a required property"),
+    (lambda r: r.pop("seed"), "'seed' is a required property"),
+    (lambda r: r.pop("source_sha256"), "'source_sha256' is a required property"),
+    (lambda r: r.__setitem__("seed", "7"), "seed: '7' is not of type 'integer'"),
+    (lambda r: r.__setitem__("seed", 7.0), "seed must be a whole number"),
+    (lambda r: r.__setitem__("seed", True), "seed: True is not of type 'integer'"),
+    (lambda r: r.__setitem__("players", "random"), "players: 'random' is not of type 'array'"),
+    (lambda r: r["decisions"][0].__setitem__("chosen", "0"), "decisions/0/chosen: '0' is not of type 'integer'"),
+    (lambda r: r["decisions"][0].pop("options"), "'options' is a required property"),
+    (lambda r: r["decisions"][0].__setitem__("chosen", 5), "decision 1 chooses option 6 of"),
+    (lambda r: r.__setitem__("game", 17), "game: 17 is not of type 'string'"),
+    (lambda r: r.__setitem__("decisions", [[]]), "decisions/0: [] is not of type 'object'"),
+])
+def test_a_malformed_record_is_refused_with_what_is_wrong(tmp_path, edit, message):
+    out, rec = recorded(tmp_path)
+    edit(rec)
+    out.write_text(json.dumps(rec))
+    r = replay_of(out)
+    assert r.exit_code == 2, r.output
+    assert message in r.stderr and "Traceback" not in r.output
+
+
+def test_deep_nesting_and_special_files_are_refused(tmp_path):
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"format": "recycle-game-record", "x": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    r = replay_of(deep)
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert replay_of("/dev/zero").exit_code == 2
+    assert "not a regular file" in replay_of("/dev/zero").stderr
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    r = replay_of(fifo)
+    assert r.exit_code == 2 and "not a regular file" in r.stderr
+    r = replay_of(tmp_path / "missing.json")
+    assert r.exit_code == 2 and "cannot read game record" in r.stderr
+
+
+@pytest.mark.parametrize("edit", [
+    lambda r: r.__setitem__("players", ["random"] * 5),        # pimc replaced by random
+    lambda r: r.__setitem__("seed", -7),                      # another deal
+    lambda r: r.__setitem__("seed", 8),
+])
+def test_tampering_with_what_determines_the_game_does_not_replay(tmp_path, edit):
+    out, rec = recorded(tmp_path)
+    edit(rec)
+    out.write_text(json.dumps(rec))
+    r = replay_of(out)
+    assert r.exit_code == 1, r.output
+    assert "replay differs" in r.stderr
+
+
+def test_players_must_fit_the_game(tmp_path):
+    out, rec = recorded(tmp_path)
+    rec["players"] = rec["players"][:3]
+    out.write_text(json.dumps(rec))
+    r = replay_of(out)
+    assert r.exit_code == 1 and "the record lists 3 players for a game of 5" in r.stderr
+
+
+def test_another_game_file_is_refused_unless_forced(tmp_path):
+    out, rec = recorded(tmp_path)
+    rec["source_sha256"] = "0" * 64
+    out.write_text(json.dumps(rec))
+    r = replay_of(out)
+    assert r.exit_code == 1 and "not the one recorded" in r.stderr and "--force" in r.stderr
+    forced = replay_of(out, "--force")
+    assert forced.exit_code == 0 and "not the one recorded (--force)" in forced.stderr
+
+
+def test_the_game_is_found_relative_to_the_record(tmp_path, monkeypatch):
+    out, rec = recorded(tmp_path)
+    assert not os.path.isabs(rec["game"])  # stored relative to the record's folder
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    r = replay_of(out)
+    assert r.exit_code == 0, r.output
+    moved = tmp_path / "sub"
+    moved.mkdir()
+    (moved / "game.json").write_text(out.read_text())
+    r = replay_of(moved / "game.json")
+    assert r.exit_code == 1 and "is not there" in r.stderr
+
+
+def test_negative_seeds_deal_other_cards_than_positive_ones():
+    g = recycle.load(SCHWIMMEN)
+    assert g.new_state(seed=-1).locs != g.new_state(seed=1).locs
+    assert g.new_state(seed=-1).locs == g.new_state(seed=-1).locs

@@ -163,8 +163,16 @@ def register(app: typer.Typer, fail, load) -> None:
                                                    show_default=False)],
             text: Annotated[bool, typer.Option("--text", help="Print the readable game record (the deal, "
                                                              "every decision, the result).")] = False,
-            reveal: Annotated[bool, typer.Option("--reveal", help="Show hidden cards.")] = False):
-        """Play a recorded game back and check that it goes exactly as recorded (exit 1 if not)."""
+            reveal: Annotated[bool, typer.Option("--reveal", help="Show hidden cards.")] = False,
+            force: Annotated[bool, typer.Option("--force", help="Replay even if the game file is not the "
+                                                               "recorded one (its hash differs).")] = False,
+            scripted: Annotated[bool, typer.Option("--scripted", help="Play the recorded choices back without "
+                                                                     "running the computer players again (faster; "
+                                                                     "does not check who chose).")] = False):
+        """Play a recorded game again and check that it goes exactly as recorded (exit 1 if not).
+
+        The game file is found relative to the record; the same deal is played by the same
+        players (computer players are run again; a person's recorded choices are replayed)."""
         from ..study.records import read_record, record_text
         from ..study.records import replay as run_replay
         from ..engine.transcript import transcript
@@ -175,7 +183,7 @@ def register(app: typer.Typer, fail, load) -> None:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
         try:
-            rp = run_replay(rec, record_path=record, reveal=reveal)
+            rp = run_replay(rec, record_path=record, reveal=reveal, force=force, scripted=scripted)
         except (RecycleError, RecycleBug) as exc:
             fail(exc)
             return

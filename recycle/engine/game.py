@@ -280,7 +280,7 @@ class PreparedGame:
         return s
 
     def _fresh_state(self, seed: int, record, max_steps: int, track: bool) -> State:
-        s = State(self, random.Random(seed), False, max_steps)
+        s = State(self, random.Random(chance_seed(seed)), False, max_steps)
         s.seed = seed
         sink = None
         if record is True:
@@ -395,6 +395,12 @@ def rank(scores: list[int], higher_wins: bool) -> tuple[list[int], list[int]]:
     best = order[0]
     winners = [p for p, v in enumerate(scores) if v == best]
     return ranks, winners
+
+
+def chance_seed(seed: int) -> int:
+    """What seeds the game's own generator. ``random.Random`` uses a seed's absolute value,
+    so that -1 would deal as 1; negative deal numbers are moved beyond 2**128 instead."""
+    return seed if seed >= 0 else (1 << 128) - seed
 
 
 def rollout_seed(seed: int, i: int) -> int:

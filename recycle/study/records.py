@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -76,29 +77,99 @@ def play_recorded(game, players, seed: int, path, specs: list[str], max_steps: i
 
 
 def write_record(record: dict, out: str | Path) -> None:
-    Path(out).write_text(json.dumps(record, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    """Write ``record`` to ``out``; its game path is stored relative to the record's folder
+    (when it can be), so that the record and its game can be moved together."""
+    out = Path(out)
+    rec = dict(record)
+    game = Path(rec["game"])
+    try:
+        rec["game"] = os.path.relpath(game.resolve(), out.resolve().parent)
+    except ValueError:  # another drive (Windows): keep it absolute
+        rec["game"] = str(game.resolve())
+    out.write_text(json.dumps(rec, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+
+
+MAX_RECORD_BYTES = 16 * 1024 * 1024
+_INT = {"type": "integer"}
+_NAT = {"type": "integer", "minimum": 0}
+SCHEMA = {
+    "type": "object",
+    "required": ["format", "version", "game", "game_name", "source_sha256", "seed", "players", "max_steps",
+                 "deal", "decisions", "scores", "winners"],
+    "properties": {
+        "format": {"const": FORMAT},
+        "version": {"const": VERSION},
+        "recycle": {"type": "string"},
+        "game": {"type": "string", "minLength": 1, "maxLength": 4096},
+        "game_name": {"type": "string"},
+        "source_sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+        "seed": _INT,
+        "players": {"type": "array", "minItems": 1, "maxItems": 10,
+                    "items": {"type": "string", "minLength": 1, "maxLength": 100}},
+        "max_steps": {"type": "integer", "minimum": 1},
+        "deal": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}},
+        "decisions": {"type": "array", "maxItems": 10_000_000, "items": {
+            "type": "object", "required": ["index", "player", "chosen", "options", "description", "revealed"],
+            "properties": {"index": _NAT, "player": _NAT, "chosen": _NAT, "options": {"type": "integer", "minimum": 1},
+                           "description": {"type": "string"}, "revealed": {"type": "string"}}}},
+        "scores": {"type": "array", "items": _INT},
+        "ranks": {"type": "array", "items": _INT},
+        "winners": {"type": "array", "items": _NAT},
+        "steps": _NAT,
+        "total_decisions": _NAT,
+    },
+}
 
 
 def read_record(path: str | Path) -> dict:
-    """Load a record; ``ValueError`` if the file is not a game record."""
+    """Load and check a game record; ``ValueError`` saying what is wrong if it is not one.
+
+    Only a regular file of at most 16 MiB is read; the JSON must match ``SCHEMA`` (with
+    integers that are integers, not 7.0 or true) and every decision must choose one of its
+    options."""
+    import jsonschema
+
+    p = Path(path)
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
+        st = p.stat()
+    except OSError as exc:
+        raise ValueError(f"cannot read game record {path}: {exc.strerror}") from None
+    if not p.is_file():
+        raise ValueError(f"{path} is not a regular file")
+    if st.st_size > MAX_RECORD_BYTES:
+        raise ValueError(f"{path} is {st.st_size} bytes, more than a game record may be ({MAX_RECORD_BYTES})")
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ValueError(f"cannot read game record {path}: {exc}") from None
+    except RecursionError:
+        raise ValueError(f"{path} nests too deeply to be a game record") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValueError(f"{path} is not a recycle game record")
     if data.get("version") != VERSION:
-        raise ValueError(f"{path}: record version {data.get('version')} is not supported (expected {VERSION})")
+        raise ValueError(f"{path}: record version {data.get('version')!r} is not supported (expected {VERSION})")
+    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(SCHEMA).iter_errors(data))
+    if error is not None:
+        where = "/".join(str(k) for k in error.absolute_path) or "the record"
+        raise ValueError(f"{path}: {where}: {error.message}")
+    for key in ("seed", "max_steps"):
+        if type(data[key]) is not int:  # JSON schema counts 7.0 as an integer
+            raise ValueError(f"{path}: {key} must be a whole number written without a decimal point, "
+                             f"not {data[key]!r}")
+    for k, d in enumerate(data["decisions"], 1):
+        if not all(type(d[f]) is int for f in ("index", "player", "chosen", "options")):
+            raise ValueError(f"{path}: decisions/{k - 1}: numbers must be whole numbers")
+        if d["chosen"] >= d["options"]:
+            raise ValueError(f"{path}: decision {k} chooses option {d['chosen'] + 1} of {d['options']}")
     return data
 
 
 def game_path(record: dict, record_path: str | Path | None = None) -> Path:
-    """Where the recorded game file is: as recorded, else beside the record."""
+    """Where the recorded game file is: relative paths are read from the record's folder."""
     p = Path(record["game"])
-    if p.exists() or record_path is None:
+    if p.is_absolute() or record_path is None:
         return p
-    near = Path(record_path).resolve().parent / p.name
-    return near if near.exists() else p
+    return Path(record_path).resolve().parent / p
 
 
 @dataclass
@@ -117,20 +188,42 @@ class Replay:
         return not self.problems
 
 
-def replay(record: dict, game=None, record_path=None, reveal: bool = False) -> Replay:
-    """Play the record's decisions back (a ``ScriptedPlayer`` for every seat) and compare."""
+def replay(record: dict, game=None, record_path=None, reveal: bool = False, force: bool = False,
+           scripted: bool = False) -> Replay:
+    """Play the record's game again — the same game file, deal and players — and compare
+    every decision, the deal, the scores and the winners.
+
+    Computer players are run again (the same seed and players always play the same game),
+    so a record whose players were changed does not replay; ``scripted`` instead plays the
+    recorded choices back without running them (faster; it checks the game's rules, not
+    who chose). ``ValueError`` if the game file is not the recorded one (its hash differs;
+    ``force`` replays it anyway, with a warning) or the players do not fit the game.
+    """
     from ..engine.game import load
-    from ..players import ScriptedPlayer
+    from ..players import ScriptedPlayer, make_player
 
     warnings = []
     if game is None:
-        game = load(game_path(record, record_path))
-    if source_hash(game) != record.get("source_sha256"):
-        warnings.append("warning: the game file changed since the record was made")
-    script = ScriptedPlayer([d["chosen"] for d in record["decisions"] if d["options"] > 1])
-    players = [script] * game.nplayers
-    result, again = play_recorded(game, players, record["seed"], record["game"], record["players"],
-                                  record.get("max_steps", 100_000), describe=True, reveal=reveal)
+        path = game_path(record, record_path)
+        if not path.is_file():
+            raise ValueError(f"the recorded game file {path} is not there")
+        game = load(path)
+    if source_hash(game) != record["source_sha256"]:
+        if not force:
+            raise ValueError("the game file is not the one recorded (its SHA-256 differs); "
+                             "--force replays it anyway")
+        warnings.append("warning: the game file is not the one recorded (--force)")
+    specs = record["players"]
+    if len(specs) != game.nplayers:
+        raise ValueError(f"the record lists {len(specs)} players for a game of {game.nplayers}")
+    chosen = [d["chosen"] for d in record["decisions"] if d["options"] > 1]
+    if scripted:
+        script = ScriptedPlayer(chosen)
+        players = [script] * game.nplayers
+    else:
+        players = [_seat(spec, record, seat, make_player) for seat, spec in enumerate(specs)]
+    result, again = play_recorded(game, players, record["seed"], record["game"], specs,
+                                  record["max_steps"], describe=True, reveal=reveal)
     problems = []
     for k, (a, b) in enumerate(zip(record["decisions"], again["decisions"])):
         if a != b:
@@ -142,6 +235,20 @@ def replay(record: dict, game=None, record_path=None, reveal: bool = False) -> R
         if record.get(key) != again[key]:
             problems.append(f"{key}: recorded {record.get(key)}, replayed {again[key]}")
     return Replay(game, result, record, again, problems, warnings)
+
+
+def _seat(spec: str, record: dict, seat: int, make_player):
+    """The player of one seat for a replay: its kind run again, or, for a kind that cannot
+    be run again (a person), its own recorded choices."""
+    try:
+        return make_player(spec)
+    except ValueError:
+        from ..players import ScriptedPlayer
+
+        own = [d["chosen"] for d in record["decisions"] if d["options"] > 1 and d["player"] == seat]
+        if spec.split(":")[0] in ("human", "scripted"):
+            return ScriptedPlayer(own)
+        raise ValueError(f"player {seat}: {spec!r} is not a player kind") from None
 
 
 def _short(d: dict) -> str:
