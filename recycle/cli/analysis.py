@@ -17,14 +17,8 @@ import typer
 
 from ..study.analysis import game_heuristics
 from ..errors import RecycleBug, RecycleError
+from .options import GameArg, JsonOpt, MaxStepsOpt, ProgressOpt, SeedOpt, WorkersOpt
 
-GameArg = Annotated[Path, typer.Argument(help="A RECYCLE game file (.rcy).", show_default=False)]
-SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="Random seed (deal numbers derive from it).")]
-MaxStepsOpt = Annotated[int, typer.Option("--max-steps", help="Stop a game after this many steps.")]
-WorkersOpt = Annotated[int, typer.Option(
-    "--workers", "-w", min=1, help="Worker processes (results do not depend on their number).")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
-ProgressOpt = Annotated[bool, typer.Option(help="Show a progress bar (on a terminal).")]
 
 
 def _specs(spec: Optional[str], game) -> list[str]:

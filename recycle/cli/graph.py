@@ -15,6 +15,7 @@ from typing import Annotated, Optional
 import typer
 
 from ..errors import RecycleBug, RecycleError
+from .options import GameArg, MaxStepsOpt, SeedOpt
 
 OutOpt = Annotated[Optional[Path], typer.Option(
     "--output", "-o", help="Output file: .gv/.dot (DOT text), .svg/.png/.pdf (needs Graphviz's dot).",
@@ -49,9 +50,7 @@ def register(app: typer.Typer, fail, load) -> None:
     """Add the ``graph`` and ``tree`` commands to the ``recycle`` app."""
 
     @app.command()
-    def graph(game: Annotated[Path, typer.Argument(help="A RECYCLE game file (.rcy).", show_default=False)],
-              seed: Annotated[int, typer.Option("--seed", "-s", help="Random seed (of the one rollout, or "
-                                                "of the series of rollouts).")] = 0,
+    def graph(game: GameArg, seed: SeedOpt = 0,
               rollouts: Annotated[int, typer.Option("--rollouts", "-n", min=1, help="Random rollouts to "
                                                     "aggregate; edges show the mean per game.")] = 1,
               per_player: Annotated[bool, typer.Option("--per-player", help="One node per player's location "
@@ -60,8 +59,7 @@ def register(app: typer.Typer, fail, load) -> None:
               json_out: Annotated[Optional[Path], typer.Option("--json", help="Also write the graph as "
                                                                "networkx node-link JSON ('-' for stdout).",
                                                                show_default=False)] = None,
-              max_steps: Annotated[int, typer.Option("--max-steps", help="Stop a game after this many "
-                                                     "steps (such rollouts are left out).")] = 100_000,
+              max_steps: MaxStepsOpt = 100_000,
               legend: Annotated[bool, typer.Option(help="Draw the legend.")] = True):
         """Draw where cards go and who learns what: the card-movement / information-flow graph.
 
@@ -92,7 +90,7 @@ def register(app: typer.Typer, fail, load) -> None:
             typer.echo(to_dot(G, legend=legend), nl=False)
 
     @app.command()
-    def tree(game: Annotated[Path, typer.Argument(help="A RECYCLE game file (.rcy).", show_default=False)],
+    def tree(game: GameArg,
              output: OutOpt = None,
              raw: Annotated[bool, typer.Option("--raw", help="The full parse tree (every list and "
                                                "token) instead of the game's structure.")] = False):

@@ -16,20 +16,13 @@ from typing import Annotated, Optional
 import typer
 
 from ..errors import RecycleBug, RecycleError
+from .options import GameArg, MaxStepsOpt, PlayersOpt, SeedOpt, WorkersOpt
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                   help="Run, simulate and analyse card games written in RECYCLE.")
 
 _debug = False
 
-GameArg = Annotated[Path, typer.Argument(help="A RECYCLE game file (.rcy).", show_default=False)]
-SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="Random seed (the deal number).")]
-MaxStepsOpt = Annotated[int, typer.Option("--max-steps", help="Stop a game after this many steps.")]
-PlayersOpt = Annotated[Optional[str], typer.Option(
-    "--players", help="Players per seat, comma-separated (the last one repeats): random, greedy, pimc, "
-                      "ismcts, omniscient (cheats), with an optional budget, e.g. ismcts:200,random.")]
-WorkersOpt = Annotated[int, typer.Option(
-    "--workers", "-w", min=1, help="Worker processes (results do not depend on their number).")]
 
 
 @app.callback()
@@ -122,7 +115,7 @@ def run(game: GameArg, seed: SeedOpt = 0,
 
 
 @app.command()
-def simulate(game: GameArg, n: Annotated[int, typer.Option("-n", "--games", help="Number of rollouts.")] = 1000,
+def simulate(game: GameArg, n: Annotated[int, typer.Option("-n", "--games", min=1, help="Number of rollouts.")] = 1000,
              seed: SeedOpt = 0, players: PlayersOpt = None, max_steps: MaxStepsOpt = 100_000,
              as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
              progress: Annotated[bool, typer.Option(help="Show a progress bar (on a terminal).")] = True,

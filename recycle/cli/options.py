@@ -1,0 +1,22 @@
+"""Options shared by the commands: each means the same, with the same limits, everywhere."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+MAX_WORKERS = 64
+
+GameArg = Annotated[Path, typer.Argument(help="A RECYCLE game file (.rcy).", show_default=False)]
+SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="Random seed: the deal number (games after the first "
+                                                            "derive their deal numbers from it).")]
+MaxStepsOpt = Annotated[int, typer.Option("--max-steps", min=1, help="Stop a game after this many steps.")]
+PlayersOpt = Annotated[Optional[str], typer.Option(
+    "--players", help="Players per seat, comma-separated (the last one repeats): random, greedy, pimc, "
+                      "ismcts, omniscient (cheats), with an optional budget, e.g. ismcts:200,random.")]
+WorkersOpt = Annotated[int, typer.Option(
+    "--workers", "-w", min=1, max=MAX_WORKERS, help="Worker processes (results do not depend on their number).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
+ProgressOpt = Annotated[bool, typer.Option(help="Show a progress bar (on a terminal).")]
