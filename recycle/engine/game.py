@@ -366,8 +366,18 @@ class PreparedGame:
             return self.play(seed=seed, max_steps=max_steps).state
         s = self._fresh_state(seed, False, max_steps, False)
         draw = random.Random(seed + PLAYER_SEED_OFFSET).random
-        s.decide = lambda opts: int(draw() * len(opts))
-        s.pick = lambda n: int(draw() * n)
+        history = s.history
+
+        def decide(opts):
+            i = int(draw() * len(opts))
+            history.append(i)
+            return i
+
+        def pick(n):
+            i = int(draw() * n)
+            history.append(i)
+            return i
+        s.decide, s.pick = decide, pick
         s._advance(lambda: self._begin(s))
         s.decide = s.pick = None
         return s

@@ -59,7 +59,14 @@ class _Stepping:
     def _raw_options(self):
         opts = self.options
         if opts is None:
-            opts = self.options = self.waiting.expand(self, self.env)
+            opts = self.waiting.expand(self, self.env)
+            if opts:
+                self.options = opts
+            else:
+                # a copy whose hidden cards were re-dealt may offer nothing here
+                from ..errors import RecycleRuntimeError
+
+                raise RecycleRuntimeError("a choice with no legal option", self.waiting.span, form="choice")
         return opts
 
     def num_options(self) -> int:
@@ -88,10 +95,23 @@ class _Stepping:
         if self.frames is None:
             return
         n = len(self._raw_options())
+        history = self.history
         i = int(draw() * n) if n > 1 else 0
-        self.decide = lambda opts: int(draw() * len(opts))
+        if n > 1:
+            history.append(i)
+
+        def decide(opts):
+            k = int(draw() * len(opts))
+            history.append(k)
+            return k
+
+        def pick(n):
+            k = int(draw() * n)
+            history.append(k)
+            return k
+        self.decide = decide
         if self.game.fast:
-            self.pick = lambda k: int(draw() * k)
+            self.pick = pick
         try:
             self.chosen = i
             frames = self.frames

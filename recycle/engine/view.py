@@ -14,6 +14,10 @@ from __future__ import annotations
 from ..lang.values import may_see
 
 
+# how often sample_world deals again a world whose current decision differs from the real one
+RESAMPLE_TRIES = 100
+
+
 class Observation:
     """One player's observation of a state (see the module docstring)."""
 
@@ -93,15 +97,35 @@ class Observation:
         """A copy of the state, waiting at this decision, in a world consistent with
         this player's information: every card it neither sees nor knows the place of is
         re-dealt among such places, and the game's future randomness is reseeded from
-        ``rng``. ``determinize=False`` keeps the true cards (cheating, for comparison)."""
+        ``rng``. ``determinize=False`` keeps the true cards (cheating, for comparison).
+
+        A world whose waiting decision offers another number of options than the real
+        one contradicts what the game has shown (e.g. who moves now was decided by where
+        a card lies) and is dealt again, up to ``RESAMPLE_TRIES`` times."""
         from .knowledge import determinize as redeal
 
         s = self._state
-        world = s.clone()
-        if determinize:
-            redeal(world, self.player, rng, s.known_locations(self.player))
-        world.rng.seed(rng.getrandbits(64))
+        known = s.known_locations(self.player)
+        wanted = s.num_options()
+        for _ in range(RESAMPLE_TRIES):
+            world = s.clone()
+            if determinize:
+                redeal(world, self.player, rng, known)
+            world.rng.seed(rng.getrandbits(64))
+            if not determinize or self._same_decision(world, wanted):
+                break
         return world
+
+    @staticmethod
+    def _same_decision(world, wanted: int) -> bool:
+        """Does the re-dealt world offer as many options here as the real one? (A world in
+        which the cards that decided who moves now lie elsewhere may offer none.)"""
+        from ..errors import RecycleRuntimeError
+
+        try:
+            return world.num_options() == wanted
+        except RecycleRuntimeError:
+            return False
 
     def __repr__(self) -> str:
         s = self._state

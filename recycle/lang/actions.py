@@ -1,21 +1,20 @@
-"""Compiling RECYCLE's actions into items: moving cards, swaps, memory, shuffles,
-storage, turn order, repeats, and creating decks and teams.
+"""Compiling RECYCLE's actions on cards into items: moving cards, swaps, memory and
+shuffles. Storage, turn order, repeats and creation are in ``actions_state``.
 """
 
 from __future__ import annotations
 
 import itertools
 
-from .shapes import (MAX_COLLECTION, MAX_INT, Scope, fail, head_of, is_atom, is_location_form, is_storage_form, kw,
-                     rt_error)
-from .syntax import COLON, INT, VAR, Atom, SList
+from .forms import Kind, form, mention
+from .items import Item, place, record_move, shuffle
+from .shapes import Scope, fail, head_of, is_atom, is_location_form, kw, rt_error
+from .syntax import INT, VAR, SList
 from .values import MEMORY, Card, PLoc
-from .shapes import deck_combinations
-from .items import (MAX_REPEAT, out_of_work, Item, compose, shuffle, place, bulk_repeat, record_move, record_storage)
 
 
-class ActionForms:
-    """The actions of the compiler (a mixin of ``FlowCompiler``)."""
+class CardActions:
+    """The actions on cards of the compiler (a mixin of ``FlowCompiler``)."""
 
     # -- card movement ---------------------------------------------------------------------
     def c_dest(self, x, scope: Scope):
@@ -80,7 +79,13 @@ class ActionForms:
             return c, None
         return src_card
 
+    @form("move", "(move CARD (top|bottom|INDEX LOCATION))", Kind.ACTION, puts=(2,))
     def a_move(self, x: SList, scope: Scope) -> Item:
+        """(move CARD (top|bottom|INDEX LOCATION))
+
+        Takes the card out of its physical location and puts it at the top, the bottom or
+        the index of a physical, non-mem location; moving from an empty location is an
+        error."""
         self.arity(x, 3)
         layout = self.layout
         dst, pos = self.c_dest(x.items[2], scope)
@@ -170,7 +175,11 @@ class ActionForms:
         return kw(o, "game") or is_atom(o, VAR) or (
             isinstance(o, SList) and len(o.items) == 2 and kw(o.items[0], "current") and kw(o.items[1], "player"))
 
+    @form("swap", "(swap LOCATION LOCATION) | (swap CARD CARD)", Kind.ACTION, puts=(1, 2))
     def a_swap(self, x: SList, scope: Scope) -> Item:
+        """(swap LOCATION LOCATION) | (swap CARD CARD)
+
+        Exchanges the contents of two physical locations, or the places of two cards."""
         self.arity(x, 3)
         a, b = x.items[1], x.items[2]
         span = x.span
@@ -233,7 +242,12 @@ class ActionForms:
                 record_move(s, "swap", vb, j, i)
         return Item(x, scope, run=swap, static=True)
 
+    @form("remember", "(remember CARD (top|bottom|INDEX MEMLOCATION))", Kind.ACTION, puts=(2,))
     def a_remember(self, x: SList, scope: Scope) -> Item:
+        """(remember CARD (top|bottom|INDEX MEMLOCATION))
+
+        Adds a reference to the card at a place of a mem location; the card stays where it
+        is."""
         self.arity(x, 3)
         card = self.c_card(x.items[1], scope)
         if not isinstance(x.items[2], SList) or len(x.items[2].items) != 2:
@@ -261,7 +275,12 @@ class ActionForms:
             return idx, "bottom"
         return idx, self.c_int(where, scope)
 
+    @form("forget", "(forget CARD)", Kind.ACTION)
     def a_forget(self, x: SList, scope: Scope) -> Item:
+        """(forget CARD)
+
+        Drops a card's reference from the mem location it was picked from, e.g.
+        (forget (top (game mem SEEN)))."""
         self.arity(x, 2)
         src = self.c_source(x.items[1], scope)
         span = x.span
@@ -282,7 +301,12 @@ class ActionForms:
             rt_error("forget needs a card of a mem location", span, "forget")
         return Item(x, scope, run=forget, static=True)
 
+    @form("shuffle", "(shuffle LOCATION) | (shuffle faro LOCATION LOCATION)", Kind.ACTION, draws=True)
     def a_shuffle(self, x: SList, scope: Scope) -> Item:
+        """(shuffle LOCATION) | (shuffle faro LOCATION LOCATION)
+
+        Puts a location's cards in a uniformly random order; a faro interleaves the second
+        location's cards with the first's and leaves the second empty."""
         if len(x.items) == 4 and kw(x.items[1], "faro"):
             ia, ib = self.c_loc_index(x.items[2], scope), self.c_loc_index(x.items[3], scope)
 
@@ -303,278 +327,5 @@ class ActionForms:
         idx = self.c_loc_index(x.items[1], scope)
         return Item(x, scope, run=lambda s, e: shuffle(s.locs[idx(s, e)], s.rng.random), static=True)
 
-    # -- storage ---------------------------------------------------------------------------
-    def a_set(self, x: SList, scope: Scope) -> Item:
-        self.arity(x, 3)
-        target = x.items[1]
-        sort = is_storage_form(target)
-        if sort is None:
-            fail(f"set needs a storage (OWNER sto|str|points NAME), got {self.form_name(target)}", target, "set")
-        const, slot = self.c_storage_slot(sort, target, scope)
-        layout = self.layout
-        if sort == "points":
-            return self.c_set_points(x, scope, slot)
-        val = self.c_int(x.items[2], scope) if sort == "sto" else self.c_str(x.items[2], scope)
-        attr = "ints" if sort == "sto" else "strs"
-        if const is not None and sort == "sto":
-            def set_const(s, e):
-                v = val(s, e)
-                s.ints[const] = v
-                if s.events is not None:
-                    record_storage(s, layout.slot_label("sto", const), v)
-            return Item(x, scope, run=set_const, static=True)
 
-        def set_(s, e):
-            v = val(s, e)
-            k = slot(s, e)
-            getattr(s, attr)[k] = v
-            if s.events is not None:
-                record_storage(s, layout.slot_label(sort, k), v)
-        return Item(x, scope, run=set_, static=True)
-
-    def c_set_points(self, x: SList, scope: Scope, slot) -> Item:
-        awards_node = x.items[2]
-        if not isinstance(awards_node, SList) or not awards_node.items:
-            fail("expected a list of awards (((KEY : VALUE) ... POINTS) ...)", awards_node, "set")
-        compiled = []
-        constant = True
-        for award in awards_node.items:
-            if not isinstance(award, SList) or len(award.items) < 2:
-                fail("expected an award ((KEY : VALUE) ... POINTS)", award, "set")
-            conds = []
-            for c in award.items[:-1]:
-                if not isinstance(c, SList) or len(c.items) != 3 or not is_atom(c.items[1], COLON):
-                    fail("expected a condition (KEY : VALUE)", c, "set")
-                k = self.storage_name(c.items[0], scope)
-                v = self.storage_name(c.items[2], scope)
-                constant &= isinstance(k, str) and isinstance(v, str)
-                conds.append((k, v))
-            pts_val = self.const_value(award.items[-1], scope)
-            if pts_val is None:
-                constant = False
-                pts_val = self.c_int(award.items[-1], scope)
-            compiled.append((conds, pts_val))
-        game = self.game
-        if constant:
-            key = tuple((tuple(c), p) for c, p in compiled)
-
-            def set_points_const(s, e):
-                s.points[slot(s, e)] = game.point_map(key)
-            return Item(x, scope, run=set_points_const, static=True)
-
-        # the map is a function of the computed parts alone (Hearts: the suit led, set each
-        # trick), so it is found by their values without building the whole key again; each
-        # part is computed once, in the order of the awards
-        computed = []
-        for conds, p in compiled:
-            for kv in conds:
-                computed.extend(v for v in kv if not isinstance(v, (str, int)))
-            if not isinstance(p, (str, int)):
-                computed.append(p)
-        by_values: dict = {}
-
-        def build_key(values):
-            it = iter(values)
-
-            def val(v):
-                return v if isinstance(v, (str, int)) else next(it)
-            return tuple((tuple((val(k), val(v)) for k, v in conds), val(p)) for conds, p in compiled)
-
-        if not self.fast:
-            def set_points_plain(s, e):
-                s.points[slot(s, e)] = game.point_map(build_key(tuple([f(s, e) for f in computed])))
-            return Item(x, scope, run=set_points_plain, static=True)
-
-        def set_points(s, e):
-            values = tuple([f(s, e) for f in computed])
-            pm = by_values.get(values)
-            if pm is None:
-                pm = game.point_map(build_key(values))
-                if len(by_values) >= 10_000:
-                    by_values.clear()
-                by_values[values] = pm
-            s.points[slot(s, e)] = pm
-        return Item(x, scope, run=set_points, static=True)
-
-    def a_inc(self, x: SList, scope: Scope) -> Item:
-        return self.c_step(x, scope, 1)
-
-    def a_dec(self, x: SList, scope: Scope) -> Item:
-        return self.c_step(x, scope, -1)
-
-    def c_step(self, x: SList, scope: Scope, sign: int) -> Item:
-        if len(x.items) not in (2, 3) or is_storage_form(x.items[1]) != "sto":
-            fail(f"expected ({x.items[0]} (OWNER sto NAME) AMOUNT?)", x, str(x.items[0]))
-        const, slot = self.c_storage_slot("sto", x.items[1], scope)
-        layout = self.layout
-        amount = self.c_int(x.items[2], scope) if len(x.items) == 3 else (lambda s, e: 1)
-        span, form = x.span, str(x.items[0])
-        if const is not None:
-            def step_const(s, e):
-                v = s.ints[const] + sign * amount(s, e)
-                if not -MAX_INT <= v <= MAX_INT:
-                    rt_error("integer overflow (beyond 64 bits)", span, form)
-                s.ints[const] = v
-                if s.events is not None:
-                    record_storage(s, layout.slot_label("sto", const), v)
-            return Item(x, scope, run=step_const, static=True)
-
-        def step(s, e):
-            k = slot(s, e)
-            v = s.ints[k] + sign * amount(s, e)
-            if not -MAX_INT <= v <= MAX_INT:
-                rt_error("integer overflow (beyond 64 bits)", span, form)
-            s.ints[k] = v
-            if s.events is not None:
-                record_storage(s, layout.slot_label("sto", k), v)
-        return Item(x, scope, run=step, static=True)
-
-    # -- turn order ------------------------------------------------------------------------
-    def a_cycle(self, x: SList, scope: Scope) -> Item:
-        self.arity(x, 3)
-        which, target = x.items[1], x.items[2]
-        if not kw(which, "next", "current"):
-            fail("expected (cycle next|current WHO)", x, "cycle")
-        n = self.layout.nplayers
-        if kw(target, "current"):
-            who = lambda s, e: s.pstack[-1][0]  # noqa: E731
-        elif kw(target, "next"):
-            def who(s, e):
-                top = s.pstack[-1]
-                return top[1] if top[1] is not None else (top[0] + 1) % n
-        elif kw(target, "previous"):
-            who = lambda s, e: (s.pstack[-1][0] - 1) % n  # noqa: E731
-        else:
-            who = self.c_player(target, scope)
-        if which.value == "next":
-            def cycle_next(s, e):
-                s.pstack[-1][1] = int(who(s, e))
-            return Item(x, scope, run=cycle_next, static=True)
-
-        def cycle_current(s, e):
-            p = int(who(s, e))
-            top = s.pstack[-1]
-            top[0], top[1] = p, None
-        return Item(x, scope, run=cycle_current, static=True)
-
-    def a_turn(self, x: SList, scope: Scope) -> Item:
-        if len(x.items) != 2 or not kw(x.items[1], "pass"):
-            fail("expected (turn pass)", x, "turn")
-        return Item(x, scope, run=lambda s, e: None, static=True)
-
-    def a_repeat(self, x: SList, scope: Scope) -> Item:
-        self.arity(x, 3)
-        span = x.span
-        if kw(x.items[1], "all"):
-            body_node = x.items[2]
-            h = head_of(body_node)
-            if h not in ("move", "forget"):
-                fail("(repeat all ...) repeats a move or a forget", body_node, "repeat")
-            body = self.c_item(body_node, scope)
-            src_node = body_node.items[1]
-            if isinstance(src_node, SList) and len(src_node.items) == 2 and head_of(src_node) == "actual":
-                src_node = src_node.items[1]
-            if not isinstance(src_node, SList) or len(src_node.items) != 2:
-                fail("(repeat all (move (top|bottom LOCATION) ...)) needs a location to empty", src_node, "repeat")
-            count = self.c_size(src_node.items[1], scope)
-            brun = body.run
-
-            def run_all(s, e):
-                k = count(s, e)
-                s.work -= k
-                if s.work < 0:
-                    out_of_work(s, span, "repeat")
-                for _ in range(k):
-                    brun(s, e)
-            if body.bulk is not None and self.fast:
-                run_all = bulk_repeat(count, body, span)
-
-            def expand_all(s, e):
-                k = count(s, e)
-                return [[(body, e)] * k] if k else []
-            return Item(x, scope, run=run_all, expand=expand_all)
-        times = self.c_int(x.items[1], scope)
-        const = self.const_value(x.items[1], scope)
-        body = self.c_item(x.items[2], scope, allow_choice=False)
-        brun = body.run
-
-        def run(s, e):
-            k = times(s, e)
-            if k > MAX_REPEAT:
-                rt_error(f"repeat {k} times is more than the limit of {MAX_REPEAT}", span, "repeat")
-            if k > 0:
-                s.work -= k
-                if s.work < 0:
-                    out_of_work(s, span, "repeat")
-            for _ in range(k):
-                brun(s, e)
-        if body.bulk is not None and self.fast:
-            run = bulk_repeat(times, body, span)
-        if const is not None and const >= 1 and body.static:
-            return Item(x, scope, run=run, static=True)
-
-        def expand(s, e):
-            k = times(s, e)
-            if k > MAX_REPEAT:
-                rt_error(f"repeat {k} times is more than the limit of {MAX_REPEAT}", span, "repeat")
-            if k > 0:
-                s.work -= k
-                if s.work < 0:
-                    out_of_work(s, span, "repeat")
-            return compose(s, [(body, e)] * k) if k > 0 else []
-        return Item(x, scope, run=run, expand=expand)
-
-    # -- creation --------------------------------------------------------------------------
-    def a_create(self, x: SList, scope: Scope) -> Item:
-        if len(x.items) >= 2 and kw(x.items[1], "deck"):
-            return self.c_create_deck(x, scope)
-        if len(x.items) >= 3 and kw(x.items[1], "teams"):
-            return self.c_create_teams(x, scope)
-        fail("expected (create deck ...) or (create teams ...) here", x, "create")
-
-    def c_create_deck(self, x: SList, scope: Scope) -> Item:
-        items = x.items[2:]
-        deck_name = "DEFAULT"
-        if items and isinstance(items[0], Atom) and items[0].is_name:
-            deck_name = items[0].value
-            items = items[1:]
-        if len(items) != 2 or head_of(items[1]) != "deck":
-            fail("expected (create deck NAME? LOCATION (deck ATTRIBUTE ...))", x, "create")
-        if not is_location_form(items[0]):
-            fail("a deck is created in a physical location (OWNER KIND NAME)", items[0], "create")
-        dst = self.c_loc_index(items[0], scope)
-        combos = deck_combinations(items[1])
-        if len(combos) > MAX_COLLECTION:
-            fail(f"this deck would have {len(combos)} cards (limit {MAX_COLLECTION})", items[1], "deck")
-        game = self.game
-        key = (x.span.line, x.span.column)
-
-        def create(s, e):
-            d = dst(s, e)
-            ids = game.deal_cards(s, key, deck_name, combos, x.span)
-            s.locs[d].extend(ids)
-            s.card_loc.extend([d] * len(ids))
-            if s.events is not None:
-                for c in ids:
-                    record_move(s, "create", c, None, d)
-        return Item(x, scope, run=create, static=True)
-
-    def c_create_teams(self, x: SList, scope: Scope) -> Item:
-        teams = []
-        n = self.layout.nplayers
-        for t in x.items[2:]:
-            if not isinstance(t, SList):
-                fail("expected a team (P, P, ...)", t, "create")
-            members = [i.value for i in t.items if is_atom(i, INT)]
-            if not members or any(m >= n for m in members):
-                fail(f"a team lists player numbers 0..{n - 1}", t, "create")
-            teams.append(members)
-
-        def create_teams(s, e):
-            s.team_members = [m[:] for m in teams]
-            s.team_of = [None] * n
-            for t, members in enumerate(teams):
-                for p in members:
-                    s.team_of[p] = t
-            s.nteams = len(teams)
-        return Item(x, scope, run=create_teams, static=True)
+mention(__name__, ("actual",))

@@ -1,7 +1,9 @@
 """Compiling RECYCLE's flow into items: blocks, conditionals, for-each, let, choices and
 stages, with the frames that let a state wait at a choice and resume (see ``items``).
-The ``FlowCompiler`` gathers every form's compiler: scalar and card expressions
-(``expr_scalar``, ``expr_cards``), actions (``actions``) and the flow here.
+The ``FlowCompiler`` gathers every form's compiler: expressions (``expr_scalar``,
+``expr_int``, ``expr_bool``, ``expr_cards``, ``expr_locs``, ``expr_groups``), actions
+(``actions``, ``actions_state``) and the flow here; ``REGISTRY`` is the sealed registry of
+their forms (``forms``), checked when this module is imported.
 """
 
 from __future__ import annotations
@@ -12,13 +14,20 @@ from .shapes import (Scope, element_hint, fail, head_of, is_atom, is_location_fo
                      value_hint)
 from .syntax import VAR, Atom, SList
 from .values import Suspend
-from .actions import ActionForms
+from .actions import CardActions
+from .actions_state import StateActions
+from .expr_bool import BoolForms
 from .expr_cards import CardForms
+from .expr_groups import GroupForms
+from .expr_int import IntForms
+from .expr_locs import LocationForms
 from .expr_scalar import ScalarForms
+from .forms import Kind, form, mention, seal
 from .items import (MAX_OPTIONS, out_of_work, too_many_options, suspendable, resume_into, ChoicePoint, Item, compose, STATIC, ANY, PAIRS, lazy_segments, segment_option, LazyOptions, mentions, uses_rng)
 
 
-class FlowCompiler(ScalarForms, CardForms, ActionForms):
+class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, GroupForms, CardActions,
+                   StateActions):
     """Turns the game's forms into Items; see ``recycle.game.PreparedGame`` for the result."""
 
     def __init__(self, game, nplayers: int, fast: bool = True):
@@ -32,6 +41,7 @@ class FlowCompiler(ScalarForms, CardForms, ActionForms):
         self.teams = tuple(TeamId(t) for t in range(nplayers))
         self.nslots = 0
         self.fast = fast
+        self.forms = REGISTRY
 
     # -- items -----------------------------------------------------------------------------
     def c_item(self, x, scope: Scope, allow_choice: bool = True) -> Item:
@@ -43,15 +53,19 @@ class FlowCompiler(ScalarForms, CardForms, ActionForms):
                 and not is_storage_form(first):
             return self.c_conditional(x, scope)
         h = head_of(x)
-        method = getattr(self, "a_" + h.replace("-", "_"), None) if isinstance(h, str) and h.islower() else None
-        if method is None:
+        f = self.forms.lookup(Kind.ACTION, h) or self.forms.lookup(Kind.FLOW, h)
+        if f is None:
             fail(f"expected an action or block, got {self.form_name(x)}", x)
         if h in ("choice", "stage") and (not allow_choice or self.option_depth):
             where = "inside the options of a choice" if self.option_depth else "here"
             fail(f"a ({h} ...) cannot stand {where} (only in a stage, at the top level or in a let)", x, h)
-        return method(x, scope)
+        return f.compile(self, x, scope)
 
+    @form(None, "((CONDITION) ITEM)", Kind.FLOW, label="conditional")
     def c_conditional(self, x: SList, scope: Scope) -> Item:
+        """((CONDITION) ITEM)
+
+        Runs the item only when the condition, evaluated when it is reached, holds."""
         cond = self.cache_pure(x.items[0], scope, self.c_bool(x.items[0], scope))
         sub = self.c_item(x.items[1], scope)
         body = suspendable(sub.run, None) if sub.has_choice else sub.run
@@ -112,7 +126,11 @@ class FlowCompiler(ScalarForms, CardForms, ActionForms):
             item.resume = resume
         return item
 
+    @form("do", "(do (ITEM ...))", Kind.FLOW)
     def a_do(self, x: SList, scope: Scope) -> Item:
+        """(do (ITEM ...))
+
+        Runs the items in order, each seeing the effects of the ones before it."""
         if len(x.items) != 2 or not isinstance(x.items[1], SList):
             fail("expected (do (ITEM ...))", x, "do")
         inner = x.items[1]
@@ -121,10 +139,20 @@ class FlowCompiler(ScalarForms, CardForms, ActionForms):
             return self.sequence(x, scope, [self.c_item(inner, scope)])
         return self.sequence(x, scope, [self.c_item(i, scope) for i in inner.items])
 
+    @form("any", "(any COLLECTION 'VARIABLE ITEM)", Kind.FLOW, binds=True)
     def a_any(self, x: SList, scope: Scope) -> Item:
+        """(any COLLECTION 'VARIABLE ITEM)
+
+        Inside a choice, one option per element bound to 'VARIABLE; elsewhere the item runs
+        for each element, as with all."""
         return self.c_each(x, scope, branching=True)
 
+    @form("all", "(all COLLECTION 'VARIABLE ITEM)", Kind.FLOW, binds=True)
     def a_all(self, x: SList, scope: Scope) -> Item:
+        """(all COLLECTION 'VARIABLE ITEM)
+
+        Runs the item for each element of a snapshot of the collection, in order, with the
+        element bound to 'VARIABLE."""
         return self.c_each(x, scope, branching=False)
 
     def c_each(self, x: SList, scope: Scope, branching: bool) -> Item:
@@ -243,7 +271,11 @@ class FlowCompiler(ScalarForms, CardForms, ActionForms):
                 raise
         return run, resume
 
+    @form("let", "(let VALUE 'VARIABLE ITEM)", Kind.FLOW, binds=True)
     def a_let(self, x: SList, scope: Scope) -> Item:
+        """(let VALUE 'VARIABLE ITEM)
+
+        Runs the item with VALUE, evaluated once, bound to 'VARIABLE."""
         if len(x.items) != 4 or not is_atom(x.items[2], VAR):
             fail("expected (let VALUE 'VARIABLE ITEM)", x, "let")
         val = self.c_value(x.items[1], scope)
@@ -267,7 +299,12 @@ class FlowCompiler(ScalarForms, CardForms, ActionForms):
         return item
 
     # -- choice and stages -----------------------------------------------------------------
+    @form("choice", "(choice (ITEM ...))", Kind.FLOW)
     def a_choice(self, x: SList, scope: Scope) -> Item:
+        """(choice (ITEM ...))
+
+        The current player picks one option among those the items offer (each option a
+        sequence of actions); a choice with no option is an error."""
         if len(x.items) != 2 or not isinstance(x.items[1], SList) or not x.items[1].items:
             fail("expected (choice (OPTION ...)) with at least one option", x, "choice")
         inner = x.items[1]
@@ -378,7 +415,13 @@ class FlowCompiler(ScalarForms, CardForms, ActionForms):
         item.resume = resume
         return item
 
+    @form("stage", "(stage player|team (end CONDITION) ITEM ...)", Kind.FLOW)
     def a_stage(self, x: SList, scope: Scope) -> Item:
+        """(stage player|team (end CONDITION) ITEM ...)
+
+        Pushes a copy of the player (team) cycle and runs the items turn after turn,
+        advancing the cycle between turns, until the condition, checked before every turn,
+        holds."""
         items = x.items
         if len(items) < 4 or not kw(items[1], "player", "team") or head_of(items[2]) != "end" \
                 or len(items[2].items) != 2:
@@ -466,3 +509,6 @@ class FlowCompiler(ScalarForms, CardForms, ActionForms):
         item.resume = resume
         return item
 
+
+mention(__name__, ("choice", "stage"))
+REGISTRY = seal(FlowCompiler)

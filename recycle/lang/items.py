@@ -13,6 +13,7 @@ from __future__ import annotations
 
 
 from ..errors import StepLimitExceeded
+from .forms import registry
 from .shapes import (head_of, rt_error)
 from .syntax import VAR, Atom, SList
 from .values import WORK_PER_STEP, MoveEvent, StorageEvent, Suspend
@@ -229,11 +230,16 @@ def shuffle(lst: list, random) -> None:
 
 
 def uses_rng(x) -> bool:
-    """Does the form draw random numbers (random, shuffle, ties of max/min)?"""
+    """Does the form draw random numbers: does it contain a form whose ``Form`` says it
+    draws (random, shuffle, ties of max/min)?"""
+    return _draws(x, registry().drawing)
+
+
+def _draws(x, drawing) -> bool:
     if isinstance(x, SList):
-        if head_of(x) in ("random", "shuffle", "max", "min"):
+        if head_of(x) in drawing:
             return True
-        return any(uses_rng(i) for i in x.items)
+        return any(_draws(i, drawing) for i in x.items)
     return False
 
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .shapes import head_of, is_location_form, is_storage_form, kw
 from ..errors import Span
+from .flow import REGISTRY
+from .shapes import head_of, is_location_form, is_storage_form
 from .syntax import SYMBOL, Atom, SList
 
 @dataclass(frozen=True)
@@ -43,6 +44,7 @@ def lint(game_form: SList) -> list[Warning_]:
     sto_read: dict = {}
     warnings: list[Warning_] = []
     dynamic_names = False
+    puts, sets = REGISTRY.puts, REGISTRY.sets
 
     for node in _walk(game_form):
         if not isinstance(node, SList):
@@ -57,21 +59,16 @@ def lint(game_form: SList) -> list[Warning_]:
         sort = is_storage_form(node)
         if sort in ("sto", "str") and isinstance(node.items[2], Atom) and node.items[2].kind == SYMBOL:
             sto_read.setdefault((sort, node.items[2].value), node.span)
-        if h in ("move", "remember") and len(node.items) == 3:
-            for sub in _walk(node.items[2]):
-                if isinstance(sub, SList) and is_location_form(sub) and _loc_key(sub):
-                    written.add(_loc_key(sub))
-        if h == "swap":
-            for arg in node.items[1:]:
-                for sub in _walk(arg):
+        # the actions whose forms put cards into a location (move, swap, remember, create)
+        for i in puts.get(h, ()):
+            if i < len(node.items):
+                for sub in _walk(node.items[i]):
                     if isinstance(sub, SList) and is_location_form(sub) and _loc_key(sub):
                         written.add(_loc_key(sub))
-        if h == "create" and len(node.items) > 2 and kw(node.items[1], "deck"):
-            for arg in node.items[2:]:
-                if isinstance(arg, SList) and is_location_form(arg) and _loc_key(arg):
-                    written.add(_loc_key(arg))
-        if h in ("set", "inc", "dec") and len(node.items) >= 2:
-            target = node.items[1]
+        # and those that set a storage (set, inc, dec)
+        i = sets.get(h)
+        if i is not None and i < len(node.items):
+            target = node.items[i]
             tsort = is_storage_form(target)
             if tsort in ("sto", "str") and isinstance(target.items[2], Atom):
                 sto_set.add((tsort, target.items[2].value))

@@ -13,17 +13,14 @@ state (storages, turn order, card owners) or draws random numbers is not cached.
 
 from __future__ import annotations
 
+from .forms import mention, registry
 from .shapes import head_of, is_location_form, is_storage_form, kw
 from .syntax import SYMBOL, VAR, Atom, SList
 
-BINDERS = {"any", "all", "filter", "let"}
-SAFE_HEADS = {"and", "or", "not", "==", "!=", "<", ">", "<=", ">=", "+", "-", "*", "//", "%", "^", "tri", "fib",
-              "size", "sum", "score", "cardatt", "top", "bottom", "partition", "tuples", "subsets", "runs", "union",
-              "intersect", "disjunction", "sort", "range", "actual", "run", "filter", "any", "all", "let", "using"}
+# The heads that bind a variable, that are safe (pure), and that are worth caching
+# (expensive: caching only pays when the form does real work over its cards) are facts of
+# each form, in the form registry (``registry().binders``, ``.safe``, ``.expensive``).
 MAX_LOCATIONS = 3
-# caching only pays when the form does real work over its cards
-EXPENSIVE = {"partition", "tuples", "subsets", "runs", "sum", "filter", "any", "all", "union", "sort", "run",
-             "intersect", "disjunction"}
 
 
 def _nodes(x):
@@ -45,6 +42,8 @@ def analyse(x, outer_is_const) -> tuple[list, list] | None:
     """
     locs: dict[str, SList] = {}
     pts: dict[str, SList] = {}
+    forms = registry()
+    binders, safe = forms.binders, forms.safe
 
     def address_ok(node, bound) -> None:
         # inside a location or storage address, outer variables and the current player are fine
@@ -77,7 +76,7 @@ def analyse(x, outer_is_const) -> tuple[list, list] | None:
             raise _Impure
         h = head_of(node)
         items = node.items
-        if h in BINDERS and len(items) == 4 and isinstance(items[2], Atom) and items[2].kind == VAR:
+        if h in binders and len(items) == 4 and isinstance(items[2], Atom) and items[2].kind == VAR:
             walk(items[1], bound)
             walk(items[3], bound | {items[2].value})
             return
@@ -86,7 +85,7 @@ def analyse(x, outer_is_const) -> tuple[list, list] | None:
             for i in items:
                 walk(i, bound)
             return
-        if h not in SAFE_HEADS and not h.isupper():
+        if h not in safe and not h.isupper():
             raise _Impure
         if len(items) == 2 and kw(items[1], "player", "team"):
             raise _Impure  # (current player) etc. outside an address
@@ -97,7 +96,7 @@ def analyse(x, outer_is_const) -> tuple[list, list] | None:
         walk(x, frozenset())
     except _Impure:
         return None
-    if not any(isinstance(n, SList) and head_of(n) in EXPENSIVE for n in _nodes(x)):
+    if not any(isinstance(n, SList) and head_of(n) in forms.expensive for n in _nodes(x)):
         return None
     if not locs or len(locs) > MAX_LOCATIONS:
         return None
@@ -154,6 +153,9 @@ def _free(node, groups: dict) -> bool:
                 and _symbol(coll.items[1]) is not None:
             return _free(body, {**inner, var: _symbol(coll.items[1])})
     return all(_free(i, groups) for i in items)
+
+
+mention(__name__, ("size", "sum", "cardatt", "top", "any", "all", "partition"))
 
 
 def cached(compute, loc_fns: list, pts_fns: list, sort_cards: bool = False):

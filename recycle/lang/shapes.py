@@ -8,6 +8,7 @@ import itertools
 from typing import Callable
 
 from ..errors import RecycleCompileError, RecycleRuntimeError, Span
+from .forms import Kind, mention, registry
 from .syntax import INT, OP, SYMBOL, Atom, SList
 from .values import KINDS, Card, Groups, PLoc, PlayerId, TeamId
 
@@ -15,11 +16,6 @@ MAX_COLLECTION = 200_000
 MAX_INT = 2**63 - 1
 MAX_TUPLE = 64
 
-GROUP_HEADS = {"partition", "tuples", "subsets", "runs"}
-LOC_HEADS = {"union", "intersect", "disjunction", "sort", "filter", "run"}
-CARD_HEADS = {"top", "bottom", "max", "min", "actual"}
-INT_HEADS = {"+", "-", "*", "//", "%", "^", "tri", "fib", "random", "size", "sum", "score"}
-BOOL_HEADS = {"and", "or", "not", "==", "!=", "<", ">", "<=", ">="}
 STORAGE_SORTS = {"sto", "str", "points"}
 
 
@@ -203,14 +199,16 @@ def tag(f: Callable, **facts) -> Callable:
 
 
 def element_hint(coll) -> str | None:
-    """What the elements of a collection form are, when its syntax tells."""
+    """What the elements of a collection form are, when its syntax tells: players; cards of
+    a location, or of a view (a location form) whose first argument is a location; groups;
+    integers."""
     h = head_of(coll)
+    only = registry().only
     if kw(coll, "player") or (h == "other" and len(coll.items) == 2 and kw(coll.items[1], "player")):
         return "player"
-    if is_location_form(coll) or h in ("filter", "union", "intersect", "disjunction", "sort") and \
-            len(coll.items) > 1 and is_location_form(coll.items[1]):
+    if is_location_form(coll) or h in only[Kind.LOC] and len(coll.items) > 1 and is_location_form(coll.items[1]):
         return "card"
-    if h in GROUP_HEADS:
+    if h in only[Kind.GROUPS]:
         return "cards"
     if h == "range":
         return "int"
@@ -219,7 +217,7 @@ def element_hint(coll) -> str | None:
 
 def value_hint(x, scope) -> str | None:
     """What a let-bound value is, when its syntax tells."""
-    if is_atom(x, INT) or is_storage_form(x) == "sto" or head_of(x) in INT_HEADS:
+    if is_atom(x, INT) or is_storage_form(x) == "sto" or head_of(x) in registry().only[Kind.INT]:
         return "int"
     if is_location_form(x):
         return "loc"
@@ -271,4 +269,4 @@ def expand_attr(tree) -> list[dict]:
     return out
 
 
-
+mention(__name__, ("other", "range"))

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import random
 
-from ..errors import RecycleRuntimeError, StepLimitExceeded
+from ..errors import RecycleRuntimeError
 from ..engine.options import option_key
 
 REWARDS = ("win", "score")
@@ -50,10 +50,12 @@ class DealRng(random.Random):
 
 
 def finish_randomly(world, draw):
-    """Play ``world`` to its end at random; its final scores, or None at the step limit."""
+    """Play ``world`` to its end at random; its final scores, or None if it hits the step
+    limit or breaks a rule of the game (a sampled world can be impossible: one where a card
+    the game's flow depended on lies elsewhere)."""
     try:
         world.play_randomly(draw)
-    except StepLimitExceeded:
+    except RecycleRuntimeError:
         return None
     return world.scores
 
@@ -155,7 +157,10 @@ class PIMCPlayer(_AIPlayer):
             play_seed = rng.getrandbits(64)
             for i in range(n):
                 t = world.clone()
-                t.apply(i)
+                try:
+                    t.apply(i)
+                except RecycleRuntimeError:  # an impossible world (see finish_randomly)
+                    continue
                 scores = finish_randomly(t, random.Random(play_seed).random)
                 if scores is None:
                     continue
@@ -241,7 +246,7 @@ class ISMCTSPlayer(_AIPlayer):
                     path.append((best_child, p))
                     node = best_child
                     world.apply(best_i)
-            except StepLimitExceeded:
+            except RecycleRuntimeError:  # the step limit, or an impossible world (see finish_randomly)
                 continue
             r = rewards(world.scores, higher, self.reward)
             for ch, p in path:

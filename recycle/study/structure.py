@@ -12,11 +12,18 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass, field
 
+from ..lang.flow import REGISTRY
+from ..lang.shapes import STORAGE_SORTS
 from ..lang.syntax import INT, SYMBOL, Atom, SList
+from ..lang.values import KINDS as LOC_KINDS
 
-LOC_KINDS = ("vloc", "iloc", "hloc", "oloc", "mem")
-STORAGE_SORTS = ("sto", "str", "points")
-INFIX = ("==", "!=", "<", ">", "<=", ">=", "+", "-", "*", "//", "%", "^")
+INFIX = REGISTRY.operators  # the forms written between their operands: a + b, a == b
+# the forms this module puts in words of its own (checked against the form registry)
+REGISTRY.require(__name__, (
+    "and", "or", "not", "any", "all", "filter", "top", "bottom", "size", "actual", "subsets", "sum", "max", "min",
+    "sort", "score", "cardatt", "partition", "union", "intersect", "disjunction", "range", "other", "team", "owner",
+    "move", "swap", "remember", "forget", "shuffle", "set", "inc", "dec", "cycle", "turn", "create", "repeat",
+    "stage", "choice", "do", "let"))
 
 
 @dataclass

@@ -1,0 +1,254 @@
+"""Compiling RECYCLE's conditions into closures ``f(state, env) -> bool``: and, or, not,
+comparisons, and any/all over a collection; the binder shape they share with filter; and
+the cache of pure conditions (``purity``).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .forms import Kind, form
+from .shapes import Const, Scope, compare_size, compare_slot, element_hint, fail, head_of, is_atom, kw
+from .syntax import SYMBOL, VAR, Atom, SList
+
+
+class BoolForms:
+    """The boolean forms of the compiler (a mixin of ``FlowCompiler``)."""
+
+    def c_bool(self, x, scope: Scope) -> Callable:
+        """A condition: a boolean form (there are no boolean literals or storages)."""
+        if not isinstance(x, SList) or not x.items:
+            fail(f"expected a condition, got {x if isinstance(x, Atom) else '()'}", x)
+        f = self.by_head(Kind.BOOL, x, scope)
+        if f is not None:
+            return f
+        fail(f"expected a condition, got {self.form_name(x)}", x)
+
+    # -- connectives -----------------------------------------------------------------------
+    def conditions(self, x: SList, scope: Scope) -> list:
+        h = head_of(x)
+        if len(x.items) < 3:
+            fail(f"({h} ...) takes two or more conditions", x, h)
+        return [self.c_bool(i, scope) for i in x.items[1:]]
+
+    @form("and", "(and CONDITION CONDITION ...)", Kind.BOOL, pure=True)
+    def bool_and(self, x: SList, scope: Scope) -> Callable:
+        """(and CONDITION CONDITION ...)
+
+        True when every condition holds; they are evaluated left to right, stopping at the
+        first that fails."""
+        parts = self.conditions(x, scope)
+        if len(parts) == 2:
+            p, q = parts
+            return lambda s, e: p(s, e) and q(s, e)
+        if len(parts) == 3:
+            p, q, r = parts
+            return lambda s, e: p(s, e) and q(s, e) and r(s, e)
+
+        def and_(s, e):
+            for p in parts:
+                if not p(s, e):
+                    return False
+            return True
+        return and_
+
+    @form("or", "(or CONDITION CONDITION ...)", Kind.BOOL, pure=True)
+    def bool_or(self, x: SList, scope: Scope) -> Callable:
+        """(or CONDITION CONDITION ...)
+
+        True when at least one condition holds; they are evaluated left to right, stopping
+        at the first that holds."""
+        parts = self.conditions(x, scope)
+        if len(parts) == 2:
+            p, q = parts
+            return lambda s, e: p(s, e) or q(s, e)
+        if len(parts) == 3:
+            p, q, r = parts
+            return lambda s, e: p(s, e) or q(s, e) or r(s, e)
+
+        def or_(s, e):
+            for p in parts:
+                if p(s, e):
+                    return True
+            return False
+        return or_
+
+    @form("not", "(not CONDITION)", Kind.BOOL, pure=True)
+    def bool_not(self, x: SList, scope: Scope) -> Callable:
+        """(not CONDITION)
+
+        True when the condition does not hold."""
+        self.arity(x, 2)
+        p = self.c_bool(x.items[1], scope)
+        return lambda s, e: not p(s, e)
+
+    # -- comparisons -----------------------------------------------------------------------
+    def c_order(self, x: SList, scope: Scope) -> Callable:
+        """(< > <= >= A B) on two integers, fused with a constant B where it can be."""
+        h = head_of(x)
+        items = x.items
+        if len(items) != 3:
+            fail(f"({h} A B) compares two integers", x, h)
+        a, b = self.c_int(items[1], scope), self.c_int(items[2], scope)
+        cb = self.const_value(items[2], scope)
+        k = getattr(a, "sto_slot", None)
+        if cb is not None and k is not None and self.fast:
+            return {"<": lambda s, e: s.ints[k] < cb, ">": lambda s, e: s.ints[k] > cb,
+                    "<=": lambda s, e: s.ints[k] <= cb, ">=": lambda s, e: s.ints[k] >= cb}[h]
+        if cb is not None and self.fast:
+            fused = compare_size(a, h, cb)
+            if fused is not None:
+                return fused
+            return {"<": lambda s, e: a(s, e) < cb, ">": lambda s, e: a(s, e) > cb,
+                    "<=": lambda s, e: a(s, e) <= cb, ">=": lambda s, e: a(s, e) >= cb}[h]
+        return {"<": lambda s, e: a(s, e) < b(s, e), ">": lambda s, e: a(s, e) > b(s, e),
+                "<=": lambda s, e: a(s, e) <= b(s, e), ">=": lambda s, e: a(s, e) >= b(s, e)}[h]
+
+    @form("<", "(< A B)", Kind.BOOL, pure=True)
+    def bool_lt(self, x: SList, scope: Scope) -> Callable:
+        """(< A B)
+
+        True when the integer A is less than B."""
+        return self.c_order(x, scope)
+
+    @form(">", "(> A B)", Kind.BOOL, pure=True)
+    def bool_gt(self, x: SList, scope: Scope) -> Callable:
+        """(> A B)
+
+        True when the integer A is greater than B."""
+        return self.c_order(x, scope)
+
+    @form("<=", "(<= A B)", Kind.BOOL, pure=True)
+    def bool_le(self, x: SList, scope: Scope) -> Callable:
+        """(<= A B)
+
+        True when the integer A is at most B."""
+        return self.c_order(x, scope)
+
+    @form(">=", "(>= A B)", Kind.BOOL, pure=True)
+    def bool_ge(self, x: SList, scope: Scope) -> Callable:
+        """(>= A B)
+
+        True when the integer A is at least B."""
+        return self.c_order(x, scope)
+
+    def c_equal(self, x: SList, scope: Scope) -> Callable:
+        """(== != A B) on two values of any one kind, fused with a constant B where it can be."""
+        h = head_of(x)
+        items = x.items
+        if len(items) != 3:
+            fail(f"({h} A B) compares two values", x, h)
+        a, b = self.c_value(items[1], scope), self.c_value(items[2], scope)
+        cb = self.const_value(items[2], scope)
+        if cb is None and isinstance(items[2], Atom) and items[2].kind == SYMBOL:
+            cb = items[2].value
+        k = getattr(a, "sto_slot", None)
+        if cb is not None and k is not None and self.fast:
+            if h == "==":
+                return lambda s, e: s.ints[k] == cb
+            return lambda s, e: s.ints[k] != cb
+        if cb is not None and self.fast:
+            fused = compare_size(a, h, cb) or compare_slot(a, h, cb)
+            if fused is not None:
+                return fused
+        if h == "==":
+            if cb is not None:
+                return lambda s, e: a(s, e) == cb
+            return lambda s, e: a(s, e) == b(s, e)
+        if cb is not None:
+            return lambda s, e: a(s, e) != cb
+        return lambda s, e: a(s, e) != b(s, e)
+
+    @form("==", "(== A B)", Kind.BOOL, pure=True)
+    def bool_eq(self, x: SList, scope: Scope) -> Callable:
+        """(== A B)
+
+        True when A and B are the same integer, string, card (the same physical card),
+        player or team."""
+        return self.c_equal(x, scope)
+
+    @form("!=", "(!= A B)", Kind.BOOL, pure=True)
+    def bool_ne(self, x: SList, scope: Scope) -> Callable:
+        """(!= A B)
+
+        True when A and B differ (integers, strings, cards, players or teams)."""
+        return self.c_equal(x, scope)
+
+    # -- any / all -------------------------------------------------------------------------
+    @form("any", "(any COLLECTION 'VARIABLE CONDITION)", Kind.BOOL, pure=True, expensive=True, binds=True)
+    def bool_any(self, x: SList, scope: Scope) -> Callable:
+        """(any COLLECTION 'VARIABLE CONDITION)
+
+        True when the condition holds for at least one element bound to 'VARIABLE (false
+        for an empty collection)."""
+        coll, slot, inner = self.c_binder(x, scope, self.c_bool)
+        if kw(x.items[1], "player"):
+            players = self.players
+
+            def any_player(s, e):
+                for v in players:
+                    e[slot] = v
+                    if inner(s, e):
+                        return True
+                return False
+            return any_player
+
+        def any_(s, e):
+            for v in coll(s, e):
+                e[slot] = v
+                if inner(s, e):
+                    return True
+            return False
+        return any_
+
+    @form("all", "(all COLLECTION 'VARIABLE CONDITION)", Kind.BOOL, pure=True, expensive=True, binds=True)
+    def bool_all(self, x: SList, scope: Scope) -> Callable:
+        """(all COLLECTION 'VARIABLE CONDITION)
+
+        True when the condition holds for every element bound to 'VARIABLE (true for an
+        empty collection)."""
+        coll, slot, inner = self.c_binder(x, scope, self.c_bool)
+        if kw(x.items[1], "player"):
+            players = self.players
+
+            def all_players(s, e):
+                for v in players:
+                    e[slot] = v
+                    if not inner(s, e):
+                        return False
+                return True
+            return all_players
+
+        def all_(s, e):
+            for v in coll(s, e):
+                e[slot] = v
+                if not inner(s, e):
+                    return False
+            return True
+        return all_
+
+    def c_binder(self, x: SList, scope: Scope, body_compiler):
+        """(any|all|filter COLL 'V BODY) → (collection closure, slot, body closure)."""
+        h = head_of(x)
+        if len(x.items) != 4 or not is_atom(x.items[2], VAR):
+            fail(f"expected ({h} COLLECTION 'VARIABLE BODY)", x, h)
+        coll = self.c_coll(x.items[1], scope)
+        slot = self.new_slot()
+        inner_scope = scope.bind(x.items[2].value, slot, element_hint(x.items[1]))
+        inner = body_compiler(x.items[3], inner_scope)
+        if body_compiler == self.c_bool:
+            inner = self.cache_pure(x.items[3], inner_scope, inner)
+        return coll, slot, inner
+
+    def cache_pure(self, x, scope: Scope, fn: Callable) -> Callable:
+        """``fn`` wrapped in a cache when ``x`` depends only on the cards of a few locations."""
+        if not self.fast:
+            return fn
+        from .purity import analyse, cached, order_free
+
+        found = analyse(x, lambda name: isinstance(scope.lookup(name), Const))
+        if found is None:
+            return fn
+        locs, pts = found
+        return cached(fn, [self.c_cards(l, scope) for l in locs], [self.c_points(p, scope) for p in pts],
+                      sort_cards=order_free(x))

@@ -1,0 +1,307 @@
+"""Compiling RECYCLE's integer forms into closures ``f(state, env)``: literals, variables,
+integer storages, arithmetic (64-bit, C# division), tri, fib, random, size, sum, score.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .forms import Kind, form
+from .shapes import MAX_INT, Const, Scope, c_div, describe_value, fail, is_atom, is_location_form, is_storage_form, \
+    kw, rt_error, tag
+from .syntax import DOTDOT, INT, SYMBOL, VAR, Atom, SList
+from .values import Card
+
+
+class IntForms:
+    """The integer forms of the compiler (a mixin of ``FlowCompiler``)."""
+
+    def c_int(self, x, scope: Scope) -> Callable:
+        """An integer: a literal, a variable, ``(HOLDER sto NAME)`` or an integer form."""
+        if isinstance(x, Atom):
+            if x.kind == INT:
+                v = x.value
+                return lambda s, e: v
+            if x.kind == VAR:
+                what = scope.lookup(x.value)
+                if isinstance(what, Const):
+                    v = what.value
+                    if not isinstance(v, int):
+                        fail(f"'{x.value} is {describe_value(v)}, not an integer", x)
+                    return lambda s, e: v
+                f = self.c_var(x, scope)
+                span, name = x.span, x.value
+                if scope.hint(name) == "int":
+                    return f
+
+                def var_int(s, e):
+                    v = f(s, e)
+                    if v.__class__ is int or (isinstance(v, int) and not isinstance(v, Card)):
+                        return v
+                    rt_error(f"'{name} holds {describe_value(v)}, not an integer", span)
+                return var_int
+            fail(f"expected an integer, got {x}", x)
+        if not isinstance(x, SList) or not x.items:
+            fail("expected an integer expression, got ()", x)
+        if is_storage_form(x) == "sto":
+            return self.c_storage_get("sto", x, scope)
+        f = self.by_head(Kind.INT, x, scope)
+        if f is not None:
+            return f
+        fail(f"expected an integer expression, got {self.form_name(x)}", x)
+
+    # -- arithmetic ------------------------------------------------------------------------
+    def int_operands(self, x: SList, scope: Scope):
+        """(OP A B) → (A closure, B closure, B's constant value or None)."""
+        op = x.items[0].value
+        if len(x.items) != 3:
+            fail(f"({op} A B) takes exactly two integers", x, op)
+        a, b = self.c_int(x.items[1], scope), self.c_int(x.items[2], scope)
+        return a, b, self.const_value(x.items[2], scope)
+
+    # + and - check the 64-bit range too: (set X (+ X X)) in a loop would otherwise grow
+    # without bound
+    @form("+", "(+ A B)", Kind.INT, pure=True)
+    def int_add(self, x: SList, scope: Scope) -> Callable:
+        """(+ A B)
+
+        The sum of two integers (an error beyond 64 bits)."""
+        a, b, cb = self.int_operands(x, scope)
+        span = x.span
+        if cb is not None:
+            def add_const(s, e):
+                r = a(s, e) + cb
+                if -MAX_INT <= r <= MAX_INT:
+                    return r
+                rt_error("integer overflow (beyond 64 bits)", span, "+")
+            return add_const
+
+        def add(s, e):
+            r = a(s, e) + b(s, e)
+            if -MAX_INT <= r <= MAX_INT:
+                return r
+            rt_error("integer overflow (beyond 64 bits)", span, "+")
+        return add
+
+    @form("-", "(- A B)", Kind.INT, pure=True)
+    def int_sub(self, x: SList, scope: Scope) -> Callable:
+        """(- A B)
+
+        A minus B (an error beyond 64 bits)."""
+        a, b, cb = self.int_operands(x, scope)
+        span = x.span
+        if cb is not None:
+            def sub_const(s, e):
+                r = a(s, e) - cb
+                if -MAX_INT <= r <= MAX_INT:
+                    return r
+                rt_error("integer overflow (beyond 64 bits)", span, "-")
+            return sub_const
+
+        def sub(s, e):
+            r = a(s, e) - b(s, e)
+            if -MAX_INT <= r <= MAX_INT:
+                return r
+            rt_error("integer overflow (beyond 64 bits)", span, "-")
+        return sub
+
+    @form("*", "(* A B)", Kind.INT, pure=True)
+    def int_mul(self, x: SList, scope: Scope) -> Callable:
+        """(* A B)
+
+        The product of two integers (an error beyond 64 bits)."""
+        a, b, _ = self.int_operands(x, scope)
+        span = x.span
+
+        def mul(s, e):
+            r = a(s, e) * b(s, e)
+            if -MAX_INT <= r <= MAX_INT:
+                return r
+            rt_error("integer overflow (beyond 64 bits)", span, "*")
+        return mul
+
+    @form("//", "(// A B)", Kind.INT, pure=True)
+    def int_div(self, x: SList, scope: Scope) -> Callable:
+        """(// A B)
+
+        Integer division truncating toward zero (C# semantics); division by zero is an
+        error."""
+        a, b, _ = self.int_operands(x, scope)
+        span = x.span
+
+        def div(s, e):
+            p, q = a(s, e), b(s, e)
+            if q == 0:
+                rt_error("division by zero", span, "//")
+            return c_div(p, q)
+        return div
+
+    @form("%", "(% A B)", Kind.INT, pure=True)
+    def int_mod(self, x: SList, scope: Scope) -> Callable:
+        """(% A B)
+
+        The remainder of A // B, with the sign of A (C# semantics); by zero is an error."""
+        a, b, _ = self.int_operands(x, scope)
+        span = x.span
+
+        def mod(s, e):
+            p, q = a(s, e), b(s, e)
+            if q == 0:
+                rt_error("division by zero", span, "%")
+            return p - q * c_div(p, q)
+        return mod
+
+    @form("^", "(^ A B)", Kind.INT, pure=True)
+    def int_pow(self, x: SList, scope: Scope) -> Callable:
+        """(^ A B)
+
+        A to the power B; a negative exponent, or a result beyond 64 bits, is an error."""
+        a, b, _ = self.int_operands(x, scope)
+        span = x.span
+
+        def power(s, e):
+            p, q = a(s, e), b(s, e)
+            if q < 0:
+                rt_error(f"negative exponent {q}", span, "^")
+            if abs(p) > 1 and q > 63:
+                rt_error("integer overflow (beyond 64 bits)", span, "^")
+            r = p**q
+            if -MAX_INT <= r <= MAX_INT:
+                return r
+            rt_error("integer overflow (beyond 64 bits)", span, "^")
+        return power
+
+    @form("tri", "(tri N)", Kind.INT, pure=True)
+    def int_tri(self, x: SList, scope: Scope) -> Callable:
+        """(tri N)
+
+        The N-th triangular number, N(N+1)/2."""
+        self.arity(x, 2)
+        f = self.c_int(x.items[1], scope)
+        span = x.span
+
+        def tri(s, e):
+            n = f(s, e)
+            r = n * (n + 1) // 2
+            if -MAX_INT <= r <= MAX_INT:
+                return r
+            rt_error(f"integer overflow (beyond 64 bits): tri of {n}", span, "tri")
+        return tri
+
+    @form("fib", "(fib N)", Kind.INT, pure=True)
+    def int_fib(self, x: SList, scope: Scope) -> Callable:
+        """(fib N)
+
+        The N-th Fibonacci number (fib 0 = 0, fib 1 = fib 2 = 1), for N in 0..90."""
+        self.arity(x, 2)
+        f = self.c_int(x.items[1], scope)
+        span = x.span
+
+        def fib(s, e):
+            n = f(s, e)
+            if n < 0 or n > 90:
+                rt_error(f"fib of {n} is out of range (0..90)", span, "fib")
+            a, b = 0, 1
+            for _ in range(n):
+                a, b = b, a + b
+            return a
+        return fib
+
+    @form("random", "(random N) | (random A..B)", Kind.INT, draws=True)
+    def int_random(self, x: SList, scope: Scope) -> Callable:
+        """(random N) | (random A..B)
+
+        A uniformly random integer in 0..N, or in A..B, both ends included."""
+        items = x.items
+        span = x.span
+        if len(items) == 2:
+            hi = self.c_int(items[1], scope)
+
+            def rand(s, e):
+                n = hi(s, e)
+                if n < 0:
+                    rt_error(f"(random {n}) needs a non-negative bound", span, "random")
+                return s.rng.randint(0, n)
+            return rand
+        if len(items) == 4 and is_atom(items[2], DOTDOT):
+            lo, hi = self.c_int(items[1], scope), self.c_int(items[3], scope)
+
+            def rand_range(s, e):
+                a, b = lo(s, e), hi(s, e)
+                if b < a:
+                    rt_error(f"(random {a}..{b}) is an empty range", span, "random")
+                return s.rng.randint(a, b)
+            return rand_range
+        fail("expected (random N) or (random A..B)", x, "random")
+
+    # -- counting and scoring cards --------------------------------------------------------
+    @form("size", "(size COLLECTION)", Kind.INT, pure=True)
+    def int_size(self, x: SList, scope: Scope) -> Callable:
+        """(size COLLECTION)
+
+        The number of elements of a collection: cards of a location, groups of a group
+        list, players, teams, names or integers of a range."""
+        self.arity(x, 2)
+        return self.c_size(x.items[1], scope)
+
+    def c_size(self, x, scope: Scope) -> Callable:
+        """The size of a collection; a location's is fused into one closure where it can be."""
+        if is_location_form(x):
+            idx = self.static_loc_index(x, scope)
+            if idx is not None:
+                return tag(lambda s, e: len(s.locs[idx]), size_loc=idx)
+            o, name = x.items[0], x.items[2]
+            if is_atom(o, VAR) and scope.hint(o.value) == "player" and is_atom(name, SYMBOL):
+                b1 = self.layout.loc_block(x.items[1].value, name.value) + 1
+                slot = scope.lookup(o.value)
+                return tag(lambda s, e: len(s.locs[b1 + e[slot]]), size_player=(b1, slot))
+            cards = self.c_cards(x, scope)
+            return lambda s, e: len(cards(s, e))
+        if is_atom(x, VAR) and scope.hint(x.value) == "cards":
+            slot = scope.lookup(x.value)
+            return lambda s, e: len(e[slot])
+        coll = self.c_coll(x, scope)
+        return lambda s, e: len(coll(s, e))
+
+    @form("sum", "(sum LOCATION using POINTS)", Kind.INT, pure=True, expensive=True)
+    def int_sum(self, x: SList, scope: Scope) -> Callable:
+        """(sum LOCATION using POINTS)
+
+        The total score of the cards under the point map (0 for no cards)."""
+        if len(x.items) != 4 or not kw(x.items[2], "using"):
+            fail("expected (sum LOCATION using POINTS)", x, "sum")
+        cards = self.c_cards(x.items[1], scope)
+        pts = self.c_points(x.items[3], scope)
+        vs, ps = getattr(cards, "var_slot", None), getattr(pts, "points_slot", None)
+        if vs is not None and ps is not None:
+            def sum_var(s, e):
+                # a plain loop beats sum(map(...)) on the few cards of a hand or group
+                table = s.points[ps].table
+                total = 0
+                for c in e[vs]:
+                    total += table[c]
+                return total
+            return sum_var
+
+        def sum_(s, e):
+            sc = pts(s, e).table
+            return sum([sc[c] for c in cards(s, e)])
+        return sum_
+
+    @form("score", "(score CARD using POINTS)", Kind.INT, pure=True)
+    def int_score(self, x: SList, scope: Scope) -> Callable:
+        """(score CARD using POINTS)
+
+        One card's score under the point map."""
+        if len(x.items) != 4 or not kw(x.items[2], "using"):
+            fail("expected (score CARD using POINTS)", x, "score")
+        card = self.c_card(x.items[1], scope, optional=True)
+        pts = self.c_points(x.items[3], scope)
+        span = x.span
+
+        def score(s, e):
+            c = card(s, e)
+            if c is None:
+                rt_error("score of a card reference that names no card", span, "score")
+            return pts(s, e).table[c]
+        return score

@@ -1,0 +1,319 @@
+"""Compiling RECYCLE's locations and views into closures ``f(state, env)``: a physical
+location's index, its cards, and the views computed from locations (union, intersect,
+disjunction, sort, filter, run, the first or last N cards, one group of a group list).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .forms import Kind, form, mention
+from .shapes import Scope, describe_value, fail, head_of, is_atom, is_location_form, kw, rt_error, tag, value_hint
+from .syntax import INT, SYMBOL, VAR, Atom, SList
+from .values import Groups, PLoc
+
+
+class LocationForms:
+    """Locations and views in the compiler (a mixin of ``FlowCompiler``)."""
+
+    def static_loc_index(self, x: SList, scope: Scope):
+        """The constant index of ``(game KIND NAME)`` with a literal name, else None."""
+        if is_location_form(x) and kw(x.items[0], "game"):
+            name = self.storage_name(x.items[2], scope)
+            if isinstance(name, str):
+                return self.layout.loc_block(x.items[1].value, name)
+        return None
+
+    def c_loc_index(self, x, scope: Scope, purpose: str = "a location") -> Callable:
+        """A physical location expression → closure giving its index in ``state.locs``."""
+        if isinstance(x, Atom) and x.kind == VAR:
+            f = self.c_var(x, scope)
+            span, name = x.span, x.value
+
+            def var_loc(s, e):
+                v = f(s, e)
+                if isinstance(v, PLoc):
+                    return v.idx
+                rt_error(f"'{name} holds {describe_value(v)}, not {purpose}", span)
+            return var_loc
+        if not is_location_form(x):
+            fail(f"expected {purpose} (OWNER KIND NAME), got {self.form_name(x)}", x)
+        kind = x.items[1].value
+        name = self.storage_name(x.items[2], scope)
+        layout = self.layout
+        if isinstance(name, str):
+            base = layout.loc_block(kind, name)
+            o = x.items[0]
+            if kw(o, "game"):
+                return lambda s, e: base
+            if isinstance(o, SList) and len(o.items) == 2 and kw(o.items[0], "current") and kw(o.items[1], "player"):
+                b1 = base + 1
+                return tag(lambda s, e: b1 + s.pstack[-1][0], loc_current=b1)
+            owner = self.c_owner(o, scope, "a location owner")
+            return lambda s, e: base + owner(s, e)
+        owner = self.c_owner(x.items[0], scope, "a location owner")
+        name_fn = name
+
+        bases: dict = {}
+        width = layout.width
+
+        def dyn_loc(s, e):
+            nm = name_fn(s, e)
+            b = bases.get(nm)
+            if b is None:
+                b = bases[nm] = layout.loc_block(kind, nm)
+            if b + width > len(s.locs):
+                s.grow_locs()
+            return b + owner(s, e)
+        return dyn_loc
+
+    def c_locval(self, x, scope: Scope) -> Callable:
+        """A location as a value: PLoc for a physical location, a list for a view."""
+        if is_location_form(x):
+            idx = self.c_loc_index(x, scope)
+            return lambda s, e: PLoc(idx(s, e))
+        return self.c_cards(x, scope)
+
+    def c_cards(self, x, scope: Scope, first_group: bool = False) -> Callable:
+        """A location or view → closure giving its cards (bottom first).
+
+        For a physical location the live list is returned: callers that move cards while
+        iterating must copy it. With ``first_group``, a variable holding a list of groups
+        stands for its first group (``(top 'PAIRS)`` as a card: the top card of the first
+        pair, our reading of a form the reference rejects; docs/language.md).
+        """
+        if isinstance(x, Atom) and x.kind == VAR:
+            f = self.c_var(x, scope)
+            span, name = x.span, x.value
+
+            hint = scope.hint(name)
+            if hint == "cards":
+                return tag(f, var_slot=scope.lookup(name))
+            if hint == "loc":
+                slot = scope.lookup(name)
+                return lambda s, e: s.locs[e[slot].idx]
+
+            def var_cards(s, e):
+                v = f(s, e)
+                if isinstance(v, PLoc):
+                    return s.locs[v.idx]
+                if isinstance(v, list) and not isinstance(v, Groups):
+                    return v
+                if first_group and isinstance(v, Groups):
+                    return v[0] if v else []
+                rt_error(f"'{name} holds {describe_value(v)}, not a location", span)
+            return var_cards
+        if is_location_form(x):
+            const = self.static_loc_index(x, scope)
+            if const is not None:
+                return tag(lambda s, e: s.locs[const], loc_const=const)
+            o, name = x.items[0], x.items[2]
+            if is_atom(o, VAR) and scope.hint(o.value) == "player" and is_atom(name, SYMBOL):
+                b1 = self.layout.loc_block(x.items[1].value, name.value) + 1
+                slot = scope.lookup(o.value)
+                return tag(lambda s, e: s.locs[b1 + e[slot]], loc_player_var=(b1, slot))
+            if isinstance(o, SList) and len(o.items) == 2 and kw(o.items[0], "current") and kw(o.items[1], "player") \
+                    and is_atom(name, SYMBOL):
+                b1 = self.layout.loc_block(x.items[1].value, name.value) + 1
+                return tag(lambda s, e: s.locs[b1 + s.pstack[-1][0]], loc_current=b1)
+            idx = self.c_loc_index(x, scope)
+            return lambda s, e: s.locs[idx(s, e)]
+        f = self.by_head(Kind.LOC, x, scope)
+        if f is not None:
+            return f
+        items = x.items if isinstance(x, SList) else ()
+        if len(items) == 2 and (is_atom(items[0], INT) or is_atom(items[0], VAR)):
+            return self.c_group_pick(x, scope)
+        fail(f"expected a location, got {self.form_name(x)}", x)
+
+    # -- views of several locations --------------------------------------------------------
+    def c_loc_list(self, items, scope, x) -> Callable:
+        """Arguments of union/intersect/disjunction/partition: locations or (all C 'V LOC)."""
+        if len(items) == 1 and head_of(items[0]) == "all":
+            coll, slot, inner = self.c_binder(items[0], scope, self.c_cards)
+
+            def each(s, e):
+                out = []
+                for v in coll(s, e):
+                    e[slot] = v
+                    out.append(inner(s, e))
+                return out
+            return each
+        if not items:
+            fail("expected one or more locations", x)
+        parts = [self.c_cards(i, scope) for i in items]
+        return lambda s, e: [p(s, e) for p in parts]
+
+    @form("union", "(union LOCATION ...) | (union (all COLLECTION 'VARIABLE LOCATION))", Kind.LOC, pure=True,
+          expensive=True)
+    def loc_union(self, x: SList, scope: Scope) -> Callable:
+        """(union LOCATION ...) | (union (all COLLECTION 'VARIABLE LOCATION))
+
+        The cards of every location, concatenated in argument order (duplicates kept)."""
+        parts = self.c_loc_list(x.items[1:], scope, x)
+
+        def union(s, e):
+            out = []
+            for p in parts(s, e):
+                out.extend(p)
+            return out
+        return union
+
+    @form("intersect", "(intersect LOCATION ...) | (intersect (all COLLECTION 'VARIABLE LOCATION))", Kind.LOC,
+          pure=True, expensive=True)
+    def loc_intersect(self, x: SList, scope: Scope) -> Callable:
+        """(intersect LOCATION ...) | (intersect (all COLLECTION 'VARIABLE LOCATION))
+
+        The cards of the first location that are in every other one, in its order."""
+        parts = self.c_loc_list(x.items[1:], scope, x)
+
+        def intersect(s, e):
+            lists = parts(s, e)
+            if not lists:
+                return []
+            rest = [set(l) for l in lists[1:]]
+            return [c for c in lists[0] if all(c in r for r in rest)]
+        return intersect
+
+    @form("disjunction", "(disjunction LOCATION ...) | (disjunction (all COLLECTION 'VARIABLE LOCATION))", Kind.LOC,
+          pure=True, expensive=True)
+    def loc_disjunction(self, x: SList, scope: Scope) -> Callable:
+        """(disjunction LOCATION ...) | (disjunction (all COLLECTION 'VARIABLE LOCATION))
+
+        The cards present in exactly one of the locations, in order of first appearance."""
+        parts = self.c_loc_list(x.items[1:], scope, x)
+
+        def disjunction(s, e):
+            count: dict = {}
+            order = []
+            for l in parts(s, e):
+                for c in l:
+                    if c not in count:
+                        order.append(c)
+                    count[c] = count.get(c, 0) + 1
+            return [c for c in order if count[c] == 1]
+        return disjunction
+
+    # -- views of one location -------------------------------------------------------------
+    @form("sort", "(sort LOCATION using POINTS)", Kind.LOC, pure=True, expensive=True)
+    def loc_sort(self, x: SList, scope: Scope) -> Callable:
+        """(sort LOCATION using POINTS)
+
+        The cards of the location ordered by score, lowest first (ties keep their order)."""
+        items = x.items
+        if len(items) != 4 or not kw(items[2], "using"):
+            fail("expected (sort LOCATION using POINTS)", x, "sort")
+        cards = self.c_cards(items[1], scope)
+        pts = self.c_points(items[3], scope)
+
+        def sort(s, e):
+            sc = pts(s, e).table
+            return sorted(cards(s, e), key=sc.__getitem__)
+        return sort
+
+    @form("filter", "(filter COLLECTION 'VARIABLE CONDITION)", Kind.LOC, pure=True, expensive=True, binds=True)
+    def loc_filter(self, x: SList, scope: Scope) -> Callable:
+        """(filter COLLECTION 'VARIABLE CONDITION)
+
+        The elements of the collection, in order, for which the condition holds with the
+        element bound to 'VARIABLE: a view of a location's cards, or a list of players,
+        teams, names, integers or (over a group list) groups."""
+        coll, slot, cond = self.c_binder(x, scope, self.c_bool)
+
+        def filter_(s, e):
+            out = []
+            for v in coll(s, e):
+                e[slot] = v
+                if cond(s, e):
+                    out.append(v)
+            return out
+        return filter_
+
+    @form("run", "(run top|bottom N LOCATION using POINTS)", Kind.LOC, pure=True, expensive=True)
+    def loc_run(self, x: SList, scope: Scope) -> Callable:
+        """(run top|bottom N LOCATION using POINTS)
+
+        The largest k >= N such that the k topmost (bottommost) cards, sorted by score, have
+        scores rising by exactly 1: those cards, sorted; empty when no k works."""
+        items = x.items
+        if len(items) != 6 or not kw(items[1], "top", "bottom") or not kw(items[4], "using"):
+            fail("expected (run top|bottom N LOCATION using POINTS)", x, "run")
+        from_top = items[1].value == "top"
+        nmin = self.c_int(items[2], scope)
+        cards = self.c_cards(items[3], scope)
+        pts = self.c_points(items[5], scope)
+
+        def run_(s, e):
+            lst = cards(s, e)
+            sc = pts(s, e).table
+            best: list = []
+            for k in range(max(nmin(s, e), 1), len(lst) + 1):
+                chunk = lst[-k:] if from_top else lst[:k]
+                vals = sorted(chunk, key=sc.__getitem__)
+                if all(sc[vals[i + 1]] - sc[vals[i]] == 1 for i in range(len(vals) - 1)):
+                    best = vals
+            return best
+        return run_
+
+    def first_n(self, x: SList, scope: Scope, top: bool) -> Callable:
+        """(top|bottom N LOCATION): the N topmost (listed top first) or bottommost cards;
+        (top|bottom GROUPS): one group of a group list."""
+        items = x.items
+        if len(items) == 2:
+            return self.c_group_pick(x, scope)
+        if len(items) != 3:
+            fail(f"expected a location, got {self.form_name(x)}", x)
+        h = head_of(x)
+        span = x.span
+        nf = self.c_int(items[1], scope)
+        cards = self.c_cards(items[2], scope)
+
+        def first_n(s, e):
+            lst = cards(s, e)
+            k = nf(s, e)
+            if k < 0 or k > len(lst):
+                rt_error(f"({h} {k} ...) of a location of {len(lst)} cards", span, h)
+            if k == 0:
+                return []
+            return lst[-k:][::-1] if top else lst[:k]
+        return first_n
+
+    @form("top", "(top N LOCATION) | (top GROUPS)", Kind.LOC, pure=True)
+    def loc_top(self, x: SList, scope: Scope) -> Callable:
+        """(top N LOCATION) | (top GROUPS)
+
+        The N topmost cards of a location, the topmost listed first (an error when it holds
+        fewer); or the first group of a group list."""
+        return self.first_n(x, scope, True)
+
+    @form("bottom", "(bottom N LOCATION) | (bottom GROUPS)", Kind.LOC, pure=True)
+    def loc_bottom(self, x: SList, scope: Scope) -> Callable:
+        """(bottom N LOCATION) | (bottom GROUPS)
+
+        The N bottommost cards of a location (an error when it holds fewer); or the last
+        group of a group list."""
+        return self.first_n(x, scope, False)
+
+    # -- let as a value --------------------------------------------------------------------
+    def c_let_value(self, x, scope, body_compiler):
+        """(let VALUE 'VARIABLE BODY) with the body compiled by ``body_compiler``."""
+        if len(x.items) != 4 or not is_atom(x.items[2], VAR):
+            fail("expected (let VALUE 'VARIABLE BODY)", x, "let")
+        val = self.c_value(x.items[1], scope)
+        slot = self.new_slot()
+        body = body_compiler(x.items[3], scope.bind(x.items[2].value, slot, value_hint(x.items[1], scope)))
+
+        def let_(s, e):
+            e[slot] = val(s, e)
+            return body(s, e)
+        return let_
+
+    @form("let", "(let VALUE 'VARIABLE LOCATION)", Kind.LOC, pure=True, binds=True)
+    def loc_let(self, x: SList, scope: Scope) -> Callable:
+        """(let VALUE 'VARIABLE LOCATION)
+
+        The location or view, computed with VALUE (evaluated once) bound to 'VARIABLE."""
+        return self.c_let_value(x, scope, self.c_cards)
+
+
+mention(__name__, ("all",))
