@@ -3,7 +3,7 @@
 The CardStock corpus (``../shared/corpus/cardstock/``, skipped when absent) and our own
 ``games/*.rcy``: ``ROLLOUTS`` random rollouts per game (seeds ``rollout_seed(0, i)``), each
 with card conservation checked after every card event and every player's view checked at
-every decision (``tests/invariants.py``). CI runs 30 rollouts per game; the full figure is
+every decision (``recycle/study/invariants.py``). CI runs 30 rollouts per game; the full figure is
 ``python tools/conformance.py`` (200 rollouts per game, see docs/conformance.md).
 
 A game listed in ``KNOWN_BAD`` is expected to fail (``xfail``, not strict: when the
@@ -20,7 +20,7 @@ import pytest
 import recycle
 
 from .conftest import CORPUS, GAMES, ROOT, requires_corpus
-from .invariants import (InvariantSink, InvariantViolation, check_conservation, check_views, checked_play,
+from recycle.study.invariants import (InvariantSink, InvariantViolation, check_conservation, check_views, checked_play,
                          run_rollouts)
 
 # game (file stem) -> why it does not run cleanly yet

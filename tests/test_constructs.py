@@ -67,7 +67,7 @@ def test_repeated_deal_moves_as_single_moves_do():
 
 def test_repeat_moving_more_cards_than_there_are_fails_at_the_empty_location():
     g = tiny("(do ((repeat 7 (move (top (game iloc STOCK)) (top (game vloc A))))))")
-    with pytest.raises(recycle.RecycleRuntimeError, match=r"tiny\.rcy:4:17: runtime error: move from the empty location STOCK"):
+    with pytest.raises(recycle.RecycleRuntimeError, match=r"tiny\.rcy:4:23: runtime error: move from the empty location STOCK"):
         g.play(seed=0)
 
 

@@ -15,12 +15,11 @@ and played with random players for ``len(SEEDS)`` seeds; the two must agree on
 Each seed is played six ways that must all agree: watched (``on_decision``) on the fast and on
 the plain game, unwatched ``play`` on both (the fast one chooses inline, never listing the
 options) and ``random_rollout`` on both (on the fast game: the simulation hot path). The same
-check runs on games mutated by the fuzzer (``tests/fuzzing.py``), a few seeds each.
+check runs on games mutated by the fuzzer (``recycle/study/fuzzing.py``), a few seeds each.
 
-Known divergences, each pinned by a strict xfail (remove the tolerance when it is fixed):
-inline random play keeps no ``State.history`` (so ``history`` is compared only where choices
-are listed), and a move from an empty location is reported with another message and column
-on each path (``canonical_message`` reduces both to the line).
+Error messages must be the same to the letter, position included (a move from an empty
+location once differed; ``test_a_move_from_an_empty_location_fails_alike`` keeps it fixed), and
+inline random play keeps ``State.history`` like stepped play does.
 
 The stepped API (``new_state`` / ``legal_options`` / ``apply``) must play the same game as
 ``play`` when it draws exactly as the random player does, and ``State.clone`` must copy
@@ -41,7 +40,7 @@ from hypothesis import HealthCheck, given, settings
 
 import recycle
 
-from . import fuzzing
+from recycle.study import fuzzing
 
 HERE = Path(__file__).resolve()
 GAMES_DIR = HERE.parents[1] / "games"
@@ -109,19 +108,8 @@ def error_of(exc: recycle.RecycleError) -> tuple:
     return ("error", type(exc).__name__, canonical_message(str(exc)))
 
 
-# KNOWN DIVERGENCE (see test_a_move_from_an_empty_location_fails_alike): the fast path reports
-# "move from the empty location X" at the (move ...) form, the plain path "move from an empty
-# location" at the (top ...) form inside it. Until that is fixed both are reduced to the line
-# and the kind of error, so the other comparisons keep running on games that make the mistake.
-_EMPTY_MOVE = re.compile(r"^(?P<file>.*?):(?P<line>\d+):\d+: runtime error: "
-                         r"move from (the empty location \S+\n  in the form \(move \.\.\.\)"
-                         r"|an empty location\n  in the form \((top|bottom|\d+) \.\.\.\))")
-
-
 def canonical_message(text: str) -> str:
-    m = _EMPTY_MOVE.match(text)
-    if m:
-        return f"{m['file']}:{m['line']}: runtime error: move from an empty location"
+    """The message as compared between the paths: exactly as reported."""
     return text
 
 
@@ -240,11 +228,7 @@ EMPTY_MOVES = {
 }
 
 
-@pytest.mark.parametrize("flow", [
-    pytest.param(flow, id=name, marks=[] if name == "(bottom L)" else pytest.mark.xfail(
-        strict=True, reason="fast path: 'move from the empty location X' at the (move ...) form; plain path: "
-                            "'move from an empty location' at the (top ...) form (another column)"))
-    for name, flow in EMPTY_MOVES.items()])
+@pytest.mark.parametrize("flow", list(EMPTY_MOVES.values()), ids=list(EMPTY_MOVES))
 def test_a_move_from_an_empty_location_fails_alike(flow):
     text = f"""(game (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (A, B)))))
  {flow}
@@ -255,6 +239,7 @@ def test_a_move_from_an_empty_location_fails_alike(flow):
             recycle.loads(text, "empty.rcy", fast=fast).play(seed=0)
         messages.append(str(info.value))
     assert messages[0] == messages[1]
+    assert "move from the empty location X" in messages[0] and "in the form (" in messages[0]
 
 
 # games stopped by a tiny step limit: the limit must strike at the same point on both paths

@@ -1,7 +1,7 @@
 """Bad input never gives a Python traceback (Hypothesis fuzzing of mutated games).
 
 Mutations of the corpus games (when ``../shared/corpus/cardstock`` exists) and of
-``games/*.rcy`` — see ``tests/fuzzing.py`` — are loaded and, when they compile, played once
+``games/*.rcy`` — see ``recycle/study/fuzzing.py`` — are loaded and, when they compile, played once
 with a small step limit. Each must end cleanly or with a ``RecycleError`` whose first line
 starts with ``file:line:column:``, within ``fuzzing.TIME_BOUND`` seconds; through the CLI, with
 exit status 0 or 1 and no traceback. The suite runs about 150 inputs; ``tools/fuzz.py
@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 
 from recycle.cli import app
 
-from .fuzzing import FILENAME, TIME_BOUND, FuzzFailure, exercise, mutated_inputs
+from recycle.study.fuzzing import FILENAME, TIME_BOUND, FuzzFailure, exercise, mutated_inputs
 
 FUZZ = settings(max_examples=110, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -12,8 +12,8 @@ nor knows, so every sampled world agrees with the observations. Checked here:
 (b) Small games written here: a card shown face up and then put face down (in a game pile, a
     hidden pile, or a player's hand) is known and never re-dealt; a card never seen is; an
     unseen move out of the pile makes the observer forget what it knew there (knowledge stays
-    true); knowledge follows a swap of whole piles, but must not follow a swap of two hidden
-    cards that the observer could not tell apart (an engine bug, marked xfail).
+    true); knowledge follows a swap of whole piles, but not a swap of two hidden cards that
+    the observer could not tell apart.
 (c) No peeking through the API: at every decision of Schwimmen and Hearts games, hidden
     locations read as ``None`` in every observation and no hidden card's name appears in an
     observation's text (unless a card of the same name is visible to that player).
@@ -386,11 +386,6 @@ def test_knowledge_follows_a_swap_of_whole_piles():
             assert s.observation(1).sample_world(random.Random(k)).card_loc[c] == other
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "knowledge leaks through an unseen card swap: KnowledgeSink.see moves a known card to the "
-    "swap's destination whenever it is the card swapped, although the observer could not tell "
-    "which card of the (shuffled) pile was swapped; known_locations then reports the true "
-    "place, and sample_world never re-deals it"))
 def test_an_unseen_card_swap_reveals_nothing():
     """The shown card lies face down in a pile of three that is then shuffled out of sight; the
     top card of the pile is swapped, unseen, with the single card of (game iloc OTHER). P1's

@@ -8,7 +8,7 @@ DIR defaults to ``../shared/corpus/cardstock`` (beside the repository). For each
 parsed?, rollouts finished, step-limit hits, errors, mean decisions and mean options per
 decision (over finished rollouts), rollouts per second, and the first error (the first line
 of the RecycleError, ``file:line:column: ...``). ``--check`` also verifies card conservation
-and every player's view after every event/decision (``tests/invariants.py``; slower).
+and every player's view after every event/decision (``recycle/study/invariants.py``; slower).
 
 Exit status 0 if every game parsed and no rollout raised an error other than the step limit
 (and, with ``--check``, no invariant broke); 1 otherwise.
@@ -26,10 +26,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DIR = ROOT.parent / "shared" / "corpus" / "cardstock"
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
 
 import recycle  # noqa: E402
-from invariants import run_rollouts  # noqa: E402
+from recycle.study.invariants import run_rollouts  # noqa: E402
 
 
 def run_game(path: str, rollouts: int, seed: int, max_steps: int, check: bool) -> dict:

@@ -4,7 +4,7 @@
     python tools/fuzz.py [--examples 10000] [--jobs 2] [--seed 0] [--timeout 30]
                          [--out fuzz-crashes] [--max-steps 2000] [--time-bound 5]
 
-Inputs come from ``tests/fuzzing.py``'s Hypothesis strategy (mutated corpus games and
+Inputs come from ``recycle/study/fuzzing.py``'s Hypothesis strategy (mutated corpus games and
 ``games/*.rcy``: token/parenthesis deletion, duplication and swaps, random bytes and text,
 deep nesting, huge integers, truncation, empty files, non-UTF-8 bytes). Each input is loaded
 and, if it compiles, one random game is played with ``--max-steps`` steps, in worker
@@ -30,9 +30,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
 
-import fuzzing  # noqa: E402
+from recycle.study import fuzzing  # noqa: E402
 
 
 def generate(n: int, seed: int) -> list[tuple[str, str | bytes]]:

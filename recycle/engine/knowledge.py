@@ -4,8 +4,9 @@ A player knows where a card is when it saw the card arrive (the destination is v
 it) or saw it leave (the source was visible to it): a card passed face down to a neighbour
 is known to be in the neighbour's hand; a card seen face up and then turned face down is
 known to be in the face-down pile. A card that moves unseen out of a location makes every
-card the player knew to be there uncertain (it cannot tell which one left). Swaps name
-their cards, so a known card follows a swap. Facts kept here are always true of the state.
+card the player knew to be there uncertain (it cannot tell which one left); the same for a
+card swapped unseen. A known card follows a swap of two whole locations. Facts kept here
+are always true of the state.
 
 ``KnowledgeSink`` is an event sink (``state.events``); ``determinize`` re-deals the cards
 a player neither sees nor knows, so sampled worlds agree with everything it observed.
@@ -44,7 +45,7 @@ class KnowledgeSink:
         for p, known in enumerate(s.knowledge):
             if may_see(dinfo, p, s.team_of) or (sinfo is not None and may_see(sinfo, p, s.team_of)):
                 known[c] = dst
-            elif ev.action == "swap":
+            elif ev.whole:
                 if known.get(c) == src:
                     known[c] = dst
             elif src is not None:

@@ -44,17 +44,18 @@ class CardActions:
             cards = self.c_cards(loc, scope, first_group=True)
             span = x.span
             label = f"({where} ...)"
+            empty = self.empty_source(loc, scope)
             if kw(where, "top"):
                 def src(s, e):
                     lst = cards(s, e)
                     if not lst:
-                        rt_error("move from an empty location", span, "top")
+                        empty(s, e, span, "top")
                     return lst[-1], lst
             elif kw(where, "bottom"):
                 def src(s, e):
                     lst = cards(s, e)
                     if not lst:
-                        rt_error("move from an empty location", span, "bottom")
+                        empty(s, e, span, "bottom")
                     return lst[0], lst
             else:
                 ifn = self.c_int(where, scope)
@@ -79,6 +80,21 @@ class CardActions:
             return c, None
         return src_card
 
+    def empty_source(self, loc, scope: Scope):
+        """The error of a move from an empty location, naming it when it is a physical one
+        (the same message and position on the fast and the plain path)."""
+        if is_location_form(loc):
+            idx = self.c_loc_index(loc, scope)
+            infos = self.layout.infos
+
+            def empty(s, e, span, form):
+                rt_error(f"move from the empty location {infos[idx(s, e)].label}", span, form)
+            return empty
+
+        def empty_view(s, e, span, form):
+            rt_error("move from an empty location", span, form)
+        return empty_view
+
     @form("move", "(move CARD (top|bottom|INDEX LOCATION))", Kind.ACTION, puts=(2,))
     def a_move(self, x: SList, scope: Scope) -> Item:
         """(move CARD (top|bottom|INDEX LOCATION))
@@ -91,6 +107,7 @@ class CardActions:
         dst, pos = self.c_dest(x.items[2], scope)
         src_node = x.items[1]
         span = x.span
+        src_span = src_node.span if isinstance(src_node, SList) else x.span  # where an empty source is reported
         # Fast path: (move (top (OWNER KIND NAME)) (top (OWNER KIND NAME))), the deal.
         if self.fast and isinstance(src_node, SList) and len(src_node.items) == 2 and kw(src_node.items[0], "top") \
                 and is_location_form(src_node.items[1]) and pos == "top":
@@ -103,7 +120,7 @@ class CardActions:
                 def move_top_from_pile(s, e):
                     lst = s.locs[const_src]
                     if not lst:
-                        rt_error(f"move from the empty location {infos[const_src].label}", span, "move")
+                        rt_error(f"move from the empty location {infos[const_src].label}", src_span, "top")
                     c = lst.pop()
                     d = const_dst if const_dst is not None else dst(s, e)
                     s.locs[d].append(c)
@@ -121,7 +138,7 @@ class CardActions:
                     i = cur + s.pstack[-1][0]
                     lst = s.locs[i]
                     if not lst:
-                        rt_error(f"move from the empty location {infos[i].label}", span, "move")
+                        rt_error(f"move from the empty location {infos[i].label}", src_span, "top")
                     c = lst.pop()
                     s.locs[const_dst].append(c)
                     s.card_loc[c] = const_dst
@@ -135,7 +152,7 @@ class CardActions:
                 i = sidx(s, e)
                 lst = s.locs[i]
                 if not lst:
-                    rt_error(f"move from the empty location {infos[i].label}", span, "move")
+                    rt_error(f"move from the empty location {infos[i].label}", src_span, "top")
                 c = lst.pop()
                 d = dst(s, e)
                 s.locs[d].append(c)
@@ -206,9 +223,9 @@ class CardActions:
                     cl[c] = j
                 if s.events is not None:
                     for c in li:
-                        record_move(s, "swap", c, i, j)
+                        record_move(s, "swap", c, i, j, whole=True)
                     for c in lj:
-                        record_move(s, "swap", c, j, i)
+                        record_move(s, "swap", c, j, i, whole=True)
             return Item(x, scope, run=swap_locs, static=True)
         ca = self.c_value(a, scope)
         cb = self.c_value(b, scope)
@@ -225,9 +242,9 @@ class CardActions:
                     s.card_loc[c] = j
                 if s.events is not None:
                     for c in li:
-                        record_move(s, "swap", c, i, j)
+                        record_move(s, "swap", c, i, j, whole=True)
                     for c in lj:
-                        record_move(s, "swap", c, j, i)
+                        record_move(s, "swap", c, j, i, whole=True)
                 return
             if not isinstance(va, Card) or not isinstance(vb, Card):
                 rt_error("swap needs two cards or two locations", span, "swap")

@@ -295,12 +295,12 @@ def bulk_repeat(times, body: Item, span):
     return run
 
 
-def record_move(s, action: str, c, src, dst) -> None:
+def record_move(s, action: str, c, src, dst, whole: bool = False) -> None:
     infos = s.game.layout.infos
     s.events.append(MoveEvent(s.steps, action, int(c), src, dst,
                               infos[src].visibility if src is not None else None,
                               infos[dst].visibility if dst is not None else None,
-                              s.chooser, s.decisions))
+                              s.chooser, s.decisions, whole))
 
 
 def record_storage(s, label: str, value) -> None:

@@ -106,7 +106,9 @@ class MoveEvent:
     """One card changed location (move, swap, deal) or was remembered/forgotten.
 
     ``src``/``dst`` are location indices (``None`` for a card that appears or is forgotten);
-    ``chooser`` is the player whose decision caused it, ``None`` for the game's own actions.
+    ``chooser`` is the player whose decision caused it, ``None`` for the game's own actions;
+    ``whole``: the card moved with its whole location (a swap of two locations), so anyone
+    who knew it was there knows where it went.
     """
 
     step: int
@@ -118,6 +120,7 @@ class MoveEvent:
     dst_vis: str | None
     chooser: int | None
     decision: int
+    whole: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,6 @@
 """Invariants checked over whole rollouts: card conservation and players' views.
 
-A plain module (no pytest), imported by the tests and by ``tools/conformance.py``
-(which puts ``tests/`` on ``sys.path``). It uses only the public API: ``g.play(record=SINK,
+Used by the tests and by ``tools/conformance.py --check``. It uses only the public API: ``g.play(record=SINK,
 on_decision=CALLBACK)``, ``state.view(p)``, ``g.layout.infos`` and the state's ``locs`` /
 ``card_loc``.
 
@@ -11,13 +10,13 @@ on_decision=CALLBACK)``, ``state.view(p)``, ``g.layout.infos`` and the state's `
   identity of a card that ``p`` may not see (RECYCLE.md section 6): a card in another
   player's ``iloc``, in any ``hloc``, in a game-owned ``iloc``, or in ``p``'s own ``oloc``.
   ``view.cards(loc)`` must be all ``None`` there and ``view.known_cards()`` must not contain
-  those cards. The rule is written out here again, independently of ``recycle/view.py``.
+  those cards. The rule is written out here again, independently of ``recycle/engine/view.py``.
 """
 
 from __future__ import annotations
 
-import recycle
-from recycle.engine.game import rollout_seed
+from ..errors import RecycleError, StepLimitExceeded
+from ..engine.game import rollout_seed
 
 MEMORY = "memory"
 
@@ -177,10 +176,10 @@ def run_rollouts(game, rollouts: int, seed: int = 0, max_steps: int = 20_000, ch
         s = rollout_seed(seed, i)
         try:
             r = checked_play(game, s, max_steps) if check else game.play(seed=s, max_steps=max_steps)
-        except recycle.StepLimitExceeded:
+        except StepLimitExceeded:
             out["step_limit_hits"] += 1
             continue
-        except recycle.RecycleError as exc:
+        except RecycleError as exc:
             out["errors"] += 1
             msg = exc.format().splitlines()[0]
         except InvariantViolation as exc:

@@ -1,7 +1,7 @@
 """Mutated RECYCLE sources for fuzzing, and the check every input must pass.
 
-A plain module, imported by ``tests/test_fuzz.py`` and ``tools/fuzz.py`` (which puts
-``tests/`` on ``sys.path``). ``mutated_inputs()`` is a Hypothesis strategy: it takes a seed
+Used by ``tests/test_fuzz.py`` and ``tools/fuzz.py``; it needs Hypothesis (the ``test``
+extra). ``mutated_inputs()`` is a Hypothesis strategy: it takes a seed
 game (every corpus game, when ``../shared/corpus/cardstock`` exists, and ``games/*.rcy``) or
 nothing, and applies a few mutations: delete, duplicate, swap or replace tokens and
 parentheses, insert random bytes or text, wrap a form in deep nesting, replace integers with
@@ -22,9 +22,10 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
-import recycle
+from ..errors import RecycleCompileError, RecycleError, RecycleRuntimeError, RecycleSyntaxError, StepLimitExceeded
+from ..engine.game import load, loads
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]  # the checkout: games/ and ../shared beside it
 CORPUS = ROOT.parent / "shared" / "corpus" / "cardstock"
 FILENAME = "fuzz.rcy"
 MAX_STEPS = 2000
@@ -188,21 +189,21 @@ class FuzzFailure(AssertionError):
 _POSITION = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): ")
 
 
-def check_error_message(exc: recycle.RecycleError, filename: str) -> None:
+def check_error_message(exc: RecycleError, filename: str) -> None:
     first = exc.format().splitlines()[0] if exc.format() else ""
     m = _POSITION.match(first)
     if not m or m.group("file") != filename or int(m.group("line")) < 1 or int(m.group("col")) < 1:
         raise FuzzFailure(f"{type(exc).__name__} message lacks '{filename}:line:column:': {first!r}")
 
 
-def outcome_of(exc: recycle.RecycleError) -> str:
-    if isinstance(exc, recycle.StepLimitExceeded):
+def outcome_of(exc: RecycleError) -> str:
+    if isinstance(exc, StepLimitExceeded):
         return "step limit"
-    if isinstance(exc, recycle.RecycleSyntaxError):
+    if isinstance(exc, RecycleSyntaxError):
         return "syntax error"
-    if isinstance(exc, recycle.RecycleCompileError):
+    if isinstance(exc, RecycleCompileError):
         return "compile error"
-    if isinstance(exc, recycle.RecycleRuntimeError):
+    if isinstance(exc, RecycleRuntimeError):
         return "runtime error"
     return "other RecycleError"
 
@@ -220,13 +221,13 @@ def exercise(data: str | bytes, seed: int = 0, max_steps: int = MAX_STEPS,
                 path = Path(tmpdir.name) / FILENAME
                 path.write_bytes(data)
                 filename = str(path)
-                game = recycle.load(path)
+                game = load(path)
             else:
                 filename = FILENAME
-                game = recycle.loads(data, FILENAME)
+                game = loads(data, FILENAME)
             game.play(seed=seed, max_steps=max_steps)
             result = "ok"
-        except recycle.RecycleError as exc:
+        except RecycleError as exc:
             check_error_message(exc, filename)
             result = outcome_of(exc)
         except Exception as exc:  # noqa: BLE001 - this is what we are looking for
