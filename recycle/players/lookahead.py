@@ -99,7 +99,8 @@ class GreedyPlayer(_AIPlayer):
 
     The budget is the number of sampled worlds per option (the worlds are shared by all
     options). The value of an option is the player's own ``scoring`` value right after
-    it, at the next decision (negated for ``scoring min``); ties are broken at random.
+    it, at the next decision with two or more options or at the end (negated for
+    ``scoring min``); ties are broken at random.
     In games that set the scores only at the end, this is close to a random player.
     """
 
@@ -124,6 +125,8 @@ class GreedyPlayer(_AIPlayer):
         t = world.clone()
         try:
             t.apply(i)
+            while not t.is_terminal() and t.num_options() == 1:  # on to the next real decision
+                t.apply(0)
             scores = t.scores if t.is_terminal() else game.final_scores(t)
         except RecycleRuntimeError:
             # the option breaks a rule of the game in this world (or the world runs too
