@@ -94,7 +94,7 @@ def state_at(game, seed: int, decision: int):
 
 
 def bench_lookahead(args) -> None:
-    cases = [("Hearts4 (corpus)", CORPUS / "Hearts4.rcy", (1, 20, 40)),
+    cases = [("Hearts4 (corpus)", CORPUS / "Hearts4.rcy", (1, 20, 30, 40)),
              ("schwimmen.rcy", ROOT / "games" / "schwimmen.rcy", (1, 5, 10))]
     for name, path, decisions in cases:
         if not path.exists():
