@@ -95,3 +95,9 @@ class RecycleBug(Exception):
 
     def __str__(self) -> str:
         return self.format()
+
+
+class TimeLimitExceeded(RecycleRuntimeError):
+    """The game was stopped by the time limit (``--timeout``)."""
+
+    kind = "time limit"

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import csv
+import io
 import json
 import sys
 from pathlib import Path
@@ -17,7 +18,8 @@ import typer
 
 from ..study.analysis import game_heuristics
 from ..errors import RecycleBug, RecycleError
-from .options import GameArg, JsonOpt, MaxStepsOpt, ProgressOpt, SeedOpt, WorkersOpt
+from .options import GameArg, JsonOpt, MaxStepsOpt, ProgressOpt, SeedOpt, TimeoutOpt, WorkersOpt
+from .outputs import check_file, check_folder, failed_write, write_file
 
 
 
@@ -74,7 +76,7 @@ def register(app: typer.Typer, fail, load) -> None:
             plots: Annotated[Optional[Path], typer.Option(
                 "--plots", help="Write PNG plots (branching, score over time) into this folder.",
                 show_default=False)] = None,
-            progress: ProgressOpt = True):
+            progress: ProgressOpt = True, timeout: TimeoutOpt = None):
         """Play many games and report fairness, length, branching, ties, lead changes, decisiveness,
         drama, skill and the value of hidden information (see docs/analysis.md)."""
         from ..study.analysis import analyze as run_analysis
@@ -85,6 +87,8 @@ def register(app: typer.Typer, fail, load) -> None:
 
         if skilled:
             _check_spec(skilled)
+        check_file(games_csv, "CSV file")
+        check_folder(plots, "--plots")
         try:
             parse_values(values)
         except ValueError as exc:
@@ -97,15 +101,25 @@ def register(app: typer.Typer, fail, load) -> None:
             total = n + skill_games * extra
             with progress_bar(total, f"{g.name}: analysing", enabled=progress and not (as_json or as_csv)) as upd:
                 a = run_analysis(g, n, seed, specs, max_steps, skilled=skilled, hidden=hidden,
-                                 skill_games=skill_games, workers=workers, progress=upd, values=values)
+                                 skill_games=skill_games, workers=workers, progress=upd, values=values,
+                                 timeout=timeout)
         except (RecycleError, RecycleBug) as exc:
             fail(exc)
             return
+        except TimeoutError as exc:
+            typer.echo(f"error: {exc} (--timeout {timeout:g})", err=True)
+            raise typer.Exit(1) from None
+        if a.get("stopped_by_time_limit"):
+            typer.echo(f"stopped by the time limit: {a['total_games_played']} of {total} games played", err=True)
         if games_csv is not None:
-            with open(games_csv, "w", newline="") as fh:
-                csv.writer(fh).writerows(game_rows(a))
+            buf = io.StringIO()
+            csv.writer(buf).writerows(game_rows(a))
+            write_file(games_csv, buf.getvalue(), newline="")
         if plots is not None:
-            paths = write_plots(a, plots)
+            try:
+                paths = write_plots(a, plots)
+            except OSError as exc:
+                failed_write(plots, exc)
             if not (as_json or as_csv):
                 for p in paths:
                     typer.echo(f"wrote {p}")
@@ -126,7 +140,7 @@ def register(app: typer.Typer, fail, load) -> None:
                                   "take them in turn and every deal is replayed with the seats rotated.")],
             deals: Annotated[int, typer.Option("--deals", min=1, help="Number of deals.")] = 100,
             seed: SeedOpt = 0, max_steps: MaxStepsOpt = 100_000, workers: WorkersOpt = 1,
-            as_json: JsonOpt = False, progress: ProgressOpt = True):
+            as_json: JsonOpt = False, progress: ProgressOpt = True, timeout: TimeoutOpt = None):
         """Duplicate play: each deal is played once per rotation of the seats, so the luck of the
         deal cancels; reports each player kind's mean score difference and win rate."""
         from ..study.analysis import duplicate as run_duplicate
@@ -141,10 +155,16 @@ def register(app: typer.Typer, fail, load) -> None:
                 typer.echo(f"error: give between 1 and {g.nplayers} player kinds for {g.name}", err=True)
                 raise typer.Exit(2)
             with progress_bar(deals * g.nplayers, f"{g.name}: duplicate", enabled=progress and not as_json) as upd:
-                d = run_duplicate(g, kinds, deals, seed, max_steps, workers, progress=upd)
+                d = run_duplicate(g, kinds, deals, seed, max_steps, workers, progress=upd, timeout=timeout)
         except (RecycleError, RecycleBug) as exc:
             fail(exc)
             return
+        except TimeoutError as exc:
+            typer.echo(f"error: {exc} (--timeout {timeout:g})", err=True)
+            raise typer.Exit(1) from None
+        if d["stopped_by_time_limit"]:
+            typer.echo(f"stopped by the time limit: {d['deals']} of {d['deals_requested']} deals played in "
+                       f"every rotation", err=True)
         if as_json:
             typer.echo(json.dumps(d))
         else:

@@ -15,7 +15,8 @@ from typing import Annotated, Optional
 import typer
 
 from ..errors import RecycleBug, RecycleError
-from .options import GameArg, MaxStepsOpt, SeedOpt
+from .options import GameArg, MaxStepsOpt, SeedOpt, TimeoutOpt
+from .outputs import check_file, write_file
 
 OutOpt = Annotated[Optional[Path], typer.Option(
     "--output", "-o", help="Output file: .gv/.dot (DOT text), .svg/.png/.pdf (needs Graphviz's dot).",
@@ -60,7 +61,8 @@ def register(app: typer.Typer, fail, load) -> None:
                                                                "networkx node-link JSON ('-' for stdout).",
                                                                show_default=False)] = None,
               max_steps: MaxStepsOpt = 100_000,
-              legend: Annotated[bool, typer.Option(help="Draw the legend.")] = True):
+              legend: Annotated[bool, typer.Option(help="Draw the legend.")] = True,
+              timeout: TimeoutOpt = None):
         """Draw where cards go and who learns what: the card-movement / information-flow graph.
 
         Without -o or --json the DOT text is printed.
@@ -68,12 +70,17 @@ def register(app: typer.Typer, fail, load) -> None:
         from ..study.graphs import flow_graph, to_dot, to_json
 
         _check_suffix(output)
+        check_file(output, "graph")
+        check_file(json_out, "JSON file")
         try:
             g = load(game)
-            G = flow_graph(g, rollouts=rollouts, seed=seed, per_player=per_player, max_steps=max_steps)
+            G = flow_graph(g, rollouts=rollouts, seed=seed, per_player=per_player, max_steps=max_steps,
+                           timeout=timeout)
         except (RecycleError, RecycleBug) as exc:
             fail(exc)
             return
+        if G.graph["played"] < rollouts:
+            typer.echo(f"stopped by the time limit after {G.graph['played']} of {rollouts} rollouts", err=True)
         if G.graph["skipped"]:
             typer.echo(f"warning: {G.graph['skipped']} of {rollouts} rollouts hit the step limit "
                        f"({max_steps} steps) and are left out", err=True)
@@ -82,7 +89,7 @@ def register(app: typer.Typer, fail, load) -> None:
             if str(json_out) == "-":
                 typer.echo(text)
             else:
-                json_out.write_text(text + "\n", encoding="utf-8")
+                write_file(json_out, text + "\n")
                 typer.echo(f"wrote {json_out} ({len(G)} locations, {G.number_of_edges()} edges)")
         if output is not None:
             _write(to_dot(G, legend=legend), output, f"{len(G)} locations, {G.number_of_edges()} edges")
@@ -101,6 +108,7 @@ def register(app: typer.Typer, fail, load) -> None:
         from ..study.structure import game_tree, outline, raw_tree, tree_dot
 
         _check_suffix(output)
+        check_file(output, "tree")
         try:
             g = load(game)
         except (RecycleError, RecycleBug) as exc:

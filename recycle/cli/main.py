@@ -16,7 +16,8 @@ from typing import Annotated, Optional
 import typer
 
 from ..errors import RecycleBug, RecycleError
-from .options import GameArg, MaxStepsOpt, PlayersOpt, SeedOpt, WorkersOpt
+from .options import GameArg, MaxStepsOpt, PlayersOpt, SeedOpt, TimeoutOpt, WorkersOpt
+from .outputs import check_file, failed_write
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                   help="Run, simulate and analyse card games written in RECYCLE.")
@@ -29,6 +30,22 @@ _debug = False
 def _main(debug: Annotated[bool, typer.Option("--debug", help="Show Python tracebacks on errors.")] = False):
     global _debug
     _debug = debug
+    _fit_output_encoding()
+
+
+def _fit_output_encoding() -> None:
+    """On an output that cannot encode suit symbols (PYTHONIOENCODING=latin-1, an ASCII
+    terminal), print cards as ``10S`` and arrows as ``->``; anything else that still cannot
+    be encoded is replaced rather than stopping the program."""
+    from ..engine.transcript import use_ascii
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            "♠♥♦♣→⇄×—".encode(stream.encoding or "ascii")
+        except (UnicodeEncodeError, LookupError):
+            use_ascii()
+            if hasattr(stream, "reconfigure"):
+                stream.reconfigure(errors="replace")
 
 
 def _fail(exc: RecycleError | RecycleBug) -> None:
@@ -79,10 +96,12 @@ def run(game: GameArg, seed: SeedOpt = 0,
         as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
         record: Annotated[Optional[Path], typer.Option(
             "--record", help="Also write a game record (JSON) that `recycle replay` plays back.",
-            show_default=False)] = None):
+            show_default=False)] = None,
+        timeout: TimeoutOpt = None):
     """Play one game and print a transcript: decisions, card movements, scores, winners."""
     from ..engine.transcript import transcript
 
+    check_file(record, "game record")
     try:
         g = _load(game)
         pl = _players(players, g)
@@ -90,14 +109,14 @@ def run(game: GameArg, seed: SeedOpt = 0,
             from ..study.records import play_recorded, write_record
 
             result, rec = play_recorded(g, pl, seed, game, [getattr(p, "name", type(p).__name__) for p in pl],
-                                        max_steps, describe=True, reveal=reveal)
+                                        max_steps, describe=True, reveal=reveal, timeout=timeout)
             try:
                 write_record(rec, record)
             except OSError as exc:
-                typer.echo(f"error: cannot write {record}: {exc.strerror}", err=True)
-                raise typer.Exit(1) from None
+                failed_write(record, exc)
         else:
-            result = g.play(pl, seed=seed, record=True, describe=True, reveal=reveal, max_steps=max_steps)
+            result = g.play(pl, seed=seed, record=True, describe=True, reveal=reveal, max_steps=max_steps,
+                            timeout=timeout)
     except (RecycleError, RecycleBug) as exc:
         partial = getattr(exc, "partial", None)
         if partial is not None and not as_json:
@@ -119,7 +138,7 @@ def simulate(game: GameArg, n: Annotated[int, typer.Option("-n", "--games", min=
              seed: SeedOpt = 0, players: PlayersOpt = None, max_steps: MaxStepsOpt = 100_000,
              as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
              progress: Annotated[bool, typer.Option(help="Show a progress bar (on a terminal).")] = True,
-             workers: WorkersOpt = 1):
+             workers: WorkersOpt = 1, timeout: TimeoutOpt = None):
     """Play N games (random players unless --players) and print statistics: win rates, decisions, options."""
     from ..study.parallel import progress_bar
     from ..study.stats import simulate as run_simulation
@@ -132,7 +151,8 @@ def simulate(game: GameArg, n: Annotated[int, typer.Option("-n", "--games", min=
                 if workers > 1 or i % 50 == 49 or i == n - 1:
                     update(i + 1)
 
-            stats = run_simulation(g, n, seed, pl, max_steps, workers=workers, progress=tick if update else None)
+            stats = run_simulation(g, n, seed, pl, max_steps, workers=workers, progress=tick if update else None,
+                                   keep_records=False, timeout=timeout)
     except (RecycleError, RecycleBug) as exc:
         _fail(exc)
         return

@@ -20,3 +20,6 @@ WorkersOpt = Annotated[int, typer.Option(
     "--workers", "-w", min=1, max=MAX_WORKERS, help="Worker processes (results do not depend on their number).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
 ProgressOpt = Annotated[bool, typer.Option(help="Show a progress bar (on a terminal).")]
+TimeoutOpt = Annotated[Optional[float], typer.Option(
+    "--timeout", min=0, help="Stop after this many seconds with the results so far: no new game is started "
+                             "(run: the game stops at its next decision).", show_default=False)]

@@ -8,13 +8,14 @@ and decision); ``simulate(n, seed)`` runs random rollouts and returns ``Simulati
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
 from ..lang.shapes import Const, Scope, fail, head_of, is_atom, kw
 from ..lang.flow import FlowCompiler
-from ..errors import RecycleCompileError, RecycleError, RecycleRuntimeError, StepLimitExceeded
+from ..errors import RecycleCompileError, RecycleError, RecycleRuntimeError, StepLimitExceeded, TimeLimitExceeded
 from ..lang.values import Card
 from .state import State
 from ..lang.syntax import INT, SYMBOL, VAR, Atom, SList, SourceFile, parse_file, parse_text
@@ -308,14 +309,16 @@ class PreparedGame:
 
     def play(self, players: Sequence | None = None, seed: int = 0, record=False,
              max_steps: int = DEFAULT_MAX_STEPS, describe: bool = False, reveal: bool = False,
-             on_decision: Callable | None = None) -> GameResult:
+             on_decision: Callable | None = None, timeout: float | None = None) -> GameResult:
         """Play one game. ``players`` has one Player per seat (random players by default).
 
         ``record`` is as in ``new_state``: the events end in ``result.events``.
         ``describe`` adds each decision's chosen option in words (hidden cards as ``?``
         unless ``reveal``). ``on_decision(state, player, options, index)`` is called at
-        every decision, before the option is applied. Raises like ``new_state``; a
-        ``RecycleError`` carries the game so far in ``exc.partial`` when it was watched.
+        every decision, before the option is applied. ``timeout`` (seconds) stops the game
+        at its first decision after that time (``TimeLimitExceeded``). Raises like
+        ``new_state``; a ``RecycleError`` carries the game so far in ``exc.partial`` when it
+        was watched.
         """
         from .runner import RandomPlayer, play_out
 
@@ -329,9 +332,13 @@ class PreparedGame:
         events = s.events.inner if track else s.events
         player_rng = random.Random(seed + PLAYER_SEED_OFFSET)
         choices: list[Decision] = []
-        watched = recording or describe or on_decision is not None
+        watched = recording or describe or on_decision is not None or timeout is not None
+        deadline = None if timeout is None else time.perf_counter() + timeout
 
         def watch(state, p, options, i):
+            if deadline is not None and time.perf_counter() > deadline:
+                raise TimeLimitExceeded(f"the game was stopped after {timeout:g} s (--timeout), "
+                                        f"at decision {state.decisions}")
             text = options[i].render(-1 if not reveal else None) if describe else ""
             choices.append(Decision(state.decisions, p, i, len(options), text))
             if on_decision is not None:

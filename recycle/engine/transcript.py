@@ -9,6 +9,18 @@ from ..lang.syntax import VAR, Atom
 from ..lang.values import may_see
 
 SUITS = {"HEARTS": "♥", "DIAMONDS": "♦", "CLUBS": "♣", "SPADES": "♠"}
+ASCII_SUITS = {"HEARTS": "H", "DIAMONDS": "D", "CLUBS": "C", "SPADES": "S"}
+ARROWS = {"move": "→", "swap": "⇄", "remember": "remembers", "forget": "forgets", "create": "→"}
+ASCII_ARROWS = {**ARROWS, "move": "->", "swap": "<->", "create": "->"}
+TIMES = ["×"]
+
+
+def use_ascii() -> None:
+    """Card names and transcripts in plain ASCII (``10S``, ``->``), for a terminal or pipe
+    whose encoding cannot show suit symbols and arrows."""
+    SUITS.update(ASCII_SUITS)
+    ARROWS.update(ASCII_ARROWS)
+    TIMES[0] = "x"
 RANKS = {"ACE": "A", "TWO": "2", "THREE": "3", "FOUR": "4", "FIVE": "5", "SIX": "6", "SEVEN": "7",
          "EIGHT": "8", "NINE": "9", "TEN": "10", "JACK": "J", "QUEEN": "Q", "KING": "K"}
 
@@ -66,7 +78,7 @@ def describe_option(game, s, steps, chooser: int | None, viewer: int | None = -1
             parts.append([text, 1])
         else:
             parts[-1][1] += 1
-    return "; ".join(t if k == 1 else f"{t} ×{k}" for t, k in parts)
+    return "; ".join(t if k == 1 else f"{t} {TIMES[0]}{k}" for t, k in parts)
 
 
 def _public(vis) -> bool:
@@ -93,7 +105,7 @@ def transcript(game, result, reveal: bool = False) -> list[str]:
                 names.append(game.card_name(e.card))
             else:
                 names.append("?")
-        arrow = {"move": "→", "swap": "⇄", "remember": "remembers", "forget": "forgets", "create": "→"}[ev.action]
+        arrow = ARROWS[ev.action]
         if ev.action == "create":
             text = f"{len(names)} new cards into {dst}"
         else:

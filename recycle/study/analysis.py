@@ -308,18 +308,23 @@ def game_heuristics(g: dict, higher: bool) -> dict:
 
 # -- the analysis --------------------------------------------------------------------------
 
-def _run(game, job, items, workers, progress):
+def _run(game, job, items, workers, progress, deadline=None):
     from .parallel import map_games
 
-    return map_games(game, job, items, workers, progress)
+    return map_games(game, job, items, workers, progress, deadline=deadline)
 
 
 def analyze(game, n: int = 500, seed: int = 0, specs: list[str] | None = None, max_steps: int = 100_000,
             skilled: str | None = None, hidden: bool = False, skill_games: int | None = None,
-            workers: int = 1, progress=None, keep_games: bool = True, values: str = "scoring") -> dict:
+            workers: int = 1, progress=None, keep_games: bool = True, values: str = "scoring",
+            timeout: float | None = None) -> dict:
     """Play ``n`` traced games (and the skill / hidden-information games when asked); return
-    the summary as a JSON-ready dict (``games_detail`` holds the per-game records)."""
+    the summary as a JSON-ready dict (``games_detail`` holds the per-game records).
+
+    ``timeout`` (seconds): no game is started after that time; the summary is over the
+    games played (``games_played``; a skill measure that got no game is left out)."""
     t0 = time.perf_counter()
+    deadline = None if timeout is None else t0 + timeout
     np_ = game.nplayers
     specs = list(specs or ["random"])
     specs = [specs[min(p, len(specs) - 1)] for p in range(np_)]  # the last one repeats
@@ -342,7 +347,9 @@ def analyze(game, n: int = 500, seed: int = 0, specs: list[str] | None = None, m
             progress(done_before + done)
 
     rollouts = parse_values(values)
-    traced = _run(game, trace_game, [(specs, sd, max_steps, rollouts) for sd in seeds], workers, tick)
+    traced = _run(game, trace_game, [(specs, sd, max_steps, rollouts) for sd in seeds], workers, tick, deadline)
+    if not traced:
+        raise TimeoutError("the time limit ended before the first game")
     done_before = n
     rotations = {}
     for spec in extra_kinds:
@@ -350,11 +357,11 @@ def analyze(game, n: int = 500, seed: int = 0, specs: list[str] | None = None, m
         for i in range(m):
             seat = i % np_
             items.append(([spec if p == seat else "random" for p in range(np_)], rollout_seed(seed, i), max_steps))
-        rotations[spec] = _run(game, outcome, items, workers, tick)
+        rotations[spec] = _run(game, outcome, items, workers, tick, deadline)
         done_before += m
-    out = summarize(game, traced, specs, seed, n, values=f"winprob:{rollouts}" if rollouts else "scoring")
-    out["skill"] = _skill(rotations[skilled], np_, skilled) if skilled else None
-    if hidden:
+    out = summarize(game, traced, specs, seed, len(traced), values=f"winprob:{rollouts}" if rollouts else "scoring")
+    out["skill"] = _skill(rotations[skilled], np_, skilled) if skilled and rotations[skilled] else None
+    if hidden and all(rotations[k] for k in extra_kinds):
         budget = skilled.partition(":")[2] if skilled else ""
         ism = f"ismcts:{budget}" if budget else "ismcts"
         omni = f"omniscient:{budget}" if budget else "omniscient"
@@ -367,7 +374,8 @@ def analyze(game, n: int = 500, seed: int = 0, specs: list[str] | None = None, m
     out["seconds"] = time.perf_counter() - t0
     if keep_games:
         out["games_detail"] = traced
-    out["total_games_played"] = total
+    out["total_games_played"] = len(traced) + sum(len(r) for r in rotations.values())
+    out["stopped_by_time_limit"] = out["total_games_played"] < total
     return out
 
 
@@ -503,13 +511,14 @@ def _quantile(xs: list[int], q: float) -> float:
 
 
 def duplicate(game, kinds: list[str], deals: int = 100, seed: int = 0, max_steps: int = 100_000,
-              workers: int = 1, progress=None) -> dict:
+              workers: int = 1, progress=None, timeout: float | None = None) -> dict:
     """Play each deal once per rotation of the seats and compare the player kinds.
 
     Seats get ``kinds`` in turn (A, B, A, B, ...; a kind may be listed more than once,
     e.g. ``ismcts,random,random,random``); rotation r shifts that pattern by r seats, and
     every deal is played in all ``nplayers`` rotations with the same seed, so each kind
-    sits in every seat equally often on every deal.
+    sits in every seat equally often on every deal. ``timeout`` (seconds): no game is started
+    after that time, and the comparison is over the deals whose rotations all finished.
     """
     np_ = game.nplayers
     k = len(kinds)
@@ -524,7 +533,11 @@ def duplicate(game, kinds: list[str], deals: int = 100, seed: int = 0, max_steps
         sd = rollout_seed(seed, d)
         for r in range(np_):
             items.append(([base[(s + r) % np_] for s in range(np_)], sd, max_steps))
-    results = _run(game, outcome, items, workers, progress)
+    results = _run(game, outcome, items, workers, progress,
+                   None if timeout is None else t0 + timeout)
+    requested, deals = deals, len(results) // np_
+    if not deals:
+        raise TimeoutError("the time limit ended before the first deal was played in every rotation")
     sign = 1 if game.scoring_max else -1
     diffs = {kd: [] for kd in kinds}
     wins = {kd: 0 for kd in kinds}
@@ -565,7 +578,8 @@ def duplicate(game, kinds: list[str], deals: int = 100, seed: int = 0, max_steps
                      "win_rate": wins[kd] / seat_games[kd] if seat_games[kd] else 0.0,
                      "win_rate_ci": list(wilson(wins[kd], seat_games[kd]))})
     out = {"game": game.name, "deals": deals, "deals_used": used, "deals_dropped_step_limit": dropped,
-           "seed": seed, "rotations": np_, "games_played": len(items), "scoring": "max" if sign > 0 else "min",
+           "deals_requested": requested, "stopped_by_time_limit": deals < requested,
+           "seed": seed, "rotations": np_, "games_played": deals * np_, "scoring": "max" if sign > 0 else "min",
            "players": rows, "seconds": time.perf_counter() - t0}
     if k >= 2:
         m, lo, hi = mean_ci(pair)

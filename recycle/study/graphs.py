@@ -138,7 +138,7 @@ def node_id(info, per_player: bool = False) -> str:
 
 
 def flow_graph(game, rollouts: int = 1, seed: int = 0, per_player: bool = False,
-               max_steps: int | None = None) -> nx.MultiDiGraph:
+               max_steps: int | None = None, timeout: float | None = None) -> nx.MultiDiGraph:
     """Play ``rollouts`` recorded random games and return the information-flow graph.
 
     One rollout uses ``seed`` itself; several use ``rollout_seed(seed, i)``. Rollouts that
@@ -147,8 +147,11 @@ def flow_graph(game, rollouts: int = 1, seed: int = 0, per_player: bool = False,
     decks, mixed_backs, created, forgotten, cards_in, cards_out``; edges (keyed by flow
     class) carry ``count`` (total), ``mean``, ``chosen`` (moved by players' decisions),
     ``src_vis``, ``dst_vis`` and ``actions``. Player (team) locations of one name are a
-    single "each player" node unless ``per_player``.
+    single "each player" node unless ``per_player``. ``timeout`` (seconds) stops starting
+    new rollouts after that time; ``G.graph["played"]`` says how many were played.
     """
+    import time
+
     from ..errors import StepLimitExceeded
     from ..engine.game import DEFAULT_MAX_STEPS, rollout_seed
 
@@ -156,7 +159,10 @@ def flow_graph(game, rollouts: int = 1, seed: int = 0, per_player: bool = False,
         raise ValueError("rollouts must be at least 1")
     total = _Tally(game)
     done = skipped = 0
+    deadline = None if timeout is None else time.perf_counter() + timeout
     for i in range(rollouts):
+        if deadline is not None and i and time.perf_counter() > deadline:
+            break
         s = seed if rollouts == 1 else rollout_seed(seed, i)
         tally = _Tally(game)
         try:
@@ -172,7 +178,8 @@ def flow_graph(game, rollouts: int = 1, seed: int = 0, per_player: bool = False,
 
 
 def _build(game, t: _Tally, done: int, skipped: int, rollouts: int, seed: int, per_player: bool):
-    G = nx.MultiDiGraph(game=game.name, rollouts=rollouts, completed=done, skipped=skipped, seed=seed,
+    G = nx.MultiDiGraph(game=game.name, rollouts=rollouts, played=done + skipped, completed=done, skipped=skipped,
+                        seed=seed,
                         per_player=per_player, nplayers=game.nplayers)
     infos = game.layout.infos
     div = max(done, 1)

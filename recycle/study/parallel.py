@@ -51,22 +51,63 @@ class _Failure:
         self.exc = exc
 
 
+def _run_one(args):
+    job, item = args
+    return _call(job, _GAME, item)
+
+
+def stream_games(game, job: Callable, items, workers: int = 1, window: int | None = None):
+    """``job(game, *args)`` for each ``args`` of the iterable ``items``, yielded in order.
+
+    Unlike ``map_games``, items are taken only as the results are used (at most ``window``
+    batches wait in the workers), so ``items`` may be endless or stopped early: closing the
+    generator stops the workers."""
+    if workers <= 1:
+        for args in items:
+            yield job(game, *args)
+        return
+    from collections import deque
+
+    window = window or 4 * workers
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(workers, initializer=_init, initargs=(game.source.text, game.source.filename)) as pool:
+        pending: deque = deque()
+        for args in items:
+            pending.append(pool.apply_async(_run_one, ((job, args),)))
+            if len(pending) >= window:
+                yield _unwrap(pending.popleft().get())
+        while pending:
+            yield _unwrap(pending.popleft().get())
+
+
+def _unwrap(rec):
+    if isinstance(rec, _Failure):
+        raise rec.exc
+    return rec
+
+
 def default_workers() -> int:
     return max(1, os.cpu_count() or 1)
 
 
 def map_games(game, job: Callable, items: Sequence[tuple], workers: int = 1,
-              progress: Callable[[int], None] | None = None) -> list:
+              progress: Callable[[int], None] | None = None, deadline: float | None = None) -> list:
     """``[job(game, *args) for args in items]``, in ``workers`` processes when more than one.
 
     ``progress(done)`` is called as records arrive (``done`` counts finished items). An
-    exception raised by a job is re-raised here (the first one in item order).
+    exception raised by a job is re-raised here (the first one in item order). After
+    ``deadline`` (a ``time.perf_counter()`` value) no more items are started and the
+    results of the first items, up to the first one not finished, are returned.
     """
+    import time
+
     items = list(items)
     n = len(items)
     results: list = [None] * n
     if workers <= 1 or n <= 1:
         for k, args in enumerate(items):
+            if deadline is not None and time.perf_counter() > deadline:
+                return results[:k]
             results[k] = job(game, *args)
             if progress:
                 progress(k + 1)
@@ -77,13 +118,19 @@ def map_games(game, job: Callable, items: Sequence[tuple], workers: int = 1,
     batches = [(job, indexed[i:i + size]) for i in range(0, n, size)]
     ctx = multiprocessing.get_context("spawn")
     done = 0
+    finished = [False] * n
     with ctx.Pool(workers, initializer=_init, initargs=(game.source.text, game.source.filename)) as pool:
         for out in pool.imap_unordered(_run_batch, batches):
             for k, rec in out:
                 results[k] = rec
+                finished[k] = True
             done += len(out)
             if progress:
                 progress(done)
+            if deadline is not None and time.perf_counter() > deadline:
+                break  # leaving the pool stops the workers
+    if done < n:  # stopped by the deadline: the games up to the first unfinished one
+        results = results[:finished.index(False)]
     for rec in results:
         if isinstance(rec, _Failure):
             raise rec.exc

@@ -68,11 +68,11 @@ def deal_of(state) -> dict[str, list[str]]:
 
 
 def play_recorded(game, players, seed: int, path, specs: list[str], max_steps: int = 100_000,
-                  describe: bool = False, reveal: bool = False):
+                  describe: bool = False, reveal: bool = False, timeout: float | None = None):
     """Play one game and return ``(result, record)``."""
     rec = Recorder(game)
     result = game.play(players, seed=seed, record=True, describe=describe, reveal=reveal,
-                       max_steps=max_steps, on_decision=rec.on_decision)
+                       max_steps=max_steps, on_decision=rec.on_decision, timeout=timeout)
     return result, rec.finish(result, path, specs, max_steps)
 
 

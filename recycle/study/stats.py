@@ -27,6 +27,7 @@ class SimulationStats:
     winning_score_mean: float
     step_limit_hits: int
     finished: int
+    played: int = 0
     decision_counts: list[int] = field(default_factory=list, repr=False)
     scores: list[list[int]] = field(default_factory=list, repr=False)
     winners: list[list[int]] = field(default_factory=list, repr=False)
@@ -52,8 +53,13 @@ class SimulationStats:
             f"ties for first: {self.tie_rate:.2%}",
             f"mean winning score: {self.winning_score_mean:.3f}",
             f"rollouts that hit the step limit: {self.step_limit_hits}",
-            "seat  win rate        ±95%    mean score",
         ]
+        if self.played < self.games:
+            lines.append(f"stopped by the time limit after {self.played} of {self.games} rollouts")
+        if self.step_limit_hits:
+            lines.append(f"statistics over {self.finished} of {self.played} games: "
+                         f"{self.step_limit_hits} hit the step limit")
+        lines.append("seat  win rate        ±95%    mean score")
         for p, (w, sc) in enumerate(zip(self.win_rate, self.score_mean)):
             half = 1.96 * math.sqrt(max(w * (1 - w), 1e-12) / n)
             lines.append(f"P{p:<4} {w:8.2%}   ±{half:7.2%}   {sc:10.3f}")
@@ -84,13 +90,16 @@ def _simulate_batch(game, players, seeds, max_steps: int):
 
 
 def simulate(game, n: int, seed: int, players=None, max_steps: int = 100_000, progress=None,
-             keep_records: bool = True, workers: int = 1) -> SimulationStats:
+             keep_records: bool = True, workers: int = 1, timeout: float | None = None) -> SimulationStats:
     """Play ``n`` games with rollout seeds ``rollout_seed(seed, i)``; collect statistics.
 
     A rollout that hits the step limit is counted in ``step_limit_hits`` and left out of
     the other figures. ``progress(i)`` is called after each rollout when given (after
     each batch with ``workers`` > 1). ``workers`` processes share the rollouts; every
-    figure except the timings is the same whatever their number.
+    figure except the timings is the same whatever their number. Seeds are made as the
+    games are played (any ``n`` fits in memory when ``keep_records`` is off). ``timeout``
+    (seconds) stops starting new games after that time: the statistics are those of the
+    games played (``played``), in order, so they are the first ``played`` games of the run.
     """
     from ..engine.game import rollout_seed
     from ..engine.runner import RandomPlayer
@@ -98,66 +107,87 @@ def simulate(game, n: int, seed: int, players=None, max_steps: int = 100_000, pr
     if players is None:
         players = [RandomPlayer() for _ in range(game.nplayers)]
     t0 = time.perf_counter()
+    deadline = None if timeout is None else t0 + timeout
+    agg = _Aggregate(game, keep_records)
     if workers > 1 and n > 1:
-        from .parallel import map_games
+        from .parallel import stream_games
 
-        size = max(1, min(200, n // (workers * 8)))
-        chunks = [(players, [rollout_seed(seed, i) for i in range(a, min(n, a + size))], max_steps)
-                  for a in range(0, n, size)]
-        ends = [min(n, a + size) for a in range(0, n, size)]
-        batches = map_games(game, _simulate_batch, chunks, workers,
-                            progress=(lambda done: progress(ends[done - 1] - 1)) if progress else None)
-        records = [rec for batch in batches for rec in batch]
+        # small batches when a time limit must be kept (a batch started is finished)
+        size = max(1, min(200 if deadline is None else 10, n // (workers * 8)))
+
+        def chunks():
+            for a in range(0, n, size):
+                if deadline is not None and time.perf_counter() > deadline:
+                    return
+                yield (players, [rollout_seed(seed, i) for i in range(a, min(n, a + size))], max_steps)
+
+        stream = stream_games(game, _simulate_batch, chunks(), workers, window=2 * workers)
+        for batch in stream:
+            for rec in batch:
+                agg.add(rec)
+            if progress:
+                progress(agg.played - 1)
+            if deadline is not None and time.perf_counter() > deadline:
+                stream.close()  # stops the workers; the games so far are a prefix of the run
+                break
     else:
-        records = []
         all_random = _all_random(players)
         for i in range(n):
-            records.append(_simulate_one(game, players, rollout_seed(seed, i), max_steps, all_random))
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+            agg.add(_simulate_one(game, players, rollout_seed(seed, i), max_steps, all_random))
             if progress:
                 progress(i)
-    return _aggregate(game, n, seed, players, records, time.perf_counter() - t0, keep_records)
+    return agg.stats(n, seed, players, time.perf_counter() - t0)
 
 
-def _aggregate(game, n, seed, players, records, dt, keep_records) -> SimulationStats:
-    np_ = game.nplayers
-    wins = [0] * np_
-    score_sum = [0] * np_
-    ties = 0
-    win_score = 0
-    dec_total = opt_total = 0
-    dec_min, dec_max = None, 0
-    limit_hits = 0
-    decision_counts, all_scores, all_winners = [], [], []
-    higher_wins = game.scoring_max
-    for rec in records:
+class _Aggregate:
+    """Running totals over rollout records ``(scores, decisions, options_total)`` or None."""
+
+    def __init__(self, game, keep_records: bool):
+        self.game = game
+        self.keep = keep_records
+        np_ = game.nplayers
+        self.wins = [0] * np_
+        self.score_sum = [0] * np_
+        self.ties = self.win_score = self.dec_total = self.opt_total = 0
+        self.dec_min, self.dec_max = None, 0
+        self.limit_hits = self.played = 0
+        self.decision_counts, self.all_scores, self.all_winners = [], [], []
+
+    def add(self, rec) -> None:
+        self.played += 1
         if rec is None:
-            limit_hits += 1
-            continue
+            self.limit_hits += 1
+            return
         scores, d, options_total = rec
-        best = max(scores) if higher_wins else min(scores)
+        best = max(scores) if self.game.scoring_max else min(scores)
         winners = [p for p, v in enumerate(scores) if v == best]
         for w in winners:
-            wins[w] += 1
+            self.wins[w] += 1
         if len(winners) > 1:
-            ties += 1
+            self.ties += 1
         for p, v in enumerate(scores):
-            score_sum[p] += v
-        win_score += best
-        dec_total += d
-        opt_total += options_total
-        dec_min = d if dec_min is None or d < dec_min else dec_min
-        dec_max = max(dec_max, d)
-        if keep_records:
-            decision_counts.append(d)
-            all_scores.append(scores)
-            all_winners.append(winners)
-    done = n - limit_hits
-    m = max(done, 1)
-    return SimulationStats(
-        game=game.name, games=n, seed=seed, players=[getattr(p, "name", type(p).__name__) for p in players],
-        seconds=dt, rollouts_per_second=n / dt if dt > 0 else float("inf"),
-        decisions={"mean": dec_total / m, "min": dec_min or 0, "max": dec_max},
-        options_per_decision=opt_total / dec_total if dec_total else 0.0,
-        win_rate=[w / m for w in wins], tie_rate=ties / m, score_mean=[v / m for v in score_sum],
-        winning_score_mean=win_score / m, step_limit_hits=limit_hits, finished=done,
-        decision_counts=decision_counts, scores=all_scores, winners=all_winners)
+            self.score_sum[p] += v
+        self.win_score += best
+        self.dec_total += d
+        self.opt_total += options_total
+        self.dec_min = d if self.dec_min is None or d < self.dec_min else self.dec_min
+        self.dec_max = max(self.dec_max, d)
+        if self.keep:
+            self.decision_counts.append(d)
+            self.all_scores.append(scores)
+            self.all_winners.append(winners)
+
+    def stats(self, n: int, seed: int, players, dt: float) -> SimulationStats:
+        done = self.played - self.limit_hits
+        m = max(done, 1)
+        return SimulationStats(
+            game=self.game.name, games=n, seed=seed, players=[getattr(p, "name", type(p).__name__) for p in players],
+            seconds=dt, rollouts_per_second=self.played / dt if dt > 0 else float("inf"),
+            decisions={"mean": self.dec_total / m, "min": self.dec_min or 0, "max": self.dec_max},
+            options_per_decision=self.opt_total / self.dec_total if self.dec_total else 0.0,
+            win_rate=[w / m for w in self.wins], tie_rate=self.ties / m, score_mean=[v / m for v in self.score_sum],
+            winning_score_mean=self.win_score / m, step_limit_hits=self.limit_hits, finished=done,
+            played=self.played, decision_counts=self.decision_counts, scores=self.all_scores,
+            winners=self.all_winners)
