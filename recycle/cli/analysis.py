@@ -44,6 +44,11 @@ def _check_spec(spec: str) -> None:
         raise typer.Exit(2) from None
 
 
+def _nothing_played(exc: TimeoutError, timeout: float) -> None:
+    typer.echo(f"error: {exc} (--timeout {timeout:g})", err=True)
+    raise typer.Exit(1) from None
+
+
 def register(app: typer.Typer, fail, load) -> None:
     """Add the commands to ``app``; ``fail`` reports a RecycleError, ``load`` loads a game."""
 
@@ -107,8 +112,7 @@ def register(app: typer.Typer, fail, load) -> None:
             fail(exc)
             return
         except TimeoutError as exc:
-            typer.echo(f"error: {exc} (--timeout {timeout:g})", err=True)
-            raise typer.Exit(1) from None
+            _nothing_played(exc, timeout)
         if a.get("stopped_by_time_limit"):
             typer.echo(f"stopped by the time limit: {a['total_games_played']} of {total} games played", err=True)
         if games_csv is not None:
@@ -160,8 +164,7 @@ def register(app: typer.Typer, fail, load) -> None:
             fail(exc)
             return
         except TimeoutError as exc:
-            typer.echo(f"error: {exc} (--timeout {timeout:g})", err=True)
-            raise typer.Exit(1) from None
+            _nothing_played(exc, timeout)
         if d["stopped_by_time_limit"]:
             typer.echo(f"stopped by the time limit: {d['deals']} of {d['deals_requested']} deals played in "
                        f"every rotation", err=True)

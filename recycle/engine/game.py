@@ -372,19 +372,7 @@ class PreparedGame:
         if not self.fast:
             return self.play(seed=seed, max_steps=max_steps).state
         s = self._fresh_state(seed, False, max_steps, False)
-        draw = random.Random(seed + PLAYER_SEED_OFFSET).random
-        history = s.history
-
-        def decide(opts):
-            i = int(draw() * len(opts))
-            history.append(i)
-            return i
-
-        def pick(n):
-            i = int(draw() * n)
-            history.append(i)
-            return i
-        s.decide, s.pick = decide, pick
+        s.play_inline(random.Random(seed + PLAYER_SEED_OFFSET).random)
         s._advance(lambda: self._begin(s))
         s.decide = s.pick = None
         return s

@@ -95,10 +95,24 @@ class _Stepping:
         if self.frames is None:
             return
         n = len(self._raw_options())
-        history = self.history
         i = int(draw() * n) if n > 1 else 0
         if n > 1:
-            history.append(i)
+            self.history.append(i)
+        self.play_inline(draw)
+        if not self.game.fast:
+            self.pick = None
+        try:
+            self.chosen = i
+            frames = self.frames
+            flow = self.game._flow
+            self._advance(lambda: flow.resume(self, self.env, frames, len(frames) - 1))
+        finally:
+            self.decide = self.pick = None
+
+    def play_inline(self, draw) -> None:
+        """From now on, choices are made inline by ``int(draw() * n)`` among n options (only
+        when n > 1, as the random player does) and kept in ``history``, without stopping."""
+        history = self.history
 
         def decide(opts):
             k = int(draw() * len(opts))
@@ -109,16 +123,7 @@ class _Stepping:
             k = int(draw() * n)
             history.append(k)
             return k
-        self.decide = decide
-        if self.game.fast:
-            self.pick = pick
-        try:
-            self.chosen = i
-            frames = self.frames
-            flow = self.game._flow
-            self._advance(lambda: flow.resume(self, self.env, frames, len(frames) - 1))
-        finally:
-            self.decide = self.pick = None
+        self.decide, self.pick = decide, pick
 
     def _advance(self, run) -> None:
         from ..errors import RecycleBug, RecycleError, RecycleRuntimeError
