@@ -23,6 +23,9 @@ class Span:
         return f"{self.file}:{self.line}:{self.column}"
 
 
+QUOTE_WIDTH = 160  # characters of a long source line quoted under a message
+
+
 class RecycleError(Exception):
     """A problem with a RECYCLE game, reported to the user without a traceback."""
 
@@ -49,7 +52,14 @@ class RecycleError(Exception):
                 width = 1
                 if self.span.end_line == self.span.line:
                     width = max(1, self.span.end_column - self.span.column)
-                text += f"\n  {line}\n  {' ' * (self.span.column - 1)}^{'~' * (width - 1)}"
+                col = self.span.column - 1
+                if len(line) > QUOTE_WIDTH:  # a window of a long line around the place
+                    start = max(0, col - QUOTE_WIDTH // 3)
+                    clipped = line[start:start + QUOTE_WIDTH]
+                    line = ("..." if start else "") + clipped + ("..." if start + QUOTE_WIDTH < len(line) else "")
+                    col = col - start + (3 if start else 0)
+                    width = min(width, QUOTE_WIDTH)
+                text += f"\n  {line}\n  {' ' * col}^{'~' * (width - 1)}"
         return text
 
     def __str__(self) -> str:

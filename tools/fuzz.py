@@ -1,18 +1,40 @@
 #!/usr/bin/env python3
-"""Long fuzzing runs: the mutation strategy of tests/test_fuzz.py over many inputs.
+"""Long fuzzing runs: hostile game files, game records and state-machine games.
 
-    python tools/fuzz.py [--examples 10000] [--jobs 2] [--seed 0] [--timeout 30]
-                         [--out fuzz-crashes] [--max-steps 2000] [--time-bound 5]
+    python tools/fuzz.py [-n 10000] [--kind mixed|mutate|shapes|records|state] [--workers 2]
+                         [--seed 0] [--timeout 20] [--time-bound 5] [--max-steps 2000]
+                         [--mem-limit 2048] [--out fuzz-crashes]
+    python tools/fuzz.py --state -n 20000 --workers 2        # the state-machine fuzzer
 
-Inputs come from ``recycle/study/fuzzing.py``'s Hypothesis strategy (mutated corpus games and
-``games/*.rcy``: token/parenthesis deletion, duplication and swaps, random bytes and text,
-deep nesting, huge integers, truncation, empty files, non-UTF-8 bytes). Each input is loaded
-and, if it compiles, one random game is played with ``--max-steps`` steps, in worker
-processes that are killed after ``--timeout`` seconds (a hang). Prints counts of outcomes:
-ok, syntax/compile/runtime error, step limit, and failures — crashes (a Python exception
-that is not a RecycleError), bad messages (no ``file:line:column:``), slow inputs (over
-``--time-bound`` s) and hangs. Each distinct failure is saved in ``--out`` as
-``NNN.rcy`` (the exact input bytes) and ``NNN.txt`` (what happened, with the traceback).
+Kinds of input (``recycle/study/fuzzing.py`` and ``statefuzz.py``):
+
+* ``mutate`` — mutated corpus games and ``games/*.rcy`` (Hypothesis: token/parenthesis
+  deletion, duplication and swaps, random bytes and text, deep nesting, huge integers,
+  truncation, empty files, non-UTF-8 bytes); each is loaded and one random game played.
+* ``shapes`` — games whose work multiplies: nested repeat/all/any/filter, ``(range
+  1..200000)`` inside any/all/filter/sum/size in an end condition, a conditional, a ``set``
+  value, scoring or a choice, and choices of 50,000 options.
+* ``records`` — hand-edited game records (JSON) of a Schwimmen game, read with
+  ``read_record`` and replayed (``replay``, scripted and with the players run again): missing
+  or mistyped fields, tampered seeds, players, hashes and decisions, deep nesting, junk bytes,
+  paths to devices. A record must be refused (``ValueError``), stop on a ``RecycleError``,
+  replay as different or replay as identical — never crash, and never replay as identical
+  when it changed what determines the game.
+* ``state`` — small random games that move, swap, remember, forget and shuffle cards in every
+  way (views, mem locations, ``repeat``, choices; ``statefuzz.random_game``), played on the fast
+  and the plain compilation and as an inline rollout: card conservation after every card
+  event, every player's view at every decision, and the three plays must agree
+  (``statefuzz.exercise_state``). Game ``i`` is ``random_game(seed * 2**32 + i)`` played with
+  that seed, so any failure is reproduced from its number.
+* ``mixed`` (the default) — mutate, shapes and records, 7:2:1.
+
+Every input runs in a worker process killed after ``--timeout`` seconds (a hang) and limited
+to ``--mem-limit`` MB; an input that ends but takes over ``--time-bound`` seconds is "slow".
+Prints the count of each outcome and each failure — crashes (a Python exception that is not
+a RecycleError), bad messages (no ``file:line:column:``), invariant breaks, divergences,
+accepted tampering, slow inputs and hangs. Each distinct failure is saved in ``--out`` as
+``NNN.rcy`` or ``NNN.json`` (the exact input) and ``NNN.txt`` (what happened, how to run it
+again, the traceback).
 
 Exit status 0 if no input failed, 1 otherwise.
 """
@@ -22,7 +44,9 @@ from __future__ import annotations
 import argparse
 import collections
 import gc
+import itertools
 import multiprocessing as mp
+import re
 import sys
 import time
 import traceback
@@ -31,24 +55,51 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from recycle.study import fuzzing  # noqa: E402
+from recycle.study import fuzzing, statefuzz  # noqa: E402
+
+KINDS = ("mixed", "mutate", "shapes", "records", "state")
+FAILURES = ("crash", "bad message", "invariant", "divergence", "tampering", "slow", "hang")
 
 
-def generate(n: int, seed: int) -> list[tuple[str, str | bytes]]:
-    """``n`` inputs drawn from ``fuzzing.mutated_inputs()`` (reproducible for a seed)."""
+def generate(n: int, seed: int, kind: str = "mutate") -> list[tuple]:
+    """``n`` inputs ``(description, input kind, data, extra)`` drawn from the Hypothesis
+    strategies of ``fuzzing`` (reproducible for a seed)."""
     from hypothesis import HealthCheck, Phase, given, seed as hseed, settings
+    from hypothesis import strategies as st
 
+    mutate = st.builds(lambda c: (c[0], "rcy", c[1], None), fuzzing.mutated_inputs())
+    shapes = st.builds(lambda c: (c[0], "rcy", c[1], None), fuzzing.shaped_inputs(big=True))
+    records = st.builds(lambda c: (c[0], "record", c[1], c[2]), fuzzing.record_inputs())
+    strategy = {"mutate": mutate, "shapes": shapes, "records": records,
+                "mixed": st.one_of(*([mutate] * 7 + [shapes] * 2 + [records]))}[kind]
     inputs: list = []
 
     @hseed(seed)
     @settings(max_examples=n, database=None, phases=[Phase.generate], deadline=None,
               suppress_health_check=list(HealthCheck))
-    @given(fuzzing.mutated_inputs())
+    @given(strategy)
     def collect(example):
         inputs.append(example)
 
     collect()
     return inputs
+
+
+def state_inputs(n: int, seed: int):
+    """The state-machine games, made as they are handed out (any ``n``, little memory)."""
+    for i in range(n):
+        game_seed = (seed << 32) + i
+        yield f"state game {i} (random_game({game_seed}), played with seed {game_seed})", "state", \
+            statefuzz.random_game(game_seed), game_seed
+
+
+def run_one(kind: str, data, extra, max_steps: int) -> str:
+    """One input, without a time bound (the caller times it); returns its outcome."""
+    if kind == "rcy":
+        return fuzzing.exercise(data, max_steps=max_steps, time_bound=None)
+    if kind == "record":
+        return fuzzing.exercise_record(data, extra or "", time_bound=None)
+    return statefuzz.exercise_state(data, seed=extra, max_steps=max_steps, time_bound=None)
 
 
 def _worker(conn, max_steps: int, mem_limit: int, slow: float) -> None:
@@ -60,20 +111,27 @@ def _worker(conn, max_steps: int, mem_limit: int, slow: float) -> None:
         job = conn.recv()
         if job is None:
             return
-        idx, data = job
+        idx, kind, data, extra = job
         t0 = time.perf_counter()
         try:
-            outcome, detail = fuzzing.exercise(data, max_steps=max_steps, time_bound=None), ""
+            outcome, detail = run_one(kind, data, extra, max_steps), ""
             if time.perf_counter() - t0 > slow:
                 # again, after freeing what earlier inputs left behind, to time this input alone
                 gc.collect()
                 t0 = time.perf_counter()
-                fuzzing.exercise(data, max_steps=max_steps, time_bound=None)
+                run_one(kind, data, extra, max_steps)
+        except statefuzz.StateFailure as exc:
+            outcome = exc.kind
+            detail = str(exc)
+            if exc.__cause__ is not None:
+                detail += "\n\n" + "".join(traceback.format_exception(exc.__cause__))
         except fuzzing.FuzzFailure as exc:
             cause = exc.__cause__
             if cause is not None:
                 outcome = "crash"
                 detail = "".join(traceback.format_exception(cause))
+            elif str(exc).startswith("tampering"):
+                outcome, detail = "tampering", str(exc)
             else:
                 outcome = "bad message"
                 detail = str(exc)
@@ -96,8 +154,8 @@ class Worker:
         self.job = None
         self.since = 0.0
 
-    def submit(self, idx, data):
-        self.job = (idx, data)
+    def submit(self, idx, kind, data, extra):
+        self.job = (idx, kind, data, extra)
         self.since = time.perf_counter()
         self.conn.send(self.job)
 
@@ -116,6 +174,10 @@ def signature(outcome: str, detail: str, idx: int) -> str:
         return f"crash|{lines[-1].split(':')[0] if lines else ''}|{where[-1] if where else ''}"
     if outcome == "bad message":
         return "bad message|" + detail.split(":")[0]
+    if outcome in ("invariant", "divergence", "tampering"):
+        first = detail.splitlines()[0] if detail else ""
+        first = re.sub(r"\(seed \d+, step \d+\)", "", first)
+        return f"{outcome}|" + re.sub(r"\d+", "N", first)[:90]
     return f"{outcome} #{idx}"
 
 
@@ -125,43 +187,68 @@ MAX_SAVED = 25
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--examples", "-n", type=int, default=10_000, help="number of inputs (default 10000)")
-    ap.add_argument("--seed", type=int, default=0, help="Hypothesis seed for the inputs")
-    ap.add_argument("--jobs", "-j", type=int, default=2, help="worker processes (default 2)")
+    ap.add_argument("--kind", choices=KINDS, default="mixed", help="what to generate (default mixed)")
+    ap.add_argument("--state", action="store_true", help="the state-machine fuzzer (the same as --kind state)")
+    ap.add_argument("--seed", type=int, default=0, help="seed of the inputs (Hypothesis seed, or of the state games)")
+    ap.add_argument("--jobs", "--workers", "-j", type=int, default=2, dest="jobs",
+                    help="worker processes (default 2)")
     ap.add_argument("--timeout", type=float, default=20.0, help="kill an input after this many seconds (a hang)")
-    ap.add_argument("--time-bound", type=float, default=fuzzing.TIME_BOUND,
-                    help="an input slower than this is reported as slow (default %(default)s s)")
-    ap.add_argument("--max-steps", type=int, default=fuzzing.MAX_STEPS, help="step limit of the one game played")
+    ap.add_argument("--time-bound", type=float, default=None,
+                    help=f"an input slower than this is reported as slow (default {fuzzing.TIME_BOUND} s; "
+                         f"{statefuzz.STATE_TIME_BOUND} s for state games)")
+    ap.add_argument("--max-steps", type=int, default=None,
+                    help=f"step limit of the games played (default {fuzzing.MAX_STEPS}; "
+                         f"{statefuzz.STATE_MAX_STEPS} for state games)")
     ap.add_argument("--mem-limit", type=int, default=2048, help="address-space limit per worker, MB (0: none)")
     ap.add_argument("--out", default="fuzz-crashes", help="folder for failing inputs (default %(default)s)")
     args = ap.parse_args(argv)
+    kind = "state" if args.state else args.kind
+    if args.examples < 0 or args.jobs < 1 or args.jobs > 64 or args.timeout <= 0:
+        ap.error("-n must be >= 0, --workers 1..64 and --timeout > 0")
+    state = kind == "state"
+    time_bound = args.time_bound if args.time_bound is not None else (
+        statefuzz.STATE_TIME_BOUND if state else fuzzing.TIME_BOUND)
+    max_steps = args.max_steps if args.max_steps is not None else (
+        statefuzz.STATE_MAX_STEPS if state else fuzzing.MAX_STEPS)
 
     t0 = time.perf_counter()
-    print(f"generating {args.examples} inputs (seed {args.seed}) from {len(fuzzing.SEEDS)} seed games ...",
-          file=sys.stderr, flush=True)
-    inputs = generate(args.examples, args.seed)
-    t_gen = time.perf_counter() - t0
-    print(f"  {len(inputs)} inputs in {t_gen:.1f} s; running ...", file=sys.stderr, flush=True)
+    if state:
+        print(f"{args.examples} state-machine games (seed {args.seed}), {args.jobs} workers ...",
+              file=sys.stderr, flush=True)
+        inputs: dict[int, tuple] = {}
+        source = enumerate(state_inputs(args.examples, args.seed))
+        total = args.examples
+        t_gen = 0.0
+    else:
+        print(f"generating {args.examples} {kind} inputs (seed {args.seed}) ...", file=sys.stderr, flush=True)
+        generated = generate(args.examples, args.seed, kind)
+        inputs = dict(enumerate(generated))
+        source = iter(list(inputs.items()))
+        total = len(generated)
+        t_gen = time.perf_counter() - t0
+        print(f"  {total} inputs in {t_gen:.1f} s; running ...", file=sys.stderr, flush=True)
 
     ctx = mp.get_context("fork")
-    workers = [Worker(ctx, args.max_steps, args.mem_limit << 20, args.time_bound) for _ in range(max(1, args.jobs))]
+    workers = [Worker(ctx, max_steps, args.mem_limit << 20, time_bound) for _ in range(args.jobs)]
     counts: collections.Counter = collections.Counter()
     failures: dict[str, list] = {}
     times: list[float] = []
     out = Path(args.out)
-    pending = [(i, data) for i, (_, data) in enumerate(inputs)][::-1]
+    running: dict[int, tuple] = {}  # the inputs being run (state games are not kept otherwise)
     done = 0
     t1 = time.perf_counter()
 
     def record(idx, outcome, detail, dt):
         nonlocal done
         done += 1
+        desc, ikind, data, extra = running.pop(idx)
         if outcome != "hang":
             times.append(dt)
-        if outcome not in ("crash", "bad message", "hang") and dt > args.time_bound:
-            detail = f"took {dt:.1f} s (bound {args.time_bound} s); outcome {outcome}"
+        if outcome not in FAILURES and dt > time_bound:
+            detail = f"took {dt:.1f} s (bound {time_bound} s); outcome {outcome}"
             outcome = "slow"
         counts[outcome] += 1
-        if outcome in ("crash", "bad message", "hang", "slow"):
+        if outcome in FAILURES:
             sig = signature(outcome, detail, idx)
             first = sig not in failures
             if outcome in ("hang", "slow") and sum(k.startswith(outcome) for k in failures) >= MAX_SAVED:
@@ -170,21 +257,35 @@ def main(argv=None) -> int:
             if first:
                 out.mkdir(parents=True, exist_ok=True)
                 k = len(failures)
-                desc, data = inputs[idx]
                 raw = data if isinstance(data, bytes) else data.encode("utf-8")
-                (out / f"{k:03d}.rcy").write_bytes(raw)
-                (out / f"{k:03d}.txt").write_text(f"input #{idx}: {desc}\noutcome: {outcome} ({dt:.2f} s)\n\n{detail}\n",
-                                                  encoding="utf-8")
+                suffix = "json" if ikind == "record" else "rcy"
+                (out / f"{k:03d}.{suffix}").write_bytes(raw)
+                again = {"rcy": f"fuzzing.exercise(open('{k:03d}.rcy', 'rb').read())",
+                         "record": f"fuzzing.exercise_record(open('{k:03d}.json', 'rb').read(), {extra!r})",
+                         "state": f"statefuzz.exercise_state(open('{k:03d}.rcy').read(), seed={extra})"}[ikind]
+                (out / f"{k:03d}.txt").write_text(
+                    f"input #{idx}: {desc}\noutcome: {outcome} ({dt:.2f} s)\nagain: {again}\n\n{detail}\n",
+                    encoding="utf-8")
         if done % 1000 == 0:
             el = time.perf_counter() - t1
-            print(f"  {done}/{len(inputs)} in {el:.0f} s: " + ", ".join(f"{k} {v}" for k, v in counts.most_common()),
+            print(f"  {done}/{total} in {el:.0f} s: " + ", ".join(f"{k} {v}" for k, v in counts.most_common()),
                   file=sys.stderr, flush=True)
 
-    while pending or any(w.job for w in workers):
+    pending = iter(source)
+    exhausted = False
+    while not exhausted or any(w.job for w in workers):
         for w in workers:
-            if w.job is None and pending:
-                w.submit(*pending.pop())
+            if w.job is None and not exhausted:
+                nxt = next(pending, None)
+                if nxt is None:
+                    exhausted = True
+                    break
+                idx, job = nxt
+                running[idx] = job
+                w.submit(idx, *job[1:])
         conns = [w.conn for w in workers if w.job is not None]
+        if not conns:
+            continue
         ready = mp.connection.wait(conns, timeout=0.5)
         now = time.perf_counter()
         for w in workers:
@@ -210,11 +311,14 @@ def main(argv=None) -> int:
             pass
         w.proc.join(timeout=5)
 
-    total = time.perf_counter() - t0
-    print(f"{len(inputs)} inputs, {total:.0f} s in all ({t_gen:.0f} s generating, "
-          f"{total - t_gen:.0f} s running with {len(workers)} workers); "
+    elapsed = time.perf_counter() - t0
+    print(f"{done} {kind} inputs, {elapsed:.0f} s in all ({t_gen:.0f} s generating, "
+          f"{elapsed - t_gen:.0f} s running with {len(workers)} workers); "
           f"slowest input that ended {max(times, default=0):.2f} s")
-    for name in (*fuzzing.OUTCOMES, "other RecycleError", "crash", "bad message", "slow", "hang"):
+    names = (statefuzz.STATE_OUTCOMES if state else
+             ("ok", "syntax error", "compile error", "runtime error", "step limit", "other RecycleError",
+              "refused", "error", "differs", "identical"))
+    for name in itertools.chain(names, [k for k in counts if k not in names and k not in FAILURES], FAILURES):
         print(f"  {name:20} {counts.get(name, 0):7d}")
     if failures:
         print(f"{len(failures)} distinct failure(s), inputs saved in {out}/:")

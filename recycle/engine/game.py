@@ -7,6 +7,7 @@ and decision); ``simulate(n, seed)`` runs random rollouts and returns ``Simulati
 
 from __future__ import annotations
 
+import gc
 import random
 import time
 from dataclasses import dataclass, field
@@ -16,11 +17,13 @@ from typing import Callable, Sequence
 from ..lang.shapes import Const, Scope, fail, head_of, is_atom, kw
 from ..lang.flow import FlowCompiler
 from ..errors import RecycleCompileError, RecycleError, RecycleRuntimeError, StepLimitExceeded, TimeLimitExceeded
+from ..lang.items import DEFAULT_MAX_WORK, MAX_EVENTS, charge  # noqa: F401 - part of the API
 from ..lang.values import Card
 from .state import State
 from ..lang.syntax import INT, SYMBOL, VAR, Atom, SList, SourceFile, parse_file, parse_text
 
 DEFAULT_MAX_STEPS = 100_000
+NARROW = 2**32  # the largest card score whose sums need no check (PointMap.wide)
 # players draw from their own stream, so the same seed deals the same cards whoever plays
 PLAYER_SEED_OFFSET = 1 << 64
 
@@ -32,12 +35,15 @@ class PointMap:
     card table grows.
     """
 
-    __slots__ = ("awards", "table", "game")
+    __slots__ = ("awards", "table", "game", "wide")
 
     def __init__(self, game, awards):
         self.game = game
         self.awards = awards
         self.table: list[int] = []
+        # a card scores beyond 2^32 in magnitude: sums of its cards may pass 64 bits and are
+        # checked (a narrow map's sums of fewer than 2^31 cards cannot)
+        self.wide = False
         self.refresh()
 
     def refresh(self) -> None:
@@ -49,6 +55,8 @@ class PointMap:
                 if all(attrs.get(k, "") == v for k, v in conds):
                     total += pts
             table.append(total)
+            if not -NARROW <= total <= NARROW:
+                self.wide = True
 
     def scores(self, s=None) -> list[int]:
         """Score of every card of the game's card table, indexed by card id."""
@@ -85,9 +93,11 @@ class GameResult:
 class PreparedGame:
     """A compiled RECYCLE game; create with ``recycle.load`` or ``PreparedGame.from_text``."""
 
-    def __init__(self, source: SourceFile, fast: bool = True):
+    def __init__(self, source: SourceFile, fast: bool = True, max_work: int | None = None):
         self.source = source
         self.fast = fast
+        # the work budget of each game played (see ``new_state``)
+        self.max_work = DEFAULT_MAX_WORK if max_work is None else check_max_work(max_work)
         self.name = Path(source.filename).stem
         self.card_attrs: list[dict] = []
         self.card_deck: list[str] = []
@@ -99,15 +109,23 @@ class PreparedGame:
         self._deck_runs: dict = {}  # (create-deck form, first id) -> its cards, checked once
         self.empty_points = PointMap(self, ())
         self.warnings = list(source.warnings)
+        # compiling allocates a great deal and frees nothing: the cyclic collector, run
+        # again and again over the growing tree of closures, would make it quadratic
+        collecting = gc.isenabled()
+        gc.disable()
         try:
             self._compile(source)
         except RecycleError as exc:
             exc.source = source.text
             raise
+        finally:
+            if collecting:
+                gc.enable()
 
     @classmethod
-    def from_text(cls, text: str, filename: str = "<string>", fast: bool = True) -> "PreparedGame":
-        return cls(parse_text(text, filename), fast=fast)
+    def from_text(cls, text: str, filename: str = "<string>", fast: bool = True,
+                  max_work: int | None = None) -> "PreparedGame":
+        return cls(parse_text(text, filename), fast=fast, max_work=max_work)
 
     # -- compilation -----------------------------------------------------------------------
     def _compile(self, source: SourceFile) -> None:
@@ -168,6 +186,11 @@ class PreparedGame:
             fail("expected (scoring max|min EXPRESSION)", scoring, "scoring")
         self.scoring_max = scoring.items[1].value == "max"
         self._score_fn = comp.c_int(scoring.items[2], scope)
+        # what the game's forms cost once (its loops over the players included, which are
+        # paid for with the forms around them: recycle/lang/flow.py, weight), paid when a
+        # game begins, and what the scoring expression costs each time it is worked out
+        self._game_cost = (comp.weight(game), game.span)
+        self._score_cost = (comp.weight(scoring.items[2]), scoring.span)
         self._setup = [it.run for it in setup_items]
         self._decls = dynamic_decls
         self._flow = flow
@@ -180,7 +203,7 @@ class PreparedGame:
         complete before the first game: rollouts then only read them (the first rollout is
         as fast as the thousandth). A setup that breaks a rule fails again, with its
         message, when a game is played."""
-        s = self._fresh_state(0, False, DEFAULT_MAX_STEPS, False)
+        s = self._fresh_state(0, False, DEFAULT_MAX_STEPS, False, None)
         try:
             for slot, val in self._decls:
                 s.env[slot] = val(s, s.env)
@@ -250,9 +273,14 @@ class PreparedGame:
             self._attr_cols[key] = col
         return col
 
-    def point_map(self, awards) -> PointMap:
+    def point_map(self, awards, s: State | None = None, span=None) -> PointMap:
+        """The point map of ``awards`` (one object per distinct awards). Making a new one
+        scores every card of the card table: with ``s`` given, that costs one unit of its
+        work budget per card and award (a game that makes a new map at every turn pays)."""
         pm = self._point_maps.get(awards)
         if pm is None:
+            if s is not None:
+                charge(s, len(self.card_attrs) * max(1, len(awards)), span, "set")
             pm = PointMap(self, awards)
             self._point_maps[awards] = pm
         return pm
@@ -265,7 +293,7 @@ class PreparedGame:
 
     # -- playing ---------------------------------------------------------------------------
     def new_state(self, seed: int = 0, record=False, max_steps: int = DEFAULT_MAX_STEPS,
-                  track: bool = False) -> State:
+                  track: bool = False, max_work: int | None = None) -> State:
         """A new game, dealt and played up to its first decision (or to its end).
 
         Chance (shuffles, ``random``, ties of max/min) draws from the state's own generator,
@@ -274,14 +302,19 @@ class PreparedGame:
         has one). ``track=True`` keeps what each player has observed (``known_locations``),
         which ``Observation.sample_world`` respects. Raises ``RecycleRuntimeError`` (with
         the form and line) when the game breaks a rule of the language, and
-        ``StepLimitExceeded`` when it runs too long.
+        ``StepLimitExceeded`` when it runs too long: more than ``max_steps`` steps (stage
+        turns and decisions), more than ``max_work`` units of work (its loops, the cards
+        its expressions handle, the options it lists; the game's ``max_work`` by default,
+        ``DEFAULT_MAX_WORK`` unless ``load`` set another), or more than ``MAX_EVENTS``
+        recorded events.
         """
-        s = self._fresh_state(seed, record, max_steps, track)
+        s = self._fresh_state(seed, record, max_steps, track, max_work)
         s._advance(lambda: self._begin(s))
         return s
 
-    def _fresh_state(self, seed: int, record, max_steps: int, track: bool) -> State:
-        s = State(self, random.Random(chance_seed(seed)), False, max_steps)
+    def _fresh_state(self, seed: int, record, max_steps: int, track: bool, max_work: int | None) -> State:
+        max_work = self.max_work if max_work is None else check_max_work(max_work)
+        s = State(self, random.Random(chance_seed(seed)), False, max_steps, max_work)
         s.seed = seed
         sink = None
         if record is True:
@@ -300,6 +333,7 @@ class PreparedGame:
         return s
 
     def _begin(self, s: State) -> None:
+        charge(s, self._game_cost[0], self._game_cost[1], "game")
         env = s.env
         for slot, val in self._decls:
             env[slot] = val(s, env)
@@ -309,14 +343,16 @@ class PreparedGame:
 
     def play(self, players: Sequence | None = None, seed: int = 0, record=False,
              max_steps: int = DEFAULT_MAX_STEPS, describe: bool = False, reveal: bool = False,
-             on_decision: Callable | None = None, timeout: float | None = None) -> GameResult:
+             on_decision: Callable | None = None, timeout: float | None = None,
+             max_work: int | None = None) -> GameResult:
         """Play one game. ``players`` has one Player per seat (random players by default).
 
         ``record`` is as in ``new_state``: the events end in ``result.events``.
         ``describe`` adds each decision's chosen option in words (hidden cards as ``?``
         unless ``reveal``). ``on_decision(state, player, options, index)`` is called at
         every decision, before the option is applied. ``timeout`` (seconds) stops the game
-        at its first decision after that time (``TimeLimitExceeded``). Raises like
+        at its first decision after that time (``TimeLimitExceeded``). ``max_work`` is as in
+        ``new_state``. Raises like
         ``new_state``; a ``RecycleError`` carries the game so far in ``exc.partial`` when it
         was watched.
         """
@@ -328,7 +364,7 @@ class PreparedGame:
             raise ValueError(f"{self.name} needs {self.nplayers} players, got {len(players)}")
         recording = record is not False and record is not None
         track = any(getattr(pl, "needs_view", False) for pl in players)
-        s = self._fresh_state(seed, record, max_steps, track)
+        s = self._fresh_state(seed, record, max_steps, track, max_work)
         events = s.events.inner if track else s.events
         player_rng = random.Random(seed + PLAYER_SEED_OFFSET)
         choices: list[Decision] = []
@@ -362,7 +398,7 @@ class PreparedGame:
         return GameResult(seed, scores, ranks, winners, s.decisions, s.options_total, s.steps, s,
                           events, choices)
 
-    def random_rollout(self, seed: int, max_steps: int = DEFAULT_MAX_STEPS) -> State:
+    def random_rollout(self, seed: int, max_steps: int = DEFAULT_MAX_STEPS, max_work: int | None = None) -> State:
         """One game with random players and nothing recorded: the simulation hot path.
 
         The same game as ``play(seed=seed)`` with random players; returns the final state
@@ -370,8 +406,8 @@ class PreparedGame:
         random players choose inline, without the game stopping at each decision.
         """
         if not self.fast:
-            return self.play(seed=seed, max_steps=max_steps).state
-        s = self._fresh_state(seed, False, max_steps, False)
+            return self.play(seed=seed, max_steps=max_steps, max_work=max_work).state
+        s = self._fresh_state(seed, False, max_steps, False, max_work)
         s.play_inline(random.Random(seed + PLAYER_SEED_OFFSET).random)
         s._advance(lambda: self._begin(s))
         s.decide = s.pick = None
@@ -384,7 +420,9 @@ class PreparedGame:
         if env is None:
             env = s.env if s.env is not None else [None] * self._compiler.nslots
         out = []
+        cost, span = self._score_cost
         for p in range(self.nplayers):
+            charge(s, cost, span, "scoring")
             s.pstack.append([p, None])
             try:
                 out.append(self._score_fn(s, env))
@@ -413,17 +451,26 @@ def rollout_seed(seed: int, i: int) -> int:
     return seed * 1_000_003 + i
 
 
-def load(path: str | Path, fast: bool = True) -> PreparedGame:
+def check_max_work(max_work) -> int:
+    """``max_work`` as an int, or ValueError: a positive integer."""
+    if isinstance(max_work, bool) or not isinstance(max_work, int) or max_work < 1:
+        raise ValueError(f"max_work must be a positive integer, not {max_work!r}")
+    return max_work
+
+
+def load(path: str | Path, fast: bool = True, max_work: int | None = None) -> PreparedGame:
     """Parse and compile a .rcy file. ``fast=False`` turns off every speed special case
     (fused closures, caches, batched deals, lazily listed options, inline random play):
-    the plain path, which must give the same games."""
-    return PreparedGame(parse_file(path), fast=fast)
+    the plain path, which must give the same games. ``max_work``: the work budget of
+    each game played (``PreparedGame.max_work``, ``DEFAULT_MAX_WORK`` by default; a call
+    of ``new_state``, ``play`` or ``random_rollout`` may give its own)."""
+    return PreparedGame(parse_file(path), fast=fast, max_work=max_work)
 
 
-def loads(text: str, filename: str = "<string>", fast: bool = True) -> PreparedGame:
-    """Parse and compile RECYCLE text (``fast`` as in ``load``)."""
-    return PreparedGame.from_text(text, filename, fast=fast)
+def loads(text: str, filename: str = "<string>", fast: bool = True, max_work: int | None = None) -> PreparedGame:
+    """Parse and compile RECYCLE text (``fast`` and ``max_work`` as in ``load``)."""
+    return PreparedGame.from_text(text, filename, fast=fast, max_work=max_work)
 
 
 __all__ = ["PreparedGame", "GameResult", "Decision", "load", "loads", "rank", "StepLimitExceeded",
-           "RecycleCompileError"]
+           "RecycleCompileError", "DEFAULT_MAX_STEPS", "DEFAULT_MAX_WORK", "MAX_EVENTS"]

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import random
 
-from ..lang.values import MIN_WORK, WORK_PER_STEP, Suspend
+from ..lang.items import DEFAULT_MAX_WORK
+from ..lang.values import Suspend
 
 # -- stepping from outside: the OpenSpiel-style API on State --------------------------------
 
@@ -59,7 +60,11 @@ class _Stepping:
     def _raw_options(self):
         opts = self.options
         if opts is None:
+            # a copy lists the options again: the original paid for them when it listed them
+            # (the listing still stops when the budget left could not pay for it)
+            work = self.work
             opts = self.waiting.expand(self, self.env)
+            self.work = work
             if opts:
                 self.options = opts
             else:
@@ -188,7 +193,8 @@ class _Stepping:
         rng.setstate(self.rng.getstate())
         c.rng = rng
         c.steps, c.decisions, c.options_total = self.steps, self.decisions, self.options_total
-        c.max_steps, c.work, c.chooser = self.max_steps, self.work, None
+        c.max_steps, c.work, c.max_work, c.chooser = self.max_steps, self.work, self.max_work, None
+        c.nevents = self.nevents
         c.team_members = [m[:] for m in self.team_members]
         c.team_of = self.team_of[:]
         c.nteams = self.nteams
@@ -231,9 +237,9 @@ class State(_Stepping):
     __slots__ = ("game", "locs", "card_loc", "ints", "strs", "points", "pstack", "tstack", "rng",
                  "events", "steps", "decisions", "options_total", "max_steps", "chooser",
                  "team_members", "team_of", "nteams", "scores", "decide", "pick",
-                 "seed", "history", "work", "env", "frames", "waiting", "options", "chosen", "knowledge")
+                 "seed", "history", "work", "max_work", "nevents", "env", "frames", "waiting", "options", "chosen", "knowledge")
 
-    def __init__(self, game, rng: random.Random, record: bool, max_steps: int):
+    def __init__(self, game, rng: random.Random, record: bool, max_steps: int, max_work: int = DEFAULT_MAX_WORK):
         self.game = game
         layout = game.layout
         self.locs = [[] for _ in range(layout.nlocs)]
@@ -249,9 +255,13 @@ class State(_Stepping):
         self.decisions = 0
         self.options_total = 0
         self.max_steps = max_steps
-        # loop iterations (repeat, all, any) left: steps only advance at choices and stage
-        # rounds, so nested loops inside one step need a budget of their own
-        self.work = max(MIN_WORK, WORK_PER_STEP * max_steps)
+        # the work budget left (recycle/lang/items.py, DEFAULT_MAX_WORK): steps only advance at
+        # choices and stage rounds, so the loops and expressions inside one step need a
+        # budget of their own
+        self.max_work = max_work
+        self.work = max_work
+        # events emitted while recorded or tracked (at most items.MAX_EVENTS)
+        self.nevents = 0
         self.chooser = None
         n = layout.nplayers
         self.team_members = [[p] for p in range(n)]
@@ -298,13 +308,16 @@ class State(_Stepping):
                 [c[:] for c in self.pstack], [c[:] for c in self.tstack],
                 [m[:] for m in self.team_members], self.team_of[:], self.nteams)
 
-    def restore(self, snap) -> None:
-        """Undo everything since ``snapshot()``.
+    def restore(self, snap, keep: bool = False) -> None:
+        """Undo everything since ``snapshot()``; ``keep``: the snapshot may be restored again.
 
         Lists are restored in place: running stages hold their cycle entries, and bound
         variables may hold location lists, so the objects must stay the same.
         """
         locs, card_loc, ints, strs, points, pstack, tstack, members, team_of, nteams = snap
+        if keep:
+            card_loc, ints, strs, points = card_loc[:], ints[:], strs[:], points[:]
+            members, team_of = [m[:] for m in members], team_of[:]
         for lst, saved in zip(self.locs, locs):
             if lst != saved:
                 lst[:] = saved

@@ -6,11 +6,18 @@ from __future__ import annotations
 
 import itertools
 
+from ..errors import RecycleError
 from .forms import Kind, form, mention
 from .items import Item, place, record_move, shuffle
 from .shapes import Scope, fail, head_of, is_atom, is_location_form, kw, rt_error
 from .syntax import INT, VAR, SList
 from .values import MEMORY, Card, PLoc
+
+
+def short(node, width: int = 60) -> str:
+    """A form as written, cut to ``width`` characters (for messages)."""
+    text = str(node)
+    return text if len(text) <= width else text[:width - 3] + "..."
 
 
 class CardActions:
@@ -29,47 +36,120 @@ class CardActions:
         if is_location_form(loc) and loc.items[1].value == "mem":
             fail("cards cannot be moved into a mem location (use remember)", loc)
         idx = self.c_loc_index(loc, scope, "a location to move into")
+        if is_atom(loc, VAR):
+            # a variable may hold a mem location: checked as the move runs
+            var_idx, infos, span, name = idx, self.layout.infos, loc.span, loc.value
+
+            def idx(s, e):
+                d = var_idx(s, e)
+                if infos[d].visibility == MEMORY:
+                    rt_error(f"cards cannot be moved into a mem location ({infos[d].label}, held by '{name}; "
+                             f"use remember)", span, "move")
+                return d
         if kw(where, "top"):
             return idx, "top"
         if kw(where, "bottom"):
             return idx, "bottom"
         return idx, self.c_int(where, scope)
 
-    def c_source(self, x, scope: Scope):
-        """A card to take → closure returning (card, list it was picked from or None)."""
+    def picked_location(self, x):
+        """The LOCATION of a card picked by place, ``(top|bottom|INDEX LOCATION)``, else None."""
         if isinstance(x, SList) and len(x.items) == 2 and (kw(x.items[0], "top", "bottom") or is_atom(x.items[0], INT)
                                                           or is_atom(x.items[0], VAR)) \
                 and not kw(x.items[1], "player", "team") and not self.is_groups_form(x.items[1]):
-            where, loc = x.items
+            return x.items[1]
+        return None
+
+    def mem_pick(self, x, scope: Scope, actual: bool, form: str):
+        """Is the card ``x`` picked by place out of a ``mem`` location?
+
+        A ``mem`` location holds references, not cards: RECYCLE.md 7 makes taking a card out
+        of one without ``(actual ...)`` an error (CardStock refuses it too), and with
+        ``actual`` the remembered card is taken from where it physically lies, the reference
+        staying in memory (docs/language.md). Returns "mem" for a literal ``(OWNER mem
+        NAME)`` (a compile error without ``actual``), a closure ``f(s, e) -> bool`` when the
+        location is a variable that may hold a mem location (checked as the action runs: an
+        error without ``actual``), or None: a physical location or a view."""
+        loc = self.picked_location(x)
+        if loc is None:
+            return None
+        if is_location_form(loc):
+            if loc.items[1].value != "mem":
+                return None
+            if not actual:
+                fail(f"({form} ...) cannot take a card out of the mem location {short(loc)}: a mem location "
+                     f"holds references; use (actual CARD) to {form} the remembered card from where it lies", x, form)
+            return "mem"
+        if not is_atom(loc, VAR) or scope.hint(loc.value) in ("cards", "card", "player"):
+            return None
+        var = self.c_var(loc, scope)
+        infos = self.layout.infos
+        span, name = x.span, loc.value
+
+        def from_mem(s, e):
+            v = var(s, e)
+            if isinstance(v, PLoc) and infos[v.idx].visibility == MEMORY:
+                if not actual:
+                    rt_error(f"({form} ...) cannot take a card out of the mem location {infos[v.idx].label} held by "
+                             f"'{name}: a mem location holds references; use (actual CARD) to {form} the remembered "
+                             f"card from where it lies", span, form)
+                return True
+            return False
+        return from_mem
+
+    def c_source(self, x, scope: Scope, actual: bool = False, form: str = "move"):
+        """A card to take → closure returning (card, list it was picked from or None, its
+        index there).
+
+        The list is None when the card is named directly (a card variable, max, min) or
+        picked out of a mem location with ``actual``: the card then leaves its physical
+        location only. Otherwise it is the physical location itself or a view, from which
+        the mover also drops the picked entry."""
+        loc = self.picked_location(x)
+        if loc is not None:
+            where = x.items[0]
+            mem = self.mem_pick(x, scope, actual, form)
             cards = self.c_cards(loc, scope, first_group=True)
             span = x.span
             label = f"({where} ...)"
             empty = self.empty_source(loc, scope)
             if kw(where, "top"):
-                def src(s, e):
+                def pick(s, e):
                     lst = cards(s, e)
                     if not lst:
                         empty(s, e, span, "top")
-                    return lst[-1], lst
+                    k = len(lst) - 1
+                    return lst[k], lst, k
             elif kw(where, "bottom"):
-                def src(s, e):
+                def pick(s, e):
                     lst = cards(s, e)
                     if not lst:
                         empty(s, e, span, "bottom")
-                    return lst[0], lst
+                    return lst[0], lst, 0
             else:
                 ifn = self.c_int(where, scope)
 
-                def src(s, e):
+                def pick(s, e):
                     lst = cards(s, e)
                     i = ifn(s, e)
                     if not 0 <= i < len(lst):
                         rt_error(f"index {i} out of range for a location of {len(lst)} cards", span, label)
-                    return lst[i], lst
-            return src
+                    return lst[i], lst, i
+            if mem == "mem":
+                def pick_remembered(s, e):
+                    c, _, k = pick(s, e)
+                    return c, None, k
+                return pick_remembered
+            if mem is not None:
+                def pick_maybe_remembered(s, e):
+                    remembered = mem(s, e)
+                    c, lst, k = pick(s, e)
+                    return (c, None, k) if remembered else (c, lst, k)
+                return pick_maybe_remembered
+            return pick
         if head_of(x) == "actual":
             self.arity(x, 2)
-            return self.c_source(x.items[1], scope)
+            return self.c_source(x.items[1], scope, True, form)
         card = self.c_card(x, scope, optional=True)
         span = getattr(x, "span", None)
 
@@ -77,7 +157,7 @@ class CardActions:
             c = card(s, e)
             if c is None:
                 rt_error("the card reference names no card", span)
-            return c, None
+            return c, None, -1
         return src_card
 
     def empty_source(self, loc, scope: Scope):
@@ -101,13 +181,16 @@ class CardActions:
 
         Takes the card out of its physical location and puts it at the top, the bottom or
         the index of a physical, non-mem location; moving from an empty location is an
-        error."""
+        error, and so is taking a card out of a mem location without (actual CARD)."""
         self.arity(x, 3)
         layout = self.layout
         dst, pos = self.c_dest(x.items[2], scope)
         src_node = x.items[1]
         span = x.span
         src_span = src_node.span if isinstance(src_node, SList) else x.span  # where an empty source is reported
+        # (move (top (OWNER mem NAME)) ...) is refused here, before the fast paths below
+        # (which pop the source list: a mem location's list holds references, not cards)
+        self.mem_pick(src_node, scope, False, "move")
         # Fast path: (move (top (OWNER KIND NAME)) (top (OWNER KIND NAME))), the deal.
         if self.fast and isinstance(src_node, SList) and len(src_node.items) == 2 and kw(src_node.items[0], "top") \
                 and is_location_form(src_node.items[1]) and pos == "top":
@@ -122,7 +205,11 @@ class CardActions:
                     if not lst:
                         rt_error(f"move from the empty location {infos[const_src].label}", src_span, "top")
                     c = lst.pop()
-                    d = const_dst if const_dst is not None else dst(s, e)
+                    try:
+                        d = const_dst if const_dst is not None else dst(s, e)
+                    except RecycleError:
+                        lst.append(c)  # a stopped game keeps every card in its place
+                        raise
                     s.locs[d].append(c)
                     s.card_loc[c] = d
                     if s.events is not None:
@@ -154,7 +241,11 @@ class CardActions:
                 if not lst:
                     rt_error(f"move from the empty location {infos[i].label}", src_span, "top")
                 c = lst.pop()
-                d = dst(s, e)
+                try:
+                    d = dst(s, e)
+                except RecycleError:
+                    lst.append(c)  # a stopped game keeps every card in its place
+                    raise
                 s.locs[d].append(c)
                 s.card_loc[c] = d
                 if s.events is not None:
@@ -167,15 +258,27 @@ class CardActions:
         infos = layout.infos
 
         def move(s, e):
-            c, picked_from = src(s, e)
+            c, picked_from, k = src(s, e)
             i = s.card_loc[c]
             phys = s.locs[i]
-            phys.remove(c)
-            if picked_from is not None and picked_from is not phys and c in picked_from:
-                if infos[i].visibility != MEMORY:
-                    picked_from.remove(c)
-            d = dst(s, e)
-            place(s, d, c, pos, e, span)
+            if picked_from is phys:
+                j = k
+            else:
+                # named directly, remembered (the mem entry stays), or picked out of a view:
+                # the card leaves its physical location, and the view drops the entry picked
+                j = phys.index(c)
+                if picked_from is not None:
+                    del picked_from[k]
+            del phys[j]
+            try:
+                d = dst(s, e)
+                place(s, d, c, pos, e, span)
+            except RecycleError:
+                # a stopped game keeps every card in its place (transcripts show that state)
+                phys.insert(j, c)
+                if picked_from is not None and picked_from is not phys:
+                    picked_from.insert(k, c)
+                raise
             if s.events is not None:
                 record_move(s, "move", c, i, d)
         return Item(x, scope, run=move, static=True)
@@ -209,10 +312,14 @@ class CardActions:
             ia = self.c_loc_index(a, scope, "a location to swap")
             ib = self.c_loc_index(b, scope, "a location to swap")
 
+            for n in (a, b):
+                if is_location_form(n) and n.items[1].value == "mem":
+                    fail("cannot swap a mem location (it holds references, not cards)", n, "swap")
+
             def swap_locs(s, e):
                 i, j = ia(s, e), ib(s, e)
                 if infos[i].visibility == MEMORY or infos[j].visibility == MEMORY:
-                    rt_error("cannot swap a mem location", span, "swap")
+                    rt_error("cannot swap a mem location (it holds references, not cards)", span, "swap")
                 locs = s.locs
                 li, lj = locs[i], locs[j]
                 locs[i], locs[j] = lj, li
@@ -229,11 +336,25 @@ class CardActions:
             return Item(x, scope, run=swap_locs, static=True)
         ca = self.c_value(a, scope)
         cb = self.c_value(b, scope)
+        # a card picked out of a mem location is a reference: without (actual ...) that is
+        # an error, as for move (a literal mem location fails here, a variable when it runs)
+        mems = [m for m in (self.mem_pick(a, scope, head_of(a) == "actual", "swap"),
+                            self.mem_pick(b, scope, head_of(b) == "actual", "swap")) if callable(m)]
+        if mems:
+            ca0, cb0 = ca, cb
+
+            def ca(s, e):
+                for m in mems:
+                    m(s, e)
+                return ca0(s, e)
+            cb = cb0
 
         def swap(s, e):
             va, vb = ca(s, e), cb(s, e)
             if isinstance(va, PLoc) and isinstance(vb, PLoc):
                 i, j = va.idx, vb.idx
+                if infos[i].visibility == MEMORY or infos[j].visibility == MEMORY:
+                    rt_error("cannot swap a mem location (it holds references, not cards)", span, "swap")
                 li, lj = s.locs[i], s.locs[j]
                 s.locs[i], s.locs[j] = lj, li
                 for c in lj:
@@ -285,6 +406,8 @@ class CardActions:
 
     def c_mem_dest(self, x: SList, scope: Scope):
         where, loc = x.items
+        if is_location_form(loc) and loc.items[1].value != "mem":
+            fail(f"remember into {short(loc)}, which is not a mem location", loc, "remember")
         idx = self.c_loc_index(loc, scope)
         if kw(where, "top"):
             return idx, "top"
@@ -296,26 +419,41 @@ class CardActions:
     def a_forget(self, x: SList, scope: Scope) -> Item:
         """(forget CARD)
 
-        Drops a card's reference from the mem location it was picked from, e.g.
-        (forget (top (game mem SEEN)))."""
+        Drops the entry picked out of a mem location, e.g. (forget (top (game mem SEEN)));
+        the card itself stays where it is."""
         self.arity(x, 2)
-        src = self.c_source(x.items[1], scope)
+        node = x.items[1]
+        if head_of(node) == "actual":
+            self.arity(node, 2)
+            node = node.items[1]
+        loc = self.picked_location(node)
+        if loc is None or not (is_location_form(loc) or is_atom(loc, VAR)):
+            fail("forget needs a card of a mem location, e.g. (top (game mem SEEN))", node, "forget")
+        if is_location_form(loc) and loc.items[1].value != "mem":
+            fail(f"forget from {short(loc)}, which is not a mem location", loc, "forget")
+        idx = self.c_loc_index(loc, scope, "a mem location")
+        where = node.items[0]
+        ifn = None if kw(where, "top", "bottom") else self.c_int(where, scope)
+        top = kw(where, "top")
         span = x.span
         infos = self.layout.infos
 
         def forget(s, e):
-            c, lst = src(s, e)
-            if lst is None:
-                rt_error("forget needs a card of a mem location, e.g. (top (game mem SEEN))", span, "forget")
-            for i in range(len(s.locs)):
-                if s.locs[i] is lst:
-                    if infos[i].visibility != MEMORY:
-                        rt_error(f"forget from {infos[i].label}, which is not a mem location", span, "forget")
-                    lst.remove(c)
-                    if s.events is not None:
-                        record_move(s, "forget", c, i, None)
-                    return
-            rt_error("forget needs a card of a mem location", span, "forget")
+            i = idx(s, e)
+            if infos[i].visibility != MEMORY:
+                rt_error(f"forget from {infos[i].label}, which is not a mem location", span, "forget")
+            lst = s.locs[i]
+            if ifn is not None:
+                k = ifn(s, e)
+                if not 0 <= k < len(lst):
+                    rt_error(f"index {k} out of range for a location of {len(lst)} cards", span, "forget")
+            elif not lst:
+                rt_error(f"forget from the empty location {infos[i].label}", span, "forget")
+            else:
+                k = len(lst) - 1 if top else 0
+            c = lst.pop(k)
+            if s.events is not None:
+                record_move(s, "forget", c, i, None)
         return Item(x, scope, run=forget, static=True)
 
     @form("shuffle", "(shuffle LOCATION) | (shuffle faro LOCATION LOCATION)", Kind.ACTION, draws=True)
@@ -323,20 +461,37 @@ class CardActions:
         """(shuffle LOCATION) | (shuffle faro LOCATION LOCATION)
 
         Puts a location's cards in a uniformly random order; a faro interleaves the second
-        location's cards with the first's and leaves the second empty."""
+        location's cards with the first's and leaves the second empty (two different
+        physical locations)."""
         if len(x.items) == 4 and kw(x.items[1], "faro"):
-            ia, ib = self.c_loc_index(x.items[2], scope), self.c_loc_index(x.items[3], scope)
+            for n in x.items[2:]:
+                if is_location_form(n) and n.items[1].value == "mem":
+                    fail("shuffle faro needs physical locations, not a mem location (it holds references, "
+                         "not cards)", n, "shuffle")
+            ia = self.c_loc_index(x.items[2], scope, "a physical location")
+            ib = self.c_loc_index(x.items[3], scope, "a physical location")
+            infos = self.layout.infos
+            span = x.span
 
             def faro(s, e):
                 i, j = ia(s, e), ib(s, e)
+                if infos[i].visibility == MEMORY or infos[j].visibility == MEMORY:
+                    rt_error(f"shuffle faro needs physical locations, not the mem location "
+                             f"{infos[i if infos[i].visibility == MEMORY else j].label}", span, "shuffle")
+                if i == j:
+                    rt_error(f"shuffle faro interleaves two different locations, not {infos[i].label} with "
+                             f"itself", span, "shuffle")
                 a, b = s.locs[i], s.locs[j]
-                merged = [c for pair in itertools.zip_longest(a, b) for c in pair if c is not None]
-                for c in b:
-                    s.card_loc[c] = i
-                    if s.events is not None:
+                moved = b[:]
+                # in place: variables and suspended loops may hold these lists
+                a[:] = [c for pair in itertools.zip_longest(a, moved) for c in pair if c is not None]
+                b.clear()
+                card_loc = s.card_loc
+                for c in moved:
+                    card_loc[c] = i
+                if s.events is not None:
+                    for c in moved:
                         record_move(s, "move", c, j, i)
-                s.locs[i] = merged
-                s.locs[j] = []
             return Item(x, scope, run=faro, static=True)
         self.arity(x, 2)
         if not is_location_form(x.items[1]) and not is_atom(x.items[1], VAR):

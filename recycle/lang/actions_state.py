@@ -285,8 +285,8 @@ class StateActions:
             items = items[1:]
         if len(items) != 2 or head_of(items[1]) != "deck":
             fail("expected (create deck NAME? LOCATION (deck ATTRIBUTE ...))", x, "create")
-        if not is_location_form(items[0]):
-            fail("a deck is created in a physical location (OWNER KIND NAME)", items[0], "create")
+        if not is_location_form(items[0]) or kw(items[0].items[1], "mem"):
+            fail("a deck is created in a physical location (OWNER KIND NAME), not a mem location", items[0], "create")
         dst = self.c_loc_index(items[0], scope)
         combos = deck_combinations(items[1])
         if len(combos) > MAX_COLLECTION:

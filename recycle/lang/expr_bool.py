@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Callable
 
 from .forms import Kind, form
-from .shapes import Const, Scope, compare_size, compare_slot, element_hint, fail, head_of, is_atom, kw
+from .items import out_of_work
+from .shapes import SMALL, Const, Scope, compare_size, compare_slot, element_hint, fail, head_of, is_atom, kw
 from .syntax import SYMBOL, VAR, Atom, SList
 
 
@@ -182,10 +183,12 @@ class BoolForms:
         True when the condition holds for at least one element bound to 'VARIABLE (false
         for an empty collection)."""
         coll, slot, inner = self.c_binder(x, scope, self.c_bool)
+        w = self.weight(x.items[3])
+        span = x.span
         if kw(x.items[1], "player"):
             players = self.players
 
-            def any_player(s, e):
+            def any_player(s, e):  # a players loop: paid with the form around it
                 for v in players:
                     e[slot] = v
                     if inner(s, e):
@@ -193,8 +196,35 @@ class BoolForms:
                 return False
             return any_player
 
+        if self.players_loop(x):
+            def any_free(s, e):
+                for v in coll(s, e):
+                    e[slot] = v
+                    if inner(s, e):
+                        return True
+                return False
+            return any_free
+
+        if self.loop_free(x.items[3]):
+            def any_small(s, e):
+                c = coll(s, e)
+                if len(c) > SMALL:  # a few turns of a body without loops: paid for by its forms
+                    s.work -= len(c) * w
+                    if s.work < 0:
+                        out_of_work(s, span, "any")
+                for v in c:
+                    e[slot] = v
+                    if inner(s, e):
+                        return True
+                return False
+            return any_small
+
         def any_(s, e):
-            for v in coll(s, e):
+            c = coll(s, e)
+            s.work -= len(c) * w
+            if s.work < 0:
+                out_of_work(s, span, "any")
+            for v in c:
                 e[slot] = v
                 if inner(s, e):
                     return True
@@ -208,10 +238,12 @@ class BoolForms:
         True when the condition holds for every element bound to 'VARIABLE (true for an
         empty collection)."""
         coll, slot, inner = self.c_binder(x, scope, self.c_bool)
+        w = self.weight(x.items[3])
+        span = x.span
         if kw(x.items[1], "player"):
             players = self.players
 
-            def all_players(s, e):
+            def all_players(s, e):  # a players loop: paid with the form around it
                 for v in players:
                     e[slot] = v
                     if not inner(s, e):
@@ -219,8 +251,35 @@ class BoolForms:
                 return True
             return all_players
 
+        if self.players_loop(x):
+            def all_free(s, e):
+                for v in coll(s, e):
+                    e[slot] = v
+                    if not inner(s, e):
+                        return False
+                return True
+            return all_free
+
+        if self.loop_free(x.items[3]):
+            def all_small(s, e):
+                c = coll(s, e)
+                if len(c) > SMALL:  # a few turns of a body without loops: paid for by its forms
+                    s.work -= len(c) * w
+                    if s.work < 0:
+                        out_of_work(s, span, "all")
+                for v in c:
+                    e[slot] = v
+                    if not inner(s, e):
+                        return False
+                return True
+            return all_small
+
         def all_(s, e):
-            for v in coll(s, e):
+            c = coll(s, e)
+            s.work -= len(c) * w
+            if s.work < 0:
+                out_of_work(s, span, "all")
+            for v in c:
                 e[slot] = v
                 if not inner(s, e):
                     return False

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Callable
 
 from .forms import Kind, form
+from .items import out_of_work
 from .shapes import Scope, describe_value, fail, head_of, is_atom, kw, rt_error
 from .syntax import INT, VAR, Atom, SList
 from .values import Card, PlayerId, TeamId
@@ -231,6 +232,9 @@ class CardForms:
                 if optional:
                     return None
                 rt_error(f"({h} ...) of an empty location", span, h)
+            s.work -= len(lst)
+            if s.work < 0:
+                out_of_work(s, span, h)
             sc = pts(s, e).table
             best = max(sc[c] for c in lst) if pick_max else min(sc[c] for c in lst)
             tied = [c for c in lst if sc[c] == best]

@@ -5,10 +5,12 @@
 from __future__ import annotations
 
 import itertools
+import math
 from typing import Callable
 
 from .forms import Kind, form, mention
-from .shapes import MAX_COLLECTION, MAX_TUPLE, Scope, describe_value, fail, find_runs, head_of, is_atom, \
+from .items import out_of_work
+from .shapes import MAX_COLLECTION, MAX_TUPLE, SMALL, Scope, describe_value, fail, find_runs, head_of, is_atom, \
     is_location_form, kw, rt_error
 from .syntax import COMMA, DOTDOT, SYMBOL, VAR, Atom, SList
 from .values import Groups, PLoc, TeamId
@@ -79,6 +81,7 @@ class GroupForms:
             fail("expected (partition KEY LOCATION...)", x, "partition")
         key = self.storage_name(items[1], scope)
         game = self.game
+        span = x.span
         if len(items) == 3 and head_of(items[2]) != "all":
             cards = self.c_cards(items[2], scope)
             if isinstance(key, str):
@@ -86,7 +89,12 @@ class GroupForms:
 
                 def partition1(s, e):
                     groups: dict = {}
-                    for c in cards(s, e):
+                    lst = cards(s, e)
+                    if len(lst) > SMALL:  # a partition is a leaf: a hand is paid for by the form
+                        s.work -= len(lst)
+                        if s.work < 0:
+                            out_of_work(s, span, "partition")
+                    for c in lst:
                         k = col[c]
                         g = groups.get(k)
                         if g is None:
@@ -98,12 +106,28 @@ class GroupForms:
         parts = self.c_loc_list(items[2:], scope, x)
         key_fn = (lambda s, e: key) if isinstance(key, str) else key
 
+        attrs = game.card_attrs
+        const_key = isinstance(key, str)
+
         def partition(s, e):
-            col = game.attr_column(key_fn(s, e))
+            k = key_fn(s, e)
             groups: dict = {}
-            for lst in parts(s, e):
-                for c in lst:
-                    groups.setdefault(col[c], []).append(c)
+            lists = parts(s, e)
+            total = sum(map(len, lists))
+            if total > MAX_COLLECTION:
+                rt_error(f"(partition ...) of {total} cards (limit {MAX_COLLECTION})", span, "partition")
+            s.work -= total + len(lists)
+            if s.work < 0:
+                out_of_work(s, span, "partition")
+            if const_key:
+                col = game.attr_column(k)
+                for lst in lists:
+                    for c in lst:
+                        groups.setdefault(col[c], []).append(c)
+            else:  # a computed key is looked up card by card: no column per key
+                for lst in lists:
+                    for c in lst:
+                        groups.setdefault(attrs[c].get(k, ""), []).append(c)
             return Groups(groups.values())
         return partition
 
@@ -127,8 +151,18 @@ class GroupForms:
                 rt_error(f"(tuples {k} ...): the size of a tuple must be 1..{MAX_TUPLE}", span, "tuples")
             sc = pts(s, e).table
             by_score: dict = {}
-            for c in cards(s, e):
+            lst = cards(s, e)
+            s.work -= len(lst)
+            if s.work < 0:
+                out_of_work(s, span, "tuples")
+            for c in lst:
                 by_score.setdefault(sc[c], []).append(c)
+            groups = sum(math.comb(len(g), k) for g in by_score.values())
+            if groups > MAX_COLLECTION:
+                rt_error("tuples would make too many groups", span, "tuples")
+            s.work -= groups * k
+            if s.work < 0:
+                out_of_work(s, span, "tuples")
             out = Groups()
             for score in sorted(by_score):
                 for combo in itertools.combinations(by_score[score], k):
@@ -152,6 +186,9 @@ class GroupForms:
             if len(lst) > 16:
                 rt_error(f"subsets of {len(lst)} cards would make {2 ** len(lst)} groups (limit 2^16)", span,
                          "subsets")
+            s.work -= (len(lst) + 2) << max(0, len(lst) - 1)  # 2^n groups of n/2 cards on average
+            if s.work < 0:
+                out_of_work(s, span, "subsets")
             out = Groups()
             for r in range(len(lst) + 1):
                 out.extend(list(c) for c in itertools.combinations(lst, r))
@@ -174,7 +211,7 @@ class GroupForms:
         pts = self.c_points(items[5], scope)
 
         def runs(s, e):
-            return Groups(find_runs(cards(s, e), pts(s, e).table, nf(s, e), largest, span))
+            return Groups(find_runs(s, cards(s, e), pts(s, e).table, nf(s, e), largest, span))
         return runs
 
     @form("let", "(let VALUE 'VARIABLE GROUPS)", Kind.GROUPS, pure=True, binds=True)

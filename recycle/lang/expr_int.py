@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import Callable
 
 from .forms import Kind, form
+from .items import out_of_work
+from .shapes import SMALL
 from .shapes import MAX_INT, Const, Scope, c_div, describe_value, fail, is_atom, is_location_form, is_storage_form, \
     kw, rt_error, tag
 from .syntax import DOTDOT, INT, SYMBOL, VAR, Atom, SList
@@ -273,19 +275,46 @@ class IntForms:
         cards = self.c_cards(x.items[1], scope)
         pts = self.c_points(x.items[3], scope)
         vs, ps = getattr(cards, "var_slot", None), getattr(pts, "points_slot", None)
+        span = x.span
+
+        def checked(s, n: int, total: int) -> int:
+            # the rare case: many cards (each costs a unit), or a map whose sums may pass 64 bits
+            if n > SMALL:
+                s.work -= n
+                if s.work < 0:
+                    out_of_work(s, span, "sum")
+            if -MAX_INT <= total <= MAX_INT:
+                return total
+            rt_error("integer overflow (beyond 64 bits)", span, "sum")
+
+        # a sum is a leaf (no loop inside): it pays for its cards after adding them, and a
+        # hand of up to SMALL cards is paid for by the form itself
         if vs is not None and ps is not None:
             def sum_var(s, e):
                 # a plain loop beats sum(map(...)) on the few cards of a hand or group
-                table = s.points[ps].table
+                pm = s.points[ps]
+                table = pm.table
+                lst = e[vs]
                 total = 0
-                for c in e[vs]:
+                for c in lst:
                     total += table[c]
+                if pm.wide or len(lst) > 8:  # 8: SMALL
+                    return checked(s, len(lst), total)
                 return total
             return sum_var
 
         def sum_(s, e):
-            sc = pts(s, e).table
-            return sum([sc[c] for c in cards(s, e)])
+            pm = pts(s, e)
+            sc = pm.table
+            lst = cards(s, e)
+            if len(lst) > SMALL:
+                s.work -= len(lst)
+                if s.work < 0:
+                    out_of_work(s, span, "sum")
+            total = sum([sc[c] for c in lst])
+            if pm.wide:
+                return checked(s, 0, total)
+            return total
         return sum_
 
     @form("score", "(score CARD using POINTS)", Kind.INT, pure=True)
@@ -303,5 +332,9 @@ class IntForms:
             c = card(s, e)
             if c is None:
                 rt_error("score of a card reference that names no card", span, "score")
-            return pts(s, e).table[c]
+            pm = pts(s, e)
+            v = pm.table[c]
+            if not pm.wide or -MAX_INT <= v <= MAX_INT:
+                return v
+            rt_error("integer overflow (beyond 64 bits): the card's points add up beyond 64 bits", span, "score")
         return score

@@ -8,9 +8,20 @@ from __future__ import annotations
 from typing import Callable
 
 from .forms import Kind, form, mention
-from .shapes import Scope, describe_value, fail, head_of, is_atom, is_location_form, kw, rt_error, tag, value_hint
+from .items import out_of_work
+from .shapes import MAX_COLLECTION, MAX_NAMES, SMALL, Scope, describe_value, fail, head_of, is_atom, is_location_form, kw, rt_error, tag, value_hint
 from .syntax import INT, SYMBOL, VAR, Atom, SList
 from .values import Groups, PLoc
+
+
+def views_size(s, total: int, parts: int, span, form: str, bounded: bool = True) -> None:
+    """Charge a view of several locations for the cards it reads; a ``bounded`` view (one
+    that keeps duplicates, as union does) may hold at most MAX_COLLECTION cards."""
+    if bounded and total > MAX_COLLECTION:
+        rt_error(f"({form} ...) would hold {total} cards (limit {MAX_COLLECTION})", span, form)
+    s.work -= total + parts
+    if s.work < 0:
+        out_of_work(s, span, form)
 
 
 class LocationForms:
@@ -57,10 +68,15 @@ class LocationForms:
         bases: dict = {}
         width = layout.width
 
+        span = x.span
+
         def dyn_loc(s, e):
             nm = name_fn(s, e)
             b = bases.get(nm)
             if b is None:
+                if (kind, nm) not in layout.loc_base and len(layout.loc_base) >= MAX_NAMES:
+                    rt_error(f"more than {MAX_NAMES} location names (computed names make a new location each)",
+                             span, kind)
                 b = bases[nm] = layout.loc_block(kind, nm)
             if b + width > len(s.locs):
                 s.grow_locs()
@@ -131,10 +147,16 @@ class LocationForms:
         """Arguments of union/intersect/disjunction/partition: locations or (all C 'V LOC)."""
         if len(items) == 1 and head_of(items[0]) == "all":
             coll, slot, inner = self.c_binder(items[0], scope, self.c_cards)
+            w = 0 if self.players_loop(items[0]) else self.weight(items[0].items[3])
+            span = items[0].span
 
             def each(s, e):
+                c = coll(s, e)
+                s.work -= len(c) * w
+                if s.work < 0:
+                    out_of_work(s, span, "all")
                 out = []
-                for v in coll(s, e):
+                for v in c:
                     e[slot] = v
                     out.append(inner(s, e))
                 return out
@@ -151,10 +173,14 @@ class LocationForms:
 
         The cards of every location, concatenated in argument order (duplicates kept)."""
         parts = self.c_loc_list(x.items[1:], scope, x)
+        span = x.span
 
         def union(s, e):
+            lists = parts(s, e)
+            total = sum(map(len, lists))
+            views_size(s, total, len(lists), span, "union")
             out = []
-            for p in parts(s, e):
+            for p in lists:
                 out.extend(p)
             return out
         return union
@@ -166,13 +192,19 @@ class LocationForms:
 
         The cards of the first location that are in every other one, in its order."""
         parts = self.c_loc_list(x.items[1:], scope, x)
+        span = x.span
 
         def intersect(s, e):
             lists = parts(s, e)
             if not lists:
                 return []
-            rest = [set(l) for l in lists[1:]]
-            return [c for c in lists[0] if all(c in r for r in rest)]
+            views_size(s, sum(map(len, lists)), len(lists), span, "intersect", bounded=False)
+            keep = set(lists[0])
+            for l in lists[1:]:
+                if not keep:
+                    break
+                keep.intersection_update(l)
+            return [c for c in lists[0] if c in keep]
         return intersect
 
     @form("disjunction", "(disjunction LOCATION ...) | (disjunction (all COLLECTION 'VARIABLE LOCATION))", Kind.LOC,
@@ -182,11 +214,14 @@ class LocationForms:
 
         The cards present in exactly one of the locations, in order of first appearance."""
         parts = self.c_loc_list(x.items[1:], scope, x)
+        span = x.span
 
         def disjunction(s, e):
             count: dict = {}
             order = []
-            for l in parts(s, e):
+            lists = parts(s, e)
+            views_size(s, sum(map(len, lists)), len(lists), span, "disjunction", bounded=False)
+            for l in lists:
                 for c in l:
                     if c not in count:
                         order.append(c)
@@ -205,10 +240,15 @@ class LocationForms:
             fail("expected (sort LOCATION using POINTS)", x, "sort")
         cards = self.c_cards(items[1], scope)
         pts = self.c_points(items[3], scope)
+        span = x.span
 
         def sort(s, e):
             sc = pts(s, e).table
-            return sorted(cards(s, e), key=sc.__getitem__)
+            lst = cards(s, e)
+            s.work -= len(lst)
+            if s.work < 0:
+                out_of_work(s, span, "sort")
+            return sorted(lst, key=sc.__getitem__)
         return sort
 
     @form("filter", "(filter COLLECTION 'VARIABLE CONDITION)", Kind.LOC, pure=True, expensive=True, binds=True)
@@ -219,10 +259,19 @@ class LocationForms:
         element bound to 'VARIABLE: a view of a location's cards, or a list of players,
         teams, names, integers or (over a group list) groups."""
         coll, slot, cond = self.c_binder(x, scope, self.c_bool)
+        w = 0 if self.players_loop(x) else self.weight(x.items[3])  # (players: paid around it)
+        span = x.span
+
+        small = SMALL if self.loop_free(x.items[3]) else -1  # (a few turns of a body without loops: free)
 
         def filter_(s, e):
+            c = coll(s, e)
+            if len(c) > small:
+                s.work -= len(c) * w
+                if s.work < 0:
+                    out_of_work(s, span, "filter")
             out = []
-            for v in coll(s, e):
+            for v in c:
                 e[slot] = v
                 if cond(s, e):
                     out.append(v)
@@ -243,11 +292,18 @@ class LocationForms:
         cards = self.c_cards(items[3], scope)
         pts = self.c_points(items[5], scope)
 
+        span = x.span
+
         def run_(s, e):
             lst = cards(s, e)
             sc = pts(s, e).table
             best: list = []
-            for k in range(max(nmin(s, e), 1), len(lst) + 1):
+            low = max(nmin(s, e), 1)
+            if low <= len(lst):  # the cards sorted: every chunk of low..len(lst) cards
+                s.work -= (len(lst) + low) * (len(lst) - low + 1) // 2
+                if s.work < 0:
+                    out_of_work(s, span, "run")
+            for k in range(low, len(lst) + 1):
                 chunk = lst[-k:] if from_top else lst[:k]
                 vals = sorted(chunk, key=sc.__getitem__)
                 if all(sc[vals[i + 1]] - sc[vals[i]] == 1 for i in range(len(vals) - 1)):
@@ -275,6 +331,9 @@ class LocationForms:
                 rt_error(f"({h} {k} ...) of a location of {len(lst)} cards", span, h)
             if k == 0:
                 return []
+            s.work -= k
+            if s.work < 0:
+                out_of_work(s, span, h)
             return lst[-k:][::-1] if top else lst[:k]
         return first_n
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Callable
 
 from .forms import Kind, form, mention
-from .shapes import Const, Scope, describe_value, fail, head_of, is_atom, is_location_form, is_storage_form, kw, \
+from .shapes import MAX_NAMES, Const, Scope, describe_value, fail, head_of, is_atom, is_location_form, is_storage_form, kw, \
     rt_error, tag
 from .syntax import INT, SYMBOL, VAR, Atom, SList
 from .values import PlayerId, TeamId
@@ -110,7 +110,9 @@ class ScalarForms:
         fail(f"expected {what}: game, a player, a team or a variable; got {self.form_name(x)}", x)
 
     def storage_name(self, x, scope: Scope):
-        """A storage/location NAME: constant str, or a closure for a computed name."""
+        """A storage/location NAME (also a card attribute's KEY): constant str, or a closure
+        for a computed name. A variable must hold a name (a string or an integer): one
+        known to hold something else is a compile error, else it is checked when used."""
         if isinstance(x, Atom) and x.kind == SYMBOL:
             return x.value
         if isinstance(x, Atom) and x.kind == INT:
@@ -119,7 +121,41 @@ class ScalarForms:
             what = scope.lookup(x.value)
             if isinstance(what, Const) and isinstance(what.value, str):
                 return what.value
+            return self.c_str_var(x, scope, True)
         return self.c_str(x, scope)
+
+    # what a variable bound by an any/all/filter/let is known to hold, when it is not a string
+    NOT_A_STRING = {"cards": "a list of cards", "loc": "a location", "groups": "a list of groups",
+                    "list": "a collection"}
+    NOT_A_NAME = {**NOT_A_STRING, "player": "a player", "card": "a card"}
+
+    def c_str_var(self, x: Atom, scope: Scope, name: bool) -> Callable:
+        """A variable used as a string (``name``: as a NAME or KEY)."""
+        what = "a name" if name else "a string"
+        f = self.c_var(x, scope)
+        v = scope.lookup(x.value)
+        if isinstance(v, Const):
+            if not isinstance(v.value, (str, int)):
+                fail(f"'{x.value} is {describe_value(v.value)}, not {what}", x)
+            return f
+        known = (self.NOT_A_NAME if name else self.NOT_A_STRING).get(scope.hint(x.value))
+        if known is not None:
+            fail(f"'{x.value} holds {known}, not {what}", x)
+        span, var = x.span, x.value
+        if name:
+            def var_name(s, e):
+                v = f(s, e)
+                if v.__class__ is str or v.__class__ is int:
+                    return v
+                rt_error(f"'{var} holds {describe_value(v)}, not a name", span)
+            return var_name
+
+        def var_str(s, e):
+            v = f(s, e)
+            if isinstance(v, (str, int)):
+                return v
+            rt_error(f"'{var} holds {describe_value(v)}, not a string", span)
+        return var_str
 
     def c_storage_slot(self, sort: str, x: SList, scope: Scope):
         """(HOLDER sort NAME) → (constant slot or None, slot closure)."""
@@ -141,10 +177,15 @@ class ScalarForms:
         width = layout.width
         attr = {"sto": "ints", "str": "strs", "points": "points"}[sort]
 
+        span = x.span
+
         def dyn_slot(s, e):
             nm = name_fn(s, e)
             b = bases.get(nm)
             if b is None:
+                if nm not in layout.storage_names(sort) and layout.storage_count(sort) >= MAX_NAMES * width:
+                    rt_error(f"more than {MAX_NAMES} {sort} names (computed names make a new storage each)",
+                             span, sort)
                 b = bases[nm] = layout.storage_block(sort, nm)
             if b + width > len(getattr(s, attr)):
                 s.grow_storage()
@@ -181,7 +222,7 @@ class ScalarForms:
                 v = x.value
                 return lambda s, e: v
             if x.kind == VAR:
-                return self.c_var(x, scope)
+                return self.c_str_var(x, scope, False)
             if x.kind == INT:
                 v = str(x.value)
                 return lambda s, e: v
@@ -205,13 +246,15 @@ class ScalarForms:
         game = self.game
         if isinstance(key, str):
             col = game.attr_column(key)
-            if getattr(card, "var_slot", None) is not None and scope.hint(x.items[2].value) == "card":
+            if getattr(card, "var_slot", None) is not None and is_atom(x.items[2], VAR) \
+                    and scope.hint(x.items[2].value) == "card":
                 # the attribute of a card bound by any/all/filter over a location: never empty
                 vs = card.var_slot
                 return tag(lambda s, e: col[e[vs]], attr_of_var=(col, vs))
             return lambda s, e: "" if (c := card(s, e)) is None else col[c]
         key_fn = key
-        return lambda s, e: "" if (c := card(s, e)) is None else game.attr_column(key_fn(s, e))[c]
+        attrs = game.card_attrs  # a computed key is looked up card by card: no column per key
+        return lambda s, e: "" if (c := card(s, e)) is None else attrs[c].get(key_fn(s, e), "")
 
     # -- values of any kind ----------------------------------------------------------------
     def c_value(self, x, scope: Scope) -> Callable:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 
 from ..errors import StepLimitExceeded
-from .shapes import (Scope, element_hint, fail, head_of, is_atom, is_location_form, is_storage_form, kw, rt_error,
+from .shapes import (SMALL, Scope, element_hint, fail, head_of, is_atom, is_location_form, is_storage_form, kw, rt_error,
                      value_hint)
 from .syntax import VAR, Atom, SList
 from .values import Suspend
@@ -22,12 +22,14 @@ from .expr_groups import GroupForms
 from .expr_int import IntForms
 from .expr_locs import LocationForms
 from .expr_scalar import ScalarForms
+from .costs import Costs
 from .forms import Kind, form, mention, seal
-from .items import (MAX_OPTIONS, out_of_work, too_many_options, suspendable, resume_into, ChoicePoint, Item, compose, STATIC, ANY, PAIRS, lazy_segments, segment_option, LazyOptions, mentions, uses_rng)
+from .items import (MAX_OPTIONS, out_of_work, too_many_options, suspendable, resume_into, ChoicePoint, Item, compose,
+                    STATIC, ANY, PAIRS, lazy_segments, segment_option, LazyOptions, mentions, uses_rng)
 
 
 class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, GroupForms, CardActions,
-                   StateActions):
+                   StateActions, Costs):
     """Turns the game's forms into Items; see ``recycle.game.PreparedGame`` for the result."""
 
     def __init__(self, game, nplayers: int, fast: bool = True):
@@ -42,6 +44,8 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, G
         self.nslots = 0
         self.fast = fast
         self.forms = REGISTRY
+        self.weights: dict = {}  # id(node) -> forms in it (``weight``)
+        self.repeat_bodies: dict = {}  # id(body node) -> span of the (repeat N BODY) around it
 
     # -- items -----------------------------------------------------------------------------
     def c_item(self, x, scope: Scope, allow_choice: bool = True) -> Item:
@@ -51,15 +55,25 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, G
         first = x.items[0]
         if isinstance(first, SList) and len(x.items) == 2 and not is_location_form(first) \
                 and not is_storage_form(first):
-            return self.c_conditional(x, scope)
-        h = head_of(x)
-        f = self.forms.lookup(Kind.ACTION, h) or self.forms.lookup(Kind.FLOW, h)
-        if f is None:
-            fail(f"expected an action or block, got {self.form_name(x)}", x)
-        if h in ("choice", "stage") and (not allow_choice or self.option_depth):
-            where = "inside the options of a choice" if self.option_depth else "here"
-            fail(f"a ({h} ...) cannot stand {where} (only in a stage, at the top level or in a let)", x, h)
-        return f.compile(self, x, scope)
+            item = self.c_conditional(x, scope)
+        else:
+            h = head_of(x)
+            f = self.forms.lookup(Kind.ACTION, h) or self.forms.lookup(Kind.FLOW, h)
+            if f is None:
+                fail(f"expected an action or block, got {self.form_name(x)}", x)
+            if h in ("choice", "stage") and (not allow_choice or self.option_depth):
+                where = "inside the options of a choice" if self.option_depth else "here"
+                fail(f"a ({h} ...) cannot stand {where} (only in a stage, at the top level or in a let)", x, h)
+            if h == "repeat" and len(x.items) == 3:
+                self.repeat_bodies[id(x.items[2])] = x.span
+            item = f.compile(self, x, scope)
+        if not isinstance(item, Item):  # a test's stand-in for the registry
+            return item
+        item.weight = self.weight(x)
+        repeat = self.repeat_bodies.pop(id(x), None)
+        if repeat is not None and item.weight > SMALL:  # (a small body: paid by the repeat's unit)
+            self.charge_per_run(item, repeat)
+        return item
 
     @form(None, "((CONDITION) ITEM)", Kind.FLOW, label="conditional")
     def c_conditional(self, x: SList, scope: Scope) -> Item:
@@ -163,12 +177,12 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, G
         slot = self.new_slot()
         body = self.c_item(x.items[3], scope.bind(x.items[2].value, slot, element_hint(x.items[1])))
         brun = body.run
-
+        w = 0 if self.players_loop(x) else self.weight(x.items[3])  # (paid with the form around it)
         span = x.span
 
         def run(s, e):
             elems = list(coll(s, e))
-            s.work -= len(elems)
+            s.work -= len(elems) * w
             if s.work < 0:
                 out_of_work(s, span, h)
             for v in elems:
@@ -198,13 +212,19 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, G
                 return out
         elif branching:
             static = body.static
+            # listing costs a unit per element beyond SMALL (as the lazy listing: items.py)
+            # when the body is a fixed action; else the body's forms are worked out for each
+            per = 1 if static else max(1, w)
 
             def expand(s, e):
                 out = []
                 elems = list(coll(s, e))
-                s.work -= len(elems)
-                if s.work < 0:
-                    out_of_work(s, span, h)
+                if static and len(elems) <= SMALL:
+                    pass
+                else:
+                    s.work -= len(elems) * per
+                    if s.work < 0:
+                        out_of_work(s, span, h)
                 for v in elems:
                     e2 = e[:]
                     e2[slot] = v
@@ -231,23 +251,24 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, G
                 return compose(s, pairs) if pairs else []
         item = Item(x, scope, run=run, expand=expand, has_choice=body.has_choice)
         if body.has_choice:
-            item.run, item.resume = self.each_spine(coll, slot, body, span, h)
+            item.run, item.resume = self.each_spine(coll, slot, body, span, h, w)
         if branching and body.static:
             item.any_parts = (coll, slot, body)
-        elif branching and nested is not None and not mentions(x.items[3].items[1], x.items[2].value):
+        elif branching and nested is not None and not mentions(x.items[3].items[1], x.items[2].value) \
+                and not uses_rng(x.items[3].items[1]):
             # the inner collection does not depend on the outer element: options are pairs
             item.pair_parts = (coll, slot, nested[0], nested[1], nested[2])
         return item
 
     @staticmethod
-    def each_spine(coll, slot, body: Item, span, h: str):
+    def each_spine(coll, slot, body: Item, span, h: str, w: int):
         """run and resume of a for-each whose body holds a choice: the frame is the
         collection's snapshot and the position in it."""
         brun, bresume = body.run, body.resume
 
         def run(s, e):
             elems = list(coll(s, e))
-            s.work -= len(elems)
+            s.work -= len(elems) * w
             if s.work < 0:
                 out_of_work(s, span, h)
             j = 0
@@ -320,6 +341,16 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, G
         span = x.span
         lazy = False
 
+        def plain_expand(s, e):
+            # the options listed one by one (the plain path's listing; each part stops at
+            # MAX_OPTIONS of its own)
+            opts = []
+            for ex in expanders:
+                opts.extend(ex(s, e))
+            if len(opts) > MAX_OPTIONS:
+                too_many_options(span)
+            return [o for o in opts if o]
+
         if self.fast and all(p.static or p.any_parts is not None or p.pair_parts is not None for p in parts):
             # Options are listed lazily: a random player only needs their number, so only
             # the chosen one is built (see LazyOptions).
@@ -328,30 +359,28 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, G
                     for p in parts]
 
             def expand(s, e):
-                return LazyOptions(s, e, plan, span)
+                return LazyOptions(s, e, plan, span, plain_expand)
         elif all(p.static or p.any_parts is not None for p in parts):
             # every option these produce has at least one action
             def expand(s, e):
                 opts = []
                 for ex in expanders:
                     opts.extend(ex(s, e))
+                if len(opts) > MAX_OPTIONS:
+                    too_many_options(span)
                 return opts
         else:
-            def expand(s, e):
-                opts = []
-                for ex in expanders:
-                    opts.extend(ex(s, e))
-                return [o for o in opts if o]
+            expand = plain_expand
 
         if uses_rng(x):
             # working out the options must not change the random numbers the chosen
             # option will draw when it runs
-            plain_expand = expand
+            unwound = expand
 
             def expand(s, e):
                 rng_state = s.rng.getstate()
                 try:
-                    return plain_expand(s, e)
+                    return unwound(s, e)
                 finally:
                     s.rng.setstate(rng_state)
 
@@ -363,6 +392,10 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, G
             s.steps += 1
             if s.steps > s.max_steps:
                 raise StepLimitExceeded(f"the game did not end within {s.max_steps} steps", span, form="choice")
+            if n > SMALL:  # the options listed (a few are paid for by the choice's forms)
+                s.work -= n
+                if s.work < 0:
+                    out_of_work(s, span, "choice")
             s.decisions += 1
             s.options_total += n
             decide = s.decide
@@ -373,18 +406,30 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, G
                 raise Suspend()
             i = decide(opts) if n > 1 else 0
             s.chooser = s.pstack[-1][0]
-            for item, env in opts[i]:
+            opt = opts[i]
+            if len(opt) > SMALL:  # an option of many steps (a repeat all): each is paid for
+                s.work -= len(opt)
+                if s.work < 0:
+                    out_of_work(s, span, "choice")
+            for item, env in opt:
                 item.run(s, env)
             s.chooser = None
 
         def resume(s, e, frames, k):
             opts = s.options
-            if opts is None:  # a copy of the state lists them again
+            if opts is None:  # a copy of the state lists them again (the original paid for them)
+                work = s.work
                 opts = expand(s, e)
+                s.work = work
             i = s.chosen
             s.waiting = s.options = None
             s.chooser = s.pstack[-1][0]
-            for item, env in opts[i]:
+            opt = opts[i]
+            if len(opt) > SMALL:
+                s.work -= len(opt)
+                if s.work < 0:
+                    out_of_work(s, span, "choice")
+            for item, env in opt:
                 item.run(s, env)
             s.chooser = None
 
@@ -397,13 +442,17 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, G
                 pick = s.pick
                 if pick is None:
                     return generic(s, e)
-                segments, n = lazy_segments(s, e, plan, span)
+                segments, n = lazy_segments(s, e, plan, span, plain_expand)
                 if not n:
                     rt_error("a choice with no legal option", span, "choice")
                 s.steps += 1
                 if s.steps > s.max_steps:
                     raise StepLimitExceeded(f"the game did not end within {s.max_steps} steps", span,
                                             form="choice")
+                if n > SMALL:  # the options listed (the chosen one is a single step)
+                    s.work -= n
+                    if s.work < 0:
+                        out_of_work(s, span, "choice")
                 s.decisions += 1
                 s.options_total += n
                 s.chooser = s.pstack[-1][0]
@@ -431,13 +480,16 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, G
         body = self.sequence(x, scope, [self.c_item(i, scope) for i in items[3:]])
         span = x.span
         n = self.layout.nplayers
+        w = self.weight(x)  # the work of one turn: its forms (its loops pay for their own turns)
 
         def limit(s):
-            raise StepLimitExceeded(f"the game did not end within {s.max_steps} steps", span, form="stage")
+            if s.steps > s.max_steps:
+                raise StepLimitExceeded(f"the game did not end within {s.max_steps} steps", span, form="stage")
+            out_of_work(s, span, "stage")
 
         brun = body.run
         if body.has_choice:
-            return self.stage_spine(x, scope, end, body, team, limit)
+            return self.stage_spine(x, scope, end, body, team, limit, w)
 
         def run(s, e):
             stack = s.tstack if team else s.pstack
@@ -453,13 +505,14 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, G
                         top[0], top[1] = q, None
                 first = False
                 s.steps += 1
-                if s.steps > s.max_steps:
+                s.work -= w
+                if s.steps > s.max_steps or s.work < 0:
                     limit(s)
                 brun(s, e)
             stack.pop()
         return Item(x, scope, run=run)
 
-    def stage_spine(self, x, scope, end, body: Item, team: bool, limit) -> Item:
+    def stage_spine(self, x, scope, end, body: Item, team: bool, limit, w: int) -> Item:
         """A stage whose body holds a choice: the frame is the depth of its cycle in the
         stack (the cycle itself stays on the stack while the game waits for a decision)."""
         n = self.layout.nplayers
@@ -474,7 +527,8 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, G
                 else:
                     top[0], top[1] = q, None
                 s.steps += 1
-                if s.steps > s.max_steps:
+                s.work -= w
+                if s.steps > s.max_steps or s.work < 0:
                     limit(s)
                 brun(s, e)
 
@@ -486,7 +540,8 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, G
             try:
                 if not end(s, e):
                     s.steps += 1
-                    if s.steps > s.max_steps:
+                    s.work -= w
+                    if s.steps > s.max_steps or s.work < 0:
                         limit(s)
                     brun(s, e)
                     rounds(s, e, stack, top)

@@ -12,24 +12,32 @@ touching it. A ``choice`` reached while the state is stepped from outside raises
 from __future__ import annotations
 
 
-from ..errors import StepLimitExceeded
+from ..errors import RecycleBug, StepLimitExceeded
 from .forms import registry
-from .shapes import (head_of, rt_error)
+from .shapes import SMALL, charge, head_of, out_of_work, rt_error  # noqa: F401 - out_of_work, charge: used via items
 from .syntax import VAR, Atom, SList
-from .values import WORK_PER_STEP, MoveEvent, StorageEvent, Suspend
+from .values import MoveEvent, StorageEvent, Suspend
 
 MAX_REPEAT = 100_000
 MAX_OPTIONS = 100_000
-
-
-def out_of_work(s, span, form: str):
-    """Stop a game whose loops ran more iterations than its work budget allows."""
-    raise StepLimitExceeded(f"the game ran more loop iterations (repeat, all, any) than its limit "
-                            f"({WORK_PER_STEP} per step of --max-steps {s.max_steps})", span, form=form)
+# The work budget of one game (``State.work``): every loop iteration costs the number of
+# forms of its body (repeat, all, any, filter, a stage's turns), every card or group an
+# expression handles costs one (union, sort, sum, partition, tuples ...), every option a
+# choice lists costs one. Sized so that a game that exhausts it stops within about ten
+# seconds (docs/language.md, "Limits"); ``max_work`` raises it.
+DEFAULT_MAX_WORK = 10_000_000
+# events a game may emit while they are recorded or tracked (about 150 bytes each)
+MAX_EVENTS = 1_000_000
 
 
 def too_many_options(span):
     rt_error(f"more than {MAX_OPTIONS} options", span, "choice")
+
+
+def too_many_events(s):
+    """Stop a game whose recorded (or tracked) events would no longer fit in memory."""
+    raise StepLimitExceeded(f"the game emitted more than {MAX_EVENTS:,} events (moves and storage changes) while "
+                            f"they were recorded, by step {s.steps} and decision {s.decisions}")
 
 
 def suspendable(run, frame):
@@ -70,8 +78,8 @@ class Item:
     the item from the place ``frames[k]`` (and the frames below it) recorded.
     """
 
-    __slots__ = ("run", "expand", "static", "node", "scope", "has_choice", "any_parts", "pair_parts", "draws",
-                 "bulk", "resume")
+    __slots__ = ("run", "expand", "static", "node", "scope", "has_choice", "any_parts", "pair_parts", "_draws",
+                 "bulk", "resume", "weight", "charge")
 
     def __init__(self, node, scope, run=None, expand=None, static=False, has_choice=False):
         self.node = node
@@ -83,13 +91,25 @@ class Item:
         # (source index, destination index) closures of a top-to-top move whose two
         # addresses cannot change while cards move: a repeat of it moves the cards at once
         self.bulk = None
-        self.draws = uses_rng(node)
+        self._draws = None
+        # the number of forms of its syntax: what one run of it costs from the work budget
+        # (set by the compiler's c_item); ``charge``: what its run takes itself (a repeat's body)
+        self.weight = 1
+        self.charge = 0
         self.static = static
         self.expand = expand
         self.resume = None
         if static and expand is None:
             item = self
             self.expand = lambda s, e: [[(item, e)]]
+
+    @property
+    def draws(self) -> bool:
+        """Does it draw random numbers (worked out on first use)?"""
+        d = self._draws
+        if d is None:
+            d = self._draws = uses_rng(self.node)
+        return d
 
 
 def run_steps(s, steps) -> None:
@@ -98,73 +118,128 @@ def run_steps(s, steps) -> None:
 
 
 def compose(s, pairs):
-    """Options of items in sequence: every branch of one continues with the next."""
-    branches = [[]]
-    for item, env in pairs:
-        if item.static:
-            for b in branches:
-                b.append((item, env))
-            continue
-        new = []
-        for b in branches:
-            if b:
-                # a dry run of the branch so far; the RNG is rewound too (when anything in
-                # it draws), so that running the chosen option later draws the same random
-                # numbers (ties of max/min)
-                snap = s.snapshot()
-                rewind = item.draws or any(st.draws for st, _ in b)
-                rng_state = s.rng.getstate() if rewind else None
-                events, s.events = s.events, None
-                try:
-                    run_steps(s, b)
-                    subs = item.expand(s, env)
-                finally:
-                    s.restore(snap)
-                    if rewind:
+    """Options of items in sequence: every branch of one continues with the next.
+
+    A branch is worked out depth first: its actions run on the state (a dry run: events
+    off, the state and the random generator restored at the end) only as far as a later
+    item needs the state, and the state is copied only where a branch forks, so the work
+    is linear in the options listed (once quadratic: every item re-ran its branch from the
+    start). The random generator is rewound around each expansion, so the chosen option
+    draws the same numbers when it runs. Costs come from the work budget."""
+    n = len(pairs)
+    if all(item.static for item, _ in pairs):
+        return [list(pairs)]
+    out: list = []
+    entry = None  # the state (and generator) before the first dry run
+    rewind = any(item.draws for item, _ in pairs)
+    events = s.events
+    s.events = None
+    todo = [(0, [], 0, None)]  # (next item, the branch so far, how much of it ran, fork to restore)
+    try:
+        while todo:
+            i, branch, ran, fork = todo.pop()
+            if fork is None:  # a fork before anything ran: back to the state at entry
+                fork = entry
+            if fork is not None:
+                s.restore(fork[0], keep=True)
+                if rewind:
+                    s.rng.setstate(fork[1])
+            while i < n:
+                item, env = pairs[i]
+                if item.static:
+                    branch.append((item, env))
+                    i += 1
+                    continue
+                span = item.node.span
+                if ran < len(branch):
+                    if entry is None:
+                        charge(s, len(s.card_loc) + len(s.locs), span, "choice")
+                        entry = (s.snapshot(), s.rng.getstate() if rewind else None)
+                    for st, env2 in branch[ran:]:
+                        charge(s, st.weight, span, "choice")
+                        st.run(s, env2)
+                    ran = len(branch)
+                charge(s, item.weight, span, "choice")
+                if item.draws:
+                    rng_state = s.rng.getstate()
+                    try:
+                        subs = item.expand(s, env)
+                    finally:
                         s.rng.setstate(rng_state)
-                    s.events = events
+                else:
+                    subs = item.expand(s, env)
+                i += 1
+                if not subs:
+                    continue
+                if len(subs) == 1:
+                    branch.extend(subs[0])
+                    continue
+                if len(out) + len(subs) > MAX_OPTIONS:
+                    rt_error(f"more than {MAX_OPTIONS} options", span, "choice")
+                charge(s, len(s.card_loc) + len(s.locs) + len(subs) * (len(branch) + 1), span, "choice")
+                here = (s.snapshot(), s.rng.getstate() if rewind else None) if ran else None
+                for sub in reversed(subs):
+                    todo.append((i, branch + sub, ran, here))
+                break
             else:
-                subs = item.expand(s, env)
-            if not subs:
-                new.append(b)
-            else:
-                for sub in subs:
-                    new.append(b + sub)
-            if len(new) > MAX_OPTIONS:
-                rt_error(f"more than {MAX_OPTIONS} options", item.node.span, "choice")
-        branches = new
-    return branches
-
-
-
+                out.append(branch)
+                if len(out) > MAX_OPTIONS:
+                    rt_error(f"more than {MAX_OPTIONS} options", pairs[-1][0].node.span, "choice")
+    finally:
+        if entry is not None:
+            s.restore(entry[0])
+            if rewind:
+                s.rng.setstate(entry[1])
+        s.events = events
+    return out
 
 
 STATIC, ANY, PAIRS = 0, 1, 2
 
 
-def lazy_segments(s, e, plan, span) -> tuple[list, int]:
+def lazy_segments(s, e, plan, span, plain) -> tuple[list, int]:
     """The options of a lazily listed choice as segments ``(count, kind, data, env, elements)``
-    and their number; no option is built."""
+    and their number; no option is built.
+
+    The work budget is charged exactly as listing them one by one (``plain(s, e)``, the
+    choice's expansion on the plain path) would; when the budget or the option limit runs
+    out, ``plain`` lists them again from the same budget, so that the error is the plain
+    path's to the letter."""
     segments = []
     n = 0
-    for kind, data in plan:
+    w0 = s.work
+    for kind, data in plan:  # (a break: the budget ran out)
         if kind == STATIC:
             segments.append((1, STATIC, data, e, None))
             n += 1
         elif kind == ANY:
             elems = list(data[0](s, e))
+            if len(elems) > SMALL:  # as c_each lists a fixed action's options
+                s.work -= len(elems)
+                if s.work < 0:
+                    break
             if elems:
                 segments.append((len(elems), ANY, data, e, elems))
                 n += len(elems)
         else:
             outer = list(data[0](s, e))
+            if not outer:
+                continue
+            before = s.work
             inner = list(data[2](s, e))
-            if outer and inner:
+            # listed one by one, the inner collection is worked out once per outer element
+            s.work -= (len(outer) - 1) * (before - s.work) + len(outer) * (len(inner) + 1)
+            if s.work < 0:
+                break
+            if inner:
                 segments.append((len(outer) * len(inner), PAIRS, data, e, (outer, inner)))
                 n += len(outer) * len(inner)
-    if n > MAX_OPTIONS:
-        too_many_options(span)
-    return segments, n
+    else:
+        if n <= MAX_OPTIONS:
+            return segments, n
+    s.work = w0
+    plain(s, e)  # raises the plain path's error
+    raise RecycleBug("lazily listed options exceed a limit that listing them one by one does not")
 
 
 def segment_option(segments, i: int) -> list:
@@ -197,8 +272,8 @@ class LazyOptions:
 
     __slots__ = ("segments", "n")
 
-    def __init__(self, s, e, plan, span):
-        self.segments, self.n = lazy_segments(s, e, plan, span)
+    def __init__(self, s, e, plan, span, plain):
+        self.segments, self.n = lazy_segments(s, e, plan, span, plain)
 
     def __len__(self) -> int:
         return self.n
@@ -264,11 +339,44 @@ def bulk_repeat(times, body: Item, span):
     """``(repeat N (move (top A) (top B)))`` moving the N cards at once.
 
     The same result as N single moves (B receives A's top card first); when events are
-    recorded, A holds too few cards, or A is B, the moves run one by one as written, so
-    events and errors are exactly those of the single moves."""
+    recorded, A holds too few cards, A is B, or the work budget would run out during the
+    moves, they run one by one as written, so events and errors are exactly those of the
+    single moves (the body charges its own forms, ``body.charge``, each time it runs)."""
     src_index, dst_index = body.bulk
     brun = body.run
+    extra = body.charge
+    if not extra:
+        return _bulk_moves(times, src_index, dst_index, brun, span)
 
+    def run(s, e):
+        k = times(s, e)
+        if k > MAX_REPEAT:
+            rt_error(f"repeat {k} times is more than the limit of {MAX_REPEAT}", span, "repeat")
+        if k <= 0:
+            return
+        s.work -= k
+        if s.work < 0:
+            out_of_work(s, span, "repeat")
+        i = src_index(s, e)
+        d = dst_index(s, e)
+        lst = s.locs[i]
+        if s.events is not None or len(lst) < k or i == d or s.work < k * extra:
+            for _ in range(k):
+                brun(s, e)
+            return
+        s.work -= k * extra
+        moved = lst[-k:]
+        del lst[-k:]
+        moved.reverse()
+        s.locs[d].extend(moved)
+        card_loc = s.card_loc
+        for c in moved:
+            card_loc[c] = d
+    return run
+
+
+def _bulk_moves(times, src_index, dst_index, brun, span):
+    """``bulk_repeat`` for a body that charges nothing itself."""
     def run(s, e):
         k = times(s, e)
         if k > MAX_REPEAT:
@@ -296,6 +404,9 @@ def bulk_repeat(times, body: Item, span):
 
 
 def record_move(s, action: str, c, src, dst, whole: bool = False) -> None:
+    s.nevents += 1
+    if s.nevents > MAX_EVENTS:
+        too_many_events(s)
     infos = s.game.layout.infos
     s.events.append(MoveEvent(s.steps, action, int(c), src, dst,
                               infos[src].visibility if src is not None else None,
@@ -304,6 +415,9 @@ def record_move(s, action: str, c, src, dst, whole: bool = False) -> None:
 
 
 def record_storage(s, label: str, value) -> None:
+    s.nevents += 1
+    if s.nevents > MAX_EVENTS:
+        too_many_events(s)
     s.events.append(StorageEvent(s.steps, label, value, s.chooser, s.decisions))
 
 

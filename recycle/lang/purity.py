@@ -162,17 +162,41 @@ def cached(compute, loc_fns: list, pts_fns: list, sort_cards: bool = False):
     """Wrap ``compute(s, e)`` in a cache keyed by the cards of the locations it reads.
 
     ``sort_cards``: the value does not depend on the order of those cards (``order_free``),
-    so the key holds them sorted."""
+    so the key holds them sorted.
+
+    The work budget is charged alike with and without the cache: a value whose computation
+    took work is kept apart (``dear``) with that work, and a hit charges it again (when the
+    budget left cannot pay, the value is computed, so that the work runs out at the same
+    form as without the cache); a value that took none is a plain entry, found as fast as
+    ever."""
     cache: dict = {}
+    dear: dict = {}  # key -> (value, work it took)
     missing = object()
     get = cache.get
-    hand = (lambda cards: tuple(sorted(cards))) if sort_cards else tuple
 
-    def store(key, v):
-        if len(cache) >= CACHE_LIMIT:
-            cache.clear()
-        cache[key] = v
+    def miss(s, e, key):
+        """Not a cost-free entry: a dear one (charged again), or computed now."""
+        if dear:
+            entry = dear.get(key)
+            if entry is not None:
+                v, cost = entry
+                if s.work < cost:
+                    return compute(s, e)
+                s.work -= cost
+                return v
+        w = s.work
+        v = compute(s, e)
+        if w == s.work:
+            if len(cache) >= CACHE_LIMIT:
+                cache.clear()
+            cache[key] = v
+        else:
+            if len(dear) >= CACHE_LIMIT:
+                dear.clear()
+            dear[key] = (v, w - s.work)
         return v
+
+    hand = (lambda cards: tuple(sorted(cards))) if sort_cards else tuple
 
     if len(loc_fns) == 1 and len(pts_fns) <= 1:
         (loc,) = loc_fns
@@ -185,14 +209,14 @@ def cached(compute, loc_fns: list, pts_fns: list, sort_cards: bool = False):
             def cached_pts(s, e):
                 key = (hand(loc(s, e)), pts(s, e))
                 v = get(key, missing)
-                return store(key, compute(s, e)) if v is missing else v
+                return miss(s, e, key) if v is missing else v
             return cached_pts
         # the hottest shapes, written out: a player's location, with or without a point map
         if pvar is not None and pslot is not None:
             b1, slot = pvar
             # "does any player hold ...?" asks about every hand while only one has changed:
             # each location's last question is remembered, and a list comparison is cheaper
-            # than building and hashing the key
+            # than building and hashing the key (only for values that took no work)
             last: dict = {}
             last_get = last.get
 
@@ -206,7 +230,10 @@ def cached(compute, loc_fns: list, pts_fns: list, sort_cards: bool = False):
                 key = (tuple(sorted(cards)) if sort_cards else tuple(cards), pts)
                 v = get(key, missing)
                 if v is missing:
-                    v = store(key, compute(s, e))
+                    w = s.work
+                    v = miss(s, e, key)
+                    if w != s.work:  # a dear value: charged again at every hit
+                        return v
                 last[i] = (cards[:], pts, v)
                 return v
             return cached_player_loc_points
@@ -215,23 +242,23 @@ def cached(compute, loc_fns: list, pts_fns: list, sort_cards: bool = False):
                 cards = s.locs[cur + s.pstack[-1][0]]
                 key = tuple(sorted(cards)) if sort_cards else tuple(cards)
                 v = get(key, missing)
-                return store(key, compute(s, e)) if v is missing else v
+                return miss(s, e, key) if v is missing else v
             return cached_current_loc
         if pslot is not None:
             def cached_loc_points(s, e):
                 key = (hand(loc(s, e)), s.points[pslot])
                 v = get(key, missing)
-                return store(key, compute(s, e)) if v is missing else v
+                return miss(s, e, key) if v is missing else v
             return cached_loc_points
 
         def cached_loc(s, e):
             key = hand(loc(s, e))
             v = get(key, missing)
-            return store(key, compute(s, e)) if v is missing else v
+            return miss(s, e, key) if v is missing else v
         return cached_loc
 
     def cached_n(s, e):
         key = tuple([hand(f(s, e)) for f in loc_fns] + [f(s, e) for f in pts_fns])
         v = get(key, missing)
-        return store(key, compute(s, e)) if v is missing else v
+        return miss(s, e, key) if v is missing else v
     return cached_n

@@ -7,7 +7,7 @@ from __future__ import annotations
 import itertools
 from typing import Callable
 
-from ..errors import RecycleCompileError, RecycleRuntimeError, Span
+from ..errors import RecycleCompileError, RecycleRuntimeError, Span, StepLimitExceeded
 from .forms import Kind, mention, registry
 from .syntax import INT, OP, SYMBOL, Atom, SList
 from .values import KINDS, Card, Groups, PLoc, PlayerId, TeamId
@@ -15,6 +15,10 @@ from .values import KINDS, Card, Groups, PLoc, PlayerId, TeamId
 MAX_COLLECTION = 200_000
 MAX_INT = 2**63 - 1
 MAX_TUPLE = 64
+# a leaf form (one without a loop of the game inside: sum, partition of a location) reading at
+# most SMALL cards is paid for by the form's own unit of work; beyond, each card costs a unit
+SMALL = 8  # (written out as 8 in expr_int's sum)
+MAX_NAMES = 5_000  # distinct names of locations (or of storages of one sort) a game may compute
 
 STORAGE_SORTS = {"sto", "str", "points"}
 
@@ -27,6 +31,21 @@ def fail(message: str, node, form: str | None = None):
 def rt_error(message: str, span: Span, form: str | None = None):
     """Raise a positioned runtime error (called from closures)."""
     raise RecycleRuntimeError(message, span, form=form)
+
+
+def out_of_work(s, span, form: str):
+    """Stop a game that did more work than its budget allows (``State.max_work``; the
+    budget is described in ``items``)."""
+    raise StepLimitExceeded(f"the game did more than its limit of {s.max_work:,} units of work (loop iterations, "
+                            f"cards and options handled); raise max_work (--max-work) if it is meant to",
+                            span, form=form)
+
+
+def charge(s, k: int, span, form: str) -> None:
+    """Take ``k`` units from the state's work budget, stopping the game when it runs out."""
+    s.work -= k
+    if s.work < 0:
+        out_of_work(s, span, form)
 
 
 def is_atom(x, kind=None, value=None) -> bool:
@@ -69,12 +88,18 @@ def describe_value(v) -> str:
         return "a player"
     if isinstance(v, TeamId):
         return "a team"
+    if isinstance(v, bool):
+        return "a condition's value"
     if isinstance(v, int):
         return f"the integer {v}"
     if isinstance(v, str):
         return f"the string {v!r}"
     if isinstance(v, list):
         return "a collection"
+    if isinstance(v, range):
+        return "a range of integers"
+    if v is None:
+        return "no value"
     return type(v).__name__
 
 
@@ -134,8 +159,12 @@ class Const:
 
 
 
-def find_runs(cards, scores, nmin: int, largest: bool, span) -> list:
-    """Runs of scores increasing by exactly 1 (RECYCLE.md 5.3), one per choice of tied cards."""
+def find_runs(s, cards, scores, nmin: int, largest: bool, span) -> list:
+    """Runs of scores increasing by exactly 1 (RECYCLE.md 5.3), one per choice of tied cards
+    (each card of each run costs one unit of the state's work budget)."""
+    s.work -= len(cards)
+    if s.work < 0:
+        out_of_work(s, span, "runs")
     by_score: dict = {}
     for c in cards:
         by_score.setdefault(scores[c], []).append(c)
@@ -157,6 +186,9 @@ def find_runs(cards, scores, nmin: int, largest: bool, span) -> list:
                 out.append(list(combo))
                 if len(out) > MAX_COLLECTION:
                     rt_error("runs would make too many groups", span, "runs")
+                s.work -= b - a
+                if s.work < 0:
+                    out_of_work(s, span, "runs")
         i = j + 1
     return out
 
@@ -217,31 +249,61 @@ def element_hint(coll) -> str | None:
 
 def value_hint(x, scope) -> str | None:
     """What a let-bound value is, when its syntax tells."""
-    if is_atom(x, INT) or is_storage_form(x) == "sto" or head_of(x) in registry().only[Kind.INT]:
+    h = head_of(x)
+    only = registry().only
+    if is_atom(x, INT) or is_storage_form(x) == "sto" or h in only[Kind.INT]:
         return "int"
     if is_location_form(x):
         return "loc"
+    if h in only[Kind.GROUPS]:
+        return "groups"
+    if h in only[Kind.LOC] or h == "range":
+        return "list"
     return None
 
 
+MAX_DECK_CELLS = 4_000_000  # attribute values written while expanding one deck's trees
+
+
 def deck_combinations(deck: SList) -> list[dict]:
-    """The cards of a ``(deck ATTR ...)`` form: one attribute dict per card, in creation order."""
+    """The cards of a ``(deck ATTR ...)`` form: one attribute dict per card, in creation order.
+
+    The card limit (``MAX_COLLECTION``) is checked at every level of the expansion, and the
+    attribute values written in all are bounded too, so that a small but deeply nested tree
+    fails at once instead of filling the memory."""
     trees = deck.items[1:]
     if not trees:
         fail("a deck needs at least one attribute", deck, "deck")
-    per_tree = [expand_attr(t) for t in trees]
+    budget = [MAX_DECK_CELLS]
+    per_tree = [expand_attr(t, deck, budget) for t in trees]
+    return _product(per_tree, deck, budget)
+
+
+def _product(parts: list, deck, budget: list, base: dict | None = None) -> list[dict]:
+    """Every combination of one dict from each of ``parts``, merged (onto ``base``)."""
+    total = 1
+    for p in parts:
+        total *= len(p)
+    if total > MAX_COLLECTION:
+        fail(f"this deck has more than {MAX_COLLECTION} cards ({total})", deck, "deck")
     out = []
-    for combo in itertools.product(*per_tree):
-        card: dict = {}
+    for combo in itertools.product(*parts):
+        card: dict = dict(base) if base else {}
         for part in combo:
             card.update(part)
+        budget[0] -= len(card)
+        if budget[0] < 0:
+            fail(f"this deck's attribute trees are too large to expand (more than {MAX_DECK_CELLS} values)",
+                 deck, "deck")
         out.append(card)
-        if len(out) > MAX_COLLECTION:
-            fail(f"this deck has more than {MAX_COLLECTION} cards", deck, "deck")
     return out
 
 
-def expand_attr(tree) -> list[dict]:
+def expand_attr(tree, deck=None, budget: list | None = None) -> list[dict]:
+    if budget is None:
+        budget = [MAX_DECK_CELLS]
+    if deck is None:
+        deck = tree
     if not isinstance(tree, SList) or len(tree.items) < 2 or not (isinstance(tree.items[0], Atom)
                                                                    and tree.items[0].kind == SYMBOL):
         fail("expected an attribute (KEY (VALUE, VALUE ...)) or (KEY (VALUE ATTRIBUTE ...) ...)", tree, "deck")
@@ -256,16 +318,18 @@ def expand_attr(tree) -> list[dict]:
                     out.append({key: str(i.value)})
                 elif i.kind != "comma":
                     fail(f"unexpected {i} in the values of {key}", i, "deck")
-            continue
-        value = branch.items[0]
-        if not isinstance(value, Atom) or value.kind not in (SYMBOL, INT):
-            fail(f"expected a value of {key}", value, "deck")
-        subs = [expand_attr(t) for t in branch.items[1:]]
-        for combo in itertools.product(*subs):
-            card = {key: str(value.value)}
-            for part in combo:
-                card.update(part)
-            out.append(card)
+            budget[0] -= len(branch.items)
+        else:
+            value = branch.items[0]
+            if not isinstance(value, Atom) or value.kind not in (SYMBOL, INT):
+                fail(f"expected a value of {key}", value, "deck")
+            subs = [expand_attr(t, deck, budget) for t in branch.items[1:]]
+            out.extend(_product(subs, deck, budget, {key: str(value.value)}))
+        if len(out) > MAX_COLLECTION:
+            fail(f"this deck has more than {MAX_COLLECTION} cards", deck, "deck")
+        if budget[0] < 0:
+            fail(f"this deck's attribute trees are too large to expand (more than {MAX_DECK_CELLS} values)",
+                 deck, "deck")
     return out
 
 

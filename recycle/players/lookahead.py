@@ -9,6 +9,12 @@ learns which of the consistent worlds is the true one.
 
 Budgets count iterations (rollouts), never seconds, and each player draws only from the
 ``rng`` passed to ``choose``, so a game with a given seed is played the same way every time.
+Two more bounds keep a decision's time in check whatever the game: at most
+``MAX_CONSIDERED`` options of a decision are looked at (a random sample of them when there
+are more), and the simulations of one decision share one work budget (``max_work``, the
+game's own by default: a decision costs at most what a whole game may); when it runs out,
+the player decides on what it has simulated so far. Either is said once per player, in
+``warnings`` and on the ``recycle.players`` logger.
 
 Rewards (the ``reward`` argument, ``"win"`` by default) are in [0, 1] for every player:
 
@@ -19,6 +25,7 @@ Rewards (the ``reward`` argument, ``"win"`` by default) are in [0, 1] for every 
 
 from __future__ import annotations
 
+import logging
 import math
 import random
 
@@ -26,6 +33,9 @@ from ..errors import RecycleRuntimeError
 from ..engine.options import option_key
 
 REWARDS = ("win", "score")
+# options of one decision a look-ahead player considers at most (a random sample beyond)
+MAX_CONSIDERED = 64
+_log = logging.getLogger("recycle.players")
 
 
 # -- sampling worlds -----------------------------------------------------------------------
@@ -89,9 +99,44 @@ class _AIPlayer:
         self.reward = reward
         self.name = f"{self.kind}:{self.budget}"
         self.last_values: list[float] | None = None  # per option, from the last decision
+        self.max_work: int | None = None  # work budget of one decision's simulations (None: the game's)
+        self.warnings: list[str] = []  # what this player had to cut short, each said once
 
     def __repr__(self) -> str:
         return self.name
+
+    def warn(self, message: str) -> None:
+        """Say ``message`` once for this player (``warnings`` and the ``recycle.players`` log)."""
+        if message not in self.warnings:
+            self.warnings.append(message)
+            _log.warning("%s: %s", self.name, message)
+
+    def considered(self, n: int, rng: random.Random) -> list[int]:
+        """The options looked at: all of them, or a sorted random sample of MAX_CONSIDERED."""
+        if n <= MAX_CONSIDERED:
+            return list(range(n))
+        self.warn(f"a decision had more than {MAX_CONSIDERED} options; it looks at a random sample of "
+                  f"{MAX_CONSIDERED} of them")
+        return sorted(rng.sample(range(n), MAX_CONSIDERED))
+
+    def work_left(self, view) -> list:
+        """A decision's work budget, as a one-element list the simulations draw from."""
+        return [self.max_work if self.max_work is not None else view.game.max_work]
+
+    def budgeted(self, world, left: list):
+        """``world`` limited to the decision's budget left; returns the work it had."""
+        if world.work > left[0]:
+            world.work = left[0]
+        return world.work
+
+    def spent(self, world, had: int, left: list) -> bool:
+        """Take what ``world`` used from the budget; False (and say so) once it is spent."""
+        left[0] -= had - world.work
+        if left[0] > 0:
+            return True
+        self.warn("the simulations of a decision used up its work budget (max_work); it decides on "
+                  "fewer simulations")
+        return False
 
 
 class GreedyPlayer(_AIPlayer):
@@ -112,17 +157,29 @@ class GreedyPlayer(_AIPlayer):
         me = view.player
         game = view.game
         sign = 1 if game.scoring_max else -1
+        looked = self.considered(n, rng)
         totals = [0.0] * n
+        counts = [0] * n
+        left = self.work_left(view)
+        going = True
         for _ in range(self.budget):
             world = view.sample_world(DealRng(rng.getrandbits(64)))
-            for i in range(n):
-                totals[i] += sign * self._score_after(game, world, i, me)
-        self.last_values = [t / self.budget for t in totals]
-        return _argmax_random(self.last_values, rng)
+            left[0] -= n  # listing the options again in that world
+            for i in looked:
+                t = world.clone()
+                had = self.budgeted(t, left)
+                totals[i] += sign * self._score_after(game, t, i, me)
+                counts[i] += 1
+                going = self.spent(t, had, left)
+                if not going:
+                    break
+            if not going:
+                break
+        return _best_of(self, totals, counts, rng, looked, not going)
 
     @staticmethod
-    def _score_after(game, world, i: int, me: int) -> float:
-        t = world.clone()
+    def _score_after(game, t, i: int, me: int) -> float:
+        """The player's score after option ``i`` in ``t`` (a copy of a world, changed)."""
         try:
             t.apply(i)
             while not t.is_terminal() and t.num_options() == 1:  # on to the next real decision
@@ -150,27 +207,38 @@ class PIMCPlayer(_AIPlayer):
 
     def choose(self, view, options, rng: random.Random) -> int:
         n = len(options)
-        worlds = max(1, self.budget // n)
+        looked = self.considered(n, rng)
+        worlds = max(1, self.budget // len(looked))
         higher = view.game.scoring_max
         me = view.player
         totals = [0.0] * n
         counts = [0] * n
+        left = self.work_left(view)
+        going = True
         for _ in range(worlds):
             world = view.sample_world(DealRng(rng.getrandbits(64)))
+            left[0] -= n  # listing the options again in that world
             play_seed = rng.getrandbits(64)
-            for i in range(n):
+            for i in looked:
                 t = world.clone()
+                had = self.budgeted(t, left)
                 try:
                     t.apply(i)
                 except RecycleRuntimeError:  # an impossible world (see finish_randomly)
+                    going = self.spent(t, had, left)
+                    if not going:
+                        break
                     continue
                 scores = finish_randomly(t, random.Random(play_seed).random)
-                if scores is None:
-                    continue
-                totals[i] += rewards(scores, higher, self.reward)[me]
-                counts[i] += 1
-        self.last_values = [t / c if c else 0.0 for t, c in zip(totals, counts)]
-        return _argmax_random(self.last_values, rng)
+                going = self.spent(t, had, left)
+                if scores is not None:
+                    totals[i] += rewards(scores, higher, self.reward)[me]
+                    counts[i] += 1
+                if not going:
+                    break
+            if not going:
+                break
+        return _best_of(self, totals, counts, rng, looked, not going)
 
 
 class _Node:
@@ -207,8 +275,13 @@ class ISMCTSPlayer(_AIPlayer):
             self.last_values, self.last_visits = [0.0], [0]
             return 0
         key_cache: dict = {}
+        n = len(options)
+        looked = self.considered(n, rng)
+        left = self.work_left(view)
         for _ in range(self.budget):
             world = view.sample_world(DealRng(rng.getrandbits(64)), self.determinize)
+            left[0] -= n  # listing the options again in that world
+            had = self.budgeted(world, left)
             path: list = []
             node = root
             try:
@@ -220,12 +293,17 @@ class ISMCTSPlayer(_AIPlayer):
                     p = world.pstack[-1][0]
                     # the root's options are the player's own (by index); deeper ones may
                     # differ between worlds, so they are told apart by what they do
-                    keys = range(len(opts)) if node is root else [option_key(o, key_cache) for o in opts]
+                    if node is root:
+                        keyed = [(i, i) for i in looked]
+                    else:
+                        idx = range(len(opts)) if len(opts) <= MAX_CONSIDERED else \
+                            sorted(rng.sample(range(len(opts)), MAX_CONSIDERED))
+                        keyed = [(i, option_key(opts[i], key_cache)) for i in idx]
                     children = node.children
                     untried = []
                     best_i, best_child, best_ucb = -1, None, -1.0
                     seen = set()
-                    for i, k in enumerate(keys):
+                    for i, k in keyed:
                         if k in seen:
                             continue
                         seen.add(k)
@@ -250,12 +328,15 @@ class ISMCTSPlayer(_AIPlayer):
                     node = best_child
                     world.apply(best_i)
             except RecycleRuntimeError:  # the step limit, or an impossible world (see finish_randomly)
+                if not self.spent(world, had, left):
+                    break
                 continue
             r = rewards(world.scores, higher, self.reward)
             for ch, p in path:
                 ch.visits += 1
                 ch.reward += r[p]
-        n = len(options)
+            if not self.spent(world, had, left):
+                break
         visits = [0] * n
         means = [0.0] * n
         for i, ch in root.children.items():
@@ -277,6 +358,20 @@ class OmniscientPlayer(ISMCTSPlayer):
 
     kind = "omniscient"
     determinize = False
+
+
+def _best_of(player, totals: list, counts: list, rng: random.Random, looked: list, cut: bool) -> int:
+    """The option of ``looked`` with the best mean value, ties at random (after a ``cut``,
+    among those simulated at least once); sets ``player.last_values`` (0.0 for an option
+    never simulated)."""
+    values = [t / c if c else 0.0 for t, c in zip(totals, counts)]
+    player.last_values = values
+    pool = looked
+    if cut:
+        pool = [i for i in looked if counts[i]] or looked
+    best = max(values[i] for i in pool)
+    ties = [i for i in pool if values[i] == best]
+    return ties[0] if len(ties) == 1 else ties[int(rng.random() * len(ties))]
 
 
 def _argmax_random(values: list[float], rng: random.Random) -> int:
