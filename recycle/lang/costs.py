@@ -10,6 +10,7 @@ whose body holds no loop by its own forms (``loop_free``). docs/language.md, "Li
 
 from __future__ import annotations
 
+from .forms import Kind
 from .items import Item
 from .shapes import head_of, is_atom, kw, out_of_work
 from .syntax import VAR, Atom, SList
@@ -19,7 +20,9 @@ class Costs:
     """The costs of forms, in units of work (a mixin of ``FlowCompiler``)."""
 
     weights: dict  # id(node) -> its weight, set by the compiler
+    once_slots: set
     layout = None
+    forms = None
 
     def weight(self, node) -> int:
         """What evaluating ``node`` once costs from the work budget: its number of forms
@@ -59,6 +62,13 @@ class Costs:
         c = x.items[1]
         return kw(c, "player", "team") or (head_of(c) == "other" and len(c.items) == 2
                                            and kw(c.items[1], "player", "team"))
+
+    def fresh_groups(self, x: SList, slot: int) -> None:
+        """Note ``slot`` (bound by the loop ``x``) in ``once_slots`` when ``x`` runs over a
+        group list made afresh (partition, tuples, subsets, runs) with a body without loops:
+        each group is read a bounded number of times, and making the list paid for its cards."""
+        if head_of(x.items[1]) in self.forms.only[Kind.GROUPS] and self.loop_free(x.items[3]):
+            self.once_slots.add(slot)
 
     @staticmethod
     def charge_per_run(item: Item, span) -> None:

@@ -293,6 +293,7 @@ class BoolForms:
             fail(f"expected ({h} COLLECTION 'VARIABLE BODY)", x, h)
         coll = self.c_coll(x.items[1], scope)
         slot = self.new_slot()
+        self.fresh_groups(x, slot)
         inner_scope = scope.bind(x.items[2].value, slot, element_hint(x.items[1]))
         inner = body_compiler(x.items[3], inner_scope)
         if body_compiler == self.c_bool:

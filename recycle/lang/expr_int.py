@@ -289,9 +289,21 @@ class IntForms:
 
         # a sum is a leaf (no loop inside): it pays for its cards after adding them, and a
         # hand of up to SMALL cards is paid for by the form itself
+        if vs is not None and ps is not None and vs in self.once_slots:
+            def sum_group(s, e):
+                # a group of a list made afresh for the loop around (its cards paid for there);
+                # a plain loop beats sum(map(...)) on the few cards of a hand or group
+                pm = s.points[ps]
+                table = pm.table
+                total = 0
+                for c in e[vs]:
+                    total += table[c]
+                if pm.wide:
+                    return checked(s, 0, total)
+                return total
+            return sum_group
         if vs is not None and ps is not None:
             def sum_var(s, e):
-                # a plain loop beats sum(map(...)) on the few cards of a hand or group
                 pm = s.points[ps]
                 table = pm.table
                 lst = e[vs]

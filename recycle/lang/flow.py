@@ -46,6 +46,9 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, G
         self.forms = REGISTRY
         self.weights: dict = {}  # id(node) -> forms in it (``weight``)
         self.repeat_bodies: dict = {}  # id(body node) -> span of the (repeat N BODY) around it
+        # slots of variables bound to each group of a group list made afresh for the loop, in
+        # a body without loops: reading such a group is paid for by making the list (``sum``)
+        self.once_slots: set = set()
 
     # -- items -----------------------------------------------------------------------------
     def c_item(self, x, scope: Scope, allow_choice: bool = True) -> Item:
@@ -175,6 +178,7 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, G
             fail(f"expected ({h} COLLECTION 'VARIABLE ITEM)", x, h)
         coll = self.c_coll(x.items[1], scope)
         slot = self.new_slot()
+        self.fresh_groups(x, slot)
         body = self.c_item(x.items[3], scope.bind(x.items[2].value, slot, element_hint(x.items[1])))
         brun = body.run
         w = 0 if self.players_loop(x) else self.weight(x.items[3])  # (paid with the form around it)

@@ -12,7 +12,7 @@ touching it. A ``choice`` reached while the state is stepped from outside raises
 from __future__ import annotations
 
 
-from ..errors import RecycleBug, StepLimitExceeded
+from ..errors import RecycleBug, RecycleError, StepLimitExceeded
 from .forms import registry
 from .shapes import SMALL, charge, head_of, out_of_work, rt_error  # noqa: F401 - out_of_work, charge: used via items
 from .syntax import VAR, Atom, SList
@@ -202,41 +202,47 @@ def lazy_segments(s, e, plan, span, plain) -> tuple[list, int]:
     and their number; no option is built.
 
     The work budget is charged exactly as listing them one by one (``plain(s, e)``, the
-    choice's expansion on the plain path) would; when the budget or the option limit runs
-    out, ``plain`` lists them again from the same budget, so that the error is the plain
-    path's to the letter."""
+    choice's expansion on the plain path) would, in one sum; when the budget or the option
+    limit runs out, or listing fails, ``plain`` lists them again from the same budget, so
+    that the error is the plain path's to the letter."""
     segments = []
     n = 0
+    cost = 0  # what listing them one by one charges besides working out the collections
     w0 = s.work
-    for kind, data in plan:  # (a break: the budget ran out)
-        if kind == STATIC:
-            segments.append((1, STATIC, data, e, None))
-            n += 1
-        elif kind == ANY:
-            elems = list(data[0](s, e))
-            if len(elems) > SMALL:  # as c_each lists a fixed action's options
-                s.work -= len(elems)
-                if s.work < 0:
-                    break
-            if elems:
-                segments.append((len(elems), ANY, data, e, elems))
-                n += len(elems)
-        else:
-            outer = list(data[0](s, e))
-            if not outer:
-                continue
-            before = s.work
-            inner = list(data[2](s, e))
-            # listed one by one, the inner collection is worked out once per outer element
-            s.work -= (len(outer) - 1) * (before - s.work) + len(outer) * (len(inner) + 1)
-            if s.work < 0:
-                break
-            if inner:
-                segments.append((len(outer) * len(inner), PAIRS, data, e, (outer, inner)))
-                n += len(outer) * len(inner)
-    else:
-        if n <= MAX_OPTIONS:
-            return segments, n
+    try:
+        for kind, data in plan:
+            if kind == STATIC:
+                segments.append((1, STATIC, data, e, None))
+                n += 1
+            elif kind == ANY:
+                elems = list(data[0](s, e))
+                k = len(elems)
+                if k:
+                    if k > SMALL:  # as c_each lists a fixed action's options
+                        cost += k
+                    segments.append((k, ANY, data, e, elems))
+                    n += k
+            else:
+                outer = list(data[0](s, e))
+                if not outer:
+                    continue
+                before = s.work
+                inner = list(data[2](s, e))
+                # listed one by one, the inner collection is worked out once per outer element
+                cost += (len(outer) - 1) * (before - s.work) + len(outer) * (len(inner) + 1)
+                if inner:
+                    segments.append((len(outer) * len(inner), PAIRS, data, e, (outer, inner)))
+                    n += len(outer) * len(inner)
+    except RecycleError:
+        s.work = w0
+        plain(s, e)  # the plain path's error, if it fails too
+        raise
+    if cost:
+        s.work -= cost
+        if s.work < 0:
+            n = MAX_OPTIONS + 1
+    if n <= MAX_OPTIONS:
+        return segments, n
     s.work = w0
     plain(s, e)  # raises the plain path's error
     raise RecycleBug("lazily listed options exceed a limit that listing them one by one does not")
