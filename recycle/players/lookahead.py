@@ -11,9 +11,10 @@ Budgets count iterations (rollouts), never seconds, and each player draws only f
 ``rng`` passed to ``choose``, so a game with a given seed is played the same way every time.
 Two more bounds keep a decision's time in check whatever the game: at most
 ``MAX_CONSIDERED`` options of a decision are looked at (a random sample of them when there
-are more), and the simulations of one decision share one work budget (``max_work``, the
-game's own by default: a decision costs at most what a whole game may); when it runs out,
-the player decides on what it has simulated so far. Either is said once per player, in
+are more), and the simulations of one decision share one work budget (``max_work``; by
+default a fifth of the game's budget per simulation, 2,000,000 units: three times what the
+hungriest game of the corpus costs); when it runs out, the player decides on what it has
+simulated so far. Either is said once per player, in
 ``warnings`` and on the ``recycle.players`` logger.
 
 Rewards (the ``reward`` argument, ``"win"`` by default) are in [0, 1] for every player:
@@ -35,6 +36,9 @@ from ..engine.options import option_key
 REWARDS = ("win", "score")
 # options of one decision a look-ahead player considers at most (a random sample beyond)
 MAX_CONSIDERED = 64
+# a decision's simulations may use 1/SIMULATION_SHARE of the game's work budget each, on
+# average (2,000,000 units by default: three times the hungriest game of the corpus)
+SIMULATION_SHARE = 5
 _log = logging.getLogger("recycle.players")
 
 
@@ -119,9 +123,12 @@ class _AIPlayer:
                   f"{MAX_CONSIDERED} of them")
         return sorted(rng.sample(range(n), MAX_CONSIDERED))
 
-    def work_left(self, view) -> list:
-        """A decision's work budget, as a one-element list the simulations draw from."""
-        return [self.max_work if self.max_work is not None else view.game.max_work]
+    def work_left(self, view, simulations: int) -> list:
+        """A decision's work budget, as a one-element list its simulations draw from:
+        ``max_work`` when set, else ``SIMULATION_SHARE`` of the game's per simulation."""
+        if self.max_work is not None:
+            return [self.max_work]
+        return [max(1, simulations) * (view.game.max_work // SIMULATION_SHARE)]
 
     def budgeted(self, world, left: list):
         """``world`` limited to the decision's budget left; returns the work it had."""
@@ -160,7 +167,7 @@ class GreedyPlayer(_AIPlayer):
         looked = self.considered(n, rng)
         totals = [0.0] * n
         counts = [0] * n
-        left = self.work_left(view)
+        left = self.work_left(view, self.budget * len(looked))
         going = True
         for _ in range(self.budget):
             world = view.sample_world(DealRng(rng.getrandbits(64)))
@@ -213,7 +220,7 @@ class PIMCPlayer(_AIPlayer):
         me = view.player
         totals = [0.0] * n
         counts = [0] * n
-        left = self.work_left(view)
+        left = self.work_left(view, worlds * len(looked))
         going = True
         for _ in range(worlds):
             world = view.sample_world(DealRng(rng.getrandbits(64)))
@@ -277,7 +284,7 @@ class ISMCTSPlayer(_AIPlayer):
         key_cache: dict = {}
         n = len(options)
         looked = self.considered(n, rng)
-        left = self.work_left(view)
+        left = self.work_left(view, self.budget)
         for _ in range(self.budget):
             world = view.sample_world(DealRng(rng.getrandbits(64)), self.determinize)
             left[0] -= n  # listing the options again in that world
