@@ -1,0 +1,192 @@
+"""Writing expressions and simple actions of a game as Python source (for ``pygen``).
+
+An expression is written out when its meaning is plain Python on the state's lists (an
+integer storage, the size of a location, arithmetic and comparisons of integers, and, or,
+not); anything else is called as the closure the compiler made for it, which keeps every
+check, cache and message of the closures. ``k`` names a constant of the generated module.
+"""
+
+from __future__ import annotations
+
+from .shapes import MAX_INT, Const, head_of, is_atom, is_location_form, is_storage_form, kw
+from .syntax import INT, SYMBOL, VAR, Atom, SList
+
+MAX_REPEAT = 100_000  # as items.MAX_REPEAT (a larger count is left to the closure's message)
+
+
+class ExprWriter:
+    """The expression part of ``pygen.FlowWriter``."""
+
+    def __init__(self, compiler):
+        self.comp = compiler
+        self.consts: dict[str, object] = {}
+        self._names: dict[int, str] = {}
+        self._keep: list = []  # the constants' objects, alive while their ids name them
+
+    def k(self, obj, prefix: str = "K") -> str:
+        """The module-level name of ``obj`` (one name per object)."""
+        name = self._names.get(id(obj))
+        if name is None:
+            name = f"{prefix}{len(self.consts)}"
+            self.consts[name] = obj
+            self._names[id(obj)] = name
+            self._keep.append(obj)
+        return name
+
+    def helpers(self) -> dict:
+        return {}
+
+    # -- expressions -------------------------------------------------------------------------
+    def bool_expr(self, node, scope, closure) -> str:
+        """Python source of a condition; ``closure`` is the compiler's closure for it."""
+        text = self.write_bool(node, scope)
+        return text if text is not None else f"{self.k(closure)}(s, e)"
+
+    def write_bool(self, node, scope) -> str | None:
+        """The condition written out, or None where only the closure will do."""
+        h = head_of(node) if isinstance(node, SList) else None
+        if h in ("and", "or") and len(node.items) >= 3:
+            parts = [self.write_bool(i, scope) for i in node.items[1:]]
+            if any(p is None for p in parts):
+                return None
+            return "(" + f" {h} ".join(parts) + ")"
+        if h == "not" and len(node.items) == 2:
+            inner = self.write_bool(node.items[1], scope)
+            return None if inner is None else f"(not {inner})"
+        if h in ("==", "!=", "<", ">", "<=", ">=") and len(node.items) == 3:
+            a, b = self.write_int(node.items[1], scope), self.write_int(node.items[2], scope)
+            if a is None or b is None:
+                return None
+            return f"({a} {h} {b})"
+        return None
+
+    def write_int(self, node, scope) -> str | None:
+        """An integer expression written out (storages, sizes, literals, constants), or None."""
+        if isinstance(node, Atom):
+            if node.kind == INT:
+                return repr(node.value)
+            if node.kind == VAR:
+                c = scope.lookup(node.value)
+                if isinstance(c, Const) and type(c.value) is int:
+                    return repr(c.value)
+            return None
+        if is_storage_form(node) == "sto":
+            slot = self.storage_index(node, scope)
+            return None if slot is None else f"s.ints[{slot}]"
+        h = head_of(node)
+        if h == "size" and len(node.items) == 2 and is_location_form(node.items[1]):
+            idx = self.loc_index(node.items[1], scope)
+            return None if idx is None else f"len(s.locs[{idx}])"
+        return None
+
+    def owner_offset(self, owner, scope) -> str | None:
+        """Source of an owner's offset in a block of locations or storages (0 for the game,
+        1 + p for player p), for the owners written out: the game, the current player and
+        a variable known to hold a player."""
+        if kw(owner, "game"):
+            return ""
+        if isinstance(owner, SList) and len(owner.items) == 2 and kw(owner.items[0], "current") \
+                and kw(owner.items[1], "player"):
+            return "s.pstack[-1][0]"
+        if is_atom(owner, VAR) and scope.hint(owner.value) == "player":
+            slot = scope.lookup(owner.value)
+            if isinstance(slot, int):
+                return f"e[{slot}]"
+        return None
+
+    def loc_index(self, node, scope) -> str | None:
+        """Source of a physical location's index in ``s.locs`` (literal name and a simple
+        owner), or None."""
+        if not is_location_form(node) or not is_atom(node.items[2], SYMBOL):
+            return None
+        off = self.owner_offset(node.items[0], scope)
+        if off is None:
+            return None
+        base = self.comp.layout.loc_block(node.items[1].value, node.items[2].value)
+        return str(base) if off == "" else f"({base + 1} + {off})"
+
+    def storage_index(self, node, scope) -> str | None:
+        """Source of an integer storage's index in ``s.ints``, as ``loc_index``."""
+        if not is_atom(node.items[2], SYMBOL):
+            return None
+        off = self.owner_offset(node.items[0], scope)
+        if off is None:
+            return None
+        base = self.comp.layout.storage_block("sto", node.items[2].value)
+        return str(base) if off == "" else f"({base + 1} + {off})"
+
+    def static_storage(self, node, scope):
+        """The slot of ``(game sto NAME)`` with a literal name, else None."""
+        const, _ = self.comp.c_storage_slot("sto", node, scope)
+        return const
+
+    # -- actions -----------------------------------------------------------------------------
+    def inline_action(self, item) -> list[str] | None:
+        """Statements for a simple action (without indentation), or None for its closure.
+
+        Each takes the closure's way whenever events are recorded or the action would fail
+        (an empty source, an overflow): the closure then records or says exactly what the
+        closures do."""
+        x, scope = item.node, item.scope
+        h = head_of(x)
+        closure = self.k(item.run)
+        if h == "turn":
+            return ["pass"]
+        if h in ("set", "inc", "dec") and len(x.items) in (2, 3) and is_storage_form(x.items[1]) == "sto":
+            slot = self.storage_index(x.items[1], scope)
+            if slot is None or (h == "set" and len(x.items) != 3):
+                return None
+            if h == "set":
+                v = self.write_int(x.items[2], scope)
+                if v is None:
+                    return None
+                return [f"if s.events is None:", f"    s.ints[{slot}] = {v}", "else:", f"    {closure}(s, e)"]
+            amount = self.write_int(x.items[2], scope) if len(x.items) == 3 else "1"
+            if amount is None:
+                return None
+            v = self.fresh("v")
+            sign = "+" if h == "inc" else "-"
+            return [f"{v} = s.ints[{slot}] {sign} {amount}",
+                    f"if s.events is None and {-MAX_INT} <= {v} <= {MAX_INT}:", f"    s.ints[{slot}] = {v}",
+                    "else:", f"    {closure}(s, e)"]
+        if h == "move":
+            move = self.top_move(x, scope)
+            if move is None:
+                return None
+            src, dst = move
+            lst, c, d = self.fresh("l"), self.fresh("c"), self.fresh("d")
+            return [f"{lst} = s.locs[{src}]", f"if s.events is not None or not {lst}:", f"    {closure}(s, e)",
+                    "else:", f"    {c} = {lst}.pop()", f"    {d} = {dst}", f"    s.locs[{d}].append({c})",
+                    f"    s.card_loc[{c}] = {d}"]
+        if h == "repeat" and len(x.items) == 3 and is_atom(x.items[1], INT) \
+                and 0 < x.items[1].value <= MAX_REPEAT and head_of(x.items[2]) == "move":
+            move = self.top_move(x.items[2], scope)
+            if move is None or not self.comp.fast:
+                return None
+            src, dst = move
+            k = x.items[1].value
+            lst, d, moved, c, i = (self.fresh(n) for n in ("l", "d", "moved", "c", "i"))
+            # as items.bulk_repeat: the k top cards at once, or one by one by the closure
+            return [f"{lst} = s.locs[{src}]", f"{d} = {dst}",
+                    f"if s.events is not None or len({lst}) < {k} or {lst} is s.locs[{d}] or s.work < {k}:",
+                    f"    {closure}(s, e)", "else:", f"    s.work -= {k}", f"    {moved} = {lst}[-{k}:]",
+                    f"    del {lst}[-{k}:]", f"    {moved}.reverse()", f"    s.locs[{d}].extend({moved})",
+                    f"    {c} = s.card_loc", f"    for {i} in {moved}:", f"        {c}[{i}] = {d}"]
+        return None
+
+    def top_move(self, x, scope):
+        """(source index, destination index) sources of ``(move (top A) (top B))`` between
+        physical, non-memory locations written out by ``loc_index``, or None."""
+        if len(x.items) != 3:
+            return None
+        a, b = x.items[1], x.items[2]
+        if not (isinstance(a, SList) and len(a.items) == 2 and kw(a.items[0], "top")
+                and isinstance(b, SList) and len(b.items) == 2 and kw(b.items[0], "top")):
+            return None
+        la, lb = a.items[1], b.items[1]
+        if not (is_location_form(la) and is_location_form(lb)) or "mem" in (la.items[1].value, lb.items[1].value):
+            return None
+        src, dst = self.loc_index(la, scope), self.loc_index(lb, scope)
+        if src is None or dst is None:
+            return None
+        return src, dst
