@@ -14,8 +14,11 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "$@" >/dev/null
 }
 
+say() { echo "setup: $*"; }
+
 # 1. a virtual environment (Debian ships venv separately)
 if [ ! -x .venv/bin/python ]; then
+  say "creating the virtual environment .venv ($($PY --version 2>&1))"
   if ! $PY -m venv .venv 2>/dev/null; then
     rm -rf .venv
     if can_apt; then
@@ -28,12 +31,18 @@ if [ ! -x .venv/bin/python ]; then
     fi
   fi
 fi
+say "installing recycle and its dependencies into .venv (a minute or two the first time)"
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
-.venv/bin/python -m pip install -q -e '.[test]'
+# the rl extra (PettingZoo, OpenSpiel) runs the learning-environment tests; recycle works without it
+if ! .venv/bin/python -m pip install -q -e '.[test,rl]'; then
+  echo "setup: could not install the rl extra (pettingzoo, open_spiel); its tests will be skipped" >&2
+  .venv/bin/python -m pip install -q -e '.[test]'
+fi
 
 # 2. Graphviz's dot renders the diagrams; without it recycle still writes DOT source
 if ! command -v dot >/dev/null 2>&1; then
   if can_apt; then
+    say "installing Graphviz (for the diagrams)"
     apt_install graphviz || echo "setup: could not install graphviz; diagrams will be written as .gv source" >&2
   else
     echo "setup: Graphviz 'dot' not found (apt-get install graphviz); diagrams will be written as .gv source" >&2
@@ -45,6 +54,7 @@ fi
 link_dir=""
 if [ -w /usr/local/bin ]; then link_dir=/usr/local/bin; else link_dir="$HOME/.local/bin"; mkdir -p "$link_dir"; fi
 if [ ! -e "$link_dir/recycle" ] || [ -L "$link_dir/recycle" ]; then
+  say "linking the recycle command into $link_dir"
   ln -sfn "$PWD/.venv/bin/recycle" "$link_dir/recycle"
   case ":$PATH:" in
     *":$link_dir:"*) ;;
@@ -57,3 +67,10 @@ fi
 # 4. the main job
 echo "== recycle run games/schwimmen.rcy --seed 7 =="
 .venv/bin/recycle run games/schwimmen.rcy --seed 7
+
+# 5. what to type next
+cmd=recycle
+command -v recycle >/dev/null 2>&1 || cmd=.venv/bin/recycle
+echo
+echo "setup: done. Next: '$cmd --help', '$cmd play games/crazy-eights.rcy' to play a game yourself,"
+echo "       or read docs/tutorial.md to write your own game."

@@ -72,6 +72,12 @@ class RecycleSyntaxError(RecycleError):
     kind = "syntax error"
 
 
+class RecycleFileError(RecycleSyntaxError):
+    """A game file cannot be read (missing, a folder, too large): not a slip in its text."""
+
+    kind = "error"
+
+
 class RecycleCompileError(RecycleError):
     """A form is used where RECYCLE does not allow it, or has the wrong shape."""
 

@@ -153,10 +153,10 @@ def test_duplicate_rotates_the_seats_over_each_deal():
     d = duplicate(g, ["pimc:5", "random"], deals=3, seed=2)
     assert d["games_played"] == 15 and d["rotations"] == 5
     rows = {r["player"]: r for r in d["players"]}
-    # pattern A B A B A over 5 rotations: A sits 3 of 5 seats in every game
-    assert rows["pimc:5"]["seat_games"] == 45 and rows["random"]["seat_games"] == 30
+    # pattern A B B B B (the last kind repeats) over 5 rotations: A sits 1 of 5 seats in every game
+    assert rows["pimc:5"]["seat_games"] == 15 and rows["random"]["seat_games"] == 60
     # differences from the table mean, weighted by seat-games, cancel out
-    assert 45 * rows["pimc:5"]["score_diff"] + 30 * rows["random"]["score_diff"] == pytest.approx(0, abs=1e-9)
+    assert 15 * rows["pimc:5"]["score_diff"] + 60 * rows["random"]["score_diff"] == pytest.approx(0, abs=1e-9)
     h = d["head_to_head"]
     assert h["score_diff"] == pytest.approx(rows["pimc:5"]["score_diff"] - rows["random"]["score_diff"])
 

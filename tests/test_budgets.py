@@ -362,3 +362,75 @@ def test_random_players_see_the_budget_through_play_out():
     with pytest.raises(recycle.StepLimitExceeded) as info:
         recycle.play_out(s, [recycle.RandomPlayer()] * 2, rng)
     assert info.value.form in ("stage", "choice")
+
+
+# -- actions whose work grows with a location's size -------------------------------------------
+
+BIG = "(deck (A ({})) (B ({})))".format(", ".join(map(str, range(1, 101))), ", ".join(map(str, range(1, 201))))
+HEAD_BIG = HEAD.replace("(deck (RANK (A, B, C)) (SUIT (X, Y)))", BIG)  # 20,000 cards in STOCK
+MEM = "(repeat 20000 (remember (top (game iloc STOCK)) (top (game mem M))))"
+
+# (what is repeated, how often, the form where a budget of 300,000 runs out): without their
+# charges each of these ran to the end, paying the repeat's one unit per turn only
+BIG_ACTIONS = {
+    "shuffle": ("(shuffle (game iloc STOCK))", 200, "shuffle"),
+    "faro": ("(shuffle faro (game iloc STOCK) (game iloc PILE))", 200, "shuffle"),
+    "swap of locations": ("(swap (game iloc STOCK) (game iloc PILE))", 2000, "swap"),
+    "swap of cards": ("(swap (bottom (game iloc STOCK)) (top (game iloc STOCK)))", 2000, "swap"),
+    "move from the bottom": ("(move (bottom (game iloc STOCK)) (top (game iloc PILE)))", 10_000, "move"),
+    "move to the bottom": ("(move (top (game iloc STOCK)) (bottom (game iloc STOCK)))", 10_000, "move"),
+    "move to an index": ("(move (top (game iloc STOCK)) (5 (game iloc STOCK)))", 10_000, "move"),
+    "move of a named card": ("(remember (bottom (game iloc STOCK)) (top (game mem M))) (repeat 2000 (move (actual "
+                             "(top (game mem M))) (bottom (game iloc STOCK))))", 0, "move"),
+    "forget the bottom": (f"{MEM} (repeat 10000 (forget (bottom (game mem M))))", 0, "forget"),
+    "remember at the bottom": (f"{MEM} (repeat 10000 (remember (top (game iloc STOCK)) (bottom (game mem M))))",
+                               0, "remember"),
+    "point map": ("(set (game points Q) (((A : 1) (game sto X))))", 200, "set"),
+}
+
+
+@pytest.mark.parametrize("name", list(BIG_ACTIONS))
+def test_actions_on_large_locations_draw_from_the_budget(name):
+    body, times, form = BIG_ACTIONS[name]
+    flow = f"(do ((repeat {times} {body})))" if times else f"(do ({body}))"
+    messages = set()
+    for fast in (True, False):
+        g = recycle.loads(HEAD_BIG + flow + TAIL, "big.rcy", fast=fast, max_work=300_000)
+        with pytest.raises(recycle.StepLimitExceeded) as info:
+            g.play(seed=0)
+        assert info.value.form == form and "300,000 units of work" in str(info.value)
+        messages.add(info.value.format())
+    assert len(messages) == 1
+
+
+def test_a_shuffle_costs_one_unit_per_card_beyond_eight():
+    def used(head, flow):
+        s = recycle.loads(head + flow + TAIL, "shuffle.rcy").new_state(seed=0)
+        return s.max_work - s.work
+
+    for head, cards in ((HEAD, 6), (HEAD20, 20)):
+        extra = used(head, "(do ((repeat 10 (shuffle (game iloc STOCK)))))") - used(head, "(do ((repeat 10 (shuffle (game iloc PILE)))))")
+        assert extra == (10 * cards if cards > 8 else 0)
+
+
+def test_a_repeat_of_shuffles_of_a_huge_deck_stops_within_seconds():
+    """One shuffle of 20,000 cards takes about 10 ms: 2,000 of them ran for 20 s (100,000 for a
+    quarter of an hour) on one unit of work each; now the default budget stops them after 500."""
+    import time
+
+    g = recycle.loads(HEAD_BIG + "(do ((repeat 2000 (shuffle (game iloc STOCK)))))" + TAIL, "shuffles.rcy")
+    t0 = time.process_time()
+    with pytest.raises(recycle.StepLimitExceeded) as info:
+        g.random_rollout(0)
+    assert info.value.form == "shuffle" and "10,000,000 units of work" in str(info.value)
+    assert time.process_time() - t0 < 20
+
+
+def test_point_maps_kept_for_reuse_are_bounded():
+    from recycle.engine.game import MAX_POINT_MAPS
+
+    g = recycle.loads(game("(do ((repeat 30000 (do ((set (game points Q) (((RANK : A) (game sto X)))) "
+                           "(inc (game sto X)))))))"), "maps.rcy")
+    s = g.random_rollout(0)
+    assert s.ints and len(g._point_maps) <= MAX_POINT_MAPS < 30_000
+    assert len(g._live_maps) <= MAX_POINT_MAPS + 1  # the 20,000 others, no longer used, are freed

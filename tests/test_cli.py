@@ -92,7 +92,7 @@ def test_step_limit_message(tmp_path):
     # the transcript's last lines come first, to show where the game went round
     lines = r.output.splitlines()
     assert lines[0] == "loop: 2 players, seed 0" and lines[1] == "... (112 earlier lines left out)"
-    assert lines[-7:-5] == ["[149] P0 chooses 1 of 1: (turn pass)", "[150] P1 chooses 1 of 1: (turn pass)"]
+    assert lines[-7:-5] == ["[149] P0 chooses option 1 of 1: pass", "[150] P1 chooses option 1 of 1: pass"]
     assert lines[-5] == "Stopped after 150 decisions, 301 steps"  # a step per choice and per stage round
     r = runner.invoke(app, ["simulate", str(loop), "-n", "3", "--max-steps", "300", "--json"])
     assert r.exit_code == 0 and json.loads(r.output)["step_limit_hits"] == 3

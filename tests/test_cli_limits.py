@@ -113,3 +113,66 @@ def test_an_output_that_cannot_show_suits_gets_ascii_card_names(encoding):
     assert "Traceback" not in p.stderr.decode(encoding, "replace")
     assert "HAND(P0) -> PASS(P0): " in out or "-> " in out
     assert any(name in out for name in ("2C", "QS", "10H"))
+
+
+# -- --max-work: the work budget of each game, on every command that plays games ------------------
+
+WORK = """(game (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (A, B, C)) (SUIT (X, Y)))))
+ (do ((repeat 20000 (inc (game sto X)))))
+ (scoring max (game sto X)))
+"""
+OUT_OF_WORK = ("step limit: the game did more than its limit of 5,000 units of work (loop iterations, cards and "
+               "options handled); raise max_work (--max-work) if it is meant to")
+
+
+def test_max_work_stops_a_game_with_a_clear_message_and_a_larger_one_lets_it_finish(tmp_path):
+    path = tmp_path / "work.rcy"
+    path.write_text(WORK)
+    r = run("run", path, "--max-work", 5000)
+    assert r.exit_code == 1
+    assert f"{path}:2:7: {OUT_OF_WORK}" in r.output and "in the form (repeat ...)" in r.output
+    r = run("run", path, "--max-work", 50_000)
+    assert r.exit_code == 0 and "Final scores: P0 20000, P1 20000" in r.output
+    for bad in (0, -3, "x"):
+        r = run("run", path, "--max-work", bad)
+        assert r.exit_code == 2 and "'--max-work'" in r.output
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_max_work_reaches_every_game_of_a_simulation(tmp_path, workers):
+    path = tmp_path / "work.rcy"
+    path.write_text(WORK)
+    for max_work, hits in ((5000, 6), (50_000, 0)):
+        r = run("simulate", path, "-n", 6, "--max-work", max_work, "--workers", workers, "--json")
+        assert r.exit_code == 0, r.output
+        d = json.loads(r.stdout)
+        assert d["step_limit_hits"] == hits and d["finished"] == 6 - hits, (max_work, d)
+
+
+def test_max_work_on_analyze_duplicate_graph_and_check(tmp_path):
+    path = tmp_path / "work.rcy"
+    path.write_text(WORK)
+    r = run("analyze", path, "-n", 3, "--max-work", 5000, "--json")
+    assert r.exit_code == 0 and json.loads(r.stdout)["step_limit_hits"] == 3
+    r = run("analyze", path, "-n", 3, "--max-work", 50_000, "--json")
+    assert r.exit_code == 0 and json.loads(r.stdout)["step_limit_hits"] == 0
+    r = run("duplicate", path, "--players", "random", "--deals", 2, "--max-work", 5000)
+    assert r.exit_code == 0 and "2 deals left out: a game hit the step limit" in r.output
+    r = run("graph", path, "--max-work", 5000)
+    assert r.exit_code == 0 and "1 of 1 rollouts hit the step limit" in r.output
+    r = run("check", path, "--max-work", 5)  # the setup, run once to make the cards, within the budget
+    assert r.exit_code == 0 and ": ok — 2 players" in r.output
+
+
+def test_a_record_keeps_its_work_budget_and_replay_can_change_it(tmp_path):
+    rec = tmp_path / "game.json"
+    r = run("run", SCHWIMMEN, "--seed", 3, "--max-work", 2_000_000, "--record", rec)
+    assert r.exit_code == 0, r.output
+    assert json.loads(rec.read_text())["max_work"] == 2_000_000
+    r = run("replay", rec)
+    assert r.exit_code == 0 and "replay identical to the record" in r.output
+    r = run("replay", rec, "--max-work", 300)
+    assert r.exit_code == 1 and "units of work" in r.output and "300 units" in r.output
+    plain = tmp_path / "plain.json"
+    assert run("run", SCHWIMMEN, "--seed", 3, "--record", plain).exit_code == 0
+    assert "max_work" not in json.loads(plain.read_text())  # the default budget is not written

@@ -150,3 +150,28 @@ def test_conformance_tool_table_json_and_exit_status(tmp_path, capsys):
     assert rows["Crashing"]["errors"] == 3 and ":" in rows["Crashing"]["first_error"]
     assert rows["Forever"]["step_limit_hits"] == 3 and rows["Forever"]["errors"] == 0
     assert conf.main([str(tmp_path / "missing")]) == 2
+
+
+def test_rollouts_stop_at_the_time_limit_with_the_figures_so_far(tmp_path, capsys):
+    """On by default (``DEFAULT_TIMEOUT`` per game): no rollout is started after it."""
+    import inspect
+
+    from recycle.study.invariants import DEFAULT_TIMEOUT
+
+    assert inspect.signature(run_rollouts).parameters["timeout"].default == DEFAULT_TIMEOUT == 300
+    game = recycle.load(GAMES / "schwimmen.rcy")
+    out = run_rollouts(game, 1000, timeout=0)
+    assert out["stopped_by_time_limit"] and out["played"] == 1 == out["finished"] + out["step_limit_hits"]
+    out = run_rollouts(game, 5, timeout=None)
+    assert not out["stopped_by_time_limit"] and out["played"] == 5 == out["finished"]
+
+    conf = _tool("conformance")
+    (tmp_path / "Good.rcy").write_text(SMALL)
+    assert conf.main([str(tmp_path), "--rollouts", "100000", "--timeout", "0.2", "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)["games"][0]
+    assert row["stopped_by_time_limit"] and 1 <= row["played"] == row["finished"] < 100_000
+    assert row["first_error"] == f"time limit: {row['played']} of 100000 rollouts played in 0.2 s"
+    assert conf.main([str(tmp_path), "--rollouts", "100000", "--timeout", "0.2"]) == 0
+    assert "stopped by the time limit (the rollouts played are counted): Good" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        conf.main([str(tmp_path), "--timeout", "-1"])

@@ -1,8 +1,11 @@
-"""Fast paths are optional and proven: ``fast=True`` and ``fast=False`` play the same games.
+"""Fast paths are optional and proven: every engine plays the same games as the plain path.
 
-``recycle.load(path, fast=False)`` turns off every speed special case (fused closures, caches,
-batched deals, lazily listed options, inline random play). Here every game of ``games/`` and
-of the shared corpus (``../shared/corpus/cardstock``, skipped when absent) is loaded both ways
+``recycle.load(path, engine="plain")`` (or ``fast=False``) turns off every speed special case
+(fused closures, caches, batched deals, lazily listed options, inline random play);
+``engine="closures"`` has them all; ``engine="compiled"`` (the default) plays the game's flow
+as generated Python source (recycle/lang/pygen.py). Here every game of ``games/`` and of the
+shared corpus (``../shared/corpus/cardstock``, skipped when absent) is loaded by each fast
+engine and plainly
 and played with random players for ``len(SEEDS)`` seeds; the two must agree on
 
 * every decision: (player, number of options, index chosen), seen through ``on_decision``;
@@ -180,12 +183,12 @@ def compare_seed(fast, plain, seed: int, max_steps: int = MAX_STEPS) -> str:
     return a["outcome"][1]
 
 
-def load_both(path: Path):
-    """The game loaded fast and plain; if loading fails, both must fail alike (then None)."""
+def load_both(path: Path, engine: str = "compiled"):
+    """The game loaded by ``engine`` and plain; if loading fails, both must fail alike (then None)."""
     out = []
-    for fast in (True, False):
+    for eng in (engine, "plain"):
         try:
-            out.append(recycle.load(path, fast=fast))
+            out.append(recycle.load(path, engine=eng))
         except recycle.RecycleError as exc:
             out.append(error_of(exc))
     f, p = out
@@ -197,12 +200,16 @@ def load_both(path: Path):
 
 # -- every game, fast against plain --------------------------------------------------------
 
+@pytest.mark.parametrize("engine", ["compiled", "closures"])
 @pytest.mark.parametrize("path", ALL_GAMES)
-def test_fast_and_plain_play_the_same_games(path):
-    games = load_both(_need(path))
+def test_fast_and_plain_play_the_same_games(path, engine):
+    """The generated Python engine and the fast closures each play every game as the plain path."""
+    games = load_both(_need(path), engine)
     if games is None:
         pytest.skip(f"{path.name} does not compile (alike on both paths)")
     fast, plain = games
+    if engine == "compiled":
+        assert fast.engine == "compiled" and fast.generated, f"{path.name}: {fast.warnings}"
     assert fast.nplayers == plain.nplayers
     assert [(i.index, i.label, i.kind, i.visibility) for i in fast.layout.infos] == \
            [(i.index, i.label, i.kind, i.visibility) for i in plain.layout.infos]
@@ -440,3 +447,28 @@ def test_a_clone_finishes_like_the_original(path):
             want = finished(s)
             assert finished(c) == want, f"{where}: the clone ends differently"
             assert finished(cc) == want, f"{where}: the clone of the clone ends differently"
+
+
+BIG_DECK = "(deck (A (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)) (B (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)) " \
+           "(C (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)) (D (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)) (E (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)))"
+
+
+@pytest.mark.parametrize("body, outcome", [
+    ("(repeat all (move (top (game iloc STOCK)) (top (game iloc PILE))))", "ok"),
+    ("(repeat (size (game iloc STOCK)) (move (top (game iloc STOCK)) (top (game iloc PILE))))", "RecycleRuntimeError"),
+])
+def test_more_moves_than_max_repeat_agree_fast_and_plain(body, outcome):
+    """``repeat all`` moves every card the location holds — 120,000, more than MAX_REPEAT —
+    on both paths (the fast one moved them at once and refused, the plain one moved them one
+    by one); ``repeat N`` over MAX_REPEAT is refused on both."""
+    from recycle.lang.items import MAX_REPEAT
+
+    text = (f"(game (setup (create players 2) (create deck (game iloc STOCK) {BIG_DECK}))\n"
+            f" (do ({body}))\n (scoring max (size (game iloc PILE))))")
+    fast, plain = (recycle.loads(text, "all.rcy", fast=f) for f in (True, False))
+    assert compare_seed(fast, plain, 0) == outcome
+    if outcome == "ok":
+        assert fast.play(seed=0).scores == [120_000, 120_000] and 120_000 > MAX_REPEAT
+    else:
+        with pytest.raises(recycle.RecycleError, match=f"repeat 120000 times is more than the limit of {MAX_REPEAT}"):
+            fast.play(seed=0)

@@ -1,7 +1,7 @@
 """The shape of the package: sub-packages in the direction data flows, no import cycles,
 modules that fit in a head, and tools that do not lean on the tests.
 
-lang (text → closures) → engine (games, states, the runner) → players → study → cli.
+lang (text → closures) → engine (games, states, the runner) → players → study → env (learning environments) → cli.
 A module may import recycle modules of its own layer or of layers before it; ``errors``
 and ``version`` are beneath every layer, and the package's ``__init__`` above them all.
 """
@@ -11,7 +11,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "recycle"
-LAYERS = ["errors", "version", "lang", "engine", "players", "study", "cli"]
+LAYERS = ["errors", "version", "lang", "engine", "players", "study", "env", "cli"]
 MAX_LINES = 600
 
 

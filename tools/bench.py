@@ -4,7 +4,11 @@
     python tools/bench.py [rollouts] [--games 20000] [--repeat 5]   # Schwimmen vs the hand-written simulator
     python tools/bench.py lookahead [--budget 300]                  # ISMCTS iterations per second
     python tools/bench.py clone                                     # clone() early and late in a Hearts deal
+    python tools/bench.py hearts [--games 2000]                     # Hearts against OpenSpiel's (needs open_spiel)
+    python tools/bench.py corpus [--seconds 0.5]                    # every corpus game: compiled against closures
     python tools/bench.py all
+
+``--engine compiled|closures|plain`` chooses the engine measured (compiled, the default).
 
 ``rollouts``: random rollouts of Schwimmen by recycle and by ../shared/bench/schwimmen_native.py
 in this one process, in alternating rounds, best of ``--repeat`` each, so that a machine whose
@@ -50,6 +54,91 @@ def time_native(mod, games: int, seed: int) -> float:
     return time.perf_counter() - t0
 
 
+def load_openspiel():
+    """The OpenSpiel benchmark module of ../shared/bench, or None (no file or no pyspiel)."""
+    path = ROOT.parent / "shared" / "bench" / "openspiel_hearts.py"
+    try:
+        return load_native(path) if path.exists() else None
+    except ImportError:
+        return None
+
+
+def time_openspiel(mod, game, games: int, seed: int) -> float:
+    rng = random.Random(seed)
+    t0 = time.perf_counter()
+    for _ in range(games):
+        mod.play(game, rng)
+    return time.perf_counter() - t0
+
+
+def bench_hearts(args) -> None:
+    """Hearts against OpenSpiel's hearts, alternating rounds in this process (best of each)."""
+    mod = load_openspiel()
+    if mod is None:
+        print("hearts: OpenSpiel not available (pip install open_spiel; ../shared/bench/openspiel_hearts.py)")
+        return
+    cases = [("corpus Hearts4.rcy", CORPUS / "Hearts4.rcy", "hearts(pass_cards=false)"),
+             ("games/hearts.rcy", ROOT / "games" / "hearts.rcy", "hearts")]
+    for name, path, spiel_name in cases:
+        if not path.exists():
+            print(f"{name}: not found")
+            continue
+        game = recycle.load(path, engine=args.engine)
+        spiel = mod.pyspiel.load_game(spiel_name)
+        recycle.simulate(game, 200, seed=args.seed + 99)
+        ours = theirs = float("inf")
+        n = max(1, args.games // 10)
+        for _ in range(args.repeat):
+            ours = min(ours, time_recycle(game, n, args.seed))
+            theirs = min(theirs, time_openspiel(mod, spiel, n, args.seed))
+        # games/hearts.rcy plays deals until someone has 100 points: compare deals
+        deals = 1.0
+        if "DEAL" in game.layout._bases["sto"]:
+            deals = sum(game.random_rollout(i).sto("game", "DEAL") for i in range(n)) / n
+        what = "deals" if deals != 1.0 else "games"
+        print(f"{name:20} {n * deals / ours:8,.0f} {what}/s   OpenSpiel {spiel_name}: {n / theirs:8,.0f} deals/s   "
+              f"ratio {n * deals / ours / (n / theirs):5.2f}  ({args.engine}, {n} games of {deals:.1f} deals, "
+              f"best of {args.repeat})")
+
+
+def bench_corpus(args) -> None:
+    """Rollouts per second of every corpus game, compiled and by the closures, and the speed-up."""
+    import statistics
+
+    rows = []
+    for path in sorted(CORPUS.glob("*.rcy")):
+        rates, gen = {}, None
+        for engine in ("closures", "compiled"):
+            t0 = time.perf_counter()
+            try:
+                game = recycle.load(path, engine=engine)
+            except recycle.RecycleError:
+                break
+            if engine == "compiled":
+                gen = game.generation_seconds
+            best = 0.0
+            for _ in range(args.repeat):
+                n, seed, t0 = 0, 0, time.perf_counter()
+                while time.perf_counter() - t0 < args.seconds:
+                    try:
+                        game.random_rollout(seed, max_steps=20_000)
+                    except recycle.RecycleError:
+                        pass
+                    n, seed = n + 1, seed + 1
+                best = max(best, n / (time.perf_counter() - t0))
+            rates[engine] = best
+        if len(rates) == 2:
+            rows.append((path.stem, rates["closures"], rates["compiled"], gen))
+    for name, slow, fast, gen in rows:
+        print(f"{name:22} closures {slow:9,.0f}/s  compiled {fast:9,.0f}/s  x{fast / slow:5.2f}  "
+              f"generate {gen * 1000:5.0f} ms")
+    ups = sorted(fast / slow for _, slow, fast, _ in rows)
+    slowest = min(rows, key=lambda r: r[2])
+    print(f"median speed-up x{statistics.median(ups):.2f} (range x{ups[0]:.2f}..x{ups[-1]:.2f}) over {len(rows)} "
+          f"games; slowest compiled: {slowest[0]} {slowest[2]:,.0f}/s; longest generation "
+          f"{max(r[3] for r in rows) * 1000:.0f} ms")
+
+
 def time_recycle(game, games: int, seed: int) -> float:
     t0 = time.perf_counter()
     recycle.simulate(game, games, seed=seed)
@@ -57,7 +146,7 @@ def time_recycle(game, games: int, seed: int) -> float:
 
 
 def bench_rollouts(args) -> None:
-    game = recycle.load(args.game)
+    game = recycle.load(args.game, engine=args.engine)
     recycle.simulate(game, 500, seed=args.seed + 99)  # warm caches, as a long run would
     native_path = Path(args.native)
     mod = load_native(native_path) if native_path.exists() else None
@@ -100,7 +189,7 @@ def bench_lookahead(args) -> None:
         if not path.exists():
             print(f"{name}: {path} not found")
             continue
-        game = recycle.load(path)
+        game = recycle.load(path, engine=args.engine)
         for d in decisions:
             s = state_at(game, 3, d)
             if s is None:
@@ -132,7 +221,10 @@ def bench_clone(args) -> None:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", nargs="?", default="rollouts", choices=["rollouts", "lookahead", "clone", "all"])
+    ap.add_argument("what", nargs="?", default="rollouts",
+                    choices=["rollouts", "lookahead", "clone", "hearts", "corpus", "all"])
+    ap.add_argument("--engine", default="compiled", choices=["compiled", "closures", "plain"])
+    ap.add_argument("--seconds", type=float, default=0.5, help="corpus: seconds of rollouts per game and engine")
     ap.add_argument("--games", type=int, default=20000)
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--seed", type=int, default=1)
@@ -146,6 +238,10 @@ def main(argv=None) -> int:
         bench_lookahead(args)
     if args.what in ("clone", "all"):
         bench_clone(args)
+    if args.what in ("hearts", "all"):
+        bench_hearts(args)
+    if args.what in ("corpus", "all"):
+        bench_corpus(args)
     return 0
 
 

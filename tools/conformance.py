@@ -2,13 +2,15 @@
 """Run every RECYCLE game of a folder: parse, compile, random rollouts; print a table.
 
     python tools/conformance.py [DIR] [--rollouts 200] [--max-steps 20000] [--seed 0]
-                                [--check] [--json] [--jobs N] [--only NAME ...]
+                                [--check] [--json] [--jobs N] [--only NAME ...] [--timeout 300]
 
 DIR defaults to ``../shared/corpus/cardstock`` (beside the repository). For each ``.rcy``:
 parsed?, rollouts finished, step-limit hits, errors, mean decisions and mean options per
 decision (over finished rollouts), rollouts per second, and the first error (the first line
 of the RecycleError, ``file:line:column: ...``). ``--check`` also verifies card conservation
 and every player's view after every event/decision (``recycle/study/invariants.py``; slower).
+``--timeout`` (on by default: 300 s per game; ``inf`` for none) starts no rollout of a game
+after that time: the game's figures are those of the rollouts played, and the table says so.
 
 Exit status 0 if every game parsed and no rollout raised an error other than the step limit
 (and, with ``--check``, no invariant broke); 1 otherwise.
@@ -28,16 +30,17 @@ DEFAULT_DIR = ROOT.parent / "shared" / "corpus" / "cardstock"
 sys.path.insert(0, str(ROOT))
 
 import recycle  # noqa: E402
-from recycle.study.invariants import run_rollouts  # noqa: E402
+from recycle.study.invariants import DEFAULT_TIMEOUT, run_rollouts  # noqa: E402
 
 
-def run_game(path: str, rollouts: int, seed: int, max_steps: int, check: bool) -> dict:
+def run_game(path: str, rollouts: int, seed: int, max_steps: int, check: bool,
+             timeout: float | None = DEFAULT_TIMEOUT) -> dict:
     """Conformance figures for one game file (a JSON-able dict)."""
     path = Path(path)
     row = {"game": path.stem, "file": str(path), "parsed": False, "players": None, "rollouts": rollouts,
-           "finished": 0, "step_limit_hits": 0, "errors": 0, "crashes": 0, "mean_decisions": None,
+           "played": 0, "finished": 0, "step_limit_hits": 0, "errors": 0, "crashes": 0, "mean_decisions": None,
            "mean_options": None, "rollouts_per_second": None, "seconds": 0.0, "first_error": None,
-           "first_error_seed": None, "warnings": []}
+           "first_error_seed": None, "stopped_by_time_limit": False, "warnings": []}
     t0 = time.perf_counter()
     try:
         game = recycle.load(path)
@@ -52,14 +55,17 @@ def run_game(path: str, rollouts: int, seed: int, max_steps: int, check: bool) -
     row["players"] = game.nplayers
     row["warnings"] = list(game.warnings)
     t1 = time.perf_counter()
-    out = run_rollouts(game, rollouts, seed=seed, max_steps=max_steps, check=check)
+    out = run_rollouts(game, rollouts, seed=seed, max_steps=max_steps, check=check, timeout=timeout)
     dt = time.perf_counter() - t1
-    row.update(finished=out["finished"], step_limit_hits=out["step_limit_hits"], errors=out["errors"],
-               crashes=out["crashes"], first_error=out["first_error"], first_error_seed=out["first_error_seed"])
+    row.update(played=out["played"], finished=out["finished"], step_limit_hits=out["step_limit_hits"],
+               errors=out["errors"], crashes=out["crashes"], first_error=out["first_error"],
+               first_error_seed=out["first_error_seed"], stopped_by_time_limit=out["stopped_by_time_limit"])
+    if out["stopped_by_time_limit"] and row["first_error"] is None:
+        row["first_error"] = f"time limit: {out['played']} of {rollouts} rollouts played in {timeout:g} s"
     if out["finished"]:
         row["mean_decisions"] = out["decisions"] / out["finished"]
         row["mean_options"] = out["options"] / out["decisions"] if out["decisions"] else 0.0
-    row["rollouts_per_second"] = rollouts / dt if dt > 0 else None
+    row["rollouts_per_second"] = out["played"] / dt if dt > 0 else None
     row["seconds"] = time.perf_counter() - t0
     return row
 
@@ -92,9 +98,10 @@ def table(rows: list[dict], width: int = 100) -> list[str]:
 
 def summary(rows: list[dict]) -> str:
     parsed = sum(r["parsed"] for r in rows)
-    clean = sum(row_ok(r) and r["step_limit_hits"] == 0 for r in rows)
+    clean = sum(row_ok(r) and r["step_limit_hits"] == 0 and not r.get("stopped_by_time_limit") for r in rows)
     limit = [r["game"] for r in rows if row_ok(r) and r["step_limit_hits"]]
     bad = [r["game"] for r in rows if not row_ok(r)]
+    timed = [r["game"] for r in rows if r.get("stopped_by_time_limit")]
     total = sum(r["rollouts"] for r in rows if r["parsed"])
     done = sum(r["finished"] for r in rows)
     text = (f"{len(rows)} games: {parsed} parsed, {clean} ran every rollout to the end, "
@@ -104,6 +111,8 @@ def summary(rows: list[dict]) -> str:
         text += f"\nstep limit hit (no error): {', '.join(limit)}"
     if bad:
         text += f"\nerrors: {', '.join(bad)}"
+    if timed:
+        text += f"\nstopped by the time limit (the rollouts played are counted): {', '.join(timed)}"
     return text
 
 
@@ -117,7 +126,11 @@ def main(argv=None) -> int:
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     ap.add_argument("--jobs", "-j", type=int, default=1, help="games run in parallel processes (default 1)")
     ap.add_argument("--only", nargs="*", default=None, metavar="NAME", help="only these games (file stems)")
+    ap.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                    help="start no rollout of a game after this many seconds (default %(default)g; inf: none)")
     args = ap.parse_args(argv)
+    if not args.timeout >= 0:
+        ap.error("--timeout must be at least 0")
 
     folder = Path(args.dir)
     if not folder.is_dir():
@@ -132,7 +145,8 @@ def main(argv=None) -> int:
         return 2
 
     t0 = time.perf_counter()
-    call = (args.rollouts, args.seed, args.max_steps, args.check)
+    timeout = None if args.timeout == float("inf") else args.timeout
+    call = (args.rollouts, args.seed, args.max_steps, args.check, timeout)
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as pool:
             rows = list(pool.map(run_game, [str(f) for f in files], *[[c] * len(files) for c in call]))
@@ -146,14 +160,16 @@ def main(argv=None) -> int:
     ok = all(row_ok(r) for r in rows)
     if args.json:
         print(json.dumps({"dir": str(folder), "rollouts": args.rollouts, "max_steps": args.max_steps,
-                          "seed": args.seed, "check": args.check, "seconds": elapsed, "ok": ok, "games": rows},
+                          "seed": args.seed, "check": args.check, "timeout": timeout, "seconds": elapsed, "ok": ok,
+                          "games": rows},
                          indent=1, ensure_ascii=False))
     else:
         print("\n".join(table(rows)))
         print()
         print(summary(rows))
         print(f"{args.rollouts} rollouts per game, max {args.max_steps} steps, seed {args.seed}"
-              f"{', invariants checked' if args.check else ''}; {elapsed:.1f} s")
+              f"{', invariants checked' if args.check else ''}"
+              f"{f', at most {timeout:g} s per game' if timeout is not None else ''}; {elapsed:.1f} s")
     return 0 if ok else 1
 
 

@@ -29,10 +29,13 @@ Kinds of input (``recycle/study/fuzzing.py`` and ``statefuzz.py``):
 * ``mixed`` (the default) — mutate, shapes and records, 7:2:1.
 
 Every input runs in a worker process killed after ``--timeout`` seconds (a hang) and limited
-to ``--mem-limit`` MB; an input that ends but takes over ``--time-bound`` seconds is "slow".
-Prints the count of each outcome and each failure — crashes (a Python exception that is not
-a RecycleError), bad messages (no ``file:line:column:``), invariant breaks, divergences,
-accepted tampering, slow inputs and hangs. Each distinct failure is saved in ``--out`` as
+to ``--mem-limit`` MB of address space (past it, Python's MemoryError is a crash); an input
+that ends but takes over ``--time-bound`` seconds is "slow", one after which the worker's peak
+resident memory is over ``--mem-limit`` MB (2048 when 0) is "memory" (the worker is then
+started again). Prints the count of each outcome, the peak memory of any worker, and each
+failure — crashes (a Python exception that is not a RecycleError), bad messages (no
+``file:line:column:``), invariant breaks, divergences, accepted tampering, memory, slow inputs
+and hangs. Each distinct failure is saved in ``--out`` as
 ``NNN.rcy`` or ``NNN.json`` (the exact input) and ``NNN.txt`` (what happened, how to run it
 again, the traceback).
 
@@ -58,7 +61,7 @@ sys.path.insert(0, str(ROOT))
 from recycle.study import fuzzing, statefuzz  # noqa: E402
 
 KINDS = ("mixed", "mutate", "shapes", "records", "state")
-FAILURES = ("crash", "bad message", "invariant", "divergence", "tampering", "slow", "hang")
+FAILURES = ("crash", "bad message", "invariant", "divergence", "tampering", "memory", "slow", "hang")
 
 
 def generate(n: int, seed: int, kind: str = "mutate") -> list[tuple]:
@@ -102,6 +105,13 @@ def run_one(kind: str, data, extra, max_steps: int) -> str:
     return statefuzz.exercise_state(data, seed=extra, max_steps=max_steps, time_bound=None)
 
 
+def peak_mb() -> int:
+    """This process's peak resident memory so far, MB (Linux reports KB)."""
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+
+
 def _worker(conn, max_steps: int, mem_limit: int, slow: float) -> None:
     if mem_limit:
         import resource
@@ -138,7 +148,7 @@ def _worker(conn, max_steps: int, mem_limit: int, slow: float) -> None:
         except BaseException as exc:  # noqa: BLE001 - e.g. MemoryError escaping somewhere odd
             outcome = "crash"
             detail = "".join(traceback.format_exception(exc))
-        conn.send((idx, outcome, detail, time.perf_counter() - t0))
+        conn.send((idx, outcome, detail, time.perf_counter() - t0, peak_mb()))
 
 
 class Worker:
@@ -166,8 +176,8 @@ class Worker:
 
 
 def signature(outcome: str, detail: str, idx: int) -> str:
-    """Failures with the same signature are the same bug (saved once); every hang and slow
-    input is saved (up to ``MAX_SAVED`` of each), as nothing tells them apart."""
+    """Failures with the same signature are the same bug (saved once); every hang, slow and
+    memory input is saved (up to ``MAX_SAVED`` of each), as nothing tells them apart."""
     if outcome == "crash":
         lines = [l for l in detail.strip().splitlines() if l.strip()]
         where = [l.strip() for l in lines if l.strip().startswith("File ")]
@@ -235,6 +245,8 @@ def main(argv=None) -> int:
     times: list[float] = []
     out = Path(args.out)
     running: dict[int, tuple] = {}  # the inputs being run (state games are not kept otherwise)
+    mem_bound = args.mem_limit or 2048  # MB of peak resident memory a worker may reach
+    peak = 0  # the largest peak of any worker, MB
     done = 0
     t1 = time.perf_counter()
 
@@ -251,7 +263,7 @@ def main(argv=None) -> int:
         if outcome in FAILURES:
             sig = signature(outcome, detail, idx)
             first = sig not in failures
-            if outcome in ("hang", "slow") and sum(k.startswith(outcome) for k in failures) >= MAX_SAVED:
+            if outcome in ("hang", "slow", "memory") and sum(k.startswith(outcome) for k in failures) >= MAX_SAVED:
                 first = False
             failures.setdefault(sig, []).append(idx)
             if first:
@@ -293,7 +305,11 @@ def main(argv=None) -> int:
                 continue
             if w.conn in ready:
                 try:
-                    idx, outcome, detail, dt = w.conn.recv()
+                    idx, outcome, detail, dt, mb = w.conn.recv()
+                    peak = max(peak, mb)
+                    if mb > mem_bound and outcome not in FAILURES:
+                        outcome, detail = "memory", f"the worker's peak memory reached {mb} MB (bound {mem_bound} MB)"
+                        w.restart()
                 except EOFError:  # the worker died (e.g. killed by the OS or out of memory)
                     code = w.proc.exitcode
                     idx, outcome, detail, dt = w.job[0], "crash", f"worker process died (exit {code})", now - w.since
@@ -314,7 +330,8 @@ def main(argv=None) -> int:
     elapsed = time.perf_counter() - t0
     print(f"{done} {kind} inputs, {elapsed:.0f} s in all ({t_gen:.0f} s generating, "
           f"{elapsed - t_gen:.0f} s running with {len(workers)} workers); "
-          f"slowest input that ended {max(times, default=0):.2f} s")
+          f"slowest input that ended {max(times, default=0):.2f} s; peak memory of a worker {peak} MB "
+          f"(bound {mem_bound} MB)")
     names = (statefuzz.STATE_OUTCOMES if state else
              ("ok", "syntax error", "compile error", "runtime error", "step limit", "other RecycleError",
               "refused", "error", "differs", "identical"))

@@ -18,7 +18,7 @@ import typer
 
 from ..study.analysis import game_heuristics
 from ..errors import RecycleBug, RecycleError
-from .options import GameArg, JsonOpt, MaxStepsOpt, ProgressOpt, SeedOpt, TimeoutOpt, WorkersOpt
+from .options import GameArg, NumPlayersOpt, JsonOpt, MaxStepsOpt, MaxWorkOpt, ProgressOpt, SeedOpt, TimeoutOpt, WorkersOpt
 from .outputs import check_file, check_folder, failed_write, write_file
 
 
@@ -31,7 +31,12 @@ def _specs(spec: Optional[str], game) -> list[str]:
     except ValueError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
-    return [getattr(p, "name", type(p).__name__) for p in pl]
+    names = [getattr(p, "name", type(p).__name__) for p in pl]
+    if "human" in names:
+        typer.echo("error: a person plays one game at a time: `recycle play` or `recycle run --players human,...`",
+                   err=True)
+        raise typer.Exit(2)
+    return names
 
 
 def _check_spec(spec: str) -> None:
@@ -58,7 +63,8 @@ def register(app: typer.Typer, fail, load) -> None:
             n: Annotated[int, typer.Option("-n", "--games", min=1, help="Number of games to analyse.")] = 500,
             seed: SeedOpt = 0,
             players: Annotated[Optional[str], typer.Option(
-                "--players", help="Players per seat for the main games (default random), e.g. pimc:50,random.")] = None,
+                "--players", help="Players per seat for the main games, comma-separated (the last one repeats; "
+                                  "default random), e.g. pimc:50,random.")] = None,
             skilled: Annotated[Optional[str], typer.Option(
                 "--skilled", help="Also measure skill: this player in each seat in turn against random players, "
                                   "e.g. ismcts:100.")] = None,
@@ -81,7 +87,8 @@ def register(app: typer.Typer, fail, load) -> None:
             plots: Annotated[Optional[Path], typer.Option(
                 "--plots", help="Write PNG plots (branching, score over time) into this folder.",
                 show_default=False)] = None,
-            progress: ProgressOpt = True, timeout: TimeoutOpt = None):
+            progress: ProgressOpt = True, timeout: TimeoutOpt = None, max_work: MaxWorkOpt = None,
+            num_players: NumPlayersOpt = None):
         """Play many games and report fairness, length, branching, ties, lead changes, decisiveness,
         drama, skill and the value of hidden information (see docs/analysis.md)."""
         from ..study.analysis import analyze as run_analysis
@@ -100,7 +107,7 @@ def register(app: typer.Typer, fail, load) -> None:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
         try:
-            g = load(game)
+            g = load(game, max_work, num_players)
             specs = _specs(players, g)
             extra = (1 if skilled else 0) + (2 if hidden else 0)
             total = n + skill_games * extra
@@ -140,11 +147,12 @@ def register(app: typer.Typer, fail, load) -> None:
     def duplicate(
             game: GameArg,
             players: Annotated[str, typer.Option(
-                "--players", help="The player kinds to compare, comma-separated, e.g. ismcts:100,random. Seats "
-                                  "take them in turn and every deal is replayed with the seats rotated.")],
+                "--players", help="Players per seat, comma-separated (the last one repeats), e.g. ismcts:100,random: "
+                                  "the kinds compared; every deal is replayed with the seats rotated.")],
             deals: Annotated[int, typer.Option("--deals", min=1, help="Number of deals.")] = 100,
             seed: SeedOpt = 0, max_steps: MaxStepsOpt = 100_000, workers: WorkersOpt = 1,
-            as_json: JsonOpt = False, progress: ProgressOpt = True, timeout: TimeoutOpt = None):
+            as_json: JsonOpt = False, progress: ProgressOpt = True, timeout: TimeoutOpt = None,
+            max_work: MaxWorkOpt = None, num_players: NumPlayersOpt = None):
         """Duplicate play: each deal is played once per rotation of the seats, so the luck of the
         deal cancels; reports each player kind's mean score difference and win rate."""
         from ..study.analysis import duplicate as run_duplicate
@@ -154,7 +162,7 @@ def register(app: typer.Typer, fail, load) -> None:
         for k in kinds:
             _check_spec(k)
         try:
-            g = load(game)
+            g = load(game, max_work, num_players)
             if not 1 <= len(kinds) <= g.nplayers:
                 typer.echo(f"error: give between 1 and {g.nplayers} player kinds for {g.name}", err=True)
                 raise typer.Exit(2)
@@ -185,7 +193,10 @@ def register(app: typer.Typer, fail, load) -> None:
                                                                "recorded one (its hash differs).")] = False,
             scripted: Annotated[bool, typer.Option("--scripted", help="Play the recorded choices back without "
                                                                      "running the computer players again (faster; "
-                                                                     "does not check who chose).")] = False):
+                                                                     "does not check who chose).")] = False,
+            max_work: Annotated[Optional[int], typer.Option(
+                "--max-work", min=1, help="The work budget of the game (default: the recorded one).",
+                show_default=False)] = None):
         """Play a recorded game again and check that it goes exactly as recorded (exit 1 if not).
 
         The game file is found relative to the record; the same deal is played by the same
@@ -200,7 +211,8 @@ def register(app: typer.Typer, fail, load) -> None:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
         try:
-            rp = run_replay(rec, record_path=record, reveal=reveal, force=force, scripted=scripted)
+            rp = run_replay(rec, record_path=record, reveal=reveal, force=force, scripted=scripted,
+                            max_work=max_work)
         except (RecycleError, RecycleBug) as exc:
             fail(exc)
             return
@@ -216,8 +228,9 @@ def register(app: typer.Typer, fail, load) -> None:
             for p in rp.problems:
                 typer.echo(f"replay differs: {p}", err=True)
             raise typer.Exit(1)
+        outcome = "unfinished" if rec.get("unfinished") else f"scores {' '.join(map(str, rec['scores']))}"
         typer.echo(f"replay identical to the record: deal #{rec['seed']}, {len(rec['decisions'])} decisions, "
-                   f"scores {' '.join(map(str, rec['scores']))}", err=True)
+                   f"{outcome}", err=True)
 
 
 # -- text and CSV ----------------------------------------------------------------------------------
@@ -242,7 +255,10 @@ def text_lines(a: dict) -> list[str]:
         f"ties for first: {a['ties']['rate']:.1%}",
         f"length: {L['decisions']['mean']:.1f} decisions (sd {L['decisions']['sd']:.1f}, {L['decisions']['min']}"
         f"–{L['decisions']['max']}), {L['choices']['mean']:.1f} with 2+ options, {L['rounds']['mean']:.1f} rounds; "
-        "turns by stage depth " + ", ".join(f"{t:.1f}" for t in L["turns_by_stage_depth"]),
+        "turns by stage depth " + ", ".join(f"{t:.1f}" for t in L["turns_by_stage_depth"])
+        if L["decisions"]["max"] else
+        "length: no decisions (the game plays itself); rounds and turns are counted at decisions, so they are not "
+        "measured: see `recycle run` or `recycle simulate` for its length",
         f"branching: {b['options_per_decision']:.2f} options per decision, {b['options_per_choice']:.2f} per real "
         f"choice, {b['forced_share']:.1%} forced",
         "  by decile of the game: " + " ".join("-" if x is None else f"{x:.1f}" for x in b["by_decile"]),

@@ -15,7 +15,7 @@ from typing import Annotated, Optional
 import typer
 
 from ..errors import RecycleBug, RecycleError
-from .options import GameArg, MaxStepsOpt, SeedOpt, TimeoutOpt
+from .options import GameArg, NumPlayersOpt, MaxStepsOpt, MaxWorkOpt, SeedOpt, TimeoutOpt
 from .outputs import check_file, write_file
 
 OutOpt = Annotated[Optional[Path], typer.Option(
@@ -62,7 +62,8 @@ def register(app: typer.Typer, fail, load) -> None:
                                                                show_default=False)] = None,
               max_steps: MaxStepsOpt = 100_000,
               legend: Annotated[bool, typer.Option(help="Draw the legend.")] = True,
-              timeout: TimeoutOpt = None):
+              timeout: TimeoutOpt = None, max_work: MaxWorkOpt = None,
+              num_players: NumPlayersOpt = None):
         """Draw where cards go and who learns what: the card-movement / information-flow graph.
 
         Without -o or --json the DOT text is printed.
@@ -73,7 +74,7 @@ def register(app: typer.Typer, fail, load) -> None:
         check_file(output, "graph")
         check_file(json_out, "JSON file")
         try:
-            g = load(game)
+            g = load(game, max_work, num_players)
             G = flow_graph(g, rollouts=rollouts, seed=seed, per_player=per_player, max_steps=max_steps,
                            timeout=timeout)
         except (RecycleError, RecycleBug) as exc:

@@ -16,7 +16,7 @@ from typing import Annotated, Optional
 import typer
 
 from ..errors import RecycleBug, RecycleError
-from .options import GameArg, MaxStepsOpt, PlayersOpt, SeedOpt, TimeoutOpt, WorkersOpt
+from .options import GameArg, MaxStepsOpt, MaxWorkOpt, NumPlayersOpt, PlayersOpt, SeedOpt, TimeoutOpt, WorkersOpt
 from .outputs import check_file, failed_write
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
@@ -26,11 +26,52 @@ _debug = False
 
 
 
+def _show_version(value: bool) -> None:
+    if value:
+        from ..version import __version__
+
+        typer.echo(f"recycle {__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
-def _main(debug: Annotated[bool, typer.Option("--debug", help="Show Python tracebacks on errors.")] = False):
+def _main(debug: Annotated[bool, typer.Option("--debug", help="Show Python tracebacks on errors.")] = False,
+          version: Annotated[bool, typer.Option("--version", callback=_show_version, is_eager=True,
+                                                help="Print recycle's version and exit.")] = False):
     global _debug
     _debug = debug
     _fit_output_encoding()
+
+
+PLAYER_LINES = {
+    "random": "chooses uniformly among the legal options (fast; the default)",
+    "greedy": "one move ahead: the option that scores best right after it, over sampled worlds",
+    "pimc": "perfect-information Monte Carlo: sampled worlds, every option played out at random",
+    "ismcts": "information-set Monte Carlo tree search over sampled worlds (the strongest fair player)",
+    "omniscient": "the same search, but it CHEATS: it sees every hidden card (to measure what hiding is worth)",
+    "human": "a person at this terminal (recycle play, or recycle run --players human,...)",
+}
+
+
+@app.command("players")
+def players_command():
+    """List the player kinds for --players, with a line each and their budgets.
+
+    --players takes one kind per seat, comma-separated, and the last one repeats:
+    `--players ismcts:200,random` seats ISMCTS in seat 0 and random players in all the
+    others; `kind:N` sets a budget of N iterations. Every command that plays games
+    (run, simulate, analyze, duplicate, play) reads --players this way.
+    """
+    from ..players import player_kinds
+
+    for kind, cls in player_kinds().items():
+        budget = getattr(cls, "default_budget", None)
+        text = PLAYER_LINES.get(kind) or (cls.__doc__ or "").strip().splitlines()[0]
+        budget_text = f"budget {budget} by default, {kind}:N sets it" if budget else "no budget"
+        typer.echo(f"{kind:<11} {text}")
+        typer.echo(f"{'':<11} ({budget_text})")
+    typer.echo("--players: one kind per seat, comma-separated; the last one repeats "
+               "(ismcts:200,random = ISMCTS in seat 0, random in the others)")
 
 
 def _fit_output_encoding() -> None:
@@ -56,23 +97,43 @@ def _fail(exc: RecycleError | RecycleBug) -> None:
     raise typer.Exit(2 if isinstance(exc, RecycleBug) else 1)
 
 
-def _load(path: Path):
-    from ..engine.game import load
+def _load(path: Path, max_work: Optional[int] = None, num_players: Optional[int] = None):
+    """The game of ``path``; ``max_work`` (``--max-work``): the work budget of each of its games;
+    ``num_players`` (``--num-players``): play it with that many players."""
+    from ..engine.game import PreparedGame, load
 
-    game = load(path)
+    if num_players is None:
+        game = load(path, max_work=max_work)
+    else:
+        from ..lang.player_count import with_player_count
+        from ..lang.syntax import parse_file
+
+        game = PreparedGame(with_player_count(parse_file(path), num_players), max_work=max_work)
     for w in game.warnings:
         typer.echo(w, err=True)
     return game
 
 
-def _players(spec: Optional[str], game):
+def _players(spec: Optional[str], game, people: bool = False, seed: int = 0):
+    """The players of ``spec``; ``people``: a ``human`` seat is asked at this terminal
+    (else refused: many games are no game for a person)."""
     from ..players import make_players
 
     try:
-        return make_players(spec, game.nplayers)
+        pl = make_players(spec, game.nplayers)
     except ValueError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
+    specs = [getattr(p, "name", type(p).__name__) for p in pl]
+    if "human" in specs:
+        if not people:
+            typer.echo("error: a person plays one game at a time: `recycle play` or `recycle run --players human,...`",
+                       err=True)
+            raise typer.Exit(2)
+        from .play import attach_people
+
+        attach_people(pl, specs, game, seed)
+    return pl
 
 
 TAIL_LINES = 40
@@ -97,14 +158,17 @@ def run(game: GameArg, seed: SeedOpt = 0,
         record: Annotated[Optional[Path], typer.Option(
             "--record", help="Also write a game record (JSON) that `recycle replay` plays back.",
             show_default=False)] = None,
-        timeout: TimeoutOpt = None):
+        timeout: TimeoutOpt = None, max_work: MaxWorkOpt = None, num_players: NumPlayersOpt = None):
     """Play one game and print a transcript: decisions, card movements, scores, winners."""
     from ..engine.transcript import transcript
 
     check_file(record, "game record")
+    if record is not None and num_players is not None:
+        typer.echo("error: --record replays the game file as it is; it cannot be used with --num-players", err=True)
+        raise typer.Exit(2)
     try:
-        g = _load(game)
-        pl = _players(players, g)
+        g = _load(game, max_work, num_players)
+        pl = _players(players, g, people=True, seed=seed)
         if record is not None:
             from ..study.records import play_recorded, write_record
 
@@ -138,13 +202,14 @@ def simulate(game: GameArg, n: Annotated[int, typer.Option("-n", "--games", min=
              seed: SeedOpt = 0, players: PlayersOpt = None, max_steps: MaxStepsOpt = 100_000,
              as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
              progress: Annotated[bool, typer.Option(help="Show a progress bar (on a terminal).")] = True,
-             workers: WorkersOpt = 1, timeout: TimeoutOpt = None):
+             workers: WorkersOpt = 1, timeout: TimeoutOpt = None, max_work: MaxWorkOpt = None,
+             num_players: NumPlayersOpt = None):
     """Play N games (random players unless --players) and print statistics: win rates, decisions, options."""
     from ..study.parallel import progress_bar
     from ..study.stats import simulate as run_simulation
 
     try:
-        g = _load(game)
+        g = _load(game, max_work, num_players)
         pl = _players(players, g)
         with progress_bar(n, g.name, enabled=progress and not as_json) as update:
             def tick(i):
@@ -165,16 +230,17 @@ def simulate(game: GameArg, n: Annotated[int, typer.Option("-n", "--games", min=
 @app.command()
 def check(game: GameArg,
           strict: Annotated[bool, typer.Option("--strict", help="Exit with status 1 when there are warnings.")]
-          = False):
+          = False, max_work: MaxWorkOpt = None):
     """Parse and compile a game without running it; report errors with file:line:column.
 
     Also warns of likely slips that still compile: a location that never receives cards
-    (a misspelt name?) and a storage that is read but never set.
+    (a misspelt name?) and a storage that is read but never set. (The setup is run once, to
+    make the cards, within --max-work.)
     """
     from ..lang.lint import lint
 
     try:
-        g = _load(game)
+        g = _load(game, max_work)
     except (RecycleError, RecycleBug) as exc:
         _fail(exc)
         return
@@ -189,10 +255,10 @@ def check(game: GameArg,
 
 
 def _register_extensions() -> None:
-    """Commands that live in their own modules (graphs, analysis) register themselves here."""
-    from . import analysis, graph
+    """Commands that live in their own modules (graphs, analysis, env, play) register themselves here."""
+    from . import analysis, compile, env, graph, play
 
-    for mod in (graph, analysis):
+    for mod in (graph, analysis, env, play, compile):
         mod.register(app, fail=_fail, load=_load)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import random
+import weakref
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +24,11 @@ from .state import State
 from ..lang.syntax import INT, SYMBOL, VAR, Atom, SList, SourceFile, parse_file, parse_text
 
 DEFAULT_MAX_STEPS = 100_000
+ENGINES = ("compiled", "closures", "plain")
+# point maps kept for reuse (``PreparedGame.maps_full``): a game that computes a new map at
+# every turn makes memory grow with its maps' card scores otherwise
+MAX_POINT_MAPS = 10_000
+MAX_MAP_CELLS = 4_000_000
 NARROW = 2**32  # the largest card score whose sums need no check (PointMap.wide)
 # players draw from their own stream, so the same seed deals the same cards whoever plays
 PLAYER_SEED_OFFSET = 1 << 64
@@ -35,7 +41,7 @@ class PointMap:
     card table grows.
     """
 
-    __slots__ = ("awards", "table", "game", "wide")
+    __slots__ = ("awards", "table", "game", "wide", "__weakref__")
 
     def __init__(self, game, awards):
         self.game = game
@@ -47,16 +53,25 @@ class PointMap:
         self.refresh()
 
     def refresh(self) -> None:
-        """Score the cards added to the game's card table since the last refresh."""
+        """Score the cards added to the game's card table since the last refresh (award by
+        award: the cards meeting its conditions are found condition by condition)."""
         table = self.table
-        for attrs in self.game.card_attrs[len(table):]:
-            total = 0
-            for conds, pts in self.awards:
-                if all(attrs.get(k, "") == v for k, v in conds):
-                    total += pts
-            table.append(total)
-            if not -NARROW <= total <= NARROW:
-                self.wide = True
+        cards = self.game.card_attrs[len(table):]
+        new = [0] * len(cards)
+        for conds, pts in self.awards:
+            if not pts:
+                continue
+            hits = None
+            for k, v in conds:
+                if hits is None:
+                    hits = [i for i, attrs in enumerate(cards) if attrs.get(k, "") == v]
+                else:
+                    hits = [i for i in hits if cards[i].get(k, "") == v]
+            for i in range(len(cards)) if hits is None else hits:
+                new[i] += pts
+        table.extend(new)
+        if new and not self.wide and (max(new) > NARROW or min(new) < -NARROW):
+            self.wide = True
 
     def scores(self, s=None) -> list[int]:
         """Score of every card of the game's card table, indexed by card id."""
@@ -93,9 +108,17 @@ class GameResult:
 class PreparedGame:
     """A compiled RECYCLE game; create with ``recycle.load`` or ``PreparedGame.from_text``."""
 
-    def __init__(self, source: SourceFile, fast: bool = True, max_work: int | None = None):
+    def __init__(self, source: SourceFile, fast: bool = True, max_work: int | None = None,
+                 engine: str | None = None):
+        if engine is None:
+            engine = "compiled" if fast else "plain"
+        if engine not in ENGINES:
+            raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+        fast = fast and engine != "plain"
         self.source = source
         self.fast = fast
+        # which engine plays it: "compiled" (generated Python source), "closures", "plain"
+        self.engine = engine
         # the work budget of each game played (see ``new_state``)
         self.max_work = DEFAULT_MAX_WORK if max_work is None else check_max_work(max_work)
         self.name = Path(source.filename).stem
@@ -104,7 +127,8 @@ class PreparedGame:
         self.card_objs: list[Card] = []
         self._card_origin: list[tuple] = []
         self._attr_cols: dict[str, list[str]] = {}
-        self._point_maps: dict = {}
+        self._point_maps: dict = {}  # awards -> its map, the last ones made (``maps_full``)
+        self._live_maps = weakref.WeakSet()  # every map still in use, refreshed as the card table grows
         self._deck_sizes: dict[str, int] = {}  # deck name -> cards of it in the card table
         self._deck_runs: dict = {}  # (create-deck form, first id) -> its cards, checked once
         self.empty_points = PointMap(self, ())
@@ -124,8 +148,8 @@ class PreparedGame:
 
     @classmethod
     def from_text(cls, text: str, filename: str = "<string>", fast: bool = True,
-                  max_work: int | None = None) -> "PreparedGame":
-        return cls(parse_text(text, filename), fast=fast, max_work=max_work)
+                  max_work: int | None = None, engine: str | None = None) -> "PreparedGame":
+        return cls(parse_text(text, filename), fast=fast, max_work=max_work, engine=engine)
 
     # -- compilation -----------------------------------------------------------------------
     def _compile(self, source: SourceFile) -> None:
@@ -193,10 +217,34 @@ class PreparedGame:
         self._score_cost = (comp.weight(scoring.items[2]), scoring.span)
         self._setup = [it.run for it in setup_items]
         self._decls = dynamic_decls
-        self._flow = flow
+        self._flow = self._closure_flow = flow
         self._compiler = comp
+        # the Python source of the compiled engine (recycle/lang/pygen.py) and the closures it calls
+        self.generated = None
+        self.consts_of_generated: dict = {}
+        self.generation_seconds = 0.0  # writing and compiling that source
+        if self.engine == "compiled":
+            self._generate(comp, flow)
         self.scope = scope
         self._make_cards()
+
+    def _generate(self, comp, flow) -> None:
+        """Play the flow by Python source generated from it (recycle/lang/pygen.py); a game
+        the generator cannot write stays on the closures, with a note in ``warnings``."""
+        from ..lang.pygen import CompiledFlow, GenerationLimit
+
+        t0 = time.perf_counter()
+        try:
+            compiled = CompiledFlow(comp, flow, self.name, self.source.filename)
+        except (GenerationLimit, RecycleError, RecursionError, SyntaxError, MemoryError) as exc:
+            self.engine = "closures"
+            self.warnings.append(f"note: played by the closures, not compiled to Python ({type(exc).__name__}: "
+                                 f"{str(exc)[:200]})")
+            return
+        self._flow = compiled
+        self.generated = compiled.source
+        self.consts_of_generated = compiled.consts
+        self.generation_seconds = time.perf_counter() - t0
 
     def _make_cards(self) -> None:
         """Run the setup once now, so that the card table and the point maps' scores are
@@ -260,7 +308,7 @@ class PreparedGame:
                     col.append(attrs.get(col_key, ""))
             ids.append(self.card_objs[cid])
         if len(self.empty_points.table) != len(self.card_attrs):
-            for pm in (self.empty_points, *self._point_maps.values()):
+            for pm in (self.empty_points, *self._live_maps):
                 pm.refresh()
         self._deck_runs[(key, start)] = ids
         return ids
@@ -281,9 +329,17 @@ class PreparedGame:
         if pm is None:
             if s is not None:
                 charge(s, len(self.card_attrs) * max(1, len(awards)), span, "set")
+            if self.maps_full(len(self._point_maps)):
+                self._point_maps.clear()  # the maps still in use stay alive (and refreshed)
             pm = PointMap(self, awards)
             self._point_maps[awards] = pm
+            self._live_maps.add(pm)
         return pm
+
+    def maps_full(self, n: int) -> bool:
+        """Is a cache of ``n`` point maps full? At most ``MAX_POINT_MAPS`` maps, and at most
+        ``MAX_MAP_CELLS`` card scores in all, are kept for reuse."""
+        return n >= MAX_POINT_MAPS or n * len(self.card_attrs) >= MAX_MAP_CELLS
 
     def card_name(self, c: int) -> str:
         """A short name for a card, e.g. ``A♠`` or ``RED-7``."""
@@ -348,8 +404,8 @@ class PreparedGame:
         """Play one game. ``players`` has one Player per seat (random players by default).
 
         ``record`` is as in ``new_state``: the events end in ``result.events``.
-        ``describe`` adds each decision's chosen option in words (hidden cards as ``?``
-        unless ``reveal``). ``on_decision(state, player, options, index)`` is called at
+        ``describe`` adds each decision's chosen option in words (as a spectator sees it, hidden
+        cards as "a card", unless ``reveal``). ``on_decision(state, player, options, index)`` is called at
         every decision, before the option is applied. ``timeout`` (seconds) stops the game
         at its first decision after that time (``TimeLimitExceeded``). ``max_work`` is as in
         ``new_state``. Raises like
@@ -375,7 +431,7 @@ class PreparedGame:
             if deadline is not None and time.perf_counter() > deadline:
                 raise TimeLimitExceeded(f"the game was stopped after {timeout:g} s (--timeout), "
                                         f"at decision {state.decisions}")
-            text = options[i].render(-1 if not reveal else None) if describe else ""
+            text = options[i].describe(-1 if not reveal else None) if describe else ""
             choices.append(Decision(state.decisions, p, i, len(options), text))
             if on_decision is not None:
                 on_decision(state, p, options, i)
@@ -458,18 +514,24 @@ def check_max_work(max_work) -> int:
     return max_work
 
 
-def load(path: str | Path, fast: bool = True, max_work: int | None = None) -> PreparedGame:
-    """Parse and compile a .rcy file. ``fast=False`` turns off every speed special case
-    (fused closures, caches, batched deals, lazily listed options, inline random play):
-    the plain path, which must give the same games. ``max_work``: the work budget of
-    each game played (``PreparedGame.max_work``, ``DEFAULT_MAX_WORK`` by default; a call
-    of ``new_state``, ``play`` or ``random_rollout`` may give its own)."""
-    return PreparedGame(parse_file(path), fast=fast, max_work=max_work)
+def load(path: str | Path, fast: bool = True, max_work: int | None = None, engine: str | None = None) -> PreparedGame:
+    """Parse and compile a .rcy file.
+
+    ``engine`` chooses what plays it: ``"compiled"`` (the default: the game's flow as
+    generated Python source, ``PreparedGame.generated``; recycle/lang/pygen.py),
+    ``"closures"`` (the compiled closures with every speed special case) or ``"plain"``
+    (no special case: fused closures, caches, batched deals, lazily listed options and
+    inline random play all off). All three must give the same games (tests/test_differential.py).
+    ``fast=False`` is ``engine="plain"``. ``max_work``: the work budget of each game played
+    (``PreparedGame.max_work``, ``DEFAULT_MAX_WORK`` by default; a call of ``new_state``,
+    ``play`` or ``random_rollout`` may give its own)."""
+    return PreparedGame(parse_file(path), fast=fast, max_work=max_work, engine=engine)
 
 
-def loads(text: str, filename: str = "<string>", fast: bool = True, max_work: int | None = None) -> PreparedGame:
-    """Parse and compile RECYCLE text (``fast`` and ``max_work`` as in ``load``)."""
-    return PreparedGame.from_text(text, filename, fast=fast, max_work=max_work)
+def loads(text: str, filename: str = "<string>", fast: bool = True, max_work: int | None = None,
+          engine: str | None = None) -> PreparedGame:
+    """Parse and compile RECYCLE text (``fast``, ``max_work`` and ``engine`` as in ``load``)."""
+    return PreparedGame.from_text(text, filename, fast=fast, max_work=max_work, engine=engine)
 
 
 __all__ = ["PreparedGame", "GameResult", "Decision", "load", "loads", "rank", "StepLimitExceeded",

@@ -119,7 +119,7 @@ def transcript(game, result, reveal: bool = False) -> list[str]:
             shown_decision += 1
             d = decisions.get(shown_decision)
             if d is not None:
-                lines.append(f"[{d.index}] P{d.player} chooses {d.chosen + 1} of {d.options}: {d.description}")
+                lines.append(f"[{d.index}] P{d.player} chooses option {d.chosen + 1} of {d.options}: {d.description}")
         if isinstance(ev, StorageEvent):
             flush()
             lines.append(f"    {ev.slot} = {ev.value}")
@@ -131,7 +131,7 @@ def transcript(game, result, reveal: bool = False) -> list[str]:
     for k in range(shown_decision + 1, result.decisions + 1):
         d = decisions.get(k)
         if d is not None:
-            lines.append(f"[{d.index}] P{d.player} chooses {d.chosen + 1} of {d.options}: {d.description}")
+            lines.append(f"[{d.index}] P{d.player} chooses option {d.chosen + 1} of {d.options}: {d.description}")
     if result.scores is None:
         lines.append(f"Stopped after {result.decisions} decisions, {result.steps} steps")
         return lines

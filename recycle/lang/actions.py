@@ -9,7 +9,7 @@ import itertools
 from ..errors import RecycleError
 from .forms import Kind, form, mention
 from .items import Item, place, record_move, shuffle
-from .shapes import Scope, fail, head_of, is_atom, is_location_form, kw, rt_error
+from .shapes import SCAN, SMALL, Scope, charge, fail, head_of, is_atom, is_location_form, kw, rt_error
 from .syntax import INT, VAR, SList
 from .values import MEMORY, Card, PLoc
 
@@ -261,14 +261,14 @@ class CardActions:
             c, picked_from, k = src(s, e)
             i = s.card_loc[c]
             phys = s.locs[i]
-            if picked_from is phys:
-                j = k
-            else:
-                # named directly, remembered (the mem entry stays), or picked out of a view:
-                # the card leaves its physical location, and the view drops the entry picked
-                j = phys.index(c)
-                if picked_from is not None:
-                    del picked_from[k]
+            # named directly, remembered (the mem entry stays), or picked out of a view: the
+            # card is found in its physical location, and the view drops the entry picked
+            j = k if picked_from is phys else phys.index(c)
+            if len(phys) > SCAN and (picked_from is not phys or j < len(phys) - SCAN):
+                # searched for, or the cards above it shift
+                charge(s, len(phys) >> (8 if picked_from is phys else 4), span, "move")
+            if picked_from is not phys and picked_from is not None:
+                del picked_from[k]
             del phys[j]
             try:
                 d = dst(s, e)
@@ -322,6 +322,8 @@ class CardActions:
                     rt_error("cannot swap a mem location (it holds references, not cards)", span, "swap")
                 locs = s.locs
                 li, lj = locs[i], locs[j]
+                if len(li) + len(lj) > SCAN:
+                    charge(s, (len(li) + len(lj)) >> 3, span, "swap")
                 locs[i], locs[j] = lj, li
                 cl = s.card_loc
                 for c in lj:
@@ -356,6 +358,8 @@ class CardActions:
                 if infos[i].visibility == MEMORY or infos[j].visibility == MEMORY:
                     rt_error("cannot swap a mem location (it holds references, not cards)", span, "swap")
                 li, lj = s.locs[i], s.locs[j]
+                if len(li) + len(lj) > SCAN:
+                    charge(s, (len(li) + len(lj)) >> 3, span, "swap")
                 s.locs[i], s.locs[j] = lj, li
                 for c in lj:
                     s.card_loc[c] = i
@@ -371,6 +375,8 @@ class CardActions:
                 rt_error("swap needs two cards or two locations", span, "swap")
             i, j = s.card_loc[va], s.card_loc[vb]
             li, lj = s.locs[i], s.locs[j]
+            if len(li) + len(lj) > SCAN:
+                charge(s, (len(li) + len(lj)) >> 4, span, "swap")  # each card is searched for
             pa, pb = li.index(va), lj.index(vb)
             li[pa] = vb
             lj[pb] = va
@@ -451,6 +457,8 @@ class CardActions:
                 rt_error(f"forget from the empty location {infos[i].label}", span, "forget")
             else:
                 k = len(lst) - 1 if top else 0
+            if len(lst) - k > SCAN:
+                charge(s, len(lst) >> 8, span, "forget")  # the entries above it shift
             c = lst.pop(k)
             if s.events is not None:
                 record_move(s, "forget", c, i, None)
@@ -482,6 +490,8 @@ class CardActions:
                     rt_error(f"shuffle faro interleaves two different locations, not {infos[i].label} with "
                              f"itself", span, "shuffle")
                 a, b = s.locs[i], s.locs[j]
+                if len(a) + len(b) > SMALL:
+                    charge(s, len(a) + len(b), span, "shuffle")
                 moved = b[:]
                 # in place: variables and suspended loops may hold these lists
                 a[:] = [c for pair in itertools.zip_longest(a, moved) for c in pair if c is not None]
@@ -497,7 +507,14 @@ class CardActions:
         if not is_location_form(x.items[1]) and not is_atom(x.items[1], VAR):
             fail("shuffle needs a physical location (OWNER KIND NAME)", x.items[1], "shuffle")
         idx = self.c_loc_index(x.items[1], scope)
-        return Item(x, scope, run=lambda s, e: shuffle(s.locs[idx(s, e)], s.rng.random), static=True)
+        span = x.span
+
+        def shuffle_loc(s, e):
+            lst = s.locs[idx(s, e)]
+            if len(lst) > SMALL:
+                charge(s, len(lst), span, "shuffle")
+            shuffle(lst, s.rng.random)
+        return Item(x, scope, run=shuffle_loc, static=True)
 
 
 mention(__name__, ("actual",))

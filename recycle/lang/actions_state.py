@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from .forms import Kind, form, mention
 from .items import MAX_REPEAT, Item, bulk_repeat, compose, out_of_work, record_move, record_storage
-from .shapes import MAX_COLLECTION, MAX_INT, Scope, deck_combinations, fail, head_of, is_atom, is_location_form, \
-    is_storage_form, kw, rt_error
+from .shapes import MAX_COLLECTION, MAX_INT, SMALL, Scope, charge, deck_combinations, fail, head_of, is_atom, \
+    is_location_form, is_storage_form, kw, rt_error
 from .syntax import COLON, INT, Atom, SList
 
 
@@ -80,7 +80,11 @@ class StateActions:
 
         # the map is a function of the computed parts alone (Hearts: the suit led, set each
         # trick), so it is found by their values without building the whole key again; each
-        # part is computed once, in the order of the awards
+        # part is computed once, in the order of the awards. Making a map scores every card
+        # for every award: each such set pays that, a unit per two cards and awards, whether
+        # or not the map was made before (by this game or an earlier one: the cost is the
+        # same on every path and in every process)
+        nawards, span = len(compiled), x.span
         computed = []
         for conds, p in compiled:
             for kv in conds:
@@ -98,15 +102,19 @@ class StateActions:
 
         if not self.fast:
             def set_points_plain(s, e):
+                if len(s.card_loc) * nawards > SMALL:
+                    charge(s, (len(s.card_loc) * nawards) >> 1, span, "set")
                 s.points[slot(s, e)] = game.point_map(build_key(tuple([f(s, e) for f in computed])))
             return Item(x, scope, run=set_points_plain, static=True)
 
         def set_points(s, e):
+            if len(s.card_loc) * nawards > SMALL:
+                charge(s, (len(s.card_loc) * nawards) >> 1, span, "set")
             values = tuple([f(s, e) for f in computed])
             pm = by_values.get(values)
             if pm is None:
                 pm = game.point_map(build_key(values))
-                if len(by_values) >= 10_000:
+                if game.maps_full(len(by_values)):
                     by_values.clear()
                 by_values[values] = pm
             s.points[slot(s, e)] = pm
@@ -226,7 +234,9 @@ class StateActions:
                 for _ in range(k):
                     brun(s, e)
             if body.bulk is not None and self.fast:
-                run_all = bulk_repeat(count, body, span)
+                # as many moves as the location holds cards, never more than a location
+                # may hold: not limited to MAX_REPEAT, as the moves one by one are not
+                run_all = bulk_repeat(count, body, span, MAX_COLLECTION)
 
             def expand_all(s, e):
                 k = count(s, e)

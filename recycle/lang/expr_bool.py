@@ -10,7 +10,7 @@ from typing import Callable
 from .forms import Kind, form
 from .items import out_of_work
 from .shapes import SMALL, Const, Scope, compare_size, compare_slot, element_hint, fail, head_of, is_atom, kw
-from .syntax import SYMBOL, VAR, Atom, SList
+from .syntax import INT, SYMBOL, VAR, Atom, SList
 
 
 class BoolForms:
@@ -139,6 +139,8 @@ class BoolForms:
         items = x.items
         if len(items) != 3:
             fail(f"({h} A B) compares two values", x, h)
+        if self.is_card_ref(items[1]) or self.is_card_ref(items[2]):
+            return self.c_card_equal(x, scope)
         a, b = self.c_value(items[1], scope), self.c_value(items[2], scope)
         cb = self.const_value(items[2], scope)
         if cb is None and isinstance(items[2], Atom) and items[2].kind == SYMBOL:
@@ -159,6 +161,39 @@ class BoolForms:
         if cb is not None:
             return lambda s, e: a(s, e) != cb
         return lambda s, e: a(s, e) != b(s, e)
+
+    def is_card_ref(self, x) -> bool:
+        """Is ``x`` a form that names a card of a location (top, bottom, index, max, min,
+        actual), one that may name no card?"""
+        if not isinstance(x, SList) or not x.items:
+            return False
+        h = head_of(x)
+        if h in self.forms.only[Kind.CARD]:
+            return True
+        if (h in ("top", "bottom") or is_atom(x.items[0], INT)) and len(x.items) == 2:
+            return not kw(x.items[1], "player", "team") and not self.is_groups_form(x.items[1])
+        return False
+
+    def c_card_equal(self, x: SList, scope: Scope) -> Callable:
+        """(== != A B) with a card reference: the same physical card. A reference that names
+        no card (the top of an empty location) equals no card: ``==`` is false and ``!=``
+        true, even when both name none (RECYCLE.md 9.2)."""
+        h, items = head_of(x), x.items
+        a, b = (self.c_card(i, scope, optional=True) if self.is_card_ref(i) else self.c_card(i, scope)
+                for i in items[1:])
+        if h == "==":
+            def card_eq(s, e):
+                c = a(s, e)
+                return c is not None and c == b(s, e)
+            return card_eq
+
+        def card_ne(s, e):
+            c = a(s, e)
+            if c is None:
+                return True
+            d = b(s, e)
+            return d is None or c != d
+        return card_ne
 
     @form("==", "(== A B)", Kind.BOOL, pure=True)
     def bool_eq(self, x: SList, scope: Scope) -> Callable:

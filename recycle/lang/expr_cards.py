@@ -6,7 +6,7 @@ from typing import Callable
 
 from .forms import Kind, form
 from .items import out_of_work
-from .shapes import Scope, describe_value, fail, head_of, is_atom, kw, rt_error
+from .shapes import Scope, describe_value, fail, head_of, is_atom, is_location_form, kw, rt_error
 from .syntax import INT, VAR, Atom, SList
 from .values import Card, PlayerId, TeamId
 
@@ -154,6 +154,29 @@ class CardForms:
             return self.card_index(x, scope, optional)
         fail(f"expected a card, got {self.form_name(x)}", x)
 
+    def no_card(self, x, scope: Scope) -> Callable:
+        """``f(s, e)``: the message for a card reference that names no card here, naming the
+        location that was empty as it is now, e.g. ``(top (P0 vloc PLAY)) names no card:
+        (P0 vloc PLAY) is empty here``."""
+        h = head_of(x) if isinstance(x, SList) else None
+        loc = None
+        if isinstance(x, SList) and len(x.items) in (2, 4) and (h in ("top", "bottom", "max", "min")
+                                                                or is_atom(x.items[0], INT)):
+            loc = x.items[1]
+        if loc is None or not is_location_form(loc):
+            return lambda s, e: f"{x} names no card here (its location is empty)"
+        idx = self.c_loc_index(loc, scope)
+        infos = self.layout.infos
+        head, rest = str(x.items[0]), " ".join(str(i) for i in x.items[2:])
+
+        def message(s, e):
+            info = infos[idx(s, e)]
+            owner = "game" if info.owner_kind == "game" else info.owner_label
+            where = f"({owner} {info.kind} {info.name})"
+            ref = f"({head} {where}{' ' + rest if rest else ''})"
+            return f"{ref} names no card: {where} is empty here"
+        return message
+
     def card_location(self, x: SList, scope: Scope) -> Callable:
         """The cards of ``(WHERE LOCATION)``; a variable holding a group list stands for its
         first group."""
@@ -168,6 +191,7 @@ class CardForms:
         The top card of a location (its last element); an error when it is empty."""
         cards = self.card_location(x, scope)
         span = x.span
+        why = self.no_card(x, scope)
 
         def top(s, e):
             lst = cards(s, e)
@@ -175,7 +199,7 @@ class CardForms:
                 return lst[-1]
             if optional:
                 return None
-            rt_error("(top ...) of an empty location", span, "top")
+            rt_error(why(s, e), span, "top")
         return top
 
     @form("bottom", "(bottom LOCATION)", Kind.CARD, pure=True)
@@ -185,6 +209,7 @@ class CardForms:
         The bottom card of a location (its first element); an error when it is empty."""
         cards = self.card_location(x, scope)
         span = x.span
+        why = self.no_card(x, scope)
 
         def bottom(s, e):
             lst = cards(s, e)
@@ -192,7 +217,7 @@ class CardForms:
                 return lst[0]
             if optional:
                 return None
-            rt_error("(bottom ...) of an empty location", span, "bottom")
+            rt_error(why(s, e), span, "bottom")
         return bottom
 
     @form(None, "(INDEX LOCATION)", Kind.CARD, pure=True, label="index")
@@ -225,13 +250,14 @@ class CardForms:
         cards = self.c_cards(items[1], scope)
         pts = self.c_points(items[3], scope)
         span = x.span
+        why = self.no_card(x, scope)
 
         def extreme(s, e):
             lst = cards(s, e)
             if not lst:
                 if optional:
                     return None
-                rt_error(f"({h} ...) of an empty location", span, h)
+                rt_error(why(s, e), span, h)
             s.work -= len(lst)
             if s.work < 0:
                 out_of_work(s, span, h)

@@ -50,6 +50,9 @@ class IntForms:
         f = self.by_head(Kind.INT, x, scope)
         if f is not None:
             return f
+        if x.head == "cardatt":
+            fail("expected an integer expression, got (cardatt ...): card attributes are names (EIGHT), not "
+                 "numbers; give them values with a point map and (score CARD using POINTS)", x)
         fail(f"expected an integer expression, got {self.form_name(x)}", x)
 
     # -- arithmetic ------------------------------------------------------------------------
@@ -248,6 +251,13 @@ class IntForms:
 
     def c_size(self, x, scope: Scope) -> Callable:
         """The size of a collection; a location's is fused into one closure where it can be."""
+        if isinstance(x, SList) and len(x.items) == 2 and isinstance(x.items[0], Atom) \
+                and (x.items[0].value in ("top", "bottom") or x.items[0].kind == INT):
+            inner = x.items[1]
+            if is_location_form(inner) or (isinstance(inner, SList) and inner.head in (
+                    "union", "intersect", "disjunction", "sort")):
+                # (top L) of a location is a card, not a collection (of a group list it is a group)
+                fail(f"size counts a location or a group list; ({x.items[0].value} L) is a card", x, "size")
         if is_location_form(x):
             idx = self.static_loc_index(x, scope)
             if idx is not None:
@@ -339,11 +349,12 @@ class IntForms:
         card = self.c_card(x.items[1], scope, optional=True)
         pts = self.c_points(x.items[3], scope)
         span = x.span
+        why = self.no_card(x.items[1], scope)
 
         def score(s, e):
             c = card(s, e)
             if c is None:
-                rt_error("score of a card reference that names no card", span, "score")
+                rt_error(f"{why(s, e)}, and score needs a card", span, "score")
             pm = pts(s, e)
             v = pm.table[c]
             if not pm.wide or -MAX_INT <= v <= MAX_INT:

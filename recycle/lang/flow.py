@@ -95,6 +95,7 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, G
         def expand(s, e):
             return sub_expand(s, e) if cond(s, e) else []
         item = Item(x, scope, run=run, expand=expand, has_choice=sub.has_choice)
+        item.shape = ("if", cond, sub)
         if sub.has_choice:
             item.resume = resume_into(sub.resume, None)
         return item
@@ -123,11 +124,14 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, G
                 for r in runs:
                     r(s, e)
         if all(p.static for p in parts):
-            return Item(x, scope, run=run, static=True)
+            item = Item(x, scope, run=run, static=True)
+            item.shape = ("seq", parts)
+            return item
 
         def expand(s, e):
             return compose(s, [(p, e) for p in parts])
         item = Item(x, scope, run=run, expand=expand, has_choice=choice)
+        item.shape = ("seq", parts)
         if choice:
             resumes = [p.resume for p in parts]
 
@@ -254,6 +258,7 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, G
                     pairs.append((body, e2))
                 return compose(s, pairs) if pairs else []
         item = Item(x, scope, run=run, expand=expand, has_choice=body.has_choice)
+        item.shape = ("each", coll, slot, body, w, h)
         if body.has_choice:
             item.run, item.resume = self.each_spine(coll, slot, body, span, h, w)
         if branching and body.static:
@@ -319,6 +324,7 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, G
             e2[slot] = val(s, e)
             return bexpand(s, e2)
         item = Item(x, scope, run=run, expand=expand, has_choice=body.has_choice)
+        item.shape = ("let", val, slot, body)
         if body.has_choice:
             item.resume = resume_into(body.resume, None)
         return item
@@ -466,6 +472,7 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, G
         choice_point = ChoicePoint(expand, span, x)
         item = Item(x, scope, run=choice, has_choice=True)
         item.resume = resume
+        item.shape = ("choice", parts, plan if lazy and not uses_rng(x) else None, plain_expand, uses_rng(x))
         return item
 
     @form("stage", "(stage player|team (end CONDITION) ITEM ...)", Kind.FLOW)
@@ -493,7 +500,9 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, G
 
         brun = body.run
         if body.has_choice:
-            return self.stage_spine(x, scope, end, body, team, limit, w)
+            item = self.stage_spine(x, scope, end, body, team, limit, w)
+            item.shape = ("stage", end, body, team, w, limit)
+            return item
 
         def run(s, e):
             stack = s.tstack if team else s.pstack
@@ -514,7 +523,9 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, G
                     limit(s)
                 brun(s, e)
             stack.pop()
-        return Item(x, scope, run=run)
+        item = Item(x, scope, run=run)
+        item.shape = ("stage", end, body, team, w, limit)
+        return item
 
     def stage_spine(self, x, scope, end, body: Item, team: bool, limit, w: int) -> Item:
         """A stage whose body holds a choice: the frame is the depth of its cycle in the

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..errors import RecycleBug, RecycleError, StepLimitExceeded
 from .forms import registry
-from .shapes import SMALL, charge, head_of, out_of_work, rt_error  # noqa: F401 - out_of_work, charge: used via items
+from .shapes import SCAN, SMALL, charge, head_of, out_of_work, rt_error  # noqa: F401 - out_of_work, charge: used via items
 from .syntax import VAR, Atom, SList
 from .values import MoveEvent, StorageEvent, Suspend
 
@@ -79,7 +79,7 @@ class Item:
     """
 
     __slots__ = ("run", "expand", "static", "node", "scope", "has_choice", "any_parts", "pair_parts", "_draws",
-                 "bulk", "resume", "weight", "charge")
+                 "bulk", "resume", "weight", "charge", "shape")
 
     def __init__(self, node, scope, run=None, expand=None, static=False, has_choice=False):
         self.node = node
@@ -99,6 +99,8 @@ class Item:
         self.static = static
         self.expand = expand
         self.resume = None
+        # what the Python-source generator (pygen) needs of a flow element: its kind and parts
+        self.shape = None
         if static and expand is None:
             item = self
             self.expand = lambda s, e: [[(item, e)]]
@@ -326,23 +328,29 @@ def _draws(x, drawing) -> bool:
 
 
 def place(s, d: int, c, pos, e, span, memory: bool = False) -> None:
-    """Insert card ``c`` into location ``d`` at ``pos`` (top, bottom or an index)."""
+    """Insert card ``c`` into location ``d`` at ``pos`` (top, bottom or an index); below the
+    top of a location of more than SCAN cards, the cards above it shifting cost work."""
     lst = s.locs[d]
     if pos == "top":
         lst.append(c)
     elif pos == "bottom":
+        if len(lst) > SCAN:
+            charge(s, len(lst) >> 8, span, "remember" if memory else "move")
         lst.insert(0, c)
     else:
         i = pos(s, e)
         if not 0 <= i <= len(lst):
             rt_error(f"index {i} out of range for a location of {len(lst)} cards", span, "move")
+        if len(lst) - i > SCAN:
+            charge(s, len(lst) >> 8, span, "remember" if memory else "move")
         lst.insert(i, c)
     if not memory:
         s.card_loc[c] = d
 
 
-def bulk_repeat(times, body: Item, span):
-    """``(repeat N (move (top A) (top B)))`` moving the N cards at once.
+def bulk_repeat(times, body: Item, span, limit: int = MAX_REPEAT):
+    """``(repeat N (move (top A) (top B)))`` moving the N cards at once (N at most ``limit``:
+    ``MAX_REPEAT``, or for ``repeat all`` the cards a location may hold, as one by one).
 
     The same result as N single moves (B receives A's top card first); when events are
     recorded, A holds too few cards, A is B, or the work budget would run out during the
@@ -352,11 +360,11 @@ def bulk_repeat(times, body: Item, span):
     brun = body.run
     extra = body.charge
     if not extra:
-        return _bulk_moves(times, src_index, dst_index, brun, span)
+        return _bulk_moves(times, src_index, dst_index, brun, span, limit)
 
     def run(s, e):
         k = times(s, e)
-        if k > MAX_REPEAT:
+        if k > limit:
             rt_error(f"repeat {k} times is more than the limit of {MAX_REPEAT}", span, "repeat")
         if k <= 0:
             return
@@ -381,11 +389,11 @@ def bulk_repeat(times, body: Item, span):
     return run
 
 
-def _bulk_moves(times, src_index, dst_index, brun, span):
+def _bulk_moves(times, src_index, dst_index, brun, span, limit):
     """``bulk_repeat`` for a body that charges nothing itself."""
     def run(s, e):
         k = times(s, e)
-        if k > MAX_REPEAT:
+        if k > limit:
             rt_error(f"repeat {k} times is more than the limit of {MAX_REPEAT}", span, "repeat")
         if k <= 0:
             return

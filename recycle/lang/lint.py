@@ -1,7 +1,10 @@
 """Static checks for ``recycle check``: likely mistakes that still compile.
 
 Each finding is a warning with a position: a location that is used but never receives
-cards (often a misspelt name), or a storage that is read but never set.
+cards (often a misspelt name), a storage that is read but never set, a card attribute
+compared with a value that no card of the game has (``(== (cardatt RANK 'C) 8)`` where the
+ranks are names), and a location or storage name in lower case where the others are upper
+case.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from dataclasses import dataclass
 from ..errors import Span
 from .flow import REGISTRY
 from .shapes import head_of, is_location_form, is_storage_form
-from .syntax import SYMBOL, Atom, SList
+from .syntax import COMMA, INT, SYMBOL, Atom, SList
 
 @dataclass(frozen=True)
 class Warning_:
@@ -81,4 +84,78 @@ def lint(game_form: SList) -> list[Warning_]:
         if (sort, name) not in sto_set:
             default = "0" if sort == "sto" else "the empty string"
             warnings.append(Warning_(span, f"{sort} {name} is read but never set (always {default})"))
+    warnings += _attribute_warnings(game_form)
+    warnings += _case_warnings(game_form)
     return warnings
+
+
+def _attr_values(tree: SList, values: dict) -> None:
+    """Collect the values of a deck's attribute tree ``(KEY (V1, V2))`` or
+    ``(KEY (V1 SUBTREE...) (V2 SUBTREE...))`` into ``values[KEY]``."""
+    items = tree.items
+    if len(items) < 2 or not isinstance(items[0], Atom):
+        return
+    key = values.setdefault(items[0].value, {})  # an ordered set: the values in deck order
+    for branch in items[1:]:
+        if not isinstance(branch, SList):
+            continue
+        parts = branch.items
+        if parts and all(isinstance(i, Atom) for i in parts):  # a leaf list of names
+            key.update((i.value, None) for i in parts if i.kind != COMMA)
+        elif parts and isinstance(parts[0], Atom):  # a value with sub-attributes
+            key[parts[0].value] = None
+            for sub in parts[1:]:
+                if isinstance(sub, SList):
+                    _attr_values(sub, values)
+
+
+def _attribute_warnings(game_form: SList) -> list[Warning_]:
+    """``(== (cardatt KEY C) V)`` where no card of the game has V as its KEY."""
+    values: dict[str, dict] = {}
+    for node in _walk(game_form):
+        if isinstance(node, SList) and head_of(node) == "deck":
+            for tree in node.items[1:]:
+                if isinstance(tree, SList):
+                    _attr_values(tree, values)
+    found = []
+    for node in _walk(game_form):
+        if not (isinstance(node, SList) and head_of(node) in ("==", "!=") and len(node.items) == 3):
+            continue
+        for att, other in ((node.items[1], node.items[2]), (node.items[2], node.items[1])):
+            if not (isinstance(att, SList) and head_of(att) == "cardatt" and len(att.items) == 3
+                    and isinstance(att.items[1], Atom) and att.items[1].kind == SYMBOL):
+                continue
+            key = att.items[1].value
+            if key not in values or not isinstance(other, Atom) or other.kind not in (INT, SYMBOL):
+                continue
+            if str(other.value) not in values[key]:
+                known = list(values[key])
+                some = ", ".join(known) if len(known) <= 8 else ", ".join(known[:3]) + ", ..., " + known[-1]
+                hint = " (card attributes are names, not numbers)" if other.kind == INT else ""
+                found.append(Warning_(other.span, f"no card has {key} {other.value}: the values of {key} are "
+                                                  f"{some}{hint}"))
+    return found
+
+
+def _case_warnings(game_form: SList) -> list[Warning_]:
+    """Location and storage names in lower case where the game's other names are upper case
+    (``(game vloc Discard)`` and ``(game vloc DISCARD)`` are two different piles)."""
+    names = []
+    for node in _walk(game_form):
+        if isinstance(node, SList) and (is_location_form(node) or is_storage_form(node)):
+            name = node.items[2]
+            if isinstance(name, Atom) and name.kind == SYMBOL:
+                names.append(name)
+    lower = [a for a in names if a.value != a.value.upper()]
+    if not lower or len(lower) * 2 >= len(names):
+        return []
+    upper = {a.value for a in names if a.value == a.value.upper()}
+    found, seen = [], set()
+    for a in lower:
+        if a.value in seen:
+            continue
+        seen.add(a.value)
+        also = f"; {a.value.upper()} is another name" if a.value.upper() in upper else ""
+        found.append(Warning_(a.span, f"the name {a.value} is not in upper case like the game's other names "
+                                      f"(names are case-sensitive{also})"))
+    return found

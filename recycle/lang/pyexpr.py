@@ -8,7 +8,8 @@ check, cache and message of the closures. ``k`` names a constant of the generate
 
 from __future__ import annotations
 
-from .shapes import MAX_INT, Const, head_of, is_atom, is_location_form, is_storage_form, kw
+from .values import Card
+from .shapes import MAX_INT, SCAN, Const, head_of, is_atom, is_location_form, is_storage_form, kw
 from .syntax import INT, SYMBOL, VAR, Atom, SList
 
 MAX_REPEAT = 100_000  # as items.MAX_REPEAT (a larger count is left to the closure's message)
@@ -22,6 +23,8 @@ class ExprWriter:
         self.consts: dict[str, object] = {}
         self._names: dict[int, str] = {}
         self._keep: list = []  # the constants' objects, alive while their ids name them
+        self._closures: dict = {}  # (id(node), id(scope)) -> the closure made for it once
+        self.literal: dict[str, int] = {}  # variables of a players loop written out, player by player
 
     def k(self, obj, prefix: str = "K") -> str:
         """The module-level name of ``obj`` (one name per object)."""
@@ -47,18 +50,51 @@ class ExprWriter:
         h = head_of(node) if isinstance(node, SList) else None
         if h in ("and", "or") and len(node.items) >= 3:
             parts = [self.write_bool(i, scope) for i in node.items[1:]]
+            if all(p is None for p in parts) or (self.literal and any(p is None for p in parts)):
+                return None
+            # the parts Python cannot say plainly are their own closures (cached where pure)
+            parts = [p if p is not None else f"{self.k(self.bool_closure(i, scope))}(s, e)"
+                     for p, i in zip(parts, node.items[1:])]
+            return "(" + f" {h} ".join(parts) + ")"
+        if h in ("any", "all") and len(node.items) == 4 and kw(node.items[1], "player") \
+                and is_atom(node.items[2], VAR):
+            # a loop over the players: written out once per player, the variable a literal
+            name = node.items[2].value
+            saved = self.literal.get(name)
+            parts = []
+            try:
+                for p in range(self.comp.layout.nplayers):
+                    self.literal[name] = p
+                    parts.append(self.write_bool(node.items[3], scope))
+            finally:
+                if saved is None:
+                    self.literal.pop(name, None)
+                else:
+                    self.literal[name] = saved
             if any(p is None for p in parts):
                 return None
-            return "(" + f" {h} ".join(parts) + ")"
+            return "(" + (" or " if h == "any" else " and ").join(parts) + ")"
         if h == "not" and len(node.items) == 2:
             inner = self.write_bool(node.items[1], scope)
             return None if inner is None else f"(not {inner})"
+        if h in ("==", "!=") and len(node.items) == 3:
+            a, b = self.write_str(node.items[1], scope), self.write_str(node.items[2], scope)
+            if a is not None and b is not None:
+                return f"({a} {h} {b})"
         if h in ("==", "!=", "<", ">", "<=", ">=") and len(node.items) == 3:
             a, b = self.write_int(node.items[1], scope), self.write_int(node.items[2], scope)
             if a is None or b is None:
                 return None
             return f"({a} {h} {b})"
         return None
+
+    def bool_closure(self, node, scope):
+        """The compiler's closure for a condition (cached by its cards where it is pure)."""
+        key = (id(node), id(scope))
+        got = self._closures.get(key)
+        if got is None:
+            got = self._closures[key] = self.comp.cache_pure(node, scope, self.comp.c_bool(node, scope))
+        return got
 
     def write_int(self, node, scope) -> str | None:
         """An integer expression written out (storages, sizes, literals, constants), or None."""
@@ -79,6 +115,17 @@ class ExprWriter:
             return None if idx is None else f"len(s.locs[{idx}])"
         return None
 
+    def write_str(self, node, scope) -> str | None:
+        """A string storage or a name written as it is (``NONE``), or None."""
+        if isinstance(node, Atom):
+            # an upper-case name stands for itself; lower-case words may be keywords
+            ok = node.kind == SYMBOL and isinstance(node.value, str) and node.value.isupper()
+            return repr(node.value) if ok else None
+        if is_storage_form(node) == "str":
+            slot = self.storage_index(node, scope, "str")
+            return None if slot is None else f"s.strs[{slot}]"
+        return None
+
     def owner_offset(self, owner, scope) -> str | None:
         """Source of an owner's offset in a block of locations or storages (0 for the game,
         1 + p for player p), for the owners written out: the game, the current player and
@@ -88,6 +135,8 @@ class ExprWriter:
         if isinstance(owner, SList) and len(owner.items) == 2 and kw(owner.items[0], "current") \
                 and kw(owner.items[1], "player"):
             return "s.pstack[-1][0]"
+        if is_atom(owner, VAR) and owner.value in self.literal:
+            return str(self.literal[owner.value])
         if is_atom(owner, VAR) and scope.hint(owner.value) == "player":
             slot = scope.lookup(owner.value)
             if isinstance(slot, int):
@@ -103,16 +152,20 @@ class ExprWriter:
         if off is None:
             return None
         base = self.comp.layout.loc_block(node.items[1].value, node.items[2].value)
+        if off.isdigit():
+            return str(base + 1 + int(off))
         return str(base) if off == "" else f"({base + 1} + {off})"
 
-    def storage_index(self, node, scope) -> str | None:
-        """Source of an integer storage's index in ``s.ints``, as ``loc_index``."""
+    def storage_index(self, node, scope, sort: str = "sto") -> str | None:
+        """Source of an integer (string) storage's index in ``s.ints`` (``s.strs``), as ``loc_index``."""
         if not is_atom(node.items[2], SYMBOL):
             return None
         off = self.owner_offset(node.items[0], scope)
         if off is None:
             return None
-        base = self.comp.layout.storage_block("sto", node.items[2].value)
+        base = self.comp.layout.storage_block(sort, node.items[2].value)
+        if off.isdigit():
+            return str(base + 1 + int(off))
         return str(base) if off == "" else f"({base + 1} + {off})"
 
     def static_storage(self, node, scope):
@@ -140,7 +193,7 @@ class ExprWriter:
                 v = self.write_int(x.items[2], scope)
                 if v is None:
                     return None
-                return [f"if s.events is None:", f"    s.ints[{slot}] = {v}", "else:", f"    {closure}(s, e)"]
+                return ["if s.events is None:", f"    s.ints[{slot}] = {v}", "else:", f"    {closure}(s, e)"]
             amount = self.write_int(x.items[2], scope) if len(x.items) == 3 else "1"
             if amount is None:
                 return None
@@ -149,6 +202,8 @@ class ExprWriter:
             return [f"{v} = s.ints[{slot}] {sign} {amount}",
                     f"if s.events is None and {-MAX_INT} <= {v} <= {MAX_INT}:", f"    s.ints[{slot}] = {v}",
                     "else:", f"    {closure}(s, e)"]
+        if h == "move" and len(x.items) == 3 and is_atom(x.items[1], VAR):
+            return self.card_move(x, scope, closure)
         if h == "move":
             move = self.top_move(x, scope)
             if move is None:
@@ -173,6 +228,27 @@ class ExprWriter:
                     f"    del {lst}[-{k}:]", f"    {moved}.reverse()", f"    s.locs[{d}].extend({moved})",
                     f"    {c} = s.card_loc", f"    for {i} in {moved}:", f"        {c}[{i}] = {d}"]
         return None
+
+    def card_move(self, x, scope, closure: str) -> list[str] | None:
+        """``(move 'C (top B))`` with 'C known to hold a card: it leaves its physical location
+        (actions.a_move's general move; a long location, charged for its search, and
+        anything unusual take the closure's way)."""
+        name = x.items[1].value
+        slot = scope.lookup(name)
+        b = x.items[2]
+        if scope.hint(name) != "card" or not isinstance(slot, int) or not (
+                isinstance(b, SList) and len(b.items) == 2 and kw(b.items[0], "top")
+                and is_location_form(b.items[1]) and b.items[1].items[1].value != "mem"):
+            return None
+        dst = self.loc_index(b.items[1], scope)
+        if dst is None:
+            return None
+        card = self.k(Card, "Card")
+        c, phys, d = self.fresh("c"), self.fresh("p"), self.fresh("d")
+        return [f"{c} = e[{slot}]",
+                f"if s.events is not None or {c}.__class__ is not {card} or len(s.locs[s.card_loc[{c}]]) > {SCAN}:",
+                f"    {closure}(s, e)", "else:", f"    {phys} = s.locs[s.card_loc[{c}]]", f"    {phys}.remove({c})",
+                f"    {d} = {dst}", f"    s.locs[{d}].append({c})", f"    s.card_loc[{c}] = {d}"]
 
     def top_move(self, x, scope):
         """(source index, destination index) sources of ``(move (top A) (top B))`` between

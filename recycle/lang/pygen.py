@@ -18,7 +18,7 @@ choice the module has a ``resume_N`` function continuing it from its frame.
 from __future__ import annotations
 
 from ..errors import RecycleBug, RecycleError, StepLimitExceeded
-from .items import ANY, MAX_OPTIONS, PAIRS, STATIC, out_of_work, rt_error
+from .items import ANY, MAX_OPTIONS, STATIC, out_of_work, rt_error
 from .pyexpr import ExprWriter
 from .shapes import SMALL, head_of
 from .values import Suspend
@@ -29,6 +29,16 @@ Each block is commented with the line of the .rcy form it plays. Names K0, K1, .
 the compiled closures of forms written out as calls (see recycle/lang/pygen.py).
 """
 '''
+
+
+# Python compiles at most 20 nested loops and try blocks, and a game's module should stay small:
+# a deeper or larger game stays on the closures (``GenerationLimit``, a note in its warnings)
+MAX_INDENT = 36
+MAX_LINES = 60_000
+
+
+class GenerationLimit(Exception):
+    """The game nests too deeply or is too large to be written as Python source."""
 
 
 def short(node, width: int = 70) -> str:
@@ -45,6 +55,7 @@ class FlowWriter(ExprWriter):
         self.functions: list[list[str]] = []
         self.resumes: dict[int, str] = {}  # id(item) -> name of its resume function
         self.serial = 0
+        self.lines = 0  # items written so far (bounded by MAX_LINES)
 
     def fresh(self, stem: str) -> str:
         self.serial += 1
@@ -65,6 +76,11 @@ class FlowWriter(ExprWriter):
     def emit(self, item, ind: int) -> list[str]:
         """Statements running ``item`` with ``s`` and ``e`` in scope; an element holding a
         choice appends its frames on the way out as the closures do."""
+        if ind > MAX_INDENT:
+            raise GenerationLimit(f"the game nests more than {MAX_INDENT} blocks deep")
+        self.lines += 1
+        if self.lines > MAX_LINES:
+            raise GenerationLimit(f"the generated module would pass {MAX_LINES} statements")
         pad = "    " * ind
         out = [pad + self.where(item.node)]
         shape = item.shape
@@ -122,13 +138,7 @@ class FlowWriter(ExprWriter):
 
     def stage_turn(self, item, ind: int, top: str) -> list[str]:
         """One turn of a stage after the first: advance its cycle, count, run its body."""
-        _, end, body, team, w, limit = item.shape
-        pad = "    " * ind
-        n = "s.nteams" if team else str(self.comp.layout.nplayers)
-        q = self.fresh("q")
-        return [f"{pad}{q} = {top}[1]", f"{pad}if {q} is None:", f"{pad}    {top}[0] = ({top}[0] + 1) % {n}",
-                f"{pad}else:", f"{pad}    {top}[0], {top}[1] = {q}, None"] + self.count_turn(item, ind) \
-            + self.emit(body, ind)
+        return self.advance(item, ind, top) + self.count_turn(item, ind) + self.emit(item.shape[2], ind)
 
     def count_turn(self, item, ind: int) -> list[str]:
         _, end, body, team, w, limit = item.shape
@@ -137,24 +147,36 @@ class FlowWriter(ExprWriter):
                 f"{pad}if s.steps > s.max_steps or s.work < 0:", f"{pad}    {self.k(limit)}(s)"]
 
     def stage(self, item, ind: int) -> list[str]:
+        """A stage (flow.a_stage): its turns until the end holds, the cycle advanced between
+        turns; the body is written once, the first turn told apart by a flag."""
         _, end, body, team, w, limit = item.shape
         pad = "    " * ind
-        stack, top = self.fresh("stack"), self.fresh("top")
+        stack, top, first = self.fresh("stack"), self.fresh("top"), self.fresh("first")
         cond = self.bool_expr(item.node.items[2].items[1], item.scope, end)
         out = [f"{pad}{stack} = s.{'tstack' if team else 'pstack'}", f"{pad}{top} = [{stack}[-1][0], None]",
                f"{pad}{stack}.append({top})"]
-        if not body.has_choice:
-            out += [f"{pad}if not ({cond}):"] + self.count_turn(item, ind + 1) + self.emit(body, ind + 1)
-            out += [f"{pad}    while not ({cond}):"] + self.stage_turn(item, ind + 2, top)
-            out.append(f"{pad}{stack}.pop()")
-            return out
-        depth = self.fresh("d")
-        out += [f"{pad}{depth} = len({stack}) - 1", f"{pad}try:", f"{pad}    if not ({cond}):"]
-        out += self.count_turn(item, ind + 2) + self.emit(body, ind + 2)
-        out += [f"{pad}        while not ({cond}):"] + self.stage_turn(item, ind + 3, top)
-        out += [f"{pad}except Suspend as _sus:", f"{pad}    _sus.frames.append({depth})", f"{pad}    raise",
-                f"{pad}{stack}.pop()"]
+        inner = ind
+        if body.has_choice:
+            depth = self.fresh("d")
+            out += [f"{pad}{depth} = len({stack}) - 1", f"{pad}try:"]
+            inner = ind + 1
+        ipad = "    " * inner
+        out += [f"{ipad}{first} = True", f"{ipad}while not ({cond}):", f"{ipad}    if {first}:",
+                f"{ipad}        {first} = False", f"{ipad}    else:"]
+        out += self.advance(item, inner + 2, top) + self.count_turn(item, inner + 1) + self.emit(body, inner + 1)
+        if body.has_choice:
+            out += [f"{pad}except Suspend as _sus:", f"{pad}    _sus.frames.append({depth})", f"{pad}    raise"]
+        out.append(f"{pad}{stack}.pop()")
         return out
+
+    def advance(self, item, ind: int, top: str) -> list[str]:
+        """The stage's cycle moves on: to the player queued by (cycle next ...), or the next."""
+        team = item.shape[3]
+        pad = "    " * ind
+        n = "s.nteams" if team else str(self.comp.layout.nplayers)
+        q = self.fresh("q")
+        return [f"{pad}{q} = {top}[1]", f"{pad}if {q} is None:", f"{pad}    {top}[0] = ({top}[0] + 1) % {n}",
+                f"{pad}else:", f"{pad}    {top}[0], {top}[1] = {q}, None"]
 
     # -- choices ---------------------------------------------------------------------------
     def choice(self, item, ind: int) -> list[str]:
@@ -164,12 +186,28 @@ class FlowWriter(ExprWriter):
         if plan is not None:
             body = self.lazy_choice(item, plan, plain, ind + 1)
             return [f"{pad}if s.pick is None:", f"{pad}    {closure}(s, e)", f"{pad}else:"] + body
-        offered = [p.shape[2] if p.shape is not None and p.shape[0] == "if" and p.shape[2].static else p
-                   for p in parts]
-        if not draws and all(p.static for p in offered):
-            body = self.listed_choice(item, parts, offered, ind + 1)
+        kinds = [self.offer_kind(p) for p in parts]
+        if not draws and all(k is not None for k in kinds):
+            body = self.listed_choice(item, kinds, ind + 1)
             return [f"{pad}if s.pick is None:", f"{pad}    {closure}(s, e)", f"{pad}else:"] + body
         return [f"{pad}{closure}(s, e)"]
+
+    @staticmethod
+    def offer_kind(part):
+        """How a part of a choice offers options, for ``listed_choice``: (condition or None,
+        "one", the action) or (condition or None, "each", the any), or None if neither."""
+        cond, q = None, part
+        if part.shape is not None and part.shape[0] == "if":
+            cond, q = part, part.shape[2]
+        if q.static:
+            return cond, "one", q
+        if q.any_parts is not None and q.shape is not None and q.shape[0] == "each":
+            return cond, "each", q
+        if q.shape is not None and q.shape[0] == "each" and head_of(q.node) == "any":
+            body = q.shape[3]
+            if body.shape is not None and body.shape[0] == "if" and body.shape[2].static and not body.has_choice:
+                return cond, "each-if", q
+        return None
 
     def decide(self, item, ind: int, n: str, offsets: list[str], runs: list[list[str]]) -> list[str]:
         """Count the decision, pick an option among ``n`` and run it (flow.a_choice)."""
@@ -194,26 +232,56 @@ class FlowWriter(ExprWriter):
         out.append(f"{pad}s.chooser = None")
         return out
 
-    def listed_choice(self, item, parts, offered, ind: int) -> list[str]:
-        """A choice whose options are fixed actions, some offered under a condition."""
+    def listed_choice(self, item, kinds, ind: int) -> list[str]:
+        """A choice whose options are listed one by one (flow.a_choice's plain listing):
+        fixed actions and ``any`` over a collection with a fixed action, each perhaps under a
+        condition. A listing past the option limit is left to the closure, from the start."""
         pad = "    " * ind
-        flags, out = [], []
-        for p in parts:
-            if p.static:
-                flags.append(None)
+        n, w0 = self.fresh("n"), self.fresh("w")
+        out, counts, runs, fixed = [f"{pad}{w0} = s.work"], [], [], 0
+        for cond, kind, q in kinds:
+            test = None if cond is None else self.bool_expr(cond.node.items[0], cond.scope, cond.shape[1])
+            if kind == "one":
+                if test is None:
+                    fixed += 1
+                    counts.append("1")
+                else:
+                    f = self.fresh("c")
+                    out.append(f"{pad}{f} = 1 if {test} else 0")
+                    counts.append(f)
+                runs.append(self.emit(q, ind + 1))
+                continue
+            a, span = self.fresh("a"), self.k(q.node.span, "SPAN")
+            if kind == "each":
+                coll, slot, body = q.any_parts
+                inner = [f"{a} = list({self.k(coll)}(s, e))", f"if len({a}) > {SMALL}:", f"    s.work -= len({a})",
+                         "    if s.work < 0:", f"        out_of_work(s, {span}, 'any')"]
             else:
-                f = self.fresh("c")
-                out.append(f"{pad}{f} = 1 if {self.bool_expr(p.node.items[0], p.scope, p.shape[1])} else 0")
-                flags.append(f)
-        n = self.fresh("n")
-        fixed = sum(1 for f in flags if f is None)
-        out.append(f"{pad}{n} = {' + '.join([str(fixed)] + [f for f in flags if f])}")
-        offsets, runs, acc = [], [], "0"
-        for p, f, sub in zip(parts, flags, offered):
-            acc = f"{acc} + 1" if f is None else f"{acc} + {f}"
-            offsets.append(f"({acc})")
-            runs.append(self.emit(sub, ind + 1))
-        return out + self.decide(item, ind, n, offsets, runs)
+                # (any C 'X ((COND) ACTION)): an element offers an option when COND holds for it
+                _, coll, slot, guarded, w, _h = q.shape
+                v, kept = self.fresh("v"), self.fresh("kept")
+                test2 = self.bool_expr(guarded.node.items[0], guarded.scope, guarded.shape[1])
+                body = guarded.shape[2]
+                inner = [f"{a} = list({self.k(coll)}(s, e))", f"s.work -= len({a}) * {max(1, w)}",
+                         "if s.work < 0:", f"    out_of_work(s, {span}, 'any')", f"{kept} = []",
+                         f"for {v} in {a}:", f"    e[{slot}] = {v}", f"    if {test2}:", f"        {kept}.append({v})",
+                         f"{a} = {kept}"]
+            if test is None:
+                out += [pad + ln for ln in inner]
+            else:
+                out += [f"{pad}{a} = ()", f"{pad}if {test}:"] + [pad + "    " + ln for ln in inner]
+            counts.append(f"len({a})")
+            off = self.fresh("off")
+            runs.append([f"{pad}    {off} = {{I}} - ({' + '.join(['0'] + counts[:-1])})",
+                         f"{pad}    e[{slot}] = {a}[{off}]"] + self.emit(body, ind + 1))
+        out.append(f"{pad}{n} = {' + '.join(counts)}")
+        closure = self.k(item.run)
+        out += [f"{pad}if {n} > {MAX_OPTIONS}:", f"{pad}    s.work = {w0}", f"{pad}    {closure}(s, e)"]
+        ends = []
+        for j in range(len(counts)):
+            ends.append("(" + " + ".join(counts[:j + 1]) + ")")
+        body = self.decide(item, ind + 1, n, ends, [[("    " + ln if ln.strip() else ln) for ln in r] for r in runs])
+        return out + [f"{pad}else:"] + body
 
     def lazy_choice(self, item, plan, plain, ind: int) -> list[str]:
         """A choice whose options are fixed actions and ``any`` over collections, counted
@@ -343,10 +411,11 @@ def generate(compiler, flow, name: str, source: str) -> tuple[str, dict]:
 class CompiledFlow:
     """The flow of a game as generated Python: ``run`` and ``resume`` as on an Item."""
 
-    __slots__ = ("run", "resume", "source", "has_choice")
+    __slots__ = ("run", "resume", "source", "has_choice", "consts")
 
     def __init__(self, compiler, flow, name: str, filename: str):
         self.source, consts = generate(compiler, flow, name, filename)
+        self.consts = {k: v for k, v in consts.items() if k[:1] == "K"}
         namespace = dict(consts)
         namespace["__name__"] = f"recycle_generated_{name}"
         code = compile(self.source, f"<recycle generated: {filename}>", "exec")
@@ -355,4 +424,4 @@ class CompiledFlow:
         self.has_choice = flow.has_choice
 
 
-__all__ = ["CompiledFlow", "generate", "head_of"]
+__all__ = ["CompiledFlow", "FlowWriter", "generate"]

@@ -18,6 +18,12 @@ MAX_TUPLE = 64
 # a leaf form (one without a loop of the game inside: sum, partition of a location) reading at
 # most SMALL cards is paid for by the form's own unit of work; beyond, each card costs a unit
 SMALL = 8  # (written out as 8 in expr_int's sum)
+# an action on a location of more than SCAN cards pays for them (measured to cost about what
+# a unit of work costs elsewhere): shifting them (an insertion or removal away from the top,
+# a C memmove) one unit per 256 (``n >> 8``), searching them for a card one per 16 (``n >> 4``),
+# rewriting their places (a whole-location swap) one per 8 (``n >> 3``); a shuffle or faro of
+# more than SMALL cards pays one unit per card
+SCAN = 128
 MAX_NAMES = 5_000  # distinct names of locations (or of storages of one sort) a game may compute
 
 STORAGE_SORTS = {"sto", "str", "points"}

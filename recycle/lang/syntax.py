@@ -13,6 +13,7 @@ the test suite checks that both readers build the same forms and report the same
 
 from __future__ import annotations
 
+import errno
 import gc
 import os
 import re
@@ -20,7 +21,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import RecycleSyntaxError, Span
+from ..errors import RecycleFileError, RecycleSyntaxError, Span
 
 MAX_NESTING = 200
 MAX_SOURCE_BYTES = 1_000_000  # 80 times the largest game of the corpus; read in about 2 s
@@ -240,6 +241,10 @@ def _unexpected_character(text: str, pos: int, filename: str, line: int, col: in
     return RecycleSyntaxError(msg, Span(filename, line, col, line, col + 1), text)
 
 
+# the forms of a game after its head: one of these after the (game ...) form was cut off by a ')'
+_GAME_PARTS = frozenset({"declare", "setup", "stage", "choice", "do", "scoring", "any", "all", "let"})
+
+
 def parse_text(text: str, filename: str = "<string>") -> SourceFile:
     """Parse RECYCLE text into top-level forms; raise RecycleSyntaxError with file:line:col.
 
@@ -261,10 +266,30 @@ def parse_text(text: str, filename: str = "<string>") -> SourceFile:
         warnings.append(f"{filename}:{t.line}:{t.column}: warning: {len(strays)} stray ')' after the game form ignored")
     if not forms:
         raise RecycleSyntaxError("the file holds no game: expected '(game ...)'", Span(filename, 1, 1, 1, 1), text)
+    if len(forms) > 1 and isinstance(forms[0], SList) and forms[0].head == "game" \
+            and isinstance(forms[1], SList) and forms[1].head in _GAME_PARTS:
+        # one ')' too many inside the game closed it early: the rest of the game is left outside
+        g, rest = forms[0].span, forms[1]
+        outside = f"({rest.head} ...) at {rest.span.line}:{rest.span.column}"
+        if strays:
+            where = strays[0]
+            msg = (f"this ')' closes nothing: one ')' too many earlier closed (game ...) at "
+                   f"{g.end_line}:{g.end_column - 1}, leaving {outside} outside the game")
+        else:
+            where = Span(filename, g.end_line, g.end_column - 1, g.end_line, g.end_column)
+            msg = f"this ')' closes (game ...) too early, leaving {outside} outside the game: one ')' too many?"
+        raise RecycleSyntaxError(msg, where, text)
     if len(forms) > 1:
         s = forms[1].span
         warnings.append(f"{s}: warning: text after the game form ignored")
     return SourceFile(forms, text, filename, tuple(warnings))
+
+
+def _os_reason(exc: OSError) -> str:
+    """Why a file could not be read, in a few words ("no such file")."""
+    reasons = {errno.ENOENT: "no such file", errno.EACCES: "permission denied", errno.EISDIR: "it is a folder",
+               errno.ENOTDIR: "no such file (a part of the path is not a folder)"}
+    return reasons.get(exc.errno) or (exc.strerror or str(exc)).lower()
 
 
 def parse_file(path: str | Path) -> SourceFile:
@@ -275,19 +300,19 @@ def parse_file(path: str | Path) -> SourceFile:
         # O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused just below)
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
-        raise RecycleSyntaxError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise RecycleFileError(f"cannot read {path}: {_os_reason(exc)}") from None
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             what = "it is a folder" if stat.S_ISDIR(st.st_mode) else "it is not a regular file"
-            raise RecycleSyntaxError(f"cannot read {path}: {what} (a game is a .rcy text file)")
+            raise RecycleFileError(f"cannot read {path}: {what} (a game is a .rcy text file)")
         if st.st_size > MAX_SOURCE_BYTES:
-            raise RecycleSyntaxError(f"cannot read {path}: the file has {st.st_size:,} bytes, more than the "
+            raise RecycleFileError(f"cannot read {path}: the file has {st.st_size:,} bytes, more than the "
                                      f"limit of {MAX_SOURCE_BYTES:,}")
         with os.fdopen(fd, "rb", closefd=False) as f:
             data = f.read(MAX_SOURCE_BYTES + 1)  # the file may have grown since
     except OSError as exc:
-        raise RecycleSyntaxError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise RecycleFileError(f"cannot read {path}: {_os_reason(exc)}") from None
     finally:
         os.close(fd)
     return parse_text(decode_source(data, str(path)), str(path))

@@ -51,10 +51,12 @@ PLAYER_KINDS = {"random": RandomPlayer}
 
 
 def player_kinds() -> dict:
-    """Every player kind by name: ``random`` here, the look-ahead players of ``recycle.ai``."""
+    """Every player kind by name: ``random`` here, the look-ahead players of ``recycle.ai``,
+    and ``human`` (a person, asked through an interface: ``recycle.players.human``)."""
+    from .human import HumanPlayer
     from .lookahead import AI_KINDS
 
-    return {**PLAYER_KINDS, **AI_KINDS}
+    return {**PLAYER_KINDS, **AI_KINDS, "human": HumanPlayer}
 
 
 def make_player(spec: str):
@@ -66,7 +68,7 @@ def make_player(spec: str):
     cls = kinds[kind]
     if not budget:
         return cls()
-    if cls is RandomPlayer:
+    if cls is RandomPlayer or kind == "human":
         raise ValueError(f"player {kind!r} takes no budget")
     try:
         n = int(budget)
@@ -78,8 +80,9 @@ def make_player(spec: str):
 def make_players(spec: str | None, nplayers: int) -> list:
     """Players from a CLI spec like ``random`` or ``ismcts:100,random`` (one per seat, last repeats).
 
-    Kinds: random, greedy, pimc, ismcts, omniscient (cheats: sees hidden cards); an
-    optional ``:N`` sets the budget in iterations (see ``recycle.ai``).
+    Kinds: random, greedy, pimc, ismcts, omniscient (cheats: sees hidden cards), human (a
+    person; give each ``HumanPlayer`` its ``ui``); an optional ``:N`` sets the budget in
+    iterations (see ``recycle.ai``).
     """
     names = [p.strip() for p in (spec or "random").split(",") if p.strip()] or ["random"]
     if len(names) > nplayers:

@@ -514,8 +514,8 @@ def duplicate(game, kinds: list[str], deals: int = 100, seed: int = 0, max_steps
               workers: int = 1, progress=None, timeout: float | None = None) -> dict:
     """Play each deal once per rotation of the seats and compare the player kinds.
 
-    Seats get ``kinds`` in turn (A, B, A, B, ...; a kind may be listed more than once,
-    e.g. ``ismcts,random,random,random``); rotation r shifts that pattern by r seats, and
+    Seat i gets ``kinds[i]`` and the last kind repeats (A, B, B, B, ...), as ``--players``
+    means in every command; rotation r shifts that pattern by r seats, and
     every deal is played in all ``nplayers`` rotations with the same seed, so each kind
     sits in every seat equally often on every deal. ``timeout`` (seconds): no game is started
     after that time, and the comparison is over the deals whose rotations all finished.
@@ -525,7 +525,7 @@ def duplicate(game, kinds: list[str], deals: int = 100, seed: int = 0, max_steps
     if not 1 <= k <= np_:
         raise ValueError(f"give between 1 and {np_} player kinds for this game, not {k}")
     t0 = time.perf_counter()
-    base = [kinds[s % k] for s in range(np_)]
+    base = [kinds[min(s, k - 1)] for s in range(np_)]
     kinds = list(dict.fromkeys(kinds))
     k = len(kinds)
     items = []

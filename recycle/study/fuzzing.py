@@ -215,9 +215,10 @@ def outcome_of(exc: RecycleError) -> str:
 
 
 def exercise(data: str | bytes, seed: int = 0, max_steps: int = MAX_STEPS,
-             time_bound: float | None = TIME_BOUND) -> str:
-    """Load ``data`` (text via ``loads``, bytes via a temporary file and ``load``) and play one
-    game; return the outcome's name (``OUTCOMES``) or raise ``FuzzFailure``."""
+             time_bound: float | None = TIME_BOUND, max_work: int | None = None) -> str:
+    """Load ``data`` (text via ``loads``, bytes via a temporary file and ``load``; with the
+    work budget ``max_work``, by default the default) and play one game; return the
+    outcome's name (``OUTCOMES``) or raise ``FuzzFailure``."""
     t0 = time.perf_counter()
     tmpdir = None
     try:
@@ -227,10 +228,10 @@ def exercise(data: str | bytes, seed: int = 0, max_steps: int = MAX_STEPS,
                 path = Path(tmpdir.name) / FILENAME
                 path.write_bytes(data)
                 filename = str(path)
-                game = load(path)
+                game = load(path, max_work=max_work)
             else:
                 filename = FILENAME
-                game = loads(data, FILENAME)
+                game = loads(data, FILENAME, max_work=max_work)
             game.play(seed=seed, max_steps=max_steps)
             result = "ok"
         except RecycleError as exc:
@@ -251,17 +252,17 @@ def exercise(data: str | bytes, seed: int = 0, max_steps: int = MAX_STEPS,
 #
 # Games whose work grows multiplicatively with their size: nested repeat/all/any/filter,
 # ``(range 1..R)`` inside any/all/filter/sum/size in every place an expression goes (an end
-# condition, a conditional, a ``set`` value, scoring, a choice), and choices of very many
-# options. With ``big`` the ranges reach 200,000 and the nests four levels: every such input
-# must end, or stop with a positioned error, within the time bound. Without ``big`` (the test
-# suite) the ranges stay small enough for any game to run in well under a second.
-#
-# TODO(issue 12, section 2): loops inside expressions are outside the work budget until the
-# budget fix lands; the suite then draws ``shaped_inputs(big=True)`` too.
+# condition, a conditional, a ``set`` value, a ``let``, a repeat count, a move's index, a
+# point map's award, scoring, a choice), choices of very many options, and actions repeated
+# on a deck of up to 40,000 cards (shuffles, faros, swaps, moves from the bottom, new point
+# maps). With ``big`` the ranges reach 200,000 and the nests four levels: every such input
+# must end, or stop with a positioned error (the work budget, a limit), within the time
+# bound. Without ``big`` the ranges stay small enough for any game to run in well under a
+# second; the suite draws both (tests/test_fuzz_shapes.py).
 
 SHAPE_SKELETON = """(game
  (setup (create players 2)
-  (create deck (game iloc STOCK) (deck (RANK (A, B, C, D)) (SUIT (X, Y)))))
+  (create deck (game iloc STOCK) {deck}))
  (do ((shuffle (game iloc STOCK))
       (all player 'P (repeat 2 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))
       (set (game points PTS) (((RANK : A) 1) ((SUIT : X) 2)))
@@ -325,14 +326,30 @@ def _nested_action(draw, big: bool, depth: int) -> str:
         st.builds(lambda b: f"({b} {inner})", _nested_bool(big, 1))))
 
 
+DECK = "(deck (RANK (A, B, C, D)) (SUIT (X, Y)))"
+BIG_ACTIONS = ["(shuffle (game iloc STOCK))", "(shuffle faro (game iloc STOCK) (game iloc PILE))",
+               "(swap (game iloc STOCK) (game iloc PILE))", "(swap (bottom (game iloc STOCK)) (top (game iloc STOCK)))",
+               "(move (bottom (game iloc STOCK)) (top (game iloc PILE)))",
+               "(move (top (game iloc STOCK)) (bottom (game iloc STOCK)))",
+               "(do ((inc (game sto X)) (set (game points Q) (((RANK : A) (game sto X))))))"]
+
+
+def big_deck(ranks: int, suits: int) -> str:
+    """A deck of ``ranks * suits`` cards (RANK A..D and R5.., SUIT X, Y and S3..)."""
+    r = ["A", "B", "C", "D"] + [f"R{k}" for k in range(5, ranks + 1)]
+    s = ["X", "Y"] + [f"S{k}" for k in range(3, suits + 1)]
+    return f"(deck (RANK ({', '.join(r)})) (SUIT ({', '.join(s)})))"
+
+
 @st.composite
 def shaped_inputs(draw, big: bool = True) -> tuple[str, str]:
     """(a description, the text of a game with multiplying nests, ranges in expression
-    contexts and wide choices)."""
+    contexts, wide choices and actions on a huge deck)."""
     depth = draw(st.integers(1, 4 if big else 2))
     slots = {"setup": "(inc (game sto Z))", "end": "(== 1 0)", "body": "(do ((turn pass)))",
-             "scoring": "(game sto X)"}
-    where = draw(st.lists(st.sampled_from(["setup", "end", "cond", "set", "scoring", "choice", "wide", "action"]),
+             "scoring": "(game sto X)", "deck": DECK}
+    where = draw(st.lists(st.sampled_from(["setup", "end", "cond", "set", "scoring", "choice", "wide", "action",
+                                           "let", "repeat", "index", "award", "deck"]),
                           min_size=1, max_size=3, unique=True))
     for w in where:
         if w == "setup":
@@ -348,6 +365,17 @@ def shaped_inputs(draw, big: bool = True) -> tuple[str, str]:
         elif w == "choice":
             slots["body"] = (f"(choice ((any {draw(_range(big))} 'W (do (({draw(_nested_bool(big, depth))} "
                              f"(inc (game sto X)))))) (turn pass)))")
+        elif w in ("let", "repeat", "index", "award"):
+            v = draw(_int_expr(big))
+            slots["body"] = "(do ({}))".format({
+                "let": f"(let {v} 'L (set (game sto X) 'L))", "repeat": f"(repeat {v} (inc (game sto X)))",
+                "index": f"(move (top (game iloc STOCK)) ({v} (game iloc PILE)))",
+                "award": f"(set (game points Q) (((RANK : A) {v}) ((SUIT : X) 1)))"}[w])
+        elif w == "deck":
+            ranks, suits = draw(st.sampled_from([(200, 200), (100, 50), (20, 20)] if big else [(5, 4), (10, 3)]))
+            slots["deck"] = big_deck(ranks, suits)
+            n = draw(st.sampled_from([100_000, 2000, 10]) if big else st.sampled_from([2, 5]))
+            slots["setup"] = f"(repeat {n} {draw(st.sampled_from(BIG_ACTIONS))})"
         elif w == "wide":
             k = draw(st.sampled_from([50_000, 300]) if big else st.sampled_from([3, 30]))
             tail = " ".join(["((== 1 1) (inc (game sto X)))"] * draw(st.sampled_from([0, 5, 1000] if big else [0, 5])))

@@ -19,6 +19,9 @@ from ..errors import RecycleBug, RecycleError, StepLimitExceeded
 from ..engine.game import rollout_seed
 
 MEMORY = "memory"
+# seconds for the rollouts of one game (``run_rollouts``, ``tools/conformance.py --timeout``):
+# no rollout is started after that; each game of a file is bounded by its step and work limits
+DEFAULT_TIMEOUT = 300.0
 
 
 class InvariantViolation(AssertionError):
@@ -174,18 +177,28 @@ def checked_play(game, seed: int, max_steps: int):
     return result
 
 
-def run_rollouts(game, rollouts: int, seed: int = 0, max_steps: int = 20_000, check: bool = False) -> dict:
+def run_rollouts(game, rollouts: int, seed: int = 0, max_steps: int = 20_000, check: bool = False,
+                 timeout: float | None = DEFAULT_TIMEOUT) -> dict:
     """Play ``rollouts`` random games (seeds ``rollout_seed(seed, i)``) and summarise them.
 
-    Returns a dict: finished, step_limit_hits, errors, decisions (of finished games),
-    options (summed over their decisions), first_error (a one-line string or None),
-    first_error_seed, crashes (exceptions that are not RecycleErrors).
+    Returns a dict: played, finished, step_limit_hits, errors, decisions (of finished
+    games), options (summed over their decisions), first_error (a one-line string or None),
+    first_error_seed, crashes (exceptions that are not RecycleErrors), stopped_by_time_limit
+    (True when ``timeout`` seconds passed before every rollout was played: no rollout is
+    started after that, and the figures are those of the rollouts played; None: no limit).
     """
-    out = {"finished": 0, "step_limit_hits": 0, "errors": 0, "crashes": 0, "decisions": 0, "options": 0,
-           "first_error": None, "first_error_seed": None}
+    import time
+
+    out = {"played": 0, "finished": 0, "step_limit_hits": 0, "errors": 0, "crashes": 0, "decisions": 0,
+           "options": 0, "first_error": None, "first_error_seed": None, "stopped_by_time_limit": False}
     if check:
         check_layout(game)
+    deadline = None if timeout is None else time.perf_counter() + timeout
     for i in range(rollouts):
+        if deadline is not None and i and time.perf_counter() > deadline:
+            out["stopped_by_time_limit"] = True
+            break
+        out["played"] += 1
         s = rollout_seed(seed, i)
         try:
             r = checked_play(game, s, max_steps) if check else game.play(seed=s, max_steps=max_steps)

@@ -1,8 +1,8 @@
 """Run many games in worker processes, with results independent of the number of workers.
 
 Compiled games hold closures, which cannot be pickled, so a worker receives the game's
-*source text* (and file name) once, compiles it itself, and then gets batches of plain
-arguments (seeds, player specs). A job is a module-level function ``job(game, *args)``
+*source text*, file name and options (``fast``, ``max_work``: ``_initargs``) once, compiles
+it itself, and then gets batches of plain arguments (seeds, player specs). A job is a module-level function ``job(game, *args)``
 returning a plain, picklable record. Each game's record depends only on its arguments, so
 gathering the records back in order gives the same result for any number of workers.
 """
@@ -16,11 +16,17 @@ from typing import Callable, Sequence
 _GAME = None  # the worker's compiled game
 
 
-def _init(text: str, filename: str) -> None:
+def _init(text: str, filename: str, options: dict | None = None) -> None:
     global _GAME
     from ..engine.game import PreparedGame
 
-    _GAME = PreparedGame.from_text(text, filename)
+    _GAME = PreparedGame.from_text(text, filename, **(options or {}))
+
+
+def _initargs(game) -> tuple:
+    """What a worker compiles: the game's text, its file name, and the options it was
+    prepared with, so that its games are the parent's (the same work budget too)."""
+    return game.source.text, game.source.filename, {"fast": game.fast, "max_work": game.max_work}
 
 
 def _run_batch(batch):
@@ -70,7 +76,7 @@ def stream_games(game, job: Callable, items, workers: int = 1, window: int | Non
 
     window = window or 4 * workers
     ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(workers, initializer=_init, initargs=(game.source.text, game.source.filename)) as pool:
+    with ctx.Pool(workers, initializer=_init, initargs=_initargs(game)) as pool:
         pending: deque = deque()
         for args in items:
             pending.append(pool.apply_async(_run_one, ((job, args),)))
@@ -119,7 +125,7 @@ def map_games(game, job: Callable, items: Sequence[tuple], workers: int = 1,
     ctx = multiprocessing.get_context("spawn")
     done = 0
     finished = [False] * n
-    with ctx.Pool(workers, initializer=_init, initargs=(game.source.text, game.source.filename)) as pool:
+    with ctx.Pool(workers, initializer=_init, initargs=_initargs(game)) as pool:
         for out in pool.imap_unordered(_run_batch, batches):
             for k, rec in out:
                 results[k] = rec

@@ -5,6 +5,8 @@ seed: the same seed deals the same cards), the player of each seat, the deal as 
 at the first decision, and every decision (who chose, which option of how many, in words).
 ``replay`` plays the recorded decisions back and checks that the game goes exactly the
 same way; ``record_text`` gives the human-readable form, like CardShark's game record.
+A game stopped before its end (a person quit ``recycle play``) is recorded with
+``"unfinished": true``, no scores and no winners; it replays up to where it stopped.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from ..errors import RecycleError
 
 FORMAT = "recycle-game-record"
 VERSION = 1
@@ -43,8 +47,10 @@ class Recorder:
         """The record of the finished game ``result`` (a ``GameResult``)."""
         from ..version import __version__
 
+        from ..engine.game import DEFAULT_MAX_WORK
+
         g = self.game
-        return {
+        rec = {
             "format": FORMAT, "version": VERSION, "recycle": __version__,
             "game": str(path), "game_name": g.name, "source_sha256": source_hash(g),
             "seed": result.seed, "players": list(players), "max_steps": max_steps,
@@ -53,6 +59,17 @@ class Recorder:
             "scores": result.scores, "ranks": result.ranks, "winners": result.winners,
             "steps": result.steps, "total_decisions": result.decisions,
         }
+        if g.max_work != DEFAULT_MAX_WORK:  # played with --max-work: replayed with it
+            rec["max_work"] = g.max_work
+        return rec
+
+    def finish_unfinished(self, state, path, players: list[str], max_steps: int) -> dict:
+        """The record of a game stopped at a decision of ``state`` (not at its end)."""
+        from types import SimpleNamespace
+
+        stopped = SimpleNamespace(seed=state.seed, scores=[], ranks=[], winners=[], steps=state.steps,
+                                  decisions=state.decisions, state=state)
+        return {**self.finish(stopped, path, players, max_steps), "unfinished": True}
 
 
 def deal_of(state) -> dict[str, list[str]]:
@@ -71,8 +88,12 @@ def play_recorded(game, players, seed: int, path, specs: list[str], max_steps: i
                   describe: bool = False, reveal: bool = False, timeout: float | None = None):
     """Play one game and return ``(result, record)``."""
     rec = Recorder(game)
-    result = game.play(players, seed=seed, record=True, describe=describe, reveal=reveal,
-                       max_steps=max_steps, on_decision=rec.on_decision, timeout=timeout)
+    try:
+        result = game.play(players, seed=seed, record=True, describe=describe, reveal=reveal,
+                           max_steps=max_steps, on_decision=rec.on_decision, timeout=timeout)
+    except _RecordEnds as exc:
+        exc.recorder = rec
+        raise
     return result, rec.finish(result, path, specs, max_steps)
 
 
@@ -107,6 +128,7 @@ SCHEMA = {
         "players": {"type": "array", "minItems": 1, "maxItems": 10,
                     "items": {"type": "string", "minLength": 1, "maxLength": 100}},
         "max_steps": {"type": "integer", "minimum": 1},
+        "max_work": {"type": "integer", "minimum": 1},
         "deal": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}},
         "decisions": {"type": "array", "maxItems": 10_000_000, "items": {
             "type": "object", "required": ["index", "player", "chosen", "options", "description", "revealed"],
@@ -117,6 +139,7 @@ SCHEMA = {
         "winners": {"type": "array", "items": _NAT},
         "steps": _NAT,
         "total_decisions": _NAT,
+        "unfinished": {"type": "boolean"},
     },
 }
 
@@ -152,8 +175,8 @@ def read_record(path: str | Path) -> dict:
     if error is not None:
         where = "/".join(str(k) for k in error.absolute_path) or "the record"
         raise ValueError(f"{path}: {where}: {error.message}")
-    for key in ("seed", "max_steps"):
-        if type(data[key]) is not int:  # JSON schema counts 7.0 as an integer
+    for key in ("seed", "max_steps", "max_work"):
+        if key in data and type(data[key]) is not int:  # JSON schema counts 7.0 as an integer
             raise ValueError(f"{path}: {key} must be a whole number written without a decimal point, "
                              f"not {data[key]!r}")
     for k, d in enumerate(data["decisions"], 1):
@@ -189,7 +212,7 @@ class Replay:
 
 
 def replay(record: dict, game=None, record_path=None, reveal: bool = False, force: bool = False,
-           scripted: bool = False) -> Replay:
+           scripted: bool = False, max_work: int | None = None) -> Replay:
     """Play the record's game again — the same game file, deal and players — and compare
     every decision, the deal, the scores and the winners.
 
@@ -197,7 +220,8 @@ def replay(record: dict, game=None, record_path=None, reveal: bool = False, forc
     so a record whose players were changed does not replay; ``scripted`` instead plays the
     recorded choices back without running them (faster; it checks the game's rules, not
     who chose). ``ValueError`` if the game file is not the recorded one (its hash differs;
-    ``force`` replays it anyway, with a warning) or the players do not fit the game.
+    ``force`` replays it anyway, with a warning) or the players do not fit the game. The
+    game file is loaded with the recorded work budget (``max_work`` overrides it).
     """
     from ..engine.game import load
     from ..players import ScriptedPlayer, make_player
@@ -207,7 +231,7 @@ def replay(record: dict, game=None, record_path=None, reveal: bool = False, forc
         path = game_path(record, record_path)
         if not path.is_file():
             raise ValueError(f"the recorded game file {path} is not there")
-        game = load(path)
+        game = load(path, max_work=max_work or record.get("max_work"))
     if source_hash(game) != record["source_sha256"]:
         if not force:
             raise ValueError("the game file is not the one recorded (its SHA-256 differs); "
@@ -217,13 +241,20 @@ def replay(record: dict, game=None, record_path=None, reveal: bool = False, forc
     if len(specs) != game.nplayers:
         raise ValueError(f"the record lists {len(specs)} players for a game of {game.nplayers}")
     chosen = [d["chosen"] for d in record["decisions"] if d["options"] > 1]
+    unfinished = bool(record.get("unfinished"))
+    # an unfinished record stops where the person's recorded choices run out
+    stop = _RecordEnds() if unfinished else None
     if scripted:
-        script = ScriptedPlayer(chosen)
+        script = ScriptedPlayer(chosen, stop)
         players = [script] * game.nplayers
     else:
-        players = [_seat(spec, record, seat, make_player) for seat, spec in enumerate(specs)]
-    result, again = play_recorded(game, players, record["seed"], record["game"], specs,
-                                  record["max_steps"], describe=True, reveal=reveal)
+        players = [_seat(spec, record, seat, make_player, stop) for seat, spec in enumerate(specs)]
+    try:
+        result, again = play_recorded(game, players, record["seed"], record["game"], specs,
+                                      record["max_steps"], describe=True, reveal=reveal)
+    except _RecordEnds as exc:
+        result = exc.partial
+        again = {"decisions": exc.recorder.decisions, "deal": exc.recorder.deal or deal_of(result.state)}
     problems = []
     for k, (a, b) in enumerate(zip(record["decisions"], again["decisions"])):
         if a != b:
@@ -231,24 +262,39 @@ def replay(record: dict, game=None, record_path=None, reveal: bool = False, forc
             break
     if len(record["decisions"]) != len(again["decisions"]):
         problems.append(f"{len(record['decisions'])} decisions recorded, {len(again['decisions'])} replayed")
-    for key in ("scores", "winners", "deal"):
+    if unfinished and result.scores is not None:
+        problems.append(f"the record stops after {len(record['decisions'])} decisions, the replayed game ended")
+    for key in ("deal",) if unfinished else ("scores", "winners", "deal"):
         if record.get(key) != again[key]:
             problems.append(f"{key}: recorded {record.get(key)}, replayed {again[key]}")
     return Replay(game, result, record, again, problems, warnings)
 
 
-def _seat(spec: str, record: dict, seat: int, make_player):
+def _seat(spec: str, record: dict, seat: int, make_player, stop=None):
     """The player of one seat for a replay: its kind run again, or, for a kind that cannot
-    be run again (a person), its own recorded choices."""
-    try:
-        return make_player(spec)
-    except ValueError:
+    be run again (a person), its own recorded choices (then ``stop``, for an unfinished
+    record)."""
+    if spec.split(":")[0] in ("human", "scripted"):
         from ..players import ScriptedPlayer
 
         own = [d["chosen"] for d in record["decisions"] if d["options"] > 1 and d["player"] == seat]
-        if spec.split(":")[0] in ("human", "scripted"):
-            return ScriptedPlayer(own)
+        return ScriptedPlayer(own, stop)
+    try:
+        return make_player(spec)
+    except ValueError:
         raise ValueError(f"player {seat}: {spec!r} is not a player kind") from None
+
+
+class _RecordEnds(RecycleError):
+    """Raised (as a player) where an unfinished record stops; ``PreparedGame.play`` attaches
+    the game so far (``partial``), and ``recorder`` is set by ``play_recorded``."""
+
+    def __init__(self):
+        super().__init__("the record ends here")
+        self.recorder = None
+
+    def choose(self, view, options, rng) -> int:
+        raise self
 
 
 def _short(d: dict) -> str:
@@ -272,6 +318,9 @@ def record_text(record: dict, reveal: bool = True) -> list[str]:
         who = record["players"][d["player"]] if d["player"] < len(record["players"]) else "?"
         forced = "  (forced)" if d["options"] == 1 else ""
         lines.append(f"  {k:>{width}}. P{d['player']} [{who}] {d['chosen'] + 1}/{d['options']}: {d[key]}{forced}")
+    if record.get("unfinished"):
+        lines.append(f"Unfinished: stopped after {len(record['decisions'])} decisions")
+        return lines
     lines.append("Final scores: " + ", ".join(f"P{p} {v}" for p, v in enumerate(record["scores"])))
     w = record["winners"]
     lines.append(f"Winner: P{w[0]}" if len(w) == 1 else "Tie for first: " + ", ".join(f"P{p}" for p in w))

@@ -57,8 +57,13 @@ class SimulationStats:
         if self.played < self.games:
             lines.append(f"stopped by the time limit after {self.played} of {self.games} rollouts")
         if self.step_limit_hits:
+            lines.append(f"warning: {self.step_limit_hits} of {self.played} games hit the step limit: a game that "
+                         f"never ends? (raise --max-steps if it is meant to be this long)")
             lines.append(f"statistics over {self.finished} of {self.played} games: "
                          f"{self.step_limit_hits} hit the step limit")
+        if not self.finished:
+            lines.append("no game finished: no win rates or scores to report")
+            return lines
         lines.append("seat  win rate        ±95%    mean score")
         for p, (w, sc) in enumerate(zip(self.win_rate, self.score_mean)):
             half = 1.96 * math.sqrt(max(w * (1 - w), 1e-12) / n)

@@ -1,0 +1,43 @@
+"""``recycle compile``: the Python source the compiled engine plays a game by."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from ..errors import RecycleError
+from .options import GameArg
+from .outputs import check_file, write_file
+
+
+def register(app: typer.Typer, fail, load) -> None:
+    """Add the ``compile`` command to the ``recycle`` app."""
+
+    @app.command("compile")
+    def compile_(game: GameArg,
+                 output: Annotated[Optional[Path], typer.Option(
+                     "--output", "-o", help="Write the generated module here ('-' or none: standard output).",
+                     show_default=False)] = None):
+        """Write the Python source a game is played by (the compiled engine, the default).
+
+        The module is readable: each block is commented with the line of the .rcy form it
+        plays; forms it calls instead of writing out are the compiled closures K0, K1, ...
+        (recycle/lang/pygen.py), so the module runs inside recycle, not on its own."""
+        check_file(output, "generated module")
+        try:
+            g = load(game)
+        except RecycleError as exc:
+            fail(exc)
+        if g.generated is None:
+            typer.echo(f"{game}: not compiled to Python; {' '.join(g.warnings) or 'it plays by the closures'}",
+                       err=True)
+            raise typer.Exit(1)
+        if output is None or str(output) == "-":
+            typer.echo(g.generated, nl=False)
+        else:
+            write_file(output, g.generated)
+            lines = g.generated.count("\n")
+            typer.echo(f"wrote {output}: {lines} lines, {len(g.consts_of_generated)} compiled forms called "
+                       f"(generated in {g.generation_seconds * 1000:.0f} ms)", err=True)

@@ -1,0 +1,464 @@
+"""``recycle play``: a person at the table against the computer players.
+
+    recycle play games/schwimmen-lives.rcy                  you are P0; the others ismcts:30
+    recycle play games/hearts.rcy --seat 2 --players pimc:200 --deal 4711
+    recycle play mygame.rcy --players greedy,random --record me.json
+
+The person is a ``HumanPlayer`` (``recycle.players.human``) whose interface is a
+``Screen``: it shows the table as the seat may see it (``recycle.cli.table``), what
+happened since the seat's last turn, and the options in words, and reads a key: a number
+plays that option, ``h`` asks the strongest computer player at the table for a hint, ``u``
+takes back the seat's last decision (the deal is played again to that point: the same
+deal, the same earlier choices and the same random numbers for the computer players),
+``r`` shows the game so far, ``q`` quits and saves the record. On a terminal the screen is
+redrawn with rich each turn; when standard input is not a terminal it is printed as plain
+numbered lines, so that a game can be scripted. The game runs through the one runner,
+``recycle.play_out``, so a saved record replays with ``recycle replay``.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from ..engine.game import DEFAULT_MAX_STEPS, PLAYER_SEED_OFFSET, GameResult, rank
+from ..engine.runner import play_out
+from ..errors import RecycleBug, RecycleError
+from ..players import make_player
+from ..players.human import HumanPlayer, hint, strongest
+from .options import GameArg, MaxStepsOpt, MaxWorkOpt
+from .outputs import check_file
+from .table import MAX_NARRATIVE, narrative_lines, options_lines, reveal_lines, table_lines
+
+DEFAULT_OPPONENTS = "ismcts:30"  # quick enough to wait for, and not a pushover
+KEYS = "h hint · u undo · r record · q quit"
+RED = re.compile(r"\S+[♥♦]")
+
+
+class Quit(Exception):
+    """The person quit (``q``), or the input ended (``eof``)."""
+
+    def __init__(self, eof: bool = False):
+        super().__init__("end of input" if eof else "quit")
+        self.eof = eof
+
+
+class Undo(Exception):
+    """The person asked to take back their last decision."""
+
+
+class Terminal:
+    """Where the screen goes and keys come from: a rich console redrawn each turn on a
+    terminal, plain lines (nothing cleared, no colour) when standard input is not one."""
+
+    def __init__(self, stdin=None, stdout=None, tty: bool | None = None):
+        self.stdin = stdin or sys.stdin
+        self.stdout = stdout or sys.stdout
+        if tty is None:
+            tty = _isatty(self.stdin) and _isatty(self.stdout)
+        self.tty = tty
+        self.console = None
+        if tty:
+            from rich.console import Console
+
+            self.console = Console(file=self.stdout, highlight=False, soft_wrap=True)
+
+    def show(self, lines: list, clear: bool = False) -> None:
+        """Print ``lines`` (str, or ``(style, str)``); ``clear`` starts a new screen (terminal)."""
+        if self.console is None:
+            for line in lines:
+                print(line[1] if isinstance(line, tuple) else line, file=self.stdout)
+            self.stdout.flush()
+            return
+        from rich.text import Text
+
+        if clear:
+            self.console.clear()
+        for line in lines:
+            style, text = line if isinstance(line, tuple) else ("", line)
+            t = Text(text, style=style)
+            t.highlight_regex(RED, "red")
+            self.console.print(t)
+
+    def ask(self, prompt: str) -> str | None:
+        """One line typed by the person, stripped; None at the end of input."""
+        if self.console is not None:
+            self.console.print(prompt, end="", style="bold")
+        else:
+            print(prompt, end="", file=self.stdout, flush=True)
+        try:
+            line = self.stdin.readline()
+        except (OSError, ValueError):
+            return None
+        if not line:
+            if self.console is None:
+                print(file=self.stdout)
+            return None
+        if self.console is None:  # not echoed: the key goes into the transcript
+            print(line.strip(), file=self.stdout)
+        return line.strip()
+
+
+def _isatty(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class Screen:
+    """The interface of a ``HumanPlayer``: the table, the options, the keys (see the
+    module docstring). Without a play session behind it (``recycle run --players human``)
+    there is no undo and no account of the others' moves."""
+
+    def __init__(self, term: Terminal, game, names: list[str], specs: list[str], deal: int):
+        self.term = term
+        self.game = game
+        self.names = names
+        self.specs = specs
+        self.deal = deal
+        self.message = ""
+        self.hinted = None  # (decision, Hint) of the decision waiting
+
+    # -- overridden by a play session -----------------------------------------------------
+    def decision(self, view) -> int:
+        return view.decisions_so_far
+
+    def narrative(self, view) -> list[str]:
+        return []
+
+    def undo(self) -> None:
+        self.message = "undo is only in `recycle play`"
+
+    def record_lines(self, view) -> list[str]:
+        return ["no record is kept here: `recycle play` keeps one"]
+
+    def stop(self, eof: bool) -> None:
+        """The person quit or the input ended: here the game stops, unsaved."""
+        self.term.show([f"{'end of input' if eof else 'you quit'}: the game is stopped"])
+        raise typer.Exit(1)
+
+    # -- the loop of one decision ------------------------------------------------------------
+    def choose(self, view, options) -> int:
+        n = len(options)
+        while True:
+            self.draw(view, options)
+            key = self.term.ask(f"Your choice (1-{n}, h, u, r, q): ")
+            if key is None:
+                self.stop(eof=True)
+            k = key.lower()
+            if k.isdigit() and 1 <= int(k) <= n:
+                self.message = ""
+                self.hinted = None
+                return int(k) - 1
+            if k.isdigit():
+                self.message = f"there is no option {k}: choose 1 to {n}"
+            elif k in ("h", "hint"):
+                self.ask_hint(view, options)
+            elif k in ("u", "undo"):
+                self.undo()
+            elif k in ("r", "record"):
+                self.term.show([("bold", "The game so far, as you saw it:")] + self.record_lines(view))
+                if self.term.tty and self.term.ask("Press Enter to go back to the table ") is None:
+                    self.stop(eof=True)
+            elif k in ("q", "quit"):
+                self.stop(eof=False)
+            else:
+                shown = key if len(key) <= 20 else key[:20] + "..."
+                self.message = (f"{shown!r} is not a key here: type the number of an option (1 to {n}), "
+                                f"or {KEYS}")
+
+    def ask_hint(self, view, options) -> None:
+        spec = strongest([s for p, s in enumerate(self.specs) if p != view.player])
+        self.term.show([("dim", f"asking {spec} for a hint ...")])
+        got = hint(view, options, spec, seed=self.deal * 1_000_003 + self.decision(view))
+        self.hinted = (self.decision(view), got)
+        best = got.chances[got.choice]
+        chance = "" if best is None else f" (estimated chance of winning {best:.0%})"
+        self.message = f"hint from {got.player}: {got.choice + 1}. {options[got.choice].describe()}{chance}"
+
+    def draw(self, view, options) -> None:
+        me = view.player
+        lines = [("bold reverse", f" {self.game.name} · deal #{self.deal} · decision {self.decision(view)} · "
+                                  f"you are P{me} ")]
+        lines += table_lines(view, self.names, self.deal)
+        story = self.narrative(view)
+        if story:
+            lines.append(("bold", "Since your last turn:"))
+            if len(story) > MAX_NARRATIVE:
+                lines.append(f"  ({len(story) - MAX_NARRATIVE + 1} earlier lines: r shows them)")
+                story = story[-(MAX_NARRATIVE - 1):]
+            lines += story
+        lines.append(("bold", f"Your turn, P{me}. Your options:"))
+        chances = best = None
+        if self.hinted is not None and self.hinted[0] == self.decision(view):
+            chances, best = self.hinted[1].chances, self.hinted[1].choice
+            lines.append(("dim", f"  (with the estimated chance of winning, from {self.hinted[1].player})"))
+        for line in options_lines(options, chances, best):
+            lines.append(("cyan", line) if "<- hint" in line else line)
+        lines.append(("dim", f"Keys: a number plays that option · {KEYS}"))
+        if self.message:
+            lines.append(("yellow", self.message))
+        self.term.show(lines, clear=True)
+
+
+class PlaySession(Screen):
+    """Deals of one game between the person at ``seat`` and computer players (see the
+    module docstring); the game's state, its events, the decisions so far and what undo
+    needs to go back."""
+
+    def __init__(self, term: Terminal, game, path, seat: int, specs: list[str], deal: int,
+                 record: Path | None = None, max_steps: int = DEFAULT_MAX_STEPS):
+        names = ["you" if p == seat else s for p, s in enumerate(specs)]
+        super().__init__(term, game, names, specs, deal)
+        self.path = path
+        self.seat = seat
+        self.record = record
+        self.max_steps = max_steps
+        self.human = HumanPlayer(self)
+        self.saved: list[Path] = []
+        self.deals_played = 0
+
+    # -- a deal -------------------------------------------------------------------------------
+    def start(self, deal: int) -> None:
+        """Deal ``deal`` (its number is the seed: the same number, the same cards)."""
+        from ..study.records import Recorder
+
+        self.deal = deal
+        self.players = [self.human if p == self.seat else make_player(s) for p, s in enumerate(self.specs)]
+        self.rng = random.Random(deal + PLAYER_SEED_OFFSET)  # as PreparedGame.play: records replay
+        self.recorder = Recorder(self.game)
+        self.log: list[tuple] = []  # (decision, player, options, chosen)
+        self.snapshots: list[tuple] = []  # what undo needs, at each of the person's decisions
+        self.message = ""
+        self.hinted = None
+        self.state = self._new_state()
+
+    def _new_state(self):
+        self.events: list = []
+        return self.game.new_state(seed=self.deal, record=self.events, track=True, max_steps=self.max_steps)
+
+    def play_deal(self) -> None:
+        """Play the deal to its end (``Quit`` if the person quits)."""
+        while True:
+            try:
+                play_out(self.state, self.players, self.rng, self._on_decision)
+                return
+            except Undo:
+                self._go_back()
+
+    def _on_decision(self, state, p, options, i) -> None:
+        if p == self.seat and len(options) > 1:
+            self.snapshots.append((len(state.history), self.rng.getstate(), len(self.recorder.decisions),
+                                   len(self.log)))
+        self.recorder.on_decision(state, p, options, i)
+        self.log.append((state.decisions, p, len(options), i))
+
+    def stop(self, eof: bool) -> None:
+        raise Quit(eof)
+
+    def undo(self) -> None:
+        if not self.snapshots:
+            self.message = "nothing to undo: you have not decided anything yet in this deal"
+            return
+        raise Undo()
+
+    def _go_back(self) -> None:
+        """Play the deal again up to the person's last decision (same choices, same random
+        numbers for the computer players): the person then decides it again."""
+        hlen, rng_state, nrec, nlog = self.snapshots.pop()
+        history = self.state.history[:hlen]
+        s = self._new_state()
+        j = 0
+        while j < hlen:
+            if s.num_options() == 1:
+                s.apply(0)
+            else:
+                s.apply(history[j])
+                j += 1
+        while not s.is_terminal() and s.num_options() == 1:
+            s.apply(0)
+        self.state = s
+        self.rng.setstate(rng_state)
+        del self.recorder.decisions[nrec:]
+        del self.log[nlog:]
+        self.hinted = None
+        self.message = "took back your last decision"
+
+    # -- what the screen shows -----------------------------------------------------------------
+    def decision(self, view) -> int:
+        return self.state.decisions
+
+    def narrative(self, view) -> list[str]:
+        mine = [d for d, p, n, _ in self.log if p == self.seat and n > 1]
+        return narrative_lines(view, self.events, self.log, mine[-1] if mine else 0, self.names)
+
+    def record_lines(self, view) -> list[str]:
+        players = ", ".join(f"P{p} {n}" for p, n in enumerate(self.names))
+        return ([f"{self.game.name}, deal #{self.deal}; {players}"]
+                + narrative_lines(view, self.events, self.log, 0, self.names, full=True))
+
+    # -- records -------------------------------------------------------------------------------
+    def record_path(self, finished: bool) -> Path | None:
+        """Where this deal's record goes: --record (a second deal adds -2, ...); after a
+        quit without --record, GAME-deal-N.json in the current folder; None: not saved."""
+        if self.record is None:
+            return None if finished else Path(f"{self.game.name}-deal-{self.deal}.json")
+        if self.deals_played == 0:
+            return self.record
+        return self.record.with_name(f"{self.record.stem}-{self.deals_played + 1}{self.record.suffix}")
+
+    def save(self, finished: bool) -> Path | None:
+        """Write this deal's record (finished or not); the path written, or None."""
+        from ..study.records import write_record
+
+        out = self.record_path(finished)
+        if out is None:
+            return None
+        s = self.state
+        if finished:
+            scores = s.returns()
+            ranks, winners = rank(scores, self.game.scoring_max)
+            result = GameResult(self.deal, scores, ranks, winners, s.decisions, s.options_total, s.steps, s)
+            rec = self.recorder.finish(result, self.path, self.specs, self.max_steps)
+        else:
+            rec = self.recorder.finish_unfinished(s, self.path, self.specs, self.max_steps)
+        try:
+            write_record(rec, out)
+        except OSError as exc:
+            self.term.show([f"error: cannot write the game record {out}: {exc.strerror or exc}"])
+            return None
+        self.saved.append(out)
+        return out
+
+    # -- the end of a deal ---------------------------------------------------------------------
+    def game_over(self) -> str:
+        """Show every card, the scores and the winners; ask what next: 'a' (the same deal
+        again), 'n' (a new deal) or 'q'."""
+        s = self.state
+        view = s.observation(self.seat)
+        lines = [("bold reverse", f" {self.game.name} · deal #{self.deal} · game over ")]
+        story = self.narrative(view)[-MAX_NARRATIVE:]
+        if story:
+            lines += [("bold", "The last moves:")] + story
+        if self.recorder.deal:
+            lines.append(("bold", "The deal, revealed (at the first decision):"))
+            lines += [f"  {label:<14}{' '.join(cards)}" for label, cards in self.recorder.deal.items()]
+        lines.append(("bold", "Every card now, revealed:"))
+        lines += reveal_lines(s, self.names)
+        me = self.seat
+        lines.append(("bold green", "You win!") if me in s.winners() and len(s.winners()) == 1 else
+                     ("bold green", "You share the win.") if me in s.winners() else ("bold", "You did not win."))
+        out = self.save(finished=True)
+        if out is not None:
+            lines.append(f"Game record saved to {out} (recycle replay {out})")
+        self.term.show(lines, clear=True)
+        nxt = self.deal + 1
+        while True:
+            key = self.term.ask(f"Play again? a = deal #{self.deal} again, n = new deal #{nxt}, q = quit: ")
+            if key is None or key.lower() in ("q", "quit"):
+                return "q"
+            if key.lower() in ("a", "n"):
+                return key.lower()
+            self.term.show([("yellow", f"{key!r}: type a, n or q")])
+
+    def run(self, deal: int) -> None:
+        """Deals until the person quits."""
+        while True:
+            self.start(deal)
+            try:
+                self.play_deal()
+            except Quit as q:
+                out = self.save(finished=False)
+                why = "end of input" if q.eof else "you quit"
+                where = f"; the game so far is saved to {out} (recycle replay {out})" if out else ""
+                self.term.show([f"{why} at decision {self.state.decisions} of deal #{self.deal}{where}"])
+                return
+            choice = self.game_over()
+            self.deals_played += 1
+            if choice == "q":
+                return
+            deal = self.deal if choice == "a" else self.deal + 1
+
+
+def seat_specs(spec: Optional[str], nplayers: int, seat: int) -> list[str]:
+    """One spec per seat: ``human`` at ``seat``, the others from ``spec`` (comma-separated,
+    for the other seats in order, the last repeating; ``DEFAULT_OPPONENTS`` if none). A
+    list with ``human`` at ``seat`` itself (as ``run --players`` takes it) is read the same."""
+    names = [p.strip() for p in (spec or "").split(",") if p.strip()]
+    if "human" in names and names.count("human") == 1 and names.index("human") == seat:
+        names.pop(seat)
+    names = names or [DEFAULT_OPPONENTS]
+    if len(names) > max(1, nplayers - 1):
+        raise ValueError(f"{len(names)} computer players given for the {nplayers - 1} other seats")
+    for name in names:
+        if name.partition(":")[0] == "human":
+            raise ValueError("the other seats are computer players: one person plays at --seat")
+        make_player(name)  # a bad kind or budget is said now
+    out, k = [], 0
+    for p in range(nplayers):
+        if p == seat:
+            out.append("human")
+        else:
+            out.append(names[min(k, len(names) - 1)])
+            k += 1
+    return out
+
+
+def attach_people(players: list, specs: list[str], game, seed: int) -> None:
+    """Give every ``human`` seat of ``recycle run`` a terminal ``Screen`` to ask the person."""
+    term = None
+    for p, pl in enumerate(players):
+        if isinstance(pl, HumanPlayer) and pl.ui is None:
+            term = term or Terminal()
+            names = ["you" if q == p else s for q, s in enumerate(specs)]
+            pl.ui = Screen(term, game, names, specs, seed)
+
+
+def register(app: typer.Typer, fail, load) -> None:
+    """Add ``recycle play`` to ``app``."""
+
+    @app.command()
+    def play(game: GameArg,
+             seat: Annotated[int, typer.Option("--seat", min=0, help="Your seat (P0 is the first player).")] = 0,
+             players: Annotated[Optional[str], typer.Option(
+                 "--players", help=f"The computer players of the other seats in order, comma-separated (the last "
+                                   f"repeats): random, greedy, pimc, ismcts, omniscient (cheats), with an optional "
+                                   f"budget. Default {DEFAULT_OPPONENTS}.", show_default=False)] = None,
+             deal: Annotated[Optional[int], typer.Option(
+                 "--deal", help="The deal number (the seed): the same number deals the same cards. Default: a "
+                                "new random deal.", show_default=False)] = None,
+             record: Annotated[Optional[Path], typer.Option(
+                 "--record", help="Write each deal's game record (JSON) here; `recycle replay` plays it back. "
+                                  "Without it, a game you quit is saved as GAME-deal-N.json.",
+                 show_default=False)] = None,
+             max_steps: MaxStepsOpt = DEFAULT_MAX_STEPS, max_work: MaxWorkOpt = None):
+        """Play a game yourself against computer players that never peek.
+
+        Keys: a number plays that option, h a hint, u undo, r the game so far, q quit (the
+        game is saved). Plain numbered lines when standard input is not a terminal."""
+        check_file(record, "game record")
+        try:
+            g = load(game, max_work)
+        except (RecycleError, RecycleBug) as exc:
+            fail(exc)
+            return
+        if seat >= g.nplayers:
+            typer.echo(f"error: --seat {seat}: {g.name} has seats 0 to {g.nplayers - 1}", err=True)
+            raise typer.Exit(2)
+        try:
+            specs = seat_specs(players, g.nplayers, seat)
+        except ValueError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
+        number = deal if deal is not None else random.SystemRandom().randrange(1, 100_000)
+        session = PlaySession(Terminal(), g, game, seat, specs, number, record, max_steps)
+        try:
+            session.run(number)
+        except (RecycleError, RecycleBug) as exc:
+            fail(exc)

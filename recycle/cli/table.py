@@ -1,0 +1,247 @@
+"""The table as one seat may see it, in lines of text: what ``recycle play`` shows a person.
+
+Everything here is built from an ``Observation`` (the seat's cards, counts of the rest,
+the storages, the cards it knows the place of) and from the game's events told as the
+seat saw them: a card is named only when the seat may see where it came from or where it
+went; otherwise it is "?". Nothing here looks at a card the seat may not see. Only
+``reveal_lines``, for a finished game, shows every card.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..engine.describe import place_name
+from ..engine.transcript import ARROWS
+from ..lang.values import MoveEvent, StorageEvent
+
+# hands sorted by suit (colours alternating) and rank, aces high
+SUIT_ORDER = {"SPADES": 0, "HEARTS": 1, "CLUBS": 2, "DIAMONDS": 3}
+RANK_ORDER = {r: k for k, r in enumerate(
+    ["TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE", "TEN"])}
+RANK_ORDER.update({"2": 0, "3": 1, "4": 2, "5": 3, "6": 4, "7": 5, "8": 6, "9": 7, "10": 8,
+                   "J": 9, "JACK": 9, "Q": 10, "QUEEN": 10, "K": 11, "KING": 11, "A": 12, "ACE": 12})
+LABEL = re.compile(r"^(.*)\((P|T)(\d+)\)$")
+OWNER_WIDTH = 15
+MAX_NARRATIVE = 14  # lines of "since your last turn" shown at most
+MAX_GROUP = 5  # lines for one decision's consequences at most
+STORAGE_WIDTH = 100  # characters of storage changes told after one decision
+
+
+def card_key(game, c: int):
+    attrs = game.card_attrs[c]
+    suit, rank = attrs.get("SUIT"), attrs.get("RANK")
+    if suit in SUIT_ORDER and rank in RANK_ORDER:
+        return (0, SUIT_ORDER[suit], RANK_ORDER[rank], c)
+    return (1, game.card_name(c), 0, c)
+
+
+def hand_text(game, cards: list) -> str:
+    """Cards sorted by suit and rank, a wider gap between suits: ``8♠ Q♠  2♥ 9♥``."""
+    known = sorted((c for c in cards if c is not None), key=lambda c: card_key(game, c))
+    out, last = [], None
+    for c in known:
+        suit = game.card_attrs[c].get("SUIT")
+        if out and suit != last:
+            out.append("")
+        out.append(game.card_name(c))
+        last = suit
+    hidden = sum(1 for c in cards if c is None)
+    if hidden:
+        out.append(f"+{hidden} face down")
+    return " ".join(out)
+
+
+def pile_text(game, cards: list) -> str:
+    """Cards in the order they lie (bottom first): piles and tricks keep their order."""
+    return " ".join("?" if c is None else game.card_name(c) for c in cards)
+
+
+def _owner_of(label: str) -> tuple:
+    m = LABEL.match(label)
+    if not m:
+        return ("game", 0), label
+    return ("player" if m.group(2) == "P" else "team", int(m.group(3))), m.group(1)
+
+
+def table_lines(obs, names: list[str], deal, to_move: int | None = None) -> list[str]:
+    """The table as ``obs.player`` may see it: one block per player (the seat first), then
+    the table's own locations and storages. ``names[p]`` is who sits at seat p."""
+    game = obs.game
+    me = obs.player
+    layout = game.layout
+    known = obs.known_locations()
+    known_at: dict[int, list] = {}
+    for c, where in known.items():
+        known_at.setdefault(where, []).append(c)
+    blocks: dict = {}
+
+    def block(key):
+        return blocks.setdefault(key, {"shown": [], "counts": [], "storage": []})
+
+    for info in layout.infos:
+        try:
+            n = obs.count(info.index)
+        except IndexError:  # a location made after this state was (a computed name)
+            continue
+        if not n:
+            continue
+        key = (info.owner_kind, info.owner)
+        b = block(key)
+        if obs.can_see(info.index):
+            cards = obs.cards(info.index)
+            mine = key == ("player", me)
+            text = hand_text(game, cards) if mine and info.kind != "vloc" else pile_text(game, cards)
+            b["shown"].append(f"{info.name} ({n})  {text}" if n > 1 else f"{info.name}  {text}")
+        else:
+            where = f"{info.name} {n} card{'s' if n != 1 else ''}"
+            if info.owner_kind == "game":
+                where += " face down"
+            if info.index in known_at:
+                where += f" (you know {hand_text(game, known_at[info.index])})"
+            b["counts"].append(where)
+    values = {**obs.ints(), **obs.strs()}
+    for label, v in values.items():
+        key, name = _owner_of(label)
+        block(key)["storage"].append(f"{name} {v}")
+    lines = []
+    order = [("player", me)] + [("player", p) for p in range(game.nplayers) if p != me]
+    order += sorted(k for k in blocks if k[0] == "team") + [("game", 0)]
+    for key in order:
+        b = blocks.get(key)
+        kind, who = key
+        if kind == "player":
+            title = f"You, P{who}" if who == me else f"P{who} {names[who] if who < len(names) else ''}"
+            if to_move == who and who != me:
+                title = title.rstrip() + " *"
+        elif kind == "team":
+            title = f"Team T{who}"
+        else:
+            title = "Table"
+        if b is None:
+            if kind == "player":
+                lines.append(f"{title:<{OWNER_WIDTH}}(no cards)")
+            continue
+        rows = b["shown"] + [" · ".join(part for part in (" · ".join(b["counts"]), " · ".join(b["storage"])) if part)]
+        rows = [r for r in rows if r] or ["(no cards)"]
+        for k, row in enumerate(rows):
+            lines.append(f"{title if k == 0 else '':<{OWNER_WIDTH}}{row}")
+    return lines
+
+
+def _group_moves(events, game, infos, me: int, can_see) -> list[str]:
+    """Moves of one decision told as the seat saw them: ``P1's HAND → TRICK: Q♠``."""
+    groups: dict = {}
+    for ev in events:
+        groups.setdefault((ev.action, ev.src, ev.dst), []).append(ev)
+    parts = []
+    done = set()
+    for (action, src, dst), evs in groups.items():
+        if (action, src, dst) in done:
+            continue
+        done.add((action, src, dst))
+
+        def named(group):
+            shown = [game.card_name(e.card) for e in group if e.src is not None and can_see(e.src)
+                     or e.dst is not None and can_see(e.dst)]
+            hidden = len(group) - len(shown)
+            if hidden and not shown:
+                return f"{hidden} card{'s' if hidden != 1 else ''}" if hidden > 1 else "a card"
+            return " ".join(shown + ["?"] * hidden)
+
+        a = place_name(infos[src], me) if src is not None else "(new)"
+        b = place_name(infos[dst], me) if dst is not None else "(forgotten)"
+        if action == "swap":
+            back = groups.get((action, dst, src), [])
+            done.add((action, dst, src))
+            parts.append(f"{a} {ARROWS['swap']} {b}: {named(evs)} for {named(back)}" if back
+                         else f"{a} {ARROWS['swap']} {b}: {named(evs)}")
+        elif action == "remember":
+            parts.append(f"{b} remembers {named(evs)}")
+        elif action == "forget":
+            parts.append(f"{a} forgets {named(evs)}")
+        else:
+            parts.append(f"{a} {ARROWS['move']} {b}: {named(evs)}")
+    return parts
+
+
+def _storage_parts(events) -> list[str]:
+    """The storages set, each with its last value, on one line (none: no line)."""
+    last: dict = {}
+    for ev in events:
+        last[ev.slot] = ev.value
+    text = " · ".join(f"{slot} = {v}" for slot, v in last.items())
+    if len(text) > STORAGE_WIDTH:
+        text = text[:STORAGE_WIDTH - 4].rsplit(" · ", 1)[0] + " ..."
+    return [text] if text else []
+
+
+def narrative_lines(obs, events, log, since: int, names: list[str], full: bool = False) -> list[str]:
+    """What happened from decision ``since`` on, as ``obs.player`` saw it: for each decision
+    who chose and what it did, then what the game did after it. ``events`` are the state's
+    recorded events; ``log`` lists ``(decision, player, options, chosen)``. Unless ``full``, the
+    game's moves after one decision are cut to ``MAX_GROUP`` lines."""
+    game = obs.game
+    infos = game.layout.infos
+    me = obs.player
+    can_see = obs.can_see
+    who = {d: p for d, p, _, _ in log}
+    by_decision: dict[int, list] = {}
+    for ev in events:
+        if ev.decision >= since:
+            by_decision.setdefault(ev.decision, []).append(ev)
+    lines = []
+    for d in sorted(set(by_decision) | {k for k in who if k >= since}):
+        evs = by_decision.get(d, [])
+        p = who.get(d)
+        label = "deal" if d == 0 else "you" if p == me else f"P{p}" if p is not None else "game"
+        own = [e for e in evs if e.chooser is not None]
+        rest = [e for e in evs if e.chooser is None]
+        said = _group_moves([e for e in own if isinstance(e, MoveEvent)], game, infos, me, can_see)
+        said += _storage_parts([e for e in own if isinstance(e, StorageEvent)])
+        if p is not None:
+            lines.append(f"  {label:<6}{'; '.join(said) or 'pass'}")
+        then = _group_moves([e for e in rest if isinstance(e, MoveEvent)], game, infos, me, can_see)
+        then += _storage_parts([e for e in rest if isinstance(e, StorageEvent)])
+        if p is None and then:
+            lines.append(f"  {label:<6}{then.pop(0)}")
+        if len(then) > MAX_GROUP and not full:  # keep the storages (the last line): who lost, who scored
+            then = then[:MAX_GROUP - 2] + [f"... {len(then) - MAX_GROUP + 1} more moves"] + then[-1:]
+        lines.extend(f"  {'':<6}then {t}" for t in then)
+    return lines
+
+
+def options_lines(options, chances=None, best: int | None = None) -> list[str]:
+    """The options numbered from 1 in words as the chooser sees them; with a hint, each
+    one's estimated chance of winning and the hint's choice marked."""
+    width = len(str(len(options)))
+    lines = []
+    for i, o in enumerate(options):
+        text = o.describe()
+        if chances is not None:
+            c = chances[i] if i < len(chances) else None
+            pct = "  -- " if c is None else f"{c:4.0%} "
+            mark = "  <- hint" if i == best else ""
+            lines.append(f"  {i + 1:>{width}}  {pct} {text}{mark}")
+        else:
+            lines.append(f"  {i + 1:>{width}}  {text}")
+    return lines
+
+
+def reveal_lines(state, names: list[str]) -> list[str]:
+    """A finished game with every card shown: each player's locations, the table's, the
+    final scores and the winners."""
+    game = state.game
+    lines = []
+    for info in game.layout.infos:
+        if info.index < len(state.locs) and state.locs[info.index]:
+            cards = [int(c) for c in state.locs[info.index]]
+            text = hand_text(game, cards) if info.owner_kind == "player" else pile_text(game, cards)
+            lines.append(f"  {info.label:<14}{text}")
+    scores = state.returns()
+    winners = state.winners()
+    lines.append("Final scores: " + ", ".join(
+        f"P{p} {names[p] if p < len(names) else ''} {v}".replace("  ", " ") for p, v in enumerate(scores)))
+    wn = [f"P{p} ({names[p]})" if p < len(names) else f"P{p}" for p in winners]
+    lines.append(("Winner: " if len(wn) == 1 else "Tie for first: ") + ", ".join(wn))
+    return lines

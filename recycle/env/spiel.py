@@ -1,0 +1,348 @@
+"""Any RECYCLE game as an OpenSpiel game (OpenSpiel's Python-game API, ``pyspiel``).
+
+    game = openspiel_game("games/hearts.rcy")
+    state = game.new_initial_state()        # DEAL_BYTES chance nodes, then the game's decisions
+
+* **Chance.** A RECYCLE game draws its randomness (shuffles, ``random``) from a generator
+  seeded with its deal number. The game opens with ``DEAL_BYTES`` chance nodes of 256
+  equally likely outcomes: their bytes make a 32-bit deal number, the deal of
+  ``recycle run GAME --seed N``. Everything random after that follows from it.
+* **Actions** are option indices, as in ``EnvSpec`` (``num_distinct_actions`` is its
+  action space; a larger decision raises ``ActionSpaceExceeded``).
+* **Observation tensor** = ``EnvSpec.vector``; **observation string**: the player's
+  ``Observation`` (cards it sees, counts, storages). **Information-state string**: everything
+  the player has observed since the deal, in order: each card move with the card named
+  when the player could see it at its source or its destination (``?`` otherwise), each
+  storage change, who decided, the player's own choices, then its current observation.
+  The information-state tensor is the observation tensor (a fixed-size tensor cannot hold
+  the whole history; algorithms that need perfect recall use the string).
+* **Returns**: ``EnvSpec.rewards`` at the end (1 per winner by default), 0 before. A game
+  stopped by its step limit or work budget ends with all returns 0.
+* ``resample_from_infostate(p, sampler)`` deals a state consistent with p's information
+  (``Observation.sample_world``): OpenSpiel's ISMCTS bot works through it.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import numpy as np
+import pyspiel
+
+from ..engine.game import DEFAULT_MAX_STEPS
+from ..engine.knowledge import KnowledgeSink
+from ..errors import StepLimitExceeded
+from ..lang.values import MoveEvent, StorageEvent, may_see
+from .spec import EnvSpec, spec_for
+
+DEAL_BYTES = 4
+OUTCOMES = 256
+
+
+class _Core:
+    """What one OpenSpiel state holds; OpenSpiel copies a Python state by deep-copying its
+    attributes, so this one object copies itself cheaply (``State.clone``)."""
+
+    __slots__ = ("spec", "deal", "s", "log", "truncated", "seen", "cache")
+
+    def __init__(self, spec: EnvSpec):
+        self.spec = spec
+        self.deal: list[int] = []
+        self.s = None          # the recycle State, once dealt
+        self.log: list = []    # events and ("d", player, option) decisions, in order
+        self.truncated = ""
+        # per player: the log entries told as it saw them (told lazily: [tokens, entries told])
+        self.seen = [[[f"P{p}"], 0] for p in range(spec.nplayers)]
+        self.cache: dict = {}
+
+    def __deepcopy__(self, memo):
+        c = _Core.__new__(_Core)
+        c.spec, c.deal, c.truncated = self.spec, self.deal[:], self.truncated
+        c.log = self.log[:]
+        c.seen = [[tokens[:], told] for tokens, told in self.seen]
+        c.cache = {}
+        c.s = self.s if self.s is None or isinstance(self.s, _Stopped) else _tracked_copy(self.s, c.log)
+        return c
+
+
+def _tracked_copy(s, log, knowledge=None):
+    """A copy of ``s`` that goes on tracking what each player observes and logging events."""
+    t = s.clone()
+    if s.knowledge is not None:
+        t.knowledge = knowledge if knowledge is not None else [dict(k) for k in s.knowledge]
+        t.events = KnowledgeSink(t, log)
+    return t
+
+
+class RecycleState(pyspiel.State):
+    """One state of a RECYCLE game in OpenSpiel (see the module docstring)."""
+
+    def __init__(self, game):
+        super().__init__(game)
+        self._core = _Core(game.spec)
+
+    # -- the game's course -----------------------------------------------------------------
+    def current_player(self):
+        c = self._core
+        if c.s is None:
+            return pyspiel.PlayerId.CHANCE
+        if c.truncated or c.s.is_terminal():
+            return pyspiel.PlayerId.TERMINAL
+        return c.s.current_player()
+
+    def _legal_actions(self, player):
+        c = self._core
+        if c.s is None or c.truncated or c.s.is_terminal() or player != c.s.current_player():
+            return []
+        return list(range(c.spec.check(c.s)))
+
+    def chance_outcomes(self):
+        p = 1.0 / OUTCOMES
+        return [(b, p) for b in range(OUTCOMES)]
+
+    def _apply_action(self, action):
+        c = self._core
+        c.cache = {}
+        if c.s is None:
+            c.deal.append(int(action))
+            if len(c.deal) == DEAL_BYTES:
+                spec = c.spec
+                try:
+                    c.s = spec.game.new_state(seed=self.deal_number(), record=c.log, track=True,
+                                              max_steps=spec.max_steps)
+                except StepLimitExceeded as exc:
+                    c.truncated = str(exc)
+                    c.s = _Stopped()
+                    return
+                if not c.s.is_terminal():
+                    spec.check(c.s)
+            return
+        s = c.s
+        c.log.append(("d", s.current_player(), int(action)))
+        try:
+            s.apply(int(action))
+        except StepLimitExceeded as exc:
+            c.truncated = str(exc)
+            return
+        if not s.is_terminal():
+            c.spec.check(s)
+
+    def deal_number(self) -> int:
+        """The deal (the recycle seed) the chance nodes chose, once they have all been played."""
+        return int.from_bytes(bytes(self._core.deal), "big")
+
+    def is_terminal(self):
+        c = self._core
+        return c.s is not None and (bool(c.truncated) or c.s.is_terminal())
+
+    def returns(self):
+        c = self._core
+        if not self.is_terminal() or c.truncated:
+            return [0.0] * c.spec.nplayers
+        return c.spec.rewards(c.s)
+
+    def rewards(self):
+        return self.returns()
+
+    def recycle_state(self):
+        """The underlying recycle ``State`` (None before the deal)."""
+        s = self._core.s
+        return None if isinstance(s, _Stopped) else s
+
+    def _action_to_string(self, player, action):
+        c = self._core
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal byte {action}"
+        s = c.s
+        if s is not None and not self.is_terminal() and player == s.current_player() and action < s.num_options():
+            return f"{action}: {s.legal_options()[action].describe()}"
+        return f"option {action}"
+
+    def __str__(self):
+        c = self._core
+        if c.s is None:
+            return f"dealing: bytes {c.deal}"
+        s = c.s
+        if isinstance(s, _Stopped):
+            return f"deal {self.deal_number()}: stopped ({c.truncated})"
+        names = _card_names(c.spec)
+        parts = [f"deal {self.deal_number()}, decisions {s.history}"]
+        for info in c.spec.game.layout.infos:
+            if info.index < len(s.locs) and s.locs[info.index]:
+                parts.append(f"{info.label}: {' '.join(names[x] for x in s.locs[info.index])}")
+        return "\n".join(parts)
+
+    # -- information -----------------------------------------------------------------------
+    def info_string(self, player: int) -> str:
+        got = self._core.cache.get(("i", player))
+        if got is None:
+            got = self._core.cache[("i", player)] = _history(self._core, player) + "\n" + self.obs_string(player)
+        return got
+
+    def obs_string(self, player: int) -> str:
+        c = self._core
+        s = c.s
+        if s is None or isinstance(s, _Stopped):
+            return f"P{player} dealing"
+        got = c.cache.get(("o", player))
+        if got is None:
+            view = s.observation(player)
+            to_move = "over" if s.is_terminal() else f"P{s.current_player()} to move"
+            locs = " ".join(f"{label}:{','.join('?' if x is None else str(x) for x in cards)}"
+                            for label, cards in view.locations().items())
+            ints = " ".join(f"{k}={v}" for k, v in view.ints().items())
+            got = c.cache[("o", player)] = f"P{player} {to_move} | {locs} | {ints}"
+        return got
+
+    def resample_from_infostate(self, player_id, probability_sampler):
+        """A state in the same information set of ``player_id``: the cards it neither sees
+        nor knows the place of are dealt again, and the game's future randomness reseeded."""
+        c = self._core
+        s = c.s
+        clone = self.clone()
+        if s is None or isinstance(s, _Stopped) or s.is_terminal():
+            return clone
+        rng = random.Random(int(probability_sampler() * 2**53))
+        world = s.observation(player_id).sample_world(rng)
+        core = clone._core
+        knowledge = [dict(s.knowledge[p]) if p == player_id else {} for p in range(c.spec.nplayers)]
+        world.knowledge = knowledge
+        world.events = KnowledgeSink(world, core.log)
+        core.s = world
+        # the other players' histories in this world are not known to player_id: they are
+        # told as player_id saw them
+        mine = core.seen[player_id]
+        _tell(core, player_id)
+        for p in range(c.spec.nplayers):
+            if p != player_id:
+                core.seen[p] = [[f"P{p} as P{player_id} saw:"] + mine[0][1:], mine[1]]
+        core.cache = {}
+        return clone
+
+
+_NAMES: dict = {}
+
+
+def _card_names(spec: EnvSpec) -> list[str]:
+    got = _NAMES.get(id(spec))
+    if got is None or len(got[1]) != len(spec.game.card_attrs):
+        got = _NAMES[id(spec)] = (spec, [spec.game.card_name(c) for c in range(len(spec.game.card_attrs))])
+    return got[1]
+
+
+class _Stopped:
+    """Stands for the state of a game stopped during its deal (step limit or work budget)."""
+
+    def is_terminal(self) -> bool:
+        return True
+
+
+def _tell(core: _Core, player: int) -> None:
+    """Bring ``player``'s told history up to the end of the log."""
+    tokens, told = core.seen[player]
+    log = core.log
+    if told == len(log):
+        return
+    s = core.s
+    infos = core.spec.game.layout.infos
+    team_of = s.team_of
+    viewer = player
+    for e in log[told:]:
+        if type(e) is tuple:
+            tokens.append(f"P{e[1]}:{e[2]}" if e[1] == viewer else f"P{e[1]}")
+        elif isinstance(e, MoveEvent):
+            seen = ((e.src is not None and may_see(infos[e.src], viewer, team_of))
+                    or (e.dst is not None and may_see(infos[e.dst], viewer, team_of)))
+            tokens.append(f"{e.action[0]}{e.card if seen else '?'}:{e.src}>{e.dst}")
+        elif isinstance(e, StorageEvent):
+            tokens.append(f"{e.slot}={e.value}")
+    core.seen[player][1] = len(log)
+
+
+def _history(core: _Core, player: int) -> str:
+    """Everything ``player`` observed since the deal (see the module docstring)."""
+    if core.s is None or isinstance(core.s, _Stopped):
+        return f"P{player}"
+    _tell(core, player)
+    return " ".join(core.seen[player][0])
+
+
+class _Observer:
+    """OpenSpiel's Python observer: ``tensor`` (with named views in ``dict``), ``set_from``
+    and ``string_from``; the perfect-recall kind gives information states."""
+
+    def __init__(self, spec: EnvSpec, perfect_recall: bool):
+        self.spec = spec
+        self.perfect_recall = perfect_recall
+        self.tensor = np.zeros(spec.obs_size, np.float32)
+        self.dict = {name: self.tensor[a:a + b] for name, (a, b) in spec.sections.items()}
+
+    def set_from(self, state, player):
+        s = state.recycle_state()
+        self.spec.vector(s, player, out=self.tensor)
+
+    def string_from(self, state, player):
+        return state.info_string(player) if self.perfect_recall else state.obs_string(player)
+
+
+class RecycleGame(pyspiel.Game):
+    """A RECYCLE game in OpenSpiel; ``openspiel_game`` makes one subclass per game file."""
+
+    spec: EnvSpec = None
+    game_type = None
+
+    def __init__(self, params=None):
+        spec = self.spec
+        lo, hi = spec.reward_range()
+        info = pyspiel.GameInfo(num_distinct_actions=spec.num_actions, max_chance_outcomes=OUTCOMES,
+                                num_players=spec.nplayers, min_utility=lo, max_utility=hi,
+                                utility_sum=None, max_game_length=DEAL_BYTES + spec.max_steps)
+        super().__init__(self.game_type, info, params or {})
+
+    def new_initial_state(self):
+        return RecycleState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        if params:
+            raise ValueError(f"observation parameters are not supported: {params}")
+        return _Observer(self.spec, bool(iig_obs_type and iig_obs_type.perfect_recall))
+
+
+_CLASSES: dict = {}
+
+
+def _game_class(spec: EnvSpec):
+    got = _CLASSES.get(id(spec))
+    if got is not None and got.spec is spec:
+        return got
+    base = "python_recycle_" + re.sub(r"[^a-z0-9]+", "_", spec.game.name.lower()).strip("_")
+    name, k = base, 1
+    taken = set(pyspiel.registered_names())
+    while name in taken:
+        k += 1
+        name = f"{base}_{k}"
+    n = spec.nplayers
+    game_type = pyspiel.GameType(
+        short_name=name, long_name=f"RECYCLE {spec.game.name}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=n, min_num_players=n,
+        provides_information_state_string=True, provides_information_state_tensor=True,
+        provides_observation_string=True, provides_observation_tensor=True,
+        parameter_specification={})
+    cls = type(f"RecycleGame_{name}", (RecycleGame,), {"spec": spec, "game_type": game_type})
+    pyspiel.register_game(game_type, cls)
+    _CLASSES[id(spec)] = cls
+    return cls
+
+
+def openspiel_game(path, *, reward: str = "win", max_actions: int | None = None,
+                   max_steps: int = DEFAULT_MAX_STEPS) -> RecycleGame:
+    """An OpenSpiel game of the game at ``path`` (or a ``PreparedGame``), registered with
+    pyspiel as ``python_recycle_NAME`` (so ``pyspiel.load_game`` finds it afterwards).
+    ``reward``, ``max_actions``, ``max_steps``: as in ``pettingzoo_env``."""
+    return _game_class(spec_for(path, max_actions, reward, max_steps))()

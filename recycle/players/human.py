@@ -1,0 +1,93 @@
+"""A person at the table: the ``human`` player kind, and hints from the computer players.
+
+``HumanPlayer`` chooses by asking an interface: an object with ``choose(view, options) ->
+index`` (or a plain function of the same two arguments). It hands the interface exactly
+what any player gets — its ``Observation`` and the legal options — so a person sees no more
+than a computer player may. The terminal interface lives in ``recycle.cli.play``; a test
+can pass a function.
+
+``hint(view, options, spec, seed)`` asks a look-ahead player (``strongest``: the best kind
+among those at the table, never the cheating ``omniscient``) which option it would play,
+and its estimated chance of winning with each option. It is given the same observation, so
+a hint never uses a card hidden from the seat.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Sequence
+
+# kinds whose per-option values are chances of winning, best first (omniscient cheats: never)
+HINT_KINDS = ("ismcts", "pimc")
+# a hint looks at least this far (a person waits a second for it; the opponents play faster)
+HINT_BUDGET = 200
+# the hint player when no look-ahead player sits at the table
+DEFAULT_HINT = f"ismcts:{HINT_BUDGET}"
+
+
+class HumanPlayer:
+    """A person: asks ``ui.choose(view, options)`` (or ``ui(view, options)``) for an index."""
+
+    needs_view = True
+    kind = "human"
+    name = "human"
+
+    def __init__(self, ui=None):
+        self.ui = ui
+
+    def choose(self, view, options: Sequence, rng: random.Random) -> int:
+        ui = self.ui
+        if ui is None:
+            raise ValueError("a human player needs an interface to ask the person (HumanPlayer(ui)); "
+                             "play with `recycle play` or `recycle run --players human,...`")
+        ask = getattr(ui, "choose", ui)
+        return ask(view, options)
+
+    def __repr__(self) -> str:
+        return "human"
+
+
+@dataclass
+class Hint:
+    """What a computer player would play: ``choice`` (an option index), its name, and per
+    option the estimated chance of winning (``None`` for an option it did not look at)."""
+
+    player: str
+    choice: int
+    chances: list
+
+
+def strongest(specs: Sequence[str]) -> str:
+    """The player spec to ask for hints: the strongest fair kind among ``specs`` (ISMCTS,
+    then PIMC) with the largest budget of that kind at the table but at least
+    ``HINT_BUDGET``; else ``DEFAULT_HINT``."""
+    for kind in HINT_KINDS:
+        found = [s.strip() for s in specs if s.strip().partition(":")[0] == kind]
+        if found:
+            def budget(s: str) -> int:
+                b = s.partition(":")[2]
+                return int(b) if b.isdigit() else 0
+            return f"{kind}:{max(HINT_BUDGET, *(budget(s) for s in found))}"
+    return DEFAULT_HINT
+
+
+def hint(view, options: Sequence, spec: str = DEFAULT_HINT, seed: int = 0) -> Hint:
+    """Ask a fresh player of ``spec`` about this decision, from ``view`` only (see the
+    module docstring). ``seed`` seeds its own generator: the game's are not touched."""
+    from .lookahead import AI_KINDS  # not the package's make_player: no import cycle
+
+    kind, _, budget = spec.strip().partition(":")
+    if kind not in AI_KINDS:
+        raise ValueError(f"a hint needs a look-ahead player kind ({', '.join(AI_KINDS)}), not {spec!r}")
+    player = AI_KINDS[kind](int(budget) if budget else None)
+    choice = int(player.choose(view, options, random.Random(seed)))
+    values = getattr(player, "last_values", None) or [None] * len(options)
+    visits = getattr(player, "last_visits", None)
+    chances = []
+    for i, v in enumerate(values):
+        if visits is not None and not visits[i]:
+            chances.append(None)  # never tried: no estimate
+        else:
+            chances.append(None if v is None else max(0.0, min(1.0, float(v))))
+    return Hint(player.name, choice, chances)
