@@ -230,3 +230,18 @@ def test_the_same_harness_catches_a_cheater():
         p.choose(v, opts, random.Random(9))
         values.append(p.last_values)
     assert len({tuple(x) for x in values}) > 1
+
+
+def test_budgets_are_bounded_whatever_is_asked():
+    from types import SimpleNamespace
+
+    from recycle.players.lookahead import DECISION_SHARE, MAX_BUDGET, SIMULATION_SHARE
+
+    with pytest.raises(ValueError, match="at most 100,000 iterations"):
+        make_players(f"ismcts:{MAX_BUDGET + 1}", 2)
+    assert make_players(f"pimc:{MAX_BUDGET}", 2)[0].budget == MAX_BUDGET
+    view = SimpleNamespace(game=SimpleNamespace(max_work=10_000_000))
+    player = ISMCTSPlayer(MAX_BUDGET)
+    # a few simulations get a share each; many never more than DECISION_SHARE games' budgets
+    assert player.work_left(view, 3) == [3 * 10_000_000 // SIMULATION_SHARE]
+    assert player.work_left(view, MAX_BUDGET) == [DECISION_SHARE * 10_000_000]

@@ -146,6 +146,47 @@ def test_cli_analyze_json_csv_and_plots(tmp_path):
     assert bad.exit_code == 2
 
 
+def test_plots_draw_the_bands_their_titles_promise():
+    """The branching plot fills its 10–90% band (and draws its edges, so a band without width
+    still shows); every win-probability curve and the winner's gap have a 95% confidence band."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.collections import PolyCollection
+    import matplotlib.pyplot as plt
+
+    from recycle.study.plots import branching_figure, trend_figure
+
+    g = recycle.load(SCHWIMMEN)
+    a = analyze(g, n=12, seed=1, values="winprob:1")
+    fig = branching_figure(a)
+    ax = fig.axes[0]
+    assert "10–90% band" in ax.get_title()
+    bands = [c for c in ax.collections if isinstance(c, PolyCollection)]
+    assert len(bands) == 1 and bands[0].get_label() == "10–90% of games"
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels == ["10–90% of games", "mean"]
+    assert len(ax.lines) == 3  # the 10th and 90th percentile edges and the mean
+    rows = [r for r in a["branching"]["by_index"] if r["games"] >= max(1, a["finished"] // 10)]
+    assert list(ax.lines[0].get_ydata()) == [r["p10"] for r in rows]
+    assert list(ax.lines[1].get_ydata()) == [r["p90"] for r in rows]
+    plt.close(fig)
+    fig, name = trend_figure(a)
+    assert name == "winprob"
+    left, right = fig.axes
+    assert "95% confidence band" in left.get_title() and "95% confidence band" in right.get_title()
+    seats = len(a["seats"])
+    assert len(left.lines) == seats
+    assert len([c for c in left.collections if isinstance(c, PolyCollection)]) == seats
+    assert len([c for c in right.collections if isinstance(c, PolyCollection)]) == 1
+    for line, band in zip(left.lines, [c for c in left.collections if isinstance(c, PolyCollection)]):
+        assert matplotlib.colors.same_color(line.get_color(), band.get_facecolor()[0][:3])
+        ys = band.get_paths()[0].vertices[:, 1]
+        assert ys.min() >= 0 and ys.max() <= 1  # probabilities: the band stays within 0..1
+        assert ys.max() > ys.min()  # a real band, not a line
+    plt.close(fig)
+
+
 # -- duplicate play ----------------------------------------------------------------------------
 
 def test_duplicate_rotates_the_seats_over_each_deal():

@@ -57,7 +57,7 @@ def test_actions_repeated_on_a_huge_deck_stop_on_the_work_budget(action):
     assert exercise(text, max_work=1_000_000, time_bound=20) == "step limit"
 
 
-def test_the_fuzz_tool_reports_outcomes_and_peak_memory(tmp_path, capsys):
+def _fuzz_tool():
     import importlib.util
 
     from .conftest import ROOT
@@ -65,12 +65,82 @@ def test_the_fuzz_tool_reports_outcomes_and_peak_memory(tmp_path, capsys):
     spec = importlib.util.spec_from_file_location("tool_fuzz", ROOT / "tools" / "fuzz.py")
     fuzz = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(fuzz)
+    return fuzz
+
+
+def test_the_fuzz_tool_reports_outcomes_and_peak_memory(tmp_path, capsys):
+    fuzz = _fuzz_tool()
     assert "memory" in fuzz.FAILURES and "hang" in fuzz.FAILURES
     assert fuzz.main(["--kind", "shapes", "-n", "3", "--seed", "1", "--workers", "1", "--timeout", "60",
                       "--time-bound", "30", "--out", str(tmp_path / "out")]) == 0
     out = capsys.readouterr().out
     assert "3 shapes inputs" in out and "no failures" in out
-    assert "peak memory of a worker" in out and "MB (bound 2048 MB)" in out
+    assert "peak memory of a worker" in out and "MB (bound 2048 MB), of the parent" in out
+
+
+class Blob:
+    """A stand-in input that counts how many exist in this process."""
+    live = 0
+
+    def __init__(self, i):
+        self.i = i
+        Blob.live += 1
+
+    def __del__(self):
+        Blob.live -= 1
+
+    def __reduce__(self):  # sent to a worker as a plain number
+        return int, (self.i,)
+
+
+def test_the_fuzz_tool_draws_inputs_as_the_workers_ask(tmp_path, capsys, monkeypatch):
+    """20,000 inputs drawn up front took the parent past 20 GB: it must hold one batch (plus
+    the inputs being run) at most, and draw the next batch only when the last is used up."""
+    fuzz = _fuzz_tool()
+    size, n, jobs = 4, 40, 2
+    drawn = []  # batch numbers, in the order drawn
+    most = [0]  # the most stand-in inputs alive in this process at once
+
+    def fake_batch(b, seed, kind, size):
+        drawn.append(b)
+        batch = [(f"fake {b * size + k}", "rcy", Blob(b * size + k), None) for k in range(size)]
+        most[0] = max(most[0], Blob.live)
+        return batch
+
+    submitted = []  # (input number, batches drawn so far)
+    real_submit = fuzz.Worker.submit
+
+    def spy_submit(self, idx, kind, data, extra):
+        submitted.append((idx, len(drawn)))
+        most[0] = max(most[0], Blob.live)
+        real_submit(self, idx, kind, data, extra)
+
+    monkeypatch.setattr(fuzz, "generate_batch", fake_batch)
+    monkeypatch.setattr(fuzz, "run_one", lambda kind, data, extra, max_steps: "ok")  # forked workers see it
+    monkeypatch.setattr(fuzz.Worker, "submit", spy_submit)
+    assert fuzz.main(["--kind", "mutate", "-n", str(n), "--batch", str(size), "--workers", str(jobs),
+                      "--out", str(tmp_path / "out")]) == 0
+    assert f"{n} mutate inputs" in capsys.readouterr().out
+    assert drawn == list(range(n // size))
+    assert sorted(idx for idx, _ in submitted) == list(range(n))
+    assert submitted[0] == (0, 1)  # the first input runs before a second batch is drawn
+    assert all(batches == idx // size + 1 for idx, batches in submitted)
+    assert most[0] <= size + jobs
+
+    # the generator on its own: lazy, numbered, and input i drawn again from its number
+    drawn.clear()
+    gen = fuzz.generate_inputs(10, 0, "mutate", size)
+    assert drawn == []
+    assert next(gen)[0] == 0 and drawn == [0]
+    assert [i for i, _ in gen] == list(range(1, 10)) and drawn == [0, 1, 2]
+
+
+def test_a_fuzz_input_is_drawn_again_from_its_number():
+    fuzz = _fuzz_tool()
+    inputs = dict(fuzz.generate_inputs(7, 3, "mutate", size=3))
+    assert len(inputs) == 7
+    for i in (0, 4, 6):
+        assert fuzz.input_number(i, 3, "mutate", size=3) == inputs[i]
 
 
 @RECORDS

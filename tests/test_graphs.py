@@ -82,10 +82,17 @@ def passing():
 
 
 def _edge_line(dot, u, v):
-    """The DOT line of the edge u -> v (its attributes)."""
-    lines = [ln for ln in dot.splitlines() if f'"{u}" -> "{v}"' in ln]
-    assert len(lines) == 1, (u, v, lines)
-    return lines[0]
+    """The DOT lines of the edge u -> v: its two halves and its label node, as one string.
+
+    An edge is drawn as two halves through a text node that carries its label
+    (``graphs.edge_label_id``), so that labels never overlap.
+    """
+    ids = {m for m in re.findall(r'"(label [^"]*)"', dot) if m.startswith(f"label {u} → {v} (")}
+    assert len(ids) == 1, (u, v, ids)
+    lid = ids.pop()
+    lines = [ln for ln in dot.splitlines() if f'"{lid}"' in ln and "style=invis" not in ln]
+    assert len(lines) == 3, (u, v, lines)  # the label node and the two halves
+    return "\n".join(lines)
 
 
 def _node_line(dot, n):
@@ -135,7 +142,7 @@ def test_schwimmen_dot_colours_and_styles(G):
     assert "color=black" in plain and "style=solid" in plain and "15 · hidden → private" in plain
     assert "3 · hidden" in _edge_line(dot, STOCK, EXTRA)  # no change: one word
     assert 'label="table (game)"' in dot and 'label="each player (P0–P4)"' in dot
-    assert dot.count("subgraph cluster_") == 3  # table, players, legend
+    assert dot.count("subgraph cluster_") == 2  # table, players; the legend is in the heading
     assert "taken information" in dot and "shared information" in dot and "bold border" in dot
 
 
@@ -146,6 +153,63 @@ def test_per_player_splits_hands(game, seed):
     assert all(G.nodes[h]["cluster"] == h.split("/")[0] and G.nodes[h]["owner"] == int(h[1]) for h in hands)
     assert sum(G.edges[STOCK, h, "move"]["count"] for h in hands) == 15
     assert re.search(r'label="?P4"?\s', to_dot(G))
+
+
+def test_two_way_edges_get_a_label_each_between_their_ends(G):
+    """HAND -> EXTRA and EXTRA -> HAND (the dealer's swap): each label is a node of its own, and
+    both edges are written in the same direction (one of them drawn backwards), so Graphviz puts
+    the two labels side by side in the row between the two locations, not on top of each other."""
+    dot = to_dot(G)
+    ids = {u: graphs.edge_label_id(u, v, "move") for u, v in ((HAND, EXTRA), (EXTRA, HAND))}
+    assert len(set(ids.values())) == 2
+    for lid in ids.values():
+        assert re.search(rf'^\s*"{re.escape(lid)}" \[label="3 · (hidden|private) → (hidden|private)"', dot, re.M)
+    written = set()
+    for u, lid in ids.items():
+        halves = [ln.strip() for ln in dot.splitlines() if f'"{lid}"' in ln and "->" in ln and "invis" not in ln]
+        assert len(halves) == 2, halves
+        # the DOT direction of each half: (upper end, lower end) of the label node
+        ends = tuple(sorted({m for h in halves for m in re.findall(r'"([^"]+)" ->|-> "([^"]+)"', h)[0] if m} - {lid}))
+        written.add((re.match(r'"([^"]+)"', halves[0]).group(1), ends))
+    uppers = {w[0] for w in written}
+    assert len(uppers) == 1, written  # both written from the same location down through their label
+    assert "dir=back" in dot  # the other direction is drawn backwards, its arrowhead at the top
+
+
+@needs_dot
+@pytest.mark.parametrize("path, per_player, deal", [
+    (SCHWIMMEN, False, None), (SCHWIMMEN, True, None), (GAMES / "war.rcy", False, 1),
+    (GAMES / "crazy-eights.rcy", False, 0), (GAMES / "crazy-eights.rcy", True, 0),
+    (GAMES / "oh-hell.rcy", False, 0), (GAMES / "oh-hell.rcy", True, 0), (GAMES / "hearts.rcy", True, 1),
+    (GAMES / "schwimmen-lives.rcy", True, 1)])
+def test_drawing_has_no_overlaps(path, per_player, deal, request):
+    """Laid out by Graphviz: no label overlaps another or is cut off, no edge runs through a
+    label, a rectangle's title or the legend (``graphs.layout_problems``)."""
+    if deal is None:
+        deal = request.getfixturevalue("seed")  # Schwimmen's deal with a two-way swap
+    G = flow_graph(recycle.load(path), seed=deal, per_player=per_player)
+    assert graphs.layout_problems(to_dot(G)) == []
+
+
+@needs_dot
+def test_drawing_checks_find_problems(passing):
+    # a rectangle's title at the bottom, crossed by the edge that leaves the rectangle downwards
+    bad = 'digraph { subgraph cluster_0 { label="a long title here"; labelloc=b; a } b; a -> b }'
+    assert graphs.layout_problems(bad) == ["the edge a -> b runs through the title 'a long title here'"]
+    G = flow_graph(passing, seed=1)  # a loop HAND -> HAND, remembered cards, two decks
+    assert graphs.layout_problems(to_dot(G)) == []
+    assert graphs.layout_problems(to_dot(flow_graph(passing, seed=1, per_player=True))) == []
+
+
+def test_legend_lines_are_drawn_not_typed():
+    """The legend's line samples are filled table cells: one unbroken cell for a solid line,
+    several with gaps for dashes and dots (typed dashes "———" left gaps and looked dashed)."""
+    legend = graphs._legend_html()
+    assert "———" not in legend and "- - -" not in legend
+    solid = graphs._line_sample("black", "solid", "normal")
+    assert solid.count('BGCOLOR="black"') == 1
+    assert graphs._line_sample("blue", "dashed", "normal").count('BGCOLOR="blue"') == 4
+    assert graphs._line_sample("red", "dotted", "normal").count('BGCOLOR="red"') == 8
 
 
 def test_shared_information_in_a_passing_game(passing):
@@ -284,7 +348,7 @@ def test_cli_tree(tmp_path):
         svg = tmp_path / "s.svg"
         r = runner.invoke(app, ["tree", SCHWIMMEN, "-o", str(svg)])
         assert r.exit_code == 0, r.output
-        assert "swap HAND(current) ↔ MIDDLE" in svg.read_text()
+        assert "swap HAND(current) ↔" in svg.read_text() and "choice: the current" in svg.read_text()
         ET.parse(svg)
 
 
@@ -333,6 +397,28 @@ def test_passing_game_tree_and_dot(passing):
     assert len(outline(raw_tree(passing.source))) > 100
 
 
+def test_tree_legend_and_screen_size(tmp_path):
+    from recycle.study import structure
+
+    g = recycle.load(SCHWIMMEN)
+    dot = tree_dot(game_tree(g.source), "schwimmen")
+    assert "subgraph cluster_legend" in dot and "label=legend" in dot
+    for kind, words in structure.LEGEND:  # one box per kind, in that kind's shape and colour
+        line = next(ln for ln in dot.splitlines() if ln.strip().startswith(f"legend_{kind} ["))
+        shape, fill = structure._LOOK[kind]
+        assert f"shape={shape}" in line and fill in line and words.split()[0] in line, (kind, line)
+    assert 'size="19,10.5"' in dot
+    assert "subgraph cluster_legend" not in tree_dot(game_tree(g.source), legend=False)
+    if HAS_DOT:  # rendered at 96 dpi, Schwimmen's seven levels fit a 1920 x 1080 screen
+        out = tmp_path / "tree.png"
+        assert write_dot(dot, out) is None
+        from PIL import Image
+
+        width, height = Image.open(out).size
+        assert width <= 1920 and height <= 1080, (width, height)
+        assert graphs.layout_problems(dot) == []
+
+
 @requires_corpus()
 def test_every_corpus_game_has_a_tree_and_a_graph():
     for path in sorted(CORPUS.glob("*.rcy")):
@@ -340,4 +426,8 @@ def test_every_corpus_game_has_a_tree_and_a_graph():
         assert len(outline(game_tree(g.source))) > 5, path.name
         G = flow_graph(g, seed=1)
         assert G.number_of_nodes() >= 2 and to_dot(G).startswith("digraph"), path.name
+        if HAS_DOT:  # the pictures: nothing overlaps, nothing is cut off, one node per location or per player's
+            for per_player in (False, True):
+                dot = to_dot(flow_graph(g, seed=1, per_player=per_player))
+                assert graphs.layout_problems(dot) == [], (path.name, per_player)
         assert not re.search(r"\(\s*\)", "\n".join(outline(game_tree(g.source)))), path.name

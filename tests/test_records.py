@@ -155,6 +155,16 @@ def test_players_must_fit_the_game(tmp_path):
     assert r.exit_code == 1 and "the record lists 3 players for a game of 5" in r.stderr
 
 
+def test_a_record_cannot_ask_for_a_player_that_never_finishes(tmp_path):
+    # the 20,000-input fuzz run: a record naming ismcts:99999999 replayed for ever
+    out, rec = recorded(tmp_path)
+    rec["players"][0] = "ismcts:99999999"
+    out.write_text(json.dumps(rec))
+    r = replay_of(out)
+    assert r.exit_code == 1, r.output
+    assert "ismcts: the budget must be at most 100,000 iterations" in r.stderr
+
+
 def test_another_game_file_is_refused_unless_forced(tmp_path):
     out, rec = recorded(tmp_path)
     rec["source_sha256"] = "0" * 64

@@ -28,16 +28,22 @@ Kinds of input (``recycle/study/fuzzing.py`` and ``statefuzz.py``):
   that seed, so any failure is reproduced from its number.
 * ``mixed`` (the default) — mutate, shapes and records, 7:2:1.
 
+Inputs are made as the workers ask for them, never all up front: the Hypothesis kinds are
+drawn ``--batch`` (200) at a time, batch ``b`` by one Hypothesis run seeded with ``(seed <<
+32) + b``, so input ``i`` is example ``i % batch`` of batch ``i // batch``
+(``input_number(i, seed, kind, batch)`` draws it again) and this process holds one batch at
+most, whatever ``-n``. (One Hypothesis run of 20,000 examples grew past 20 GB.)
+
 Every input runs in a worker process killed after ``--timeout`` seconds (a hang) and limited
 to ``--mem-limit`` MB of address space (past it, Python's MemoryError is a crash); an input
 that ends but takes over ``--time-bound`` seconds is "slow", one after which the worker's peak
 resident memory is over ``--mem-limit`` MB (2048 when 0) is "memory" (the worker is then
-started again). Prints the count of each outcome, the peak memory of any worker, and each
-failure — crashes (a Python exception that is not a RecycleError), bad messages (no
-``file:line:column:``), invariant breaks, divergences, accepted tampering, memory, slow inputs
-and hangs. Each distinct failure is saved in ``--out`` as
-``NNN.rcy`` or ``NNN.json`` (the exact input) and ``NNN.txt`` (what happened, how to run it
-again, the traceback).
+started again). Prints the count of each outcome, the peak memory of any worker and of this
+process, and each failure — crashes (a Python exception that is not a RecycleError), bad
+messages (no ``file:line:column:``), invariant breaks, divergences, accepted tampering,
+memory, slow inputs and hangs. Each distinct failure is saved in ``--out`` as ``NNN.rcy`` or
+``NNN.json`` (the exact input) and ``NNN.txt`` (what happened, how to run it again, the
+traceback).
 
 Exit status 0 if no input failed, 1 otherwise.
 """
@@ -64,9 +70,14 @@ KINDS = ("mixed", "mutate", "shapes", "records", "state")
 FAILURES = ("crash", "bad message", "invariant", "divergence", "tampering", "memory", "slow", "hang")
 
 
-def generate(n: int, seed: int, kind: str = "mutate") -> list[tuple]:
-    """``n`` inputs ``(description, input kind, data, extra)`` drawn from the Hypothesis
-    strategies of ``fuzzing`` (reproducible for a seed)."""
+BATCH = 200  # inputs drawn by one Hypothesis run: the most the parent holds at once
+
+
+def generate_batch(batch: int, seed: int, kind: str = "mutate", size: int = BATCH) -> list[tuple]:
+    """Batch number ``batch`` of inputs ``(description, input kind, data, extra)``: one Hypothesis
+    run of ``size`` examples of the strategies of ``fuzzing``, seeded with ``(seed << 32) +
+    batch`` (so any batch is drawn again alone). Input ``i`` of a run is example ``i % size``
+    of batch ``i // size`` (Hypothesis may skip a duplicate, leaving a batch short)."""
     from hypothesis import HealthCheck, Phase, given, seed as hseed, settings
     from hypothesis import strategies as st
 
@@ -77,15 +88,43 @@ def generate(n: int, seed: int, kind: str = "mutate") -> list[tuple]:
                 "mixed": st.one_of(*([mutate] * 7 + [shapes] * 2 + [records]))}[kind]
     inputs: list = []
 
-    @hseed(seed)
-    @settings(max_examples=n, database=None, phases=[Phase.generate], deadline=None,
+    @hseed((seed << 32) + batch)
+    @settings(max_examples=size, database=None, phases=[Phase.generate], deadline=None,
               suppress_health_check=list(HealthCheck))
     @given(strategy)
     def collect(example):
         inputs.append(example)
 
     collect()
-    return inputs
+    return inputs[:size]
+
+
+def generate_inputs(n: int, seed: int, kind: str = "mutate", size: int = BATCH):
+    """Yields ``(number, input)`` for ``n`` inputs, drawing a batch of ``size`` only when the
+    previous one is used up: the caller's memory stays that of one batch whatever ``n`` (one
+    Hypothesis run of 20,000 examples grew past 20 GB). ``input_number`` draws one again."""
+    made = 0
+    for b in itertools.count():
+        if made >= n:
+            return
+        batch = collections.deque(generate_batch(b, seed, kind, size))
+        if not batch:  # nothing more to draw (never seen with these strategies)
+            return
+        k = 0
+        while batch and made < n:
+            yield b * size + k, batch.popleft()  # handed out, no longer held here
+            k += 1
+            made += 1
+
+
+def input_number(i: int, seed: int, kind: str = "mutate", size: int = BATCH) -> tuple:
+    """Input ``i`` of a run with this seed, kind and batch size, drawn again."""
+    return generate_batch(i // size, seed, kind, size)[i % size]
+
+
+def generate(n: int, seed: int, kind: str = "mutate", size: int = BATCH) -> list[tuple]:
+    """The first ``n`` inputs as a list (small ``n`` only: ``main`` streams them)."""
+    return [inp for _, inp in generate_inputs(n, seed, kind, size)]
 
 
 def state_inputs(n: int, seed: int):
@@ -110,6 +149,20 @@ def peak_mb() -> int:
     import resource
 
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+
+
+def _timed_source(source, spent: list):
+    """``source``, adding the time each item took to make to ``spent[0]``."""
+    it = iter(source)
+    while True:
+        t = time.perf_counter()
+        try:
+            item = next(it)
+        except StopIteration:
+            return
+        finally:
+            spent[0] += time.perf_counter() - t
+        yield item
 
 
 def _worker(conn, max_steps: int, mem_limit: int, slow: float) -> None:
@@ -210,11 +263,14 @@ def main(argv=None) -> int:
                     help=f"step limit of the games played (default {fuzzing.MAX_STEPS}; "
                          f"{statefuzz.STATE_MAX_STEPS} for state games)")
     ap.add_argument("--mem-limit", type=int, default=2048, help="address-space limit per worker, MB (0: none)")
+    ap.add_argument("--batch", type=int, default=BATCH,
+                    help="inputs drawn per Hypothesis run (default %(default)s; input i is example i %% batch "
+                         "of batch i // batch)")
     ap.add_argument("--out", default="fuzz-crashes", help="folder for failing inputs (default %(default)s)")
     args = ap.parse_args(argv)
     kind = "state" if args.state else args.kind
-    if args.examples < 0 or args.jobs < 1 or args.jobs > 64 or args.timeout <= 0:
-        ap.error("-n must be >= 0, --workers 1..64 and --timeout > 0")
+    if args.examples < 0 or args.jobs < 1 or args.jobs > 64 or args.timeout <= 0 or args.batch < 1:
+        ap.error("-n must be >= 0, --workers 1..64, --timeout > 0 and --batch >= 1")
     state = kind == "state"
     time_bound = args.time_bound if args.time_bound is not None else (
         statefuzz.STATE_TIME_BOUND if state else fuzzing.TIME_BOUND)
@@ -222,21 +278,17 @@ def main(argv=None) -> int:
         statefuzz.STATE_MAX_STEPS if state else fuzzing.MAX_STEPS)
 
     t0 = time.perf_counter()
+    gen_time = [0.0]  # seconds spent drawing inputs (in this process, as the workers ask)
     if state:
         print(f"{args.examples} state-machine games (seed {args.seed}), {args.jobs} workers ...",
               file=sys.stderr, flush=True)
-        inputs: dict[int, tuple] = {}
-        source = enumerate(state_inputs(args.examples, args.seed))
+        source = _timed_source(enumerate(state_inputs(args.examples, args.seed)), gen_time)
         total = args.examples
-        t_gen = 0.0
     else:
-        print(f"generating {args.examples} {kind} inputs (seed {args.seed}) ...", file=sys.stderr, flush=True)
-        generated = generate(args.examples, args.seed, kind)
-        inputs = dict(enumerate(generated))
-        source = iter(list(inputs.items()))
-        total = len(generated)
-        t_gen = time.perf_counter() - t0
-        print(f"  {total} inputs in {t_gen:.1f} s; running ...", file=sys.stderr, flush=True)
+        print(f"{args.examples} {kind} inputs (seed {args.seed}, drawn {args.batch} at a time), "
+              f"{args.jobs} workers ...", file=sys.stderr, flush=True)
+        source = _timed_source(generate_inputs(args.examples, args.seed, kind, args.batch), gen_time)
+        total = args.examples
 
     ctx = mp.get_context("fork")
     workers = [Worker(ctx, max_steps, args.mem_limit << 20, time_bound) for _ in range(args.jobs)]
@@ -275,13 +327,15 @@ def main(argv=None) -> int:
                 again = {"rcy": f"fuzzing.exercise(open('{k:03d}.rcy', 'rb').read())",
                          "record": f"fuzzing.exercise_record(open('{k:03d}.json', 'rb').read(), {extra!r})",
                          "state": f"statefuzz.exercise_state(open('{k:03d}.rcy').read(), seed={extra})"}[ikind]
+                drawn = "" if state else (f"drawn again: tools/fuzz.py input_number({idx}, {args.seed}, "
+                                          f"{kind!r}, {args.batch})\n")
                 (out / f"{k:03d}.txt").write_text(
-                    f"input #{idx}: {desc}\noutcome: {outcome} ({dt:.2f} s)\nagain: {again}\n\n{detail}\n",
+                    f"input #{idx}: {desc}\noutcome: {outcome} ({dt:.2f} s)\nagain: {again}\n{drawn}\n{detail}\n",
                     encoding="utf-8")
         if done % 1000 == 0:
             el = time.perf_counter() - t1
-            print(f"  {done}/{total} in {el:.0f} s: " + ", ".join(f"{k} {v}" for k, v in counts.most_common()),
-                  file=sys.stderr, flush=True)
+            print(f"  {done}/{total} in {el:.0f} s (peak memory: parent {peak_mb()} MB, workers {peak} MB): "
+                  + ", ".join(f"{k} {v}" for k, v in counts.most_common()), file=sys.stderr, flush=True)
 
     pending = iter(source)
     exhausted = False
@@ -328,10 +382,10 @@ def main(argv=None) -> int:
         w.proc.join(timeout=5)
 
     elapsed = time.perf_counter() - t0
-    print(f"{done} {kind} inputs, {elapsed:.0f} s in all ({t_gen:.0f} s generating, "
-          f"{elapsed - t_gen:.0f} s running with {len(workers)} workers); "
-          f"slowest input that ended {max(times, default=0):.2f} s; peak memory of a worker {peak} MB "
-          f"(bound {mem_bound} MB)")
+    t_gen = gen_time[0]
+    print(f"{done} {kind} inputs, {elapsed:.0f} s in all ({t_gen:.0f} s of it generating, as the workers "
+          f"asked, {len(workers)} workers); slowest input that ended {max(times, default=0):.2f} s; "
+          f"peak memory of a worker {peak} MB (bound {mem_bound} MB), of the parent {peak_mb()} MB")
     names = (statefuzz.STATE_OUTCOMES if state else
              ("ok", "syntax error", "compile error", "runtime error", "step limit", "other RecycleError",
               "refused", "error", "differs", "identical"))

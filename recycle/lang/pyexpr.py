@@ -9,10 +9,16 @@ check, cache and message of the closures. ``k`` names a constant of the generate
 from __future__ import annotations
 
 from .values import Card
-from .shapes import MAX_INT, SCAN, Const, head_of, is_atom, is_location_form, is_storage_form, kw
+from .shapes import MAX_INT, SCAN, SMALL, Const, head_of, is_atom, is_location_form, is_storage_form, kw
 from .syntax import INT, SYMBOL, VAR, Atom, SList
 
 MAX_REPEAT = 100_000  # as items.MAX_REPEAT (a larger count is left to the closure's message)
+
+
+def short(node, width: int = 70) -> str:
+    """A form on one line, cut to ``width``, as a comment may hold it."""
+    text = "".join(ch if ch.isprintable() else "?" for ch in " ".join(str(node).split()))
+    return text if len(text) <= width else text[:width - 3] + "..."
 
 
 class ExprWriter:
@@ -25,6 +31,9 @@ class ExprWriter:
         self._keep: list = []  # the constants' objects, alive while their ids name them
         self._closures: dict = {}  # (id(node), id(scope)) -> the closure made for it once
         self.literal: dict[str, int] = {}  # variables of a players loop written out, player by player
+        self.local: dict[str, str] = {}  # card variables of a written-out filter: their Python names
+        self.helper_functions: list[list[str]] = []  # functions the expressions call (filters)
+        self._helper_names: dict = {}
 
     def k(self, obj, prefix: str = "K") -> str:
         """The module-level name of ``obj`` (one name per object)."""
@@ -113,10 +122,70 @@ class ExprWriter:
         if h == "size" and len(node.items) == 2 and is_location_form(node.items[1]):
             idx = self.loc_index(node.items[1], scope)
             return None if idx is None else f"len(s.locs[{idx}])"
+        if h == "size" and len(node.items) == 2 and head_of(node.items[1]) == "filter" and not self.local:
+            f = self.write_filter(node.items[1], scope)
+            return None if f is None else f"len({f})"
         return None
 
+    def coll_expr(self, node, scope, closure) -> str:
+        """Python source of a collection of cards: a location's list, a written-out filter,
+        or the compiler's closure for it."""
+        if not self.local and not self.literal:
+            if is_location_form(node) and node.items[1].value != "mem":
+                idx = self.loc_index(node, scope)
+                if idx is not None:
+                    return f"s.locs[{idx}]"
+            if head_of(node) == "filter":
+                f = self.write_filter(node, scope)
+                if f is not None:
+                    return f
+        return f"{self.k(closure)}(s, e)"
+
+    def write_filter(self, node, scope) -> str | None:
+        """``(filter LOCATION 'C CONDITION)`` as a call of a generated function, when the
+        location and the condition can be written out (expr_locs.loc_filter, its work
+        charged alike), or None."""
+        if len(node.items) != 4 or not is_atom(node.items[2], VAR) or not is_location_form(node.items[1]) \
+                or node.items[1].items[1].value == "mem" or self.literal:
+            return None
+        key = (id(node), id(scope))
+        name = self._helper_names.get(key)
+        if name is not None:
+            return f"{name}(s, e)"
+        idx = self.loc_index(node.items[1], scope)
+        if idx is None:
+            return None
+        var = node.items[2].value
+        saved = self.local.get(var)
+        self.local[var] = "_v"
+        try:
+            cond = self.write_bool(node.items[3], scope)
+        finally:
+            if saved is None:
+                self.local.pop(var)
+            else:
+                self.local[var] = saved
+        if cond is None:
+            return None
+        comp = self.comp
+        w = 0 if comp.players_loop(node) else comp.weight(node.items[3])
+        small = SMALL if comp.loop_free(node.items[3]) else -1
+        name = self._helper_names[key] = f"filter_{len(self._helper_names)}"
+        span = self.k(node.span, "SPAN")
+        self.helper_functions.append([
+            f"def {name}(s, e):", f"    # line {node.span.line}: {short(node)}",
+            f"    cards = s.locs[{idx}]", f"    if len(cards) > {small}:", f"        s.work -= len(cards) * {w}",
+            "        if s.work < 0:", f"            out_of_work(s, {span}, 'filter')",
+            f"    return [_v for _v in cards if {cond}]"])
+        return f"{name}(s, e)"
+
     def write_str(self, node, scope) -> str | None:
-        """A string storage or a name written as it is (``NONE``), or None."""
+        """A string storage, a name written as it is (``NONE``) or the attribute of a card
+        variable of a written-out filter, or None."""
+        if head_of(node) == "cardatt" and len(node.items) == 3 and is_atom(node.items[1], SYMBOL) \
+                and is_atom(node.items[2], VAR) and node.items[2].value in self.local:
+            col = self.k(self.comp.game.attr_column(node.items[1].value), "ATTR")
+            return f"{col}[{self.local[node.items[2].value]}]"
         if isinstance(node, Atom):
             # an upper-case name stands for itself; lower-case words may be keywords
             ok = node.kind == SYMBOL and isinstance(node.value, str) and node.value.isupper()

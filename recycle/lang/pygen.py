@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ..errors import RecycleBug, RecycleError, StepLimitExceeded
 from .items import ANY, MAX_OPTIONS, STATIC, out_of_work, rt_error
-from .pyexpr import ExprWriter
+from .pyexpr import ExprWriter, short
 from .shapes import SMALL, head_of
 from .values import Suspend
 
@@ -39,12 +39,6 @@ MAX_LINES = 60_000
 
 class GenerationLimit(Exception):
     """The game nests too deeply or is too large to be written as Python source."""
-
-
-def short(node, width: int = 70) -> str:
-    """A form on one line, cut to ``width``, as a comment may hold it."""
-    text = "".join(ch if ch.isprintable() else "?" for ch in " ".join(str(node).split()))
-    return text if len(text) <= width else text[:width - 3] + "..."
 
 
 class FlowWriter(ExprWriter):
@@ -254,7 +248,7 @@ class FlowWriter(ExprWriter):
             a, span = self.fresh("a"), self.k(q.node.span, "SPAN")
             if kind == "each":
                 coll, slot, body = q.any_parts
-                inner = [f"{a} = list({self.k(coll)}(s, e))", f"if len({a}) > {SMALL}:", f"    s.work -= len({a})",
+                inner = [f"{a} = list({self.coll_expr(q.node.items[1], q.scope, coll)})", f"if len({a}) > {SMALL}:", f"    s.work -= len({a})",
                          "    if s.work < 0:", f"        out_of_work(s, {span}, 'any')"]
             else:
                 # (any C 'X ((COND) ACTION)): an element offers an option when COND holds for it
@@ -262,7 +256,8 @@ class FlowWriter(ExprWriter):
                 v, kept = self.fresh("v"), self.fresh("kept")
                 test2 = self.bool_expr(guarded.node.items[0], guarded.scope, guarded.shape[1])
                 body = guarded.shape[2]
-                inner = [f"{a} = list({self.k(coll)}(s, e))", f"s.work -= len({a}) * {max(1, w)}",
+                inner = [f"{a} = list({self.coll_expr(q.node.items[1], q.scope, coll)})",
+                         f"s.work -= len({a}) * {max(1, w)}",
                          "if s.work < 0:", f"    out_of_work(s, {span}, 'any')", f"{kept} = []",
                          f"for {v} in {a}:", f"    e[{slot}] = {v}", f"    if {test2}:", f"        {kept}.append({v})",
                          f"{a} = {kept}"]
@@ -291,7 +286,7 @@ class FlowWriter(ExprWriter):
         plain_k = self.k(plain)
         out = [f"{pad}{w0} = s.work", f"{pad}{n} = 0", f"{pad}{cost} = 0", f"{pad}try:"]
         ends, runs = [], []
-        for kind, data in plan:
+        for (kind, data), part in zip(plan, item.shape[1]):
             end, off = self.fresh("end"), self.fresh("off")
             if kind == STATIC:
                 out.append(f"{pad}    {n} += 1")
@@ -299,16 +294,18 @@ class FlowWriter(ExprWriter):
             elif kind == ANY:
                 coll, slot, body = data
                 a, k = self.fresh("a"), self.fresh("k")
-                out += [f"{pad}    {off} = {n}", f"{pad}    {a} = list({self.k(coll)}(s, e))",
+                out += [f"{pad}    {off} = {n}", f"{pad}    {a} = list({self.coll_expr(part.node.items[1], part.scope, coll)})",
                         f"{pad}    {k} = len({a})", f"{pad}    if {k} > {SMALL}:", f"{pad}        {cost} += {k}",
                         f"{pad}    {n} += {k}"]
                 runs.append([f"{pad}    e[{slot}] = {a}[{{I}} - {off}]"] + self.emit(body, ind + 1))
             else:
                 coll, slot, coll2, slot2, body2 = data
+                inner = part.shape[3]  # the nested any (its collection does not name the outer element)
                 o, i2, b, j = self.fresh("o"), self.fresh("in"), self.fresh("b"), self.fresh("j")
-                out += [f"{pad}    {off} = {n}", f"{pad}    {o} = list({self.k(coll)}(s, e))", f"{pad}    {i2} = ()",
+                out += [f"{pad}    {off} = {n}", f"{pad}    {o} = list({self.coll_expr(part.node.items[1], part.scope, coll)})",
+                        f"{pad}    {i2} = ()",
                         f"{pad}    if {o}:", f"{pad}        {b} = s.work",
-                        f"{pad}        {i2} = list({self.k(coll2)}(s, e))",
+                        f"{pad}        {i2} = list({self.coll_expr(inner.node.items[1], inner.scope, coll2)})",
                         f"{pad}        {cost} += (len({o}) - 1) * ({b} - s.work) + len({o}) * (len({i2}) + 1)",
                         f"{pad}        {n} += len({o}) * len({i2})"]
                 runs.append([f"{pad}    {j} = {{I}} - {off}", f"{pad}    e[{slot}] = {o}[{j} // len({i2})]",
@@ -398,7 +395,7 @@ def generate(compiler, flow, name: str, source: str) -> tuple[str, dict]:
     else:
         resume = ["def resume(s, e, frames, k):", "    raise RecycleBug('resume of a game without choices')"]
     body = [HEADER.format(name=name, version=__version__, source=source)]
-    for fn in [run, resume] + w.functions:
+    for fn in [run, resume] + w.functions + w.helper_functions:
         body.append("\n".join(fn))
     text = "\n\n\n".join(body) + "\n"
     consts = dict(w.consts)

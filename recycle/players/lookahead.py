@@ -13,9 +13,11 @@ Two more bounds keep a decision's time in check whatever the game: at most
 ``MAX_CONSIDERED`` options of a decision are looked at (a random sample of them when there
 are more), and the simulations of one decision share one work budget (``max_work``; by
 default a fifth of the game's budget per simulation, 2,000,000 units: three times what the
-hungriest game of the corpus costs); when it runs out, the player decides on what it has
-simulated so far. Either is said once per player, in
-``warnings`` and on the ``recycle.players`` logger.
+hungriest game of the corpus costs, and never more than ``DECISION_SHARE`` times the game's
+budget for all of them, whatever the iterations asked); when it runs out, the player decides
+on what it has simulated so far. Either is said once per player, in
+``warnings`` and on the ``recycle.players`` logger. A budget is at most ``MAX_BUDGET``
+iterations: a game record names its players, and a record is untrusted input.
 
 Rewards (the ``reward`` argument, ``"win"`` by default) are in [0, 1] for every player:
 
@@ -39,6 +41,11 @@ MAX_CONSIDERED = 64
 # a decision's simulations may use 1/SIMULATION_SHARE of the game's work budget each, on
 # average (2,000,000 units by default: three times the hungriest game of the corpus)
 SIMULATION_SHARE = 5
+# ... and all of one decision's simulations at most DECISION_SHARE times the game's budget
+# (100,000,000 units by default, about 15 s of play), however many iterations were asked
+DECISION_SHARE = 10
+# the largest budget (iterations per decision) a player may be given
+MAX_BUDGET = 100_000
 _log = logging.getLogger("recycle.players")
 
 
@@ -98,6 +105,8 @@ class _AIPlayer:
         self.budget = int(budget if budget is not None else self.default_budget)
         if self.budget < 1:
             raise ValueError(f"{self.kind}: the budget must be at least 1")
+        if self.budget > MAX_BUDGET:
+            raise ValueError(f"{self.kind}: the budget must be at most {MAX_BUDGET:,} iterations")
         if reward not in REWARDS:
             raise ValueError(f"unknown reward {reward!r}; known: {', '.join(REWARDS)}")
         self.reward = reward
@@ -125,10 +134,12 @@ class _AIPlayer:
 
     def work_left(self, view, simulations: int) -> list:
         """A decision's work budget, as a one-element list its simulations draw from:
-        ``max_work`` when set, else ``SIMULATION_SHARE`` of the game's per simulation."""
+        ``max_work`` when set, else ``SIMULATION_SHARE`` of the game's per simulation, up to
+        ``DECISION_SHARE`` times the game's budget in all."""
         if self.max_work is not None:
             return [self.max_work]
-        return [max(1, simulations) * (view.game.max_work // SIMULATION_SHARE)]
+        game_work = view.game.max_work
+        return [min(max(1, simulations) * (game_work // SIMULATION_SHARE), DECISION_SHARE * game_work)]
 
     def budgeted(self, world, left: list):
         """``world`` limited to the decision's budget left; returns the work it had."""

@@ -412,6 +412,7 @@ _JUNK = [None, True, 7.0, -7, 0, -1, 2**63, 10**400, "", "7", "x" * 5000, [], {}
          "/dev/zero", "/", ".", "..", "../../../../etc/passwd", "game.rcy\u0000", "nonexistent.rcy"]
 # fields whose change must make the replay fail (or be refused): it would otherwise accept tampering
 DETERMINING = ("seed", "source_sha256", "decisions", "deal", "scores", "winners")
+HUGE_DECISIONS = 4000  # the most decisions a "huge" edit makes (about 600 KB of JSON)
 
 
 @st.composite
@@ -471,8 +472,10 @@ def record_inputs(draw) -> tuple[str, bytes, str]:
         elif op == "decisions" and isinstance(rec, dict) and isinstance(rec.get("decisions"), list):
             how = draw(st.sampled_from(["drop-last", "drop-first", "double", "empty", "reverse", "huge"]))
             d = rec["decisions"]
+            # "huge": 200 times over, but never past HUGE_DECISIONS (two "huge" edits made a
+            # 90 MB record, three would make 18 GB)
             new = {"drop-last": d[:-1], "drop-first": d[1:], "double": d + d, "empty": [], "reverse": d[::-1],
-                   "huge": d * 200}[how]
+                   "huge": d * max(1, min(200, HUGE_DECISIONS // max(1, len(d))))}[how]
             if new != d:
                 rec["decisions"] = new
             done.append(f"decisions {how}")

@@ -19,6 +19,7 @@ draws it with Graphviz conventions:
 
 from __future__ import annotations
 
+import html
 import math
 import shutil
 import subprocess
@@ -28,6 +29,7 @@ from pathlib import Path
 import networkx as nx
 
 from ..lang.values import HIDDEN, MEMORY, OTHERS, PRIVATE, PUBLIC, MoveEvent
+from .layoutcheck import layout_problems  # noqa: F401  (checks a drawing of to_dot's)
 
 # node fill per visibility class (RECYCLE.md section 6); "others" is our choice (orange)
 VIS_COLOURS = {
@@ -249,22 +251,114 @@ def _cluster_order(cluster: str):
 
 
 def _legend_html() -> str:
-    rows = ['<TR><TD COLSPAN="2" ALIGN="LEFT"><B>legend</B></TD></TR>']
-    for vis in (PUBLIC, HIDDEN, PRIVATE, MEMORY, OTHERS):
-        rows.append(f'<TR><TD BGCOLOR="{VIS_COLOURS[vis]}" BORDER="1" WIDTH="28"> </TD>'
-                    f'<TD ALIGN="LEFT">{VIS_WORDS[vis]}</TD></TR>')
-    rows.append('<TR><TD BORDER="3" WIDTH="28"> </TD>'
-                '<TD ALIGN="LEFT">bold border: cards from different decks (distinct backs)</TD></TR>')
-    arrows = {"taken": "· · · ·&gt;", "shared": "- - - -&gt;", "move": "———&gt;", "remember": "———▷"}
-    for cls, (colour, _style, _head) in EDGE_STYLES.items():
-        rows.append(f'<TR><TD><FONT COLOR="{colour}"><B>{arrows[cls]}</B></FONT></TD>'
-                    f'<TD ALIGN="LEFT">{EDGE_WORDS[cls]}</TD></TR>')
-    rows.append('<TR><TD COLSPAN="2" ALIGN="LEFT">edge label: cards moved, visibility before → after</TD></TR>')
-    return '<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="3" CELLPADDING="2">' + "".join(rows) + "</TABLE>>"
+    """The legend as an HTML-like table: fills, the bold border, and one drawn sample per edge style.
+
+    The line samples are table cells, not text: a filled cell draws a solid line (text dashes
+    leave gaps between the glyphs), and dots and dashes are cells with gaps between them.
+    """
+    nodes = [f'<TD BGCOLOR="{VIS_COLOURS[vis]}" COLOR="black" BORDER="1" WIDTH="40"> </TD>'
+             f'<TD ALIGN="LEFT">{VIS_WORDS[vis]}</TD>' for vis in (PUBLIC, HIDDEN, PRIVATE, MEMORY, OTHERS)]
+    nodes.append('<TD COLOR="black" BORDER="3" WIDTH="40"> </TD>'
+                 '<TD ALIGN="LEFT">bold border: cards from different decks (distinct backs)</TD>')
+    edges = [f'<TD>{_line_sample(colour, style, head)}</TD><TD ALIGN="LEFT">{EDGE_WORDS[cls]}</TD>'
+             for cls, (colour, style, head) in EDGE_STYLES.items()]
+    edges.append('<TD COLSPAN="2" ALIGN="LEFT">edge label: cards moved, visibility before → after</TD>')
+    # two columns, locations on the left and edges on the right: a wide, low legend
+    rows = ['<TR><TD COLSPAN="5" ALIGN="LEFT"><B>legend</B></TD></TR>']
+    for i in range(max(len(nodes), len(edges))):
+        left = nodes[i] if i < len(nodes) else '<TD COLSPAN="2"></TD>'
+        right = edges[i] if i < len(edges) else '<TD COLSPAN="2"></TD>'
+        rows.append(f'<TR>{left}<TD WIDTH="12"></TD>{right}</TR>')
+    return ('<TABLE BORDER="1" STYLE="ROUNDED" COLOR="gray70" CELLBORDER="0" CELLSPACING="3" CELLPADDING="2">'
+            + "".join(rows) + "</TABLE>")
+
+
+# the pieces of a legend line sample, (cell width, gap after it), 32 points of line in all
+_SAMPLE_PIECES = {"solid": [(32, 0)], "dashed": [(6, 3)] * 3 + [(5, 0)], "dotted": [(2, 2)] * 7 + [(4, 0)]}
+
+
+def _line_sample(colour: str, style: str, head: str) -> str:
+    """A short horizontal line in ``style`` with an arrowhead, drawn with table cells of fixed size."""
+    cells = []
+    for width, gap in _SAMPLE_PIECES.get(style, _SAMPLE_PIECES["solid"]):
+        cells.append(f'<TD BGCOLOR="{colour}" WIDTH="{width}" HEIGHT="2" FIXEDSIZE="TRUE"></TD>')
+        if gap:
+            cells.append(f'<TD WIDTH="{gap}" HEIGHT="2" FIXEDSIZE="TRUE"></TD>')
+    arrow = "▷" if head == "onormal" else "▶"
+    cells.append(f'<TD WIDTH="8" HEIGHT="10" FIXEDSIZE="TRUE"><FONT COLOR="{colour}" POINT-SIZE="8">{arrow}</FONT></TD>')
+    return ('<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="0" WIDTH="40" HEIGHT="10" FIXEDSIZE="TRUE"><TR>'
+            + "".join(cells) + "</TR></TABLE>")
+
+
+def _heading_html(title: str, legend: bool) -> str:
+    """The picture's heading: its title and, below it, the legend (the graph's own label).
+
+    The graph's label lies outside the area where Graphviz draws nodes and edges, so no edge
+    can run through the legend.
+    """
+    rows = f'<TR><TD><FONT POINT-SIZE="16">{html.escape(title)}</FONT></TD></TR>'
+    if legend:
+        rows += f'<TR><TD ALIGN="LEFT">{_legend_html()}</TD></TR>'
+    return f'<<TABLE BORDER="0" CELLSPACING="4">{rows}</TABLE>>'
+
+
+def edge_label_id(u: str, v: str, key: str) -> str:
+    """The DOT node that carries the label of the edge ``u → v`` of flow class ``key``.
+
+    An edge's label is a node of its own on the way from ``u`` to ``v`` (drawn as text, no
+    box): Graphviz keeps nodes apart, so no label overlaps another label, a location or the
+    edge of another pair, none is cut off at the picture's border, and the two directions of
+    a two-way pair get a label each, side by side.
+    """
+    return f"label {u} → {v} ({key})"
+
+
+def cluster_title_id(cluster: str) -> str:
+    """The DOT node that carries the title of an owner's rectangle (a node, so edges go around it)."""
+    return f"title {cluster}"
+
+
+def _downward(G: nx.MultiDiGraph) -> set:
+    """The (u, v) pairs drawn top to bottom; the others (back edges of cycles) are drawn upwards.
+
+    A depth-first search from the locations where cards start (then the rest, in a fixed
+    order): an edge to a location still on the search path closes a cycle and goes upwards.
+    Each edge's two halves are then written in one direction, so its label lies between its
+    ends, and the two edges of a two-way pair get their labels side by side.
+    """
+    order = sorted(G, key=lambda n: (not G.nodes[n].get("created"), _cluster_order(G.nodes[n].get("cluster",
+                                                                                                      "table")), n))
+    state: dict = {}
+    down: set = set()
+    for root in order:
+        if root in state:
+            continue
+        state[root] = 1
+        stack = [(root, iter(sorted(set(G.successors(root)), key=order.index)))]
+        while stack:
+            n, it = stack[-1]
+            for m in it:
+                if m not in state:
+                    down.add((n, m))
+                    state[m] = 1
+                    stack.append((m, iter(sorted(set(G.successors(m)), key=order.index))))
+                    break
+                if state[m] == 2:
+                    down.add((n, m))  # a cross or forward edge: no cycle
+            else:
+                state[n] = 2
+                stack.pop()
+    return down
 
 
 def to_dot(G: nx.MultiDiGraph, legend: bool = True) -> str:
-    """The Graphviz DOT text of a flow graph (see the module docstring for the conventions)."""
+    """The Graphviz DOT text of a flow graph (see the module docstring for the conventions).
+
+    Layout: each edge label is a text node between the edge's two halves (``edge_label_id``),
+    inside the owner's rectangle when both ends belong to it; each rectangle's title is a text
+    node at its top (``cluster_title_id``), so edges go around it; the title of the picture and
+    the legend are the graph's label, above the drawing, where no edge goes.
+    """
     import graphviz
 
     done, rollouts = G.graph.get("completed", 1), G.graph.get("rollouts", 1)
@@ -275,20 +369,41 @@ def to_dot(G: nx.MultiDiGraph, legend: bool = True) -> str:
                  f"(seed {G.graph.get('seed', 0)})")
     if G.graph.get("skipped"):
         title += f"; {G.graph['skipped']} rollouts hit the step limit and are left out"
-    d = graphviz.Digraph("flow", graph_attr={"label": title, "labelloc": "t", "fontname": "Helvetica",
-                                              "fontsize": "16", "rankdir": "TB", "nodesep": "0.5",
-                                              "ranksep": "0.7", "newrank": "true"},
+    # a location with many edges fans them out over a wide row: more room between the rows
+    # lets the fanned-out edges part before they reach their labels
+    busiest = max((G.degree(n) - G.number_of_edges(n, n) for n in G), default=0)
+    ranksep = min(0.9, 0.3 + 0.05 * max(0, busiest - 6))
+    d = graphviz.Digraph("flow", graph_attr={"label": _heading_html(title, legend), "labelloc": "t",
+                                              "fontname": "Helvetica", "fontsize": "11", "rankdir": "TB",
+                                              "nodesep": "0.3", "ranksep": f"{ranksep:.2f}", "newrank": "true",
+                                              "pad": "0.2"},
                          node_attr={"shape": "box", "style": "rounded,filled", "fontname": "Helvetica",
                                     "fontsize": "13", "penwidth": "1"},
                          edge_attr={"fontname": "Helvetica", "fontsize": "10"})
     clusters: dict[str, list] = {}
     for nid, a in G.nodes(data=True):
         clusters.setdefault(a.get("cluster", "table"), []).append(nid)
+    # each edge's label node goes into the rectangle of the end drawn below it (the head of an
+    # edge drawn downwards, the tail of one drawn upwards): labels between two rectangles would
+    # have to stand beside both, and the picture would grow wide
+    down = _downward(G)
+    labels: dict[str, list] = {}
+    for u, v, key in G.edges(keys=True):
+        lower = v if (u, v) in down else u
+        labels.setdefault(G.nodes[lower].get("cluster", "table"), []).append((u, v, key))
+
+    def label_node(c, u, v, key) -> None:
+        a = G.edges[u, v, key]
+        colour = EDGE_STYLES.get(key, EDGE_STYLES["move"])[0]
+        change = a["src_vis"] if a["src_vis"] == a["dst_vis"] else f"{a['src_vis']} → {a['dst_vis']}"
+        c.node(edge_label_id(u, v, key), f"{_num(a['mean'])} · {change}", shape="plaintext", style="",
+               fontsize="10", fontcolor=colour, width="0", height="0", margin="0.05,0.04")
+
     for i, cluster in enumerate(sorted(clusters, key=_cluster_order)):
         with d.subgraph(name=f"cluster_{i}") as c:
-            # players' labels go underneath: edges from the table arrive at the top of their box
-            c.attr(label=_cluster_label(G, cluster), style="rounded", color="gray35", fontname="Helvetica",
-                   fontsize="14", labelloc="t" if cluster == "table" else "b")
+            c.attr(label="", style="rounded", color="gray35")
+            tid = cluster_title_id(cluster)
+            c.node(tid, _cluster_label(G, cluster), shape="plaintext", style="", fontsize="14")
             for nid in sorted(clusters[cluster]):
                 a = G.nodes[nid]
                 label = f"{a['name']}\\n{a['kind']} · {a['visibility']}"
@@ -302,18 +417,27 @@ def to_dot(G: nx.MultiDiGraph, legend: bool = True) -> str:
                 if a.get("mixed_backs"):
                     attrs.update(style="rounded,filled,bold", penwidth="3.5")
                 c.node(nid, label, **attrs)
+                # the title sits above everything in its rectangle (edges without a line)
+                c.edge(tid, nid, style="invis")
+            for u, v, key in labels.get(cluster, ()):
+                label_node(c, u, v, key)
+                c.edge(tid, edge_label_id(u, v, key), style="invis")
     for u, v, key, a in G.edges(keys=True, data=True):
         colour, style, head = EDGE_STYLES.get(key, EDGE_STYLES["move"])
-        change = a["src_vis"] if a["src_vis"] == a["dst_vis"] else f"{a['src_vis']} → {a['dst_vis']}"
         width = 1.2 + min(2.0, math.log2(1 + a["mean"]) / 2)
         if style != "solid":
             width += 0.6  # dots and dashes need a heavier pen to read at a glance
-        d.edge(u, v, label=f" {_num(a['mean'])} · {change} ", color=colour, fontcolor=colour, style=style,
-               arrowhead=head, penwidth=f"{width:.2f}")
-    if legend:
-        with d.subgraph(name="cluster_legend") as c:
-            c.attr(label="", color="gray70", style="rounded")
-            c.node("legend", _legend_html(), shape="plaintext", style="", fontsize="11")
+        look = {"color": colour, "style": style, "penwidth": f"{width:.2f}"}
+        lid = edge_label_id(u, v, key)
+        if (u, v) in down:
+            d.edge(u, lid, arrowhead="none", **look)
+            d.edge(lid, v, arrowhead=head, **look)
+        elif u == v:  # a loop: out of the bottom to the label and back
+            d.edge(u, lid, arrowhead="none", **look)
+            d.edge(v, lid, dir="back", arrowtail=head, arrowhead="none", **look)
+        else:  # upwards: written from v down to u, drawn with the arrowhead at v
+            d.edge(v, lid, dir="back", arrowtail=head, arrowhead="none", **look)
+            d.edge(lid, u, dir="back", arrowtail="none", arrowhead="none", **look)
     return d.source
 
 

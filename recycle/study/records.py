@@ -281,8 +281,8 @@ def _seat(spec: str, record: dict, seat: int, make_player, stop=None):
         return ScriptedPlayer(own, stop)
     try:
         return make_player(spec)
-    except ValueError:
-        raise ValueError(f"player {seat}: {spec!r} is not a player kind") from None
+    except ValueError as exc:
+        raise ValueError(f"player {seat}: {spec!r} is not a player that can be run: {exc}") from None
 
 
 class _RecordEnds(RecycleError):

@@ -325,35 +325,65 @@ _LOOK = {
 }
 
 
-def _wrap(text: str, width: int = 46) -> str:
+# the legend of the diagram: (kind, words), one box per kind in that kind's look
+LEGEND = (
+    ("stage", "stage: players take turns until its end condition"),
+    ("choice", "choice: the current player picks one option"),
+    ("option", "an option of a choice"),
+    ("if", "if: done only when the condition holds"),
+    ("loop", "loop: for each, repeat, let"),
+    ("do", "do: its actions in order"),
+    ("action", "action: moves cards, sets values"),
+    ("setup", "setup and scoring"),
+    ("declare", "declaration"),
+)
+WRAP = 24  # characters per line in a box: long conditions wrap instead of widening the diagram
+SCREEN = "19,10.5"  # inches: a larger diagram is scaled down to fit a 1920 × 1080 screen (96 dpi)
+
+
+def _wrap(text: str, width: int = WRAP) -> str:
     # "\l" left-justifies each line in Graphviz; long conditions wrap instead of widening the tree
     lines = textwrap.wrap(text, width, break_long_words=False, subsequent_indent="  ") or [""]
     return "\\l".join(lines) + "\\l"
 
 
-def tree_dot(tree: TNode, title: str = "") -> str:
-    """The tree as Graphviz DOT: left to right, children top to bottom in their order."""
+def _look(kind: str) -> dict:
+    shape, fill = _LOOK.get(kind, ("box", "white"))
+    style = "filled" if shape in ("hexagon", "note") else "rounded,filled"
+    return {"shape": shape, "fillcolor": fill, "style": "" if kind == "atom" else style}
+
+
+def tree_dot(tree: TNode, title: str = "", legend: bool = True) -> str:
+    """The tree as Graphviz DOT: left to right, children top to bottom in their order.
+
+    Boxes wrap their text at ``WRAP`` characters so that a deep game (Schwimmen: seven levels)
+    stays about as wide as a screen, and a diagram larger than ``SCREEN`` is scaled down to it
+    (the .svg and .pdf scale freely anyway). ``legend`` adds a framed legend (one box per kind, in its
+    shape and colour) in the first column, beside the root.
+    """
     import graphviz
 
     d = graphviz.Digraph("structure", graph_attr={"rankdir": "LR", "ordering": "out", "fontname": "Helvetica",
-                                                   "label": title, "labelloc": "t", "nodesep": "0.15",
-                                                   "ranksep": "0.35"},
+                                                   "label": title, "labelloc": "t", "nodesep": "0.12",
+                                                   "ranksep": "0.3", "size": SCREEN},
                          node_attr={"fontname": "Helvetica", "fontsize": "11", "style": "rounded,filled",
-                                    "shape": "box"},
+                                    "shape": "box", "margin": "0.08,0.04"},
                          edge_attr={"arrowsize": "0.6", "color": "gray40"})
     counter = [0]
 
     def walk(node: TNode) -> str:
         nid = f"n{counter[0]}"
         counter[0] += 1
-        shape, fill = _LOOK.get(node.kind, ("box", "white"))
-        style = "filled" if shape in ("hexagon", "note") else "rounded,filled"
-        if node.kind == "atom":
-            style = ""
-        d.node(nid, _wrap(node.text), shape=shape, fillcolor=fill, style=style)
+        d.node(nid, _wrap(node.text), **_look(node.kind))
         for child in node.children:
             d.edge(nid, walk(child))
         return nid
 
     walk(tree)
+    if legend and tree.kind != "list":
+        with d.subgraph(name="cluster_legend") as c:
+            c.attr(label="legend", labeljust="l", fontname="Helvetica", fontsize="11", style="rounded",
+                   color="gray60")
+            for kind, words in LEGEND:
+                c.node(f"legend_{kind}", _wrap(words), fontsize="10", **_look(kind))
     return d.source
