@@ -91,9 +91,30 @@ def test_simulate_warns_of_the_step_limit_and_of_no_finished_game(tmp_path):
 
 
 def test_analyze_a_game_without_decisions():
-    r = runner.invoke(app, ["analyze", str(GAMES / "war.rcy"), "-n", "4"])
+    import recycle
+    from recycle.study.analysis import analyze
+
+    g = recycle.load(GAMES / "war.rcy")
+    # rounds are the passes of the outermost stage: War's battles, told by its BATTLES storage
+    battles = [g.play(seed=s).state for s in range(3)]
+    slot = g.layout.storage_slot("sto", "game", "BATTLES")
+    assert all(st.rounds == st.ints[slot] > 0 for st in battles)
+    a = analyze(g, 4, 1, ["random"])
+    L = a["length"]
+    assert L["decisions"]["max"] == 0 and L["rounds"]["min"] > 0 and L["steps"]["min"] >= L["rounds"]["min"]
+    r = runner.invoke(app, ["analyze", str(GAMES / "war.rcy"), "-n", "4", "--seed", "1"])
     assert r.exit_code == 0
-    assert "length: no decisions (the game plays itself)" in r.output and "0.0 rounds" not in r.output
+    assert f"length: no decisions (the game plays itself); {L['rounds']['mean']:.1f} rounds" in r.output
+    assert "who leads: not measured" in r.output and "settled at" not in r.output
+    assert "analysing war: 4 games (random,random)" in r.output
+
+
+def test_analyze_says_what_it_will_play():
+    r = runner.invoke(app, ["analyze", str(GAMES / "schwimmen.rcy"), "-n", "3", "--values", "winprob:2",
+                            "--skilled", "greedy:1", "--skill-games", "2"])
+    assert r.exit_code == 0, r.output
+    assert ("analysing schwimmen: 3 games (random,random,random,random,random); 2 playouts after every "
+            "decision for the win probabilities; 2 games with greedy:1 in each seat in turn") in r.output
 
 
 def test_run_shows_options_in_words():
@@ -101,3 +122,14 @@ def test_run_shows_options_in_words():
     assert "[2] P1 chooses option 4 of 5: move a card from P1's HAND to DISCARD; set SUIT to CLUBS" in r.output
     r = runner.invoke(app, ["run", EIGHTS, "--seed", "1", "--reveal"])
     assert "[2] P1 chooses option 4 of 5: move 8♦ from P1's HAND to DISCARD; set SUIT to CLUBS" in r.output
+
+
+@pytest.mark.parametrize("args", [
+    ["duplicate", str(GAMES / "schwimmen.rcy"), "--players", "human,random", "--deals", "2"],
+    ["analyze", str(GAMES / "schwimmen.rcy"), "-n", "2", "--skilled", "human"],
+    ["simulate", str(GAMES / "schwimmen.rcy"), "-n", "2", "--players", "random,human"],
+])
+def test_commands_of_many_games_refuse_a_person(args):
+    r = runner.invoke(app, args)
+    assert r.exit_code == 2, r.output
+    assert "a person plays one game at a time: `recycle play`" in r.output

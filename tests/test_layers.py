@@ -113,3 +113,16 @@ def test_tools_do_not_import_the_tests():
                 continue
             assert not any(n.split(".")[0] in test_modules for n in names), f"{f.name} imports from tests/"
         assert '"tests"' not in f.read_text(), f"{f.name} puts tests/ on the path"
+
+
+def test_a_missing_optional_library_says_which_extra_installs_it(monkeypatch):
+    import pytest
+
+    import sys
+
+    import recycle.env as env
+
+    monkeypatch.setitem(sys.modules, "pettingzoo", None)  # as if it were not installed
+    monkeypatch.delitem(sys.modules, "recycle.env.petting", raising=False)
+    with pytest.raises(env.MissingExtra, match=r"needs 'pettingzoo', which is not installed: pip install -e '\.\[rl\]'"):
+        env.pettingzoo_env(str(ROOT / "games" / "schwimmen.rcy"))

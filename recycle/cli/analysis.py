@@ -33,20 +33,27 @@ def _specs(spec: Optional[str], game) -> list[str]:
         raise typer.Exit(2) from None
     names = [getattr(p, "name", type(p).__name__) for p in pl]
     if "human" in names:
-        typer.echo("error: a person plays one game at a time: `recycle play` or `recycle run --players human,...`",
-                   err=True)
-        raise typer.Exit(2)
+        _no_person()
     return names
 
 
+def _no_person() -> None:
+    typer.echo("error: a person plays one game at a time: `recycle play` or `recycle run --players human,...`",
+               err=True)
+    raise typer.Exit(2)
+
+
 def _check_spec(spec: str) -> None:
+    """A player kind for the commands that play many games: it must exist, and not be a person."""
     from ..players import make_player
 
     try:
-        make_player(spec)
+        player = make_player(spec)
     except ValueError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
+    if getattr(player, "name", None) == "human":
+        _no_person()
 
 
 def _nothing_played(exc: TimeoutError, timeout: float) -> None:
@@ -102,7 +109,7 @@ def register(app: typer.Typer, fail, load) -> None:
         check_file(games_csv, "CSV file")
         check_folder(plots, "--plots")
         try:
-            parse_values(values)
+            rollouts = parse_values(values)
         except ValueError as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
@@ -111,6 +118,7 @@ def register(app: typer.Typer, fail, load) -> None:
             specs = _specs(players, g)
             extra = (1 if skilled else 0) + (2 if hidden else 0)
             total = n + skill_games * extra
+            typer.echo(plan_line(g.name, n, specs, skilled, hidden, skill_games, rollouts), err=True)
             with progress_bar(total, f"{g.name}: analysing", enabled=progress and not (as_json or as_csv)) as upd:
                 a = run_analysis(g, n, seed, specs, max_steps, skilled=skilled, hidden=hidden,
                                  skill_games=skill_games, workers=workers, progress=upd, values=values,
@@ -257,16 +265,20 @@ def text_lines(a: dict) -> list[str]:
         f"–{L['decisions']['max']}), {L['choices']['mean']:.1f} with 2+ options, {L['rounds']['mean']:.1f} rounds; "
         "turns by stage depth " + ", ".join(f"{t:.1f}" for t in L["turns_by_stage_depth"])
         if L["decisions"]["max"] else
-        "length: no decisions (the game plays itself); rounds and turns are counted at decisions, so they are not "
-        "measured: see `recycle run` or `recycle simulate` for its length",
+        f"length: no decisions (the game plays itself); {L['rounds']['mean']:.1f} rounds (sd {L['rounds']['sd']:.1f}, "
+        f"{L['rounds']['min']}–{L['rounds']['max']}), {L['steps']['mean']:.1f} steps (stage turns and choices)",
         f"branching: {b['options_per_decision']:.2f} options per decision, {b['options_per_choice']:.2f} per real "
         f"choice, {b['forced_share']:.1%} forced",
         "  by decile of the game: " + " ".join("-" if x is None else f"{x:.1f}" for x in b["by_decile"]),
-        f"who leads, by {a['values']} (known at {sc['evaluated_share']:.0%} of decisions): "
-        f"{sc['lead_changes']['mean']:.2f} lead changes per game; drama {sc['drama']:.2f}; comebacks "
-        f"{sc['comeback_rate']:.0%}",
-        f"  the winner is settled at {sc['settled_at']:.0%} of the game (decisiveness {sc['decisiveness']:.2f})",
     ]
+    if L["decisions"]["max"]:
+        lines += [
+            f"who leads, by {a['values']} (known at {sc['evaluated_share']:.0%} of decisions): "
+            f"{sc['lead_changes']['mean']:.2f} lead changes per game; drama {sc['drama']:.2f}; comebacks "
+            f"{sc['comeback_rate']:.0%}",
+            f"  the winner is settled at {sc['settled_at']:.0%} of the game (decisiveness {sc['decisiveness']:.2f})"]
+    else:
+        lines.append("who leads: not measured (the leader is read at decisions, and this game has none)")
     if a.get("skill"):
         s = a["skill"]
         lines.append(f"skill: {s['player']} wins {s['win_rate']:.1%} [{s['win_rate_ci'][0]:.1%}, "
@@ -312,6 +324,19 @@ def csv_rows(a: dict) -> list[list]:
         h = a["hidden_information"]
         rows.append(["hidden_information", "", h["value"], *h["value_ci"]])
     return rows
+
+
+def plan_line(name: str, n: int, specs: list, skilled, hidden: bool, skill_games: int, rollouts: int) -> str:
+    """What an analysis is about to play, said before it starts (long runs give no sign otherwise)."""
+    seats = ",".join(specs)
+    parts = [f"{n:,} games ({seats})"]
+    if rollouts:
+        parts.append(f"{rollouts} playouts after every decision for the win probabilities")
+    if skilled:
+        parts.append(f"{skill_games:,} games with {skilled} in each seat in turn")
+    if hidden:
+        parts.append(f"{2 * skill_games:,} games of omniscient and ismcts players")
+    return f"analysing {name}: " + "; ".join(parts)
 
 
 def game_rows(a: dict) -> list[list]:

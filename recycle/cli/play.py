@@ -31,7 +31,7 @@ from ..engine.runner import play_out
 from ..errors import RecycleBug, RecycleError
 from ..players import make_player
 from ..players.human import HumanPlayer, hint, strongest
-from .options import GameArg, MaxStepsOpt, MaxWorkOpt
+from .options import GameArg, MaxStepsOpt, MaxWorkOpt, NumPlayersOpt
 from .outputs import check_file
 from .table import MAX_NARRATIVE, narrative_lines, options_lines, reveal_lines, table_lines
 
@@ -223,6 +223,7 @@ class PlaySession(Screen):
         self.human = HumanPlayer(self)
         self.saved: list[Path] = []
         self.deals_played = 0
+        self.recordable = True  # False: the game is not the file as it is (--num-players), no record
 
     # -- a deal -------------------------------------------------------------------------------
     def start(self, deal: int) -> None:
@@ -307,6 +308,8 @@ class PlaySession(Screen):
     def record_path(self, finished: bool) -> Path | None:
         """Where this deal's record goes: --record (a second deal adds -2, ...); after a
         quit without --record, GAME-deal-N.json in the current folder; None: not saved."""
+        if not self.recordable:
+            return None
         if self.record is None:
             return None if finished else Path(f"{self.game.name}-deal-{self.deal}.json")
         if self.deals_played == 0:
@@ -437,14 +440,19 @@ def register(app: typer.Typer, fail, load) -> None:
                  "--record", help="Write each deal's game record (JSON) here; `recycle replay` plays it back. "
                                   "Without it, a game you quit is saved as GAME-deal-N.json.",
                  show_default=False)] = None,
-             max_steps: MaxStepsOpt = DEFAULT_MAX_STEPS, max_work: MaxWorkOpt = None):
+             max_steps: MaxStepsOpt = DEFAULT_MAX_STEPS, max_work: MaxWorkOpt = None,
+             num_players: NumPlayersOpt = None):
         """Play a game yourself against computer players that never peek.
 
         Keys: a number plays that option, h a hint, u undo, r the game so far, q quit (the
         game is saved). Plain numbered lines when standard input is not a terminal."""
         check_file(record, "game record")
+        if record is not None and num_players is not None:
+            typer.echo("error: --record replays the game file as it is; it cannot be used with --num-players",
+                       err=True)
+            raise typer.Exit(2)
         try:
-            g = load(game, max_work)
+            g = load(game, max_work, num_players)
         except (RecycleError, RecycleBug) as exc:
             fail(exc)
             return
@@ -458,6 +466,10 @@ def register(app: typer.Typer, fail, load) -> None:
             raise typer.Exit(2) from None
         number = deal if deal is not None else random.SystemRandom().randrange(1, 100_000)
         session = PlaySession(Terminal(), g, game, seat, specs, number, record, max_steps)
+        if num_players is not None:
+            session.recordable = False
+            typer.echo(f"note: {g.nplayers} players (--num-players): a record replays the game file as it is, "
+                       "so this game is not recorded", err=True)
         try:
             session.run(number)
         except (RecycleError, RecycleBug) as exc:

@@ -37,12 +37,17 @@ def describe_effects(state, events, viewer: int | None) -> str:
     infos = game.layout.infos
     team_of = state.team_of
 
+    card_loc = state.card_loc
+
     def seen(ev) -> bool:
-        # where the card is now, before the option is chosen: a card that would arrive
-        # face up in the viewer's hand is still unknown to it
+        # where the card is now, before the option is chosen (not where the event takes it
+        # from): a card that would arrive face up in the viewer's hand is still unknown to it,
+        # and so is one the option would draw and then discard from the viewer's hand
         if viewer is None:
             return True
-        where = ev.src if ev.src is not None else ev.dst
+        where = card_loc[ev.card] if 0 <= ev.card < len(card_loc) else -1
+        if where is None or where < 0:
+            where = ev.src if ev.src is not None else ev.dst
         return may_see(infos[where], viewer, team_of)
 
     def cards(group) -> str:

@@ -193,6 +193,7 @@ class _Stepping:
         rng.setstate(self.rng.getstate())
         c.rng = rng
         c.steps, c.decisions, c.options_total = self.steps, self.decisions, self.options_total
+        c.rounds = self.rounds
         c.max_steps, c.work, c.max_work, c.chooser = self.max_steps, self.work, self.max_work, None
         c.nevents = self.nevents
         c.team_members = [m[:] for m in self.team_members]
@@ -235,7 +236,7 @@ class State(_Stepping):
     """
 
     __slots__ = ("game", "locs", "card_loc", "ints", "strs", "points", "pstack", "tstack", "rng",
-                 "events", "steps", "decisions", "options_total", "max_steps", "chooser",
+                 "events", "steps", "rounds", "decisions", "options_total", "max_steps", "chooser",
                  "team_members", "team_of", "nteams", "scores", "decide", "pick",
                  "seed", "history", "work", "max_work", "nevents", "env", "frames", "waiting", "options", "chosen", "knowledge")
 
@@ -252,6 +253,7 @@ class State(_Stepping):
         self.rng = rng
         self.events = [] if record else None
         self.steps = 0
+        self.rounds = 0  # passes of the outermost (stage player ...): a game's rounds
         self.decisions = 0
         self.options_total = 0
         self.max_steps = max_steps

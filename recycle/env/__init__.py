@@ -13,18 +13,28 @@ an adapter is made; see docs/env.md.
 from __future__ import annotations
 
 
+class MissingExtra(ImportError):
+    """An adapter's library is not installed: says which extra installs it."""
+
+
+def _adapter(module: str, what: str):
+    import importlib
+
+    try:
+        return importlib.import_module(f".{module}", __name__)
+    except ModuleNotFoundError as exc:
+        raise MissingExtra(f"{what} needs {exc.name!r}, which is not installed: pip install -e '.[rl]' "
+                           "(or bash setup.sh)") from exc
+
+
 def pettingzoo_env(path, seed: int | None = None, **kwargs):
     """A PettingZoo AEC environment of a game file (see ``recycle.env.petting``)."""
-    from .petting import pettingzoo_env as make
-
-    return make(path, seed, **kwargs)
+    return _adapter("petting", "the PettingZoo environment").pettingzoo_env(path, seed, **kwargs)
 
 
 def openspiel_game(path, **kwargs):
     """An OpenSpiel (pyspiel) game of a game file (see ``recycle.env.spiel``)."""
-    from .spiel import openspiel_game as make
-
-    return make(path, **kwargs)
+    return _adapter("spiel", "the OpenSpiel game").openspiel_game(path, **kwargs)
 
 
 def env_spec(path, **kwargs):
@@ -34,4 +44,4 @@ def env_spec(path, **kwargs):
     return spec_for(path, **kwargs)
 
 
-__all__ = ["pettingzoo_env", "openspiel_game", "env_spec"]
+__all__ = ["pettingzoo_env", "openspiel_game", "env_spec", "MissingExtra"]

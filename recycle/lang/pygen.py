@@ -137,7 +137,8 @@ class FlowWriter(ExprWriter):
     def count_turn(self, item, ind: int) -> list[str]:
         _, end, body, team, w, limit = item.shape
         pad = "    " * ind
-        return [f"{pad}s.steps += 1", f"{pad}s.work -= {w}",
+        rounds = [] if team else [f"{pad}if len(s.pstack) == 2:", f"{pad}    s.rounds += 1"]
+        return [f"{pad}s.steps += 1"] + rounds + [f"{pad}s.work -= {w}",
                 f"{pad}if s.steps > s.max_steps or s.work < 0:", f"{pad}    {self.k(limit)}(s)"]
 
     def stage(self, item, ind: int) -> list[str]:

@@ -263,7 +263,8 @@ def trace_game(game, specs: list[str], seed: int, max_steps: int = 100_000, valu
         return {"seed": seed, "limit": True}
     final = rewards(r.scores, game.scoring_max, "win") if values else r.scores
     return {"seed": seed, "limit": False, "scores": r.scores, "winners": r.winners, "movers": movers,
-            "options": options, "trace": trace, "final": final, "turns": turns.turns}
+            "options": options, "trace": trace, "final": final, "turns": turns.turns,
+            "rounds": r.state.rounds, "steps": r.state.steps}
 
 
 def outcome(game, specs: list[str], seed: int, max_steps: int = 100_000):
@@ -415,7 +416,7 @@ def summarize(game, traced: list[dict], specs: list[str], seed: int, n: int, val
     seat_dec = [0] * np_
     seat_opts = [0] * np_
     ties = 0
-    lengths, choices, rounds = [], [], []
+    lengths, choices, rounds, steps = [], [], [], []
     depth_turns: list[list[int]] = []
     dec_opts = [[] for _ in range(DECILES)]
     by_index: list[list[int]] = []
@@ -434,7 +435,9 @@ def summarize(game, traced: list[dict], specs: list[str], seed: int, n: int, val
         lengths.append(D)
         c = sum(1 for o in g["options"] if o > 1)
         choices.append(c)
-        rounds.append(g["turns"][0] if g["turns"] else 0)
+        # rounds are told at decisions; a game that plays itself has its outermost stage's passes
+        rounds.append(g["turns"][0] if g["turns"] else g.get("rounds", 0))
+        steps.append(g.get("steps", 0))
         for j, t in enumerate(g["turns"]):
             while len(depth_turns) <= j:
                 depth_turns.append([])
@@ -484,6 +487,7 @@ def summarize(game, traced: list[dict], specs: list[str], seed: int, n: int, val
                      "p_value": chi2_sf(chi2, np_ - 1)},
         "ties": {"rate": ties / Nn, "ci": list(wilson(ties, N))},
         "length": {"decisions": _summary(lengths), "choices": _summary(choices), "rounds": _summary(rounds),
+                   "steps": _summary(steps),
                    "turns_by_stage_depth": [sum(t) / Nn for t in depth_turns]},
         "branching": {
             "options_per_decision": total_opts / total_dec if total_dec else 0.0,
