@@ -213,7 +213,7 @@ class PlaySession(Screen):
     needs to go back."""
 
     def __init__(self, term: Terminal, game, path, seat: int, specs: list[str], deal: int,
-                 record: Path | None = None, max_steps: int = DEFAULT_MAX_STEPS):
+                 record: Path | None = None, max_steps: int = DEFAULT_MAX_STEPS, recordable: bool = True):
         names = ["you" if p == seat else s for p, s in enumerate(specs)]
         super().__init__(term, game, names, specs, deal)
         self.path = path
@@ -223,7 +223,7 @@ class PlaySession(Screen):
         self.human = HumanPlayer(self)
         self.saved: list[Path] = []
         self.deals_played = 0
-        self.recordable = True  # False: the game is not the file as it is (--num-players), no record
+        self.recordable = recordable  # False: the game is not the file as it is (--num-players), no record
 
     # -- a deal -------------------------------------------------------------------------------
     def start(self, deal: int) -> None:
@@ -465,9 +465,9 @@ def register(app: typer.Typer, fail, load) -> None:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
         number = deal if deal is not None else random.SystemRandom().randrange(1, 100_000)
-        session = PlaySession(Terminal(), g, game, seat, specs, number, record, max_steps)
+        session = PlaySession(Terminal(), g, game, seat, specs, number, record, max_steps,
+                              recordable=num_players is None)
         if num_players is not None:
-            session.recordable = False
             typer.echo(f"note: {g.nplayers} players (--num-players): a record replays the game file as it is, "
                        "so this game is not recorded", err=True)
         try:

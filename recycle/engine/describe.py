@@ -21,6 +21,20 @@ def place_name(info, viewer: int | None) -> str:
     return f"{'P' if info.owner_kind == 'player' else 'T'}{info.owner}'s {info.name}"
 
 
+def seen_now(state, ev, viewer: int | None) -> bool:
+    """May ``viewer`` see the card of event ``ev`` where it lies now, before the option is
+    chosen (not where the event takes it from)? A card that would arrive face up in the
+    viewer's hand is still unknown to it, and so is one the option would draw and then
+    discard from that hand. A card the option itself creates is told by the event's own place."""
+    if viewer is None:
+        return True
+    if ev.card < len(state.card_loc):
+        where = state.card_loc[ev.card]
+    else:
+        where = ev.src if ev.src is not None else ev.dst
+    return may_see(state.game.layout.infos[where], viewer, state.team_of)
+
+
 def effects(state, steps, chooser: int) -> list:
     """The events the option's steps would cause, worked out on a copy of ``state``."""
     t = state.clone()
@@ -35,23 +49,9 @@ def describe_effects(state, events, viewer: int | None) -> str:
     """The events of one option as a sentence (see the module docstring)."""
     game = state.game
     infos = game.layout.infos
-    team_of = state.team_of
-
-    card_loc = state.card_loc
-
-    def seen(ev) -> bool:
-        # where the card is now, before the option is chosen (not where the event takes it
-        # from): a card that would arrive face up in the viewer's hand is still unknown to it,
-        # and so is one the option would draw and then discard from the viewer's hand
-        if viewer is None:
-            return True
-        where = card_loc[ev.card] if 0 <= ev.card < len(card_loc) else -1
-        if where is None or where < 0:
-            where = ev.src if ev.src is not None else ev.dst
-        return may_see(infos[where], viewer, team_of)
 
     def cards(group) -> str:
-        names = [game.card_name(ev.card) for ev in group if seen(ev)]
+        names = [game.card_name(ev.card) for ev in group if seen_now(state, ev, viewer)]
         hidden = len(group) - len(names)
         if hidden:
             names.append("a card" if hidden == 1 and not names else f"{hidden} cards" if not names

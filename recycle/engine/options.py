@@ -84,17 +84,15 @@ class Option:
     def cards(self) -> list:
         """The cards this option would move or swap, in order (worked out on a copy): card
         ids where its chooser may see them now, ``None`` for cards hidden from it."""
-        from ..lang.values import may_see
-        from .describe import effects
+        from .describe import effects, seen_now
 
         s = self._state
-        infos = s.game.layout.infos
         out: list = []
         moved: set = set()
         for ev in effects(s, self.steps, self.player):
             if isinstance(ev, MoveEvent) and ev.action in ("move", "swap") and ev.card not in moved:
                 moved.add(ev.card)
-                out.append(ev.card if may_see(infos[ev.src], self.player, s.team_of) else None)
+                out.append(ev.card if seen_now(s, ev, self.player) else None)
         return out
 
     def __int__(self) -> int:

@@ -492,7 +492,7 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, G
         span = x.span
         n = self.layout.nplayers
         w = self.weight(x)  # the work of one turn: its forms (its loops pay for their own turns)
-        outermost = not team  # its passes at depth 1 are the game's rounds (State.rounds)
+        player_stage = not team  # a player stage's passes at depth 1 are the game's rounds (State.rounds)
 
         def limit(s):
             if s.steps > s.max_steps:
@@ -519,7 +519,7 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, G
                         top[0], top[1] = q, None
                 first = False
                 s.steps += 1
-                if outermost and len(stack) == 2:
+                if player_stage and len(stack) == 2:
                     s.rounds += 1
                 s.work -= w
                 if s.steps > s.max_steps or s.work < 0:
@@ -534,7 +534,7 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, G
         """A stage whose body holds a choice: the frame is the depth of its cycle in the
         stack (the cycle itself stays on the stack while the game waits for a decision)."""
         n = self.layout.nplayers
-        outermost = not team
+        player_stage = not team
         brun, bresume = body.run, body.resume
 
         def rounds(s, e, stack, top):
@@ -546,7 +546,7 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, G
                 else:
                     top[0], top[1] = q, None
                 s.steps += 1
-                if outermost and len(stack) == 2:
+                if player_stage and len(stack) == 2:
                     s.rounds += 1
                 s.work -= w
                 if s.steps > s.max_steps or s.work < 0:
@@ -561,7 +561,7 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, G
             try:
                 if not end(s, e):
                     s.steps += 1
-                    if outermost and len(stack) == 2:
+                    if player_stage and len(stack) == 2:
                         s.rounds += 1
                     s.work -= w
                     if s.steps > s.max_steps or s.work < 0:
