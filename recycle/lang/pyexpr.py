@@ -8,6 +8,7 @@ check, cache and message of the closures. ``k`` names a constant of the generate
 
 from __future__ import annotations
 
+from .pycards import CardWriter, short
 from .values import Card
 from .shapes import MAX_INT, SCAN, SMALL, Const, head_of, is_atom, is_location_form, is_storage_form, kw
 from .syntax import INT, SYMBOL, VAR, Atom, SList
@@ -15,13 +16,8 @@ from .syntax import INT, SYMBOL, VAR, Atom, SList
 MAX_REPEAT = 100_000  # as items.MAX_REPEAT (a larger count is left to the closure's message)
 
 
-def short(node, width: int = 70) -> str:
-    """A form on one line, cut to ``width``, as a comment may hold it."""
-    text = "".join(ch if ch.isprintable() else "?" for ch in " ".join(str(node).split()))
-    return text if len(text) <= width else text[:width - 3] + "..."
 
-
-class ExprWriter:
+class ExprWriter(CardWriter):
     """The expression part of ``pygen.FlowWriter``."""
 
     def __init__(self, compiler):
@@ -34,6 +30,7 @@ class ExprWriter:
         self.local: dict[str, str] = {}  # card variables of a written-out filter: their Python names
         self.helper_functions: list[list[str]] = []  # functions the expressions call (filters)
         self._helper_names: dict = {}
+        self.memo_ok = True  # conditions not written out may be remembered (CardWriter.write_memo)
 
     def k(self, obj, prefix: str = "K") -> str:
         """The module-level name of ``obj`` (one name per object)."""
@@ -58,6 +55,16 @@ class ExprWriter:
         """The condition written out, or None where only the closure will do."""
         h = head_of(node) if isinstance(node, SList) else None
         if h in ("and", "or") and len(node.items) >= 3:
+            if self.memo_ok:
+                # a condition that Python cannot say plainly in full may be remembered whole
+                self.memo_ok = False
+                try:
+                    plain = [self.write_bool(i, scope) for i in node.items[1:]]
+                finally:
+                    self.memo_ok = True
+                whole = self.write_memo(node, scope) if None in plain else None
+                if whole is not None:
+                    return whole
             parts = [self.write_bool(i, scope) for i in node.items[1:]]
             if all(p is None for p in parts) or (self.literal and any(p is None for p in parts)):
                 return None
@@ -71,10 +78,12 @@ class ExprWriter:
             name = node.items[2].value
             saved = self.literal.get(name)
             parts = []
+            # the variable has a slot too: a remembered condition sets it before asking its closure
+            inner = scope.bind(name, self.comp.new_slot(), "player")
             try:
                 for p in range(self.comp.layout.nplayers):
                     self.literal[name] = p
-                    parts.append(self.write_bool(node.items[3], scope))
+                    parts.append(self.write_bool(node.items[3], inner))
             finally:
                 if saved is None:
                     self.literal.pop(name, None)
@@ -92,10 +101,9 @@ class ExprWriter:
                 return f"({a} {h} {b})"
         if h in ("==", "!=", "<", ">", "<=", ">=") and len(node.items) == 3:
             a, b = self.write_int(node.items[1], scope), self.write_int(node.items[2], scope)
-            if a is None or b is None:
-                return None
-            return f"({a} {h} {b})"
-        return None
+            if a is not None and b is not None:
+                return f"({a} {h} {b})"
+        return self.write_memo(node, scope) if self.memo_ok else None
 
     def bool_closure(self, node, scope):
         """The compiler's closure for a condition (cached by its cards where it is pure)."""
@@ -114,6 +122,8 @@ class ExprWriter:
                 c = scope.lookup(node.value)
                 if isinstance(c, Const) and type(c.value) is int:
                     return repr(c.value)
+                if isinstance(c, int) and scope.hint(node.value) == "int" and node.value not in self.local:
+                    return f"e[{c}]"  # a let-bound integer (expr_int.c_int: no check needed)
             return None
         if is_storage_form(node) == "sto":
             slot = self.storage_index(node, scope)
@@ -122,9 +132,11 @@ class ExprWriter:
         if h == "size" and len(node.items) == 2 and is_location_form(node.items[1]):
             idx = self.loc_index(node.items[1], scope)
             return None if idx is None else f"len(s.locs[{idx}])"
-        if h == "size" and len(node.items) == 2 and head_of(node.items[1]) == "filter" and not self.local:
-            f = self.write_filter(node.items[1], scope)
-            return None if f is None else f"len({f})"
+        if h == "size" and len(node.items) == 2:
+            coll = self.write_coll(node.items[1], scope)
+            return None if coll is None else f"len({coll})"
+        if h == "sum":
+            return self.write_sum(node, scope)
         return None
 
     def coll_expr(self, node, scope, closure) -> str:
@@ -145,15 +157,14 @@ class ExprWriter:
         """``(filter LOCATION 'C CONDITION)`` as a call of a generated function, when the
         location and the condition can be written out (expr_locs.loc_filter, its work
         charged alike), or None."""
-        if len(node.items) != 4 or not is_atom(node.items[2], VAR) or not is_location_form(node.items[1]) \
-                or node.items[1].items[1].value == "mem" or self.literal:
+        if len(node.items) != 4 or not is_atom(node.items[2], VAR) or self.literal or self.local:
             return None
         key = (id(node), id(scope))
         name = self._helper_names.get(key)
         if name is not None:
             return f"{name}(s, e)"
-        idx = self.loc_index(node.items[1], scope)
-        if idx is None:
+        src = self.write_coll(node.items[1], scope)
+        if src is None:
             return None
         var = node.items[2].value
         saved = self.local.get(var)
@@ -174,7 +185,7 @@ class ExprWriter:
         span = self.k(node.span, "SPAN")
         self.helper_functions.append([
             f"def {name}(s, e):", f"    # line {node.span.line}: {short(node)}",
-            f"    cards = s.locs[{idx}]", f"    if len(cards) > {small}:", f"        s.work -= len(cards) * {w}",
+            f"    cards = {src}", f"    if len(cards) > {small}:", f"        s.work -= len(cards) * {w}",
             "        if s.work < 0:", f"            out_of_work(s, {span}, 'filter')",
             f"    return [_v for _v in cards if {cond}]"])
         return f"{name}(s, e)"
@@ -204,6 +215,9 @@ class ExprWriter:
         if isinstance(owner, SList) and len(owner.items) == 2 and kw(owner.items[0], "current") \
                 and kw(owner.items[1], "player"):
             return "s.pstack[-1][0]"
+        if isinstance(owner, SList) and len(owner.items) == 2 and kw(owner.items[0], "next") \
+                and kw(owner.items[1], "player"):
+            return self.next_player()
         if is_atom(owner, VAR) and owner.value in self.literal:
             return str(self.literal[owner.value])
         if is_atom(owner, VAR) and scope.hint(owner.value) == "player":
@@ -271,6 +285,10 @@ class ExprWriter:
             return [f"{v} = s.ints[{slot}] {sign} {amount}",
                     f"if s.events is None and {-MAX_INT} <= {v} <= {MAX_INT}:", f"    s.ints[{slot}] = {v}",
                     "else:", f"    {closure}(s, e)"]
+        if h == "cycle":
+            return self.cycle_action(x, scope)
+        if h == "repeat" and len(x.items) == 3 and kw(x.items[1], "all"):
+            return self.repeat_all_moves(x, scope, closure)
         if h == "move" and len(x.items) == 3 and is_atom(x.items[1], VAR):
             return self.card_move(x, scope, closure)
         if h == "move":
@@ -285,7 +303,7 @@ class ExprWriter:
         if h == "repeat" and len(x.items) == 3 and is_atom(x.items[1], INT) \
                 and 0 < x.items[1].value <= MAX_REPEAT and head_of(x.items[2]) == "move":
             move = self.top_move(x.items[2], scope)
-            if move is None or not self.comp.fast:
+            if move is None or not self.comp.fast or self.comp.weight(x.items[2]) > SMALL:
                 return None
             src, dst = move
             k = x.items[1].value

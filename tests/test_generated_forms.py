@@ -1,0 +1,127 @@
+"""Card-level forms written out as Python (recycle/lang/pycards.py) keep the closures' meaning.
+
+Each small game below drives one written-out form into its rare case (an empty view, a card
+no player owns, a tie broken at random, an overflowing sum, recorded events, a queued next
+player) and is played by the compiled engine and plainly for several seeds: the same
+decisions, card places, scores, or the same error to the letter
+(``test_differential.compare_seed``). Each test also checks that the form is really written
+out, so that the comparison is not one of two closures."""
+
+from __future__ import annotations
+
+import pytest
+
+import recycle
+from tests.test_differential import compare_seed
+
+DECK = "(create deck (game iloc STOCK) (deck (RANK (A, B, C, D)) (SUIT (X, Y))))"
+
+
+def game(flow: str, players: int = 2) -> str:
+    return f"""(game (setup (create players {players}) {DECK})
+ {flow}
+ (scoring max ((current player) sto S)))"""
+
+
+def both(text: str):
+    return (recycle.loads(text, "t.rcy", engine="compiled"), recycle.loads(text, "t.rcy", engine="plain"))
+
+
+DEAL = "(shuffle (game iloc STOCK)) (all player 'P (repeat 2 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))"
+POINTS = "(set (game points PTS) (((RANK : A) 4) ((RANK : B) 3) ((RANK : C) 3) ((RANK : D) 1)))"
+
+
+def test_highest_card_of_a_union_and_its_owner_with_ties():
+    flow = f"""(do ({DEAL} {POINTS}
+      (all player 'P (move (top ('P iloc HAND)) (top ('P vloc TRICK))))
+      (cycle next (owner (max (union (all player 'P ('P vloc TRICK))) using (game points PTS))))
+      (set ((next player) sto S) (size (union (all player 'P ('P vloc TRICK)))))
+      (all player 'P (move (top ('P vloc TRICK)) (top ((next player) vloc WON))))
+      (set ((current player) sto S) (sum (union (game iloc STOCK) ((current player) vloc WON)) using (game points PTS)))))"""
+    text = game(flow, players=3)
+    fast, plain = both(text)
+    src = fast.generated
+    assert "def union_" in src and "def max_" in src and "def owner_" in src and "def sum_" in src
+    assert "s.pstack[-1][1] = owner_" in src
+    outcomes = {compare_seed(fast, plain, seed) for seed in range(30)}
+    assert outcomes == {"ok"}
+    # the ties among equal points (B and C score alike) are drawn from the game's generator
+    winners = {tuple(fast.random_rollout(seed).location(p, "vloc", "WON")) for seed in range(30) for p in range(3)}
+    assert len(winners) > 3
+
+
+@pytest.mark.parametrize("flow, message", [
+    ("(do ((cycle next (owner (max (union (all player 'P ('P vloc TRICK))) using (game points PTS))))))",
+     "no card"),
+    ("(do ((cycle next (owner (max (union (game iloc STOCK)) using (game points PTS))))))", "which no player owns"),
+    ("(do ((set (game points PTS) (((RANK : A) 9223372036854775807))) (repeat 2 (move (top (game iloc STOCK)) "
+     "(top (game vloc W)))) (set ((current player) sto S) (sum (union (game iloc STOCK) (game vloc W) (game vloc W)) "
+     "using (game points PTS)))))", "overflow"),
+])
+def test_rare_cases_fail_alike(flow, message):
+    fast, plain = both(game(flow))
+    assert "def union_" in fast.generated
+    errors = []
+    for g in (fast, plain):
+        with pytest.raises(recycle.RecycleError) as info:
+            g.play(seed=3)
+        errors.append(str(info.value))
+    assert errors[0] == errors[1]
+    assert message in errors[0]
+    assert compare_seed(fast, plain, 3) != "ok"
+
+
+def test_repeat_all_moves_at_once_and_one_by_one_when_recorded():
+    flow = f"(do ({DEAL} (repeat all (move (top ((current player) iloc HAND)) (top (game vloc PILE))))))"
+    fast, plain = both(game(flow))
+    assert "s.locs[_d" in fast.generated and "[::-1]" in fast.generated
+    for seed in range(10):
+        assert compare_seed(fast, plain, seed) == "ok"
+        a, b = fast.play(seed=seed, record=True), plain.play(seed=seed, record=True)
+        assert [repr(x) for x in a.events] == [repr(x) for x in b.events]
+        assert len(a.state.location("game", "vloc", "PILE")) == 2
+
+
+def test_a_budget_too_small_for_the_moves_stops_alike():
+    flow = "(do ((repeat all (move (top (game iloc STOCK)) (top (game vloc PILE))))))"
+    text = game(flow)
+    errors = []
+    for engine in ("compiled", "plain"):
+        g = recycle.loads(text, "t.rcy", engine=engine, max_work=6)
+        with pytest.raises(recycle.RecycleError) as info:
+            g.play(seed=0)
+        errors.append(str(info.value))
+    assert errors[0] == errors[1] and "work" in errors[0]
+
+
+def outcome(g, seed: int):
+    try:
+        s = g.random_rollout(seed)
+    except recycle.RecycleError as exc:
+        return str(exc)
+    return (list(s.scores), [list(l) for l in s.locs])
+
+
+def test_every_budget_runs_out_at_the_same_form():
+    # each written-out form charges what its closure charges, when the closure does: with
+    # every budget from too small to enough, both engines stop at the same form or finish alike
+    flow = f"""(stage player (end (> (game sto ROUND) 2)) (do ((inc (game sto ROUND)) {DEAL} {POINTS}
+      (all player 'P (move (top ('P iloc HAND)) (top ('P vloc TRICK))))
+      (cycle next (owner (max (union (all player 'P ('P vloc TRICK))) using (game points PTS))))
+      ((!= (size (filter (union (all player 'P ('P vloc TRICK))) 'C (== (cardatt SUIT 'C) X))) 0)
+       (inc ((current player) sto S)))
+      (all player 'P (move (top ('P vloc TRICK)) (top ((next player) vloc WON))))
+      (set ((current player) sto S) (sum (union (game iloc STOCK) ((current player) vloc WON)) using (game points PTS)))
+      (all player 'P (repeat all (move (top ('P iloc HAND)) (top (game iloc STOCK)))))
+      (repeat all (move (top ((current player) vloc WON)) (top (game iloc STOCK))))
+      (all player 'P (repeat all (move (top ('P vloc WON)) (top (game iloc STOCK))))))))"""
+    text = game(flow, players=3)
+    seen = set()
+    for max_work in range(1, 760, 2):
+        fast = recycle.loads(text, "t.rcy", engine="compiled", max_work=max_work)
+        plain = recycle.loads(text, "t.rcy", engine="plain", max_work=max_work)
+        assert "def filter_" in fast.generated and "def max_" in fast.generated
+        a, b = outcome(fast, 1), outcome(plain, 1)
+        assert a == b, max_work
+        seen.add(a if isinstance(a, str) else "finished")
+    assert "finished" in seen and len(seen) >= 5  # stopped at several different forms
