@@ -125,3 +125,34 @@ def test_every_budget_runs_out_at_the_same_form():
         assert a == b, max_work
         seen.add(a if isinstance(a, str) else "finished")
     assert "finished" in seen and len(seen) >= 5  # stopped at several different forms
+
+
+BIG = "(create deck (game iloc STOCK) (deck (RANK (A, B, C, D, E, F, G, H, I, J, K, L, M)) (SUIT (X, Y))))"
+
+
+@pytest.mark.parametrize("inner", [
+    # cheap: worked out once per hand and remembered while the hand is unchanged
+    "(or (any (partition RANK ('P iloc HAND)) 'G (== (sum 'G using (game points PTS)) 8)) "
+    "(any (partition SUIT ('P iloc HAND)) 'G (== (sum 'G using (game points PTS)) 9)))",
+    # dear: a loop over more than a few cards takes work each time, so it is never remembered
+    "(any ('P iloc HAND) 'C (and (== (cardatt RANK 'C) M) (== (size ('P iloc HAND)) 10)))",
+])
+def test_remembered_conditions_charge_and_answer_as_the_closures(inner):
+    flow = f"""(do ((shuffle (game iloc STOCK))
+      (all player 'P (repeat 12 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))
+      (set (game points PTS) (((RANK : A) 4) ((RANK : B) 3) ((RANK : C) 5)))
+      (stage player (end (or (> (game sto ROUND) 30) (any player 'P {inner})))
+        (do ((inc (game sto ROUND))
+             (choice ((turn pass)
+                      (any ((current player) iloc HAND) 'C (move 'C (top (game iloc STOCK))))
+                      ((> (size (game iloc STOCK)) 0) (move (top (game iloc STOCK)) (top ((current player) iloc HAND)))))))))))"""
+    text = f"""(game (setup (create players 2) {BIG}) {flow} (scoring max (game sto ROUND)))"""
+    fast, plain = both(text)
+    assert "def memo_" in fast.generated
+    assert {compare_seed(fast, plain, seed) for seed in range(20)} == {"ok"}
+    rounds = {fast.random_rollout(seed).scores[0] for seed in range(20)}
+    assert len(rounds) > 2  # the condition ends games at different rounds
+    for max_work in range(1, 2000, 37):
+        a = outcome(recycle.loads(text, "t.rcy", engine="compiled", max_work=max_work), 2)
+        b = outcome(recycle.loads(text, "t.rcy", engine="plain", max_work=max_work), 2)
+        assert a == b, max_work
