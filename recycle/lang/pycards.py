@@ -129,7 +129,10 @@ class CardWriter:
         closure = self.k(self.bool_closure(node, scope))
         bind = [(scope.lookup(name), p) for name, p in self.literal.items() if isinstance(scope.lookup(name), int)]
         players = self.k(self.comp.players, "PLAYERS")
-        memo = self.k([None, None, None], "MEMO")
+        # one tuple (cards, map, answer), replaced whole: a game shared by threads reads a
+        # consistent one
+        memo = self.k([(None, None, None)], "MEMO")
+        last = self.fresh("m")
         pm = f"s.points[{pslot}]" if pts else "None"
 
         def make(name):
@@ -137,22 +140,29 @@ class CardWriter:
                     + [f"    e[{slot}] = {players}[{p}]" for slot, p in bind]
                     + ["    w = s.work", f"    v = {closure}(s, e)", f"    cards = s.locs[{idx}]",
                        f"    if w == s.work and len(cards) <= {KEY_CARDS}:",
-                       f"        {memo}[0], {memo}[1], {memo}[2] = cards[:], {pm}, v", "    return v"])
+                       f"        {memo}[0] = (cards[:], {pm}, v)", "    return v"])
         call = self.helper(node, scope, "memo", make, tuple(sorted(self.literal.items())))
-        return f"({memo}[2] if {memo}[0] == s.locs[{idx}] and {memo}[1] is {pm} else {call})"
+        return f"({last}[2] if ({last} := {memo}[0])[0] == s.locs[{idx}] and {last}[1] is {pm} else {call})"
 
     # -- integers ------------------------------------------------------------------------
-    def write_sum(self, node, scope) -> str | None:
-        """``(sum COLLECTION using POINTS)`` over a written-out collection and a point map
-        of literal name (expr_int.int_sum's general case)."""
+    def using_points(self, node, scope) -> tuple[str, str] | None:
+        """(collection source, point-map slot source) of ``(FORM COLLECTION using (OWNER
+        points NAME))`` when both are written out, else None."""
         items = node.items
         if len(items) != 4 or not kw(items[2], "using") or is_storage_form(items[3]) != "points" \
                 or self.local or self.literal:
             return None
         pslot = self.storage_index(items[3], scope, "points")
         src = self.write_coll(items[1], scope)
-        if pslot is None or src is None:
+        return None if pslot is None or src is None else (src, pslot)
+
+    def write_sum(self, node, scope) -> str | None:
+        """``(sum COLLECTION using POINTS)`` over a written-out collection and a point map
+        of literal name (expr_int.int_sum's general case)."""
+        parts = self.using_points(node, scope)
+        if parts is None:
             return None
+        src, pslot = parts
         closure = self.k(self.comp.c_int(node, scope))
         span = self.k(node.span, "SPAN")
 
@@ -168,14 +178,10 @@ class CardWriter:
     def write_extreme(self, node, scope) -> str | None:
         """``(max|min COLLECTION using POINTS)`` in a context needing a card
         (expr_cards.card_extreme: charged for its cards, ties drawn from the game's generator)."""
-        items = node.items
-        if len(items) != 4 or not kw(items[2], "using") or is_storage_form(items[3]) != "points" \
-                or self.local or self.literal:
+        parts = self.using_points(node, scope)
+        if parts is None:
             return None
-        pslot = self.storage_index(items[3], scope, "points")
-        src = self.write_coll(items[1], scope)
-        if pslot is None or src is None:
-            return None
+        src, pslot = parts
         h = head_of(node)
         closure = self.k(self.comp.c_card(node, scope))
         span = self.k(node.span, "SPAN")
