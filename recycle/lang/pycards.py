@@ -14,6 +14,9 @@ says exactly what the closures do. tests/test_differential.py holds every game t
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
+from .purity import KEY_CARDS, analyse
 from .shapes import MAX_COLLECTION, SMALL, Const, head_of, is_atom, is_location_form, is_storage_form, kw
 from .syntax import VAR, SList
 
@@ -27,6 +30,24 @@ def short(node, width: int = 70) -> str:
 class CardWriter:
     """The card-level part of ``pyexpr.ExprWriter`` (a mixin: it uses its ``k``,
     ``loc_index``, ``storage_index``, ``write_bool`` and helper functions)."""
+
+    @contextmanager
+    def as_literal(self, name: str, player: int):
+        """Within the block, the variable ``name`` is written out as the player index ``player``."""
+        saved = self.literal.get(name)
+        self.literal[name] = player
+        try:
+            yield
+        finally:
+            if saved is None:
+                self.literal.pop(name, None)
+            else:
+                self.literal[name] = saved
+
+    def landed(self, moved: str, dst: str) -> list[str]:
+        """Statements putting the list ``moved`` (already in order) on top of location ``dst``."""
+        c, i = self.fresh("c"), self.fresh("i")
+        return [f"s.locs[{dst}].extend({moved})", f"{c} = s.card_loc", f"for {i} in {moved}:", f"    {c}[{i}] = {dst}"]
 
     def helper(self, node, scope, stem: str, make, extra=()) -> str:
         """The call of a generated function for ``node`` (written once by ``make(name)``,
@@ -68,16 +89,9 @@ class CardWriter:
             if not is_location_form(loc) or loc.items[1].value == "mem":
                 return None
             parts = []
-            saved = self.literal.get(name)
-            try:
-                for p in range(self.comp.layout.nplayers):
-                    self.literal[name] = p
+            for p in range(self.comp.layout.nplayers):
+                with self.as_literal(name, p):
                     parts.append(self.loc_index(loc, scope))
-            finally:
-                if saved is None:
-                    self.literal.pop(name, None)
-                else:
-                    self.literal[name] = saved
         else:
             if not items or any(not is_location_form(i) or i.items[1].value == "mem" for i in items):
                 return None
@@ -112,8 +126,6 @@ class CardWriter:
         was worked out for, else the compiler's cached closure (which pays for what it
         reads). Only answers that took no work are kept, as the cache keeps them
         (purity.cached)."""
-        from .purity import KEY_CARDS, analyse
-
         if not self.comp.fast or self.local:
             return None
         found = analyse(node, lambda name: isinstance(scope.lookup(name), Const))
@@ -127,7 +139,8 @@ class CardWriter:
         if idx is None or not idx.isdigit() or pslot is None or (pts and not pslot.isdigit()):
             return None
         closure = self.k(self.bool_closure(node, scope))
-        bind = [(scope.lookup(name), p) for name, p in self.literal.items() if isinstance(scope.lookup(name), int)]
+        slots = [(scope.lookup(name), p) for name, p in self.literal.items()]
+        bind = [(slot, p) for slot, p in slots if isinstance(slot, int)]
         players = self.k(self.comp.players, "PLAYERS")
         # one tuple (cards, map, answer), replaced whole: a game shared by threads reads a
         # consistent one
@@ -253,9 +266,8 @@ class CardWriter:
         if move is None:
             return None
         src, dst = move
-        lst, d, k, moved, c, i = (self.fresh(n) for n in ("l", "d", "k", "moved", "c", "i"))
-        return [f"{lst} = s.locs[{src}]", f"{d} = {dst}", f"{k} = len({lst})",
-                f"if s.events is not None or {lst} is s.locs[{d}] or s.work < {k} or {k} > {MAX_COLLECTION}:",
-                f"    {closure}(s, e)", f"elif {k}:", f"    s.work -= {k}", f"    {moved} = {lst}[::-1]",
-                f"    {lst}.clear()", f"    s.locs[{d}].extend({moved})", f"    {c} = s.card_loc",
-                f"    for {i} in {moved}:", f"        {c}[{i}] = {d}"]
+        lst, d, k, moved = (self.fresh(n) for n in ("l", "d", "k", "moved"))
+        return ([f"{lst} = s.locs[{src}]", f"{d} = {dst}", f"{k} = len({lst})",
+                 f"if s.events is not None or {lst} is s.locs[{d}] or s.work < {k} or {k} > {MAX_COLLECTION}:",
+                 f"    {closure}(s, e)", f"elif {k}:", f"    s.work -= {k}", f"    {moved} = {lst}[::-1]",
+                 f"    {lst}.clear()"] + ["    " + ln for ln in self.landed(moved, d)])

@@ -28,7 +28,7 @@ class ExprWriter(CardWriter):
         self._closures: dict = {}  # (id(node), id(scope)) -> the closure made for it once
         self.literal: dict[str, int] = {}  # variables of a players loop written out, player by player
         self.local: dict[str, str] = {}  # card variables of a written-out filter: their Python names
-        self.helper_functions: list[list[str]] = []  # functions the expressions call (filters)
+        self.helper_functions: list[list[str]] = []  # functions the expressions call (CardWriter.helper)
         self._helper_names: dict = {}
         self.memo_ok = True  # conditions not written out may be remembered (CardWriter.write_memo)
 
@@ -55,17 +55,9 @@ class ExprWriter(CardWriter):
         """The condition written out, or None where only the closure will do."""
         h = head_of(node) if isinstance(node, SList) else None
         if h in ("and", "or") and len(node.items) >= 3:
-            if self.memo_ok:
-                # a condition that Python cannot say plainly in full may be remembered whole
-                self.memo_ok = False
-                try:
-                    plain = [self.write_bool(i, scope) for i in node.items[1:]]
-                finally:
-                    self.memo_ok = True
-                whole = self.write_memo(node, scope) if None in plain else None
-                if whole is not None:
-                    return whole
-            parts = [self.write_bool(i, scope) for i in node.items[1:]]
+            parts = self.bool_parts(node, scope)
+            if isinstance(parts, str):
+                return parts  # remembered whole
             if all(p is None for p in parts) or (self.literal and any(p is None for p in parts)):
                 return None
             # the parts Python cannot say plainly are their own closures (cached where pure)
@@ -76,19 +68,12 @@ class ExprWriter(CardWriter):
                 and is_atom(node.items[2], VAR):
             # a loop over the players: written out once per player, the variable a literal
             name = node.items[2].value
-            saved = self.literal.get(name)
             parts = []
             # the variable has a slot too: a remembered condition sets it before asking its closure
             inner = scope.bind(name, self.comp.new_slot(), "player")
-            try:
-                for p in range(self.comp.layout.nplayers):
-                    self.literal[name] = p
+            for p in range(self.comp.layout.nplayers):
+                with self.as_literal(name, p):
                     parts.append(self.write_bool(node.items[3], inner))
-            finally:
-                if saved is None:
-                    self.literal.pop(name, None)
-                else:
-                    self.literal[name] = saved
             if any(p is None for p in parts):
                 return None
             return "(" + (" or " if h == "any" else " and ").join(parts) + ")"
@@ -104,6 +89,23 @@ class ExprWriter(CardWriter):
             if a is not None and b is not None:
                 return f"({a} {h} {b})"
         return self.write_memo(node, scope) if self.memo_ok else None
+
+    def bool_parts(self, node, scope):
+        """The parts of an and/or written out (None where only a closure will do); or, when
+        some part cannot be said plainly, the whole condition remembered (``write_memo``)
+        if it can be."""
+        items = node.items[1:]
+        if not self.memo_ok:
+            return [self.write_bool(i, scope) for i in items]
+        self.memo_ok = False
+        try:
+            plain = [self.write_bool(i, scope) for i in items]
+        finally:
+            self.memo_ok = True
+        if None not in plain:
+            return plain
+        whole = self.write_memo(node, scope)
+        return whole if whole is not None else [self.write_bool(i, scope) for i in items]
 
     def bool_closure(self, node, scope):
         """The compiler's closure for a condition (cached by its cards where it is pure)."""
@@ -159,10 +161,6 @@ class ExprWriter(CardWriter):
         charged alike), or None."""
         if len(node.items) != 4 or not is_atom(node.items[2], VAR) or self.literal or self.local:
             return None
-        key = (id(node), id(scope))
-        name = self._helper_names.get(key)
-        if name is not None:
-            return f"{name}(s, e)"
         src = self.write_coll(node.items[1], scope)
         if src is None:
             return None
@@ -181,14 +179,12 @@ class ExprWriter(CardWriter):
         comp = self.comp
         w = 0 if comp.players_loop(node) else comp.weight(node.items[3])
         small = SMALL if comp.loop_free(node.items[3]) else -1
-        name = self._helper_names[key] = f"filter_{len(self._helper_names)}"
         span = self.k(node.span, "SPAN")
-        self.helper_functions.append([
+        return self.helper(node, scope, "filter", lambda name: [
             f"def {name}(s, e):", f"    # line {node.span.line}: {short(node)}",
             f"    cards = {src}", f"    if len(cards) > {small}:", f"        s.work -= len(cards) * {w}",
             "        if s.work < 0:", f"            out_of_work(s, {span}, 'filter')",
             f"    return [_v for _v in cards if {cond}]"])
-        return f"{name}(s, e)"
 
     def write_str(self, node, scope) -> str | None:
         """A string storage, a name written as it is (``NONE``) or the attribute of a card
@@ -307,13 +303,12 @@ class ExprWriter(CardWriter):
                 return None
             src, dst = move
             k = x.items[1].value
-            lst, d, moved, c, i = (self.fresh(n) for n in ("l", "d", "moved", "c", "i"))
+            lst, d, moved = (self.fresh(n) for n in ("l", "d", "moved"))
             # as items.bulk_repeat: the k top cards at once, or one by one by the closure
-            return [f"{lst} = s.locs[{src}]", f"{d} = {dst}",
-                    f"if s.events is not None or len({lst}) < {k} or {lst} is s.locs[{d}] or s.work < {k}:",
-                    f"    {closure}(s, e)", "else:", f"    s.work -= {k}", f"    {moved} = {lst}[-{k}:]",
-                    f"    del {lst}[-{k}:]", f"    {moved}.reverse()", f"    s.locs[{d}].extend({moved})",
-                    f"    {c} = s.card_loc", f"    for {i} in {moved}:", f"        {c}[{i}] = {d}"]
+            return ([f"{lst} = s.locs[{src}]", f"{d} = {dst}",
+                     f"if s.events is not None or len({lst}) < {k} or {lst} is s.locs[{d}] or s.work < {k}:",
+                     f"    {closure}(s, e)", "else:", f"    s.work -= {k}", f"    {moved} = {lst}[-{k}:]",
+                     f"    del {lst}[-{k}:]", f"    {moved}.reverse()"] + ["    " + ln for ln in self.landed(moved, d)])
         return None
 
     def card_move(self, x, scope, closure: str) -> list[str] | None:
