@@ -156,3 +156,60 @@ def test_remembered_conditions_charge_and_answer_as_the_closures(inner):
         a = outcome(recycle.loads(text, "t.rcy", engine="compiled", max_work=max_work), 2)
         b = outcome(recycle.loads(text, "t.rcy", engine="plain", max_work=max_work), 2)
         assert a == b, max_work
+
+
+def test_arithmetic_in_a_value_is_written_out_and_overflows_as_the_closure():
+    flow = """(do ((set (game sto X) 3)
+      (set ((current player) sto S) (+ (* (game sto X) 2) (- (game sto X) 1)))
+      (set (game sto Y) (* (game sto X) 1537228672809129302))
+      (set (game sto Z) (* (game sto Y) 2))))"""
+    fast, plain = both(game(flow))
+    assert ":= (" in fast.generated  # (* ...) written with its range check
+    errors = []
+    for g in (fast, plain):
+        with pytest.raises(recycle.RecycleError) as info:
+            g.play(seed=1)
+        errors.append(str(info.value))
+    assert errors[0] == errors[1] and "overflow" in errors[0] and "*" in errors[0]
+    fast, plain = both(game(flow.replace("(set (game sto Z) (* (game sto Y) 2))", "")))
+    assert compare_seed(fast, plain, 1) == "ok"
+    assert fast.play(seed=1).scores == [8, 0]
+
+
+@pytest.mark.parametrize("swap", [
+    # two cards, possibly of the same location (both places are found before either changes)
+    "(any ((current player) iloc HAND) 'A (any (union ((current player) iloc HAND) (game iloc STOCK)) 'B (swap 'A 'B)))",
+    # two locations
+    "(swap ((current player) iloc HAND) (game iloc STOCK))",
+])
+def test_swaps_are_written_out_and_recorded_alike(swap):
+    flow = f"""(do ({DEAL} (stage player (end (> (game sto T) 5))
+      (do ((inc (game sto T)) (choice ((turn pass) {swap}))
+           (set ((current player) sto S) (size (filter ((current player) iloc HAND) 'C (== (cardatt RANK 'C) A)))))))))"""
+    fast, plain = both(game(flow))
+    assert "s.card_loc[_va" in fast.generated or "s.locs[_i" in fast.generated
+    assert {compare_seed(fast, plain, seed) for seed in range(25)} == {"ok"}
+    for seed in range(5):
+        a, b = fast.play(seed=seed, record=True), plain.play(seed=seed, record=True)
+        assert [repr(x) for x in a.events] == [repr(x) for x in b.events]
+        held = sorted(c for loc in a.state.locs for c in loc)
+        assert held == list(range(8))  # every card still somewhere, once
+
+
+def test_a_string_set_from_the_top_card_and_a_map_found_by_it():
+    # Hearts' trick: the suit led, then a point map made from it (found again by the suit)
+    flow = f"""(do ({DEAL} (stage player (end (> (game sto T) 6))
+      (do ((inc (game sto T))
+           (set (game str LEAD) (cardatt SUIT (top ((current player) iloc HAND))))
+           (set (game points LED) (((SUIT : (game str LEAD)) 10) ((RANK : A) (game sto K))))
+           ((> (size ((current player) iloc HAND)) 0) (move (top ((current player) iloc HAND)) (top (game vloc PILE))))
+           (set ((current player) sto S) (sum (game vloc PILE) using (game points LED))))))))"""
+    fast, plain = both(game(flow))
+    assert "s.strs[" in fast.generated and "MAPS" in fast.generated
+    assert {compare_seed(fast, plain, seed) for seed in range(20)} == {"ok"}
+    # an empty hand gives the empty string, as the closure's (cardatt KEY (top EMPTY))
+    assert fast.random_rollout(1).strs == plain.random_rollout(1).strs
+    for max_work in range(1, 400, 3):  # making or finding a map charges alike
+        a = outcome(recycle.loads(game(flow), "t.rcy", engine="compiled", max_work=max_work), 4)
+        b = outcome(recycle.loads(game(flow), "t.rcy", engine="plain", max_work=max_work), 4)
+        assert a == b, max_work

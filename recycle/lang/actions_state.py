@@ -118,6 +118,7 @@ class StateActions:
                     by_values.clear()
                 by_values[values] = pm
             s.points[slot(s, e)] = pm
+        set_points.by_values = by_values  # read by generated code (pycards.set_points_action)
         return Item(x, scope, run=set_points, static=True)
 
     @form("inc", "(inc (OWNER sto NAME) AMOUNT?)", Kind.ACTION, sets=1)

@@ -17,8 +17,9 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from .purity import KEY_CARDS, analyse
-from .shapes import MAX_COLLECTION, SMALL, Const, head_of, is_atom, is_location_form, is_storage_form, kw
+from .shapes import MAX_COLLECTION, SCAN, SMALL, Const, head_of, is_atom, is_location_form, is_storage_form, kw
 from .syntax import VAR, SList
+from .values import Card
 
 
 def short(node, width: int = 70) -> str:
@@ -138,6 +139,12 @@ class CardWriter:
         pslot = self.storage_index(pts[0], scope, "points") if pts else "None"
         if idx is None or not idx.isdigit() or pslot is None or (pts and not pslot.isdigit()):
             return None
+        # the same question asked in two places (a stage's end and the stage around it) shares
+        # one memory: it means the same wherever its variables mean the same
+        share = (str(node), idx, pslot, self.meanings(node, scope))
+        known = self._shared_memos.get(share)
+        if known is not None:
+            return known
         closure = self.k(self.bool_closure(node, scope))
         slots = [(scope.lookup(name), p) for name, p in self.literal.items()]
         bind = [(slot, p) for slot, p in slots if isinstance(slot, int)]
@@ -155,7 +162,30 @@ class CardWriter:
                        f"    if w == s.work and len(cards) <= {KEY_CARDS}:",
                        f"        {memo}[0] = (cards[:], {pm}, v)", "    return v"])
         call = self.helper(node, scope, "memo", make, tuple(sorted(self.literal.items())))
-        return f"({last}[2] if ({last} := {memo}[0])[0] == s.locs[{idx}] and {last}[1] is {pm} else {call})"
+        text = f"({last}[2] if ({last} := {memo}[0])[0] == s.locs[{idx}] and {last}[1] is {pm} else {call})"
+        self._shared_memos[share] = text
+        return text
+
+    def meanings(self, node, scope) -> tuple:
+        """What each variable of ``node`` stands for here: a player written out, a constant's
+        value, or nothing (bound within ``node``)."""
+        names: set = set()
+
+        def walk(x):
+            if isinstance(x, SList):
+                for i in x.items:
+                    walk(i)
+            elif x.kind == VAR:
+                names.add(x.value)
+        walk(node)
+        out = []
+        for name in sorted(names):
+            if name in self.literal:
+                out.append((name, "player", self.literal[name]))
+            else:
+                c = scope.lookup(name)
+                out.append((name, "const", c.value) if isinstance(c, Const) else (name, "bound", None))
+        return tuple(out)
 
     # -- integers ------------------------------------------------------------------------
     def using_points(self, node, scope) -> tuple[str, str] | None:
@@ -203,9 +233,12 @@ class CardWriter:
             return [f"def {name}(s, e):", f"    # line {node.span.line}: {short(node)}", "    w = s.work",
                     f"    lst = {src}", "    if not lst:", "        s.work = w", f"        return {closure}(s, e)",
                     "    s.work -= len(lst)", "    if s.work < 0:", f"        out_of_work(s, {span}, {h!r})",
-                    f"    sc = s.points[{pslot}].table", f"    best = {h}([sc[c] for c in lst])",
-                    "    tied = [c for c in lst if sc[c] == best]",
-                    "    return tied[0] if len(tied) == 1 else tied[s.rng.randrange(len(tied))]"]
+                    f"    sc = s.points[{pslot}].table",
+                    # one pass finds the best score and how many cards share it
+                    "    pick = lst[0]", "    best = sc[pick]", "    n = 0", "    for c in lst:", "        v = sc[c]",
+                    f"        if v {'>' if h == 'max' else '<'} best:", "            best, pick, n = v, c, 1",
+                    "        elif v == best:", "            n += 1", "    if n == 1:", "        return pick",
+                    "    tied = [c for c in lst if sc[c] == best]", "    return tied[s.rng.randrange(len(tied))]"]
         return self.helper(node, scope, h, make)
 
     def write_card(self, node, scope) -> str | None:
@@ -229,11 +262,13 @@ class CardWriter:
                 return None
             layout = self.k(self.comp.layout, "LAYOUT")
             span = self.k(node.span, "SPAN")
+            width, n = self.comp.layout.width, self.comp.layout.nplayers
 
             def make(name):
+                # each location name has a block of 1 + 2n places: the game's, the players', the teams'
                 return [f"def {name}(s, e):", f"    # line {node.span.line}: {short(node)}",
-                        f"    info = {layout}.info(s.card_loc[{card}])", "    if info.owner_kind == 'player':",
-                        "        return info.owner",
+                        f"    loc = s.card_loc[{card}]", f"    o = loc % {width}", f"    if 0 < o <= {n}:",
+                        "        return o - 1", f"    info = {layout}.info(loc)",
                         f"    rt_error(f'the card is in {{info.label}}, which no player owns', {span}, 'owner')"]
             return self.helper(node, scope, "owner", make)
         return None
@@ -271,3 +306,66 @@ class CardWriter:
                  f"if s.events is not None or {lst} is s.locs[{d}] or s.work < {k} or {k} > {MAX_COLLECTION}:",
                  f"    {closure}(s, e)", f"elif {k}:", f"    s.work -= {k}", f"    {moved} = {lst}[::-1]",
                  f"    {lst}.clear()"] + ["    " + ln for ln in self.landed(moved, d)])
+
+    def swap_action(self, x, scope, closure: str) -> list[str] | None:
+        """``(swap A B)`` of two physical locations written out, or of two variables known to
+        hold cards (actions.a_swap); recorded events, a long location (charged for its
+        cards) or a value that is not a card take the closure's way."""
+        if len(x.items) != 3:
+            return None
+        a, b = x.items[1], x.items[2]
+        if is_location_form(a) and is_location_form(b):
+            if "mem" in (a.items[1].value, b.items[1].value):
+                return None
+            ia, ib = self.loc_index(a, scope), self.loc_index(b, scope)
+            if ia is None or ib is None:
+                return None
+            i, j, li, lj, c, cl = (self.fresh(n) for n in ("i", "j", "li", "lj", "c", "cl"))
+            return [f"{i} = {ia}", f"{j} = {ib}", f"{li} = s.locs[{i}]", f"{lj} = s.locs[{j}]",
+                    f"if s.events is not None or len({li}) + len({lj}) > {SCAN}:", f"    {closure}(s, e)",
+                    "else:", f"    s.locs[{i}], s.locs[{j}] = {lj}, {li}", f"    {cl} = s.card_loc",
+                    f"    for {c} in {lj}:", f"        {cl}[{c}] = {i}",
+                    f"    for {c} in {li}:", f"        {cl}[{c}] = {j}"]
+        slots = []
+        for v in (a, b):
+            if not is_atom(v, VAR) or scope.hint(v.value) != "card" or not isinstance(scope.lookup(v.value), int):
+                return None
+            slots.append(scope.lookup(v.value))
+        card = self.k(Card, "Card")
+        va, vb, i, j, li, lj, pa = (self.fresh(n) for n in ("va", "vb", "i", "j", "li", "lj", "pa"))
+        return [f"{va} = e[{slots[0]}]", f"{vb} = e[{slots[1]}]",
+                f"if s.events is not None or {va}.__class__ is not {card} or {vb}.__class__ is not {card}:",
+                f"    {closure}(s, e)", "else:",
+                f"    {i} = s.card_loc[{va}]", f"    {j} = s.card_loc[{vb}]",
+                f"    {li} = s.locs[{i}]", f"    {lj} = s.locs[{j}]",
+                f"    if len({li}) + len({lj}) > {SCAN}:", f"        {closure}(s, e)", "    else:",
+                # both places found before either changes (the two cards may share a location)
+                f"        {pa} = {li}.index({va})", f"        {lj}[{lj}.index({vb})] = {va}", f"        {li}[{pa}] = {vb}",
+                f"        s.card_loc[{va}], s.card_loc[{vb}] = {j}, {i}"]
+
+    def set_points_action(self, x, scope, run, closure: str) -> list[str] | None:
+        """``(set (OWNER points NAME) AWARDS)`` with computed parts (actions_state.c_set_points'
+        ``set_points``): the map found by the parts' values, written out; a map not made yet
+        takes the closure's way."""
+        by_values = getattr(run, "by_values", None)
+        slot = self.storage_index(x.items[1], scope, "points")
+        if by_values is None or slot is None or self.local or self.literal:
+            return None
+        parts = []
+        for award in x.items[2].items:
+            for cond in award.items[:-1]:
+                for part in (cond.items[0], cond.items[2]):
+                    if not isinstance(self.comp.storage_name(part, scope), str):
+                        parts.append(self.write_str(part, scope))
+            if self.comp.const_value(award.items[-1], scope) is None:
+                parts.append(self.write_int(award.items[-1], scope))
+        if not parts or None in parts:
+            return None
+        table = self.k(by_values, "MAPS")
+        nawards = len(x.items[2].items)
+        span = self.k(x.span, "SPAN")
+        w, n, pm = self.fresh("w"), self.fresh("n"), self.fresh("pm")
+        return [f"{w} = s.work", f"{n} = len(s.card_loc) * {nawards}", f"if {n} > {SMALL}:",
+                f"    s.work -= {n} >> 1", "    if s.work < 0:", f"        out_of_work(s, {span}, 'set')",
+                f"{pm} = {table}.get(({', '.join(parts)},))", f"if {pm} is None:", f"    s.work = {w}",
+                f"    {closure}(s, e)", "else:", f"    s.points[{slot}] = {pm}"]

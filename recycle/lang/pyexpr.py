@@ -31,6 +31,7 @@ class ExprWriter(CardWriter):
         self.helper_functions: list[list[str]] = []  # functions the expressions call (CardWriter.helper)
         self._helper_names: dict = {}
         self.memo_ok = True  # conditions not written out may be remembered (CardWriter.write_memo)
+        self._shared_memos: dict = {}  # one memory per question (CardWriter.write_memo)
 
     def k(self, obj, prefix: str = "K") -> str:
         """The module-level name of ``obj`` (one name per object)."""
@@ -139,6 +140,14 @@ class ExprWriter(CardWriter):
             return None if coll is None else f"len({coll})"
         if h == "sum":
             return self.write_sum(node, scope)
+        if h in ("+", "-", "*") and len(node.items) == 3:
+            a, b = self.write_int(node.items[1], scope), self.write_int(node.items[2], scope)
+            if a is None or b is None:
+                return None
+            # beyond 64 bits the closure says so (its operands, worked out again, are plain reads)
+            v = self.fresh("r")
+            closure = self.k(self.comp.c_int(node, scope))
+            return f"({v} if {-MAX_INT} <= ({v} := {a} {h} {b}) <= {MAX_INT} else {closure}(s, e))"
         return None
 
     def coll_expr(self, node, scope, closure) -> str:
@@ -193,6 +202,18 @@ class ExprWriter(CardWriter):
                 and is_atom(node.items[2], VAR) and node.items[2].value in self.local:
             col = self.k(self.comp.game.attr_column(node.items[1].value), "ATTR")
             return f"{col}[{self.local[node.items[2].value]}]"
+        if head_of(node) == "cardatt" and len(node.items) == 3 and is_atom(node.items[1], SYMBOL) \
+                and isinstance(node.items[2], SList) and len(node.items[2].items) == 2 \
+                and kw(node.items[2].items[0], "top", "bottom") and not self.local and not self.literal:
+            # the attribute of a location's top (last) or bottom card: "" when it is empty
+            where = node.items[2].items[1]
+            idx = self.loc_index(where, scope) if is_location_form(where) and where.items[1].value != "mem" else None
+            if idx is None:
+                return None
+            col = self.k(self.comp.game.attr_column(node.items[1].value), "ATTR")
+            lst = self.fresh("l")
+            end = -1 if node.items[2].items[0].value == "top" else 0
+            return f"({col}[{lst}[{end}]] if ({lst} := s.locs[{idx}]) else '')"
         if isinstance(node, Atom):
             # an upper-case name stands for itself; lower-case words may be keywords
             ok = node.kind == SYMBOL and isinstance(node.value, str) and node.value.isupper()
@@ -264,6 +285,14 @@ class ExprWriter(CardWriter):
         closure = self.k(item.run)
         if h == "turn":
             return ["pass"]
+        if h == "set" and len(x.items) == 3 and is_storage_form(x.items[1]) == "str":
+            slot = self.storage_index(x.items[1], scope, "str")
+            v = None if slot is None else self.write_str(x.items[2], scope)
+            if v is None:
+                return None
+            return ["if s.events is None:", f"    s.strs[{slot}] = {v}", "else:", f"    {closure}(s, e)"]
+        if h == "set" and len(x.items) == 3 and is_storage_form(x.items[1]) == "points":
+            return self.set_points_action(x, scope, item.run, closure)
         if h in ("set", "inc", "dec") and len(x.items) in (2, 3) and is_storage_form(x.items[1]) == "sto":
             slot = self.storage_index(x.items[1], scope)
             if slot is None or (h == "set" and len(x.items) != 3):
@@ -283,6 +312,8 @@ class ExprWriter(CardWriter):
                     "else:", f"    {closure}(s, e)"]
         if h == "cycle":
             return self.cycle_action(x, scope)
+        if h == "swap":
+            return self.swap_action(x, scope, closure)
         if h == "repeat" and len(x.items) == 3 and kw(x.items[1], "all"):
             return self.repeat_all_moves(x, scope, closure)
         if h == "move" and len(x.items) == 3 and is_atom(x.items[1], VAR):
