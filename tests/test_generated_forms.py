@@ -213,3 +213,29 @@ def test_a_string_set_from_the_top_card_and_a_map_found_by_it():
         a = outcome(recycle.loads(game(flow), "t.rcy", engine="compiled", max_work=max_work), 4)
         b = outcome(recycle.loads(game(flow), "t.rcy", engine="plain", max_work=max_work), 4)
         assert a == b, max_work
+
+
+@pytest.mark.parametrize("cond", [
+    # cheap: looked up inline in the closure's cache by the current hand
+    "(any (partition RANK ((current player) iloc HAND)) 'G (== (size 'G) 2))",
+    # dear: it takes work each time, so it is never in the cache and the closure pays again
+    "(any ((current player) iloc HAND) 'C (and (== (cardatt RANK 'C) M) (> (size ((current player) iloc HAND)) 9)))",
+])
+def test_conditions_on_the_current_hand_are_looked_up_and_charged_as_the_closures(cond):
+    flow = f"""(do ((shuffle (game iloc STOCK))
+      (all player 'P (repeat 12 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))
+      (stage player (end (> (game sto ROUND) 30))
+        (do ((inc (game sto ROUND))
+             ({cond} (inc ((current player) sto S)))
+             (choice ((turn pass)
+                      (any ((current player) iloc HAND) 'C (move 'C (top (game iloc STOCK))))
+                      ((> (size (game iloc STOCK)) 0) (move (top (game iloc STOCK)) (top ((current player) iloc HAND)))))))))))"""
+    text = f"""(game (setup (create players 2) {BIG}) {flow} (scoring max ((current player) sto S)))"""
+    fast, plain = both(text)
+    assert "CACHE" in fast.generated and "MISSING" in fast.generated
+    assert {compare_seed(fast, plain, seed) for seed in range(20)} == {"ok"}
+    assert len({tuple(fast.random_rollout(seed).scores) for seed in range(20)}) > 2
+    for max_work in range(1, 3000, 41):
+        a = outcome(recycle.loads(text, "t.rcy", engine="compiled", max_work=max_work), 2)
+        b = outcome(recycle.loads(text, "t.rcy", engine="plain", max_work=max_work), 2)
+        assert a == b, max_work

@@ -204,6 +204,13 @@ def cached(compute, loc_fns: list, pts_fns: list, sort_cards: bool = False):
 
     hand = (lambda cards: tuple(sorted(cards))) if sort_cards else tuple
 
+    def keyed(fn):
+        # generated code may look a value up itself (pycards.CardWriter.cached_lookup): for one
+        # location the key is its cards (sorted when ``sort_cards``), paired with the point
+        # map's object when there is one; only values that took no work are in ``cache``
+        fn.cache, fn.sorted_key, fn.key_points = cache, sort_cards, bool(pts_fns)
+        return fn
+
     if len(loc_fns) == 1 and len(pts_fns) <= 1:
         (loc,) = loc_fns
         pvar = getattr(loc, "loc_player_var", None)
@@ -219,7 +226,7 @@ def cached(compute, loc_fns: list, pts_fns: list, sort_cards: bool = False):
                 key = (hand(cards), pts(s, e))
                 v = get(key, missing)
                 return miss(s, e, key) if v is missing else v
-            return cached_pts
+            return keyed(cached_pts)
         # the hottest shapes, written out: a player's location, with or without a point map
         if pvar is not None and pslot is not None:
             b1, slot = pvar
@@ -247,7 +254,7 @@ def cached(compute, loc_fns: list, pts_fns: list, sort_cards: bool = False):
                         return v
                 last[i] = (cards[:], pts, v)
                 return v
-            return cached_player_loc_points
+            return keyed(cached_player_loc_points)
         if cur is not None and pslot is None and not pts_fns:
             def cached_current_loc(s, e):
                 cards = s.locs[cur + s.pstack[-1][0]]
@@ -256,7 +263,7 @@ def cached(compute, loc_fns: list, pts_fns: list, sort_cards: bool = False):
                 key = tuple(sorted(cards)) if sort_cards else tuple(cards)
                 v = get(key, missing)
                 return miss(s, e, key) if v is missing else v
-            return cached_current_loc
+            return keyed(cached_current_loc)
         if pslot is not None:
             def cached_loc_points(s, e):
                 cards = loc(s, e)
@@ -265,7 +272,7 @@ def cached(compute, loc_fns: list, pts_fns: list, sort_cards: bool = False):
                 key = (hand(cards), s.points[pslot])
                 v = get(key, missing)
                 return miss(s, e, key) if v is missing else v
-            return cached_loc_points
+            return keyed(cached_loc_points)
 
         def cached_loc(s, e):
             cards = loc(s, e)
@@ -274,7 +281,7 @@ def cached(compute, loc_fns: list, pts_fns: list, sort_cards: bool = False):
             key = hand(cards)
             v = get(key, missing)
             return miss(s, e, key) if v is missing else v
-        return cached_loc
+        return keyed(cached_loc)
 
     def cached_n(s, e):
         hands = [f(s, e) for f in loc_fns]

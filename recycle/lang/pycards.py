@@ -22,6 +22,9 @@ from .syntax import VAR, SList
 from .values import Card
 
 
+MISSING = object()  # not in a cache
+
+
 def short(node, width: int = 70) -> str:
     """A form on one line, cut to ``width``, as a comment may hold it."""
     text = "".join(ch if ch.isprintable() else "?" for ch in " ".join(str(node).split()))
@@ -137,8 +140,10 @@ class CardWriter:
             return None
         idx = self.loc_index(loc, scope)
         pslot = self.storage_index(pts[0], scope, "points") if pts else "None"
-        if idx is None or not idx.isdigit() or pslot is None or (pts and not pslot.isdigit()):
+        if idx is None or pslot is None or (pts and not pslot.isdigit()):
             return None
+        if not idx.isdigit():  # a location that moves with the current player: its cache only
+            return self.cached_lookup(node, scope, idx, pslot if pts else None)
         # the same question asked in two places (a stage's end and the stage around it) shares
         # one memory: it means the same wherever its variables mean the same
         share = (str(node), idx, pslot, self.meanings(node, scope))
@@ -155,8 +160,17 @@ class CardWriter:
         last = self.fresh("m")
         pm = f"s.points[{pslot}]" if pts else "None"
 
+        fn = self.bool_closure(node, scope)
+        # an answer not remembered here may be in the closure's cache, by the key it files it under
+        found_key = self.cache_key(fn, "cards", pslot if pts else None)
+        lookup = [] if found_key is None else [
+            f"    cards = s.locs[{idx}]", f"    if len(cards) <= {KEY_CARDS}:",
+            f"        v = {self.k(fn.cache, 'CACHE')}.get({found_key}, {self.k(MISSING, 'MISSING')})",
+            f"        if v is not {self.k(MISSING, 'MISSING')}:", f"            {memo}[0] = (cards[:], {pm}, v)",
+            "            return v"]
+
         def make(name):
-            return ([f"def {name}(s, e):", f"    # line {node.span.line}: {short(node)}"]
+            return ([f"def {name}(s, e):", f"    # line {node.span.line}: {short(node)}"] + lookup
                     + [f"    e[{slot}] = {players}[{p}]" for slot, p in bind]
                     + ["    w = s.work", f"    v = {closure}(s, e)", f"    cards = s.locs[{idx}]",
                        f"    if w == s.work and len(cards) <= {KEY_CARDS}:",
@@ -165,6 +179,29 @@ class CardWriter:
         text = f"({last}[2] if ({last} := {memo}[0])[0] == s.locs[{idx}] and {last}[1] is {pm} else {call})"
         self._shared_memos[share] = text
         return text
+
+    def cache_key(self, fn, cards: str, pslot: str | None) -> str | None:
+        """Source of the key under which the cached closure ``fn`` (purity.cached, one
+        location) files the value for the list ``cards``, or None when ``fn`` has no such cache."""
+        if getattr(fn, "cache", None) is None or fn.key_points != (pslot is not None):
+            return None
+        hand = f"tuple(sorted({cards}))" if fn.sorted_key else f"tuple({cards})"
+        return f"({hand}, s.points[{pslot}])" if pslot is not None else hand
+
+    def cached_lookup(self, node, scope, idx: str, pslot: str | None) -> str | None:
+        """A pure condition on one location whose index is worked out as it runs: its value
+        looked up in the closure's cache inline, else the closure (which computes, pays and
+        files it)."""
+        if self.literal:
+            return None
+        fn = self.bool_closure(node, scope)
+        cards, v = self.fresh("c"), self.fresh("v")
+        key = self.cache_key(fn, cards, pslot)
+        if key is None:
+            return None
+        missing = self.k(MISSING, "MISSING")
+        return (f"({v} if len({cards} := s.locs[{idx}]) <= {KEY_CARDS} and ({v} := {self.k(fn.cache, 'CACHE')}"
+                f".get({key}, {missing})) is not {missing} else {self.k(fn)}(s, e))")
 
     def meanings(self, node, scope) -> tuple:
         """What each variable of ``node`` stands for here: a player written out, a constant's
