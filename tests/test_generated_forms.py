@@ -239,3 +239,16 @@ def test_conditions_on_the_current_hand_are_looked_up_and_charged_as_the_closure
         a = outcome(recycle.loads(text, "t.rcy", engine="compiled", max_work=max_work), 2)
         b = outcome(recycle.loads(text, "t.rcy", engine="plain", max_work=max_work), 2)
         assert a == b, max_work
+
+
+def test_arithmetic_in_a_players_loop_overflows_as_the_closure():
+    # the loop is written out player by player; its arithmetic stays the closure's, which reads 'P
+    flow = """(do ((set ((current player) sto X) 9223372036854775807)
+      ((any player 'P (> (+ ('P sto X) 1) 5)) (set ((current player) sto S) 1))))"""
+    fast, plain = both(game(flow))
+    errors = []
+    for g in (fast, plain):
+        with pytest.raises(recycle.RecycleError) as info:
+            g.play(seed=1)
+        errors.append(str(info.value))
+    assert errors[0] == errors[1] and "overflow" in errors[0] and "+" in errors[0]

@@ -150,7 +150,8 @@ class CardWriter:
         known = self._shared_memos.get(share)
         if known is not None:
             return known
-        closure = self.k(self.bool_closure(node, scope))
+        fn = self.bool_closure(node, scope)
+        closure = self.k(fn)
         slots = [(scope.lookup(name), p) for name, p in self.literal.items()]
         bind = [(slot, p) for slot, p in slots if isinstance(slot, int)]
         players = self.k(self.comp.players, "PLAYERS")
@@ -160,7 +161,6 @@ class CardWriter:
         last = self.fresh("m")
         pm = f"s.points[{pslot}]" if pts else "None"
 
-        fn = self.bool_closure(node, scope)
         # an answer not remembered here may be in the closure's cache, by the key it files it under
         found_key = self.cache_key(fn, "cards", pslot if pts else None)
         lookup = [] if found_key is None else [

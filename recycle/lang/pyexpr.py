@@ -140,7 +140,8 @@ class ExprWriter(CardWriter):
             return None if coll is None else f"len({coll})"
         if h == "sum":
             return self.write_sum(node, scope)
-        if h in ("+", "-", "*") and len(node.items) == 3:
+        if h in ("+", "-", "*") and len(node.items) == 3 and not self.literal:
+            # (not in a players loop written out: the closure would read the loop's variable)
             a, b = self.write_int(node.items[1], scope), self.write_int(node.items[2], scope)
             if a is None or b is None:
                 return None
