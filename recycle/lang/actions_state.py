@@ -86,11 +86,16 @@ class StateActions:
         # same on every path and in every process)
         nawards, span = len(compiled), x.span
         computed = []
-        for conds, p in compiled:
-            for kv in conds:
-                computed.extend(v for v in kv if not isinstance(v, (str, int)))
+        parts = []  # (form, "str" | "int") of each computed part, in the same order
+        for (conds, p), award in zip(compiled, awards_node.items):
+            for kv, c in zip(conds, award.items[:-1]):
+                for v, part in zip(kv, (c.items[0], c.items[2])):
+                    if not isinstance(v, (str, int)):
+                        computed.append(v)
+                        parts.append((part, "str"))
             if not isinstance(p, (str, int)):
                 computed.append(p)
+                parts.append((award.items[-1], "int"))
         by_values: dict = {}
 
         def build_key(values):
@@ -118,7 +123,8 @@ class StateActions:
                     by_values.clear()
                 by_values[values] = pm
             s.points[slot(s, e)] = pm
-        set_points.by_values = by_values  # read by generated code (pycards.set_points_action)
+        # read by generated code (pycards.set_points_action): the table and what its keys are made of
+        set_points.by_values, set_points.parts = by_values, parts
         return Item(x, scope, run=set_points, static=True)
 
     @form("inc", "(inc (OWNER sto NAME) AMOUNT?)", Kind.ACTION, sets=1)

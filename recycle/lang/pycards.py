@@ -127,9 +127,10 @@ class CardWriter:
         """A pure condition (purity.analyse) on the cards of one location of fixed index and
         at most one point map, asked again while they are unchanged (a stage's end asking
         about every hand at every turn): the last answer, kept beside the cards and map it
-        was worked out for, else the compiler's cached closure (which pays for what it
-        reads). Only answers that took no work are kept, as the cache keeps them
-        (purity.cached)."""
+        was worked out for, else the answer in the cached closure's table, else the closure
+        (which pays for what it reads). Only answers that took no work are kept, as the cache
+        keeps them (purity.cached). On a location whose index is worked out as it runs (the
+        current player's hand) only the table is looked up (``cached_lookup``)."""
         if not self.comp.fast or self.local:
             return None
         found = analyse(node, lambda name: isinstance(scope.lookup(name), Const))
@@ -388,14 +389,8 @@ class CardWriter:
         slot = self.storage_index(x.items[1], scope, "points")
         if by_values is None or slot is None or self.local or self.literal:
             return None
-        parts = []
-        for award in x.items[2].items:
-            for cond in award.items[:-1]:
-                for part in (cond.items[0], cond.items[2]):
-                    if not isinstance(self.comp.storage_name(part, scope), str):
-                        parts.append(self.write_str(part, scope))
-            if self.comp.const_value(award.items[-1], scope) is None:
-                parts.append(self.write_int(award.items[-1], scope))
+        parts = [self.write_str(part, scope) if kind == "str" else self.write_int(part, scope)
+                 for part, kind in run.parts]
         if not parts or None in parts:
             return None
         table = self.k(by_values, "MAPS")
