@@ -109,3 +109,24 @@ def test_an_internal_error_is_reported_as_ours_with_the_position(monkeypatch):
     result = CliRunner().invoke(app, ["run", str(SCHWIMMEN), "--seed", "4"])
     assert result.exit_code == 2
     assert "internal error (" in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("path", [SCHWIMMEN, HEARTS])
+def test_keys_of_lazily_listed_options_are_those_of_the_options_built(path):
+    """The look-ahead players key a decision's options from its lazy listing without building
+    them (``option_keys``): the keys must be those of the options built one by one."""
+    from recycle.engine.options import option_key, option_keys
+    from recycle.lang.items import LazyOptions
+
+    s = recycle.load(path).new_state(seed=4)
+    draw = random.Random(4).random
+    lazy = 0
+    while not s.is_terminal():
+        opts = s._raw_options()
+        lazy += isinstance(opts, LazyOptions)
+        keys = option_keys(opts, {})
+        assert keys == [option_key(o) for o in opts]
+        assert len(set(keys)) == len(keys)
+        n = len(opts)
+        s.apply(int(draw() * n) if n > 1 else 0)
+    assert lazy >= 5

@@ -463,3 +463,31 @@ def test_no_peeking_through_observations(path, seeds):
             checked += 1
             random_step(s, draw)
     assert checked >= 20
+
+
+def test_sampled_worlds_are_the_redeal_done_step_by_step(hearts):
+    """``sample_world`` works out what to re-deal once per decision and reuses it: each world
+    is still exactly a copy re-dealt by ``determinize`` and then reseeded, and an observation
+    whose state has moved on plans again."""
+    from recycle.engine.knowledge import determinize
+    from recycle.players.lookahead import DealRng
+
+    s, _, _ = play_to_after_the_pass(hearts, 3)
+    s.apply(0)  # the lead of the two of clubs: now a decision with a choice
+    p = s.current_player()
+    obs = s.observation(p)
+    for moved_on in (False, True):
+        if moved_on:  # to p's next turn; obs (the same object) now observes a later decision
+            s.apply(0)
+            while s.current_player() != p:
+                s.apply(0)
+        for k in range(3):
+            got = obs.sample_world(DealRng(k))
+            rng = DealRng(k)
+            want = s.clone()
+            determinize(want, obs.player, rng, s.known_locations(obs.player))
+            want.rng.seed(rng.getrandbits(64))
+            # (not env: checking the world's decision lists its options, which binds variables)
+            assert got.locs == want.locs and got.card_loc == want.card_loc, f"world {k}"
+            assert got.rng.getstate() == want.rng.getstate()
+            assert got.locs != s.locs, "nothing was re-dealt"

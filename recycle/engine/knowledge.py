@@ -68,28 +68,42 @@ def determinize(state, observer: int, rng, known: dict | None = None) -> None:
     uniformly. The unseen cards are sorted before the shuffle, so the world drawn depends
     on the observer's information and the generator only, never on where they truly lie.
     """
+    redeal(state, redeal_plan(state, observer, known), rng)
+
+
+def redeal_plan(state, observer: int, known: dict | None = None) -> list:
+    """What ``determinize`` re-deals in ``state`` (or in any copy of it): per deck family,
+    in name order, the places ``(location, position, card now there)`` and the family's
+    cards sorted. Worked out once, it serves every world sampled from the same state."""
     game = state.game
     infos = game.layout.infos
     known = known or {}
+    decks = game.card_deck
+    team_of = state.team_of
     slots: dict[str, list] = {}
     for i, lst in enumerate(state.locs):
         if not lst or i >= len(infos):
             continue
         info = infos[i]
-        if info.visibility == MEMORY or may_see(info, observer, state.team_of):
+        if info.visibility == MEMORY or may_see(info, observer, team_of):
             continue
         for k, c in enumerate(lst):
-            if known.get(c) == i:
-                continue
-            slots.setdefault(game.card_deck[c], []).append((i, k, c))
+            if known.get(c) != i:
+                slots.setdefault(decks[c], []).append((i, k, c))
+    return [(tuple(slots[name]), tuple(sorted(c for _, _, c in slots[name]))) for name in sorted(slots)]
+
+
+def redeal(state, plan: list, rng) -> None:
+    """Deal ``plan``'s cards (``redeal_plan`` of this state or of the one it was copied
+    from) at random among its places, each family shuffled by ``rng.shuffle``."""
+    locs, card_loc = state.locs, state.card_loc
     renamed = {}
-    for name in sorted(slots):
-        family = slots[name]
-        cards = sorted(c for _, _, c in family)
+    for family, ordered in plan:
+        cards = list(ordered)
         rng.shuffle(cards)
         for (i, k, old), c in zip(family, cards):
-            state.locs[i][k] = c
-            state.card_loc[c] = i
+            locs[i][k] = c
+            card_loc[c] = i
             if c != old:
                 renamed[old] = c
     if renamed:

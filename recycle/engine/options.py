@@ -8,6 +8,7 @@ re-dealt worlds (the same forms with the same values bound).
 
 from __future__ import annotations
 
+from ..lang.items import ANY, STATIC, LazyOptions
 from ..lang.values import MoveEvent
 
 
@@ -37,11 +38,65 @@ def option_key(steps, cache: dict | None = None) -> tuple:
         cache = {}
     out = []
     for item, env in steps:
-        got = cache.get(id(item))
-        if got is None or got[0] is not item:
-            got = cache[id(item)] = (item, item.node.span.line, item.node.span.column, _bound_slots(item))
+        got = _item_part(item, cache)
         out.append((got[1], got[2], tuple([_canon(env[s]) for s in got[3]])))
     return tuple(out)
+
+
+def _item_part(item, cache: dict) -> tuple:
+    got = cache.get(id(item))
+    if got is None or got[0] is not item:
+        got = cache[id(item)] = (item, item.node.span.line, item.node.span.column, _bound_slots(item))
+    return got
+
+
+def option_keys(options, cache: dict | None = None) -> list:
+    """``option_key`` of every option of a decision's raw options (a list of steps, or
+    ``LazyOptions``, whose keys are worked out from its segments without building them)."""
+    if cache is None:
+        cache = {}
+    if not isinstance(options, LazyOptions):
+        return [option_key(o, cache) for o in options]
+    out: list = []
+    for count, kind, data, e, elems in options.segments:
+        if kind == STATIC:
+            out.append(option_key([(data, e)], cache))
+            continue
+        if kind == ANY:
+            _, slot, item = data
+            binds = ((slot, elems),)
+        else:
+            _, slot, _, slot2, item = data
+            binds = ((slot, elems[0]), (slot2, elems[1]))
+        _, line, column, slots = _item_part(item, cache)
+        base = [_canon(e[s]) for s in slots]
+        # where each bound value goes in the key (the inner binding wins a shared slot,
+        # as segment_option assigns it last)
+        places = [[j for j, s in enumerate(slots) if s == slot_ and all(s != b for b, _ in binds[k + 1:])]
+                  for k, (slot_, _) in enumerate(binds)]
+        canons = [[_canon(x) for x in values] for _, values in binds]
+        if places == [[0]] and len(slots) == 1:  # the key is the bound value alone
+            out += [((line, column, (a,)),) for a in canons[0]]
+        elif places == [[0], [1]] and len(slots) == 2:  # ... or the two, in order
+            out += [((line, column, (a, b)),) for a in canons[0] for b in canons[1]]
+        elif len(binds) == 1:
+            (pos,), (first,) = places, canons
+            for a in first:
+                vals = base[:]
+                for j in pos:
+                    vals[j] = a
+                out.append(((line, column, tuple(vals)),))
+        else:
+            (pos1, pos2), (first, second) = places, canons
+            for a in first:
+                for b in second:
+                    vals = base[:]
+                    for j in pos1:
+                        vals[j] = a
+                    for j in pos2:
+                        vals[j] = b
+                    out.append(((line, column, tuple(vals)),))
+    return out
 
 
 class Option:

@@ -174,12 +174,14 @@ class _Stepping:
 
         return Observation(self, player)
 
-    def clone(self, track: bool = False):
+    def clone(self, track: bool = False, rng: random.Random | None = None):
         """An independent copy of this state, waiting at the same decision.
 
         Its cost depends on the size of the state (cards, storages, loop positions), not
         on how long the game has run. Events are not copied; ``track`` keeps tracking
-        what each player has observed (when this state tracks it)."""
+        what each player has observed (when this state tracks it). ``rng`` becomes the
+        copy's generator (its future shuffles and random picks); by default the copy's is
+        a copy of this state's, at the same point."""
         c = State.__new__(State)
         c.game = self.game
         c.locs = [l[:] for l in self.locs]
@@ -189,8 +191,9 @@ class _Stepping:
         c.points = self.points[:]
         c.pstack = [x[:] for x in self.pstack]
         c.tstack = [x[:] for x in self.tstack]
-        rng = random.Random.__new__(random.Random)  # unseeded: no draw from the OS
-        rng.setstate(self.rng.getstate())
+        if rng is None:
+            rng = random.Random.__new__(random.Random)  # unseeded: no draw from the OS
+            rng.setstate(self.rng.getstate())
         c.rng = rng
         c.steps, c.decisions, c.options_total = self.steps, self.decisions, self.options_total
         c.rounds = self.rounds

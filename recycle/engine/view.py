@@ -11,6 +11,8 @@ worlds. An observation describes the state at one decision; take a new one after
 
 from __future__ import annotations
 
+import random
+
 from ..lang.values import may_see
 
 
@@ -21,11 +23,12 @@ RESAMPLE_TRIES = 100
 class Observation:
     """One player's observation of a state (see the module docstring)."""
 
-    __slots__ = ("_state", "player")
+    __slots__ = ("_state", "player", "_plan")
 
     def __init__(self, state, player: int):
         self._state = state
         self.player = player
+        self._plan = None  # (where the state was, what sample_world re-deals there)
 
     @property
     def game(self):
@@ -102,19 +105,31 @@ class Observation:
         A world whose waiting decision offers another number of options than the real
         one contradicts what the game has shown (e.g. who moves now was decided by where
         a card lies) and is dealt again, up to ``RESAMPLE_TRIES`` times."""
-        from .knowledge import determinize as redeal
+        from .knowledge import redeal
 
         s = self._state
-        known = s.known_locations(self.player)
+        plan = self._redeal_plan() if determinize else None
         wanted = s.num_options()
         for _ in range(RESAMPLE_TRIES):
-            world = s.clone()
+            future = random.Random.__new__(random.Random)  # seeded below, after the re-deal's draws
+            world = s.clone(rng=future)
             if determinize:
-                redeal(world, self.player, rng, known)
-            world.rng.seed(rng.getrandbits(64))
+                redeal(world, plan, rng)
+            future.seed(rng.getrandbits(64))
             if not determinize or self._same_decision(world, wanted):
                 break
         return world
+
+    def _redeal_plan(self) -> list:
+        """``knowledge.redeal_plan`` of the observed state, worked out once while the state
+        stays at this decision (the look-ahead players sample thousands of worlds from it)."""
+        from .knowledge import redeal_plan
+
+        s = self._state
+        at = (s.steps, s.decisions, len(s.history), s.nevents)
+        if self._plan is None or self._plan[0] != at:
+            self._plan = (at, redeal_plan(s, self.player, s.known_locations(self.player)))
+        return self._plan[1]
 
     @staticmethod
     def _same_decision(world, wanted: int) -> bool:

@@ -33,7 +33,7 @@ import math
 import random
 
 from ..errors import RecycleRuntimeError
-from ..engine.options import option_key
+from ..engine.options import option_key, option_keys
 
 REWARDS = ("win", "score")
 # options of one decision a look-ahead player considers at most (a random sample beyond)
@@ -314,9 +314,11 @@ class ISMCTSPlayer(_AIPlayer):
                     if node is root:
                         keyed = [(i, i) for i in looked]
                     else:
-                        idx = range(len(opts)) if len(opts) <= MAX_CONSIDERED else \
-                            sorted(rng.sample(range(len(opts)), MAX_CONSIDERED))
-                        keyed = [(i, option_key(opts[i], key_cache)) for i in idx]
+                        if len(opts) <= MAX_CONSIDERED:
+                            keyed = list(enumerate(option_keys(opts, key_cache)))
+                        else:
+                            idx = sorted(rng.sample(range(len(opts)), MAX_CONSIDERED))
+                            keyed = [(i, option_key(opts[i], key_cache)) for i in idx]
                     children = node.children
                     untried = []
                     best_i, best_child, best_ucb = -1, None, -1.0
