@@ -109,7 +109,7 @@ def redeal(state, plan: list, rng) -> None:
     if renamed:
         # variables and loops that hold a re-dealt card now hold the card dealt in its place
         memo: dict = {}
-        state.env = [_rename(v, renamed, memo) for v in state.env]
+        state.env = [_rename(v, renamed, memo) if isinstance(v, (list, Card)) else v for v in state.env]
         if state.frames:
             state.frames = [(_rename(f[0], renamed, memo), f[1]) if type(f) is tuple else f
                             for f in state.frames]

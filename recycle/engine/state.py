@@ -207,7 +207,8 @@ class _Stepping:
         c.seed = self.seed
         c.history = self.history[:]
         memo: dict = {}
-        c.env = [_copy_value(v, memo) for v in self.env] if self.env is not None else None
+        c.env = [_copy_value(v, memo) if isinstance(v, list) else v for v in self.env] \
+            if self.env is not None else None
         c.frames = None if self.frames is None else [_copy_frame(f, memo) for f in self.frames]
         c.waiting = self.waiting
         c.options = None
