@@ -9,7 +9,7 @@ from typing import Callable
 
 from .forms import Kind, form
 from .items import out_of_work
-from .shapes import SMALL, Const, Scope, compare_size, compare_slot, element_hint, fail, head_of, is_atom, kw
+from .shapes import SMALL, Const, Scope, compare_attr_slot, compare_size, compare_slot, element_hint, fail, head_of, is_atom, kw
 from .syntax import INT, SYMBOL, VAR, Atom, SList
 
 
@@ -152,6 +152,10 @@ class BoolForms:
             return lambda s, e: s.ints[k] != cb
         if cb is not None and self.fast:
             fused = compare_size(a, h, cb) or compare_slot(a, h, cb)
+            if fused is not None:
+                return fused
+        if cb is None and self.fast:
+            fused = compare_attr_slot(a, h, b) or compare_attr_slot(b, h, a)
             if fused is not None:
                 return fused
         if h == "==":

@@ -226,8 +226,20 @@ def compare_slot(a: Callable, op: str, cb) -> Callable | None:
     attr = getattr(a, "attr_of_var", None)
     if attr is not None:
         col, vs = attr
-        return (lambda s, e: col[e[vs]] == cb) if op == "==" else (lambda s, e: col[e[vs]] != cb)
+        f = (lambda s, e: col[e[vs]] == cb) if op == "==" else (lambda s, e: col[e[vs]] != cb)
+        return tag(f, attr_test=(col, vs, op, "const", cb))
     return None
+
+
+def compare_attr_slot(a: Callable, op: str, b: Callable) -> Callable | None:
+    """``(==|!= (cardatt KEY 'VARIABLE) (OWNER str NAME))`` as one closure (Hearts asks of
+    every card in a hand whether it follows the suit led)."""
+    attr, k = getattr(a, "attr_of_var", None), getattr(b, "str_slot", None)
+    if attr is None or k is None:
+        return None
+    col, vs = attr
+    f = (lambda s, e: col[e[vs]] == s.strs[k]) if op == "==" else (lambda s, e: col[e[vs]] != s.strs[k])
+    return tag(f, attr_test=(col, vs, op, "str", k))
 
 
 def tag(f: Callable, **facts) -> Callable:
