@@ -491,3 +491,19 @@ def test_sampled_worlds_are_the_redeal_done_step_by_step(hearts):
             assert got.locs == want.locs and got.card_loc == want.card_loc, f"world {k}"
             assert got.rng.getstate() == want.rng.getstate()
             assert got.locs != s.locs, "nothing was re-dealt"
+
+
+def test_a_rejected_world_is_dealt_anew_by_the_lookahead_generator(hearts):
+    """Who leads the first trick is decided by the two of clubs, which the others do not see.
+    A world that deals it away from the leader is rejected and dealt again: with the
+    look-ahead players' DealRng too (it once dealt the same world on every retry, so all
+    hundred failed and the world returned was impossible)."""
+    from recycle.players.lookahead import DealRng
+
+    s, _, hands = play_to_after_the_pass(hearts, 3)
+    leader = s.current_player()
+    for p in range(4):
+        for k in range(6):
+            w = s.observation(p).sample_world(DealRng(k))
+            assert w.card_loc[two_of_clubs(hearts)] == hands[leader], f"P{p}'s world {k}"
+            assert w.num_options() == s.num_options()

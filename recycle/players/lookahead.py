@@ -57,17 +57,24 @@ class DealRng(random.Random):
     ``determinize`` already sorts the unseen cards of each deck family before shuffling,
     so any generator deals a world that depends on the view only. This one also gives
     each family a generator of its own (seeded by the key and the family), so the world
-    dealt to one family does not shift when another family's size changes.
+    dealt to one family does not shift when another family's size changes. A family dealt
+    again by the same generator (a world ``sample_world`` rejected) gets another deal.
     """
 
     def __init__(self, key: int):
         super().__init__(key)
         self.key = key
+        self.dealt: dict = {}  # family (lowest card, size) -> how often it was dealt
 
     def shuffle(self, x) -> None:  # noqa: D401 - same contract as random.Random.shuffle
         x.sort()
         if x:
-            random.Random(f"{self.key}:{int(x[0])}:{len(x)}").shuffle(x)
+            family = (int(x[0]), len(x))
+            again = self.dealt.get(family, 0)
+            self.dealt[family] = again + 1
+            # a world dealt again (sample_world's retry) must be another deal
+            suffix = f":{again}" if again else ""
+            random.Random(f"{self.key}:{family[0]}:{family[1]}{suffix}").shuffle(x)
 
 
 def finish_randomly(world, draw):
