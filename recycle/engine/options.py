@@ -8,6 +8,8 @@ re-dealt worlds (the same forms with the same values bound).
 
 from __future__ import annotations
 
+from itertools import product
+
 from ..lang.items import ANY, STATIC, LazyOptions
 from ..lang.values import MoveEvent
 
@@ -75,27 +77,16 @@ def option_keys(options, cache: dict | None = None) -> list:
         places = [[j for j, s in enumerate(slots) if s == slot_ and all(s != b for b, _ in binds[k + 1:])]
                   for k, (slot_, _) in enumerate(binds)]
         canons = [[_canon(x) for x in values] for _, values in binds]
-        if places == [[0]] and len(slots) == 1:  # the key is the bound value alone
-            out += [((line, column, (a,)),) for a in canons[0]]
-        elif places == [[0], [1]] and len(slots) == 2:  # ... or the two, in order
-            out += [((line, column, (a, b)),) for a in canons[0] for b in canons[1]]
-        elif len(binds) == 1:
-            (pos,), (first,) = places, canons
-            for a in first:
-                vals = base[:]
+        if [j for pos in places for j in pos] == list(range(len(slots))) and all(len(p) == 1 for p in places):
+            # the key is the bound values themselves, in order (Schwimmen's card-for-card swaps)
+            out += [((line, column, combo),) for combo in product(*canons)]
+            continue
+        for combo in product(*canons):
+            vals = base[:]
+            for pos, v in zip(places, combo):
                 for j in pos:
-                    vals[j] = a
-                out.append(((line, column, tuple(vals)),))
-        else:
-            (pos1, pos2), (first, second) = places, canons
-            for a in first:
-                for b in second:
-                    vals = base[:]
-                    for j in pos1:
-                        vals[j] = a
-                    for j in pos2:
-                        vals[j] = b
-                    out.append(((line, column, tuple(vals)),))
+                    vals[j] = v
+            out.append(((line, column, tuple(vals)),))
     return out
 
 
