@@ -27,8 +27,34 @@ MISSING = object()  # not in a cache
 
 def short(node, width: int = 70) -> str:
     """A form on one line, cut to ``width``, as a comment may hold it."""
-    text = "".join(ch if ch.isprintable() else "?" for ch in " ".join(str(node).split()))
+    # a block's comment names a whole stage or loop: print only as much of it as the cut
+    # keeps (printing whole forms was most of the time taken to generate a game)
+    pieces: list[str] = []
+    size = 0
+    for piece in _printed(node):
+        pieces.append(piece)
+        size += len(piece)
+        if size > 2 * width and len(_one_line(pieces)) > width:
+            break
+    text = _one_line(pieces)
     return text if len(text) <= width else text[:width - 3] + "..."
+
+
+def _one_line(pieces: list[str]) -> str:
+    return "".join(ch if ch.isprintable() else "?" for ch in " ".join("".join(pieces).split()))
+
+
+def _printed(node):
+    """``str(node)`` piece by piece, so that a caller may stop early."""
+    if isinstance(node, SList):
+        yield "("
+        for i, item in enumerate(node.items):
+            if i:
+                yield " "
+            yield from _printed(item)
+        yield ")"
+    else:
+        yield str(node)
 
 
 class CardWriter:

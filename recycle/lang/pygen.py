@@ -18,6 +18,7 @@ choice the module has a ``resume_N`` function continuing it from its frame.
 from __future__ import annotations
 
 from ..errors import RecycleBug, RecycleError, StepLimitExceeded
+from .codecache import compiled
 from .items import ANY, MAX_OPTIONS, STATIC, out_of_work, rt_error
 from .pyexpr import ExprWriter, short
 from .shapes import SMALL, head_of
@@ -416,7 +417,7 @@ class CompiledFlow:
         self.consts = {k: v for k, v in consts.items() if k[:1] == "K"}
         namespace = dict(consts)
         namespace["__name__"] = f"recycle_generated_{name}"
-        code = compile(self.source, f"<recycle generated: {filename}>", "exec")
+        code = compiled(self.source, f"<recycle generated: {filename}>")
         exec(code, namespace)  # our own generated text, never the game file's: see generate
         self.run, self.resume = namespace["run"], namespace["resume"]
         self.has_choice = flow.has_choice
