@@ -36,9 +36,10 @@ def refuse_to_compile(monkeypatch):
 def test_a_second_load_reads_the_bytecode_instead_of_compiling(cache, monkeypatch):
     first = recycle.load(SCHWIMMEN)
     entries = list(cache.glob("*.code"))
-    assert len(entries) == 1
+    assert len(entries) == 1 and not first.bytecode_from_cache
     refuse_to_compile(monkeypatch)
     second = recycle.load(SCHWIMMEN)
+    assert second.bytecode_from_cache
     assert second.generated == first.generated
     assert played(second) == played(first)
     assert list(cache.glob("*.code")) == entries
@@ -95,5 +96,7 @@ def test_the_least_recently_used_entries_are_removed(cache, monkeypatch):
     assert sorted(cache.glob("*.code")) == sorted([entry["a"], entry["c"]])
     refuse_to_compile(monkeypatch)
     namespace = {}
-    exec(codecache.compiled(sources["c"], "<c>"), namespace)
+    code, from_cache = codecache.compiled(sources["c"], "<c>")
+    assert from_cache
+    exec(code, namespace)
     assert namespace["c"] == 1

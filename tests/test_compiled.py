@@ -4,6 +4,7 @@ That it plays the same games as the plain path is tests/test_differential.py's t
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -73,10 +74,15 @@ def test_a_game_the_generator_cannot_write_stays_on_the_closures(monkeypatch):
 
 def test_compile_command_writes_the_module(tmp_path):
     out = tmp_path / "schwimmen_gen.py"
-    r = subprocess.run([sys.executable, "-m", "recycle", "compile", str(SCHWIMMEN), "-o", str(out)],
-                       capture_output=True, text=True, cwd=ROOT)
-    assert r.returncode == 0, r.stderr
-    assert re.match(rf"wrote {re.escape(str(out))}: \d+ lines, \d+ compiled forms called", r.stderr)
+    env = dict(os.environ, RECYCLE_CACHE_DIR=str(tmp_path / "cache"))
+    said = []
+    for _ in range(2):
+        r = subprocess.run([sys.executable, "-m", "recycle", "compile", str(SCHWIMMEN), "-o", str(out)],
+                           capture_output=True, text=True, cwd=ROOT, env=env)
+        assert r.returncode == 0, r.stderr
+        assert re.match(rf"wrote {re.escape(str(out))}: \d+ lines, \d+ compiled forms called", r.stderr)
+        said.append("its bytecode read from the cache" in r.stderr)
+    assert said == [False, True]
     assert out.read_text() == recycle.load(SCHWIMMEN).generated
 
 

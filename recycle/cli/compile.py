@@ -39,5 +39,6 @@ def register(app: typer.Typer, fail, load) -> None:
         else:
             write_file(output, g.generated)
             lines = g.generated.count("\n")
+            cached = ", its bytecode read from the cache" if g.bytecode_from_cache else ""
             typer.echo(f"wrote {output}: {lines} lines, {len(g.consts_of_generated)} compiled forms called "
-                       f"(generated in {g.generation_seconds * 1000:.0f} ms)", err=True)
+                       f"(generated in {g.generation_seconds * 1000:.0f} ms{cached})", err=True)

@@ -223,6 +223,7 @@ class PreparedGame:
         self.generated = None
         self.consts_of_generated: dict = {}
         self.generation_seconds = 0.0  # writing and compiling that source
+        self.bytecode_from_cache = False  # its bytecode was read from the disk cache (lang/codecache.py)
         if self.engine == "compiled":
             self._generate(comp, flow)
         self.scope = scope
@@ -244,6 +245,7 @@ class PreparedGame:
         self._flow = compiled
         self.generated = compiled.source
         self.consts_of_generated = compiled.consts
+        self.bytecode_from_cache = compiled.from_cache
         self.generation_seconds = time.perf_counter() - t0
 
     def _make_cards(self) -> None:

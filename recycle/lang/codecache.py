@@ -49,22 +49,23 @@ def entry_name(source: str, filename: str) -> str:
     return key.hexdigest()[:40] + ".code"
 
 
-def compiled(source: str, filename: str) -> CodeType:
-    """The code object of ``source`` (compiled as ``filename``), from the cache when it holds it."""
+def compiled(source: str, filename: str) -> tuple[CodeType, bool]:
+    """The code object of ``source`` (compiled as ``filename``), and whether it was read
+    from the cache."""
     folder = cache_dir()
     if folder is None:
-        return _compile(source, filename)
+        return _compile(source, filename), False
     path = folder / entry_name(source, filename)
     try:
         code = marshal.loads(path.read_bytes())
         if isinstance(code, CodeType) and code.co_filename == filename:
             _touch(path)
-            return code
+            return code, True
     except (OSError, ValueError, EOFError, TypeError):
         pass  # absent or unreadable: compile it again and store it anew
     code = _compile(source, filename)
     _store(folder, path, marshal.dumps(code))
-    return code
+    return code, False
 
 
 def _compile(source: str, filename: str) -> CodeType:

@@ -410,14 +410,15 @@ def generate(compiler, flow, name: str, source: str) -> tuple[str, dict]:
 class CompiledFlow:
     """The flow of a game as generated Python: ``run`` and ``resume`` as on an Item."""
 
-    __slots__ = ("run", "resume", "source", "has_choice", "consts")
+    __slots__ = ("run", "resume", "source", "has_choice", "consts", "from_cache")
 
     def __init__(self, compiler, flow, name: str, filename: str):
         self.source, consts = generate(compiler, flow, name, filename)
         self.consts = {k: v for k, v in consts.items() if k[:1] == "K"}
         namespace = dict(consts)
         namespace["__name__"] = f"recycle_generated_{name}"
-        code = compiled(self.source, f"<recycle generated: {filename}>")
+        # from_cache: the bytecode was read from the disk cache (recycle/lang/codecache.py)
+        code, self.from_cache = compiled(self.source, f"<recycle generated: {filename}>")
         exec(code, namespace)  # our own generated text, never the game file's: see generate
         self.run, self.resume = namespace["run"], namespace["resume"]
         self.has_choice = flow.has_choice
