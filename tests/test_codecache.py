@@ -75,6 +75,13 @@ def test_the_default_folder_follows_xdg(monkeypatch, tmp_path):
     assert codecache.cache_dir() == tmp_path / "recycle"
 
 
+def test_without_a_home_folder_there_is_no_cache(monkeypatch):
+    for name in ("RECYCLE_CACHE_DIR", "RECYCLE_NO_CACHE", "XDG_CACHE_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(codecache.os.path, "expanduser", lambda path: path)
+    assert codecache.cache_dir() is None
+
+
 def test_an_entry_is_keyed_by_source_name_and_version(monkeypatch):
     key = codecache.entry_name("x = 1\n", "<a>")
     assert codecache.entry_name("x = 2\n", "<a>") != key

@@ -36,7 +36,12 @@ def cache_dir() -> Path | None:
     explicit = os.environ.get("RECYCLE_CACHE_DIR")
     if explicit:
         return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    base = os.environ.get("XDG_CACHE_HOME")
+    if not base:
+        home = os.path.expanduser("~")
+        if home.startswith("~"):
+            return None  # no home folder to cache in (never a folder named "~" in the working one)
+        base = os.path.join(home, ".cache")
     return Path(base) / "recycle"
 
 
