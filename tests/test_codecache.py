@@ -19,7 +19,9 @@ def cache(tmp_path, monkeypatch):
     folder = tmp_path / "cache"
     monkeypatch.setenv("RECYCLE_CACHE_DIR", str(folder))
     monkeypatch.delenv("RECYCLE_NO_CACHE", raising=False)
-    return folder
+    codecache.forget()
+    yield folder
+    codecache.forget()
 
 
 def played(game, seed=3):
@@ -38,17 +40,22 @@ def test_a_second_load_reads_the_bytecode_instead_of_compiling(cache, monkeypatc
     entries = list(cache.glob("*.code"))
     assert len(entries) == 1 and not first.bytecode_from_cache
     refuse_to_compile(monkeypatch)
+    codecache.forget()  # as a new process: the folder's entry
     second = recycle.load(SCHWIMMEN)
     assert second.bytecode_from_cache
     assert second.generated == first.generated
     assert played(second) == played(first)
     assert list(cache.glob("*.code")) == entries
+    entries[0].unlink()  # the process's memory
+    third = recycle.load(SCHWIMMEN)
+    assert third.bytecode_from_cache and played(third) == played(first)
 
 
 def test_a_damaged_entry_is_compiled_again_and_replaced(cache):
     reference = played(recycle.load(SCHWIMMEN))
     (entry,) = cache.glob("*.code")
     entry.write_bytes(b"\xff not bytecode")
+    codecache.forget()
     assert played(recycle.load(SCHWIMMEN)) == reference
     assert marshal.loads(entry.read_bytes()).co_filename.startswith("<recycle generated:")
 
@@ -57,8 +64,11 @@ def test_an_unwritable_folder_costs_only_the_compile(tmp_path, monkeypatch):
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
     monkeypatch.setenv("RECYCLE_CACHE_DIR", str(blocker / "cache"))
+    codecache.forget()
     reference = played(recycle.load(SCHWIMMEN, engine="closures"))
-    assert played(recycle.load(SCHWIMMEN)) == reference
+    game = recycle.load(SCHWIMMEN)
+    assert not game.bytecode_from_cache and played(game) == reference
+    codecache.forget()
 
 
 def test_turned_off_it_writes_nothing(cache, monkeypatch):
@@ -107,3 +117,15 @@ def test_the_least_recently_used_entries_are_removed(cache, monkeypatch):
     assert from_cache
     exec(code, namespace)
     assert namespace["c"] == 1
+
+
+def test_the_process_remembers_the_last_modules_only(cache, monkeypatch):
+    monkeypatch.setattr(codecache, "MAX_IN_MEMORY", 2)
+    for name in "abc":
+        codecache.compiled(f"{name} = 1\n", f"<{name}>")
+    for entry in cache.glob("*.code"):
+        entry.unlink()
+    refuse_to_compile(monkeypatch)
+    assert codecache.compiled("c = 1\n", "<c>")[1] and codecache.compiled("b = 1\n", "<b>")[1]
+    with pytest.raises(AssertionError, match="<a> was compiled"):
+        codecache.compiled("a = 1\n", "<a>")

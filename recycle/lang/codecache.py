@@ -5,7 +5,9 @@ Python's ``compile`` of that source is the larger part of the time. The walk run
 load, because the module's constants are that load's own closures; the bytecode is the same
 for the same source, so it is kept on disk, as Python keeps ``.pyc`` files, and a second
 run of a game loads it instead of compiling again (about 25 ms for games/hearts.rcy, 0.3 ms
-from the cache).
+from the cache). The process also keeps the last ``MAX_IN_MEMORY`` modules it compiled or
+read, so
+loading a game again (a notebook, parallel workers' tasks) reads no file.
 
 An entry is keyed by the generated source and the name it is compiled under, the recycle
 version and the Python version (bytecode differs between Python versions). The folder is
@@ -27,6 +29,9 @@ from types import CodeType
 from ..version import __version__
 
 MAX_ENTRIES = 256  # the oldest entries beyond this are removed when one is added
+MAX_IN_MEMORY = 16  # modules this process keeps, so that loading a game again reads no file
+
+_in_memory: dict[str, CodeType] = {}
 
 
 def cache_dir() -> Path | None:
@@ -56,21 +61,39 @@ def entry_name(source: str, filename: str) -> str:
 
 def compiled(source: str, filename: str) -> tuple[CodeType, bool]:
     """The code object of ``source`` (compiled as ``filename``), and whether it was read
-    from the cache."""
+    from the cache (this process's memory or the folder)."""
     folder = cache_dir()
     if folder is None:
         return _compile(source, filename), False
-    path = folder / entry_name(source, filename)
+    name = entry_name(source, filename)
+    path = folder / name
+    code = _in_memory.get(name)
+    if code is not None:
+        _touch(path)
+        return code, True
     try:
         code = marshal.loads(path.read_bytes())
         if isinstance(code, CodeType) and code.co_filename == filename:
             _touch(path)
+            _remember(name, code)
             return code, True
     except (OSError, ValueError, EOFError, TypeError):
         pass  # absent or unreadable: compile it again and store it anew
     code = _compile(source, filename)
     _store(folder, path, marshal.dumps(code))
+    _remember(name, code)
     return code, False
+
+
+def forget() -> None:
+    """Empty this process's memory of compiled modules (the folder keeps its entries)."""
+    _in_memory.clear()
+
+
+def _remember(name: str, code: CodeType) -> None:
+    if len(_in_memory) >= MAX_IN_MEMORY:
+        del _in_memory[next(iter(_in_memory))]  # the first remembered
+    _in_memory[name] = code
 
 
 def _compile(source: str, filename: str) -> CodeType:
@@ -108,4 +131,4 @@ def _prune(folder: Path) -> None:
         old.unlink(missing_ok=True)
 
 
-__all__ = ["cache_dir", "compiled", "entry_name"]
+__all__ = ["cache_dir", "compiled", "entry_name", "forget"]
