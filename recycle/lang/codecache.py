@@ -92,7 +92,7 @@ def forget() -> None:
 
 def _remember(name: str, code: CodeType) -> None:
     if len(_in_memory) >= MAX_IN_MEMORY:
-        del _in_memory[next(iter(_in_memory))]  # the first remembered
+        _in_memory.pop(next(iter(_in_memory), None), None)  # the first remembered
     _in_memory[name] = code
 
 
@@ -114,7 +114,7 @@ def _store(folder: Path, path: Path, data: bytes) -> None:
             raise
         _prune(folder)
     except OSError:
-        pass  # a read-only or full disk: the game still loads, compiled each time
+        pass  # a read-only or full disk: the game still loads, compiled once per process
 
 
 def _touch(path: Path) -> None:
