@@ -223,7 +223,7 @@ class PreparedGame:
         self.generated = None
         self.consts_of_generated: dict = {}
         self.generation_seconds = 0.0  # writing and compiling that source
-        self.bytecode_from_cache = False  # its bytecode was read from the disk cache (lang/codecache.py)
+        self.bytecode_from_cache = False  # its bytecode came from the cache, not compile() (lang/codecache.py)
         if self.engine == "compiled":
             self._generate(comp, flow)
         self.scope = scope

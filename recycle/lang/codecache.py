@@ -1,4 +1,4 @@
-"""The compiled-bytecode cache of generated game modules, on disk.
+"""The compiled-bytecode cache of generated game modules, on disk and in memory.
 
 Generating a game (``pygen.generate``) walks the compiled closures and writes Python source;
 Python's ``compile`` of that source is the larger part of the time. The walk runs at every
@@ -6,8 +6,7 @@ load, because the module's constants are that load's own closures; the bytecode 
 for the same source, so it is kept on disk, as Python keeps ``.pyc`` files, and a second
 run of a game loads it instead of compiling again (about 25 ms for games/hearts.rcy, 0.3 ms
 from the cache). The process also keeps the last ``MAX_IN_MEMORY`` modules it compiled or
-read, so
-loading a game again (a notebook, parallel workers' tasks) reads no file.
+read, so loading a game again (a notebook, parallel workers' tasks) reads no file.
 
 An entry is keyed by the generated source and the name it is compiled under, the recycle
 version and the Python version (bytecode differs between Python versions). The folder is

@@ -417,7 +417,7 @@ class CompiledFlow:
         self.consts = {k: v for k, v in consts.items() if k[:1] == "K"}
         namespace = dict(consts)
         namespace["__name__"] = f"recycle_generated_{name}"
-        # from_cache: the bytecode was read from the disk cache (recycle/lang/codecache.py)
+        # from_cache: the bytecode came from the cache, on disk or in memory (recycle/lang/codecache.py)
         code, self.from_cache = compiled(self.source, f"<recycle generated: {filename}>")
         exec(code, namespace)  # our own generated text, never the game file's: see generate
         self.run, self.resume = namespace["run"], namespace["resume"]
