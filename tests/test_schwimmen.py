@@ -190,3 +190,26 @@ def test_recording_and_the_fast_rollout_path_play_the_same_game(game):
         assert fast.options_total == recorded.options_total
         assert fast.locs == plain.state.locs == recorded.state.locs
         assert fast.card_loc == recorded.state.card_loc
+
+
+def test_the_parts_benchmark_splits_a_game_and_prices_the_goal(capsys):
+    """``tools/bench.py parts``: the parts and the play add up to the game, and the goal's budget
+    for the play is the simulator's game over 0.5 less the parts (figures, never timed asserts)."""
+    import re
+
+    load_native()
+    tool = Path(__file__).resolve().parents[1] / "tools" / "bench.py"
+    spec = importlib.util.spec_from_file_location("tool_bench", tool)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.main(["parts", "--games", "200", "--repeat", "1"]) == 0
+    out = capsys.readouterr().out
+    line = r"^ +([a-z][a-z' -]+?|recycle \(compiled\)) +([\d.]+)"
+    figure = {name: float(v) for name, v in re.findall(line, out, re.M)}
+    parts = ["seeding its two generators", "a new state", "the shuffle", "scores and statistics"]
+    assert set(parts + ["hand-written simulator", "recycle (compiled)", "the play"]) <= set(figure), out
+    assert figure["the play"] == pytest.approx(figure["recycle (compiled)"] - sum(figure[p] for p in parts), abs=0.35)
+    goal = re.search(r"a game in ([\d.]+): after the parts above \(([\d.]+)\), ([\d.]+) for the play", out)
+    budget, fixed, play = map(float, goal.groups())
+    assert budget == pytest.approx(2 * figure["hand-written simulator"], abs=0.16)
+    assert play == pytest.approx(budget - fixed, abs=0.16)

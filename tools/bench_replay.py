@@ -58,11 +58,37 @@ game.play([Probe() for _ in range(nplayers)], seed=3)
 print(found[0] * 1000 if found else "nan")
 '''
 
+ROLLOUTS = r'''
+import sys, time
+sys.path.insert(0, sys.argv[1])
+import recycle
+game = recycle.load(sys.argv[2])
+for seed in range(200):
+    game.random_rollout(seed)
+best = float("inf")
+for _ in range(3):
+    t0 = time.perf_counter()
+    for seed in range(1000):
+        game.random_rollout(seed)
+    best = min(best, time.perf_counter() - t0)
+print(1000 / best)
+'''
+
 
 def probe(root: str, path: Path, nplayers: int, d: int) -> str:
-    out = subprocess.run([sys.executable, "-c", PROBE, str(Path(root).resolve()), str(path),
-                          str(nplayers), str(d)], capture_output=True, text=True)
+    """ms per ISMCTS iteration at decision ``d`` (d == 0: random rollouts per second)."""
+    args = [ROLLOUTS, str(Path(root).resolve()), str(path)] if d == 0 else \
+        [PROBE, str(Path(root).resolve()), str(path), str(nplayers), str(d)]
+    out = subprocess.run([sys.executable, "-c", *args], capture_output=True, text=True)
     return out.stdout.strip() or "error: " + out.stderr.strip().splitlines()[-1]
+
+
+def _number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def main(argv=None) -> int:
@@ -76,19 +102,27 @@ def main(argv=None) -> int:
         if not path.exists():
             print(f"{path.name}: not found")
             continue
-        for d in decisions:
+        for d in (0, *decisions):
+            # d == 0: rollouts per second (higher is better); else ms per iteration (lower is)
+            better = max if d == 0 else min
             cells = [None] * len(roots)
             for _ in range(args.repeat):
                 for k, root in enumerate(roots):
                     got = probe(root, path, nplayers, d)
-                    if cells[k] is None or not got.replace(".", "", 1).isdigit():
+                    if cells[k] is None or not _number(got):
                         cells[k] = got
-                    elif cells[k].replace(".", "", 1).isdigit():
-                        cells[k] = min(cells[k], got, key=float)
-            ms = [float(c) if c.replace(".", "", 1).isdigit() else None for c in cells]
-            ratio = f"   x{ms[0] / ms[-1]:.2f}" if len(ms) > 1 and None not in ms else ""
-            print(f"{path.stem:10} decision {d:3}: " + "   ".join(
-                f"{c if m is None else f'{m:.3f} ms'}" for c, m in zip(cells, ms)) + ratio)
+                    elif _number(cells[k]):
+                        cells[k] = better(cells[k], got, key=float)
+            values = [float(c) if _number(c) else None for c in cells]
+            known = len(values) > 1 and None not in values
+            if d == 0:
+                ratio = f"   x{values[-1] / values[0]:.2f}" if known else ""
+                print(f"{path.stem:10} rollouts/s  : " + "   ".join(
+                    c if v is None else f"{v:,.0f}" for c, v in zip(cells, values)) + ratio)
+            else:
+                ratio = f"   x{values[0] / values[-1]:.2f}" if known else ""
+                print(f"{path.stem:10} decision {d:3}: " + "   ".join(
+                    c if v is None else f"{v:.3f} ms" for c, v in zip(cells, values)) + ratio)
     return 0
 
 
