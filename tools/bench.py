@@ -264,15 +264,12 @@ def bench_load(args) -> None:
           f"{statistics.median(r[1] for r in rows) * 1000:.1f} ms from the cache")
 
 
-def per_game(fn, games: int, repeat: int) -> float:
-    """Best-of-``repeat`` microseconds of ``fn(i)``, called for i in range(games)."""
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        for i in range(games):
-            fn(i)
-        best = min(best, time.perf_counter() - t0)
-    return best / games * 1e6
+def per_game(fn, games: int) -> float:
+    """Microseconds of ``fn(i)``, called for i in range(games)."""
+    t0 = time.perf_counter()
+    for i in range(games):
+        fn(i)
+    return (time.perf_counter() - t0) / games * 1e6
 
 
 def bench_parts(args) -> None:
@@ -291,21 +288,29 @@ def bench_parts(args) -> None:
     n, rep = args.games, args.repeat
     rng = random.Random(args.seed)
     deck = list(range(32))
-    native = per_game(lambda i: mod.play_round(rng), n, rep)
-    native_shuffle = per_game(lambda i: rng.shuffle(deck), n, rep)
-    ours = min(time_recycle(game, n, args.seed) for _ in range(rep)) / n * 1e6
-    seeding = per_game(lambda i: (random.Random(chance_seed(i)), random.Random(i + PLAYER_SEED_OFFSET)), n, rep)
     nslots = len(game.new_state(seed=0).env)
 
     def new_state(i):  # as a rollout makes it, its generator aside
         State(game, rng, False, 100_000, game.max_work).env = [None] * nslots
 
-    state = per_game(new_state, n, rep)
-    our_shuffle = per_game(lambda i: shuffle(deck, rng.random), n, rep)
     final = game.random_rollout(1)
     agg = _Aggregate(game, True)
     record = (final.scores, final.decisions, final.options_total)
-    scoring = per_game(lambda i: (game.final_scores(final, final.env), agg.add(record)), n, rep)
+    parts = {
+        "native": lambda i: mod.play_round(rng),
+        "native shuffle": lambda i: rng.shuffle(deck),
+        "seeding": lambda i: (random.Random(chance_seed(i)), random.Random(i + PLAYER_SEED_OFFSET)),
+        "state": new_state,
+        "shuffle": lambda i: shuffle(deck, rng.random),
+        "scoring": lambda i: (game.final_scores(final, final.env), agg.add(record)),
+    }
+    best = dict.fromkeys([*parts, "ours"], float("inf"))
+    for _ in range(rep):  # rounds in turn, so that a drifting host slows every part alike
+        best["ours"] = min(best["ours"], time_recycle(game, n, args.seed) / n * 1e6)
+        for name, fn in parts.items():
+            best[name] = min(best[name], per_game(fn, n))
+    native, native_shuffle, ours = best["native"], best["native shuffle"], best["ours"]
+    seeding, state, our_shuffle, scoring = best["seeding"], best["state"], best["shuffle"], best["scoring"]
     fixed = seeding + state + our_shuffle + scoring
     budget = native / 0.5
     print(f"Schwimmen, microseconds per game (best of {rep}, {n} games)")

@@ -15,6 +15,7 @@ engine can be measured too (issue 11's "at least 5x more iterations" compares th
 from __future__ import annotations
 
 import argparse
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -84,11 +85,11 @@ def probe(root: str, path: Path, nplayers: int, d: int) -> str:
 
 
 def _number(text: str) -> bool:
+    """Is the probe's answer a figure (not an error, nor "nan" for a decision never reached)?"""
     try:
-        float(text)
+        return math.isfinite(float(text))
     except ValueError:
         return False
-    return True
 
 
 def main(argv=None) -> int:
