@@ -4,7 +4,9 @@
     python tools/conformance.py [DIR] [--rollouts 200] [--max-steps 20000] [--seed 0]
                                 [--check] [--json] [--jobs N] [--only NAME ...] [--timeout 300]
 
-DIR defaults to ``../shared/corpus/cardstock`` (beside the repository). For each ``.rcy``:
+DIR defaults to ``../shared/corpus/cardstock`` (beside the repository), where the developers
+keep a share of the CardStock corpus; the corpus itself is not part of this repository: it comes
+from github.com/mgoadric/cardstock (folder ``CardStock/games``). For each ``.rcy``:
 parsed?, rollouts finished, step-limit hits, errors, mean decisions and mean options per
 decision (over finished rollouts), rollouts per second, and the first error (the first line
 of the RecycleError, ``file:line:column: ...``). ``--check`` also verifies card conservation
@@ -27,6 +29,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DIR = ROOT.parent / "shared" / "corpus" / "cardstock"
+CORPUS_HINT = ("conformance: the CardStock corpus is not part of this repository (it is GPL-3 game data); "
+               "get it from its public repository, github.com/mgoadric/cardstock (the .rcy files of its "
+               "folder CardStock/games), and give that folder as DIR: python tools/conformance.py DIR")
 sys.path.insert(0, str(ROOT))
 
 import recycle  # noqa: E402
@@ -135,6 +140,7 @@ def main(argv=None) -> int:
     folder = Path(args.dir)
     if not folder.is_dir():
         print(f"conformance: no such folder: {folder}", file=sys.stderr)
+        print(CORPUS_HINT, file=sys.stderr)
         return 2
     files = sorted(folder.glob("*.rcy"))
     if args.only:
