@@ -5,6 +5,7 @@
                          [--seed 0] [--timeout 20] [--time-bound 5] [--max-steps 2000]
                          [--mem-limit 2048] [--out fuzz-crashes]
     python tools/fuzz.py --state -n 20000 --workers 2        # the state-machine fuzzer
+    python tools/fuzz.py --cache-entries -n 2000 [--seed 0]  # damaged bytecode-cache entries
 
 Kinds of input (``recycle/study/fuzzing.py`` and ``statefuzz.py``):
 
@@ -27,6 +28,11 @@ Kinds of input (``recycle/study/fuzzing.py`` and ``statefuzz.py``):
   (``statefuzz.exercise_state``). Game ``i`` is ``random_game(seed * 2**32 + i)`` played with
   that seed, so any failure is reproduced from its number.
 * ``mixed`` (the default) — mutate, shapes and records, 7:2:1.
+* ``--cache-entries`` — a real entry of the bytecode cache of games/schwimmen.rcy (or
+  ``--cache-game``) with bits flipped, cut, extended, replaced by random bytes, or planted
+  code in its place (``recycle/study/cachefuzz.py``, ``fuzz_cache_entries`` below): every
+  load must play the same game and never read a changed entry. One process at a time,
+  started again after a trial that kills it (exit -11: a segfault) or hangs (``--timeout``).
 
 Inputs are made as the workers ask for them, never all up front: the Hypothesis kinds are
 drawn ``--batch`` (200) at a time, batch ``b`` by one Hypothesis run seeded with ``(seed <<
@@ -247,6 +253,20 @@ def signature(outcome: str, detail: str, idx: int) -> str:
 MAX_SAVED = 25
 
 
+def fuzz_cache_entries(n: int, seed: int, game: str | None = None, timeout: float = 20.0) -> int:
+    """``--cache-entries``: ``n`` damaged or planted entries of the bytecode cache, each
+    loaded and played against the reference game (``recycle.study.cachefuzz.run``, in a
+    cache folder of its own). Returns the exit status: 0 when no load failed or differed."""
+    from recycle.errors import RecycleError
+    from recycle.study import cachefuzz
+
+    try:
+        return cachefuzz.run(n, seed=seed, game=Path(game) if game else None, timeout=timeout)
+    except (OSError, RecycleError) as exc:  # the game to damage cannot be loaded: no trial at all
+        print(f"fuzz.py: --cache-game {game}: {exc}", file=sys.stderr)
+        return 2
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--examples", "-n", type=int, default=10_000, help="number of inputs (default 10000)")
@@ -267,7 +287,12 @@ def main(argv=None) -> int:
                     help="inputs drawn per Hypothesis run (default %(default)s; input i is example i %% batch "
                          "of batch i // batch)")
     ap.add_argument("--out", default="fuzz-crashes", help="folder for failing inputs (default %(default)s)")
+    ap.add_argument("--cache-entries", action="store_true",
+                    help="fuzz the bytecode cache's entries instead (fuzz_cache_entries)")
+    ap.add_argument("--cache-game", default=None, help="the game whose entry --cache-entries damages")
     args = ap.parse_args(argv)
+    if args.cache_entries:
+        return fuzz_cache_entries(args.examples, args.seed, args.cache_game, args.timeout)
     kind = "state" if args.state else args.kind
     if args.examples < 0 or args.jobs < 1 or args.jobs > 64 or args.timeout <= 0 or args.batch < 1:
         ap.error("-n must be >= 0, --workers 1..64, --timeout > 0 and --batch >= 1")
