@@ -94,3 +94,84 @@ def test_compile_command_reports_bad_input(tmp_path):
     r = subprocess.run([sys.executable, "-m", "recycle", "compile", str(SCHWIMMEN), "-o",
                         str(tmp_path / "missing" / "x.py")], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 2 and "the folder" in r.stderr and "does not exist" in r.stderr
+
+
+# -- the size of what is written out (pygen.MAX_CHARS, pyexpr.MAX_UNROLLED, pygen.MAX_LISTED_PARTS) --
+
+def nested_players_loops(depth: int, players: int) -> str:
+    """A game whose stage ends on ``depth`` nested ``(any player ...)``: written out player
+    by player, players ** depth copies of the innermost condition."""
+    cond = f"(> (size ('P{depth} iloc HAND)) 1)"
+    for d in range(depth, 0, -1):
+        cond = f"(any player 'P{d} {cond})"
+    return (f"(game (setup (create players {players}) (create deck (game iloc STOCK) (deck (RANK (A, B, C, D))"
+            f" (SUIT (W, X, Y, Z)))))\n (stage player (end {cond})\n  (move (top (game iloc STOCK))"
+            " (top ((current player) iloc HAND))))\n (scoring max 0))\n")
+
+
+LOAD_AND_MEASURE = """
+import resource, sys
+import recycle
+g = recycle.load(sys.argv[1])
+print(g.engine, len(g.generated or ""), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
+"""
+
+
+def limit_memory():
+    import resource
+    resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))  # a runaway fails, not the machine
+
+
+@pytest.mark.parametrize("depth, players", [(7, 10), (22, 2)])
+def test_nested_players_loops_are_written_out_within_bounds(tmp_path, depth, players):
+    """Seven nested loops over ten players (a few hundred bytes) took 4 GB to write out, 22 over
+    two players alike: such a condition stays the closure's, and the game is checked at once."""
+    path = tmp_path / "nested.rcy"
+    path.write_text(nested_players_loops(depth, players))
+    assert path.stat().st_size < 700
+    env = dict(os.environ, RECYCLE_NO_CACHE="1")
+    r = subprocess.run([sys.executable, "-c", LOAD_AND_MEASURE, str(path)], capture_output=True, text=True,
+                       cwd=ROOT, env=env, preexec_fn=limit_memory)
+    assert r.returncode == 0, r.stderr[-800:]
+    engine, size, rss_mb = r.stdout.split()
+    assert engine == "compiled" and int(size) < 20_000
+    assert int(rss_mb) < 300
+    r = subprocess.run([sys.executable, "-m", "recycle", "check", str(path)], capture_output=True, text=True,
+                       cwd=ROOT, env=env, preexec_fn=limit_memory)
+    assert r.returncode == 0 and "ok" in r.stdout, r.stderr[-800:]
+
+
+def test_nested_players_loops_play_alike_written_out_or_not():
+    for depth, players in [(3, 2), (7, 2), (2, 10), (3, 10)]:  # written out, or the closure
+        text = nested_players_loops(depth, players)
+        want = recycle.loads(text, "n.rcy", engine="plain").play(seed=2)
+        got = recycle.loads(text, "n.rcy").play(seed=2)
+        assert (got.scores, got.steps, got.state.locs) == (want.scores, want.steps, want.state.locs)
+
+
+def choice_of(options: int) -> str:
+    opts = " ".join(f"((== (game sto X) {i % 3}) (inc (game sto Y)))" for i in range(options))
+    return ("(game (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (A, B)))))\n"
+            f" (choice ({opts}))\n (choice ({opts}))\n (scoring max (game sto Y)))\n")
+
+
+def test_a_choice_of_many_options_is_not_written_out_as_their_square():
+    text = choice_of(1000)  # 80 kB
+    g = recycle.loads(text, "choice.rcy")
+    assert g.engine == "compiled" and len(g.generated) < 20_000
+    plain = recycle.loads(text, "choice.rcy", engine="plain")
+    assert g.play(seed=1).scores == plain.play(seed=1).scores
+
+
+def test_a_module_longer_than_the_bound_stays_on_the_closures():
+    """A long condition after many choices: each choice's resume writes it again (the
+    text, not the statements, grows); past ``pygen.MAX_CHARS`` the game plays by the closures."""
+    cond = "(and " + " ".join(f"(== (game sto X) {i % 3})" for i in range(3000)) + ")"
+    text = ("(game (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (A, B)))))\n"
+            + " (choice ((inc (game sto X)) (turn pass)))\n" * 40
+            + f" (do (({cond} (inc (game sto Y)))))\n (scoring max (game sto Y)))\n")
+    assert len(text) < 100_000
+    g = recycle.loads(text, "long.rcy")
+    assert g.engine == "closures" and g.generated is None
+    assert any(f"{pygen.MAX_CHARS:,} characters" in w for w in g.warnings), g.warnings
+    assert g.play(seed=5).scores == recycle.loads(text, "long.rcy", engine="plain").play(seed=5).scores

@@ -253,7 +253,7 @@ def test_arithmetic_in_a_players_loop_overflows_as_the_closure():
 
 
 def test_a_blocks_comment_prints_only_the_start_of_its_form():
-    from recycle.lang.pycards import short
+    from recycle.lang.pytext import short
     from recycle.lang.syntax import SList, parse_file
 
     def whole_then_cut(node, width):

@@ -1,13 +1,21 @@
 """Hostile game files get a positioned message, never a Python traceback: values of the
 wrong kind used as names, literals and decks too large to build, views too large to hold,
-sums beyond 64 bits, and line endings other than ``\\n``.
+sums beyond 64 bits, line endings other than ``\\n``, and file names that would be code in
+the generated module.
 """
 
 from __future__ import annotations
 
+import ast
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 import recycle
+from recycle.lang.pytext import embed
 from recycle.lang.syntax import parse_text
 
 HEAD = """(game (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (A, B, C)) (SUIT (X, Y)))))
@@ -229,3 +237,79 @@ def test_a_syntax_error_after_a_form_feed_quotes_its_line():
     lines = info.value.format().splitlines()
     assert lines[0].startswith("ff.rcy:3:6:"), lines
     assert lines[1].strip() == "(b #))" and lines[2].index("^") == lines[1].index("#")
+
+
+# -- outside text in the generated module (recycle/lang/pytext.py) -------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+SCHWIMMEN = ROOT / "games" / "schwimmen.rcy"
+
+HOSTILE_NAMES = [
+    'k""";open("pwned","w");""".rcy',      # ends the module's docstring, then code
+    "k''';open('pwned','w');'''.rcy",
+    "back\\slash\\.rcy", 'trailing quote".rcy', "Simon'sCat4.rcy",
+    "new\nline;open('pwned','w').rcy", "cr\rline.rcy", "form\ffeed.rcy", "vt\vtab.rcy",
+    "sep\u2028line.rcy", "para\u2029sep.rcy", "next\x85line.rcy", "nul\0byte.rcy",
+    "bad\udcffname.rcy",                    # a file name that is not UTF-8, as Python decodes it
+    "x -*- coding: utf-7 -*-.rcy", "#!/bin/sh\n# coding: latin-1\n.rcy",
+]
+
+
+def parsed(g):
+    """(docstring, the rest of the module as an AST dump) of a loaded game's module."""
+    tree = ast.parse(g.generated)
+    return ast.get_docstring(tree, clean=False), ast.dump(ast.Module(body=tree.body[1:], type_ignores=[]))
+
+
+@pytest.mark.parametrize("name", HOSTILE_NAMES, ids=repr)
+def test_a_hostile_file_name_is_only_words_of_the_modules_docstring(name, tmp_path, monkeypatch):
+    """The name enters the module only as text of its docstring (read back exactly); the
+    module is the one any other name gives, and the game plays as any other."""
+    monkeypatch.chdir(tmp_path)  # where a name that ran would leave its file
+    text = SCHWIMMEN.read_text()
+    plain = recycle.loads(text, "plain.rcy")
+    g = recycle.loads(text, name)
+    assert g.engine == "compiled", g.warnings
+    doc, rest = parsed(g)
+    plain_doc, plain_rest = parsed(plain)
+    assert rest == plain_rest
+    stem = Path(name).stem
+    assert doc == plain_doc.replace("Game plain, from plain.rcy.", f"Game {stem}, from {name}.")
+    # outside text stays off the first two lines, where Python looks for an encoding declaration
+    assert g.generated.splitlines()[:2] == plain.generated.splitlines()[:2]
+    assert g.play(seed=4).scores == plain.play(seed=4).scores
+    assert not (tmp_path / "pwned").exists()
+
+
+@pytest.mark.parametrize("text", HOSTILE_NAMES + ["a\\", "\\x", '"', '""', "\\N{BULLET}", "\U0001F0A1 \x00\x7f"],
+                         ids=repr)
+def test_embed_cannot_be_broken_out_of(text):
+    """``embed``: a literal reads back as the value; text is one line that ends neither a
+    comment nor a docstring, and a docstring reads it back exactly."""
+    assert ast.literal_eval(embed(text)) == text
+    words = embed(text, "text")
+    assert words.isprintable() and '"' not in words
+    module = ast.parse(f'"""{words}"""\n# {words}\nx = 1\n')
+    assert ast.get_docstring(module, clean=False) == text
+    assert [type(n) for n in module.body] == [ast.Expr, ast.Assign]
+    compile("x = 1", f"<recycle generated: {words}>", "exec")  # a compile name too
+
+
+def test_a_hostile_file_name_on_disk_runs_no_code(tmp_path):
+    """The name of a valid game file is never run: checking, running, compiling, describing
+    and replaying it leave no file behind; a name that is not UTF-8 plays like any other."""
+    text = SCHWIMMEN.read_bytes()
+    names = [b'k""";open("pwned","w");""".rcy', b"bad\xffname.rcy"]
+    for name in names:
+        (tmp_path / os.fsdecode(name)).write_bytes(text)
+    env = dict(os.environ, RECYCLE_CACHE_DIR=str(tmp_path / "cache"))
+    run = [sys.executable, "-m", "recycle"]
+    for name in names:
+        for args in (["check"], ["run"], ["simulate", "-n", "3"], ["tree"], ["compile", "-o", b"out.py"],
+                     ["run", "--record", b"rec.json"], ["replay", b"rec.json"]):
+            cmd = run + args[:1] + ([name] if args[0] != "replay" else []) + args[1:]
+            r = subprocess.run(cmd, capture_output=True, cwd=tmp_path, env=env)
+            assert r.returncode == 0 and b"Traceback" not in r.stderr, (cmd, r.stderr[-800:])
+        assert not (tmp_path / "pwned").exists()
+        g = recycle.load(tmp_path / os.fsdecode(name))
+        assert g.engine == "compiled" and g.play(seed=1).scores

@@ -235,9 +235,11 @@ class PreparedGame:
         from ..lang.pygen import CompiledFlow, GenerationLimit
 
         t0 = time.perf_counter()
+        # (a ValueError is compile() refusing the source, a NUL in it say: outside text never
+        # gets there (lang/pytext.py), so that would be the generator's fault, not the game's)
         try:
             compiled = CompiledFlow(comp, flow, self.name, self.source.filename)
-        except (GenerationLimit, RecycleError, RecursionError, SyntaxError, MemoryError) as exc:
+        except (GenerationLimit, RecycleError, RecursionError, SyntaxError, ValueError, MemoryError) as exc:
             self.engine = "closures"
             self.warnings.append(f"note: played by the closures, not compiled to Python ({type(exc).__name__}: "
                                  f"{str(exc)[:200]})")

@@ -17,44 +17,13 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from .purity import KEY_CARDS, analyse
+from .pytext import embed, short
 from .shapes import MAX_COLLECTION, SCAN, SMALL, Const, head_of, is_atom, is_location_form, is_storage_form, kw
 from .syntax import VAR, SList
 from .values import Card
 
 
 MISSING = object()  # not in a cache
-
-
-def short(node, width: int = 70) -> str:
-    """A form on one line, cut to ``width``, as a comment may hold it."""
-    # a block's comment names a whole stage or loop: print only as much of it as the cut
-    # keeps (printing whole forms was most of the time taken to generate a game)
-    pieces: list[str] = []
-    size = 0
-    for piece in _printed(node):
-        pieces.append(piece)
-        size += len(piece)
-        if size > 2 * width and len(_one_line(pieces)) > width:
-            break
-    text = _one_line(pieces)
-    return text if len(text) <= width else text[:width - 3] + "..."
-
-
-def _one_line(pieces: list[str]) -> str:
-    return "".join(ch if ch.isprintable() else "?" for ch in " ".join("".join(pieces).split()))
-
-
-def _printed(node):
-    """``str(node)`` piece by piece, so that a caller may stop early."""
-    if isinstance(node, SList):
-        yield "("
-        for i, item in enumerate(node.items):
-            if i:
-                yield " "
-            yield from _printed(item)
-        yield ")"
-    else:
-        yield str(node)
 
 
 class CardWriter:
@@ -86,7 +55,9 @@ class CardWriter:
         name = self._helper_names.get(key)
         if name is None:
             name = self._helper_names[key] = f"{stem}_{len(self._helper_names)}"
-            self.helper_functions.append(make(name))
+            lines = make(name)
+            self.chars_elsewhere += sum(map(len, lines))  # the module's size is bounded (pygen.MAX_CHARS)
+            self.helper_functions.append(lines)
         return f"{name}(s, e)"
 
     # -- collections of cards ------------------------------------------------------------
@@ -296,7 +267,7 @@ class CardWriter:
         def make(name):
             return [f"def {name}(s, e):", f"    # line {node.span.line}: {short(node)}", "    w = s.work",
                     f"    lst = {src}", "    if not lst:", "        s.work = w", f"        return {closure}(s, e)",
-                    "    s.work -= len(lst)", "    if s.work < 0:", f"        out_of_work(s, {span}, {h!r})",
+                    "    s.work -= len(lst)", "    if s.work < 0:", f"        out_of_work(s, {span}, {embed(h)})",
                     f"    sc = s.points[{pslot}].table",
                     # one pass finds the best score and how many cards share it
                     "    pick = lst[0]", "    best = sc[pick]", "    n = 0", "    for c in lst:", "        v = sc[c]",

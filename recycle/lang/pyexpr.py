@@ -8,13 +8,34 @@ check, cache and message of the closures. ``k`` names a constant of the generate
 
 from __future__ import annotations
 
-from .pycards import CardWriter, short
+from .pycards import CardWriter
+from .pytext import embed, short
 from .values import Card
 from .shapes import MAX_INT, SCAN, SMALL, Const, head_of, is_atom, is_location_form, is_storage_form, kw
 from .syntax import INT, SYMBOL, VAR, Atom, SList
 
 MAX_REPEAT = 100_000  # as items.MAX_REPEAT (a larger count is left to the closure's message)
+# A players loop in a condition is written out player by player, nested loops multiplying the
+# text (seven nested loops over ten players: 10^7 copies); beyond this many characters of the
+# .rcy form so multiplied (``unrolled_size``), the loop is left to its closure. The games of
+# games/ and of the corpus need at most 7,316.
+MAX_UNROLLED = 20_000
 
+
+def unrolled_size(node, nplayers: int) -> int:
+    """The printed size of ``node`` with every ``(any|all player 'P X)`` in it counting X
+    once per player: the text a condition becomes when its players loops are written out."""
+    if not isinstance(node, SList):
+        return len(str(node)) + 1
+    if players_loop(node):
+        return nplayers * unrolled_size(node.items[3], nplayers)
+    return sum(unrolled_size(i, nplayers) for i in node.items) + 1
+
+
+def players_loop(node) -> bool:
+    """Whether ``node`` is ``(any|all player 'P X)``, which ``write_bool`` writes out per player."""
+    return head_of(node) in ("any", "all") and len(node.items) == 4 and kw(node.items[1], "player") \
+        and is_atom(node.items[2], VAR)
 
 
 class ExprWriter(CardWriter):
@@ -32,6 +53,7 @@ class ExprWriter(CardWriter):
         self._helper_names: dict = {}
         self.memo_ok = True  # conditions not written out may be remembered (CardWriter.write_memo)
         self._shared_memos: dict = {}  # one memory per question (CardWriter.write_memo)
+        self.chars_elsewhere = 0  # characters written outside pygen's ``emit`` (helper functions)
 
     def k(self, obj, prefix: str = "K") -> str:
         """The module-level name of ``obj`` (one name per object)."""
@@ -65,14 +87,17 @@ class ExprWriter(CardWriter):
             parts = [p if p is not None else f"{self.k(self.bool_closure(i, scope))}(s, e)"
                      for p, i in zip(parts, node.items[1:])]
             return "(" + f" {h} ".join(parts) + ")"
-        if h in ("any", "all") and len(node.items) == 4 and kw(node.items[1], "player") \
-                and is_atom(node.items[2], VAR):
+        if h in ("any", "all") and players_loop(node):
             # a loop over the players: written out once per player, the variable a literal
+            # (unless that would be too long: nested loops multiply it)
+            n = self.comp.layout.nplayers
+            if unrolled_size(node, n) > MAX_UNROLLED:
+                return None
             name = node.items[2].value
             parts = []
             # the variable has a slot too: a remembered condition sets it before asking its closure
             inner = scope.bind(name, self.comp.new_slot(), "player")
-            for p in range(self.comp.layout.nplayers):
+            for p in range(n):
                 with self.as_literal(name, p):
                     parts.append(self.write_bool(node.items[3], inner))
             if any(p is None for p in parts):
@@ -120,11 +145,11 @@ class ExprWriter(CardWriter):
         """An integer expression written out (storages, sizes, literals, constants), or None."""
         if isinstance(node, Atom):
             if node.kind == INT:
-                return repr(node.value)
+                return embed(node.value)
             if node.kind == VAR:
                 c = scope.lookup(node.value)
                 if isinstance(c, Const) and type(c.value) is int:
-                    return repr(c.value)
+                    return embed(c.value)
                 if isinstance(c, int) and scope.hint(node.value) == "int" and node.value not in self.local:
                     return f"e[{c}]"  # a let-bound integer (expr_int.c_int: no check needed)
             return None
@@ -218,7 +243,7 @@ class ExprWriter(CardWriter):
         if isinstance(node, Atom):
             # an upper-case name stands for itself; lower-case words may be keywords
             ok = node.kind == SYMBOL and isinstance(node.value, str) and node.value.isupper()
-            return repr(node.value) if ok else None
+            return embed(node.value) if ok else None
         if is_storage_form(node) == "str":
             slot = self.storage_index(node, scope, "str")
             return None if slot is None else f"s.strs[{slot}]"

@@ -107,7 +107,14 @@ def write_record(record: dict, out: str | Path) -> None:
         rec["game"] = os.path.relpath(game.resolve(), out.resolve().parent)
     except ValueError:  # another drive (Windows): keep it absolute
         rec["game"] = str(game.resolve())
-    out.write_text(json.dumps(rec, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    text = json.dumps(rec, ensure_ascii=False, indent=1) + "\n"
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:
+        # a file name that is not UTF-8 (its bytes held as lone surrogates): as \udcXX
+        # escapes, which read back as the same name
+        data = (json.dumps(rec, ensure_ascii=True, indent=1) + "\n").encode("ascii")
+    out.write_bytes(data)
 
 
 MAX_RECORD_BYTES = 16 * 1024 * 1024
