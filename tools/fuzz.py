@@ -5,6 +5,7 @@
                          [--seed 0] [--timeout 20] [--time-bound 5] [--max-steps 2000]
                          [--mem-limit 2048] [--out fuzz-crashes]
     python tools/fuzz.py --state -n 20000 --workers 2        # the state-machine fuzzer
+    python tools/fuzz.py --kind names -n 2000                # hostile file names
     python tools/fuzz.py --cache-entries -n 2000 [--seed 0]  # damaged bytecode-cache entries
 
 Kinds of input (``recycle/study/fuzzing.py`` and ``statefuzz.py``):
@@ -27,6 +28,13 @@ Kinds of input (``recycle/study/fuzzing.py`` and ``statefuzz.py``):
   event, every player's view at every decision, and the three plays must agree
   (``statefuzz.exercise_state``). Game ``i`` is ``random_game(seed * 2**32 + i)`` played with
   that seed, so any failure is reproduced from its number.
+* ``names`` — hostile names of game files (``recycle/study/namefuzz.py``): quotes, backslashes,
+  every kind of line break, NUL, bytes that are not UTF-8, terminal escapes, code, option-like
+  and over-long names. Each names a small game, in memory and (where a file can have the name)
+  on disk with a record beside it, and ``recycle check`` of a broken game by that name: the
+  generated module is the plain-named one but for its docstring, the game plays the same, the
+  record replays, messages are positioned and print no control character, and nothing is left
+  in the folder (a name that ran code would leave a file).
 * ``mixed`` (the default) — mutate, shapes and records, 7:2:1.
 * ``--cache-entries`` — a real entry of the bytecode cache of games/schwimmen.rcy (or
   ``--cache-game``) with bits flipped, cut, extended, replaced by random bytes, or planted
@@ -70,9 +78,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from recycle.study import fuzzing, statefuzz  # noqa: E402
+from recycle.study import fuzzing, namefuzz, statefuzz  # noqa: E402
 
-KINDS = ("mixed", "mutate", "shapes", "records", "state")
+KINDS = ("mixed", "mutate", "shapes", "records", "names", "state")
 FAILURES = ("crash", "bad message", "invariant", "divergence", "tampering", "memory", "slow", "hang")
 
 
@@ -90,7 +98,8 @@ def generate_batch(batch: int, seed: int, kind: str = "mutate", size: int = BATC
     mutate = st.builds(lambda c: (c[0], "rcy", c[1], None), fuzzing.mutated_inputs())
     shapes = st.builds(lambda c: (c[0], "rcy", c[1], None), fuzzing.shaped_inputs(big=True))
     records = st.builds(lambda c: (c[0], "record", c[1], c[2]), fuzzing.record_inputs())
-    strategy = {"mutate": mutate, "shapes": shapes, "records": records,
+    names = st.builds(lambda c: (c[0], "name", c[1], None), namefuzz.name_inputs())
+    strategy = {"mutate": mutate, "shapes": shapes, "records": records, "names": names,
                 "mixed": st.one_of(*([mutate] * 7 + [shapes] * 2 + [records]))}[kind]
     inputs: list = []
 
@@ -147,6 +156,8 @@ def run_one(kind: str, data, extra, max_steps: int) -> str:
         return fuzzing.exercise(data, max_steps=max_steps, time_bound=None)
     if kind == "record":
         return fuzzing.exercise_record(data, extra or "", time_bound=None)
+    if kind == "name":
+        return namefuzz.exercise_name(data)
     return statefuzz.exercise_state(data, seed=extra, max_steps=max_steps, time_bound=None)
 
 
@@ -189,7 +200,7 @@ def _worker(conn, max_steps: int, mem_limit: int, slow: float) -> None:
                 gc.collect()
                 t0 = time.perf_counter()
                 run_one(kind, data, extra, max_steps)
-        except statefuzz.StateFailure as exc:
+        except (statefuzz.StateFailure, namefuzz.NameFailure) as exc:
             outcome = exc.kind
             detail = str(exc)
             if exc.__cause__ is not None:
@@ -347,11 +358,12 @@ def main(argv=None) -> int:
                 out.mkdir(parents=True, exist_ok=True)
                 k = len(failures)
                 raw = data if isinstance(data, bytes) else data.encode("utf-8")
-                suffix = "json" if ikind == "record" else "rcy"
+                suffix = {"record": "json", "name": "name"}.get(ikind, "rcy")
                 (out / f"{k:03d}.{suffix}").write_bytes(raw)
                 again = {"rcy": f"fuzzing.exercise(open('{k:03d}.rcy', 'rb').read())",
                          "record": f"fuzzing.exercise_record(open('{k:03d}.json', 'rb').read(), {extra!r})",
-                         "state": f"statefuzz.exercise_state(open('{k:03d}.rcy').read(), seed={extra})"}[ikind]
+                         "state": f"statefuzz.exercise_state(open('{k:03d}.rcy').read(), seed={extra})",
+                         "name": f"namefuzz.exercise_name(open('{k:03d}.name', 'rb').read())"}[ikind]
                 drawn = "" if state else (f"drawn again: tools/fuzz.py input_number({idx}, {args.seed}, "
                                           f"{kind!r}, {args.batch})\n")
                 (out / f"{k:03d}.txt").write_text(
