@@ -219,7 +219,8 @@ def game_path(record: dict, record_path: str | Path | None = None, game_folder: 
     ``ValueError`` naming the field and the refused path if it would lead out of that
     folder: an absolute path (or a drive), a ``..`` part (``\\`` counts as a separator
     too: a record may come from Windows), or a path that resolves elsewhere through a
-    symbolic link. Nothing outside the folder is opened, or even looked at past its name."""
+    symbolic link. Nothing outside the folder is opened (resolving a symbolic link reads
+    where it points, and no more); an absolute or '..' path is refused by its text alone."""
     name = record["game"]
     if game_folder is not None:
         folder, whose = Path(game_folder), "the folder named with --game-folder"
