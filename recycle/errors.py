@@ -6,7 +6,46 @@ a caret, so the CLI can print them without a Python traceback.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+# What ``printable`` escapes: every character that a terminal takes as a command or that
+# changes how the text around it is shown, rather than showing itself --
+#   C0 controls, DEL and C1 controls (ESC starts ANSI sequences: OSC 0 sets the window's
+#   title, OSC 8 plants a link, OSC 52 writes the clipboard, CSI moves the cursor or clears
+#   the screen; BEL rings; CR and BS overwrite what was printed; U+009B is a one-character
+#   CSI on some terminals);
+#   bidi formatting characters (U+061C, U+200E/U+200F, U+202A-U+202E, U+2066-U+2069): they
+#   reorder the text shown, so a name could read as something it is not (the "Trojan
+#   Source" trick: U+202E shows "rcy.exe" as "exe.ycr");
+#   U+2028/U+2029 (line and paragraph separators): some terminals and editors break the
+#   line there, so one line of output could pass for two (a forged "replay identical");
+#   lone surrogates (JSON's "\ud800"): not text at all, and writing one stops the program
+#   with UnicodeEncodeError.
+# Everything else -- accented letters, suit symbols, emoji with their joiners -- is kept.
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+                          "\u2028\u2029\ud800-\udfff]")
+_KEPT = {"": _UNPRINTABLE}
+
+
+def _escape(m: re.Match) -> str:
+    # \u001b rather than \x1b: the same escape as JSON's, so that the JSON printed by
+    # --json stays valid JSON (and means the same text) when a character in it is escaped
+    return f"\\u{ord(m.group()):04x}"
+
+
+def printable(text: str, keep: str = "") -> str:
+    """``text`` safe to write to a terminal: control characters, bidi overrides, line
+    separators and lone surrogates written as ``\\u001b``, ``\\u202e`` (the characters listed
+    above ``_UNPRINTABLE``); ``keep`` names control characters to leave as they are (the CLI's
+    output streams keep ``"\\n\\t"``). Every string that came from a game file or a record
+    (game names, paths, descriptions, players, quoted source lines) goes through this
+    before it reaches the terminal (``recycle.cli.printing``)."""
+    pattern = _KEPT.get(keep)
+    if pattern is None:
+        kept = "".join(re.escape(c) for c in keep)
+        pattern = _KEPT[keep] = re.compile(f"(?![{kept}]){_UNPRINTABLE.pattern}")
+    return pattern.sub(_escape, text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +80,7 @@ class RecycleError(Exception):
 
     def format(self) -> str:
         """The message with its position and, when the source is known, a caret line."""
-        where = f"{self.span}: " if self.span else ""
+        where = f"{printable(str(self.span))}: " if self.span else ""
         text = f"{where}{self.kind}: {self.message}"
         if self.form:
             text += f"\n  in the form ({self.form} ...)"
@@ -59,6 +98,10 @@ class RecycleError(Exception):
                     line = ("..." if start else "") + clipped + ("..." if start + QUOTE_WIDTH < len(line) else "")
                     col = col - start + (3 if start else 0)
                     width = min(width, QUOTE_WIDTH)
+                # a control character in a comment is quoted escaped (the caret still under
+                # its place): the quoted line must not drive the terminal
+                col, width = len(printable(line[:col])), len(printable(line[col:col + width])) or 1
+                line = printable(line)
                 text += f"\n  {line}\n  {' ' * col}^{'~' * (width - 1)}"
         return text
 

@@ -169,9 +169,10 @@ def test_a_record_keeps_its_work_budget_and_replay_can_change_it(tmp_path):
     r = run("run", SCHWIMMEN, "--seed", 3, "--max-work", 2_000_000, "--record", rec)
     assert r.exit_code == 0, r.output
     assert json.loads(rec.read_text())["max_work"] == 2_000_000
-    r = run("replay", rec)
+    folder = GAMES  # the game is not beside the record: its folder is named
+    r = run("replay", rec, "--game-folder", folder)
     assert r.exit_code == 0 and "replay identical to the record" in r.output
-    r = run("replay", rec, "--max-work", 300)
+    r = run("replay", rec, "--max-work", 300, "--game-folder", folder)
     assert r.exit_code == 1 and "units of work" in r.output and "300 units" in r.output
     plain = tmp_path / "plain.json"
     assert run("run", SCHWIMMEN, "--seed", 3, "--record", plain).exit_code == 0

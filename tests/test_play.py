@@ -54,8 +54,9 @@ def play_to_end(child, key="1", limit=3000):
 
 
 def replay(path):
-    return subprocess.run([sys.executable, "-m", "recycle", "replay", str(path)], capture_output=True, text=True,
-                          cwd=ROOT, timeout=300)
+    # the records are written outside the games' folder: it is named, as `play` says to
+    return subprocess.run([sys.executable, "-m", "recycle", "replay", str(path), "--game-folder", str(GAMES)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300)
 
 
 # -- through a real terminal ----------------------------------------------------------------

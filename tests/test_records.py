@@ -2,6 +2,7 @@
 
 import json
 import os
+import shutil
 
 import pytest
 
@@ -27,7 +28,7 @@ def test_run_record_then_replay_gives_the_same_transcript(tmp_path):
     assert rec["players"] == ["pimc:6", "random", "random", "random", "random"]
     assert rec["decisions"] and {"player", "chosen", "options", "description", "revealed"} <= set(rec["decisions"][0])
     assert rec["deal"]["HAND(P0)"] and len(rec["deal"]["HAND(P0)"]) == 3
-    again = runner.invoke(app, ["replay", str(out)])
+    again = runner.invoke(app, ["replay", str(out), "--game-folder", str(GAMES)])  # the game is not beside it
     assert again.exit_code == 0, again.output
     # the replay prints the same transcript as the run (stderr carries the confirmation)
     assert again.stdout.splitlines() == r.stdout.splitlines()
@@ -38,7 +39,7 @@ def test_replay_text_is_a_readable_game_record(tmp_path):
     out = tmp_path / "game.json"
     assert runner.invoke(app, ["run", SCHWIMMEN, "--seed", "3", "--record", str(out)]).exit_code == 0
     rec = read_record(out)
-    r = runner.invoke(app, ["replay", str(out), "--text", "--reveal"])
+    r = runner.invoke(app, ["replay", str(out), "--text", "--reveal", "--game-folder", str(GAMES)])
     assert r.exit_code == 0, r.output
     lines = r.stdout.splitlines()
     assert lines[1] == "Deal #3"
@@ -46,7 +47,7 @@ def test_replay_text_is_a_readable_game_record(tmp_path):
     assert any(line.strip().startswith("HAND(P0)") for line in lines)
     assert sum(1 for line in lines if ". P" in line) == len(rec["decisions"])
     assert lines[-2].startswith("Final scores: P0 ")
-    hidden = runner.invoke(app, ["replay", str(out), "--text"]).stdout
+    hidden = runner.invoke(app, ["replay", str(out), "--text", "--game-folder", str(GAMES)]).stdout
     assert "HAND(P0)" not in hidden  # the deal is shown only with --reveal
 
 
@@ -57,7 +58,7 @@ def test_a_tampered_record_is_reported(tmp_path):
     first = next(d for d in rec["decisions"] if d["options"] > 1)
     first["chosen"] = (first["chosen"] + 1) % first["options"]
     out.write_text(json.dumps(rec))
-    r = runner.invoke(app, ["replay", str(out)])
+    r = runner.invoke(app, ["replay", str(out), "--game-folder", str(GAMES)])
     assert r.exit_code == 1
     assert "replay differs: decision" in r.stderr
 
@@ -72,10 +73,10 @@ def test_not_a_record(tmp_path):
 def test_replay_reproduces_ai_choices_by_running_the_players_again():
     g = recycle.load(SCHWIMMEN)
     players = make_players("ismcts:6,greedy:1,random", 5)
-    result, rec = play_recorded(g, players, 21, SCHWIMMEN, [p.name for p in players])
-    rp = replay(rec)
+    result, rec = play_recorded(g, players, 21, "schwimmen.rcy", [p.name for p in players])
+    rp = replay(rec, game_folder=GAMES)
     assert rp.identical, rp.problems
-    assert replay(rec, scripted=True).identical
+    assert replay(rec, scripted=True, game_folder=GAMES).identical
     assert rp.result.scores == result.scores and rp.result.winners == result.winners
     assert [d["chosen"] for d in rp.replayed["decisions"]] == [d["chosen"] for d in rec["decisions"]]
     text = record_text(rec)
@@ -92,7 +93,7 @@ def recorded(tmp_path, seed=7, players="pimc:4,random"):
 
 
 def replay_of(path, *extra):
-    return runner.invoke(app, ["replay", str(path), *extra])
+    return runner.invoke(app, ["replay", str(path), "--game-folder", str(GAMES), *extra])
 
 
 @pytest.mark.parametrize("edit, message", [
@@ -176,17 +177,20 @@ def test_another_game_file_is_refused_unless_forced(tmp_path):
 
 
 def test_the_game_is_found_relative_to_the_record(tmp_path, monkeypatch):
-    out, rec = recorded(tmp_path)
-    assert not os.path.isabs(rec["game"])  # stored relative to the record's folder
+    shutil.copy(SCHWIMMEN, tmp_path / "schwimmen.rcy")
+    out = tmp_path / "game.json"
+    r = runner.invoke(app, ["run", str(tmp_path / "schwimmen.rcy"), "--seed", "7", "--record", str(out)])
+    assert r.exit_code == 0, r.output
+    assert json.loads(out.read_text())["game"] == "schwimmen.rcy"  # stored relative to the record's folder
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)
-    r = replay_of(out)
+    r = runner.invoke(app, ["replay", str(out)])
     assert r.exit_code == 0, r.output
     moved = tmp_path / "sub"
     moved.mkdir()
     (moved / "game.json").write_text(out.read_text())
-    r = replay_of(moved / "game.json")
+    r = runner.invoke(app, ["replay", str(moved / "game.json")])
     assert r.exit_code == 1 and "is not there" in r.stderr
 
 

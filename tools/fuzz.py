@@ -7,6 +7,7 @@
     python tools/fuzz.py --state -n 20000 --workers 2        # the state-machine fuzzer
     python tools/fuzz.py --kind names -n 2000                # hostile file names
     python tools/fuzz.py --cache-entries -n 2000 [--seed 0]  # damaged bytecode-cache entries
+    python tools/fuzz.py --record-files -n 300 --timeout 60  # record files through `recycle replay`
 
 Kinds of input (``recycle/study/fuzzing.py`` and ``statefuzz.py``):
 
@@ -41,6 +42,17 @@ Kinds of input (``recycle/study/fuzzing.py`` and ``statefuzz.py``):
   code in its place (``recycle/study/cachefuzz.py``, ``fuzz_cache_entries`` below): every
   load must play the same game and never read a changed entry. One process at a time,
   started again after a trial that kills it (exit -11: a segfault) or hangs (``--timeout``).
+
+``--record-files`` (a mode of its own: ``fuzz_record_files``, the edits and checks in
+``tools/fuzz_records.py``) fuzzes record files through the command line, ``recycle replay``
+with and without ``--text``, as a person would run it on a record from someone else: game
+paths out of the folder (absolute, ``..``, symbolic links,
+NUL, drives, backslashes), hashes (wrong, malformed, and the hash of the file outside the
+folder), control characters in every string, huge and odd numbers, wrong types. Each input
+runs in a process of its own, killed after ``--timeout`` seconds (a hang); it fails if the
+command ends in a traceback, if an ``open`` of a file outside the record's folder is seen
+(an audit hook), if a line of that file shows in the output, or if a control character
+reaches standard output or standard error.
 
 Inputs are made as the workers ask for them, never all up front: the Hypothesis kinds are
 drawn ``--batch`` (200) at a time, batch ``b`` by one Hypothesis run seeded with ``(seed <<
@@ -301,9 +313,13 @@ def main(argv=None) -> int:
     ap.add_argument("--cache-entries", action="store_true",
                     help="fuzz the bytecode cache's entries instead (fuzz_cache_entries)")
     ap.add_argument("--cache-game", default=None, help="the game whose entry --cache-entries damages")
+    ap.add_argument("--record-files", action="store_true",
+                    help="fuzz record files through `recycle replay` (see fuzz_record_files)")
     args = ap.parse_args(argv)
     if args.cache_entries:
         return fuzz_cache_entries(args.examples, args.seed, args.cache_game, args.timeout)
+    if args.record_files:
+        return fuzz_record_files(args.examples, args.seed, args.timeout, Path(args.out))
     kind = "state" if args.state else args.kind
     if args.examples < 0 or args.jobs < 1 or args.jobs > 64 or args.timeout <= 0 or args.batch < 1:
         ap.error("-n must be >= 0, --workers 1..64, --timeout > 0 and --batch >= 1")
@@ -436,6 +452,19 @@ def main(argv=None) -> int:
     print("no failures")
     return 0
 
+
+# -- record files through `recycle replay` (--record-files) --------------------------------------
+
+def fuzz_record_files(n: int, seed: int, timeout: float, out: Path) -> int:
+    """``--record-files``: ``n`` edited record files replayed through the command line, each in
+    a process of its own (``tools/fuzz_records.py``, where the edits and checks are); exit
+    status 0 if none failed."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("fuzz_records", Path(__file__).resolve().parent / "fuzz_records.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.run(n, seed, timeout, out)
 
 if __name__ == "__main__":
     sys.exit(main())

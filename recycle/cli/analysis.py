@@ -204,15 +204,25 @@ def register(app: typer.Typer, fail, load) -> None:
                                                                      "does not check who chose).")] = False,
             max_work: Annotated[Optional[int], typer.Option(
                 "--max-work", min=1, help="The work budget of the game (default: the recorded one).",
+                show_default=False)] = None,
+            game_folder: Annotated[Optional[Path], typer.Option(
+                "--game-folder", help="Look for the recorded game file in this folder instead of the record's "
+                                      "folder (the record's game path is read inside it).",
                 show_default=False)] = None):
         """Play a recorded game again and check that it goes exactly as recorded (exit 1 if not).
 
-        The game file is found relative to the record; the same deal is played by the same
-        players (computer players are run again; a person's recorded choices are replayed)."""
+        The game file is looked for only inside the record's folder (or --game-folder): a
+        record naming a file elsewhere (an absolute path, '..', a symbolic link out) is
+        refused, and the file's hash is checked before it is read as a game. The same deal
+        is played by the same players (computer players are run again; a person's recorded
+        choices are replayed)."""
         from ..study.records import read_record, record_text
         from ..study.records import replay as run_replay
         from ..engine.transcript import transcript
 
+        if game_folder is not None and not game_folder.is_dir():
+            typer.echo(f"error: --game-folder {game_folder}: no such folder", err=True)
+            raise typer.Exit(2)
         try:
             rec = read_record(record)
         except ValueError as exc:
@@ -220,7 +230,7 @@ def register(app: typer.Typer, fail, load) -> None:
             raise typer.Exit(2) from None
         try:
             rp = run_replay(rec, record_path=record, reveal=reveal, force=force, scripted=scripted,
-                            max_work=max_work)
+                            max_work=max_work, game_folder=game_folder)
         except (RecycleError, RecycleBug) as exc:
             fail(exc)
             return

@@ -18,6 +18,7 @@ import typer
 from ..errors import RecycleBug, RecycleError
 from .options import GameArg, MaxStepsOpt, MaxWorkOpt, NumPlayersOpt, PlayersOpt, SeedOpt, TimeoutOpt, WorkersOpt
 from .outputs import check_file, failed_write
+from .printing import install as install_printable, terminal_of
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                   help="Run, simulate and analyse card games written in RECYCLE.")
@@ -35,12 +36,16 @@ def _show_version(value: bool) -> None:
 
 
 @app.callback()
-def _main(debug: Annotated[bool, typer.Option("--debug", help="Show Python tracebacks on errors.")] = False,
+def _main(ctx: typer.Context,
+          debug: Annotated[bool, typer.Option("--debug", help="Show Python tracebacks on errors.")] = False,
           version: Annotated[bool, typer.Option("--version", callback=_show_version, is_eager=True,
                                                 help="Print recycle's version and exit.")] = False):
     global _debug
     _debug = debug
     _fit_output_encoding()
+    # every command writes through the printable streams (recycle.cli.printing): text from
+    # a game file or a record cannot drive the terminal, whichever line printed it
+    ctx.call_on_close(install_printable())
 
 
 PLAYER_LINES = {
@@ -80,7 +85,7 @@ def _fit_output_encoding() -> None:
     be encoded is replaced rather than stopping the program."""
     from ..engine.transcript import use_ascii
 
-    for stream in (sys.stdout, sys.stderr):
+    for stream in (terminal_of(sys.stdout), terminal_of(sys.stderr)):
         try:
             "♠♥♦♣→⇄×—".encode(stream.encoding or "ascii")
         except (UnicodeEncodeError, LookupError):
@@ -175,9 +180,12 @@ def run(game: GameArg, seed: SeedOpt = 0,
             result, rec = play_recorded(g, pl, seed, game, [getattr(p, "name", type(p).__name__) for p in pl],
                                         max_steps, describe=True, reveal=reveal, timeout=timeout)
             try:
-                write_record(rec, record)
+                elsewhere = write_record(rec, record)
             except OSError as exc:
                 failed_write(record, exc)
+            if elsewhere is not None:
+                typer.echo(f"note: the game is not in the record's folder: replay it with "
+                           f"`recycle replay {record} --game-folder {elsewhere}`", err=True)
         else:
             result = g.play(pl, seed=seed, record=True, describe=True, reveal=reveal, max_steps=max_steps,
                             timeout=timeout)
@@ -267,6 +275,7 @@ _register_extensions()
 
 def main() -> None:
     """Console entry point."""
+    install_printable()  # also around what is printed after the command (an internal error)
     try:
         app()
     except RecycleBug as exc:

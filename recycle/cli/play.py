@@ -28,11 +28,12 @@ import typer
 
 from ..engine.game import DEFAULT_MAX_STEPS, PLAYER_SEED_OFFSET, GameResult, rank
 from ..engine.runner import play_out
-from ..errors import RecycleBug, RecycleError
+from ..errors import RecycleBug, RecycleError, printable
 from ..players import make_player
 from ..players.human import HumanPlayer, hint, strongest
 from .options import GameArg, MaxStepsOpt, MaxWorkOpt, NumPlayersOpt
 from .outputs import check_file
+from .printing import terminal_of
 from .table import MAX_NARRATIVE, narrative_lines, options_lines, reveal_lines, table_lines
 
 DEFAULT_OPPONENTS = "ismcts:30"  # quick enough to wait for, and not a pushover
@@ -54,7 +55,11 @@ class Undo(Exception):
 
 class Terminal:
     """Where the screen goes and keys come from: a rich console redrawn each turn on a
-    terminal, plain lines (nothing cleared, no colour) when standard input is not one."""
+    terminal, plain lines (nothing cleared, no colour) when standard input is not one.
+
+    Every line shown is made ``printable`` here: rich writes its colours and redraws to the
+    stream under the CLI's printable one (``recycle.cli.printing``), so the text it shows
+    (the game's name, a player's spec) must be escaped before it gets there."""
 
     def __init__(self, stdin=None, stdout=None, tty: bool | None = None):
         self.stdin = stdin or sys.stdin
@@ -66,13 +71,13 @@ class Terminal:
         if tty:
             from rich.console import Console
 
-            self.console = Console(file=self.stdout, highlight=False, soft_wrap=True)
+            self.console = Console(file=terminal_of(self.stdout), highlight=False, soft_wrap=True)
 
     def show(self, lines: list, clear: bool = False) -> None:
         """Print ``lines`` (str, or ``(style, str)``); ``clear`` starts a new screen (terminal)."""
         if self.console is None:
             for line in lines:
-                print(line[1] if isinstance(line, tuple) else line, file=self.stdout)
+                print(printable(line[1] if isinstance(line, tuple) else line), file=self.stdout)
             self.stdout.flush()
             return
         from rich.text import Text
@@ -81,14 +86,15 @@ class Terminal:
             self.console.clear()
         for line in lines:
             style, text = line if isinstance(line, tuple) else ("", line)
-            t = Text(text, style=style)
+            t = Text(printable(text), style=style)
             t.highlight_regex(RED, "red")
             self.console.print(t)
 
     def ask(self, prompt: str) -> str | None:
         """One line typed by the person, stripped; None at the end of input."""
+        prompt = printable(prompt)
         if self.console is not None:
-            self.console.print(prompt, end="", style="bold")
+            self.console.print(prompt, end="", style="bold", markup=False)
         else:
             print(prompt, end="", file=self.stdout, flush=True)
         try:
@@ -100,7 +106,7 @@ class Terminal:
                 print(file=self.stdout)
             return None
         if self.console is None:  # not echoed: the key goes into the transcript
-            print(line.strip(), file=self.stdout)
+            print(printable(line.strip()), file=self.stdout)
         return line.strip()
 
 
@@ -222,6 +228,7 @@ class PlaySession(Screen):
         self.max_steps = max_steps
         self.human = HumanPlayer(self)
         self.saved: list[Path] = []
+        self.replay_with = ""  # the arguments of `recycle replay` for the record saved last
         self.deals_played = 0
         self.recordable = recordable  # False: the game is not the file as it is (--num-players), no record
 
@@ -332,11 +339,12 @@ class PlaySession(Screen):
         else:
             rec = self.recorder.finish_unfinished(s, self.path, self.specs, self.max_steps)
         try:
-            write_record(rec, out)
+            elsewhere = write_record(rec, out)
         except OSError as exc:
             self.term.show([f"error: cannot write the game record {out}: {exc.strerror or exc}"])
             return None
         self.saved.append(out)
+        self.replay_with = f"{out}" + ("" if elsewhere is None else f" --game-folder {elsewhere}")
         return out
 
     # -- the end of a deal ---------------------------------------------------------------------
@@ -359,7 +367,7 @@ class PlaySession(Screen):
                      ("bold green", "You share the win.") if me in s.winners() else ("bold", "You did not win."))
         out = self.save(finished=True)
         if out is not None:
-            lines.append(f"Game record saved to {out} (recycle replay {out})")
+            lines.append(f"Game record saved to {out} (recycle replay {self.replay_with})")
         self.term.show(lines, clear=True)
         nxt = self.deal + 1
         while True:
@@ -379,7 +387,7 @@ class PlaySession(Screen):
             except Quit as q:
                 out = self.save(finished=False)
                 why = "end of input" if q.eof else "you quit"
-                where = f"; the game so far is saved to {out} (recycle replay {out})" if out else ""
+                where = f"; the game so far is saved to {out} (recycle replay {self.replay_with})" if out else ""
                 self.term.show([f"{why} at decision {self.state.decisions} of deal #{self.deal}{where}"])
                 return
             choice = self.game_over()

@@ -295,6 +295,14 @@ def _os_reason(exc: OSError) -> str:
 def parse_file(path: str | Path) -> SourceFile:
     """Read and parse a .rcy file: a regular file of at most ``MAX_SOURCE_BYTES`` bytes (a
     FIFO, a device such as /dev/zero or a folder is refused before anything is read)."""
+    data = read_source(path)
+    return parse_text(decode_source(data, str(path)), str(path))
+
+
+def read_source(path: str | Path) -> bytes:
+    """The bytes of a .rcy file, unparsed: a regular file of at most ``MAX_SOURCE_BYTES``
+    bytes (else ``RecycleFileError``; a FIFO, a device or a folder is refused before anything
+    is read). ``recycle replay`` compares their hash with the record's before parsing them."""
     path = Path(path)
     try:
         # O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused just below)
@@ -315,7 +323,7 @@ def parse_file(path: str | Path) -> SourceFile:
         raise RecycleFileError(f"cannot read {path}: {_os_reason(exc)}") from None
     finally:
         os.close(fd)
-    return parse_text(decode_source(data, str(path)), str(path))
+    return data
 
 
 _TOKEN_WORDS = {

@@ -156,10 +156,17 @@ def progress_bar(total: int, label: str, enabled: bool = True):
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn, TimeRemainingColumn
 
+        from rich.markup import escape
+
+        from ..errors import printable
+
+        # the bar is drawn with escape sequences: on the stream under the CLI's printable
+        # one (recycle.cli.printing), with the label (a game's name) escaped here instead
+        terminal = getattr(sys.stderr, "terminal", sys.stderr)
         with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                       TimeElapsedColumn(), TimeRemainingColumn(), transient=True,
-                      console=Console(stderr=True)) as p:
-            task = p.add_task(label, total=total)
+                      console=Console(file=terminal)) as p:
+            task = p.add_task(escape(printable(label)), total=total)
             yield lambda done: p.update(task, completed=done)
 
     return bar()

@@ -7,24 +7,37 @@ at the first decision, and every decision (who chose, which option of how many, 
 same way; ``record_text`` gives the human-readable form, like CardShark's game record.
 A game stopped before its end (a person quit ``recycle play``) is recorded with
 ``"unfinished": true``, no scores and no winners; it replays up to where it stopped.
+
+A record is untrusted input (it may come from anyone): its ``"game"`` is a path inside the
+record's own folder (or inside the folder given to ``replay --game-folder``) -- an absolute
+path, a ``..`` part or a symbolic link leading out of that folder is refused -- and the
+file's bytes are hashed and compared with ``"source_sha256"`` before they are parsed, so a
+record cannot make ``replay`` read, parse or quote any other file.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PureWindowsPath
 
-from ..errors import RecycleError
+from ..errors import RecycleError, printable
 
 FORMAT = "recycle-game-record"
 VERSION = 1
 
 
 def source_hash(game) -> str:
+    """The SHA-256 of the game's text (as UTF-8, without a byte-order mark): ``"source_sha256"``."""
     return hashlib.sha256(game.source.text.encode("utf-8")).hexdigest()
+
+
+def bytes_hash(data: bytes) -> str:
+    """The SHA-256 of a game file's bytes as ``source_hash`` counts them (the UTF-8 byte-order
+    mark left out, as the reader drops it): the same as ``source_hash`` of the game they
+    make, found without parsing them."""
+    return hashlib.sha256(data.removeprefix(b"\xef\xbb\xbf")).hexdigest()
 
 
 class Recorder:
@@ -97,16 +110,18 @@ def play_recorded(game, players, seed: int, path, specs: list[str], max_steps: i
     return result, rec.finish(result, path, specs, max_steps)
 
 
-def write_record(record: dict, out: str | Path) -> None:
-    """Write ``record`` to ``out``; its game path is stored relative to the record's folder
-    (when it can be), so that the record and its game can be moved together."""
+def write_record(record: dict, out: str | Path) -> Path | None:
+    """Write ``record`` to ``out``, its game stored as ``replay`` will look for it: a game in
+    the record's folder (or below it) by its path from there (``games/hearts.rcy``, with
+    ``/`` on every system), so that the record and its game move together; a game elsewhere
+    by its file name alone, as ``replay`` looks only inside the record's folder or the one
+    named with ``--game-folder``. Returns that folder for a game elsewhere (the game's
+    own folder: what to name with ``--game-folder``), None for a game beside the record."""
     out = Path(out)
     rec = dict(record)
-    game = Path(rec["game"])
-    try:
-        rec["game"] = os.path.relpath(game.resolve(), out.resolve().parent)
-    except ValueError:  # another drive (Windows): keep it absolute
-        rec["game"] = str(game.resolve())
+    game = Path(rec["game"]).resolve()
+    inside = _inside(game, out.resolve().parent)
+    rec["game"] = inside.as_posix() if inside is not None else game.name
     text = json.dumps(rec, ensure_ascii=False, indent=1) + "\n"
     try:
         data = text.encode("utf-8")
@@ -115,6 +130,15 @@ def write_record(record: dict, out: str | Path) -> None:
         # escapes, which read back as the same name
         data = (json.dumps(rec, ensure_ascii=True, indent=1) + "\n").encode("ascii")
     out.write_bytes(data)
+    return None if inside is not None else game.parent
+
+
+def _inside(path: Path, folder: Path):
+    """``path`` relative to ``folder`` when it lies inside it (both resolved), else None."""
+    try:
+        return path.relative_to(folder)
+    except ValueError:
+        return None
 
 
 MAX_RECORD_BYTES = 16 * 1024 * 1024
@@ -194,12 +218,45 @@ def read_record(path: str | Path) -> dict:
     return data
 
 
-def game_path(record: dict, record_path: str | Path | None = None) -> Path:
-    """Where the recorded game file is: relative paths are read from the record's folder."""
-    p = Path(record["game"])
-    if p.is_absolute() or record_path is None:
-        return p
-    return Path(record_path).resolve().parent / p
+def game_path(record: dict, record_path: str | Path | None = None, game_folder: str | Path | None = None) -> Path:
+    """Where the recorded game file is: the record's ``"game"`` path read inside
+    ``game_folder`` (``replay --game-folder``), else inside the folder of the record's file
+    ``record_path`` (else the current folder).
+
+    ``ValueError`` naming the field and the refused path if it would lead out of that
+    folder: an absolute path (or a drive), a ``..`` part (``\\`` counts as a separator
+    too: a record may come from Windows), or a path that resolves elsewhere through a
+    symbolic link. Nothing outside the folder is opened (resolving a symbolic link reads
+    where it points, and no more); an absolute or '..' path is refused by its text alone."""
+    name = record["game"]
+    if game_folder is not None:
+        folder, whose = Path(game_folder), "the folder named with --game-folder"
+    elif record_path is not None:
+        folder, whose = Path(record_path).resolve().parent, "the record's folder"
+    else:
+        folder, whose = Path.cwd(), "the current folder"
+
+    def refuse(why: str):
+        raise ValueError(f'the record\'s "game" field names {printable(repr(name))}, which is refused: {why}; '
+                         f"a record's game must be a file inside {whose} ({printable(str(folder))})"
+                         + ("" if game_folder is not None else ", or in a folder named with --game-folder DIR"))
+
+    parts = name.replace("\\", "/").split("/")
+    if "\0" in name:
+        refuse("it holds a NUL character")
+    if name.startswith(("/", "\\")) or PureWindowsPath(name).drive or Path(name).is_absolute():
+        refuse("it is an absolute path" + (" (it names a drive)" if PureWindowsPath(name).drive else ""))
+    if ".." in parts:
+        refuse("it goes up out of the folder ('..')")
+    try:
+        base = folder.resolve(strict=True)
+        path = (base / Path(*[p for p in parts if p not in ("", ".")])).resolve()
+    except (OSError, RuntimeError) as exc:  # a missing --game-folder, a symbolic-link loop
+        raise ValueError(f"cannot look for the record's game {printable(repr(name))} in {printable(str(folder))}: "
+                         f"{getattr(exc, 'strerror', None) or exc}") from None
+    if _inside(path, base) is None:
+        refuse(f"a symbolic link leads out of the folder (to {printable(str(path))})")
+    return path
 
 
 @dataclass
@@ -219,30 +276,30 @@ class Replay:
 
 
 def replay(record: dict, game=None, record_path=None, reveal: bool = False, force: bool = False,
-           scripted: bool = False, max_work: int | None = None) -> Replay:
+           scripted: bool = False, max_work: int | None = None, game_folder=None) -> Replay:
     """Play the record's game again — the same game file, deal and players — and compare
     every decision, the deal, the scores and the winners.
 
     Computer players are run again (the same seed and players always play the same game),
     so a record whose players were changed does not replay; ``scripted`` instead plays the
     recorded choices back without running them (faster; it checks the game's rules, not
-    who chose). ``ValueError`` if the game file is not the recorded one (its hash differs;
-    ``force`` replays it anyway, with a warning) or the players do not fit the game. The
+    who chose). ``ValueError`` if the game file may not be read (see ``game_path``: it is
+    looked for inside ``game_folder``, else the folder of ``record_path``), is not there,
+    or is not the recorded one (its hash, compared before the file is parsed, differs;
+    ``force`` replays it anyway, with a warning), or the players do not fit the game. The
     game file is loaded with the recorded work budget (``max_work`` overrides it).
     """
-    from ..engine.game import load
     from ..players import ScriptedPlayer, make_player
 
     warnings = []
     if game is None:
-        path = game_path(record, record_path)
-        if not path.is_file():
-            raise ValueError(f"the recorded game file {path} is not there")
-        game = load(path, max_work=max_work or record.get("max_work"))
-    if source_hash(game) != record["source_sha256"]:
+        path = game_path(record, record_path, game_folder)
+        game, same = _load_checked(path, record["source_sha256"], max_work or record.get("max_work"), force)
+    else:
+        same = source_hash(game) == record["source_sha256"]
+    if not same:
         if not force:
-            raise ValueError("the game file is not the one recorded (its SHA-256 differs); "
-                             "--force replays it anyway")
+            raise ValueError(_NOT_RECORDED + "; --force replays it anyway")
         warnings.append("warning: the game file is not the one recorded (--force)")
     specs = record["players"]
     if len(specs) != game.nplayers:
@@ -277,6 +334,28 @@ def replay(record: dict, game=None, record_path=None, reveal: bool = False, forc
     return Replay(game, result, record, again, problems, warnings)
 
 
+_NOT_RECORDED = "the game file is not the one recorded (its SHA-256 differs)"
+
+
+def _load_checked(path: Path, sha256: str, max_work, force: bool):
+    """``(game, same)``: the game of ``path`` and whether it is the recorded one. Its bytes
+    are read (a regular file of bounded size) and hashed first; a file that is not the
+    recorded one is not parsed at all unless ``force`` (``ValueError`` then comes from
+    ``replay``): a tampered record cannot make recycle parse, and quote, a file it names."""
+    from ..engine.game import PreparedGame
+    from ..lang.syntax import decode_source, parse_text, read_source
+
+    if not path.exists():
+        raise ValueError(f"the recorded game file {printable(str(path))} is not there "
+                         "(--game-folder DIR names the folder that holds it)")
+    data = read_source(path)
+    same = bytes_hash(data) == sha256
+    if not (same or force):
+        return None, False
+    name = str(path)
+    return PreparedGame(parse_text(decode_source(data, name), name), max_work=max_work), same
+
+
 def _seat(spec: str, record: dict, seat: int, make_player, stop=None):
     """The player of one seat for a replay: its kind run again, or, for a kind that cannot
     be run again (a person), its own recorded choices (then ``stop``, for an unfinished
@@ -305,26 +384,31 @@ class _RecordEnds(RecycleError):
 
 
 def _short(d: dict) -> str:
-    return f"P{d['player']} option {d['chosen'] + 1} of {d['options']} ({d['description']})"
+    return f"P{d['player']} option {d['chosen'] + 1} of {d['options']} ({printable(d['description'])})"
 
 
 def record_text(record: dict, reveal: bool = True) -> list[str]:
-    """The record as a readable game record: deal number, seats, the deal, every decision, result."""
-    lines = [f"Game record: {record['game_name']} ({record['game']})",
+    """The record as a readable game record: deal number, seats, the deal, every decision, result.
+
+    Each string of the record is ``printable`` (a tampered record's fields could hold escape
+    sequences or line breaks: one field stays on its one line)."""
+    text = printable
+    players = [text(p) for p in record["players"]]
+    lines = [f"Game record: {text(record['game_name'])} ({text(record['game'])})",
              f"Deal #{record['seed']}",
-             "Players: " + ", ".join(f"P{p} {name}" for p, name in enumerate(record["players"]))]
+             "Players: " + ", ".join(f"P{p} {name}" for p, name in enumerate(players))]
     if reveal and record.get("deal"):
         lines.append("The deal (at the first decision):")
-        width = max(len(k) for k in record["deal"])
+        width = max(len(text(k)) for k in record["deal"])
         for label, cards in record["deal"].items():
-            lines.append(f"  {label:<{width}}  {' '.join(cards)}")
+            lines.append(f"  {text(label):<{width}}  {text(' '.join(cards))}")
     lines.append("Play:")
     key = "revealed" if reveal else "description"
     width = len(str(len(record["decisions"])))
     for k, d in enumerate(record["decisions"], 1):
-        who = record["players"][d["player"]] if d["player"] < len(record["players"]) else "?"
+        who = players[d["player"]] if d["player"] < len(players) else "?"
         forced = "  (forced)" if d["options"] == 1 else ""
-        lines.append(f"  {k:>{width}}. P{d['player']} [{who}] {d['chosen'] + 1}/{d['options']}: {d[key]}{forced}")
+        lines.append(f"  {k:>{width}}. P{d['player']} [{who}] {d['chosen'] + 1}/{d['options']}: {text(d[key])}{forced}")
     if record.get("unfinished"):
         lines.append(f"Unfinished: stopped after {len(record['decisions'])} decisions")
         return lines
