@@ -212,3 +212,17 @@ def test_the_screen_of_play_on_a_terminal_escapes_the_games_name(tmp_path):
     assert "\x1b[" in screen  # rich still draws in colour: its own sequences are not escaped
     assert "evil\\u001b]0;pwned\\u0007 · deal #1" in screen
     assert "\x1b]" not in screen + child.before and "\x07" not in screen + child.before
+
+
+@pytest.mark.skipif(os.name == "nt", reason="a backslash separates parts of a path on Windows")
+def test_a_game_whose_name_holds_a_backslash_replays_from_its_record(tmp_path):
+    """A backslash is a character of a file name here, not a way up and out: the record of a
+    game named ``a\\b.rcy`` (inside the record's folder) replays (found by tools/fuzz.py
+    --kind names: the reader took it for a separator, then for an absolute path)."""
+    for name in ("a\\b.rcy", "\\lead.rcy", "..\\..\\up.rcy", "C:drive.rcy"):
+        shutil.copy(SCHWIMMEN, tmp_path / name)
+        code, out, err = cli("run", name, "--seed", "3", "--record", "rec.json", cwd=tmp_path)
+        assert code == 0, err
+        assert json.loads((tmp_path / "rec.json").read_text())["game"] == name
+        code, out, err = cli("replay", "rec.json", cwd=tmp_path)
+        assert code == 0 and "replay identical" in err, (name, out, err)

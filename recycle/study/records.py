@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path, PureWindowsPath
 
@@ -224,9 +225,10 @@ def game_path(record: dict, record_path: str | Path | None = None, game_folder: 
     ``record_path`` (else the current folder).
 
     ``ValueError`` naming the field and the refused path if it would lead out of that
-    folder: an absolute path (or a drive), a ``..`` part (``\\`` counts as a separator
-    too: a record may come from Windows), or a path that resolves elsewhere through a
-    symbolic link. Nothing outside the folder is opened (resolving a symbolic link reads
+    folder: an absolute path (or, on Windows, a drive), a ``..`` part, or a path that
+    resolves elsewhere through a symbolic link. Records are written with ``/``; a ``\\``
+    separates parts only where the system says so (on Windows), as elsewhere it is a
+    character of a file name (``a\\b.rcy`` is one file inside the folder). Nothing outside the folder is opened (resolving a symbolic link reads
     where it points, and no more); an absolute or '..' path is refused by its text alone."""
     name = record["game"]
     if game_folder is not None:
@@ -241,11 +243,16 @@ def game_path(record: dict, record_path: str | Path | None = None, game_folder: 
                          f"a record's game must be a file inside {whose} ({printable(str(folder))})"
                          + ("" if game_folder is not None else ", or in a folder named with --game-folder DIR"))
 
-    parts = name.replace("\\", "/").split("/")
+    separators = {"/", os.sep, os.altsep} - {None}
+    parts = name
+    for sep in separators - {"/"}:
+        parts = parts.replace(sep, "/")
+    parts = parts.split("/")
+    drive = os.name == "nt" and PureWindowsPath(name).drive
     if "\0" in name:
         refuse("it holds a NUL character")
-    if name.startswith(("/", "\\")) or PureWindowsPath(name).drive or Path(name).is_absolute():
-        refuse("it is an absolute path" + (" (it names a drive)" if PureWindowsPath(name).drive else ""))
+    if name.startswith(tuple(separators)) or drive or Path(name).is_absolute():
+        refuse("it is an absolute path" + (" (it names a drive)" if drive else ""))
     if ".." in parts:
         refuse("it goes up out of the folder ('..')")
     try:
