@@ -116,7 +116,8 @@ class HeartsTally:
     def __init__(self):
         self.deals = 0
         self.tricks = 0
-        self.moons = Counter()  # "others", "deduct", "forced" (deduct with one option)
+        self.moons = Counter()  # "others" (+26 each), "forced" (-26: someone was 26 below)
+        self.at_100 = 0  # deals started with a score of exactly 100 (the game goes on)
         self.first_lead = []  # options at the 2♣ lead
         self.unbroken_lead = []  # (options, hand size) for leads before hearts are broken
         self.broken_lead = []
@@ -140,9 +141,10 @@ def check_hearts_game(game, result, tally: HeartsTally) -> None:
     deal = {"open": False, "index": -1}
 
     def start_deal():
-        assert max(score()) < 100, "a deal started after somebody reached 100"
+        assert max(score()) <= 100, "a deal started after somebody went over 100"
+        tally.at_100 += max(score()) == 100
         deal.update(open=True, index=deal["index"] + 1, tricks=0, broken=False, penalty=[0] * 4,
-                    scores_before=score(), passed=Counter(), played=[], taken=[], moon_options=None)
+                    scores_before=score(), passed=Counter(), played=[], taken=[])
 
     def end_trick():
         played, taken = deal["played"], deal["taken"]
@@ -175,19 +177,17 @@ def check_hearts_game(game, result, tally: HeartsTally) -> None:
         before, after = deal["scores_before"], score()
         delta = [a - b for a, b in zip(after, before)]
         if 26 in pts:
+            # the moon, as set in advance (DEDUCT_SHOOT 0, the manual's default): 26 to
+            # every other player, unless one is more than 26 below the shooter
             shooter = pts.index(26)
             others = [p for p in range(4) if p != shooter]
-            offered = deal["moon_options"]
-            may_add = all(before[shooter] - before[o] <= 26 for o in others)
-            assert offered == (2 if may_add else 1), "moon choice offered the wrong options"
-            if delta[shooter] == 0:
-                assert may_add and all(delta[o] == 26 for o in others), delta
+            if all(before[shooter] - before[o] <= 26 for o in others):
+                assert delta[shooter] == 0 and all(delta[o] == 26 for o in others), delta
                 tally.moons["others"] += 1
             else:
                 assert delta[shooter] == -26 and all(delta[o] == 0 for o in others), delta
-                tally.moons["deduct" if may_add else "forced"] += 1
+                tally.moons["forced"] += 1
         else:
-            assert deal["moon_options"] is None
             assert delta == pts, f"deal {i}: scores moved by {delta}, points taken {pts}"
         assert all(not rp.cards(p, "iloc", "HAND") for p in range(4))
         tally.deals += 1
@@ -223,48 +223,45 @@ def check_hearts_game(game, result, tally: HeartsTally) -> None:
         p = d.player
         group = groups.get(k, [])
         mv = chosen_move(group, p, hand[p])
-        if mv is None:  # the moon choice: the shooter alone, once the deal is scored
-            assert deal["penalty"][p] == 26 and rp.sto.get("MOON") == 1 and deal["tricks"] == 13
-            deal["moon_options"] = d.options
+        assert mv is not None, "a decision that moved no card from the hand (the moon is no choice)"
+        held = rp.cards(p, "iloc", "HAND")
+        dst = L.info(mv.dst).name
+        if dst == "PASS":
+            assert d.options == len(held) and len(held) + len(rp.cards(p, "iloc", "PASS")) == 13
+            assert not deal["played"] and deal["tricks"] == 0
+            tally.pass_decisions += 1
         else:
-            held = rp.cards(p, "iloc", "HAND")
-            dst = L.info(mv.dst).name
-            if dst == "PASS":
-                assert d.options == len(held) and len(held) + len(rp.cards(p, "iloc", "PASS")) == 13
-                assert not deal["played"] and deal["tricks"] == 0
-                tally.pass_decisions += 1
+            assert dst == "TRICK"
+            played = deal["played"]
+            if played:
+                lead_suit = attrs[played[0][0]]["SUIT"]
+                assert p == (played[-1][1] + 1) % 4, "play is not clockwise"
             else:
-                assert dst == "TRICK"
-                played = deal["played"]
-                if played:
-                    lead_suit = attrs[played[0][0]]["SUIT"]
-                    assert p == (played[-1][1] + 1) % 4, "play is not clockwise"
-                else:
-                    lead_suit = None
-                    if deal["tricks"]:
-                        assert p == deal["next_leader"], "the trick's winner does not lead next"
-                first = lead_suit is None and deal["tricks"] == 0
-                held_attrs = {c: attrs[c] for c in held}
-                legal = legal_plays(held_attrs, lead_suit, first, deal["broken"])
-                assert d.options == len(legal), (
-                    f"P{p} had {d.options} options, the rules allow {len(legal)} "
-                    f"({'lead' if lead_suit is None else 'follow ' + lead_suit})")
-                assert mv.card in legal
-                if first:
-                    tally.first_lead.append(d.options)
-                elif lead_suit is None and not deal["broken"]:
-                    tally.unbroken_lead.append((d.options, len(held)))
-                elif lead_suit is None:
-                    tally.broken_lead.append(d.options)
-                else:
-                    tally.follow.append(d.options)
-                    tally.void += not any(a["SUIT"] == lead_suit for a in held_attrs.values())
+                lead_suit = None
+                if deal["tricks"]:
+                    assert p == deal["next_leader"], "the trick's winner does not lead next"
+            first = lead_suit is None and deal["tricks"] == 0
+            held_attrs = {c: attrs[c] for c in held}
+            legal = legal_plays(held_attrs, lead_suit, first, deal["broken"])
+            assert d.options == len(legal), (
+                f"P{p} had {d.options} options, the rules allow {len(legal)} "
+                f"({'lead' if lead_suit is None else 'follow ' + lead_suit})")
+            assert mv.card in legal
+            if first:
+                tally.first_lead.append(d.options)
+            elif lead_suit is None and not deal["broken"]:
+                tally.unbroken_lead.append((d.options, len(held)))
+            elif lead_suit is None:
+                tally.broken_lead.append(d.options)
+            else:
+                tally.follow.append(d.options)
+                tally.void += not any(a["SUIT"] == lead_suit for a in held_attrs.values())
         for ev in group:
             apply(ev)
     assert not deal["open"]
     final = score()
     assert final == result.scores
-    assert max(final) >= 100
+    assert max(final) > 100
     assert result.winners == [p for p in range(4) if final[p] == min(final)]
 
 
@@ -284,8 +281,8 @@ def test_hearts_1000_rollouts_end_with_the_lowest_score_winning(hearts):
     stats = recycle.simulate(hearts, 1000, seed=1)
     assert stats.finished == 1000 and stats.step_limit_hits == 0
     for scores, winners in zip(stats.scores, stats.winners):
-        assert max(scores) >= 100  # the game ends only when someone reaches 100
-        assert max(scores) <= 99 + 26  # the last deal started below 100 and adds at most 26
+        assert max(scores) > 100  # the game ends only when someone goes over 100
+        assert max(scores) <= 100 + 26  # the last deal started at 100 or below and adds at most 26
         assert winners == [p for p, v in enumerate(scores) if v == min(scores)]
         # every deal adds 26 points in all (78 when a shooter gives 26 to each other
         # player, -26 when they deduct): the total is a multiple of 26
@@ -301,10 +298,10 @@ def test_hearts_every_deal_13_tricks_26_points(hearts_tally):
     assert t.deals > 500  # 120 games of several deals each
     assert t.tricks == 13 * t.deals
     # the replay checked each deal: 26 points, or a moon. Random players shoot now and then
-    # (about 1.6% of deals); all three outcomes occur in these games: +26 to the others,
-    # -26 chosen by the shooter, and -26 as the only option because another player was
-    # more than 26 points below the shooter (CardShark's automatic deduction)
-    assert t.moons["others"] > 0 and t.moons["deduct"] > 0 and t.moons["forced"] > 0
+    # (about 1.6% of deals); both outcomes of the default setting occur in these games: +26
+    # to the others, and -26 because another player was more than 26 points below the
+    # shooter (CardShark's automatic deduction)
+    assert t.moons["others"] > 0 and t.moons["forced"] > 0
 
 
 def test_hearts_options_at_leads_and_follows(hearts_tally):
@@ -343,7 +340,7 @@ class MoonPuppet:
     the legal cards itself and maps its pick to an option index by collection order (the
     hand bottom first, RECYCLE's "any" order). The shooter passes its lowest cards and plays
     its highest; the others pass point cards, play low, and throw points on the shooter's
-    tricks. ``moon`` is the option the shooter takes at the moon choice.
+    tricks. (``moon`` is kept for the callers: the moon is no longer a choice in play.)
     """
 
     needs_view = True
@@ -456,27 +453,70 @@ def moon_seed(hearts):
     pytest.fail("no moon for P0 in 300 deals played to let P0 shoot")
 
 
-@pytest.mark.parametrize("moon, expected", [(0, [0, 26, 26, 26]), (1, [-26, 0, 0, 0])])
-def test_hearts_shoot_the_moon(hearts, moon_seed, moon, expected):
-    sink = play_puppets(hearts, moon_seed, shooter=0, moon=moon)
+def with_deduct_shoot(hearts, value: int):
+    """Hearts with CardShark's "Deduct Shoot" option declared ``value`` (the file says 0)."""
+    source = (GAMES / "hearts.rcy").read_text(encoding="utf-8")
+    text = source.replace("(declare 0 'DEDUCT_SHOOT)", f"(declare {value} 'DEDUCT_SHOOT)")
+    assert text != source or value == 0
+    return recycle.loads(text, "hearts.rcy")
+
+
+@pytest.mark.parametrize("deduct, expected", [(None, [0, 26, 26, 26]), (0, [0, 26, 26, 26]),
+                                              (1, [-26, 0, 0, 0])])
+def test_hearts_shoot_the_moon(hearts, moon_seed, deduct, expected):
+    """The moon is settled by an option chosen in advance, "+26 to the others" by default
+    (the manual: Deduct Shoot is selected from the Options menu), not by a choice in play."""
+    game = hearts if deduct is None else with_deduct_shoot(hearts, deduct)
+    sink = play_puppets(game, moon_seed, shooter=0, moon=0)
     s = sink.state
     assert [s.sto(p, "POINTS") for p in range(4)] == [26, 0, 0, 0]
     assert [s.sto(p, "SCORE") for p in range(4)] == expected
     moon_events = [ev for ev in sink if type(ev) is not MoveEvent and ev.slot == "MOON"]
-    assert [ev.value for ev in moon_events] == [0, 1, 0]  # reset, a shooter, choice made
-    # one moon decision, put to P0 with both outcomes on offer (all scores were 0)
-    assert [(p, n) for _, p, n, m in sink.decisions if m == 1] == [(0, 2)]
+    assert [ev.value for ev in moon_events] == [0, 1, 0]  # reset, a shooter, settled
+    # nobody is asked anything about the moon
+    assert [(p, n) for _, p, n, m in sink.decisions if m == 1] == []
     # the puppets' option indices moved the cards they meant (options in hand order)
     asked = [(k, p) for k, p, n, m in sink.decisions if n > 1 and m == 0]
     groups = by_decision(sink)
-    assert [chosen_move(groups[k], p, hearts.layout.find(p, "iloc", "HAND")).card for k, p in asked] == sink.picks
+    assert [chosen_move(groups[k], p, game.layout.find(p, "iloc", "HAND")).card for k, p in asked] == sink.picks
     assert len(sink.picks) > 40
-    # the shooter made the choice (its score changes are P0's), and a second deal followed
-    by_choice = {ev.slot: ev.value for ev in sink if type(ev) is not MoveEvent and ev.chooser == 0
-                 and ev.slot.startswith("SCORE")}
-    assert by_choice == ({"SCORE(P1)": 26, "SCORE(P2)": 26, "SCORE(P3)": 26} if moon == 0 else {"SCORE(P0)": -26})
+    # the scores were changed by the game, not by a player's decision; a second deal followed
+    changed = {ev.slot: ev.value for ev in sink if type(ev) is not MoveEvent and ev.slot.startswith("SCORE")}
+    assert {k: v for k, v in changed.items() if v} == ({"SCORE(P1)": 26, "SCORE(P2)": 26, "SCORE(P3)": 26} if expected[0] == 0
+                       else {"SCORE(P0)": -26})
+    assert all(ev.chooser is None for ev in sink if type(ev) is not MoveEvent and ev.slot.startswith("SCORE"))
     assert s.sto("game", "DEAL") == 1
 
+
+def test_hearts_deduct_is_automatic_when_someone_is_26_below(hearts, moon_seed):
+    # P1 starts 30 points below the shooter: "+26 to the others" would not be fair, CardShark
+    # deducts whatever the option says
+    source = (GAMES / "hearts.rcy").read_text(encoding="utf-8")
+    text = source.replace("(set (game sto MOON) 0)\n   (all player 'P",
+                          "(set (game sto MOON) 0)\n   (set ((0 player) sto SCORE) 30)\n   (all player 'P")
+    assert text != source
+    sink = play_puppets(recycle.loads(text, "hearts.rcy"), moon_seed, shooter=0, moon=0)
+    assert [sink.state.sto(p, "SCORE") for p in range(4)] == [30 - 26, 0, 0, 0]
+
+
+def test_hearts_a_score_of_exactly_100_plays_on(hearts, hearts_tally):
+    """ "When one player goes over 100" (manual): a deal that ends with a score of exactly 100
+    (and none higher) is followed by another deal."""
+    assert hearts_tally.at_100 > 0  # the replay saw deals start at 100 and checked them
+    for i in range(400):
+        seed = rollout_seed(1, i)
+        r = hearts.play(seed=seed, record=True)
+        scores, deals_at_100 = [0] * 4, 0
+        for ev in r.events:
+            if type(ev) is not MoveEvent and ev.slot.startswith("SCORE(P"):
+                scores[int(ev.slot[7])] = ev.value
+            elif type(ev) is not MoveEvent and ev.slot == "DEAL" and max(scores) == 100:
+                deals_at_100 = ev.value  # the number of deals played when the score was 100
+        if deals_at_100:
+            assert r.state.sto("game", "DEAL") > deals_at_100, f"seed {seed}: the game stopped at 100"
+            assert max(r.scores) > 100
+            return
+    pytest.fail("no game of 400 had a deal ending on exactly 100")
 
 
 # =========================================================================================
@@ -506,6 +546,16 @@ def hand_value(attrs: list[dict]) -> int:
     return max(by_suit.values(), default=0)
 
 
+# the draw for the first dealer (WinSwim), low to high: rank first, then the suit
+RANK_ORDER = ["SEVEN", "EIGHT", "NINE", "TEN", "J", "Q", "K", "A"]
+SUIT_ORDER = ["DIAMONDS", "HEARTS", "SPADES", "CLUBS"]
+
+
+def draw_order(attrs: dict) -> tuple:
+    """How high a card is in the draw for the first dealer."""
+    return RANK_ORDER.index(attrs["RANK"]), SUIT_ORDER.index(attrs["SUIT"])
+
+
 def next_afloat(player: int, afloat, n: int = 4) -> int:
     """The first player afloat on the left (next in index order) of ``player``."""
     for k in range(1, n + 1):
@@ -521,7 +571,8 @@ class SchwimmenTally:
         self.fire = 0
         self.instant = 0  # rounds ended by 31 or Fire right after the deal
         self.ties = 0  # rounds where two or more tied for lowest (no Fire) and lost
-        self.uncounted = 0  # rounds that would have sunk everybody afloat
+        self.uncounted = 0  # rounds that would have sunk everybody afloat (dealt again)
+        self.first_dealers = Counter()  # who won the draw for the first deal
         self.sank = 0
         self.knocks = 0
         self.renewals = 0
@@ -539,6 +590,7 @@ def schwimmen_rounds(game, result_events, choices, decisions, tally: SchwimmenTa
     choices = {d.index: d for d in choices}
     rounds: list[dict] = []
     rnd: dict = {"open": False}
+    drawn: dict[int, int] = {}  # player -> the card drawn for the first deal
     lives = lambda: [rp.sto.get(f"LIVES(P{p})", 0) for p in range(n)]  # noqa: E731
     sunk = lambda: [rp.sto.get(f"SUNK(P{p})", 0) for p in range(n)]  # noqa: E731
     hands = lambda: {p: rp.cards(p, "iloc", "HAND") for p in range(n)}  # noqa: E731
@@ -550,9 +602,12 @@ def schwimmen_rounds(game, result_events, choices, decisions, tally: SchwimmenTa
         return any(value_of(h) in (THIRTY_ONE, FIRE) for h in hs.values() if h)
 
     def expected_dealer():
-        if not rounds:
-            return 0
+        if not rounds:  # the highest card of the draw deals first
+            assert sorted(drawn) == list(range(n)), "not every player drew a card for the first deal"
+            return max(drawn, key=lambda p: draw_order(attrs[drawn[p]]))
         last = rounds[-1]
+        if not last["counted"]:  # a round that would have sunk everybody is dealt again
+            return last["dealer"]
         return next_afloat(last["dealer"], last["afloat_after"], n)
 
     def start_round():
@@ -606,7 +661,7 @@ def schwimmen_rounds(game, result_events, choices, decisions, tally: SchwimmenTa
             assert special(hs), "a round ended with no knock, no 31/Fire and a full stock"
         if over:
             assert rnd["passes_in_row"] == len(afloat)
-        rec = dict(rnd, values=values, losers=losers if counted else set(), fire=fire, hands=hs,
+        rec = dict(rnd, values=values, losers=losers if counted else set(), fire=fire, hands=hs, counted=counted,
                    lives_after=after_l, sunk_after=after_s, afloat_after={p for p in range(n) if not after_s[p]})
         rounds.append(rec)
         tally.rounds += 1
@@ -621,7 +676,10 @@ def schwimmen_rounds(game, result_events, choices, decisions, tally: SchwimmenTa
     def apply(ev):
         if type(ev) is MoveEvent and ev.action == "move":
             (src, _), (dst, dp) = rp.loc(ev.src), rp.loc(ev.dst)
-            if src == "STOCK" and dst == "HAND":
+            if src == "STOCK" and dst == "DRAW":
+                assert not rounds and not rnd["open"] and dp not in drawn
+                drawn[dp] = ev.card
+            elif src == "STOCK" and dst == "HAND":
                 if not rnd["open"]:
                     start_round()
                 rnd["dealt"].add(dp)
@@ -653,6 +711,8 @@ def schwimmen_rounds(game, result_events, choices, decisions, tally: SchwimmenTa
         assert p in rnd["afloat"], "a sunk player was asked to decide"
         if rnd["dealer"] is None:
             assert p == expected_dealer(), f"P{p} deals, expected P{expected_dealer()}"
+            if not rounds:
+                tally.first_dealers[p] += 1
             assert d.options == 2
             rnd.update(dealer=p, exchanged=d.chosen == 1, hand_before=rp.cards(p, "iloc", "HAND"),
                        extra_before=rp.cards("game", "iloc", "EXTRA"))
@@ -730,6 +790,8 @@ def test_schwimmen_every_round_follows_the_rules(schwimmen_tally):
     assert t.instant > 0  # 31 or Fire right after the deal: no turn at all
     assert t.fire > 0  # three aces: every other player afloat lost a life
     assert t.uncounted > 0  # a round that would have sunk everybody afloat did not count
+    # and was dealt again by the same dealer (the replay checked who dealt each round)
+    assert sorted(t.first_dealers) == [0, 1, 2, 3]  # the draw, not always P0
     assert t.knocks > 0 and t.renewals > 0
     assert t.sank == 3 * t.games  # three players sink in each game of four
     assert t.exchanges[0] > 0 and t.exchanges[1] > 0
@@ -746,6 +808,7 @@ def first_deal(game, seed) -> dict:
     seen = {}
 
     def look(s, p, options, i):
+        seen["dealer"] = p
         seen.update({q: s.location(q, "iloc", "HAND") for q in range(4)})
         seen["EXTRA"] = s.location("game", "iloc", "EXTRA")
         raise Stop
@@ -761,11 +824,13 @@ def values_of(game, hands) -> dict:
     return {p: hand_value([game.card_attrs[c] for c in hands[p]]) for p in range(4)}
 
 
-def find_seed(game, wanted, limit: int = 3000) -> int:
-    """The first seed whose first deal satisfies ``wanted(values)`` (values of the four hands
-    as dealt, the dealer keeping hers); fails the test if none of ``limit`` seeds does."""
+def find_seed(game, wanted, limit: int = 6000) -> int:
+    """The first seed whose first deal is dealt by P0 (who wins the draw) and satisfies
+    ``wanted(values)`` (values of the four hands as dealt, the dealer keeping hers); fails
+    the test if none of ``limit`` seeds does."""
     for seed in range(limit):
-        if wanted(values_of(game, first_deal(game, seed))):
+        deal = first_deal(game, seed)
+        if deal["dealer"] == 0 and wanted(values_of(game, deal)):
             return seed
     pytest.fail(f"no suitable deal in {limit} seeds")
 
@@ -843,8 +908,9 @@ def test_schwimmen_dealer_keeps_or_exchanges(schwimmen, choice):
             raise Stop
 
     # seed 0's first deal has no 31 and no Fire in any of the five hands
-    values = values_of(schwimmen, first_deal(schwimmen, 0))
-    assert max(values.values()) < THIRTY_ONE
+    deal = first_deal(schwimmen, 0)
+    values = values_of(schwimmen, deal)
+    assert max(values.values()) < THIRTY_ONE and deal["dealer"] == 0
     try:
         schwimmen.play(players=[ScriptedPlayer([choice, PASS])] * 4, seed=0, on_decision=watch)
     except Stop:
@@ -854,3 +920,49 @@ def test_schwimmen_dealer_keeps_or_exchanges(schwimmen, choice):
     assert sorted(seen["middle"]) == sorted(other) == sorted(seen["public"])
     assert set(seen["dealt"]).isdisjoint(seen["extra"])
     assert (seen["player"], seen["options"]) == (1, 12)  # the player left of the dealer begins
+
+
+def drawn_cards(game, r) -> dict:
+    """The card each player drew for the first deal, from a recorded game's events."""
+    return {game.layout.info(ev.dst).owner: ev.card for ev in r.events
+            if type(ev) is MoveEvent and ev.dst is not None and game.layout.info(ev.dst).name == "DRAW"}
+
+
+def test_schwimmen_first_dealer_is_drawn(schwimmen):
+    """WinSwim: "The player with the highest card value (7 ... A) deals first. If two or more
+    players have the same value, the higher suit decides (Diamonds, Hearts, Spades, Clubs)"."""
+    attrs = schwimmen.card_attrs
+    found = {}
+    for seed in range(200):
+        r = schwimmen.play(seed=seed, record=True)
+        drawn = drawn_cards(schwimmen, r)
+        assert sorted(drawn) == [0, 1, 2, 3]
+        best = max(drawn, key=lambda p: draw_order(attrs[drawn[p]]))
+        assert r.choices[0].player == best, f"seed {seed}: P{r.choices[0].player} deals, P{best} drew highest"
+        ranks = [attrs[c]["RANK"] for c in drawn.values()]
+        if best != 0:
+            found.setdefault("not P0", seed)
+        if ranks.count(attrs[drawn[best]]["RANK"]) > 1:
+            found.setdefault("suit decides", seed)  # two drew the highest rank
+        # the drawn cards went back: the first round is dealt from the whole pack
+        assert all(game_loc == "STOCK" for game_loc in
+                   [schwimmen.layout.info(ev.dst).name for ev in r.events
+                    if type(ev) is MoveEvent and ev.src is not None
+                    and schwimmen.layout.info(ev.src).name == "DRAW"])
+    assert set(found) == {"not P0", "suit decides"}, found
+
+
+def test_schwimmen_round_that_sinks_everybody_is_dealt_again(schwimmen):
+    """WinSwim: "In the rare case that more than one player swim, and all finish a round with
+    equal score, the round is repeated": no life is lost and the same player deals again."""
+    for i in range(300):
+        r = schwimmen.play(seed=rollout_seed(1, i), record=True)
+        rounds = check_schwimmen_game(schwimmen, r, SchwimmenTally())
+        for k, rec in enumerate(rounds[:-1]):
+            if not rec["counted"]:
+                assert rec["sunk_after"] == rec["sunk_before"] and rec["lives_after"] == rec["lives_before"]
+                assert rounds[k + 1]["dealer"] == rec["dealer"]
+                assert rounds[k + 1]["afloat"] == rec["afloat"]
+                return
+    pytest.fail("no round in 300 games would have sunk everybody afloat")
+

@@ -15,6 +15,7 @@ from recycle.study import graphs
 from recycle.cli import app
 from recycle.study.graphs import EDGE_STYLES, VIS_COLOURS, flow_graph, to_dot, to_json, write_dot
 from recycle.lang.values import MoveEvent
+from recycle.study.layoutcheck import heading_and_drawing
 from recycle.study.structure import action_text, expr, game_tree, outline, raw_tree, tree_dot
 from recycle.lang.syntax import parse_text
 
@@ -143,7 +144,8 @@ def test_schwimmen_dot_colours_and_styles(G):
     assert "3 · hidden" in _edge_line(dot, STOCK, EXTRA)  # no change: one word
     assert 'label="table (game)"' in dot and 'label="each player (P0–P4)"' in dot
     assert dot.count("subgraph cluster_") == 2  # table, players; the legend is in the heading
-    assert "taken information" in dot and "shared information" in dot and "bold border" in dot
+    # the legend explains what is drawn: no passing, one deck here
+    assert "taken information" in dot and "shared information" not in dot and "bold border" not in dot
 
 
 def test_per_player_splits_hands(game, seed):
@@ -214,15 +216,19 @@ def test_legend_lines_are_drawn_not_typed():
 
 def test_shared_information_in_a_passing_game(passing):
     G = flow_graph(passing, seed=1)
-    # the folded HAND node passes to itself: a self-loop, blue dashed
-    assert G.edges[HAND, HAND, "shared"]["count"] == 3
-    assert G.edges[HAND, HAND, "shared"]["src_vis"] == G.edges[HAND, HAND, "shared"]["dst_vis"] == "private"
+    # a card passed to the next player leaves the folded "each player" HAND for another
+    # player's HAND, a node of its own (not a loop back to itself), blue dashed
+    other = "another player/iloc/HAND"
+    assert not G.has_edge(HAND, HAND)
+    assert G.edges[HAND, other, "shared"]["count"] == 3
+    assert G.edges[HAND, other, "shared"]["src_vis"] == G.edges[HAND, other, "shared"]["dst_vis"] == "private"
+    assert G.nodes[other]["cluster"] == "another player" and G.nodes[other]["other"]
     assert G.edges[HAND, "table/vloc/TRICK", "move"]["count"] == 6
     assert G.edges[HAND, "table/mem/SEEN", "remember"]["count"] == 6
     assert G.nodes["table/mem/SEEN"]["visibility"] == "memory"
     assert G.nodes[STOCK]["mixed_backs"] and G.nodes[STOCK]["decks"] == ["DEFAULT", "JOKERS"]
     dot = to_dot(G)
-    line = _edge_line(dot, HAND, HAND)
+    line = _edge_line(dot, HAND, other)
     assert "color=blue" in line and "style=dashed" in line
     assert VIS_COLOURS["memory"] in _node_line(dot, "table/mem/SEEN")
     assert "penwidth=3.5" in _node_line(dot, STOCK) and "bold" in _node_line(dot, STOCK)
@@ -232,6 +238,48 @@ def test_shared_information_in_a_passing_game(passing):
     shared = {(u, v) for u, v, k in split.edges(keys=True) if k == "shared"}
     assert shared == {("P0/iloc/HAND", "P1/iloc/HAND"), ("P1/iloc/HAND", "P2/iloc/HAND"),
                       ("P2/iloc/HAND", "P0/iloc/HAND")}
+
+
+def test_hearts_tricks_go_to_another_player_in_the_folded_view():
+    """Hearts' trick winner takes the other players' cards: in the folded (default) view that
+    move leaves the "each player" rectangle for "another player"'s TAKEN, apart from the
+    winner's own card (CardStock's diagrams draw these crossing edges; folded into one
+    node they looked like each player moving cards among their own locations)."""
+    G = flow_graph(recycle.load(GAMES / "hearts.rcy"), seed=1)
+    trick, taken = "each player/vloc/TRICK", "each player/vloc/TAKEN"
+    other_taken, other_hand = "another player/vloc/TAKEN", "another player/iloc/HAND"
+    # seed 1 is 13 deals of 13 tricks: 169 tricks, of whose 4 cards 3 belong to others
+    assert G.edges[trick, other_taken, "move"]["count"] == 3 * 169
+    assert G.edges[trick, taken, "move"]["count"] == 169
+    assert G.edges["each player/iloc/PASS", other_hand, "shared"]["count"] == 120
+    assert not G.has_edge("each player/iloc/PASS", "each player/iloc/HAND")
+    assert {G.nodes[n]["cluster"] for n in (other_taken, other_hand)} == {"another player"}
+    assert G.out_degree(other_taken) == 0  # only a destination: its cards leave as "each player"'s
+    dot = to_dot(G)
+    assert "another player (cards moved between players)" in dot
+    assert "dashed" in _node_line(dot, other_taken) and "dashed" not in _node_line(dot, taken)
+    assert "dashed border: another player" in dot  # the legend explains the stand-in
+    # drawn per player nothing is folded, so there is no stand-in
+    per = flow_graph(recycle.load(GAMES / "hearts.rcy"), seed=1, per_player=True)
+    assert not any(a["other"] for _, a in per.nodes(data=True))
+
+
+@needs_dot
+@pytest.mark.parametrize("name, deal", [("hearts", 1), ("schwimmen", 3), ("schwimmen-lives", 2)])
+def test_legend_is_smaller_than_the_graph(name, deal):
+    """The heading (title and legend) is narrower than the drawing and covers less area: the
+    legend lists only the conventions the picture uses, in a small font."""
+    G = flow_graph(recycle.load(GAMES / f"{name}.rcy"), seed=deal)
+    (hw, hh), (dw, dh) = heading_and_drawing(to_dot(G))
+    assert hw < dw and hw * hh < dw * dh / 2, ((hw, hh), (dw, dh))
+
+
+def test_legend_lists_only_what_the_picture_uses(G):
+    legend = graphs._legend_html(G)  # Schwimmen: no memory, no others-only, one deck, no passing
+    assert "public: everyone" in legend and "hidden: nobody" in legend and "private: only" in legend
+    assert "memory" not in legend and "others:" not in legend and "bold border" not in legend
+    assert "shared information" not in legend and "dashed border" not in legend
+    assert "taken information" in legend and "other card movement" in legend
 
 
 def test_aggregated_rollouts_give_means(game):
@@ -278,11 +326,22 @@ def test_render_svg_parses_as_xml(G, tmp_path):
     assert "STOCK" in text and "legend" in text
 
 
-def test_missing_dot_writes_gv_and_says_how(G, tmp_path, monkeypatch):
+def test_missing_dot_keeps_the_name_and_says_how(G, tmp_path, monkeypatch):
+    """Without dot the DOT text goes to the name asked for plus .gv (f.png → f.png.gv), so
+    f.svg and f.png do not share f.gv; a .gv that exists is replaced, and the note says so."""
     monkeypatch.setattr(graphs.shutil, "which", lambda name: None)
-    note = write_dot(to_dot(G), tmp_path / "f.png")
-    assert not (tmp_path / "f.png").exists() and (tmp_path / "f.gv").exists()
-    assert f"dot -Tpng {tmp_path / 'f.gv'} -o {tmp_path / 'f.png'}" in note
+    png, svg = tmp_path / "f.png", tmp_path / "f.svg"
+    note = write_dot(to_dot(G), png)
+    assert not png.exists() and (tmp_path / "f.png.gv").exists() and not (tmp_path / "f.gv").exists()
+    assert note == (f"Graphviz's dot is not installed, so {png} was not drawn: wrote {png}.gv (DOT text) "
+                    f"instead; render it with: dot -Tpng {png}.gv -o {png}")
+    note = write_dot(to_dot(G), svg)
+    assert (tmp_path / "f.svg.gv").exists() and (tmp_path / "f.png.gv").exists()
+    assert "replaced" not in note
+    (tmp_path / "f.png.gv").write_text("old")
+    note = write_dot(to_dot(G), png)
+    assert f"replaced the existing file {png}.gv" in note
+    assert (tmp_path / "f.png.gv").read_text().startswith("digraph flow {")
 
 
 # -- the commands ------------------------------------------------------------------------------
@@ -307,14 +366,24 @@ def test_cli_graph_svg_gv_json(tmp_path, seed):
 
 
 def test_cli_graph_without_dot(tmp_path, monkeypatch):
+    """`graph -o flow.svg` then `graph --rollouts 2 -o flow.png` without dot: two files, each
+    named after what was asked for; running the first again says it replaces its file."""
     monkeypatch.setattr(graphs.shutil, "which", lambda name: None)
-    out = tmp_path / "flow.svg"
-    r = runner.invoke(app, ["graph", SCHWIMMEN, "--seed", "3", "-o", str(out)])
+    svg, png = tmp_path / "flow.svg", tmp_path / "flow.png"
+    r = runner.invoke(app, ["graph", SCHWIMMEN, "--seed", "3", "-o", str(svg)])
     assert r.exit_code == 0, r.output
     lines = r.output.strip().splitlines()
     assert len(lines) == 1 and "dot is not installed" in lines[0]
-    assert f"dot -Tsvg {tmp_path / 'flow.gv'} -o {out}" in lines[0]
-    assert (tmp_path / "flow.gv").exists() and not out.exists()
+    assert f"wrote {svg}.gv (DOT text)" in lines[0] and f"dot -Tsvg {svg}.gv -o {svg}" in lines[0]
+    first = (tmp_path / "flow.svg.gv").read_text()
+    r = runner.invoke(app, ["graph", SCHWIMMEN, "--rollouts", "2", "-o", str(png)])
+    assert r.exit_code == 0, r.output
+    assert f"wrote {png}.gv (DOT text)" in r.output and "replaced" not in r.output
+    assert (tmp_path / "flow.svg.gv").read_text() == first  # the first run's file is untouched
+    assert "over 2 rollouts" in (tmp_path / "flow.png.gv").read_text()
+    assert not svg.exists() and not png.exists() and not (tmp_path / "flow.gv").exists()
+    r = runner.invoke(app, ["graph", SCHWIMMEN, "--seed", "3", "-o", str(svg)])
+    assert r.exit_code == 0 and f"replaced the existing file {svg}.gv" in r.output
 
 
 def test_cli_errors(tmp_path):

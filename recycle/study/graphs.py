@@ -125,9 +125,25 @@ class _Tally:
         self.decks.add((ev.dst, deck))
 
 
-def node_id(info, per_player: bool = False) -> str:
+def crosses_owners(src, dst) -> bool:
+    """Does a move go from one player's (team's) location to another player's (team's)?
+
+    ``src``/``dst`` are ``LocationInfo`` of the locations the cards actually left and reached,
+    so the owners are the real ones of this move (P1's TRICK to P3's TAKEN), not the names in
+    the source text.
+    """
+    return (src.owner_kind == dst.owner_kind and src.owner_kind in ("player", "team")
+            and src.owner != dst.owner)
+
+
+def node_id(info, per_player: bool = False, other: bool = False) -> str:
     """The graph node of a location: ``table/iloc/STOCK``, ``each player/iloc/HAND``, ``P2/iloc/HAND``.
 
+    ``other``: the location is the destination of a move from another owner's location
+    (``crosses_owners``). Folded, it is then ``another player/iloc/HAND``: a node of its own,
+    outside the "each player" rectangle, so that the edge visibly leaves the player whose
+    cards they were (folded into one node, the move would be an edge inside one rectangle,
+    or a loop, and look like a player moving cards among their own locations).
     No colons: Graphviz reads ``a:b`` in an edge as node ``a``, port ``b``.
     """
     if info.owner_kind == "game":
@@ -135,7 +151,8 @@ def node_id(info, per_player: bool = False) -> str:
     elif per_player:
         owner = info.owner_label
     else:
-        owner = "each player" if info.owner_kind == "player" else "each team"
+        who = "player" if info.owner_kind == "player" else "team"
+        owner = f"another {who}" if other else f"each {who}"
     return f"{owner}/{info.kind}/{info.name}"
 
 
@@ -186,13 +203,17 @@ def _build(game, t: _Tally, done: int, skipped: int, rollouts: int, seed: int, p
     infos = game.layout.infos
     div = max(done, 1)
 
-    def node(loc: int) -> str:
+    drawn_as: dict[int, set] = {}  # location -> its nodes (a player's HAND: each and another player's)
+
+    def node(loc: int, other: bool = False) -> str:
         info = infos[loc]
-        nid = node_id(info, per_player)
+        other = other and not per_player  # drawn per player, the owners show it already
+        nid = node_id(info, per_player, other)
+        drawn_as.setdefault(loc, set()).add(nid)
         if nid not in G:
             folded = info.owner_kind != "game" and not per_player
             G.add_node(nid, name=info.name, kind=info.kind, owner_kind=info.owner_kind,
-                       owner=None if folded else info.owner, cluster=nid.rsplit("/", 2)[0],
+                       owner=None if folded else info.owner, cluster=nid.rsplit("/", 2)[0], other=other,
                        visibility=info.visibility, decks=[], mixed_backs=False, created=0.0, forgotten=0.0,
                        cards_in=0.0, cards_out=0.0)
         return nid
@@ -203,7 +224,7 @@ def _build(game, t: _Tally, done: int, skipped: int, rollouts: int, seed: int, p
         G.nodes[node(loc)]["forgotten"] += n / div
     edges: dict = {}
     for (src, dst, cls, action), n in t.moves.items():
-        u, v = node(src), node(dst)
+        u, v = node(src), node(dst, crosses_owners(infos[src], infos[dst]))
         e = edges.setdefault((u, v, cls), {"count": 0, "chosen": 0, "actions": set(),
                                            "src_vis": infos[src].visibility, "dst_vis": infos[dst].visibility})
         e["count"] += n
@@ -217,7 +238,8 @@ def _build(game, t: _Tally, done: int, skipped: int, rollouts: int, seed: int, p
         G.nodes[v]["cards_in"] += mean
     decks: dict[str, set] = {}
     for loc, deck in t.decks:
-        decks.setdefault(node(loc), set()).add(deck)
+        for nid in drawn_as.get(loc) or {node(loc)}:
+            decks.setdefault(nid, set()).add(deck)
     for nid, names in decks.items():
         G.nodes[nid]["decks"] = sorted(names)
         G.nodes[nid]["mixed_backs"] = len(names) > 1
@@ -238,6 +260,8 @@ def _cluster_label(G, cluster: str) -> str:
         return f"each player (P0–P{n - 1})" if n > 1 else "each player (P0)"
     if cluster == "table":
         return "table (game)"
+    if cluster.startswith("another"):
+        return f"{cluster} (cards moved between {cluster.split()[1]}s)"
     return cluster
 
 
@@ -247,30 +271,45 @@ def _cluster_order(cluster: str):
         return (0, 0, "")
     if cluster.startswith("each"):
         return (1, 0, cluster)
+    if cluster.startswith("another"):
+        return (1, 1, cluster)
     return (2 if cluster[0] == "P" else 3, int(cluster[1:]) if cluster[1:].isdigit() else 0, cluster)
 
 
-def _legend_html() -> str:
-    """The legend as an HTML-like table: fills, the bold border, and one drawn sample per edge style.
+def _legend_html(G: nx.MultiDiGraph | None = None) -> str:
+    """The legend as an HTML-like table: fills, borders, and one drawn sample per edge style.
 
-    The line samples are table cells, not text: a filled cell draws a solid line (text dashes
-    leave gaps between the glyphs), and dots and dashes are cells with gaps between them.
+    With a graph ``G`` it lists only what the picture shows (its visibilities, edge styles,
+    the bold and the dashed border if used), in a small font: a legend of every convention
+    came out wider than a small graph such as Hearts', and the legend should explain the
+    picture, not outweigh it. The line samples are table cells, not text: a filled cell draws
+    a solid line (text dashes leave gaps between the glyphs), and dots and dashes are cells
+    with gaps between them.
     """
-    nodes = [f'<TD BGCOLOR="{VIS_COLOURS[vis]}" COLOR="black" BORDER="1" WIDTH="40"> </TD>'
-             f'<TD ALIGN="LEFT">{VIS_WORDS[vis]}</TD>' for vis in (PUBLIC, HIDDEN, PRIVATE, MEMORY, OTHERS)]
-    nodes.append('<TD COLOR="black" BORDER="3" WIDTH="40"> </TD>'
-                 '<TD ALIGN="LEFT">bold border: cards from different decks (distinct backs)</TD>')
+    vis_used = set(VIS_COLOURS) if G is None else {a.get("visibility") for _, a in G.nodes(data=True)}
+    flows_used = set(EDGE_STYLES) if G is None else {k for _, _, k in G.edges(keys=True)}
+    bold = G is None or any(a.get("mixed_backs") for _, a in G.nodes(data=True))
+    other = G is None or any(a.get("other") for _, a in G.nodes(data=True))
+    nodes = [f'<TD BGCOLOR="{VIS_COLOURS[vis]}" COLOR="black" BORDER="1" WIDTH="24"> </TD>'
+             f'<TD ALIGN="LEFT">{VIS_WORDS[vis]}</TD>' for vis in (PUBLIC, HIDDEN, PRIVATE, MEMORY, OTHERS)
+             if vis in vis_used]
+    if bold:
+        nodes.append('<TD COLOR="black" BORDER="3" WIDTH="24"> </TD>'
+                     '<TD ALIGN="LEFT">bold border: cards from different decks (distinct backs)</TD>')
+    if other:
+        nodes.append('<TD COLOR="black" BORDER="1" STYLE="DASHED" WIDTH="24"> </TD>'
+                     '<TD ALIGN="LEFT">dashed border: another player\'s location (cards changed owner)</TD>')
     edges = [f'<TD>{_line_sample(colour, style, head)}</TD><TD ALIGN="LEFT">{EDGE_WORDS[cls]}</TD>'
-             for cls, (colour, style, head) in EDGE_STYLES.items()]
-    edges.append('<TD COLSPAN="2" ALIGN="LEFT">edge label: cards moved, visibility before → after</TD>')
+             for cls, (colour, style, head) in EDGE_STYLES.items() if cls in flows_used]
+    edges.append('<TD COLSPAN="2" ALIGN="LEFT">label: cards moved, visibility before → after</TD>')
     # two columns, locations on the left and edges on the right: a wide, low legend
     rows = ['<TR><TD COLSPAN="5" ALIGN="LEFT"><B>legend</B></TD></TR>']
     for i in range(max(len(nodes), len(edges))):
         left = nodes[i] if i < len(nodes) else '<TD COLSPAN="2"></TD>'
         right = edges[i] if i < len(edges) else '<TD COLSPAN="2"></TD>'
-        rows.append(f'<TR>{left}<TD WIDTH="12"></TD>{right}</TR>')
-    return ('<TABLE BORDER="1" STYLE="ROUNDED" COLOR="gray70" CELLBORDER="0" CELLSPACING="3" CELLPADDING="2">'
-            + "".join(rows) + "</TABLE>")
+        rows.append(f'<TR>{left}<TD WIDTH="8"></TD>{right}</TR>')
+    return ('<FONT POINT-SIZE="9"><TABLE BORDER="1" STYLE="ROUNDED" COLOR="gray70" CELLBORDER="0" '
+            'CELLSPACING="2" CELLPADDING="2">' + "".join(rows) + "</TABLE></FONT>")
 
 
 # the pieces of a legend line sample, (cell width, gap after it), 32 points of line in all
@@ -290,7 +329,7 @@ def _line_sample(colour: str, style: str, head: str) -> str:
             + "".join(cells) + "</TR></TABLE>")
 
 
-def _heading_html(title: str, legend: bool) -> str:
+def _heading_html(title: str, legend: bool, G: nx.MultiDiGraph | None = None) -> str:
     """The picture's heading: its title and, below it, the legend (the graph's own label).
 
     The graph's label lies outside the area where Graphviz draws nodes and edges, so no edge
@@ -298,7 +337,7 @@ def _heading_html(title: str, legend: bool) -> str:
     """
     rows = f'<TR><TD><FONT POINT-SIZE="16">{html.escape(title)}</FONT></TD></TR>'
     if legend:
-        rows += f'<TR><TD ALIGN="LEFT">{_legend_html()}</TD></TR>'
+        rows += f'<TR><TD ALIGN="LEFT">{_legend_html(G)}</TD></TR>'
     return f'<<TABLE BORDER="0" CELLSPACING="4">{rows}</TABLE>>'
 
 
@@ -373,7 +412,7 @@ def to_dot(G: nx.MultiDiGraph, legend: bool = True) -> str:
     # lets the fanned-out edges part before they reach their labels
     busiest = max((G.degree(n) - G.number_of_edges(n, n) for n in G), default=0)
     ranksep = min(0.9, 0.3 + 0.05 * max(0, busiest - 6))
-    d = graphviz.Digraph("flow", graph_attr={"label": _heading_html(title, legend), "labelloc": "t",
+    d = graphviz.Digraph("flow", graph_attr={"label": _heading_html(title, legend, G), "labelloc": "t",
                                               "fontname": "Helvetica", "fontsize": "11", "rankdir": "TB",
                                               "nodesep": "0.3", "ranksep": f"{ranksep:.2f}", "newrank": "true",
                                               "pad": "0.2"},
@@ -416,6 +455,8 @@ def to_dot(G: nx.MultiDiGraph, legend: bool = True) -> str:
                 attrs = {"fillcolor": VIS_COLOURS.get(a["visibility"], "white")}
                 if a.get("mixed_backs"):
                     attrs.update(style="rounded,filled,bold", penwidth="3.5")
+                if a.get("other"):  # a stand-in for the same location of another player
+                    attrs["style"] = attrs.get("style", "rounded,filled") + ",dashed"
                 c.node(nid, label, **attrs)
                 # the title sits above everything in its rectangle (edges without a line)
                 c.edge(tid, nid, style="invis")
@@ -449,9 +490,13 @@ def to_json(G: nx.MultiDiGraph) -> dict:
 def write_dot(source: str, path: str | Path) -> str | None:
     """Write DOT ``source`` to ``path`` by its suffix; return a note for the user or None.
 
-    .gv/.dot: the text. .svg/.png/.pdf: rendered with Graphviz's ``dot``; when ``dot`` is
-    not installed the text goes to the same name with .gv and the note says how to render
-    it. Raises ``ValueError`` for another suffix and ``RuntimeError`` when ``dot`` fails.
+    .gv/.dot: the text. .svg/.png/.pdf: rendered with Graphviz's ``dot``. When ``dot`` is
+    not installed the text goes to the name asked for plus .gv (``flow.svg`` → ``flow.svg.gv``)
+    and the note says so and how to render it. The whole name is kept so that ``flow.svg``
+    and ``flow.png`` do not both become ``flow.gv``, the second run replacing the first; when
+    the .gv file exists already (the same command run again) it is replaced and the note says
+    "replaced", so nothing is overwritten without a word. Raises ``ValueError`` for another
+    suffix and ``RuntimeError`` when ``dot`` fails.
     """
     path = Path(path)
     suffix = path.suffix.lower()
@@ -463,10 +508,12 @@ def write_dot(source: str, path: str | Path) -> str | None:
         raise ValueError(f"cannot write {path.name}: use a .gv, .dot, .svg, .png or .pdf file name")
     exe = shutil.which("dot")
     if exe is None:
-        gv = path.with_suffix(".gv")
+        gv = path.with_name(path.name + ".gv")
+        replaced = gv.exists()
         gv.write_text(source, encoding="utf-8")
-        return (f"Graphviz's dot is not installed: wrote {gv}; render it with: "
-                f"dot -T{fmt} {gv} -o {path}")
+        did = "replaced the existing file" if replaced else "wrote"
+        return (f"Graphviz's dot is not installed, so {path} was not drawn: {did} {gv} (DOT text) "
+                f"instead; render it with: dot -T{fmt} {gv} -o {path}")
     proc = subprocess.run([exe, f"-T{fmt}", "-o", str(path)], input=source.encode("utf-8"),
                           capture_output=True, timeout=300)
     if proc.returncode != 0:

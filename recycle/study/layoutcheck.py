@@ -138,3 +138,32 @@ def layout_problems(source: str, margin: float = 1.0) -> list[str]:
                 hit.add("heading")
                 problems.append(f"{what} runs through the heading or the legend")
     return problems
+
+
+def heading_and_drawing(source: str) -> tuple[tuple[float, float], tuple[float, float]]:
+    """(width, height) in points of the heading (title and legend) and of the drawing below it.
+
+    The drawing is the box around every rectangle and node Graphviz placed; used to check that
+    the legend stays smaller than the graph it explains. Needs ``dot``.
+    """
+    import json
+
+    exe = shutil.which("dot")
+    if exe is None:
+        raise RuntimeError("Graphviz's dot is not installed")
+    proc = subprocess.run([exe, "-Tjson"], input=source.encode("utf-8"), capture_output=True, timeout=300)
+    if proc.returncode != 0:
+        raise RuntimeError(f"dot failed: {proc.stderr.decode('utf-8', 'replace').strip()}")
+    data = json.loads(proc.stdout)
+    boxes = []
+    for obj in data.get("objects", []):
+        if "nodes" in obj and "bb" in obj:
+            boxes.append(tuple(map(float, obj["bb"].split(","))))
+        elif "pos" in obj:
+            x, y = map(float, obj["pos"].split(","))
+            w, h = float(obj["width"]) * 36, float(obj["height"]) * 36
+            boxes.append((x - w, y - h, x + w, y + h))
+    x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
+    heading = (float(data.get("lwidth", 0)) * 72, float(data.get("lheight", 0)) * 72)
+    return heading, (x1 - x0, y1 - y0)
