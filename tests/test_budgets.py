@@ -18,7 +18,7 @@ import pytest
 import recycle
 from recycle.engine.game import DEFAULT_MAX_WORK
 from recycle.lang import items
-from recycle.lang.syntax import MAX_SOURCE_BYTES, parse_file, parse_text, reference_parse
+from recycle.lang.syntax import MAX_SOURCE_BYTES, parse_text
 from recycle.players.lookahead import MAX_CONSIDERED, GreedyPlayer, ISMCTSPlayer, PIMCPlayer
 
 from .conftest import ROOT
@@ -296,7 +296,7 @@ def test_a_file_over_the_size_limit_is_refused_before_reading(tmp_path):
     with pytest.raises(recycle.RecycleSyntaxError) as info:
         recycle.load(big)
     assert f"{MAX_SOURCE_BYTES:,}" in str(info.value)
-    assert MAX_SOURCE_BYTES == 1_000_000
+    assert MAX_SOURCE_BYTES == 300_000  # Lark reads the densest file allowed in about 1.3 s
 
 
 def large_game(conditionals: int) -> str:
@@ -304,45 +304,15 @@ def large_game(conditionals: int) -> str:
 
 
 def test_a_large_file_is_read_and_compiled():
-    text = large_game(20_000)
-    assert 700_000 < len(text) < MAX_SOURCE_BYTES
+    text = large_game(7_000)
+    assert 250_000 < len(text) < MAX_SOURCE_BYTES
     sf = parse_text(text, "large.rcy")
-    assert len(sf.forms[0].items[2].items[1].items) == 20_000
+    assert len(sf.forms[0].items[2].items[1].items) == 7_000
     g = recycle.loads(text, "large.rcy")
     assert g.play(seed=0).scores == [0, 0]
 
 
-# the reader against the reference grammar (grammar.lark read by Lark)
-BAD_TEXTS = ["(game (setup)", "(game (setup ))\n  (x #)", "(game (a 'b)) ", "(game) ) (x)", "(game) ) foo",
-             "(a) @", "(a 1.5)", "(a ...)", "(a '1)", "(a =)", "(game) ) @", "(a)  \t @", "(a) 99999999999999999999",
-             "(a " + "9" * 5000 + ")", "(a b) ) ) 7", "(a -) ; x\n (b //) ) ) ;"]
-
-
-@pytest.mark.parametrize("text", BAD_TEXTS + ["x y (a)", "(game) ) )", "(a\n  b) ;; c\n(c 'D_1 , : .. <= 12)"])
-def test_the_reader_agrees_with_the_reference_grammar(text):
-    from recycle.lang.syntax import _check_nesting, _read
-
-    def outcome(read):
-        try:
-            _check_nesting(text, "f.rcy")
-            forms, strays = read(text, "f.rcy")
-            return forms, [(s.line, s.column) for s in strays]
-        except recycle.RecycleSyntaxError as exc:
-            return exc.format()
-    assert outcome(_read) == outcome(reference_parse)
-
-
-def test_the_reader_agrees_with_the_reference_on_every_game():
-    from recycle.lang.syntax import _read
-
-    corpus = ROOT.parent / "shared" / "corpus" / "cardstock"
-    paths = sorted(GAMES.glob("*.rcy")) + sorted(corpus.glob("*.rcy"))[:40]
-    for path in paths:
-        text = path.read_text().removeprefix("\ufeff")
-        forms, strays = _read(text, path.name)
-        ref_forms, ref_strays = reference_parse(text, path.name)
-        assert forms == ref_forms and strays == ref_strays, path.name
-        assert parse_file(path).forms == reference_parse(text, str(path))[0]
+# the one reader (Lark) against the forms of the reader it replaced: tests/test_parse.py
 
 
 def test_every_game_uses_a_small_part_of_the_default_budget():

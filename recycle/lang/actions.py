@@ -9,7 +9,8 @@ import itertools
 from ..errors import RecycleError
 from .forms import Kind, form, mention
 from .items import Item, place, record_move, shuffle
-from .shapes import SCAN, SMALL, Scope, charge, fail, head_of, is_atom, is_location_form, kw, rt_error
+from .shapes import (SCAN, SMALL, Scope, charge, empty_location, fail, head_of, is_atom, is_location_form, kw, n_cards,
+                     rt_error)
 from .syntax import INT, VAR, SList
 from .values import MEMORY, Card, PLoc
 
@@ -133,7 +134,7 @@ class CardActions:
                     lst = cards(s, e)
                     i = ifn(s, e)
                     if not 0 <= i < len(lst):
-                        rt_error(f"index {i} out of range for a location of {len(lst)} cards", span, label)
+                        rt_error(f"index {i} out of range for a location of {n_cards(len(lst))}", span, label)
                     return lst[i], lst, i
             if mem == "mem":
                 def pick_remembered(s, e):
@@ -165,10 +166,10 @@ class CardActions:
         (the same message and position on the fast and the plain path)."""
         if is_location_form(loc):
             idx = self.c_loc_index(loc, scope)
-            infos = self.layout.infos
+            infos, nplayers = self.layout.infos, self.layout.nplayers
 
             def empty(s, e, span, form):
-                rt_error(f"move from the empty location {infos[idx(s, e)].label}", span, form)
+                rt_error(empty_location("move", infos[idx(s, e)].label, nplayers), span, form)
             return empty
 
         def empty_view(s, e, span, form):
@@ -203,7 +204,7 @@ class CardActions:
                 def move_top_from_pile(s, e):
                     lst = s.locs[const_src]
                     if not lst:
-                        rt_error(f"move from the empty location {infos[const_src].label}", src_span, "top")
+                        rt_error(empty_location("move", infos[const_src].label, layout.nplayers), src_span, "top")
                     c = lst.pop()
                     try:
                         d = const_dst if const_dst is not None else dst(s, e)
@@ -225,7 +226,7 @@ class CardActions:
                     i = cur + s.pstack[-1][0]
                     lst = s.locs[i]
                     if not lst:
-                        rt_error(f"move from the empty location {infos[i].label}", src_span, "top")
+                        rt_error(empty_location("move", infos[i].label, layout.nplayers), src_span, "top")
                     c = lst.pop()
                     s.locs[const_dst].append(c)
                     s.card_loc[c] = const_dst
@@ -239,7 +240,7 @@ class CardActions:
                 i = sidx(s, e)
                 lst = s.locs[i]
                 if not lst:
-                    rt_error(f"move from the empty location {infos[i].label}", src_span, "top")
+                    rt_error(empty_location("move", infos[i].label, layout.nplayers), src_span, "top")
                 c = lst.pop()
                 try:
                     d = dst(s, e)
@@ -452,9 +453,9 @@ class CardActions:
             if ifn is not None:
                 k = ifn(s, e)
                 if not 0 <= k < len(lst):
-                    rt_error(f"index {k} out of range for a location of {len(lst)} cards", span, "forget")
+                    rt_error(f"index {k} out of range for a location of {n_cards(len(lst))}", span, "forget")
             elif not lst:
-                rt_error(f"forget from the empty location {infos[i].label}", span, "forget")
+                rt_error(empty_location("forget", infos[i].label, self.layout.nplayers), span, "forget")
             else:
                 k = len(lst) - 1 if top else 0
             if len(lst) - k > SCAN:

@@ -6,7 +6,7 @@ from typing import Callable
 
 from .forms import Kind, form
 from .items import out_of_work
-from .shapes import Scope, describe_value, fail, head_of, is_atom, is_location_form, kw, rt_error
+from .shapes import Scope, describe_value, fail, head_of, is_atom, is_location_form, kw, n_cards, rt_error
 from .syntax import INT, VAR, Atom, SList
 from .values import Card, PlayerId, TeamId
 
@@ -238,7 +238,7 @@ class CardForms:
                 return lst[i]
             if optional:
                 return None
-            rt_error(f"index {i} out of range for a location of {len(lst)} cards", span, where)
+            rt_error(f"index {i} out of range for a location of {n_cards(len(lst))}", span, where)
         return nth
 
     def card_extreme(self, x: SList, scope: Scope, optional: bool, pick_max: bool) -> Callable:

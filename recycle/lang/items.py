@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..errors import RecycleBug, RecycleError, StepLimitExceeded
 from .forms import registry
-from .shapes import SCAN, SMALL, charge, head_of, out_of_work, rt_error  # noqa: F401 - out_of_work, charge: used via items
+from .shapes import SCAN, SMALL, charge, head_of, n_cards, out_of_work, rt_error  # noqa: F401 - out_of_work, charge: used via items
 from .syntax import VAR, Atom, SList
 from .values import MoveEvent, StorageEvent, Suspend
 
@@ -340,7 +340,7 @@ def place(s, d: int, c, pos, e, span, memory: bool = False) -> None:
     else:
         i = pos(s, e)
         if not 0 <= i <= len(lst):
-            rt_error(f"index {i} out of range for a location of {len(lst)} cards", span, "move")
+            rt_error(f"index {i} out of range for a location of {n_cards(len(lst))}", span, "move")
         if len(lst) - i > SCAN:
             charge(s, len(lst) >> 8, span, "remember" if memory else "move")
         lst.insert(i, c)

@@ -4,7 +4,9 @@ limits, and small helpers that fuse or describe closures.
 
 from __future__ import annotations
 
+import difflib
 import itertools
+import re
 from typing import Callable
 
 from ..errors import RecycleCompileError, RecycleRuntimeError, Span, StepLimitExceeded
@@ -30,8 +32,52 @@ STORAGE_SORTS = {"sto", "str", "points"}
 
 
 def fail(message: str, node, form: str | None = None):
-    """Raise a positioned compile error about ``node``."""
-    raise RecycleCompileError(message, getattr(node, "span", None), form=form)
+    """Raise a positioned compile error about ``node``, naming an unknown word in it and the
+    nearest known one (every compile error passes here: one place for the suggestion)."""
+    raise RecycleCompileError(message + unknown_word_hint(node), getattr(node, "span", None), form=form)
+
+
+# the keywords the language knows besides those in the forms' syntax: location kinds, storage
+# sorts, the parts of a game, (create players N) and (previous player)
+_OTHER_WORDS = frozenset({"game", "declare", "setup", "scoring", "players", "previous"}) | frozenset(KINDS)
+_WORDS: list = []
+
+
+def known_words() -> frozenset:
+    """Every lowercase keyword of RECYCLE: the registry's heads and the words of its forms'
+    syntax, with the location kinds, storage sorts and game parts (computed once)."""
+    if not _WORDS:
+        reg = registry()
+        words = set(reg.all_heads) | _OTHER_WORDS | STORAGE_SORTS
+        for f in reg.forms:
+            words.update(re.findall(r"\b[a-z][a-z0-9_]*\b", f.syntax))
+        _WORDS.append(frozenset(words))
+    return _WORDS[0]
+
+
+def unknown_word_hint(node) -> str:
+    """`` ('vlok' is not a word of RECYCLE; did you mean 'vloc'?)`` for the first keyword of
+    ``node`` (itself, its items, then theirs) that the language does not know, else ''.
+    Keywords are lowercase (a game's own NAMEs are uppercase), so any unknown one is a slip."""
+    level = [node]
+    for _ in range(3):
+        for x in level:
+            if isinstance(x, Atom) and x.kind == SYMBOL and x.value.islower() and x.value not in known_words():
+                near = difflib.get_close_matches(x.value, sorted(known_words()), n=1, cutoff=0.6)
+                return f" ({x.value!r} is not a word of RECYCLE{f'; did you mean {near[0]!r}?' if near else ''})"
+        level = [i for x in level if isinstance(x, SList) for i in x.items]
+    return ""
+
+
+def n_cards(n: int) -> str:
+    """``1 card``, ``5 cards``."""
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
+def empty_location(verb: str, label: str, nplayers: int) -> str:
+    """The message of taking a card from an empty location, naming the number of players:
+    a deal that runs out of cards is most often a game played by more than it was written for."""
+    return f"{verb} from the empty location {label} (with {nplayers} player{'s' if nplayers != 1 else ''})"
 
 
 def rt_error(message: str, span: Span, form: str | None = None):
