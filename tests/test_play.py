@@ -71,10 +71,11 @@ def test_a_whole_game_of_schwimmen_through_a_terminal(tmp_path):
     assert f"Game record saved to {out}" in end
     first = screens[0]
     # the screen: your hand by name, the others as counts, whose deal, the options in words
-    assert "schwimmen-lives · deal #7 · decision 1 · you are P0" in first
+    # deal 7: P3 draws the highest card and deals, so P0 first chooses at the third decision
+    assert "schwimmen-lives · deal #7 · decision 3 · you are P0" in first
     assert re.search(r"You, P0 +HAND \(3\)  \S+[♠♥♦♣]", first)
     assert "P1 random      HAND 3 cards" in first
-    assert "  1  pass" in first and "swap " in first
+    assert "  1  set PASS to 1" in first and "swap " in first
     child.sendline("q")
     child.expect(pexpect.EOF)
     child.close()
