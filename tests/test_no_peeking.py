@@ -288,3 +288,21 @@ def test_options_are_the_same_in_the_true_state_and_in_worlds_the_chooser_cannot
                                       f"{list(a.cards)} / {list(b.cards)}; {a.key} / {b.key}")
                         break
     assert not differ, "\n".join(differ[:20])
+
+
+def test_the_environments_option_observations_are_the_same_in_worlds_the_chooser_cannot_tell_apart():
+    """PettingZoo's ``option_observations`` (``EnvSpec.after_vectors``): what the agent would
+    see after each option must not tell the total a hit makes (nor anything else hidden)."""
+    pytest.importorskip("gymnasium")
+    import numpy as np
+
+    from recycle.env.spec import spec_for
+
+    for game in (_blackjack(), recycle.load(GAMES / "schwimmen.rcy")):
+        spec = spec_for(game, None, "win", 100_000)
+        for seed in range(4):
+            for k, s in enumerate(decisions(game, seed, limit=6)):
+                p = s.current_player()
+                world = s.observation(p).sample_world(random.Random(k))
+                if world.num_options() == s.num_options():
+                    assert np.array_equal(spec.after_vectors(s, p), spec.after_vectors(world, p)), (seed, k)
