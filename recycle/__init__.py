@@ -13,7 +13,8 @@ compiler of every form) → ``engine`` (compiled games, states, observations, th
 
 from .engine.game import GameResult, PreparedGame, load, loads
 from .engine.options import Option
-from .engine.runner import RandomPlayer, play_out
+from .engine.public import PlayerView, PublicOption
+from .engine.runner import RandomPlayer, play_out, privileged
 from .engine.state import State
 from .engine.view import Observation
 from .errors import (RecycleBug, RecycleCompileError, RecycleError, RecycleRuntimeError, RecycleSyntaxError, Span,
@@ -39,6 +40,6 @@ def flow_graph(game, rollouts: int = 1, seed: int = 0, per_player: bool = False)
 
 
 __all__ = ["load", "loads", "simulate", "flow_graph", "play_out", "PreparedGame", "GameResult", "State", "Option",
-           "Observation", "Player", "RandomPlayer", "ScriptedPlayer", "make_player", "make_players", "RecycleError",
+           "Observation", "PlayerView", "PublicOption", "privileged", "Player", "RandomPlayer", "ScriptedPlayer", "make_player", "make_players", "RecycleError",
            "RecycleSyntaxError", "RecycleCompileError", "RecycleRuntimeError", "RecycleBug", "StepLimitExceeded",
            "Span", "__version__"]

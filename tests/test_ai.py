@@ -7,6 +7,7 @@ import pytest
 import recycle
 from recycle.players.lookahead import DealRng, GreedyPlayer, ISMCTSPlayer, OmniscientPlayer, PIMCPlayer
 from recycle.engine.game import rollout_seed
+from recycle.engine.runner import privileged
 from recycle.players import RandomPlayer, make_players
 
 from .conftest import GAMES
@@ -39,6 +40,7 @@ class _Stop(Exception):
     pass
 
 
+@privileged  # it hands the live observation to the look-ahead players under test
 class _Grab:
     """Stops the game at the first decision of ``seat`` (others take option ``other``)."""
 
@@ -106,6 +108,7 @@ def test_make_players_kinds_budgets_and_names():
 def test_option_key_tells_options_apart_and_is_stable():
     g = recycle.load(SCHWIMMEN)
 
+    @privileged  # it reads the live options' keys and state
     class SecondDecision:
         needs_view = True
         calls = 0

@@ -55,6 +55,11 @@ class Probe:
         return int(draw() * n) if n > 1 else 0
 
 
+try:  # a checkout with privileged players hands a player of its own a view without the state
+    from recycle.engine.runner import privileged
+    privileged(Probe)
+except ImportError:
+    pass
 game.play([Probe() for _ in range(nplayers)], seed=3)
 print(found[0] * 1000 if found else "nan")
 '''

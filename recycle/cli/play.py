@@ -30,7 +30,7 @@ from ..engine.game import DEFAULT_MAX_STEPS, PLAYER_SEED_OFFSET, GameResult, ran
 from ..engine.runner import play_out
 from ..errors import RecycleBug, RecycleError, printable
 from ..players import make_player
-from ..players.human import HumanPlayer, hint, strongest
+from ..players.human import HumanPlayer, strongest
 from .options import GameArg, MaxStepsOpt, MaxWorkOpt, NumPlayersOpt
 from .outputs import check_file
 from .printing import terminal_of
@@ -130,6 +130,7 @@ class Screen:
         self.deal = deal
         self.message = ""
         self.hinted = None  # (decision, Hint) of the decision waiting
+        self.human = None  # the HumanPlayer asking this screen (it gives the hints)
 
     # -- overridden by a play session -----------------------------------------------------
     def decision(self, view) -> int:
@@ -182,7 +183,10 @@ class Screen:
     def ask_hint(self, view, options) -> None:
         spec = strongest([s for p, s in enumerate(self.specs) if p != view.player])
         self.term.show([("dim", f"asking {spec} for a hint ...")])
-        got = hint(view, options, spec, seed=self.deal * 1_000_003 + self.decision(view))
+        if self.human is None:
+            self.message = "no hints here"
+            return
+        got = self.human.hint(spec, seed=self.deal * 1_000_003 + self.decision(view))
         self.hinted = (self.decision(view), got)
         best = got.chances[got.choice]
         chance = "" if best is None else f" (estimated chance of winning {best:.0%})"
@@ -429,6 +433,7 @@ def attach_people(players: list, specs: list[str], game, seed: int) -> None:
             term = term or Terminal()
             names = ["you" if q == p else s for q, s in enumerate(specs)]
             pl.ui = Screen(term, game, names, specs, seed)
+            pl.ui.human = pl
 
 
 def register(app: typer.Typer, fail, load) -> None:

@@ -5,11 +5,53 @@ as sentences: ``play Q♠ from your HAND to TRICK``, ``swap 9♣ from your HAND 
 from MIDDLE``, ``take a card from STOCK into your HAND``, ``set PASS to 1``. Cards the
 viewer may not see where they lie now are "a card"; locations owned by the
 viewer are "your ...", other players' are "P2's ...".
+
+Told to its chooser, an option names only what the chooser knows *before* choosing (issue
+25, item 15): a storage value the option sets after it moved a card the chooser does not
+see now, or after it drew from the game's generator (the future), is withheld (``set
+TOTAL(P0)``, not ``set TOTAL(P0) to 15``). What a player of someone else's receives goes
+further (``public``): its words are what every one of several worlds consistent with its
+information would say.
 """
 
 from __future__ import annotations
 
+import random
+
 from ..lang.values import MoveEvent, StorageEvent, may_see
+
+
+class _Drawn:
+    """The marker ``effects(..., watch=True)`` puts among the events where the option
+    first draws from the game's generator."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "DRAWN"
+
+
+DRAWN = _Drawn()
+# told to the chooser for what an option does after it draws from the game's generator
+AT_RANDOM = "then something decided at random"
+
+
+class _WatchedRng(random.Random):
+    """A copy of a state's generator that marks, in the events, where it is drawn from.
+    (``random`` and ``getrandbits`` are what every other draw goes through.)"""
+
+    def random(self):
+        self._mark()
+        return super().random()
+
+    def getrandbits(self, k):
+        self._mark()
+        return super().getrandbits(k)
+
+    def _mark(self) -> None:
+        sink = self.sink
+        if not sink or sink[-1] is not DRAWN:
+            sink.append(DRAWN)
 
 
 def place_name(info, viewer: int | None) -> str:
@@ -35,18 +77,58 @@ def seen_now(state, ev, viewer: int | None) -> bool:
     return may_see(state.game.layout.infos[where], viewer, state.team_of)
 
 
-def effects(state, steps, chooser: int) -> list:
-    """The events the option's steps would cause, worked out on a copy of ``state``."""
-    t = state.clone()
-    t.events = events = []
+def effects(state, steps, chooser: int, watch: bool = False) -> list:
+    """The events the option's steps would cause, worked out on a copy of ``state``;
+    ``watch`` also puts ``DRAWN`` where the option draws from the game's generator."""
+    events: list = []
+    if watch:
+        rng = _WatchedRng.__new__(_WatchedRng)  # no seeding from the OS: the state is set at once
+        rng.setstate(state.rng.getstate())
+        rng.sink = events
+        t = state.clone(rng=rng)
+    else:
+        t = state.clone()
+    t.events = events
     t.chooser = chooser
     for item, env in steps:
         item.run(t, t.env if env is state.env else env[:])
     return events
 
 
-def describe_effects(state, events, viewer: int | None) -> str:
-    """The events of one option as a sentence (see the module docstring)."""
+def moved_cards(state, events, viewer: int | None) -> list:
+    """The cards the events move or swap, in order, each once: ids where ``viewer`` may see
+    them now (``seen_now``), ``None`` for the others."""
+    out: list = []
+    moved: set = set()
+    for ev in events:
+        if isinstance(ev, MoveEvent) and ev.action in ("move", "swap") and ev.card not in moved:
+            moved.add(ev.card)
+            out.append(int(ev.card) if seen_now(state, ev, viewer) else None)
+    return out
+
+
+def knowable_values(state, events: list, viewer: int | None) -> set:
+    """The positions (among the option's ``StorageEvent``s, counted from 0) of the values
+    the option's chooser ``viewer`` may be told before choosing: those set before the option
+    moves a card the viewer does not see now and before it draws from the game's generator
+    (``events`` come from ``effects(..., watch=True)``)."""
+    told: set = set()
+    blind = False
+    j = 0
+    for ev in events:
+        if ev is DRAWN or (isinstance(ev, MoveEvent) and not seen_now(state, ev, viewer)):
+            # from here on a value may depend on the card moved unseen or on the future
+            blind = True
+        elif isinstance(ev, StorageEvent):
+            if not blind or viewer is None:
+                told.add(j)
+            j += 1
+    return told
+
+
+def describe_effects(state, events, viewer: int | None, told: set | None = None) -> str:
+    """The events of one option as a sentence (see the module docstring); ``told``: which
+    storage values to name (``knowable_values``; all when None)."""
     game = state.game
     infos = game.layout.infos
 
@@ -87,15 +169,32 @@ def describe_effects(state, events, viewer: int | None) -> str:
             run = []
         if ev is not None:
             run.append(ev)
+    j = 0
     for ev in events:
         if isinstance(ev, StorageEvent):
-            parts.append(f"set {ev.slot} to {ev.value}")
+            parts.append(f"set {ev.slot} to {ev.value}" if told is None or j in told else f"set {ev.slot}")
+            j += 1
     return "; ".join(parts)
 
 
-def describe_option(state, steps, chooser: int, viewer: int | None) -> str:
-    """The option in words; ``pass`` when it changes nothing that can be told."""
-    text = describe_effects(state, effects(state, steps, chooser), viewer)
+def describe_option(state, steps, chooser: int, viewer: int | None, events: list | None = None) -> str:
+    """The option in words; ``pass`` when it changes nothing that can be told. Told to its
+    chooser (``viewer == chooser``), a storage value the option sets after moving a card the
+    chooser does not see, or after drawing from the generator, is not named
+    (``knowable_values``). ``events``: the option's ``effects(..., watch=True)`` when the
+    caller has them already."""
+    mine = viewer is not None and viewer == chooser
+    if events is None:
+        events = effects(state, steps, chooser, watch=mine)
+    tail = ""
+    if mine and DRAWN in events:
+        # what the option does after it draws from the generator is the future's: not told
+        cut = events.index(DRAWN)
+        if any(isinstance(ev, (MoveEvent, StorageEvent)) for ev in events[cut:]):
+            events, tail = events[:cut], AT_RANDOM
+    text = describe_effects(state, events, viewer, knowable_values(state, events, viewer) if mine else None)
+    if tail:
+        return f"{text}; {tail}" if text else tail
     if text:
         return text
     if all(getattr(item.node, "items", None) and str(item.node.items[0]) == "turn" for item, _ in steps):

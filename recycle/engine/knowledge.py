@@ -93,9 +93,10 @@ def redeal_plan(state, observer: int, known: dict | None = None) -> list:
     return [(tuple(slots[name]), tuple(sorted(c for _, _, c in slots[name]))) for name in sorted(slots)]
 
 
-def redeal(state, plan: list, rng) -> None:
+def redeal(state, plan: list, rng) -> dict:
     """Deal ``plan``'s cards (``redeal_plan`` of this state or of the one it was copied
-    from) at random among its places, each family shuffled by ``rng.shuffle``."""
+    from) at random among its places, each family shuffled by ``rng.shuffle``. Returns
+    which card now lies where each card lay (old -> new, the cards that changed)."""
     locs, card_loc = state.locs, state.card_loc
     renamed = {}
     for family, ordered in plan:
@@ -114,6 +115,14 @@ def redeal(state, plan: list, rng) -> None:
             state.frames = [(_rename(f[0], renamed, memo), f[1]) if type(f) is tuple else f
                             for f in state.frames]
         state.options = None
+    return renamed
+
+
+def rename_values(values: list, renamed: dict) -> list:
+    """A copy of ``values`` (an environment: variables, bound option values) with every
+    card, also inside lists, replaced as ``redeal`` returned (``renamed``: old -> new)."""
+    memo: dict = {}
+    return [_rename(v, renamed, memo) if isinstance(v, (list, Card)) else v for v in values]
 
 
 def _rename(v, renamed: dict, memo: dict):

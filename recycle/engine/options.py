@@ -4,6 +4,11 @@ An ``Option`` stands for one legal option of the decision a state waits at: ``in
 what ``State.apply`` takes, ``describe()`` says it in words as its chooser sees it,
 ``cards`` lists the cards it would move, and ``key`` identifies it across copies and
 re-dealt worlds (the same forms with the same values bound).
+
+An ``Option`` holds the live state: it is for code that holds the state anyway (stepping a
+game from outside, the package's own look-ahead players). A player of someone else's gets a
+``public.PublicOption`` instead, whose key is ``masked_key``: a card its chooser does not see
+is named there by its place, never by its id.
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ from __future__ import annotations
 from itertools import product
 
 from ..lang.items import ANY, STATIC, LazyOptions
-from ..lang.values import MoveEvent
+from ..lang.values import Card, may_see
 
 
 def _canon(v):
@@ -50,6 +55,33 @@ def _item_part(item, cache: dict) -> tuple:
     if got is None or got[0] is not item:
         got = cache[id(item)] = (item, item.node.span.line, item.node.span.column, _bound_slots(item))
     return got
+
+
+def masked_key(state, steps, chooser: int | None) -> tuple:
+    """``option_key`` of an option's steps as ``chooser`` may know it: a bound card the
+    chooser does not see now is ``("hidden", location, position)`` (where it lies) instead
+    of its id, so two worlds that differ only in cards hidden from the chooser give the same
+    key (issue 25, item 13). ``chooser=None`` masks nothing."""
+    if chooser is None:
+        return option_key(steps)
+    infos = state.game.layout.infos
+    card_loc, locs, team_of = state.card_loc, state.locs, state.team_of
+
+    def canon(v):
+        if isinstance(v, Card) and v < len(card_loc):
+            where = card_loc[v]
+            if not may_see(infos[where], chooser, team_of):
+                return ("hidden", where, locs[where].index(v))
+        if isinstance(v, list):
+            return ("list", tuple(canon(x) for x in v[:16]))
+        return _canon(v)
+
+    cache: dict = {}
+    out = []
+    for item, env in steps:
+        got = _item_part(item, cache)
+        out.append((got[1], got[2], tuple([canon(env[s]) for s in got[3]])))
+    return tuple(out)
 
 
 def option_keys(options, cache: dict | None = None) -> list:
@@ -105,8 +137,11 @@ class Option:
     def describe(self, viewer: int | None = -2) -> str:
         """What the option would do, in words (``play Q♠ from your HAND to TRICK``).
 
-        By default as its chooser sees it (cards hidden from it are "a card");
-        ``viewer=-1`` as a spectator, ``viewer=None`` revealing every card."""
+        By default as its chooser sees it (cards hidden from it are "a card"; a storage
+        value set after a card moved unseen, or after a draw from the generator, is not
+        named); ``viewer=-1`` as a spectator, ``viewer=None`` revealing every card. These
+        words are of the real state: what the option does there may depend on cards its
+        chooser does not see. A player is told ``public.PublicOption.words`` instead."""
         from .describe import describe_option
 
         return describe_option(self._state, self.steps, self.player, self.player if viewer == -2 else viewer)
@@ -130,16 +165,9 @@ class Option:
     def cards(self) -> list:
         """The cards this option would move or swap, in order (worked out on a copy): card
         ids where its chooser may see them now, ``None`` for cards hidden from it."""
-        from .describe import effects, seen_now
+        from .describe import effects, moved_cards
 
-        s = self._state
-        out: list = []
-        moved: set = set()
-        for ev in effects(s, self.steps, self.player):
-            if isinstance(ev, MoveEvent) and ev.action in ("move", "swap") and ev.card not in moved:
-                moved.add(ev.card)
-                out.append(ev.card if seen_now(s, ev, self.player) else None)
-        return out
+        return moved_cards(self._state, effects(self._state, self.steps, self.player), self.player)
 
     def __int__(self) -> int:
         return self.index

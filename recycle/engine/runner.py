@@ -4,12 +4,51 @@ Like OpenSpiel's ``evaluate_bots``: while the state is not terminal, the player 
 chooses among the legal options from its observation, and the state applies the choice.
 Players are consulted only when there is a real choice (two or more options), so the
 random numbers a player draws do not depend on forced moves.
+
+What a player receives depends on who wrote it (``consult``). A player of someone else's
+gets plain data (``public.PlayerView`` and ``public.PublicOption``s) from which no state,
+no generator and no hidden card is reachable. Only the classes registered with
+``privileged`` — the package's own players, whose look-ahead needs to sample worlds — get
+the live ``Observation`` and ``Option``s.
 """
 
 from __future__ import annotations
 
 import operator
 import random
+
+# player classes whose instances get the live Observation and Options (exact classes: a
+# subclass written elsewhere is not privileged unless registered itself)
+_PRIVILEGED: set = set()
+
+
+def privileged(cls):
+    """Register a player class (a class decorator): its players get the live
+    ``Observation`` (with ``sample_world``) and ``Option``s, from which every hidden card
+    and the game's future are reachable. For look-ahead players that simulate the game;
+    never for a player whose code you do not trust."""
+    _PRIVILEGED.add(cls)
+    return cls
+
+
+def is_privileged(player) -> bool:
+    return type(player) in _PRIVILEGED
+
+
+def consult(player, state, p: int, options, rng) -> int:
+    """Ask ``player`` (seat ``p``) to choose among ``options`` (``state.legal_options()``),
+    handing it what its kind may receive (see the module docstring); the index chosen."""
+    needs_view = getattr(player, "needs_view", True)
+    if type(player) in _PRIVILEGED:
+        got = player.choose(state.observation(p) if needs_view else None, options, rng)
+    else:
+        from .public import player_view, public_options
+
+        got = player.choose(player_view(state, p) if needs_view else None, public_options(state, options), rng)
+    i = operator.index(got)
+    if not 0 <= i < len(options):
+        raise ValueError(f"player {p} ({player!r}) chose option {i} of {len(options)}")
+    return i
 
 
 def play_out(state, players, rng, on_decision=None) -> list[int]:
@@ -20,20 +59,14 @@ def play_out(state, players, rng, on_decision=None) -> list[int]:
     while not state.is_terminal():
         p = state.current_player()
         options = state.legal_options()
-        if len(options) == 1:
-            i = 0
-        else:
-            player = players[p]
-            obs = state.observation(p) if player.needs_view else None
-            i = operator.index(player.choose(obs, options, rng))
-            if not 0 <= i < len(options):
-                raise ValueError(f"player {p} ({player!r}) chose option {i} of {len(options)}")
+        i = 0 if len(options) == 1 else consult(players[p], state, p, options, rng)
         if on_decision is not None:
             on_decision(state, p, options, i)
         state.apply(i)
     return state.returns()
 
 
+@privileged
 class RandomPlayer:
     """Picks uniformly among the legal options (CardStock's random player)."""
 

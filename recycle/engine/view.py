@@ -1,12 +1,13 @@
 """What one player may know: the identities of cards it may see, counts everywhere else.
 
-An ``Observation`` (``state.observation(p)``) is all a Player receives, with the list of
-legal options. Its methods answer only what the visibility model of RECYCLE.md section 6
-allows that player, plus what the player has observed earlier (cards it saw move and
-knows the place of, when the state tracks observations). ``sample_world`` deals a copy of
-the game consistent with that information: the look-ahead players simulate only such
-worlds. An observation describes the state at one decision; take a new one after
-``apply``.
+An ``Observation`` (``state.observation(p)``) is what the package's own players receive,
+with the list of legal options (a player of someone else's gets the plain ``PlayerView``
+copied out of it: ``public``; an Observation holds the state, for ``sample_world``). Its
+methods answer only what the visibility model of RECYCLE.md section 6 allows that player,
+plus what the player has observed earlier (cards it saw move and knows the place of, when
+the state tracks observations). ``sample_world`` deals a copy of the game consistent with
+that information: the look-ahead players simulate only such worlds. An observation
+describes the state at one decision; take a new one after ``apply``.
 """
 
 from __future__ import annotations

@@ -12,9 +12,11 @@ An action is the index of a legal option (``action_mask`` marks them); the obser
 (``EnvSpec.rewards``). A game stopped by its step limit or work budget is *truncated* for
 every agent, with reward 0. ``reset(seed=k)`` deals game number k (the deal of
 ``recycle run GAME --seed k``); later resets without a seed deal from a generator seeded
-with k. ``info`` holds ``options``: the legal options in words, as the agent sees them,
-when ``describe=True``, and ``option_observations`` (one row per legal option: what the
-agent would see right after it, ``EnvSpec.after_vectors``) when ``option_observations=True``.
+with k. ``info`` holds ``options``: the legal options in words, as the agent is told them
+before choosing (``engine.public``: plain strings naming no card it does not see and no
+value that depends on one), when ``describe=True``, and ``option_observations`` (one row
+per legal option: what the agent would see right after it, ``EnvSpec.after_vectors``) when
+``option_observations=True``.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from ..engine.game import DEFAULT_MAX_STEPS
+from ..engine.public import public_options
 from ..errors import StepLimitExceeded
 from .spec import EnvSpec, spec_for
 
@@ -135,7 +138,7 @@ class RecycleAECEnv(AECEnv):
         self.infos = {a: {} for a in self.agents}
         info = {}
         if self.describe:
-            info["options"] = [o.describe() for o in s.legal_options()]
+            info["options"] = [o.words for o in public_options(s, s.legal_options())]
         if self.option_observations:
             info["option_observations"] = self.spec_.after_vectors(s, p)
         if info:
@@ -166,7 +169,7 @@ class RecycleAECEnv(AECEnv):
         else:
             p = s.current_player()
             lines = [repr(s.observation(p))]
-            lines += [f"  {i}: {o.describe()}" for i, o in enumerate(s.legal_options())]
+            lines += [f"  {o.index}: {o.words}" for o in public_options(s, s.legal_options())]
             text = "\n".join(lines)
         if self.render_mode == "ansi":
             return text

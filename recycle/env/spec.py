@@ -285,22 +285,39 @@ class EnvSpec:
 
     def after_vectors(self, s, p: int) -> np.ndarray:
         """One row per legal option of the decision ``p`` waits at: the observation ``p``
-        would have right after the option's own actions, before the game goes on. Cards
-        ``p`` cannot see now are left out even where the option would show them (an option
-        that draws a face-down card does not tell which), so the rows tell nothing ``p``
-        does not know — except through storages an option sets from hidden cards."""
-        options = s.legal_options()
-        out = np.zeros((len(options), self.obs_size), np.float32)
+        would have right after the option's own actions, before the game goes on, as far as
+        ``p`` can know it before choosing. Cards ``p`` cannot see now are left out even where
+        the option would show them (an option that draws a face-down card does not tell
+        which). The rows are worked out in the probe worlds of ``engine.public`` (the cards
+        ``p`` does not see re-dealt, the generator reseeded, from ``p``'s information alone),
+        never in the real state: an entry on which they disagree (a storage set from a card
+        drawn unseen) keeps its value of now. So the rows are the same in every world ``p``
+        cannot tell from the real one."""
+        from ..engine.public import probe_worlds
+
+        n = s.num_options()
         known = {c for lst, info in zip(s.locs, self.game.layout.infos) if lst
                  and may_see(info, p, s.team_of) for c in lst}
-        for i, opt in enumerate(options):
-            t = s.clone()
+        now = self.vector(s, p, None, known)
+        out = np.tile(now, (n, 1))
+        rows = [self._rows_after(w, p, n, known) for w in probe_worlds(s, p, n)]
+        if rows:
+            agreed = np.all([r == rows[0] for r in rows[1:]], axis=0) if len(rows) > 1 else np.ones_like(out, bool)
+            out = np.where(agreed, rows[0], out)
+        return out
+
+    def _rows_after(self, w, p: int, n: int, known: set) -> np.ndarray:
+        """``after_vectors``' rows in one world ``w`` (its own options, all ``n`` of them)."""
+        out = np.zeros((n, self.obs_size), np.float32)
+        options = w._raw_options()
+        for i in range(n):
+            t = w.clone()
             t.chooser = p
             try:
-                for item, env in opt.steps:
-                    item.run(t, t.env if env is s.env else env[:])
+                for item, env in options[i]:
+                    item.run(t, t.env if env is w.env else env[:])
             except RecycleError:
-                t = s
+                t = w
             self.vector(t, p, out[i], known)
         return out
 

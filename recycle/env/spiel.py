@@ -8,7 +8,9 @@
   equally likely outcomes: their bytes make a 32-bit deal number, the deal of
   ``recycle run GAME --seed N``. Everything random after that follows from it.
 * **Actions** are option indices, as in ``EnvSpec`` (``num_distinct_actions`` is its
-  action space; a larger decision raises ``ActionSpaceExceeded``).
+  action space; a larger decision raises ``ActionSpaceExceeded``); an action's string is
+  the option in the words its chooser is told (``engine.public``: no card it does not see,
+  no value that depends on one).
 * **Observation tensor** = ``EnvSpec.vector``; **observation string**: the player's
   ``Observation`` (cards it sees, counts, storages). **Information-state string**: everything
   the player has observed since the deal, in order: each card move with the card named
@@ -32,6 +34,7 @@ import pyspiel
 
 from ..engine.game import DEFAULT_MAX_STEPS
 from ..engine.knowledge import KnowledgeSink
+from ..engine.public import public_options
 from ..errors import StepLimitExceeded
 from ..lang.values import MoveEvent, StorageEvent, may_see
 from .spec import EnvSpec, spec_for
@@ -156,7 +159,7 @@ class RecycleState(pyspiel.State):
             return f"deal byte {action}"
         s = c.s
         if s is not None and not self.is_terminal() and player == s.current_player() and action < s.num_options():
-            return f"{action}: {s.legal_options()[action].describe()}"
+            return f"{action}: {public_options(s, [s.legal_options()[action]])[0].words}"
         return f"option {action}"
 
     def __str__(self):

@@ -1,8 +1,11 @@
 """Players: anything with ``choose(view, options, rng) -> index``.
 
-A player receives its ``View`` (what it may know) and the list of legal options, never
-the state itself. ``needs_view = False`` lets the rollout loop skip building a view for
-players that ignore it (the random player), which keeps rollouts fast.
+A player receives its view (what it may know) and the legal options, never the state
+itself: a player of someone else's gets plain data (``engine.public``: ``PlayerView`` and
+``PublicOption``) from which nothing hidden is reachable; the package's own players, which
+are registered with ``engine.runner.privileged``, get the live ``Observation`` (the
+look-ahead players sample worlds from it). ``needs_view = False`` lets the loop skip
+building a view for players that ignore it (the random player), which keeps rollouts fast.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Protocol, Sequence
 
-from ..engine.runner import RandomPlayer
+from ..engine.runner import RandomPlayer, consult, privileged
 
 
 class Player(Protocol):
@@ -21,6 +24,7 @@ class Player(Protocol):
     def choose(self, view, options: Sequence, rng: random.Random) -> int: ...
 
 
+@privileged
 class ScriptedPlayer:
     """Plays a fixed list of option indices, for tests; then falls back to ``fallback``.
 
@@ -44,7 +48,9 @@ class ScriptedPlayer:
             return i
         if self.fallback is None:
             raise ValueError("the script ran out of choices")
-        return self.fallback.choose(view, options, rng)
+        # the fallback gets what its own kind may receive (a player of someone else's: no state)
+        o = options[0]
+        return consult(self.fallback, o._state, o.player, options, rng)
 
 
 PLAYER_KINDS = {"random": RandomPlayer}

@@ -2,14 +2,15 @@
 
 ``HumanPlayer`` chooses by asking an interface: an object with ``choose(view, options) ->
 index`` (or a plain function of the same two arguments). It hands the interface exactly
-what any player gets — its ``Observation`` and the legal options — so a person sees no more
-than a computer player may. The terminal interface lives in ``recycle.cli.play``; a test
-can pass a function.
+what a player of someone else's gets — a ``PlayerView`` and ``PublicOption``s, plain data
+from which nothing hidden is reachable — so a person sees no more than a computer player may.
+The terminal interface lives in ``recycle.cli.play``; a test can pass a function.
 
 ``hint(view, options, spec, seed)`` asks a look-ahead player (``strongest``: the best kind
 among those at the table, never the cheating ``omniscient``) which option it would play,
-and its estimated chance of winning with each option. It is given the same observation, so
-a hint never uses a card hidden from the seat.
+and its estimated chance of winning with each option, from the seat's live ``Observation``
+(it samples worlds from it, so a hint never uses a card hidden from the seat). While the
+interface is asked, ``HumanPlayer.hint(spec, seed)`` asks about the decision waiting.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from typing import Sequence
+
+from ..engine.runner import privileged
 
 # kinds whose per-option values are chances of winning, best first (omniscient cheats: never)
 HINT_KINDS = ("ismcts", "pimc")
@@ -26,6 +29,7 @@ HINT_BUDGET = 200
 DEFAULT_HINT = f"ismcts:{HINT_BUDGET}"
 
 
+@privileged  # it hands its interface the public view only; the live one serves hints
 class HumanPlayer:
     """A person: asks ``ui.choose(view, options)`` (or ``ui(view, options)``) for an index."""
 
@@ -35,14 +39,28 @@ class HumanPlayer:
 
     def __init__(self, ui=None):
         self.ui = ui
+        self._asking = None  # (Observation, Options) of the decision the interface is asked
 
     def choose(self, view, options: Sequence, rng: random.Random) -> int:
         ui = self.ui
         if ui is None:
             raise ValueError("a human player needs an interface to ask the person (HumanPlayer(ui)); "
                              "play with `recycle play` or `recycle run --players human,...`")
+        from ..engine.public import player_view, public_options
+
+        state = options[0]._state
         ask = getattr(ui, "choose", ui)
-        return ask(view, options)
+        self._asking = (view, options)
+        try:
+            return ask(player_view(state, view.player), public_options(state, options))
+        finally:
+            self._asking = None
+
+    def hint(self, spec: str = DEFAULT_HINT, seed: int = 0) -> "Hint":
+        """``hint`` for the decision the interface is being asked about."""
+        if self._asking is None:
+            raise ValueError("no decision is waiting for this player")
+        return hint(*self._asking, spec, seed)
 
     def __repr__(self) -> str:
         return "human"

@@ -1,6 +1,8 @@
 """Computer players that never peek: greedy, PIMC, ISMCTS, and an omniscient (cheating) MCTS.
 
-Every player here decides from its ``Observation`` only. It looks ahead by *sampling
+Every player here decides from its ``Observation`` only. (The runner hands these players,
+registered with ``privileged``, the live ``Observation``: they need ``sample_world``, and
+they read nothing else of the state.) It looks ahead by *sampling
 worlds* (``Observation.sample_world``): a copy of the state at the current decision in
 which every card the player neither sees nor knows the place of is re-dealt among such
 places, and the future randomness is reseeded. From there it steps the copy with
@@ -34,6 +36,7 @@ import random
 
 from ..errors import RecycleRuntimeError
 from ..engine.options import option_key, option_keys
+from ..engine.runner import privileged
 
 REWARDS = ("win", "score")
 # options of one decision a look-ahead player considers at most (a random sample beyond)
@@ -164,6 +167,7 @@ class _AIPlayer:
         return False
 
 
+@privileged
 class GreedyPlayer(_AIPlayer):
     """One-ply look-ahead on the game's own scoring: apply each option, score the state.
 
@@ -217,6 +221,7 @@ class GreedyPlayer(_AIPlayer):
         return float(scores[me])
 
 
+@privileged
 class PIMCPlayer(_AIPlayer):
     """Perfect-information Monte Carlo: sample worlds, play every option out randomly.
 
@@ -276,6 +281,7 @@ class _Node:
         self.avail = 1
 
 
+@privileged
 class ISMCTSPlayer(_AIPlayer):
     """Single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012).
 
@@ -376,6 +382,7 @@ class ISMCTSPlayer(_AIPlayer):
         return max(range(n), key=lambda i: (visits[i], means[i], -i))
 
 
+@privileged
 class OmniscientPlayer(ISMCTSPlayer):
     """CHEATING: the same MCTS, but it sees every hidden card (no re-deal of the world).
 

@@ -23,6 +23,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path, PureWindowsPath
 
+from ..engine.runner import privileged
 from ..errors import RecycleError, printable
 
 FORMAT = "recycle-game-record"
@@ -378,6 +379,7 @@ def _seat(spec: str, record: dict, seat: int, make_player, stop=None):
         raise ValueError(f"player {seat}: {spec!r} is not a player that can be run: {exc}") from None
 
 
+@privileged  # it reads nothing: no need to build a player's view for it
 class _RecordEnds(RecycleError):
     """Raised (as a player) where an unfinished record stops; ``PreparedGame.play`` attaches
     the game so far (``partial``), and ``recorder`` is set by ``play_recorded``."""
