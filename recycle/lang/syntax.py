@@ -8,7 +8,8 @@ positioned errors for forms of the wrong shape.
 
 Lark is the one reader (the design names it): its LALR parser is built once per process and
 reads the largest corpus game (12 KB) in about 13 ms and dense text at about 250 KB/s, so
-``MAX_SOURCE_BYTES`` is set for the largest file allowed to parse within about a second.
+``MAX_SOURCE_BYTES`` is set so that ``recycle check`` of the largest file allowed, in its costliest
+shape, takes under two seconds (reading is about half of it; ``study/largest.py``).
 Before Lark reads, a scan of the parentheses rejects too deep nesting and unclosed forms
 (judged by indentation), and after, Lark's errors become our positioned messages.
 """
@@ -30,7 +31,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 from ..errors import RecycleFileError, RecycleSyntaxError, Span
 
 MAX_NESTING = 200
-MAX_SOURCE_BYTES = 300_000  # 25 times the largest corpus game; Lark reads the densest such file in about 1.3 s
+MAX_SOURCE_BYTES = 150_000  # 12 times the largest corpus game; `recycle check` of the costliest such file takes about 1.3 s (tools/bench.py limits)
 MAX_LITERAL = 2**63 - 1
 
 # Atom kinds
