@@ -20,7 +20,7 @@ httpx = pytest.importorskip("httpx")
 
 from recycle.studio import DEFAULT_HOST, Server, make_app  # noqa: E402
 
-from .studio_helpers import TOKEN, game_folder, seen_by  # noqa: E402
+from .studio_helpers import HOSTILE, ROOT, TOKEN, game_folder, seen_by  # noqa: E402
 
 OWNER = {"X-Token": TOKEN}
 
@@ -246,3 +246,60 @@ def test_studio_seat_zero_never_receives_seat_ones_hidden_cards(served):
             assert name not in m and json.dumps(name) not in m, (name, m[:300])
     # and the final reveal does show them
     assert any(name in "".join(m for m in sent_to_0 if "over" in m) for name in names)
+
+
+def _start_cli(args: list[str], cwd):
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "recycle", "studio", *args, "--port", "0", "--no-open"],
+                            cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lines = []
+    for _ in range(10):
+        line = proc.stdout.readline()
+        lines.append(line)
+        if "Ctrl+C" in line or not line:
+            break
+    return proc, lines
+
+
+def test_studio_command_serves_a_folder_and_a_table(tmp_path):
+    folder = game_folder(tmp_path)
+    proc, lines = _start_cli([str(folder)], tmp_path)
+    try:
+        first = lines[0]
+        assert first.startswith(f"recycle studio: serving {folder} on http://127.0.0.1:"), lines
+        url = first.split(" on ", 1)[1].strip()
+        assert "?token=" in url and len(url.split("token=")[1]) >= 32
+        assert httpx.get(url).status_code == 200
+        assert httpx.get(url.split("?")[0] + "api/files").status_code == 401
+    finally:
+        proc.terminate()
+        proc.wait(20)
+    proc, lines = _start_cli(["--table", str(folder / "crazy-eights.rcy"), "--seats", "human,human,random",
+                              "--deal", "3"], tmp_path)
+    try:
+        assert "a table of crazy-eights, deal #3, seats human, human, random" in lines[0], lines
+        links = [ln.split(": ", 1)[1].strip() for ln in lines[1:3]]
+        assert [ln.split(":")[0].strip() for ln in lines[1:3]] == ["P0", "P1"]
+        views = [httpx.get(link.replace("/table?", "/table/api/view?")).json() for link in links]
+        assert [v["seat"] for v in views] == [0, 1]
+        # a table serves no studio: nobody's token opens the files
+        assert httpx.get(links[0].replace("/table?", "/api/files?")).status_code in (403, 404)
+    finally:
+        proc.terminate()
+        proc.wait(20)
+    bad = __import__("subprocess").run(
+        [__import__("sys").executable, "-m", "recycle", "studio", "--table", str(folder / "war.rcy"),
+         "--seats", "random", "--no-open"], env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "a table needs at least one human seat" in bad.stderr
+
+
+def test_studio_pages_hold_no_name_from_a_file(served):
+    folder, _, c, _ = served
+    page = c.get(f"/?token={TOKEN}").text
+    assert "<img src=x" not in page and "onerror" not in page
+    assert HOSTILE in c.get("/api/files", headers=OWNER).json()["files"]
+    assert c.get("/api/files", headers=OWNER).headers["content-type"] == "application/json"

@@ -87,7 +87,7 @@ def register(app: typer.Typer, fail, load) -> None:
                 typer.echo(f"error: --seats: {r.message}", err=True)
                 raise typer.Exit(2) from None
             number = deal if deal is not None else random.SystemRandom().randrange(1, 100_000)
-            tables.append(Table(g, table, specs, number, records=root / "records"))
+            tables.append(Table(g, table, specs, number, records=table.parent / "records"))
         app_ = make_app(root, token, loopback_only=loopback, tables=tables)
         try:
             server = Server(app_, host, port).start()

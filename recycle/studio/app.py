@@ -339,7 +339,7 @@ async def table_new(request: Request):
         raise Refused(422, f"the game does not check: {exc.message if isinstance(exc, RecycleError) else exc}")
     specs = parse_seats(_field(data, "players", str, "") or "human,random", game.nplayers)
     deal = _field(data, "deal", int, None, 0, 2**31) or random.SystemRandom().randrange(1, 100_000)
-    table = Table(game, full, specs, deal, records=studio.root / "records")
+    table = Table(game, full, specs, deal, records=full.parent / "records")
     studio.add_table(table)
     return JSONResponse({"links": {str(p): f"/table?token={t}" for p, t in table.tokens.items()},
                          "specs": specs, "deal": deal})

@@ -17,7 +17,14 @@ def open_record(root: Path, rel: str):
     path = inside(root, rel)
     try:
         record = read_record(path)
-        gpath = game_path(record, path)
+        # the game beside the record, else in a folder above it (a table saves its records
+        # in records/ beside the game), never above the studio's folder
+        folder = path.parent
+        while True:
+            gpath = game_path(record, None, folder)
+            if gpath.is_file() or folder == root.resolve() or root.resolve() not in folder.parents:
+                break
+            folder = folder.parent
     except ValueError as exc:
         raise Refused(400, str(exc)) from None
     if root.resolve() not in gpath.resolve().parents:

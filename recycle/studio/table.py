@@ -14,7 +14,7 @@ import random
 import threading
 from pathlib import Path
 
-from ..cli.table import narrative_lines, reveal_lines
+from ..cli.table import card_key, narrative_lines, reveal_lines
 from ..engine.game import DEFAULT_MAX_STEPS, PLAYER_SEED_OFFSET, GameResult, rank
 from ..errors import RecycleBug, RecycleError
 from ..players import make_player
@@ -150,7 +150,7 @@ class Table:
                 self.records.mkdir(exist_ok=True)
                 out = self.records / f"{self.game.name}-deal-{self.deal}.json"
                 write_record(rec, out)
-                self.saved = out.name
+                self.saved = f"records/{out.name}"
             except OSError as exc:
                 self.saved = None
                 self.error = f"the record could not be saved: {exc.strerror or exc}"
@@ -265,7 +265,10 @@ def location_rows(obs, seat: int) -> list[dict]:
             (f"team T{info.owner}" if info.owner_kind == "team" else "table")
         row = {"owner": owner, "name": info.name, "count": n, "cards": None, "known": []}
         if obs.can_see(info.index):
-            row["cards"] = [game.card_name(c) for c in obs.cards(info.index)]
+            cards = obs.cards(info.index)
+            if owner == "you" and info.kind != "vloc":  # a hand, sorted by suit and rank as on a terminal
+                cards = sorted(cards, key=lambda c: card_key(game, c))
+            row["cards"] = [game.card_name(c) for c in cards]
         elif info.index in known:
             row["known"] = [game.card_name(c) for c in known[info.index]]
         rows.append(row)

@@ -22,8 +22,9 @@
   function renderView(box, view) {
     box.replaceChildren();
     const blocks = new Map();
-    const order = ["you"];
+    const order = view.seat === null || view.seat === undefined ? [] : ["you"];
     (view.players || []).forEach((_, p) => { if (p !== view.seat) order.push("P" + p); });
+    const seats = new Set(order);
     for (const row of view.locations || []) {
       if (!blocks.has(row.owner)) blocks.set(row.owner, []);
       blocks.get(row.owner).push(row);
@@ -31,8 +32,7 @@
     for (const k of blocks.keys()) if (!order.includes(k)) order.push(k);
     for (const owner of order) {
       const rows = blocks.get(owner);
-      if (!rows && owner !== "you") continue;
-      if (!rows && view.seat === null) continue;
+      if (!rows && !seats.has(owner)) continue;
       const b = el("div", "seat");
       let title = owner;
       const m = /^P(\d+)$/.exec(owner);
@@ -107,7 +107,7 @@
       opts.appendChild(li);
     });
     $("hint").disabled = !mine;
-    $("undo").disabled = !v.undo || v.thinking;
+    $("undo").disabled = !v.undo || v.thinking || v.over;
     $("undo").hidden = !v.undo;
     $("message").textContent = v.error ? v.error : (v.hint ? "hint from " + v.hint.player + ": option " +
       (v.hint.choice + 1) : v.message || "");
@@ -119,7 +119,7 @@
       const word = { win: "You win!", share: "You share the win.", lose: "You did not win." }[v.result.you];
       res.appendChild(el("h3", null, word));
       res.appendChild(el("div", null, "Every card, revealed:\n" + v.result.reveal.join("\n")));
-      if (v.result.record) res.appendChild(el("div", "muted", "Game record saved: records/" + v.result.record));
+      if (v.result.record) res.appendChild(el("div", "muted", "Game record saved: " + v.result.record));
       const again = el("button", null, "Deal #" + v.deal + " again");
       again.id = "again";
       again.addEventListener("click", () => post("again", { next: false }));
