@@ -118,7 +118,14 @@ def test_studio_runs_500_games_and_draws_the_graph(page, studio):
     page.click("#tree-go")
     page.wait_for_selector("#tree img", timeout=WAIT)
     assert "scoring: min sum HAND" in page.inner_text("#tree-lines")
-    shot(page, "results", full=True)
+    shot(page, "results")
+    page.select_option("#run-kind", "analyze")
+    page.fill("#run-n", "100")
+    page.click("#run-go")
+    page.wait_for_selector("#run-state:has-text('analyze done')", timeout=WAIT)
+    assert page.locator("#run-plots img").count() == 2
+    assert "crazy-eights: 100 games analysed" in page.inner_text("#run-lines")
+    shot(page, "analysis")
 
 
 def _play_by_clicking(pg, max_clicks: int = 400) -> int:

@@ -9,8 +9,10 @@ The server itself is ``recycle.studio`` (see docs/studio.md); this is its comman
 
 from __future__ import annotations
 
+import os
 import random
 import socket
+import sys
 import webbrowser
 from pathlib import Path
 from typing import Annotated, Optional
@@ -110,7 +112,10 @@ def register(app: typer.Typer, fail, load) -> None:
                 typer.echo(f"  P{p}: {base}/table?token={tok}")
             url = f"{base}/table?token={next(iter(t.tokens.values()))}"
         typer.echo("Press Ctrl+C to stop.")
-        if open_browser and loopback:
+        # a browser only where one can show a page: without a display Python's webbrowser
+        # would start a text browser in this terminal
+        graphical = sys.platform in ("darwin", "win32") or os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+        if open_browser and loopback and graphical:
             try:
                 webbrowser.open(url)
             except Exception:  # no browser here: the link is printed
