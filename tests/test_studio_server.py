@@ -128,7 +128,8 @@ def test_studio_runs_are_bounded_and_cancellable(served):
     _, _, c, _ = served
     for body in ({"kind": "simulate", "n": 10**9}, {"kind": "analyze", "n": 10**6}, {"kind": "graph", "n": 10**6},
                  {"kind": "simulate", "n": 10, "seconds": 10**6}, {"kind": "simulate", "n": -1},
-                 {"kind": "simulate", "n": "many"}, {"kind": "rm -rf"}):
+                 {"kind": "simulate", "n": "many"}, {"kind": "rm -rf"}, {"players": "human"},
+                 {"players": "nobody:3"}):
         r = c.post("/api/run", headers=OWNER, json={"path": "war.rcy", **body})
         assert r.status_code == 400 and r.json()["error"], body
     job = c.post("/api/run", headers=OWNER, json={"path": "crazy-eights.rcy", "kind": "simulate",

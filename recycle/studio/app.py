@@ -28,8 +28,8 @@ from .security import Refused, check_origin, read_text, same, write_text
 MAX_BODY = 2_000_000
 MAX_TABLES = 16
 MAX_FILES = 2000
-STATIC = {"studio.js": "text/javascript", "studio.css": "text/css", "table.js": "text/javascript",
-          "LICENSE.txt": "text/plain"}
+# the page's own files (no library is vendored: the editor and the table are plain JavaScript)
+STATIC = {"studio.js": "text/javascript", "studio.css": "text/css", "table.js": "text/javascript"}
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
        "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 
@@ -247,15 +247,16 @@ async def run(request: Request):
     timeout = float(_field(data, "seconds", int, int(MAX_SECONDS), 1, int(MAX_SECONDS)))
     per_player = _field(data, "per_player", bool, False)
     path, text = _game_text(studio, data)
+    game = await asyncio.to_thread(_load_for_run, text, path)
     if players:
-        from ..players import make_player
+        from ..players import make_players
 
+        if "human" in players:
+            raise Refused(400, "players: a run has computer players only; play a game yourself in Play")
         try:
-            for spec in players.split(","):
-                make_player(spec.strip())
+            make_players(players, game.nplayers)
         except ValueError as exc:
             raise Refused(400, f"players: {exc}") from None
-    game = await asyncio.to_thread(_load_for_run, text, path)
 
     def work(job):
         if kind == "simulate":

@@ -224,17 +224,20 @@ class Table:
             self._changed()
 
     def hint(self, seat: int, claimed) -> None:
-        """Ask the strongest fair computer kind at the table, from the seat's view only."""
+        """Ask the strongest fair computer kind at the table, from the seat's view only. It
+        thinks on a copy of the state, without the lock: the other seats' pages go on."""
         self._must_be(seat, claimed)
         with self.cond:
             s = self.state
             if s.is_terminal() or s.current_player() != seat or self._busy():
                 raise Refused(409, "a hint is for your turn")
-            view, options, d = s.observation(seat), s.legal_options(), s.decisions
-            spec = strongest([x for p, x in enumerate(self.specs) if p != seat])
-            got = hint(view, options, spec, seed=self.deal * 1_000_003 + d)
-            self.hints[seat] = (d, got)
-            self._changed()
+            copy, d, generation = s.clone(track=True), s.decisions, self.generation
+        spec = strongest([x for p, x in enumerate(self.specs) if p != seat])
+        got = hint(copy.observation(seat), copy.legal_options(), spec, seed=self.deal * 1_000_003 + d)
+        with self.cond:
+            if self.generation == generation and self.state.decisions == d:
+                self.hints[seat] = (d, got)
+                self._changed()
 
     # -- what a seat sees ---------------------------------------------------------------------
     def names(self, seat: int) -> list[str]:
