@@ -33,10 +33,11 @@ if [ ! -x .venv/bin/python ]; then
 fi
 say "installing recycle and its dependencies into .venv (a minute or two the first time)"
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
-# the rl extra (PettingZoo, OpenSpiel) runs the learning-environment tests; recycle works without it
-if ! .venv/bin/python -m pip install -q -e '.[test,rl]'; then
+# the rl extra (PettingZoo, OpenSpiel) runs the learning-environment tests; recycle works without it;
+# the studio extra (Starlette, uvicorn; httpx and Playwright for its tests) serves `recycle studio`
+if ! .venv/bin/python -m pip install -q -e '.[test,rl,studio]'; then
   echo "setup: could not install the rl extra (pettingzoo, open_spiel); its tests will be skipped" >&2
-  .venv/bin/python -m pip install -q -e '.[test]'
+  .venv/bin/python -m pip install -q -e '.[test,studio]'
 fi
 
 # 2. Graphviz's dot renders the diagrams; without it recycle still writes DOT source
@@ -46,6 +47,17 @@ if ! command -v dot >/dev/null 2>&1; then
     apt_install graphviz || echo "setup: could not install graphviz; diagrams will be written as .gv source" >&2
   else
     echo "setup: Graphviz 'dot' not found (apt-get install graphviz); diagrams will be written as .gv source" >&2
+  fi
+fi
+
+# 2b. Chromium runs the studio's browser tests (Playwright drives the system's browser; its own
+#     download is not needed); recycle studio itself works with any browser
+if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
+  if can_apt; then
+    say "installing Chromium (for the studio's browser tests)"
+    apt_install chromium || echo "setup: could not install chromium; the studio's browser tests will fail" >&2
+  else
+    echo "setup: Chromium not found (apt-get install chromium); the studio's browser tests need it" >&2
   fi
 fi
 

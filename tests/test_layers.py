@@ -11,7 +11,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "recycle"
-LAYERS = ["errors", "version", "lang", "engine", "players", "study", "env", "cli"]
+LAYERS = ["errors", "version", "lang", "engine", "players", "study", "env", "cli", "studio"]
+# the studio sits at the top beside the command line: `recycle studio` starts it, and it
+# shows a seat's table with the command line's text of it (cli/table.py)
+SAME_LEVEL = {"studio": "cli"}
 MAX_LINES = 600
 
 
@@ -49,7 +52,7 @@ def layer(name: str) -> int:
     parts = name.split(".")
     if len(parts) == 1:  # recycle/__init__.py: the public API over everything
         return len(LAYERS)
-    return LAYERS.index(parts[1])
+    return LAYERS.index(SAME_LEVEL.get(parts[1], parts[1]))
 
 
 def test_every_module_belongs_to_a_layer():

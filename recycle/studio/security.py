@@ -1,0 +1,115 @@
+"""What keeps the studio safe to run: tokens, origins, hosts and paths.
+
+Every request carries a token (``?token=`` or the ``X-Token`` header): the studio's own,
+printed at start, or one seat's secret token of a table. A page on another origin cannot
+drive the studio: a request whose ``Origin`` is not the studio's own, or that the browser
+marks as cross-site, is refused, and while the studio listens on loopback a ``Host`` that
+is not a loopback name is refused too (a rebound DNS name). Files are read and written only
+inside the folder the studio serves: no ``..``, no absolute path, no link that leads out.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from pathlib import Path, PurePosixPath, PureWindowsPath
+
+LOOPBACK_NAMES = {"127.0.0.1", "localhost", "::1", "[::1]"}
+MAX_FILE_BYTES = 1_000_000
+
+
+class Refused(Exception):
+    """A request the studio will not serve: ``status`` (a 4xx) and a message in words."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def new_token() -> str:
+    """A fresh secret (192 bits, URL-safe)."""
+    return secrets.token_urlsafe(24)
+
+
+def same(a: str | None, b: str) -> bool:
+    """Compare a presented token with a secret in constant time."""
+    return a is not None and hmac.compare_digest(a.encode("utf-8", "replace"), b.encode())
+
+
+def host_name(host: str) -> str:
+    """The name part of a Host header (``127.0.0.1:8765`` → ``127.0.0.1``)."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[: host.find("]") + 1] if "]" in host else host
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def check_origin(headers, loopback_only: bool) -> None:
+    """Refuse a request from a page of another origin (see the module docstring)."""
+    host = headers.get("host", "")
+    if loopback_only and host_name(host) not in LOOPBACK_NAMES:
+        raise Refused(403, f"the studio answers only to a loopback address, not to the host {host!r}")
+    origin = headers.get("origin")
+    if origin is not None and origin != f"http://{host}":
+        raise Refused(403, "a page of another origin may not use the studio")
+    if headers.get("sec-fetch-site") == "cross-site":
+        raise Refused(403, "a cross-site request may not use the studio")
+
+
+def _refuse_path(text: str) -> None:
+    if not text or "\x00" in text:
+        raise Refused(400, "a file name is needed")
+    if len(text) > 1000:
+        raise Refused(400, "the file name is too long")
+    pure = PurePosixPath(text)
+    if pure.is_absolute() or PureWindowsPath(text).is_absolute() or PureWindowsPath(text).drive:
+        raise Refused(403, "an absolute path is not allowed: name a file inside the studio's folder")
+    if ".." in pure.parts or ".." in PureWindowsPath(text).parts:
+        raise Refused(403, "'..' is not allowed in a path: name a file inside the studio's folder")
+
+
+def inside(root: Path, text: str, must_exist: bool = True) -> Path:
+    """The file ``text`` (a path relative to ``root``) resolved, links followed, if it stays
+    inside ``root``; else ``Refused`` (403 for a path that leads out, 404 for a missing file)."""
+    _refuse_path(text)
+    root = root.resolve()
+    path = root / text
+    try:
+        real = path.resolve(strict=must_exist)
+    except (FileNotFoundError, NotADirectoryError):
+        raise Refused(404, f"no such file: {text}") from None
+    except (OSError, RuntimeError) as exc:  # a loop of links, a name the system refuses
+        raise Refused(400, f"cannot open {text}: {exc.__class__.__name__}") from None
+    if real != root and root not in real.parents:
+        raise Refused(403, f"{text} leads outside the studio's folder")
+    if must_exist and not real.is_file():
+        raise Refused(400, f"{text} is not a file")
+    return real
+
+
+def read_text(root: Path, text: str) -> str:
+    """The UTF-8 text of the file ``text`` inside ``root`` (``Refused`` otherwise)."""
+    path = inside(root, text)
+    if path.stat().st_size > MAX_FILE_BYTES:
+        raise Refused(413, f"{text} is larger than {MAX_FILE_BYTES} bytes")
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise Refused(415, f"{text} is not UTF-8 text") from None
+
+
+def write_text(root: Path, text: str, content: str) -> Path:
+    """Save ``content`` as the game file ``text`` inside ``root``: a ``.rcy`` file in an
+    existing folder; a link is followed only if it stays inside."""
+    if not text.endswith(".rcy"):
+        raise Refused(400, "the studio saves only game files (.rcy)")
+    if len(content.encode("utf-8", "replace")) > MAX_FILE_BYTES:
+        raise Refused(413, f"a game file is at most {MAX_FILE_BYTES} bytes")
+    path = inside(root, text, must_exist=False)
+    if not path.parent.is_dir():
+        raise Refused(404, f"no such folder for {text}")
+    if path.exists() and not path.is_file():
+        raise Refused(400, f"{text} is not a file")
+    path.write_text(content, encoding="utf-8")
+    return path

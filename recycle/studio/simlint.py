@@ -1,0 +1,115 @@
+"""Lint backed by simulation: what a short run of random games shows and a static check
+cannot — a choice never reached, an option never offered, a choice that always has one
+option, a location that never receives a card, games that hit the step limit, a seat that
+never wins, a rule that breaks at run time. Each finding has the line it is about.
+
+The run is small and bounded: at most ``games`` games and ``seconds`` of time, stopped
+early by ``stop()``; its findings say how many games they rest on.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from ..errors import RecycleError, StepLimitExceeded
+from ..lang.lint import _loc_key, _walk
+from ..lang.shapes import head_of, is_location_form
+from ..lang.syntax import SList
+
+MAX_STEPS = 20_000
+
+
+def _finding(text: str, span=None) -> dict:
+    return {"severity": "simulation", "message": text, "line": span.line if span else 0,
+            "column": span.column if span else 0, "end_line": span.end_line if span else 0,
+            "end_column": span.end_column if span else 0}
+
+
+def _within(span, line: int, col: int) -> bool:
+    return (span.line, span.column) <= (line, col) <= (span.end_line, span.end_column)
+
+
+def simulation_lint(game, games: int = 300, seed: int = 0, seconds: float = 3.0, stop=None) -> dict:
+    """Play up to ``games`` random games (within ``seconds``) and report what never or always
+    happened: ``{"games": played, "findings": [...]}`` (each finding positioned)."""
+    from ..engine.game import rollout_seed
+
+    form = game.source.forms[0]
+    choices = [n for n in _walk(form) if isinstance(n, SList) and head_of(n) == "choice"]
+    reached: dict = {}  # (line, col) of a choice -> [times, times with one option]
+    offered: set = set()  # (line, col) of every action an option was made of
+    received: set = set()
+    wins = [0] * game.nplayers
+    limit_hits = 0
+    errors: dict = {}
+    deadline = time.monotonic() + seconds
+    played = 0
+    for i in range(games):
+        if time.monotonic() > deadline or (stop is not None and stop()):
+            break
+        events: list = []
+        rng = random.Random(i)
+        try:
+            s = game.new_state(seed=rollout_seed(seed, i), record=events, max_steps=MAX_STEPS)
+            while not s.is_terminal():
+                opts = s.legal_options()
+                span = s.waiting.span
+                tally = reached.setdefault((span.line, span.column), [0, 0])
+                tally[0] += 1
+                tally[1] += len(opts) == 1
+                for o in opts:
+                    for item, _env in o.steps:
+                        node = getattr(item, "node", None)
+                        if node is not None and node.span is not None:
+                            offered.add((node.span.line, node.span.column))
+                s.apply(int(rng.random() * len(opts)))
+            for p in s.winners():
+                wins[p] += 1
+        except StepLimitExceeded:
+            limit_hits += 1
+        except RecycleError as exc:
+            key = str(exc.span) if exc.span else exc.message
+            errors.setdefault(key, [exc, 0])[1] += 1
+        for ev in events:
+            dst = getattr(ev, "dst", None)
+            if dst is not None:
+                received.add(dst)
+        played += 1
+    findings = []
+    if not played:
+        return {"games": 0, "findings": []}
+    for exc, k in errors.values():
+        findings.append(_finding(f"{k} of {played} random games stopped with an error: {exc.message}", exc.span))
+    if limit_hits:
+        findings.append(_finding(f"{limit_hits} of {played} random games hit the step limit ({MAX_STEPS} steps)"))
+    for ch in choices:
+        t = reached.get((ch.span.line, ch.span.column))
+        if t is None:
+            findings.append(_finding(f"this choice was never reached in {played} random games", ch.span))
+            continue
+        if t[1] == t[0]:
+            findings.append(_finding(f"this choice always had one option ({t[0]} times in {played} games)", ch.span))
+        for opt in ch.items[1:]:
+            if isinstance(opt, SList) and opt.span is not None and not any(_within(opt.span, *p) for p in offered):
+                findings.append(_finding(f"this option was never offered in {played} random games", opt.span))
+    seen_names = {}
+    for node in _walk(form):
+        if isinstance(node, SList) and is_location_form(node):
+            key = _loc_key(node)
+            if key is not None:
+                seen_names.setdefault(key[1], node.span)
+    got: dict = {}  # a location name (HAND of every player) -> did any of them receive a card
+    for info in game.layout.infos:
+        if info.visibility != "memory":
+            got[info.name] = got.get(info.name, False) or info.index in received
+    for name in sorted(n for n, ok in got.items() if not ok):
+        findings.append(_finding(f"the location {name} never received a card in {played} random games",
+                                 seen_names.get(name)))
+    finished = played - limit_hits - sum(k for _, k in errors.values())
+    if finished >= 20:
+        for p, w in enumerate(wins):
+            if not w:
+                findings.append(_finding(f"seat P{p} never won in {finished} random games"))
+    findings.sort(key=lambda f: (f["line"] == 0, f["line"], f["column"]))
+    return {"games": played, "findings": findings}

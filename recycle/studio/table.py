@@ -1,0 +1,310 @@
+"""A table in the browser: people and computer players at one game.
+
+Every message a seat's browser receives is made by ``Table.seat_view(seat)`` and by
+nothing else, from that seat's ``Observation`` only: its visible cards by name, every
+other location as a count, the history told as the seat saw it
+(``recycle.cli.table.narrative_lines``), its own options in words when it is to move. No
+card id is sent, and no other seat's options. Only when the game is over does the view add
+the final reveal. A seat acts only through its own secret link (``Table.act`` checks it).
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from pathlib import Path
+
+from ..cli.table import card_key, narrative_lines, reveal_lines
+from ..engine.game import DEFAULT_MAX_STEPS, PLAYER_SEED_OFFSET, GameResult, rank
+from ..errors import RecycleBug, RecycleError
+from ..players import make_player
+from ..players.human import hint, strongest
+from .security import Refused, new_token
+
+HISTORY_LINES = 400
+
+
+class Table:
+    """One deal of ``game`` with ``specs`` (one per seat: ``human`` or a computer kind)."""
+
+    def __init__(self, game, path, specs: list[str], deal: int, records: Path | None = None,
+                 max_steps: int = DEFAULT_MAX_STEPS):
+        if len(specs) != game.nplayers:
+            raise ValueError(f"{game.name} has {game.nplayers} seats; {len(specs)} players given")
+        self.game = game
+        self.path = Path(path)
+        self.specs = list(specs)
+        self.records = records
+        self.max_steps = max_steps
+        self.tokens = {p: new_token() for p, s in enumerate(specs) if s == "human"}
+        if not self.tokens:
+            raise ValueError("a table needs at least one human seat")
+        self.players = [None if s == "human" else make_player(s) for s in specs]
+        self.cond = threading.Condition(threading.RLock())
+        self.version = 0
+        self.start(deal)
+
+    # -- the deal -------------------------------------------------------------------------
+    def start(self, deal: int) -> None:
+        """Deal ``deal`` (the seed) afresh and let the computer players play up to a person."""
+        from ..study.records import Recorder
+
+        with self.cond:
+            self.generation = getattr(self, "generation", 0) + 1
+            self.deal = deal
+            self.rng = random.Random(deal + PLAYER_SEED_OFFSET)  # as PreparedGame.play: records replay
+            self.recorder = Recorder(self.game)
+            self.log: list[tuple] = []
+            self.snapshots: list[tuple] = []
+            self.events: list = []
+            self.error = None
+            self.saved = None
+            self.hints: dict = {}
+            self.message = {p: "" for p in self.tokens}
+            self.state = self.game.new_state(seed=deal, record=self.events, track=True, max_steps=self.max_steps)
+            self._changed()
+        self._computers()
+
+    def _changed(self) -> None:
+        self.version += 1
+        self.cond.notify_all()
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat whose secret link carries ``token`` (None: no seat of this table)."""
+        from .security import same
+
+        for p, t in self.tokens.items():
+            if same(token, t):
+                return p
+        return None
+
+    def _computers(self) -> None:
+        """Play the computer seats' decisions (and forced ones) in a thread, up to a person."""
+        threading.Thread(target=self._play_computers, name="studio-table", daemon=True).start()
+
+    def _play_computers(self) -> None:
+        # a computer player thinks without the lock (the pages keep seeing the table, marked
+        # "thinking"); nothing else may change the state meanwhile: act, undo and hint are
+        # refused while a computer seat is to move, and a new deal ends this thread
+        with self.cond:
+            generation = self.generation
+        while True:
+            with self.cond:
+                if self.generation != generation:
+                    return
+                s = self.state
+                try:
+                    while not s.is_terminal() and s.num_options() == 1:
+                        self._apply(s.current_player(), s.legal_options(), 0)
+                    if s.is_terminal():
+                        self._finish()
+                        self._changed()
+                        return
+                    p = s.current_player()
+                    pl = self.players[p]
+                    if pl is None:
+                        self._changed()
+                        return
+                    options = s.legal_options()
+                    view = s.observation(p) if pl.needs_view else None
+                except (RecycleError, RecycleBug) as exc:
+                    self.error = exc.format()
+                    self._changed()
+                    return
+                self._changed()
+            try:
+                i = int(pl.choose(view, options, self.rng))
+            except (RecycleError, RecycleBug) as exc:
+                with self.cond:
+                    self.error = exc.format()
+                    self._changed()
+                return
+            with self.cond:
+                if self.generation != generation:
+                    return
+                try:
+                    self._apply(p, options, i)
+                except (RecycleError, RecycleBug) as exc:
+                    self.error = exc.format()
+                    self._changed()
+                    return
+
+    def _apply(self, p: int, options, i: int) -> None:
+        s = self.state
+        if self.players[p] is None and len(options) > 1:
+            self.snapshots.append((len(s.history), self.rng.getstate(), len(self.recorder.decisions), len(self.log)))
+        self.recorder.on_decision(s, p, options, i)
+        self.log.append((s.decisions, p, len(options), i))
+        s.apply(i)
+
+    def _finish(self) -> None:
+        from ..study.records import write_record
+
+        s = self.state
+        scores = s.returns()
+        ranks, winners = rank(scores, self.game.scoring_max)
+        result = GameResult(self.deal, scores, ranks, winners, s.decisions, s.options_total, s.steps, s)
+        rec = self.recorder.finish(result, self.path, self.specs, self.max_steps)
+        if self.records is not None:
+            try:
+                self.records.mkdir(exist_ok=True)
+                out = self.records / f"{self.game.name}-deal-{self.deal}.json"
+                write_record(rec, out)
+                self.saved = f"records/{out.name}"
+            except OSError as exc:
+                self.saved = None
+                self.error = f"the record could not be saved: {exc.strerror or exc}"
+
+    # -- what a seat does -------------------------------------------------------------------
+    def _must_be(self, seat: int, claimed) -> None:
+        if claimed is not None and claimed != seat:
+            raise Refused(403, f"this link is seat P{seat}'s: it cannot act for P{claimed}")
+
+    def act(self, seat: int, claimed, option, decision=None) -> None:
+        """The person at ``seat`` plays ``option`` (an index) at ``decision`` (the decision
+        number the page showed: a stale click is refused rather than played elsewhere)."""
+        self._must_be(seat, claimed)
+        with self.cond:
+            s = self.state
+            if s.is_terminal():
+                raise Refused(409, "the game is over")
+            if s.current_player() != seat or self._busy():
+                raise Refused(409, f"it is not P{seat}'s turn")
+            if decision is not None and decision != s.decisions:
+                raise Refused(409, "the table has moved on: look again")
+            options = s.legal_options()
+            if not isinstance(option, int) or isinstance(option, bool) or not 0 <= option < len(options):
+                raise Refused(400, f"choose an option from 0 to {len(options) - 1}")
+            try:
+                self._apply(seat, options, option)
+            except (RecycleError, RecycleBug) as exc:
+                self.error = exc.format()
+            self.hints.pop(seat, None)
+            self.message[seat] = ""
+            self._changed()
+        self._computers()
+
+    def _busy(self) -> bool:
+        s = self.state
+        return not s.is_terminal() and self.players[s.current_player()] is not None
+
+    def undo(self, seat: int, claimed) -> None:
+        """Take back the person's last decision (a table with one person only): the deal is
+        played again to that point with the same choices and random numbers."""
+        self._must_be(seat, claimed)
+        if len(self.tokens) > 1:
+            raise Refused(409, "undo is for a table with one person: the others have seen the move")
+        with self.cond:
+            if self._busy():
+                raise Refused(409, "wait: a computer player is thinking")
+            if not self.snapshots:
+                self.message[seat] = "nothing to undo: you have not decided anything yet in this deal"
+                self._changed()
+                return
+            hlen, rng_state, nrec, nlog = self.snapshots.pop()
+            history = self.state.history[:hlen]
+            self.events.clear()
+            s = self.game.new_state(seed=self.deal, record=self.events, track=True, max_steps=self.max_steps)
+            j = 0
+            while j < hlen:
+                if s.num_options() == 1:
+                    s.apply(0)
+                else:
+                    s.apply(history[j])
+                    j += 1
+            while not s.is_terminal() and s.num_options() == 1:
+                s.apply(0)
+            self.state = s
+            self.rng.setstate(rng_state)
+            del self.recorder.decisions[nrec:]
+            del self.log[nlog:]
+            self.saved = None
+            self.hints.clear()
+            self.message[seat] = "took back your last decision"
+            self._changed()
+
+    def hint(self, seat: int, claimed) -> None:
+        """Ask the strongest fair computer kind at the table, from the seat's view only. It
+        thinks on a copy of the state, without the lock: the other seats' pages go on."""
+        self._must_be(seat, claimed)
+        with self.cond:
+            s = self.state
+            if s.is_terminal() or s.current_player() != seat or self._busy():
+                raise Refused(409, "a hint is for your turn")
+            copy, d, generation = s.clone(track=True), s.decisions, self.generation
+        spec = strongest([x for p, x in enumerate(self.specs) if p != seat])
+        got = hint(copy.observation(seat), copy.legal_options(), spec, seed=self.deal * 1_000_003 + d)
+        with self.cond:
+            if self.generation == generation and self.state.decisions == d:
+                self.hints[seat] = (d, got)
+                self._changed()
+
+    # -- what a seat sees ---------------------------------------------------------------------
+    def names(self, seat: int) -> list[str]:
+        return ["you" if p == seat else ("person" if s == "human" else s) for p, s in enumerate(self.specs)]
+
+    def seat_view(self, seat: int) -> dict:
+        """Everything the seat's browser is sent (see the module docstring)."""
+        with self.cond:
+            return seat_view(self, seat)
+
+
+def location_rows(obs, seat: int) -> list[dict]:
+    """The table as ``seat`` may see it: each non-empty location with its owner, its size and
+    the names of its cards where the seat may see them (else no card at all)."""
+    game = obs.game
+    known: dict = {}
+    for c, where in obs.known_locations().items():
+        known.setdefault(where, []).append(c)
+    rows = []
+    for info in game.layout.infos:
+        try:
+            n = obs.count(info.index)
+        except IndexError:
+            continue
+        if not n:
+            continue
+        owner = ("you" if info.owner == seat else f"P{info.owner}") if info.owner_kind == "player" else \
+            (f"team T{info.owner}" if info.owner_kind == "team" else "table")
+        row = {"owner": owner, "name": info.name, "count": n, "cards": None, "known": []}
+        if obs.can_see(info.index):
+            cards = obs.cards(info.index)
+            if owner == "you" and info.kind != "vloc":  # a hand, sorted by suit and rank as on a terminal
+                cards = sorted(cards, key=lambda c: card_key(game, c))
+            row["cards"] = [game.card_name(c) for c in cards]
+        elif info.index in known:
+            row["known"] = [game.card_name(c) for c in known[info.index]]
+        rows.append(row)
+    return rows
+
+
+def seat_view(table: Table, seat: int) -> dict:
+    """The one message a seat receives (call with the table's lock held)."""
+    s = table.state
+    game = table.game
+    over = s.is_terminal()
+    obs = s.observation(seat)
+    names = table.names(seat)
+    busy = table._busy()
+    to_move = None if over else s.current_player()
+    view = {
+        "game": game.name, "deal": table.deal, "seat": seat, "players": names, "version": table.version,
+        "decision": s.decisions, "to_move": to_move, "over": over, "thinking": busy,
+        "locations": location_rows(obs, seat),
+        "storages": {**obs.ints(), **obs.strs()},
+        "history": narrative_lines(obs, table.events, table.log, 0, names, full=True)[-HISTORY_LINES:],
+        "options": [], "hint": None, "undo": len(table.tokens) == 1,
+        "message": table.message.get(seat, ""), "error": table.error, "result": None,
+    }
+    if not over and to_move == seat and not busy:
+        options = s.legal_options()
+        view["options"] = [o.describe() for o in options]
+        got = table.hints.get(seat)
+        if got is not None and got[0] == s.decisions:
+            view["hint"] = {"player": got[1].player, "choice": got[1].choice, "chances": got[1].chances}
+    if over:
+        winners = s.winners()
+        view["result"] = {"scores": s.returns(), "winners": winners,
+                          "reveal": reveal_lines(s, names), "record": table.saved,
+                          "you": "win" if winners == [seat] else "share" if seat in winners else "lose"}
+    return view
