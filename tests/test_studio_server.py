@@ -304,3 +304,24 @@ def test_studio_pages_hold_no_name_from_a_file(served):
     assert "<img src=x" not in page and "onerror" not in page
     assert HOSTILE in c.get("/api/files", headers=OWNER).json()["files"]
     assert c.get("/api/files", headers=OWNER).headers["content-type"] == "application/json"
+
+
+def test_studio_table_words_name_no_value_computed_from_a_hidden_card():
+    """A seat's options at a studio table are told as the seat may know them: a "hit" that
+    draws the face-down stock's top card and then sets a total does not say the total (the
+    words come from worlds dealt from the seat's information, engine/public.py)."""
+    from recycle.studio.table import Table
+
+    from .test_no_peeking import _blackjack
+
+    game = _blackjack()
+    for deal in range(6):
+        table = Table(game, "blackjack.rcy", ["human", "human"], deal)
+        table.start(deal)
+        s = table.state
+        seat = s.current_player()
+        hand = [game.card_name(c) for c in s.observation(seat).cards(game.layout.find(seat, "vloc", "HAND"))]
+        words = table.seat_view(seat)["options"]
+        hit = [w for w in words if "TOTAL" in w]
+        assert hit, words
+        assert all(" to " not in w.split("TOTAL", 1)[1] for w in hit), (deal, hand, words)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..cli.table import card_key, narrative_lines, reveal_lines
 from ..engine.game import DEFAULT_MAX_STEPS, PLAYER_SEED_OFFSET, GameResult, rank
+from ..engine.public import public_options
 from ..errors import RecycleBug, RecycleError
 from ..players import make_player
 from ..players.human import hint, strongest
@@ -297,8 +298,9 @@ def seat_view(table: Table, seat: int) -> dict:
         "message": table.message.get(seat, ""), "error": table.error, "result": None,
     }
     if not over and to_move == seat and not busy:
-        options = s.legal_options()
-        view["options"] = [o.describe() for o in options]
+        # the words a seat may read: worked out in worlds dealt from its own information, so
+        # that no hidden card and no value computed from one reaches its browser (engine/public.py)
+        view["options"] = [o.describe() for o in public_options(s, s.legal_options())]
         got = table.hints.get(seat)
         if got is not None and got[0] == s.decisions:
             view["hint"] = {"player": got[1].player, "choice": got[1].choice, "chances": got[1].chances}
