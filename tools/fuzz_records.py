@@ -71,8 +71,11 @@ def edit_record(rng, rec: dict, outside: Path) -> tuple[str, bytes]:
     rec = json.loads(json.dumps(rec))
     secret_hash = rec.pop("_secret_sha256")
     done = []
-    for _ in range(rng.randint(1, 3)):
-        op = rng.choice(["path", "path", "hash", "control", "control", "number", "type"])
+    ops = [rng.choice(["path", "path", "hash", "control", "control", "number", "type"])
+           for _ in range(rng.randint(1, 3))]
+    # a wrong type last: the other edits expect the record's own shape (a list of players...)
+    ops.sort(key=lambda op: op == "type")
+    for op in ops:
         if op == "path":
             rec["game"] = rng.choice([
                 "/etc/passwd", "../outside/secret.rcy", str(outside / "secret.rcy"), "link.rcy", "sub/secret.rcy",
@@ -102,8 +105,10 @@ def edit_record(rng, rec: dict, outside: Path) -> tuple[str, bytes]:
                 rec["deal"] = {k + bad: v for k, v in rec["deal"].items()}
             elif where == "deal card":
                 rec["deal"] = {k: [c + bad for c in v] for k, v in rec["deal"].items()}
-            else:
+            elif isinstance(rec.get(where), str):
                 rec[where] = rec[where] + bad
+            else:  # an earlier edit of this input gave the field another type (or removed it)
+                rec[where] = bad
             done.append(f"control in {where}")
         elif op == "number":
             key = rng.choice(["seed", "max_steps", "max_work", "steps", "total_decisions", "decision",
