@@ -377,7 +377,7 @@ def evolve(game, generations: int = 10, population: int = 12, games: int = 200, 
     best = sorted((v for v in archive.values() if v.changes), key=lambda v: (-v.fitness, v.generation, v.index))[:keep]
     settings = {"generations": generations, "population": population, "games": games, "players": specs,
                 "weights": weights, "length_range": list(length_range), "length_by": by,
-                "operators": list(operators or OPERATORS), "max_steps": max_steps}
+                "operators": list(operators or OPERATORS), "max_steps": max_steps, "max_work": game.max_work}
     return EvolveResult(game.name, filename, seed, settings, original, archive, best, history, rejected)
 
 
@@ -393,7 +393,7 @@ def compare(result: EvolveResult, games: int | None = None, workers: int = 1, pr
     rows = []
     done = [0]
     for v in [result.original] + result.best:
-        g = PreparedGame.from_text(v.text, result.filename)
+        g = PreparedGame.from_text(v.text, result.filename, max_work=result.settings["max_work"])
         base = done[0]
         a = analyze(g, games, seed, specs, result.settings["max_steps"], workers=workers, keep_games=False,
                     progress=(lambda k, base=base: progress(base + k)) if progress else None)

@@ -98,6 +98,7 @@ def information_value(game, n: int = 100, seed: int = 0, budget: int = DEFAULT_B
     results = map_games(game, seat_game, items, workers, progress, deadline=deadline)
     if items and not results:
         raise TimeoutError("the time limit ended before the first game")
+    played = len(results)
     results += [None] * (len(items) - len(results))  # games not started: left out, as a step-limit hit
     by_group = {g: results[k * n:(k + 1) * n] for k, g in enumerate(groups)}
     infos = game.layout.infos
@@ -120,7 +121,7 @@ def information_value(game, n: int = 100, seed: int = 0, budget: int = DEFAULT_B
             "others": others, "seats": seats,
             "baselines": [{"seat": s, **baselines[s]} for s in seats if s in baselines], "locations": rows,
             "games_played": sum(1 for r in results if r is not None),
-            "stopped_by_time_limit": len([r for r in results if r is not None]) < len(items) and timeout is not None,
+            "stopped_by_time_limit": played < len(items),
             "seconds": time.perf_counter() - t0}
 
 
