@@ -45,6 +45,22 @@ KUHN = """(game
  (scoring max ((current player) sto CHIPS)))"""
 
 
+# P0 guesses the suit of the one card P1 holds (three suits): a third of the time unless it sees
+GUESS = """(game
+ (setup (create players 2) (create deck (game iloc STOCK) (deck (SUIT (X, Y, Z)))))
+ (do ((shuffle (game iloc STOCK)) (move (top (game iloc STOCK)) (top ((1 player) iloc HAND)))))
+ (stage player
+  (end (== (game sto DONE) 1))
+  (choice (
+   (do ((set ((0 player) str GUESS) X) (set (game sto DONE) 1)))
+   (do ((set ((0 player) str GUESS) Y) (set (game sto DONE) 1)))
+   (do ((set ((0 player) str GUESS) Z) (set (game sto DONE) 1))))))
+ (do (
+  ((== (cardatt SUIT (top ((1 player) iloc HAND))) ((0 player) str GUESS)) (inc ((0 player) sto SCORE) 1))
+  ((!= (cardatt SUIT (top ((1 player) iloc HAND))) ((0 player) str GUESS)) (inc ((1 player) sto SCORE) 1))))
+ (scoring max ((current player) sto SCORE)))"""
+
+
 def loc(game, label):
     [info] = [i for i in game.layout.infos if i.label == label]
     return info.index
@@ -151,6 +167,16 @@ def test_information_value_in_kuhn_poker():
     assert information_value(g, n=60, seed=2, budget=16, seats=[0], workers=2)["locations"] == rows
     lines = information_lines(a)
     assert lines[2].startswith("P0    STOCK") and "value = win rate seeing the location minus without" in lines[-1]
+
+
+def test_seeing_the_card_to_guess_is_worth_two_thirds_of_the_games():
+    g = recycle.loads(GUESS, "guess.rcy")
+    a = information_value(g, n=150, seed=1, budget=10, seats=[0])
+    [stock, hand] = a["locations"]
+    assert (stock["location"], hand["location"]) == ("STOCK", "HAND(P1)")
+    assert hand["with"]["win_rate"] == 1.0 and stock["with"]["win_rate"] == 1.0  # the stock's two tell the third
+    assert 0.22 < hand["without"]["win_rate"] < 0.45
+    assert hand["value_ci"][0] > 0.5 and hand["value"] == pytest.approx(1.0 - hand["without"]["win_rate"])
 
 
 def test_cli_information(tmp_path):

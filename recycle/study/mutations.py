@@ -10,8 +10,8 @@ author wrote it) and a one-line description. The operators (docs/evolve.md):
 * ``threshold``: an integer compared in an end condition ``(end ...)``, e.g. the 3 of
   ``(== (size ('P iloc PASS)) 3)`` or the 1000 of ``(>= (game sto BATTLES) 1000)``;
 * ``drop-option``: one option of a ``(choice (...))`` with two or more options is removed;
-* ``duplicate-option``: one option of a choice is written twice (a random player then
-  takes it twice as often; a look-ahead player is not changed by it).
+* ``duplicate-option``: one option of a choice with two or more is written twice (a random
+  player then takes it twice as often; a look-ahead player is not changed by it).
 
 An operator may make a game that does not load or does not end: ``recycle.study.evolve``
 loads and trial-plays every variant and keeps only the valid ones.
@@ -184,8 +184,9 @@ def drop_option(source, rng: random.Random) -> Mutation | None:
 
 
 def duplicate_option(source, rng: random.Random) -> Mutation | None:
-    """One option of a choice is written twice, the copy on a line of its own just after it."""
-    sites = choice_sites(source, 1)
+    """One option of a choice with two or more is written twice, the copy on a line of its own
+    just after it (in a choice of one option the copy would change nothing but the count)."""
+    sites = choice_sites(source, 2)
     if not sites:
         return None
     options = rng.choice(sites)
