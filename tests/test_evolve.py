@@ -216,6 +216,8 @@ def test_cli_writes_variants_that_pass_check_and_a_report(tmp_path):
     (["--weights", "fun=2"], "unknown fitness term 'fun' in --weights"),
     (["--weights", "drama=x"], "bad weight 'drama=x'"),
     (["--weights", "drama=-1"], "a weight is a number 0 or more"),
+    (["--weights", "fairness=0,drama=0,lead_changes=0,length=0"], "at least one weight must be more than 0"),
+    (["--weights", "drama=nan"], "a weight is a number 0 or more"),
     (["--length", "10"], "bad --length '10'"),
     (["--length", "9:3"], "0 <= MIN <= MAX"),
     (["--operators", "constant,swap"], "unknown mutation operator 'swap'"),

@@ -33,6 +33,8 @@ def _weights(spec: Optional[str]) -> dict | None:
             raise ValueError(f"bad weight {printable(part.strip())!r}: expected NAME=NUMBER") from None
         if not out[name] >= 0 or out[name] == float("inf"):
             raise ValueError(f"bad weight {printable(part.strip())!r}: a weight is a number 0 or more")
+    if not sum(out.values()):
+        raise ValueError("--weights: at least one weight must be more than 0")
     return out
 
 
@@ -115,6 +117,9 @@ def register(app: typer.Typer, fail, load) -> None:
         except (RecycleError, RecycleBug) as exc:
             fail(exc)
             return
+        except ValueError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
         lines = report_lines(r)
         if out is not None:
             try:
