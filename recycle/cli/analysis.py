@@ -78,6 +78,14 @@ def register(app: typer.Typer, fail, load) -> None:
             hidden: Annotated[bool, typer.Option(
                 "--hidden", help="Also measure what hidden information is worth: omniscient (cheating) vs ismcts "
                                  "at the --skilled budget.")] = False,
+            information: Annotated[bool, typer.Option(
+                "--information", help="Instead of the analysis: for each location a seat may not see, the seat's "
+                                      "win rate when its ISMCTS player (the --skilled budget, default ismcts:50) "
+                                      "also sees that one location, against the same player without it; -n games "
+                                      "per measurement, the other seats --players (default random).")] = False,
+            seat: Annotated[Optional[list[int]], typer.Option(
+                "--seat", min=0, help="With --information: measure this seat only (repeat for more; default "
+                                      "every seat).", show_default=False)] = None,
             skill_games: Annotated[int, typer.Option(
                 "--skill-games", min=1, help="Games for each skill / hidden-information measurement.")] = 100,
             values: Annotated[str, typer.Option(
@@ -106,6 +114,13 @@ def register(app: typer.Typer, fail, load) -> None:
 
         if skilled:
             _check_spec(skilled)
+        if information:
+            _information(game, n, seed, players, skilled, seat, max_steps, workers, as_json, progress, timeout,
+                         max_work, num_players, fail, load)
+            return
+        if seat:
+            typer.echo("error: --seat goes with --information", err=True)
+            raise typer.Exit(2)
         check_file(games_csv, "CSV file")
         check_folder(plots, "--plots")
         try:
@@ -249,6 +264,48 @@ def register(app: typer.Typer, fail, load) -> None:
         outcome = "unfinished" if rec.get("unfinished") else f"scores {' '.join(map(str, rec['scores']))}"
         typer.echo(f"replay identical to the record: deal #{rec['seed']}, {len(rec['decisions'])} decisions, "
                    f"{outcome}", err=True)
+
+
+def _information(game, n, seed, players, skilled, seats, max_steps, workers, as_json, progress, timeout,
+                 max_work, num_players, fail, load) -> None:
+    """``analyze --information``: the value of seeing each hidden location (study.information)."""
+    from ..study.information import DEFAULT_BUDGET, hidden_locations, information_lines, information_value
+    from ..study.parallel import progress_bar
+
+    budget = DEFAULT_BUDGET
+    if skilled:
+        kind, _, b = skilled.partition(":")
+        if kind.strip() != "ismcts":
+            typer.echo("error: --information measures an ISMCTS player: give its budget as --skilled ismcts:N",
+                       err=True)
+            raise typer.Exit(2)
+        budget = int(b) if b else budget
+    try:
+        g = load(game, max_work, num_players)
+        others = _specs(players, g)
+        for s in seats or []:
+            if s >= g.nplayers:
+                typer.echo(f"error: --seat {s}: {g.name} has seats 0 to {g.nplayers - 1}", err=True)
+                raise typer.Exit(2)
+        chosen = sorted(set(seats)) if seats else list(range(g.nplayers))
+        where = hidden_locations(g, seed, max_steps)
+        total = n * sum(1 + len(where[s]) for s in chosen if where[s])
+        typer.echo(f"analysing {g.name}: the value of each hidden location, {total:,} games "
+                   f"(ismcts:{budget} in seats {','.join(map(str, chosen))})", err=True)
+        with progress_bar(total, f"{g.name}: information", enabled=progress and not as_json) as upd:
+            a = information_value(g, n, seed, budget, others, chosen, where, max_steps, workers, upd, timeout)
+    except (RecycleError, RecycleBug) as exc:
+        fail(exc)
+        return
+    except TimeoutError as exc:
+        _nothing_played(exc, timeout)
+    if a["stopped_by_time_limit"]:
+        typer.echo(f"stopped by the time limit: {a['games_played']} of {total} games played", err=True)
+    if as_json:
+        typer.echo(json.dumps(a))
+    else:
+        for line in information_lines(a):
+            typer.echo(line)
 
 
 # -- text and CSV ----------------------------------------------------------------------------------

@@ -97,11 +97,13 @@ class Observation:
     def decisions_so_far(self) -> int:
         return len(self._state.history)
 
-    def sample_world(self, rng, determinize: bool = True):
+    def sample_world(self, rng, determinize: bool = True, reveal: frozenset = frozenset()):
         """A copy of the state, waiting at this decision, in a world consistent with
         this player's information: every card it neither sees nor knows the place of is
         re-dealt among such places, and the game's future randomness is reseeded from
         ``rng``. ``determinize=False`` keeps the true cards (cheating, for comparison).
+        ``reveal``: location indices whose true cards are kept as if the player saw them
+        (only these; for measuring what seeing one location is worth, never in fair play).
 
         A world whose waiting decision offers another number of options than the real
         one contradicts what the game has shown (e.g. who moves now was decided by where
@@ -110,6 +112,8 @@ class Observation:
 
         s = self._state
         plan = self._redeal_plan() if determinize else None
+        if plan and reveal:
+            plan = _without(plan, reveal)
         wanted = s.num_options()
         for _ in range(RESAMPLE_TRIES):
             future = random.Random.__new__(random.Random)  # seeded below, after the re-deal's draws
@@ -153,6 +157,17 @@ class Observation:
         for label, v in {**self.ints(), **self.strs()}.items():
             lines.append(f"  {label} = {v}")
         return "\n".join(lines)
+
+
+def _without(plan: list, reveal) -> list:
+    """A re-deal plan with the places in the ``reveal`` locations (and their cards) left out:
+    those cards stay where they truly are, the others are dealt among the other places."""
+    out = []
+    for family, _ordered in plan:
+        kept = tuple(slot for slot in family if slot[0] not in reveal)
+        if kept:
+            out.append((kept, tuple(sorted(c for _, _, c in kept))))
+    return out
 
 
 View = Observation  # the name used before the stepping API

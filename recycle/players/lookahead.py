@@ -297,6 +297,7 @@ class ISMCTSPlayer(_AIPlayer):
     default_budget = 200
     determinize = True
     exploration = 0.7
+    reveal: frozenset = frozenset()  # locations seen beyond the rules (RevealingPlayer)
 
     def choose(self, view, options, rng: random.Random) -> int:
         root = _Node()
@@ -310,7 +311,7 @@ class ISMCTSPlayer(_AIPlayer):
         looked = self.considered(n, rng)
         left = self.work_left(view, self.budget)
         for _ in range(self.budget):
-            world = view.sample_world(DealRng(rng.getrandbits(64)), self.determinize)
+            world = view.sample_world(DealRng(rng.getrandbits(64)), self.determinize, self.reveal)
             left[0] -= n  # listing the options again in that world
             had = self.budgeted(world, left)
             path: list = []
@@ -392,6 +393,21 @@ class OmniscientPlayer(ISMCTSPlayer):
 
     kind = "omniscient"
     determinize = False
+
+
+class RevealingPlayer(ISMCTSPlayer):
+    """CHEATING BY ONE LOCATION: the same MCTS, seeing the true cards of the locations in
+    ``reveal`` (indices) and of nothing else it may not see: every other hidden card is
+    re-dealt as for ISMCTS. For ``recycle analyze --information`` (what seeing one hidden
+    location is worth), never as a fair opponent.
+    """
+
+    kind = "ismcts"
+
+    def __init__(self, budget: int | None = None, reveal=(), reward: str = "win"):
+        super().__init__(budget, reward)
+        self.reveal = frozenset(int(i) for i in reveal)
+        self.name = f"{self.name}+sees{sorted(self.reveal)}"
 
 
 def _best_of(player, totals: list, counts: list, rng: random.Random, looked: list, cut: bool) -> int:

@@ -1,0 +1,181 @@
+"""The ``evolve`` command (registered into ``recycle.cli``): search variants of a game.
+
+    recycle evolve GAME --generations 20 --population 24 --games 2000 -o evolved/ [--json]
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from ..errors import RecycleBug, RecycleError, printable
+from .options import GameArg, JsonOpt, MaxStepsOpt, MaxWorkOpt, NumPlayersOpt, ProgressOpt, SeedOpt, WorkersOpt
+from .outputs import check_folder, failed_write, write_file
+
+
+def _weights(spec: Optional[str]) -> dict | None:
+    """``fairness=2,drama=1`` → weights (the terms not named keep their default)."""
+    from ..study.evolve import WEIGHTS
+
+    if not spec:
+        return None
+    out = dict(WEIGHTS)
+    for part in spec.split(","):
+        name, _, value = part.strip().partition("=")
+        if name not in WEIGHTS:
+            raise ValueError(f"unknown fitness term {printable(name)!r} in --weights; known: {', '.join(WEIGHTS)}")
+        try:
+            out[name] = float(value)
+        except ValueError:
+            raise ValueError(f"bad weight {printable(part.strip())!r}: expected NAME=NUMBER") from None
+        if not out[name] >= 0 or out[name] == float("inf"):
+            raise ValueError(f"bad weight {printable(part.strip())!r}: a weight is a number 0 or more")
+    if not sum(out.values()):
+        raise ValueError("--weights: at least one weight must be more than 0")
+    return out
+
+
+def _length(spec: Optional[str]) -> tuple | None:
+    if not spec:
+        return None
+    lo, sep, hi = spec.partition(":")
+    try:
+        low, high = float(lo), float(hi)
+    except ValueError:
+        raise ValueError(f"bad --length {printable(spec)!r}: expected MIN:MAX, e.g. 200:600") from None
+    if not sep or not 0 <= low <= high or high == float("inf"):
+        raise ValueError(f"bad --length {printable(spec)!r}: expected MIN:MAX with 0 <= MIN <= MAX")
+    return (low, high)
+
+
+def register(app: typer.Typer, fail, load) -> None:
+    """Add the command to ``app``; ``fail`` reports a RecycleError, ``load`` loads a game."""
+
+    @app.command()
+    def evolve(
+            game: GameArg,
+            generations: Annotated[int, typer.Option("--generations", "-g", min=0, max=10_000,
+                                                     help="Generations of the search.")] = 10,
+            population: Annotated[int, typer.Option("--population", min=1, max=10_000,
+                                                    help="New valid variants per generation.")] = 12,
+            games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games per variant evaluated.")] = 200,
+            out: Annotated[Optional[Path], typer.Option(
+                "-o", "--out", help="Write variant-NN.rcy, report.txt and report.json into this folder.",
+                show_default=False)] = None,
+            keep: Annotated[int, typer.Option("--keep", min=1, max=99, help="How many of the best variants "
+                                                                            "to write and compare.")] = 5,
+            players: Annotated[Optional[str], typer.Option(
+                "--players", help="Players per seat for the evaluation games, comma-separated (the last one "
+                                  "repeats; default random).")] = None,
+            weights: Annotated[Optional[str], typer.Option(
+                "--weights", help="Weights of the fitness terms, e.g. fairness=2,drama=1,lead_changes=1,length=1 "
+                                  "(see docs/evolve.md).")] = None,
+            length: Annotated[Optional[str], typer.Option(
+                "--length", help="MIN:MAX mean decisions (rounds for a game without decisions) counted as ideal "
+                                 "(default: half to twice the original's).")] = None,
+            operators: Annotated[Optional[str], typer.Option(
+                "--operators", help="Mutation operators, comma-separated (default all): constant, points, "
+                                    "threshold, drop-option, duplicate-option.")] = None,
+            seed: SeedOpt = 0, max_steps: MaxStepsOpt = 100_000, workers: WorkersOpt = 1,
+            as_json: JsonOpt = False, progress: ProgressOpt = True, max_work: MaxWorkOpt = None,
+            num_players: NumPlayersOpt = None):
+        """Search variants of a game (MAP-Elites over game length and decisiveness), keep the
+        fittest, measure them again beside the original and write them as .rcy files
+        (see docs/evolve.md)."""
+        from ..study.evolve import OPERATORS, compare
+        from ..study.evolve import evolve as run_evolve
+        from ..study.parallel import progress_bar
+        from .analysis import _specs
+
+        check_folder(out, "-o")
+        try:
+            w = _weights(weights)
+            rng = _length(length)
+        except ValueError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
+        ops = [o.strip() for o in operators.split(",") if o.strip()] if operators else None
+        for o in ops or []:
+            if o not in OPERATORS:
+                typer.echo(f"error: unknown mutation operator {printable(o)!r}; known: {', '.join(OPERATORS)}",
+                           err=True)
+                raise typer.Exit(2)
+        try:
+            g = load(game, max_work, num_players)
+            specs = _specs(players, g)
+            total = (1 + generations * population + keep + 1) * games
+            typer.echo(f"evolving {g.name}: {generations} generations of {population} variants, {games:,} games "
+                       f"each ({','.join(specs)})", err=True)
+            with progress_bar(total, f"{g.name}: evolving", enabled=progress and not as_json) as upd:
+                r = run_evolve(g, generations, population, games, seed, workers, specs, keep, w, rng, ops,
+                               max_steps, progress=upd)
+                searched = (1 + generations * population) * games
+                compare(r, games, workers, progress=(lambda k: upd(searched + k)) if upd else None)
+        except (RecycleError, RecycleBug) as exc:
+            fail(exc)
+            return
+        except ValueError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
+        lines = report_lines(r)
+        if out is not None:
+            try:
+                paths = r.write(out)
+            except OSError as exc:
+                failed_write(out, exc)
+            write_file(out / "report.txt", "\n".join(lines) + "\n")
+            write_file(out / "report.json", json.dumps(r.to_json(), indent=1) + "\n")
+            if not as_json:
+                for p in paths:
+                    typer.echo(f"wrote {p}", err=True)
+        if as_json:
+            typer.echo(json.dumps(r.to_json()))
+        else:
+            for line in lines:
+                typer.echo(line)
+
+
+def report_lines(r) -> list[str]:
+    """The comparison of the best variants with the original, side by side (text)."""
+    c = r.comparison
+    s = r.settings
+    lines = [f"{r.game}: {s['generations']} generations × {s['population']} variants, {s['games']} games each "
+             f"(seed {r.seed}, players {','.join(s['players'])}); {len(r.archive)} archive cells filled"]
+    if r.rejected:
+        lines.append("rejected variants: " + ", ".join(f"{k} {v}" for k, v in sorted(r.rejected.items())))
+    if not r.best:
+        lines.append("no valid variant was found")
+    if c is None:
+        return lines
+    rows = c["rows"]
+    names = ["original"] + [f"variant-{k:02d}" for k in range(1, len(rows))]
+    lines.append(f"measured again on {c['games']} fresh deals (seed {c['seed']}); 95% intervals in brackets")
+    lines.append(f"{'':<22}" + "".join(f"{n:>22}" for n in names))
+
+    def row(label, cells):
+        lines.append(f"{label:<22}" + "".join(f"{x:>22}" for x in cells))
+
+    row("fitness", [f"{x['fitness']:.3f}" for x in rows])
+    row("fitness in the search", [f"{x['fitness_in_search']:.3f}" for x in rows])
+    for term in ("fairness", "drama", "lead_changes", "length"):
+        row(f"  term {term}", [f"{x['terms'][term]:.3f}" for x in rows])
+    a0 = rows[0]["analysis"]
+    for p in range(len(a0["seats"])):
+        row(f"P{p} win rate", [f"{x['analysis']['seats'][p]['win_rate']:.1%} [{x['analysis']['seats'][p]['win_rate_ci'][0]:.0%},"
+                               f"{x['analysis']['seats'][p]['win_rate_ci'][1]:.0%}]" for x in rows])
+    row("fairness p-value", [f"{x['analysis']['fairness']['p_value']:.3f}" for x in rows])
+    row("ties", [f"{x['analysis']['ties']['rate']:.1%} [{x['analysis']['ties']['ci'][0]:.0%},"
+                 f"{x['analysis']['ties']['ci'][1]:.0%}]" for x in rows])
+    row("decisions", [f"{x['analysis']['length']['decisions']['mean']:.1f} (sd {x['analysis']['length']['decisions']['sd']:.0f})"
+                      for x in rows])
+    row("rounds", [f"{x['analysis']['length']['rounds']['mean']:.1f}" for x in rows])
+    row("lead changes", [f"{x['measures']['lead_changes']:.2f}" for x in rows])
+    row("drama", [f"{x['measures']['drama']:.2f}" for x in rows])
+    row("decisiveness", [f"{x['measures']['decisiveness']:.2f}" for x in rows])
+    row("step-limit hits", [str(x["analysis"]["step_limit_hits"]) for x in rows])
+    for k, x in enumerate(rows[1:], 1):
+        lines.append(f"variant-{k:02d}: " + "; ".join(x["changes"]))
+    return lines

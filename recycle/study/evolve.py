@@ -1,0 +1,408 @@
+"""Evolving variants of a game: ``recycle evolve GAME`` (docs/evolve.md).
+
+A *variant* is the game's source text changed by one or more mutation operators
+(``recycle.study.mutations``). Every variant made is loaded and trial-played
+(``validate``): one that does not load, hits the step limit or exceeds the work budget in a
+trial game, or fails in play, is rejected. A valid variant is evaluated by ``games`` random
+games (or the given line-up), played in chunks through ``recycle.study.parallel`` (one pool
+per generation, any number of workers), each game seeded from the run's seed, the
+generation and the variant, so the same seed gives the same evolution with any number of
+workers. Its measures are the heuristics of ``recycle.study.analysis`` (the same
+definitions) and its ``fitness`` a weighted mean of fairness, drama, lead changes and
+length in a range.
+
+The search is MAP-Elites (Mouret and Clune 2015): an archive keeps the fittest variant of
+each cell of two behaviour descriptors, game length (relative to the original) and
+decisiveness, and every new variant is a mutation of an elite drawn at random. The best
+elites are then measured again on fresh deals by ``analysis.analyze`` (``compare``), which
+removes the optimism of having been selected on their own games, and written as
+``variant-NN.rcy`` files with a comment at the top saying what changed.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import RecycleError, StepLimitExceeded, printable
+from ..engine.game import PreparedGame, rollout_seed
+from ..lang.syntax import parse_text
+from .analysis import game_heuristics, trace_game
+from .mutations import OPERATORS, mutate
+
+WEIGHTS = {"fairness": 1.0, "drama": 1.0, "lead_changes": 1.0, "length": 1.0}
+LENGTH_RANGE = (0.5, 2.0)  # default length range, relative to the original's mean length
+LENGTH_BINS = (0.5, 0.71, 0.9, 1.11, 1.41, 2.0)  # edges of the length descriptor (ratio to the original)
+DECISIVENESS_BINS = 5  # cells of the decisiveness descriptor, over [0, 1]
+CHUNK = 25  # games per parallel job
+TRIAL_GAMES = 3  # random games a variant must finish to be evaluated
+MAX_TRIES = 20  # attempts at a valid new variant per slot of a generation
+TWO_MUTATIONS = 0.25  # chance that a child gets two mutations instead of one
+
+
+@dataclass
+class Variant:
+    """A game text with its history and measures."""
+
+    text: str
+    changes: list[str]
+    generation: int
+    index: int
+    measures: dict = field(default_factory=dict)
+    fitness: float = 0.0
+    cell: tuple = ()
+
+    @property
+    def name(self) -> str:
+        return "original" if not self.changes else f"g{self.generation}v{self.index}"
+
+
+@dataclass
+class EvolveResult:
+    """What ``evolve`` found: the original, the archive of elites, the best variants (by
+    fitness, best first), what happened in each generation, and the comparison of the best
+    with the original once ``compare`` ran."""
+
+    game: str
+    filename: str
+    seed: int
+    settings: dict
+    original: Variant
+    archive: dict
+    best: list
+    history: list
+    rejected: dict
+    comparison: dict | None = None
+
+    def variant_text(self, v: Variant, number: int | None = None) -> str:
+        """The variant's file text: a comment saying what changed, then the game."""
+        return variant_header(self, v, number) + v.text
+
+    def write(self, folder) -> list[Path]:
+        """Write ``variant-NN.rcy`` for each of the best variants into ``folder`` (made if
+        missing); returns the paths."""
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        paths = []
+        for k, v in enumerate(self.best, 1):
+            p = folder / f"variant-{k:02d}.rcy"
+            p.write_text(self.variant_text(v, k), encoding="utf-8")
+            paths.append(p)
+        return paths
+
+    def to_json(self) -> dict:
+        """A JSON-ready summary (texts left out)."""
+        def one(v):
+            return {"name": v.name, "generation": v.generation, "changes": v.changes, "fitness": v.fitness,
+                    "cell": list(v.cell), "measures": v.measures}
+        return {"game": self.game, "seed": self.seed, "settings": self.settings, "original": one(self.original),
+                "best": [one(v) for v in self.best], "archive_cells": len(self.archive),
+                "history": self.history, "rejected": self.rejected, "comparison": self.comparison}
+
+
+def variant_header(result: EvolveResult, v: Variant, number: int | None = None) -> str:
+    """The comment at the top of a variant's file."""
+    base = printable(Path(result.filename).name).replace("\n", " ")
+    title = f"variant-{number:02d}" if number else v.name
+    lines = [f";; {title}: a variant of {base} made by `recycle evolve` (seed {result.seed}, "
+             f"generation {v.generation}, fitness {v.fitness:.3f}).",
+             ";; What changed (each line number is of the text before that change):"]
+    lines += [f";;   {printable(c)}" for c in v.changes]
+    lines.append(";; The rest is the original's text.")
+    return "\n".join(lines) + "\n\n"
+
+
+# -- validity --------------------------------------------------------------------------------
+
+def validate(text: str, filename: str, seed: int = 0, max_steps: int = 100_000, max_work: int | None = None,
+             trials: int = TRIAL_GAMES) -> tuple[PreparedGame | None, str | None]:
+    """``(game, None)`` for a valid variant, ``(None, reason)`` if not: it must load (what
+    ``recycle check`` does) and finish ``trials`` random games within the step limit and the
+    work budget, without a runtime error."""
+    try:
+        game = PreparedGame.from_text(text, filename, max_work=max_work)
+    except RecycleError as exc:
+        return None, f"does not load: {_first_line(exc)}"
+    for k in range(trials):
+        try:
+            game.play(seed=rollout_seed(seed, k), max_steps=max_steps)
+        except StepLimitExceeded:
+            return None, "hits the step limit or the work budget in a trial game"
+        except RecycleError as exc:
+            return None, f"fails in a trial game: {_first_line(exc)}"
+    return game, None
+
+
+def _first_line(exc: Exception) -> str:
+    return printable(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+
+
+# -- evaluation ------------------------------------------------------------------------------
+
+_COMPILED: dict = {}  # a worker's compiled variants, by text (a few at a time)
+
+
+def _compiled(game, text: str, filename: str):
+    g = _COMPILED.get(text)
+    if g is None:
+        if len(_COMPILED) >= 8:
+            _COMPILED.clear()
+        g = _COMPILED[text] = PreparedGame.from_text(text, filename, fast=game.fast, max_work=game.max_work)
+    return g
+
+
+def play_chunk(game, text: str, filename: str, seeds: list, specs: list, max_steps: int) -> list:
+    """Play a variant's games (a parallel job: ``game`` is the worker's original, used for its
+    options); one compact record per seed (``compact``)."""
+    g = _compiled(game, text, filename)
+    out = []
+    for sd in seeds:
+        try:
+            t = trace_game(g, specs, sd, max_steps)
+        except RecycleError as exc:
+            out.append({"limit": False, "error": _first_line(exc)})
+            continue
+        out.append(compact(t, g.scoring_max))
+    return out
+
+
+def compact(t: dict, higher: bool) -> dict:
+    """What the measures need of a traced game (``analysis.trace_game``)."""
+    if t["limit"]:
+        return {"limit": True}
+    return {"limit": False, "winners": t["winners"], "decisions": len(t["options"]),
+            "rounds": t["turns"][0] if t["turns"] else t.get("rounds", 0),
+            "heuristics": game_heuristics(t, higher)}
+
+
+def measures(records: list, nplayers: int) -> dict:
+    """The heuristics of a variant's games, with the definitions of ``analysis.summarize``
+    (docs/analysis.md), plus ``fairness`` in [0, 1] (docs/evolve.md)."""
+    done = [r for r in records if not r["limit"] and "error" not in r]
+    n = max(len(done), 1)
+    shares = [0.0] * nplayers
+    ties = 0
+    for r in done:
+        for w in r["winners"]:
+            shares[w] += 1 / len(r["winners"])
+        ties += len(r["winners"]) > 1
+    shares = [s / n for s in shares]
+    heur = [r["heuristics"] for r in done]
+    scale = sum(h["final_spread"] for h in heur) / len(heur) if heur else 0.0
+    drama = [h["winner_gap"] / scale for h in heur] if scale > 0 else [0.0 for _ in heur]
+    settled = [h["settled_at"] for h in heur if h["settled_at"] is not None]
+    return {"games": len(records), "finished": len(done),
+            "step_limit_share": sum(1 for r in records if r["limit"]) / max(len(records), 1),
+            "errors": sum(1 for r in records if "error" in r),
+            "win_shares": shares, "fairness": fairness(shares), "ties": ties / n,
+            "decisions": sum(r["decisions"] for r in done) / n, "rounds": sum(r["rounds"] for r in done) / n,
+            "lead_changes": sum(h["lead_changes"] for h in heur) / n,
+            "drama": sum(drama) / len(drama) if drama else 0.0,
+            "decisiveness": 1 - (sum(settled) / len(settled) if settled else 0.0)}
+
+
+def measures_of_summary(a: dict) -> dict:
+    """The same measures from a summary of ``analysis.analyze`` (for the comparison)."""
+    shares = [s["win_share"] for s in a["seats"]]
+    sc = a["scores"]
+    return {"games": a["games"], "finished": a["finished"], "step_limit_share": a["step_limit_hits"] / max(a["games"], 1),
+            "errors": 0, "win_shares": shares, "fairness": fairness(shares), "ties": a["ties"]["rate"],
+            "decisions": a["length"]["decisions"]["mean"], "rounds": a["length"]["rounds"]["mean"],
+            "lead_changes": sc["lead_changes"]["mean"], "drama": sc["drama"], "decisiveness": sc["decisiveness"]}
+
+
+def fairness(shares: list[float]) -> float:
+    """1 minus the distance of the seats' win shares from equal shares, scaled to [0, 1]:
+    1 when every seat wins as often, 0 when one seat always wins."""
+    n = len(shares)
+    if n < 2:
+        return 1.0
+    total = sum(shares) or 1.0
+    tv = 0.5 * sum(abs(s / total - 1 / n) for s in shares)
+    return max(0.0, 1 - tv / (1 - 1 / n))
+
+
+def length_of(m: dict, by: str) -> float:
+    return m["decisions"] if by == "decisions" else m["rounds"]
+
+
+def fitness(m: dict, length_range: tuple, weights: dict, by: str = "decisions") -> tuple[float, dict]:
+    """The fitness of measures ``m`` and its terms (each in [0, 1]; docs/evolve.md)."""
+    lo, hi = length_range
+    L = length_of(m, by)
+    length = 1.0 if lo <= L <= hi else (L / lo if L < lo else hi / L)
+    lc = m["lead_changes"]
+    terms = {"fairness": m["fairness"], "drama": min(1.0, m["drama"]), "lead_changes": lc / (1 + lc),
+             "length": length}
+    if by != "decisions":  # a game without decisions: nobody leads at a decision, no drama to see
+        weights = {k: w for k, w in weights.items() if k not in ("drama", "lead_changes")}
+    total = sum(weights.values()) or 1.0
+    f = sum(weights.get(k, 0.0) * v for k, v in terms.items()) / total
+    if m["errors"] or not m["finished"]:
+        return 0.0, terms
+    return f * (1 - m["step_limit_share"]), terms
+
+
+def cell_of(m: dict, base_length: float, by: str) -> tuple[int, int]:
+    """The archive cell: (length bin relative to the original, decisiveness bin)."""
+    ratio = length_of(m, by) / base_length if base_length else 1.0
+    lb = sum(1 for e in LENGTH_BINS if ratio >= e)
+    db = min(DECISIVENESS_BINS - 1, max(0, int(m["decisiveness"] * DECISIVENESS_BINS)))
+    return (lb, db)
+
+
+def variant_seed(seed: int, generation: int, index: int) -> int:
+    """The seed of a variant's games (and of its mutations): from the run's seed, the
+    generation and the variant's index in it."""
+    return random.Random(f"evolve:{seed}:{generation}:{index}").getrandbits(62)
+
+
+def _evaluate(game, batch: list, games: int, specs: list, max_steps: int, workers: int, tick) -> list:
+    from .parallel import map_games
+
+    items = []
+    for v in batch:
+        base = variant_seed(v["seed_of"][0], v["seed_of"][1], v["seed_of"][2])
+        seeds = [rollout_seed(base, i) for i in range(games)]
+        for c in range(0, games, CHUNK):
+            items.append((v["text"], game.source.filename, seeds[c:c + CHUNK], specs, max_steps))
+    chunks = map_games(game, play_chunk, items, workers, tick)
+    per = math.ceil(games / CHUNK)
+    return [[rec for ch in chunks[k * per:(k + 1) * per] for rec in ch] for k in range(len(batch))]
+
+
+# -- the search ------------------------------------------------------------------------------
+
+def evolve(game, generations: int = 10, population: int = 12, games: int = 200, seed: int = 0,
+           workers: int = 1, specs: list[str] | None = None, keep: int = 5, weights: dict | None = None,
+           length_range: tuple | None = None, operators: list[str] | None = None, max_steps: int = 100_000,
+           progress=None) -> EvolveResult:
+    """Search variants of ``game`` (a ``PreparedGame`` or a path) by MAP-Elites.
+
+    ``generations`` × ``population`` new valid variants, each evaluated by ``games`` games
+    of ``specs`` (players per seat, the last repeats; default random). ``keep``: how many of
+    the best elites to return. ``weights``: of the fitness terms (``WEIGHTS``);
+    ``length_range``: (low, high) mean length counted as ideal (default ``LENGTH_RANGE`` times
+    the original's); ``operators``: the mutation operators used (default all).
+    ``progress(done)`` counts games played. Same seed, same result, for any ``workers``."""
+    from ..engine.game import load
+
+    if not isinstance(game, PreparedGame):
+        game = load(game)
+    if generations < 0 or population < 1 or games < 1 or keep < 1:
+        raise ValueError("generations must be 0 or more; population, games and keep at least 1")
+    unknown = [o for o in operators or [] if o not in OPERATORS]
+    if unknown:
+        raise ValueError(f"unknown mutation operator {unknown[0]!r}; known: {', '.join(OPERATORS)}")
+    weights = dict(WEIGHTS if weights is None else weights)
+    bad = [k for k in weights if k not in WEIGHTS]
+    if bad or any(w < 0 for w in weights.values()) or not sum(weights.values()):
+        raise ValueError(f"weights: give non-negative numbers, not all 0, for {', '.join(WEIGHTS)}")
+    np_ = game.nplayers
+    specs = list(specs or ["random"])
+    specs = [specs[min(p, len(specs) - 1)] for p in range(np_)]
+    filename = game.source.filename
+    done = [0]
+
+    def run(batch):
+        before = done[0]
+        per = math.ceil(games / CHUNK)
+        sizes = []
+        for _ in batch:
+            sizes += [min(CHUNK, games - c * CHUNK) for c in range(per)]
+
+        def tick(k):  # k chunks finished (in no particular order): about as many games
+            if progress:
+                progress(before + sum(sizes[:k]))
+        recs = _evaluate(game, batch, games, specs, max_steps, workers, tick)
+        done[0] = before + games * len(batch)
+        return recs
+
+    original_text = game.source.text
+    [recs] = run([{"text": original_text, "seed_of": (seed, 0, 0)}])
+    m0 = measures(recs, np_)
+    by = "decisions" if m0["decisions"] > 0 else "rounds"
+    base_length = length_of(m0, by)
+    if length_range is None:
+        length_range = (LENGTH_RANGE[0] * base_length, LENGTH_RANGE[1] * base_length)
+    original = Variant(original_text, [], 0, 0, m0)
+    original.fitness, terms = fitness(m0, length_range, weights, by)
+    original.measures["terms"] = terms
+    original.cell = cell_of(m0, base_length, by)
+    archive = {original.cell: original}
+    seen = {original_text}
+    history = []
+    rejected: dict = {}
+    for gen in range(1, generations + 1):
+        batch = []
+        for k in range(population):
+            rng = random.Random(variant_seed(seed, gen, k))
+            for _ in range(MAX_TRIES):
+                parents = [archive[c] for c in sorted(archive)]
+                parent = parents[rng.randrange(len(parents))]
+                text, changes = parent.text, list(parent.changes)
+                for _ in range(2 if rng.random() < TWO_MUTATIONS else 1):
+                    mut = mutate(parse_text(text, filename), rng, operators)
+                    if mut is None:
+                        break
+                    text = mut.apply(text)
+                    changes.append(mut.description)
+                if text in seen:
+                    rejected["already made"] = rejected.get("already made", 0) + 1
+                    continue
+                seen.add(text)
+                _, reason = validate(text, filename, variant_seed(seed, gen, k), max_steps, game.max_work)
+                if reason:
+                    key = reason.split(":")[0]
+                    rejected[key] = rejected.get(key, 0) + 1
+                    continue
+                batch.append({"text": text, "changes": changes, "seed_of": (seed, gen, k), "index": k})
+                break
+        new_elites = 0
+        for v, recs in zip(batch, run(batch) if batch else []):
+            m = measures(recs, np_)
+            var = Variant(v["text"], v["changes"], gen, v["index"], m)
+            var.fitness, terms = fitness(m, length_range, weights, by)
+            var.measures["terms"] = terms
+            var.cell = cell_of(m, base_length, by)
+            held = archive.get(var.cell)
+            if held is None or var.fitness > held.fitness:
+                archive[var.cell] = var
+                new_elites += 1
+        history.append({"generation": gen, "evaluated": len(batch), "new_elites": new_elites,
+                        "cells": len(archive), "best_fitness": max(v.fitness for v in archive.values())})
+    best = sorted((v for v in archive.values() if v.changes), key=lambda v: (-v.fitness, v.generation, v.index))[:keep]
+    settings = {"generations": generations, "population": population, "games": games, "players": specs,
+                "weights": weights, "length_range": list(length_range), "length_by": by,
+                "operators": list(operators or OPERATORS), "max_steps": max_steps, "max_work": game.max_work}
+    return EvolveResult(game.name, filename, seed, settings, original, archive, best, history, rejected)
+
+
+def compare(result: EvolveResult, games: int | None = None, workers: int = 1, progress=None) -> dict:
+    """Measure the original and every best variant again with ``analysis.analyze`` on the same
+    fresh deals (seed derived from the run's, never used by the search), so the figures are
+    free of the selection's optimism; sets and returns ``result.comparison``."""
+    from .analysis import analyze
+
+    games = games or result.settings["games"]
+    specs = result.settings["players"]
+    seed = variant_seed(result.seed, -1, 0)
+    rows = []
+    done = [0]
+    for v in [result.original] + result.best:
+        g = PreparedGame.from_text(v.text, result.filename, max_work=result.settings["max_work"])
+        base = done[0]
+        a = analyze(g, games, seed, specs, result.settings["max_steps"], workers=workers, keep_games=False,
+                    progress=(lambda k, base=base: progress(base + k)) if progress else None)
+        done[0] += games
+        m = measures_of_summary(a)
+        f, terms = fitness(m, tuple(result.settings["length_range"]), result.settings["weights"],
+                           result.settings["length_by"])
+        a["branching"].pop("by_index", None)
+        rows.append({"name": v.name, "changes": v.changes, "fitness_in_search": v.fitness, "fitness": f,
+                     "terms": terms, "measures": m, "analysis": a})
+    result.comparison = {"games": games, "seed": seed, "rows": rows}
+    return result.comparison

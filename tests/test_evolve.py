@@ -1,0 +1,236 @@
+"""recycle evolve: mutation operators edit only the forms they change, variants are valid,
+the search is the same for any number of workers, and the CLI writes checked variants."""
+
+import json
+import random
+import re
+
+import pytest
+from typer.testing import CliRunner
+
+import recycle
+from recycle.cli import app
+from recycle.lang.syntax import parse_text
+from recycle.study import mutations
+from recycle.study.analysis import analyze
+from recycle.study.evolve import (evolve, fairness, measures, measures_of_summary, play_chunk, validate,
+                                  variant_seed)
+from recycle.engine.game import rollout_seed
+
+runner = CliRunner()
+
+DRAW = """;; Draw or bank: a tiny game for the tests of recycle evolve.
+(game
+ (declare 2 'BONUS)
+ (setup (create players 2)
+  (create deck (game iloc STOCK) (deck (RANK (A, K, Q, J)) (SUIT (S, H)))))
+ ;; the values of the cards
+ (do (
+  (set (game points VAL) (((RANK : A) 4) ((RANK : K) 3) ((RANK : Q) 2) ((RANK : J) 1)))
+  (shuffle (game iloc STOCK))))
+ (stage player
+  (end (>= (game sto TURNS) 6))
+  (choice (
+   ;; draw a card
+   ((> (size (game iloc STOCK)) 0)
+    (move (top (game iloc STOCK)) (top ((current player) vloc HAND))))
+   ;; bank the bonus
+   (inc ((current player) sto SCORE) 'BONUS)
+   (inc ((current player) sto SCORE) 1)))
+  (do ((inc (game sto TURNS) 1))))
+ (scoring max (+ ((current player) sto SCORE) (sum ((current player) vloc HAND) using (game points VAL)))))
+"""
+
+
+def source():
+    return parse_text(DRAW, "draw.rcy")
+
+
+def changed_lines(a: str, b: str) -> list:
+    la, lb = a.splitlines(), b.splitlines()
+    return [(x, y) for x, y in zip(la, lb) if x != y]
+
+
+# -- operators ----------------------------------------------------------------------------------
+
+def test_nudge_moves_a_value_and_never_below_zero():
+    rng = random.Random(1)
+    assert mutations.nudge(0, rng) == 1
+    assert {mutations.nudge(1, random.Random(k)) for k in range(20)} == {0, 2}
+    assert {mutations.nudge(100, random.Random(k)) for k in range(20)} == {75, 125}
+    assert {mutations.nudge(2, random.Random(k)) for k in range(20)} == {1, 3}
+    assert all(mutations.nudge(-8, random.Random(k)) in (-10, -6) for k in range(10))
+
+
+@pytest.mark.parametrize("op, line, before", [
+    ("constant", " (declare 2 'BONUS)", "2"),
+    ("threshold", "  (end (>= (game sto TURNS) 6))", "6"),
+])
+def test_integer_operators_edit_one_number_in_place(op, line, before):
+    m = mutations.OPERATORS[op](source(), random.Random(3))
+    new = m.apply(DRAW)
+    [(old_line, new_line)] = changed_lines(DRAW, new)
+    assert old_line == line
+    after = re.search(r" → (\d+) \(line", m.description).group(1)
+    assert after != before and new_line == line.replace(f" {before}", f" {after}", 1)
+    assert len(new) - len(DRAW) == len(new_line) - len(old_line)  # nothing else moved
+    assert m.operator == op and op in m.description
+
+
+def test_points_operator_changes_one_value_of_the_map():
+    m = mutations.points(source(), random.Random(2))
+    new = m.apply(DRAW)
+    [(old_line, new_line)] = changed_lines(DRAW, new)
+    assert "points VAL" in old_line and old_line != new_line
+    assert m.description.startswith("points: points VAL (RANK : ")
+    assert recycle.loads(new, "v.rcy").nplayers == 2
+
+
+def test_drop_option_removes_one_option_and_keeps_comments():
+    seen = set()
+    for k in range(12):
+        m = mutations.drop_option(source(), random.Random(k))
+        new = m.apply(DRAW)
+        opts = mutations.choice_sites(parse_text(new, "v.rcy"), 1)[0]
+        assert len(opts) == 2
+        assert ";; draw a card" in new and ";; bank the bonus" in new and ";; the values of the cards" in new
+        seen.add(new)
+    assert len(seen) == 3  # each of the three options can go
+    # the option that stood alone on its line takes its line with it
+    assert any("sto SCORE) 'BONUS)" not in t and t.count("\n") == DRAW.count("\n") - 1 for t in seen)
+    # one that shares its line with the closing parentheses leaves them in place
+    assert any(t.count("\n") == DRAW.count("\n") and "sto SCORE) 'BONUS)\n   ))\n"
+               in t for t in seen)
+
+
+def test_duplicate_option_writes_the_option_twice_at_its_indentation():
+    m = mutations.duplicate_option(source(), random.Random(0))
+    new = m.apply(DRAW)
+    opts = mutations.choice_sites(parse_text(new, "v.rcy"), 1)[0]
+    assert len(opts) == 4
+    texts = [str(o) for o in opts]
+    assert len(set(texts)) == 3 and any(texts.count(t) == 2 for t in texts)
+    assert m.description.startswith("duplicate-option: option ")
+
+
+def test_an_operator_without_sites_gives_nothing():
+    war = (recycle.loads(DRAW, "d.rcy").source)  # has every kind of site
+    assert mutations.constant(war, random.Random(0)) is not None
+    plain = parse_text(DRAW.replace("(declare 2 'BONUS)", "").replace("'BONUS", "2"), "p.rcy")
+    assert mutations.constant(plain, random.Random(0)) is None
+    assert mutations.mutate(plain, random.Random(0), ["constant"]) is None
+
+
+# -- validity and measures --------------------------------------------------------------------------
+
+def test_validate_rejects_what_does_not_load_or_end_or_play():
+    game, reason = validate(DRAW, "d.rcy")
+    assert reason is None and game.nplayers == 2
+    _, reason = validate(DRAW.replace("(>= (game sto TURNS) 6)", "(>= (game sto TURNS) 6000)"), "d.rcy",
+                         max_steps=500)
+    assert reason == "hits the step limit or the work budget in a trial game"
+    _, reason = validate(DRAW.replace("(declare 2 'BONUS)", "(declare 2 'BONUS 3)"), "d.rcy")
+    assert reason.startswith("does not load: ")
+    one = DRAW.replace("""   ;; bank the bonus
+   (inc ((current player) sto SCORE) 'BONUS)
+   (inc ((current player) sto SCORE) 1)""", "").replace("(>= (game sto TURNS) 6)", "(>= (game sto TURNS) 12)")
+    _, reason = validate(one, "d.rcy")  # the ninth draw finds the stock empty: no option
+    assert reason.startswith("fails in a trial game: ")
+
+
+def test_measures_agree_with_the_analysis():
+    """The search's measures of a variant's games are analysis.analyze's on the same games."""
+    g = recycle.loads(DRAW, "d.rcy")
+    n = 40
+    recs = play_chunk(g, DRAW, "d.rcy", [rollout_seed(7, i) for i in range(n)], ["random", "random"], 100_000)
+    mine = measures(recs, 2)
+    theirs = measures_of_summary(analyze(g, n, seed=7, keep_games=False))
+    for k in ("finished", "win_shares", "fairness", "ties", "decisions", "rounds", "lead_changes", "drama",
+              "decisiveness"):
+        assert mine[k] == pytest.approx(theirs[k]), k
+    assert 0 < mine["lead_changes"] and 0 < mine["drama"]
+
+
+def test_fairness_is_one_for_equal_shares_and_zero_for_one_winner():
+    assert fairness([0.25] * 4) == 1.0
+    assert fairness([1.0, 0, 0, 0]) == 0.0
+    assert fairness([0.6, 0.4]) == pytest.approx(0.8)
+
+
+# -- the search ---------------------------------------------------------------------------------
+
+def test_evolve_is_the_same_with_any_number_of_workers(tmp_path):
+    path = tmp_path / "draw.rcy"
+    path.write_text(DRAW)
+    one = evolve(path, generations=2, population=3, games=30, seed=5, workers=1)
+    two = evolve(path, generations=2, population=3, games=30, seed=5, workers=2)
+    assert [(v.text, v.fitness, v.changes) for v in one.best] == [(v.text, v.fitness, v.changes) for v in two.best]
+    assert one.history == two.history and one.best
+    other = evolve(path, generations=2, population=3, games=30, seed=6, workers=1)
+    assert [v.text for v in other.best] != [v.text for v in one.best]
+    assert variant_seed(5, 1, 0) != variant_seed(5, 1, 1) != variant_seed(5, 2, 0)
+    for v in one.best:
+        assert v.changes and v.text != DRAW
+        assert validate(v.text, "d.rcy")[1] is None
+        assert v.fitness == max(u.fitness for u in one.archive.values() if u.cell == v.cell)
+
+
+def test_evolve_refuses_bad_settings():
+    g = recycle.loads(DRAW, "d.rcy")
+    with pytest.raises(ValueError, match="unknown mutation operator 'swap'"):
+        evolve(g, 1, 1, 1, operators=["swap"])
+    with pytest.raises(ValueError, match="weights"):
+        evolve(g, 1, 1, 1, weights={"fun": 1.0})
+
+
+# -- the command ----------------------------------------------------------------------------------
+
+def test_cli_writes_variants_that_pass_check_and_a_report(tmp_path):
+    path = tmp_path / "draw.rcy"
+    path.write_text(DRAW)
+    out = tmp_path / "evolved"
+    r = runner.invoke(app, ["evolve", str(path), "--generations", "2", "--population", "3", "--games", "20",
+                            "--keep", "2", "-o", str(out), "--seed", "3", "--no-progress"])
+    assert r.exit_code == 0, r.output
+    files = sorted(out.glob("variant-*.rcy"))
+    assert [f.name for f in files] == ["variant-01.rcy", "variant-02.rcy"]
+    for f in files:
+        text = f.read_text()
+        assert text.startswith(f";; {f.stem}: a variant of draw.rcy made by `recycle evolve` (seed 3, ")
+        assert ";; What changed" in text and ";; Draw or bank: a tiny game" in text
+        c = runner.invoke(app, ["check", str(f)])
+        assert c.exit_code == 0 and ": ok — 2 players" in c.output
+    report = (out / "report.txt").read_text()
+    assert "original" in report and "variant-02" in report and "P0 win rate" in report
+    data = json.loads((out / "report.json").read_text())
+    rows = data["comparison"]["rows"]
+    assert [x["name"] for x in rows][0] == "original" and len(rows) == 3
+    assert all(len(x["analysis"]["seats"][0]["win_rate_ci"]) == 2 for x in rows)
+    assert [x["changes"] for x in rows[1:]] == [v["changes"] for v in data["best"]]
+    j = runner.invoke(app, ["evolve", str(path), "-g", "1", "--population", "2", "--games", "10", "--json",
+                            "--keep", "1"])
+    assert j.exit_code == 0 and json.loads(j.stdout)["settings"]["population"] == 2
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--weights", "fun=2"], "unknown fitness term 'fun' in --weights"),
+    (["--weights", "drama=x"], "bad weight 'drama=x'"),
+    (["--weights", "drama=-1"], "a weight is a number 0 or more"),
+    (["--weights", "fairness=0,drama=0,lead_changes=0,length=0"], "at least one weight must be more than 0"),
+    (["--weights", "drama=nan"], "a weight is a number 0 or more"),
+    (["--length", "10"], "bad --length '10'"),
+    (["--length", "9:3"], "0 <= MIN <= MAX"),
+    (["--operators", "constant,swap"], "unknown mutation operator 'swap'"),
+])
+def test_cli_refuses_bad_options(tmp_path, args, message):
+    path = tmp_path / "draw.rcy"
+    path.write_text(DRAW)
+    r = runner.invoke(app, ["evolve", str(path), "-g", "1", "--games", "2", *args])
+    assert r.exit_code == 2 and message in r.output and "Traceback" not in r.output
+
+
+def test_cli_refuses_an_output_that_is_a_file(tmp_path):
+    path = tmp_path / "draw.rcy"
+    path.write_text(DRAW)
+    r = runner.invoke(app, ["evolve", str(path), "-g", "1", "--games", "2", "-o", str(path)])
+    assert r.exit_code == 2 and "it is a file, not a folder" in r.output
