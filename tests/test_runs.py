@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -243,7 +244,7 @@ def test_look_ahead_that_reaches_the_end_costs_the_game_nothing():
     s = game.new_state(3, track=True)
     before = s.work
     player = make_players("ismcts:30", game.nplayers)[0]
-    player.choose(s.observation(s.current_player()), s.legal_options(), __import__("random").Random(1))
+    player.choose(s.observation(s.current_player()), s.legal_options(), random.Random(1))
     assert s.work == before
 
 
