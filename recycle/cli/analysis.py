@@ -137,7 +137,7 @@ def register(app: typer.Typer, fail, load) -> None:
             with progress_bar(total, f"{g.name}: analysing", enabled=progress and not (as_json or as_csv)) as upd:
                 a = run_analysis(g, n, seed, specs, max_steps, skilled=skilled, hidden=hidden,
                                  skill_games=skill_games, workers=workers, progress=upd, values=values,
-                                 timeout=timeout)
+                                 timeout=timeout, interruptible=True)
         except (RecycleError, RecycleBug) as exc:
             fail(exc)
             return
@@ -145,6 +145,8 @@ def register(app: typer.Typer, fail, load) -> None:
             _nothing_played(exc, timeout)
         if a.get("stopped_by_time_limit"):
             typer.echo(f"stopped by the time limit: {a['total_games_played']} of {total} games played", err=True)
+        if a["interrupted"]:
+            typer.echo(f"interrupted after {a['total_games_played']:,} of {total:,} games", err=True)
         if games_csv is not None:
             buf = io.StringIO()
             csv.writer(buf).writerows(game_rows(a))
@@ -165,6 +167,8 @@ def register(app: typer.Typer, fail, load) -> None:
         else:
             for line in text_lines(a):
                 typer.echo(line)
+        if a["interrupted"]:
+            raise typer.Exit(130)  # Ctrl-C's status, after the games finished are reported
 
     @app.command()
     def duplicate(
@@ -190,7 +194,8 @@ def register(app: typer.Typer, fail, load) -> None:
                 typer.echo(f"error: give between 1 and {g.nplayers} player kinds for {g.name}", err=True)
                 raise typer.Exit(2)
             with progress_bar(deals * g.nplayers, f"{g.name}: duplicate", enabled=progress and not as_json) as upd:
-                d = run_duplicate(g, kinds, deals, seed, max_steps, workers, progress=upd, timeout=timeout)
+                d = run_duplicate(g, kinds, deals, seed, max_steps, workers, progress=upd, timeout=timeout,
+                                  interruptible=True)
         except (RecycleError, RecycleBug) as exc:
             fail(exc)
             return
@@ -199,11 +204,16 @@ def register(app: typer.Typer, fail, load) -> None:
         if d["stopped_by_time_limit"]:
             typer.echo(f"stopped by the time limit: {d['deals']} of {d['deals_requested']} deals played in "
                        f"every rotation", err=True)
+        if d["interrupted"]:
+            typer.echo(f"interrupted after {d['deals']:,} of {d['deals_requested']:,} deals played in every "
+                       f"rotation", err=True)
         if as_json:
             typer.echo(json.dumps(d))
         else:
             for line in duplicate_lines(d):
                 typer.echo(line)
+        if d["interrupted"]:
+            raise typer.Exit(130)
 
     @app.command()
     def replay(

@@ -76,11 +76,13 @@ def register(app: typer.Typer, fail, load) -> None:
         try:
             g = load(game, max_work, num_players)
             G = flow_graph(g, rollouts=rollouts, seed=seed, per_player=per_player, max_steps=max_steps,
-                           timeout=timeout)
+                           timeout=timeout, interruptible=True)
         except (RecycleError, RecycleBug) as exc:
             fail(exc)
             return
-        if G.graph["played"] < rollouts:
+        if G.graph["interrupted"]:
+            typer.echo(f"interrupted after {G.graph['played']:,} of {rollouts:,} rollouts", err=True)
+        elif G.graph["played"] < rollouts:
             typer.echo(f"stopped by the time limit after {G.graph['played']} of {rollouts} rollouts", err=True)
         if G.graph["skipped"]:
             typer.echo(f"warning: {G.graph['skipped']} of {rollouts} rollouts hit the step limit "
@@ -96,6 +98,8 @@ def register(app: typer.Typer, fail, load) -> None:
             _write(to_dot(G, legend=legend), output, f"{len(G)} locations, {G.number_of_edges()} edges")
         elif json_out is None:
             typer.echo(to_dot(G, legend=legend), nl=False)
+        if G.graph["interrupted"]:
+            raise typer.Exit(130)
 
     @app.command()
     def tree(game: GameArg,

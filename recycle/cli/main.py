@@ -8,7 +8,10 @@
 
 from __future__ import annotations
 
+import errno
+import io
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -225,14 +228,18 @@ def simulate(game: GameArg, n: Annotated[int, typer.Option("-n", "--games", min=
                     update(i + 1)
 
             stats = run_simulation(g, n, seed, pl, max_steps, workers=workers, progress=tick if update else None,
-                                   keep_records=False, timeout=timeout)
+                                   keep_records=False, timeout=timeout, interruptible=True)
     except (RecycleError, RecycleBug) as exc:
         _fail(exc)
         return
     if as_json:
+        if stats.stopped == "interrupted":
+            typer.echo(f"interrupted after {stats.played:,} of {n:,} games", err=True)
         typer.echo(json.dumps(stats.to_dict()))
     else:
         typer.echo(str(stats))
+    if stats.stopped == "interrupted":
+        raise typer.Exit(130)  # the shell's status for Ctrl-C, after the games finished are reported
 
 
 @app.command()
@@ -275,9 +282,13 @@ _register_extensions()
 
 def main() -> None:
     """Console entry point."""
+    _attach_closed_streams()
     install_printable()  # also around what is printed after the command (an internal error)
     try:
-        app()
+        try:
+            app()
+        finally:
+            _flush_output()  # text still buffered (csv.writer, a last line) fails here, not at exit
     except RecycleBug as exc:
         if _debug:
             raise
@@ -286,3 +297,84 @@ def main() -> None:
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
         sys.exit(130)
+    except OSError as exc:
+        if not _is_output_error(exc):
+            raise
+        _cannot_write(exc)
+    except SystemExit as exc:
+        # typer turns Ctrl-C into a silent exit 130; say why the command stopped
+        if exc.code == 130 and isinstance(getattr(exc.__context__, "__cause__", None), KeyboardInterrupt):
+            _say("interrupted")
+        raise
+
+
+# errors of a write to a standard stream: a full disk, a closed or broken pipe, a lost device
+_OUTPUT_ERRNOS = {errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EBADF, errno.EFBIG, errno.EDQUOT, errno.ENXIO}
+
+
+def _is_output_error(exc: OSError) -> bool:
+    """Did ``exc`` come from writing the standard output or error? The commands report their
+    own files' errors (``outputs.py``); an ``OSError`` without a file name and with a write's
+    errno that reaches the entry point is the standard streams'."""
+    return exc.filename is None and exc.errno in _OUTPUT_ERRNOS
+
+
+def _cannot_write(exc: OSError) -> None:
+    """Report an output that cannot be written and exit with status 1.
+
+    A broken pipe (``recycle ... | head``) is the reader having read enough: it exits 1
+    without a word, as typer does, rather than print an error under the lines ``head``
+    showed (a shell pipeline's own tools die silently of SIGPIPE)."""
+    if exc.errno != errno.EPIPE:
+        _say(f"error: cannot write the output: {exc.strerror or exc}")
+    _silence_output()
+    sys.exit(1)
+
+
+def _say(text: str) -> None:
+    """``text`` on the standard error, if it can still be written."""
+    try:
+        print(text, file=sys.stderr, flush=True)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _silence_output() -> None:
+    """Point the standard streams at the null device so that the interpreter's own flush at
+    exit does not fail again (with "Exception ignored ... OSError")."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                os.dup2(devnull, stream.fileno())
+            except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+                pass
+    except OSError:
+        pass
+
+
+def _flush_output() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None:
+            stream.flush()
+
+
+class _ClosedOutput(io.RawIOBase):
+    """A standard stream that was closed when recycle started (``recycle ... >&-``): writing
+    to it fails like writing to a closed descriptor, so that a command that prints says
+    it cannot, while one that prints nothing (``run --record``, ``graph -o``) still works."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, b) -> int:
+        raise OSError(errno.EBADF, "the standard output is closed")
+
+
+def _attach_closed_streams() -> None:
+    """Python sets ``sys.stdout`` / ``sys.stderr`` to None when the descriptor is closed;
+    put a stream there that fails when written (and whose ``encoding`` can be read)."""
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:
+            # unbuffered: a write fails at once, and nothing is left to fail again at exit
+            setattr(sys, name, io.TextIOWrapper(_ClosedOutput(), encoding="utf-8", write_through=True))

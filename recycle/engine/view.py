@@ -36,6 +36,21 @@ class Observation:
         """The compiled game (its layout, card names, player count)."""
         return self._state.game
 
+    def spend_work(self, units: int) -> None:
+        """Take ``units`` from the game's work budget (``State.work``): what a look-ahead
+        player's simulations that never reached an end cost. Raises ``StepLimitExceeded``
+        naming the budget when it runs out (a game that never ends, played by look-ahead
+        players, stops like one played by random players instead of running for days)."""
+        s = self._state
+        s.work -= units
+        if s.work < 0:
+            from ..errors import StepLimitExceeded
+
+            raise StepLimitExceeded(
+                f"the game's work budget of {s.max_work:,} units was used up by the look-ahead players' "
+                f"simulations that did not reach the end of the game (a game that never ends?), at decision "
+                f"{s.decisions}; raise it with --max-work (max_work) if the game is meant to be this long")
+
     @property
     def current_player(self) -> int:
         return self._state.pstack[-1][0]

@@ -157,9 +157,18 @@ class _AIPlayer:
             world.work = left[0]
         return world.work
 
-    def spent(self, world, had: int, left: list) -> bool:
-        """Take what ``world`` used from the budget; False (and say so) once it is spent."""
-        left[0] -= had - world.work
+    def spent(self, world, had: int, left: list, view=None, finished: bool = True) -> bool:
+        """Take what ``world`` used from the budget; False (and say so) once it is spent.
+
+        A simulation that did not reach its end (``finished`` False: cut by the step limit
+        or the work budget, or an impossible world) is also charged to the game's own work
+        budget through ``view``: in a game that never ends every simulation is cut, and the
+        game must stop with the work budget's message instead of spending a decision's whole
+        budget at each of its 100,000 steps (days)."""
+        used = had - world.work
+        left[0] -= used
+        if not finished and view is not None and hasattr(view, "spend_work"):
+            view.spend_work(used)
         if left[0] > 0:
             return True
         self.warn("the simulations of a decision used up its work budget (max_work); it decides on "
@@ -197,9 +206,10 @@ class GreedyPlayer(_AIPlayer):
             for i in looked:
                 t = world.clone()
                 had = self.budgeted(t, left)
-                totals[i] += sign * self._score_after(game, t, i, me)
+                score = self._score_after(game, t, i, me)
+                totals[i] += 0.0 if score is None else sign * score
                 counts[i] += 1
-                going = self.spent(t, had, left)
+                going = self.spent(t, had, left, view, score is not None)
                 if not going:
                     break
             if not going:
@@ -207,17 +217,16 @@ class GreedyPlayer(_AIPlayer):
         return _best_of(self, totals, counts, rng, looked, not going)
 
     @staticmethod
-    def _score_after(game, t, i: int, me: int) -> float:
-        """The player's score after option ``i`` in ``t`` (a copy of a world, changed)."""
+    def _score_after(game, t, i: int, me: int) -> float | None:
+        """The player's score after option ``i`` in ``t`` (a copy of a world, changed); None
+        when the option breaks a rule there or the world runs too long (it scores nothing)."""
         try:
             t.apply(i)
             while not t.is_terminal() and t.num_options() == 1:  # on to the next real decision
                 t.apply(0)
             scores = t.scores if t.is_terminal() else game.final_scores(t)
         except RecycleRuntimeError:
-            # the option breaks a rule of the game in this world (or the world runs too
-            # long): it scores nothing there
-            return 0.0
+            return None
         return float(scores[me])
 
 
@@ -255,12 +264,12 @@ class PIMCPlayer(_AIPlayer):
                 try:
                     t.apply(i)
                 except RecycleRuntimeError:  # an impossible world (see finish_randomly)
-                    going = self.spent(t, had, left)
+                    going = self.spent(t, had, left, view, False)
                     if not going:
                         break
                     continue
                 scores = finish_randomly(t, random.Random(play_seed).random)
-                going = self.spent(t, had, left)
+                going = self.spent(t, had, left, view, scores is not None)
                 if scores is not None:
                     totals[i] += rewards(scores, higher, self.reward)[me]
                     counts[i] += 1
@@ -362,7 +371,7 @@ class ISMCTSPlayer(_AIPlayer):
                     node = best_child
                     world.apply(best_i)
             except RecycleRuntimeError:  # the step limit, or an impossible world (see finish_randomly)
-                if not self.spent(world, had, left):
+                if not self.spent(world, had, left, view, False):
                     break
                 continue
             r = rewards(world.scores, higher, self.reward)

@@ -17,6 +17,8 @@ import time
 
 from ..errors import RecycleRuntimeError, StepLimitExceeded
 from ..engine.game import rollout_seed
+from .parallel import map_games
+from .stopping import Stop
 
 DECILES = 10
 Z95 = 1.959963984540054
@@ -309,23 +311,22 @@ def game_heuristics(g: dict, higher: bool) -> dict:
 
 # -- the analysis --------------------------------------------------------------------------
 
-def _run(game, job, items, workers, progress, deadline=None):
-    from .parallel import map_games
-
-    return map_games(game, job, items, workers, progress, deadline=deadline)
-
-
 def analyze(game, n: int = 500, seed: int = 0, specs: list[str] | None = None, max_steps: int = 100_000,
             skilled: str | None = None, hidden: bool = False, skill_games: int | None = None,
             workers: int = 1, progress=None, keep_games: bool = True, values: str = "scoring",
-            timeout: float | None = None) -> dict:
+            timeout: float | None = None, interruptible: bool = False) -> dict:
     """Play ``n`` traced games (and the skill / hidden-information games when asked); return
     the summary as a JSON-ready dict (``games_detail`` holds the per-game records).
 
-    ``timeout`` (seconds): no game is started after that time; the summary is over the
-    games played (``games_played``; a skill measure that got no game is left out)."""
-    t0 = time.perf_counter()
-    deadline = None if timeout is None else t0 + timeout
+    ``timeout`` (seconds): no game is started after that time (with ``interruptible``, nor after
+    Ctrl-C); the summary is over the games played (a skill measure with no game is left out)."""
+    with Stop(timeout, interruptible, t0 := time.perf_counter()) as stop:
+        return _analyze(game, n, seed, specs, max_steps, skilled, hidden, skill_games, workers, progress,
+                        keep_games, values, stop, t0)
+
+
+def _analyze(game, n, seed, specs, max_steps, skilled, hidden, skill_games, workers, progress, keep_games,
+             values, stop, t0) -> dict:
     np_ = game.nplayers
     specs = list(specs or ["random"])
     specs = [specs[min(p, len(specs) - 1)] for p in range(np_)]  # the last one repeats
@@ -348,8 +349,11 @@ def analyze(game, n: int = 500, seed: int = 0, specs: list[str] | None = None, m
             progress(done_before + done)
 
     rollouts = parse_values(values)
-    traced = _run(game, trace_game, [(specs, sd, max_steps, rollouts) for sd in seeds], workers, tick, deadline)
+    traced = map_games(game, trace_game, [(specs, sd, max_steps, rollouts) for sd in seeds], workers, tick,
+                       stop=stop)
     if not traced:
+        if stop.interrupted:
+            raise KeyboardInterrupt
         raise TimeoutError("the time limit ended before the first game")
     done_before = n
     rotations = {}
@@ -358,7 +362,7 @@ def analyze(game, n: int = 500, seed: int = 0, specs: list[str] | None = None, m
         for i in range(m):
             seat = i % np_
             items.append(([spec if p == seat else "random" for p in range(np_)], rollout_seed(seed, i), max_steps))
-        rotations[spec] = _run(game, outcome, items, workers, tick, deadline)
+        rotations[spec] = map_games(game, outcome, items, workers, tick, stop=stop)
         done_before += m
     out = summarize(game, traced, specs, seed, len(traced), values=f"winprob:{rollouts}" if rollouts else "scoring")
     out["skill"] = _skill(rotations[skilled], np_, skilled) if skilled and rotations[skilled] else None
@@ -372,11 +376,11 @@ def analyze(game, n: int = 500, seed: int = 0, specs: list[str] | None = None, m
             "value_ci": _diff_ci(b["win_rate"], b["games"], a["win_rate"], a["games"])}
     else:
         out["hidden_information"] = None
-    out["seconds"] = time.perf_counter() - t0
+    out["seconds"], out["interrupted"] = time.perf_counter() - t0, stop.interrupted
     if keep_games:
         out["games_detail"] = traced
     out["total_games_played"] = len(traced) + sum(len(r) for r in rotations.values())
-    out["stopped_by_time_limit"] = out["total_games_played"] < total
+    out["stopped_by_time_limit"] = out["total_games_played"] < total and not stop.interrupted
     return out
 
 
@@ -515,15 +519,16 @@ def _quantile(xs: list[int], q: float) -> float:
 
 
 def duplicate(game, kinds: list[str], deals: int = 100, seed: int = 0, max_steps: int = 100_000,
-              workers: int = 1, progress=None, timeout: float | None = None) -> dict:
+              workers: int = 1, progress=None, timeout: float | None = None, interruptible: bool = False) -> dict:
     """Play each deal once per rotation of the seats and compare the player kinds.
 
     Seat i gets ``kinds[i]`` and the last kind repeats (A, B, B, B, ...), as ``--players``
     means in every command; rotation r shifts that pattern by r seats, and
     every deal is played in all ``nplayers`` rotations with the same seed, so each kind
     sits in every seat equally often on every deal. ``timeout`` (seconds): no game is started
-    after that time, and the comparison is over the deals whose rotations all finished.
-    """
+    after that time, and the comparison is over the deals whose rotations all finished
+    (with ``interruptible``, so does Ctrl-C: ``interrupted``)."""
+
     np_ = game.nplayers
     k = len(kinds)
     if not 1 <= k <= np_:
@@ -537,9 +542,11 @@ def duplicate(game, kinds: list[str], deals: int = 100, seed: int = 0, max_steps
         sd = rollout_seed(seed, d)
         for r in range(np_):
             items.append(([base[(s + r) % np_] for s in range(np_)], sd, max_steps))
-    results = _run(game, outcome, items, workers, progress,
-                   None if timeout is None else t0 + timeout)
+    with Stop(timeout, interruptible, t0) as stop:
+        results = map_games(game, outcome, items, workers, progress, stop=stop)
     requested, deals = deals, len(results) // np_
+    if not deals and stop.interrupted:
+        raise KeyboardInterrupt
     if not deals:
         raise TimeoutError("the time limit ended before the first deal was played in every rotation")
     sign = 1 if game.scoring_max else -1
@@ -582,7 +589,8 @@ def duplicate(game, kinds: list[str], deals: int = 100, seed: int = 0, max_steps
                      "win_rate": wins[kd] / seat_games[kd] if seat_games[kd] else 0.0,
                      "win_rate_ci": list(wilson(wins[kd], seat_games[kd]))})
     out = {"game": game.name, "deals": deals, "deals_used": used, "deals_dropped_step_limit": dropped,
-           "deals_requested": requested, "stopped_by_time_limit": deals < requested,
+           "deals_requested": requested, "stopped_by_time_limit": deals < requested and not stop.interrupted,
+           "interrupted": stop.interrupted,
            "seed": seed, "rotations": np_, "games_played": deals * np_, "scoring": "max" if sign > 0 else "min",
            "players": rows, "seconds": time.perf_counter() - t0}
     if k >= 2:

@@ -157,7 +157,8 @@ def node_id(info, per_player: bool = False, other: bool = False) -> str:
 
 
 def flow_graph(game, rollouts: int = 1, seed: int = 0, per_player: bool = False,
-               max_steps: int | None = None, timeout: float | None = None) -> nx.MultiDiGraph:
+               max_steps: int | None = None, timeout: float | None = None,
+               interruptible: bool = False) -> nx.MultiDiGraph:
     """Play ``rollouts`` recorded random games and return the information-flow graph.
 
     One rollout uses ``seed`` itself; several use ``rollout_seed(seed, i)``. Rollouts that
@@ -167,33 +168,42 @@ def flow_graph(game, rollouts: int = 1, seed: int = 0, per_player: bool = False,
     class) carry ``count`` (total), ``mean``, ``chosen`` (moved by players' decisions),
     ``src_vis``, ``dst_vis`` and ``actions``. Player (team) locations of one name are a
     single "each player" node unless ``per_player``. ``timeout`` (seconds) stops starting
-    new rollouts after that time; ``G.graph["played"]`` says how many were played.
+    new rollouts after that time; ``G.graph["played"]`` says how many were played. With
+    ``interruptible``, Ctrl-C stops it the same way (``G.graph["interrupted"]``).
     """
-    import time
-
     from ..errors import StepLimitExceeded
     from ..engine.game import DEFAULT_MAX_STEPS, rollout_seed
+    from .stopping import Stop
 
     if rollouts < 1:
         raise ValueError("rollouts must be at least 1")
     total = _Tally(game)
     done = skipped = 0
-    deadline = None if timeout is None else time.perf_counter() + timeout
-    for i in range(rollouts):
-        if deadline is not None and i and time.perf_counter() > deadline:
-            break
-        s = seed if rollouts == 1 else rollout_seed(seed, i)
-        tally = _Tally(game)
+    with Stop(timeout, interruptible) as stop:
         try:
-            game.play(seed=s, record=tally, max_steps=max_steps or DEFAULT_MAX_STEPS)
-        except StepLimitExceeded:
-            skipped += 1  # a partial game would distort the means
-            continue
-        done += 1
-        for name in ("moves", "chosen", "created", "forgotten"):
-            getattr(total, name).update(getattr(tally, name))
-        total.decks |= tally.decks
-    return _build(game, total, done, skipped, rollouts, seed, per_player)
+            for i in range(rollouts):
+                if i and stop():
+                    break
+                s = seed if rollouts == 1 else rollout_seed(seed, i)
+                tally = _Tally(game)
+                stop.hold = False  # Ctrl-C stops a game at once; the totals are kept whole
+                try:
+                    game.play(seed=s, record=tally, max_steps=max_steps or DEFAULT_MAX_STEPS)
+                except StepLimitExceeded:
+                    skipped += 1  # a partial game would distort the means
+                    continue
+                finally:
+                    stop.hold = True
+                done += 1
+                for name in ("moves", "chosen", "created", "forgotten"):
+                    getattr(total, name).update(getattr(tally, name))
+                total.decks |= tally.decks
+        except KeyboardInterrupt as exc:
+            if not stop.catches(exc) or not done + skipped:
+                raise
+    G = _build(game, total, done, skipped, rollouts, seed, per_player)
+    G.graph["interrupted"] = stop.interrupted
+    return G
 
 
 def _build(game, t: _Tally, done: int, skipped: int, rollouts: int, seed: int, per_player: bool):

@@ -28,6 +28,8 @@ class SimulationStats:
     step_limit_hits: int
     finished: int
     played: int = 0
+    # why fewer than ``games`` were played: "time limit" (timeout) or "interrupted" (Ctrl-C)
+    stopped: str | None = None
     decision_counts: list[int] = field(default_factory=list, repr=False)
     scores: list[list[int]] = field(default_factory=list, repr=False)
     winners: list[list[int]] = field(default_factory=list, repr=False)
@@ -54,7 +56,9 @@ class SimulationStats:
             f"mean winning score: {self.winning_score_mean:.3f}",
             f"rollouts that hit the step limit: {self.step_limit_hits}",
         ]
-        if self.played < self.games:
+        if self.stopped == "interrupted":
+            lines.append(f"interrupted after {self.played:,} of {self.games:,} games")
+        elif self.played < self.games:
             lines.append(f"stopped by the time limit after {self.played} of {self.games} rollouts")
         if self.step_limit_hits:
             lines.append(f"warning: {self.step_limit_hits} of {self.played} games hit the step limit: a game that "
@@ -95,7 +99,8 @@ def _simulate_batch(game, players, seeds, max_steps: int):
 
 
 def simulate(game, n: int, seed: int, players=None, max_steps: int = 100_000, progress=None,
-             keep_records: bool = True, workers: int = 1, timeout: float | None = None) -> SimulationStats:
+             keep_records: bool = True, workers: int = 1, timeout: float | None = None,
+             interruptible: bool = False) -> SimulationStats:
     """Play ``n`` games with rollout seeds ``rollout_seed(seed, i)``; collect statistics.
 
     A rollout that hits the step limit is counted in ``step_limit_hits`` and left out of
@@ -105,45 +110,70 @@ def simulate(game, n: int, seed: int, players=None, max_steps: int = 100_000, pr
     games are played (any ``n`` fits in memory when ``keep_records`` is off). ``timeout``
     (seconds) stops starting new games after that time: the statistics are those of the
     games played (``played``), in order, so they are the first ``played`` games of the run.
+    ``interruptible``: Ctrl-C stops the run the same way (``stopped == "interrupted"``)
+    instead of raising ``KeyboardInterrupt`` (the command line's behaviour).
     """
     from ..engine.game import rollout_seed
     from ..engine.runner import RandomPlayer
+    from .stopping import Stop
 
     if players is None:
         players = [RandomPlayer() for _ in range(game.nplayers)]
     t0 = time.perf_counter()
-    deadline = None if timeout is None else t0 + timeout
     agg = _Aggregate(game, keep_records)
-    if workers > 1 and n > 1:
-        from .parallel import stream_games
+    with Stop(timeout, interruptible, t0) as stop:
+        try:
+            if workers > 1 and n > 1:
+                _in_workers(game, n, seed, players, max_steps, progress, workers, stop, agg)
+            else:
+                all_random = _all_random(players)
+                for i in range(n):
+                    if stop():
+                        break
+                    stop.hold = False  # Ctrl-C stops a game at once; the totals are kept whole
+                    rec = _simulate_one(game, players, rollout_seed(seed, i), max_steps, all_random)
+                    stop.hold = True
+                    agg.add(rec)
+                    if progress:
+                        progress(i)
+        except KeyboardInterrupt as exc:
+            if not stop.catches(exc):
+                raise
+    stats = agg.stats(n, seed, players, time.perf_counter() - t0)
+    if stats.played < n:
+        stats.stopped = "interrupted" if stop.interrupted else "time limit"
+    return stats
 
-        # small batches when a time limit must be kept (a batch started is finished)
-        size = max(1, min(200 if deadline is None else 10, n // (workers * 8)))
 
-        def chunks():
-            for a in range(0, n, size):
-                if deadline is not None and time.perf_counter() > deadline:
-                    return
-                yield (players, [rollout_seed(seed, i) for i in range(a, min(n, a + size))], max_steps)
+def _in_workers(game, n, seed, players, max_steps, progress, workers, stop, agg) -> None:
+    from ..engine.game import rollout_seed
+    from .parallel import stream_games
 
-        stream = stream_games(game, _simulate_batch, chunks(), workers, window=2 * workers)
-        for batch in stream:
+    # small batches when a time limit must be kept (a batch started is finished)
+    size = max(1, min(200 if stop.deadline is None else 10, n // (workers * 8)))
+
+    def chunks():
+        for a in range(0, n, size):
+            if stop():
+                return
+            yield (players, [rollout_seed(seed, i) for i in range(a, min(n, a + size))], max_steps)
+
+    stream = stream_games(game, _simulate_batch, chunks(), workers, window=2 * workers)
+    try:
+        while True:
+            stop.hold = False
+            batch = next(stream, None)
+            stop.hold = True
+            if batch is None:
+                return
             for rec in batch:
                 agg.add(rec)
             if progress:
                 progress(agg.played - 1)
-            if deadline is not None and time.perf_counter() > deadline:
-                stream.close()  # stops the workers; the games so far are a prefix of the run
-                break
-    else:
-        all_random = _all_random(players)
-        for i in range(n):
-            if deadline is not None and time.perf_counter() > deadline:
-                break
-            agg.add(_simulate_one(game, players, rollout_seed(seed, i), max_steps, all_random))
-            if progress:
-                progress(i)
-    return agg.stats(n, seed, players, time.perf_counter() - t0)
+            if stop():
+                return  # the games so far are a prefix of the run
+    finally:
+        stream.close()  # stops the workers
 
 
 class _Aggregate:
