@@ -258,7 +258,7 @@ def _commands(tmp_path):
             ["run", WAR, "--json"], ["simulate", WAR, "-n", "5"], ["simulate", WAR, "-n", "5", "--json"],
             ["analyze", WAR, "-n", "3", "--json"], ["analyze", WAR, "-n", "3", "--csv"],
             ["duplicate", WAR, "--players", "random", "--deals", "2"], ["graph", WAR], ["compile", WAR],
-            ["replay", record]]
+            ["replay", record, "--game-folder", Path(WAR).parent]]
 
 
 def test_an_output_that_cannot_be_written_is_an_error(tmp_path):
