@@ -208,4 +208,4 @@ def test_inner_loop(g):
         for o in options:
             assert o
 """
-    assert _check(src) == ["3", "4", "5", "6", "7", "8", "9", "10", "loop 18", "loop 42"]
+    assert _check(src) == ["3", "4", "5", "6", "7", "8", "9", "10", "loop 18", "loop 41"]
