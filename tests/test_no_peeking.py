@@ -231,6 +231,7 @@ def test_describe_and_render_of_a_draw_from_a_face_down_stock_do_not_name_the_ca
         s = g.new_state(seed=seed, track=True)
         top = g.card_name(int(s.locs[stock][-1]))
         _, options = received(s)
+        assert options  # else nothing below is checked
         for o in options:
             for text in (o.describe(), o.render()):
                 assert top not in text, (seed, text)

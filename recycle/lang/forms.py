@@ -182,7 +182,7 @@ class Registry:
             "",
             "Generated from the form registry (`recycle/lang/forms.py`) by `python tools/forms_doc.py > "
             "docs/forms.md`; do not edit by hand. Each form is defined once, by the method that compiles it "
-            "(the last column); RECYCLE.md sections 4 and 5 describe the language in full.",
+            "(the last column); docs/reference.md describes the language in full.",
             "",
             "*Draws*: the form uses the game's random numbers. *Pure*: its value depends only on its operands "
             "and the cards and point maps it reads, so a condition built of pure forms may be cached by those "

@@ -4,12 +4,15 @@ A game says how many play in ``(create players X)``. When X is an integer, or a 
 of a ``(declare INTEGER 'X)`` (so the rules that read 'X follow), the game's text is
 rewritten with N in that place and read again (worker processes, which compile the text,
 then play the same game); any other game says why it cannot be changed (a computed count,
-teams listed for the original number).
+teams listed for the original number). A count the game's deal cannot serve, where that can
+be worked out from the text (``deal_limit``: 13 cards to each of 9 players from a pack of 52),
+is refused with the counts it supports.
 """
 
 from __future__ import annotations
 
 from ..errors import RecycleCompileError
+from .deal_limit import refusal
 from .syntax import INT, VAR, Atom, SList, SourceFile, parse_text, position
 
 MAX_PLAYERS = 64
@@ -55,6 +58,9 @@ def with_player_count(source: SourceFile, n: int) -> SourceFile:
     else:
         raise RecycleCompileError(f"cannot set the number of players of {name}: (create players ...) computes it; "
                                   "write an integer or a declared variable there", count.span, source.text)
+    why = refusal(source, n, MAX_PLAYERS)  # the deal counted before playing: too few cards for n players?
+    if why:
+        raise RecycleCompileError(why)
     text = source.text
     start = _offset(text, literal.span.line, literal.span.column)
     end = start + (literal.span.end_column - literal.span.column)
