@@ -86,7 +86,40 @@ def lint(game_form: SList) -> list[Warning_]:
             warnings.append(Warning_(span, f"{sort} {name} is read but never set (always {default})"))
     warnings += _attribute_warnings(game_form)
     warnings += _case_warnings(game_form)
+    warnings += _team_warnings(game_form)
     return warnings
+
+
+def _player_count(game_form: SList) -> int | None:
+    """The number of players when ``(create players N)`` says it with a literal or a declared integer."""
+    declared = {}
+    for node in game_form.items[1:]:
+        if head_of(node) == "declare" and len(node.items) == 3 and isinstance(node.items[1], Atom) \
+                and node.items[1].kind == INT and isinstance(node.items[2], Atom):
+            declared[node.items[2].value] = node.items[1].value
+        if head_of(node) == "setup" and len(node.items) > 1:
+            first = node.items[1]
+            if head_of(first) == "create" and len(first.items) == 3 and isinstance(first.items[2], Atom):
+                n = first.items[2]
+                return n.value if n.kind == INT else declared.get(n.value)
+    return None
+
+
+def _team_warnings(game_form: SList) -> list[Warning_]:
+    """``(create teams ...)`` naming neither player 0 nor player N: the lists are read as
+    numbered from 0, and player 0 is on no team; a slip if they were meant from 1."""
+    n = _player_count(game_form)
+    found = []
+    for node in _walk(game_form):
+        if not (head_of(node) == "create" and len(node.items) > 2 and isinstance(node.items[1], Atom)
+                and node.items[1].value == "teams") or n is None:
+            continue
+        listed = {i.value for t in node.items[2:] if isinstance(t, SList) for i in t.items
+                  if isinstance(i, Atom) and i.kind == INT}
+        if listed and 0 not in listed and n not in listed:
+            found.append(Warning_(node.span, f"these teams name neither player 0 nor player {n}: they are read "
+                                             f"as numbered from 0 (0..{n - 1}), so player 0 is on no team"))
+    return found
 
 
 def _attr_values(tree: SList, values: dict) -> None:
