@@ -20,7 +20,7 @@ from .expr_bool import BoolForms
 from .expr_cards import CardForms
 from .expr_groups import GroupForms
 from .expr_int import IntForms
-from .expr_locs import LocationForms
+from .expr_locs import FamilyForms, LocationForms
 from .expr_scalar import ScalarForms
 from .costs import Costs
 from .forms import Kind, form, mention, seal
@@ -28,7 +28,7 @@ from .items import (MAX_OPTIONS, out_of_work, too_many_options, suspendable, res
                     STATIC, ANY, PAIRS, lazy_segments, segment_option, LazyOptions, mentions, uses_rng)
 
 
-class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, GroupForms, CardActions,
+class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, FamilyForms, GroupForms, CardActions,
                    StateActions, Costs):
     """Turns the game's forms into Items; see ``recycle.game.PreparedGame`` for the result."""
 
@@ -49,6 +49,7 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, G
         # slots of variables bound to each group of a group list made afresh for the loop, in
         # a body without loops: reading such a group is paid for by making the list (``sum``)
         self.once_slots: set = set()
+        self.binder_colls: dict = {}  # slot of an any/all/filter variable -> its collection's form
 
     # -- items -----------------------------------------------------------------------------
     def c_item(self, x, scope: Scope, allow_choice: bool = True) -> Item:
@@ -182,6 +183,7 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, G
             fail(f"expected ({h} COLLECTION 'VARIABLE ITEM)", x, h)
         coll = self.c_coll(x.items[1], scope)
         slot = self.new_slot()
+        self.binder_colls[slot] = x.items[1]  # (families of locations: the members it may name)
         self.fresh_groups(x, slot)
         body = self.c_item(x.items[3], scope.bind(x.items[2].value, slot, element_hint(x.items[1])))
         brun = body.run

@@ -29,7 +29,29 @@ def _loc_key(node: SList):
     kind, name = node.items[1], node.items[2]
     if isinstance(name, Atom) and name.kind == SYMBOL:
         return (kind.value, name.value)
+    if head_of(name) == "member" and len(name.items) == 3 and isinstance(name.items[1], Atom):
+        return (kind.value, f"{name.items[1].value}[]")  # any member of a family: RUN[]
     return None  # computed names are not checked
+
+
+def _family(key) -> tuple | None:
+    """(KIND, "NAME[]") for a member ``NAME[3]`` of a family of locations, else None."""
+    kind, name = key
+    at = name.find("[")
+    return (kind, name[:at] + "[]") if at > 0 and not name.endswith("[]") else None
+
+
+def _receives(key, written: set) -> bool:
+    """Whether cards are put into the location ``key``: itself, or, for a family's member
+    or the family as a whole, the family through a computed member or any of its members."""
+    if key in written:
+        return True
+    family = _family(key)
+    if family is not None:
+        return family in written
+    if key[1].endswith("[]"):
+        return any(_family(w) == key for w in written)
+    return False
 
 
 def _walk(node):
@@ -77,8 +99,9 @@ def lint(game_form: SList) -> list[Warning_]:
                 sto_set.add((tsort, target.items[2].value))
     if not dynamic_names:
         for key, span in sorted(read.items(), key=lambda kv: (kv[1].line, kv[1].column)):
-            if key not in written:
-                warnings.append(Warning_(span, f"{key[0]} {key[1]} never receives cards (no move, swap or deck "
+            if not _receives(key, written):
+                what = f"the family {key[1][:-2]}" if key[1].endswith("[]") else key[1]
+                warnings.append(Warning_(span, f"{key[0]} {what} never receives cards (no move, swap or deck "
                                                "puts cards there): a misspelt name?"))
     for (sort, name), span in sorted(sto_read.items(), key=lambda kv: (kv[1].line, kv[1].column)):
         if (sort, name) not in sto_set:
