@@ -60,6 +60,8 @@ class IntForms:
         """(OP A B) → (A closure, B closure, B's constant value or None)."""
         op = x.items[0].value
         if len(x.items) != 3:
+            if op in ("+", "*"):
+                fail(f"({op} A B ...) takes two or more integers", x, op)
             more = " (only + and * take more)" if len(x.items) > 3 else ""
             fail(f"({op} A B) takes exactly two integers{more}", x, op)
         a, b = self.c_int(x.items[1], scope), self.c_int(x.items[2], scope)
