@@ -9,7 +9,7 @@ their forms (``forms``), checked when this module is imported.
 from __future__ import annotations
 
 
-from ..errors import RecycleCompileError, RecycleCompileErrors, StepLimitExceeded
+from ..errors import StepLimitExceeded
 from .shapes import (SMALL, Scope, element_hint, fail, head_of, is_atom, is_location_form, is_storage_form, kw, rt_error,
                      value_hint)
 from .syntax import VAR, Atom, SList
@@ -23,16 +23,14 @@ from .expr_int import IntForms
 from .expr_locs import FamilyForms, LocationForms
 from .expr_scalar import ScalarForms
 from .costs import Costs
+from .recovery import ErrorKeeping
 from .forms import Kind, form, mention, seal
 from .items import (MAX_OPTIONS, out_of_work, too_many_options, suspendable, resume_into, ChoicePoint, Item, compose,
                     STATIC, ANY, PAIRS, lazy_segments, segment_option, LazyOptions, mentions, uses_rng)
 
 
-MAX_ERRORS = 20  # the compile errors of one file reported together, at most
-
-
 class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, FamilyForms, GroupForms, CardActions,
-                   StateActions, Costs):
+                   StateActions, Costs, ErrorKeeping):
     """Turns the game's forms into Items; see ``recycle.game.PreparedGame`` for the result."""
 
     def __init__(self, game, nplayers: int, fast: bool = True):
@@ -56,32 +54,8 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, F
         self.binder_colls: dict = {}  # slot of an any/all/filter variable -> its collection's form
 
     # -- items -----------------------------------------------------------------------------
-    def c_item(self, x, scope: Scope, allow_choice: bool = True) -> Item:
-        """An action, block, conditional, stage or choice. A compile error in it is kept
-        (``errors``) and the item stands as doing nothing, so that the search goes on to the
-        file's other, independent errors (``raise_errors`` reports them together)."""
-        try:
-            return self.c_item_of(x, scope, allow_choice)
-        except RecycleCompileErrors:
-            raise
-        except RecycleCompileError as exc:
-            self.keep_error(exc)
-            return Item(x, scope, run=lambda s, e: None, static=True)
-
-    def keep_error(self, exc: RecycleCompileError) -> None:
-        """Keep a compile error; at MAX_ERRORS the search ends."""
-        self.errors.append(exc)
-        if len(self.errors) >= MAX_ERRORS:
-            raise RecycleCompileErrors(self.errors, more=True)
-
-    def raise_errors(self) -> None:
-        """Raise the errors kept so far: the one error itself, or all of them together."""
-        if len(self.errors) == 1:
-            raise self.errors[0]
-        if self.errors:
-            raise RecycleCompileErrors(self.errors)
-
     def c_item_of(self, x, scope: Scope, allow_choice: bool) -> Item:
+        """An action, block, conditional, stage or choice (``c_item``: with error recovery)."""
         if not isinstance(x, SList) or not x.items:
             fail(f"expected an action, got {self.form_name(x) if isinstance(x, SList) else x}", x)
         first = x.items[0]
