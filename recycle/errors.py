@@ -127,6 +127,27 @@ class RecycleCompileError(RecycleError):
     kind = "error"
 
 
+class RecycleCompileErrors(RecycleCompileError):
+    """Several independent compile errors of one file (``recycle check`` shows them all at
+    once); its own message, position and form are the first one's."""
+
+    def __init__(self, errors: list, more: bool = False):
+        first = errors[0]
+        super().__init__(first.message, first.span, first.source, first.form)
+        self.errors = list(errors)
+        self.more = more  # the search stopped at the limit: there may be more
+
+    def format(self) -> str:
+        parts = []
+        for e in self.errors:
+            if e.source is None:
+                e.source = self.source
+            parts.append(e.format())
+        n = len(self.errors)
+        tail = f"{n} errors" + (f" (the first {n}; there may be more)" if self.more else "")
+        return "\n".join(parts) + "\n" + tail
+
+
 class RecycleRuntimeError(RecycleError):
     """The game went wrong while running (e.g. a move from an empty location)."""
 

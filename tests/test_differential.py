@@ -49,7 +49,8 @@ HERE = Path(__file__).resolve()
 GAMES_DIR = HERE.parents[1] / "games"
 CORPUS_DIR = HERE.parents[2] / "shared" / "corpus" / "cardstock"
 
-GAME_FILES = sorted(GAMES_DIR.glob("*.rcy"))
+# with the test games of the newer dialect's forms (tests/test_dialect.py)
+GAME_FILES = sorted(GAMES_DIR.glob("*.rcy")) + sorted((HERE.parent / "dialect").glob("*.rcy"))
 CORPUS_FILES = sorted(CORPUS_DIR.glob("*.rcy")) if CORPUS_DIR.is_dir() else []
 
 SEEDS = range(20)

@@ -113,16 +113,18 @@ def test_the_derived_tables_are_those_the_compiler_was_written_with():
     only = REGISTRY.only
     assert only[Kind.GROUPS] == {"partition", "tuples", "subsets", "runs"}
     assert only[Kind.LOC] == {"union", "intersect", "disjunction", "sort", "filter", "run"}
-    assert only[Kind.INT] == {"+", "-", "*", "//", "%", "^", "tri", "fib", "random", "size", "sum", "score"}
+    assert only[Kind.INT] == {"+", "-", "*", "//", "%", "^", "tri", "fib", "random", "size", "sum", "score",
+                              "scoremax", "scoremin", "pid"}
     assert only[Kind.BOOL] == {"and", "or", "not", "==", "!=", "<", ">", "<=", ">="}
     assert REGISTRY.drawing == {"random", "shuffle", "max", "min"}
     assert REGISTRY.binders == {"any", "all", "filter", "let"}
     assert REGISTRY.safe == {
         "and", "or", "not", "==", "!=", "<", ">", "<=", ">=", "+", "-", "*", "//", "%", "^", "tri", "fib", "size",
         "sum", "score", "cardatt", "top", "bottom", "partition", "tuples", "subsets", "runs", "union", "intersect",
-        "disjunction", "sort", "range", "actual", "run", "filter", "any", "all", "let"}
+        "disjunction", "sort", "range", "actual", "run", "filter", "any", "all", "let", "scoremax", "scoremin", "pid",
+        "member"}
     assert REGISTRY.expensive == {"partition", "tuples", "subsets", "runs", "sum", "filter", "any", "all", "union",
-                                  "sort", "run", "intersect", "disjunction"}
+                                  "sort", "run", "intersect", "disjunction", "scoremax", "scoremin"}
     assert REGISTRY.operators == {"==", "!=", "<", ">", "<=", ">=", "+", "-", "*", "//", "%", "^"}
     assert REGISTRY.puts == {"move": (2,), "remember": (2,), "swap": (1, 2), "create": (2, 3)}
     assert REGISTRY.sets == {"set": 1, "inc": 1, "dec": 1}

@@ -75,6 +75,9 @@ GOLDEN = {"games": (6, "c4c39613ee2abb091a447e0358ddeceda6285cd942f19b4d25df456e
           "corpus": (57, "40e4ddab3ea0270d3bd4bac5ee94f5f1fec6666f51433441b227f761072a01c8")}
 
 
+GOLDEN_GAMES = {"crazy-eights", "hearts", "oh-hell", "schwimmen", "schwimmen-lives", "war"}
+
+
 def ast_digest(paths) -> tuple[int, str]:
     import hashlib
     h = hashlib.sha256()
@@ -89,7 +92,10 @@ def test_every_game_reads_to_the_same_forms_and_spans_as_before(which):
     folder = ROOT / "games" if which == "games" else CORPUS
     if not folder.is_dir():
         pytest.skip("the CardStock corpus is not in ../shared")
-    assert ast_digest(sorted(folder.glob("*.rcy"))) == GOLDEN[which]
+    paths = sorted(folder.glob("*.rcy"))
+    if which == "games":  # the games there were, when the golden digest was taken
+        paths = [p for p in paths if p.stem in GOLDEN_GAMES]
+    assert ast_digest(paths) == GOLDEN[which]
 
 
 def test_lark_is_what_parses(monkeypatch):

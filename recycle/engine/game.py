@@ -17,7 +17,7 @@ from typing import Callable, Sequence
 
 from ..lang.shapes import Const, Scope, fail, head_of, is_atom, kw
 from ..lang.flow import FlowCompiler
-from ..errors import RecycleCompileError, RecycleError, RecycleRuntimeError, StepLimitExceeded, TimeLimitExceeded
+from ..errors import RecycleCompileError, RecycleCompileErrors, RecycleError, RecycleRuntimeError, StepLimitExceeded, TimeLimitExceeded
 from ..lang.items import DEFAULT_MAX_WORK, MAX_EVENTS, charge  # noqa: F401 - part of the API
 from ..lang.values import Card
 from .state import State
@@ -193,23 +193,38 @@ class PreparedGame:
         self.players = comp.players
         self.teams = comp.teams
         # declarations that are not literals are evaluated at the start of each game
+        # a compile error is kept and the search goes on (comp.c_item), so that a file's
+        # independent errors are reported together
         dynamic_decls = []
         for d in declares:
             name = d.items[2].value
             if name not in consts:
-                val = comp.c_value(d.items[1], scope)
                 slot = comp.new_slot()
+                try:
+                    dynamic_decls.append((slot, comp.c_value(d.items[1], scope)))
+                except RecycleCompileErrors:
+                    raise
+                except RecycleCompileError as exc:
+                    comp.keep_error(exc)
                 scope = scope.bind(name, slot)
-                dynamic_decls.append((slot, val))
         setup_items = [comp.c_item(i, scope, allow_choice=False) for i in setup.items[2:]]
         for node, it in zip(setup.items[2:], setup_items):
             if head_of(node) not in ("create", "repeat"):
-                fail("setup may only create teams and decks", node, "setup")
+                try:
+                    fail("setup may only create teams and decks", node, "setup")
+                except RecycleCompileError as exc:
+                    comp.keep_error(exc)
         flow = comp.sequence(game, scope, [comp.c_item(i, scope) for i in items])
-        if len(scoring.items) != 3 or not kw(scoring.items[1], "max", "min"):
-            fail("expected (scoring max|min EXPRESSION)", scoring, "scoring")
-        self.scoring_max = scoring.items[1].value == "max"
-        self._score_fn = comp.c_int(scoring.items[2], scope)
+        try:
+            if len(scoring.items) != 3 or not kw(scoring.items[1], "max", "min"):
+                fail("expected (scoring max|min EXPRESSION)", scoring, "scoring")
+            self.scoring_max = scoring.items[1].value == "max"
+            self._score_fn = comp.c_int(scoring.items[2], scope)
+        except RecycleCompileErrors:
+            raise
+        except RecycleCompileError as exc:
+            comp.keep_error(exc)
+        comp.raise_errors()
         # what the game's forms cost once (its loops over the players included, which are
         # paid for with the forms around them: recycle/lang/flow.py, weight), paid when a
         # game begins, and what the scoring expression costs each time it is worked out

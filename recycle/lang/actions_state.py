@@ -287,7 +287,8 @@ class StateActions:
         """(create deck NAME? LOCATION (deck ATTRIBUTE ...)) | (create teams (P, ...) ...)
 
         Creates one card per combination of the attribute trees on top of a location, or
-        sets the teams to the listed players."""
+        sets the teams to the listed players (numbered from 0, or from 1 when the lists name
+        player N, the number of players, and not 0)."""
         if len(x.items) >= 2 and kw(x.items[1], "deck"):
             return self.c_create_deck(x, scope)
         if len(x.items) >= 3 and kw(x.items[1], "teams"):
@@ -328,9 +329,19 @@ class StateActions:
             if not isinstance(t, SList):
                 fail("expected a team (P, P, ...)", t, "create")
             members = [i.value for i in t.items if is_atom(i, INT)]
-            if not members or any(m >= n for m in members):
-                fail(f"a team lists player numbers 0..{n - 1}", t, "create")
+            if not members or any(m > n for m in members):
+                fail(f"a team lists player numbers 0..{n - 1} (or 1..{n}, counted from 1)", t, "create")
             teams.append(members)
+        # players are numbered from 0 (the classic corpus: (0, 2) (1, 3)) or from 1 (the newer
+        # dialect: (1, 3) (2, 4)); lists that name player n and not 0 count from 1, any other
+        # from 0 (docs/reference.md, Teams)
+        listed = {m for members in teams for m in members}
+        if n in listed:
+            if 0 in listed:
+                t = next(t for t, members in zip(x.items[2:], teams) if n in members)
+                fail(f"these teams name both player 0 and player {n}: number the players 0..{n - 1} or "
+                     f"1..{n}, not both", t, "create")
+            teams = [[m - 1 for m in members] for members in teams]
 
         def create_teams(s, e):
             s.team_members = [m[:] for m in teams]

@@ -332,6 +332,7 @@ class BoolForms:
             fail(f"expected ({h} COLLECTION 'VARIABLE BODY)", x, h)
         coll = self.c_coll(x.items[1], scope)
         slot = self.new_slot()
+        self.binder_colls[slot] = x.items[1]  # (families of locations: the members it may name)
         self.fresh_groups(x, slot)
         inner_scope = scope.bind(x.items[2].value, slot, element_hint(x.items[1]))
         inner = body_compiler(x.items[3], inner_scope)

@@ -60,17 +60,43 @@ class IntForms:
         """(OP A B) → (A closure, B closure, B's constant value or None)."""
         op = x.items[0].value
         if len(x.items) != 3:
-            fail(f"({op} A B) takes exactly two integers", x, op)
+            if op in ("+", "*"):
+                fail(f"({op} A B ...) takes two or more integers", x, op)
+            more = " (only + and * take more)" if len(x.items) > 3 else ""
+            fail(f"({op} A B) takes exactly two integers{more}", x, op)
         a, b = self.c_int(x.items[1], scope), self.c_int(x.items[2], scope)
         return a, b, self.const_value(x.items[2], scope)
 
+    def int_chain(self, x: SList, scope: Scope, add: bool) -> Callable:
+        """(+ A B C ...) / (* A B C ...): three or more operands, the result checked once
+        (an error beyond 64 bits)."""
+        op = x.items[0].value
+        parts = [self.c_int(i, scope) for i in x.items[1:]]
+        span = x.span
+
+        def chain(s, e):
+            if add:
+                r = 0
+                for f in parts:
+                    r += f(s, e)
+            else:
+                r = 1
+                for f in parts:
+                    r *= f(s, e)
+            if -MAX_INT <= r <= MAX_INT:
+                return r
+            rt_error("integer overflow (beyond 64 bits)", span, op)
+        return chain
+
     # + and - check the 64-bit range too: (set X (+ X X)) in a loop would otherwise grow
     # without bound
-    @form("+", "(+ A B)", Kind.INT, pure=True)
+    @form("+", "(+ A B) | (+ A B C ...)", Kind.INT, pure=True)
     def int_add(self, x: SList, scope: Scope) -> Callable:
-        """(+ A B)
+        """(+ A B) | (+ A B C ...)
 
-        The sum of two integers (an error beyond 64 bits)."""
+        The sum of two or more integers (an error when it is beyond 64 bits)."""
+        if len(x.items) > 3:
+            return self.int_chain(x, scope, True)
         a, b, cb = self.int_operands(x, scope)
         span = x.span
         if cb is not None:
@@ -110,11 +136,13 @@ class IntForms:
             rt_error("integer overflow (beyond 64 bits)", span, "-")
         return sub
 
-    @form("*", "(* A B)", Kind.INT, pure=True)
+    @form("*", "(* A B) | (* A B C ...)", Kind.INT, pure=True)
     def int_mul(self, x: SList, scope: Scope) -> Callable:
-        """(* A B)
+        """(* A B) | (* A B C ...)
 
-        The product of two integers (an error beyond 64 bits)."""
+        The product of two or more integers (an error beyond 64 bits)."""
+        if len(x.items) > 3:
+            return self.int_chain(x, scope, False)
         a, b, _ = self.int_operands(x, scope)
         span = x.span
 
@@ -361,3 +389,60 @@ class IntForms:
                 return v
             rt_error("integer overflow (beyond 64 bits): the card's points add up beyond 64 bits", span, "score")
         return score
+
+    @form("scoremax", "(scoremax COLLECTION using POINTS)", Kind.INT, pure=True, expensive=True)
+    def int_scoremax(self, x: SList, scope: Scope) -> Callable:
+        """(scoremax COLLECTION using POINTS)
+
+        The highest score under the point map among the cards of a location, view or group
+        (the score of the card ``max`` gives); an error when there are no cards."""
+        return self.score_extreme(x, scope, True)
+
+    @form("scoremin", "(scoremin COLLECTION using POINTS)", Kind.INT, pure=True, expensive=True)
+    def int_scoremin(self, x: SList, scope: Scope) -> Callable:
+        """(scoremin COLLECTION using POINTS)
+
+        The lowest score under the point map among the cards of a location, view or group
+        (the score of the card ``min`` gives); an error when there are no cards."""
+        return self.score_extreme(x, scope, False)
+
+    def score_extreme(self, x: SList, scope: Scope, highest: bool) -> Callable:
+        head = "scoremax" if highest else "scoremin"
+        if len(x.items) != 4 or not kw(x.items[2], "using"):
+            fail(f"expected ({head} COLLECTION using POINTS)", x, head)
+        cards = self.c_cards(x.items[1], scope)
+        pts = self.c_points(x.items[3], scope)
+        span = x.span
+        pick = max if highest else min
+        what = str(x.items[1])
+        if len(what) > 60:
+            what = what[:57] + "..."
+
+        def extreme(s, e):
+            lst = cards(s, e)
+            if not lst:
+                rt_error(f"({head} ...) of no cards: {what} is empty here", span, head)
+            if len(lst) > SMALL:  # a hand of up to SMALL cards is paid for by the form itself
+                s.work -= len(lst)
+                if s.work < 0:
+                    out_of_work(s, span, head)
+            pm = pts(s, e)
+            sc = pm.table
+            v = pick([sc[c] for c in lst])
+            if not pm.wide or -MAX_INT <= v <= MAX_INT:
+                return v
+            rt_error("integer overflow (beyond 64 bits): a card's points add up beyond 64 bits", span, head)
+        return extreme
+
+    @form("pid", "(pid PLAYER)", Kind.INT, pure=True)
+    def int_pid(self, x: SList, scope: Scope) -> Callable:
+        """(pid PLAYER)
+
+        The player's number, 0 to the number of players - 1, as an integer (to keep a
+        player in an integer storage); ``(N player)`` gives the player back from it."""
+        self.arity(x, 2)
+        o = x.items[1]
+        if isinstance(o, SList) and len(o.items) == 2 and kw(o.items[0], "current") and kw(o.items[1], "player"):
+            return lambda s, e: s.pstack[-1][0]
+        p = self.c_player(o, scope)
+        return lambda s, e: int(p(s, e))

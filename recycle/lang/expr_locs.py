@@ -10,7 +10,7 @@ from typing import Callable
 from .forms import Kind, form, mention
 from .items import out_of_work
 from .shapes import MAX_COLLECTION, MAX_NAMES, SMALL, Scope, describe_value, fail, head_of, is_atom, is_location_form, kw, rt_error, tag, value_hint
-from .syntax import INT, SYMBOL, VAR, Atom, SList
+from .syntax import DOTDOT, INT, MAX_MEMBER, SYMBOL, VAR, Atom, SList
 from .values import Groups, PLoc
 
 
@@ -50,6 +50,8 @@ class LocationForms:
         if not is_location_form(x):
             fail(f"expected {purpose} (OWNER KIND NAME), got {self.form_name(x)}", x)
         kind = x.items[1].value
+        if head_of(x.items[2]) == "member":
+            return self.c_member_index(x, scope)
         name = self.storage_name(x.items[2], scope)
         layout = self.layout
         if isinstance(name, str):
@@ -402,3 +404,97 @@ class LocationForms:
 
 
 mention(__name__, ("all",))
+
+
+class FamilyForms:
+    """Families of locations, ``(OWNER KIND NAME INDEX)``: one location per integer INDEX,
+    named ``NAME[INDEX]`` (the reader turns a computed INDEX into ``(member NAME INDEX)``,
+    ``syntax._family_member``). A mixin of ``FlowCompiler``."""
+
+    @form("member", "(member NAME INDEX)", Kind.STR, pure=True)
+    def str_member(self, x: SList, scope: Scope) -> Callable:
+        """(member NAME INDEX)
+
+        The name ``NAME[INDEX]`` of one location of a family (INDEX an integer, 0..999):
+        ``(OWNER KIND NAME INDEX)`` is read as ``(OWNER KIND (member NAME INDEX))``."""
+        name, index = self.member_parts(x, scope)
+
+        def member(s, e):
+            return f"{name}[{index(s, e)}]"
+        return member
+
+    def member_parts(self, x: SList, scope: Scope):
+        """(NAME, checked INDEX closure) of ``(member NAME INDEX)``."""
+        if len(x.items) != 3 or not is_atom(x.items[1], SYMBOL) or x.items[1].value.islower():
+            fail("expected (member NAME INDEX), as in (game vloc RUN 3)", x, "member")
+        name = x.items[1].value
+        v = self.const_value(x.items[2], scope)
+        if isinstance(v, int) and not 0 <= v <= MAX_MEMBER:
+            fail(f"a member of the family {name} is numbered 0..{MAX_MEMBER}, not {v}", x.items[2], "member")
+        f = self.c_int(x.items[2], scope)
+        span = x.items[2].span
+
+        def index(s, e):
+            k = f(s, e)
+            if 0 <= k <= MAX_MEMBER:
+                return k
+            rt_error(f"a member of the family {name} is numbered 0..{MAX_MEMBER}, not {k}", span, "member")
+        return name, index
+
+    def c_member_index(self, x: SList, scope: Scope) -> Callable:
+        """The index in ``state.locs`` of ``(OWNER KIND (member NAME INDEX))``. The members the
+        INDEX can be known to take (a variable bound over ``(range A..B)`` or a declared
+        literal range) are registered now, in order; any other on first use, as a computed
+        name is."""
+        kind, node = x.items[1].value, x.items[2]
+        name, index = self.member_parts(node, scope)
+        layout = self.layout
+        known = self.member_range(node.items[2], scope)
+        bases: dict = {}
+        if known is not None:
+            for k in range(known[0], known[1] + 1):
+                bases[k] = layout.loc_block(kind, f"{name}[{k}]")
+        owner = self.c_owner(x.items[0], scope, "a location owner")
+        width = layout.width
+        span = x.span
+
+        def member_loc(s, e):
+            k = index(s, e)
+            b = bases.get(k)
+            if b is None:
+                member = f"{name}[{k}]"
+                if (kind, member) not in layout.loc_base and len(layout.loc_base) >= MAX_NAMES:
+                    rt_error(f"more than {MAX_NAMES} location names (each member of a family is one)", span, kind)
+                b = bases[k] = layout.loc_block(kind, member)
+            if b + width > len(s.locs):
+                s.grow_locs()
+            return b + owner(s, e)
+        return member_loc
+
+    def member_range(self, index, scope: Scope):
+        """(A, B) when ``index`` is a variable bound by any/all/filter over ``(range A..B)``
+        with literal ends, or over a variable declared so; else None."""
+        if not is_atom(index, VAR):
+            return None
+        coll = self.binder_colls.get(scope.lookup(index.value)) if isinstance(scope.lookup(index.value), int) \
+            else None
+        if is_atom(coll, VAR):
+            coll = self.declared_ranges().get(coll.value)
+        if head_of(coll) == "range" and len(coll.items) == 4 and is_atom(coll.items[1], INT) \
+                and is_atom(coll.items[2], DOTDOT) and is_atom(coll.items[3], INT):
+            lo, hi = max(0, coll.items[1].value), min(MAX_MEMBER, coll.items[3].value)
+            if lo <= hi:
+                return lo, hi
+        return None
+
+    def declared_ranges(self) -> dict:
+        """The game's ``(declare (range A..B) 'NAME)`` forms, by NAME."""
+        found = getattr(self, "_declared_ranges", None)
+        if found is None:
+            found = self._declared_ranges = {}
+            source = getattr(self.game, "source", None)
+            game = source.forms[0] if source is not None and source.forms else None
+            for d in (game.items[1:] if isinstance(game, SList) else ()):
+                if head_of(d) == "declare" and len(d.items) == 3 and is_atom(d.items[2], VAR):
+                    found[d.items[2].value] = d.items[1]
+        return found

@@ -20,16 +20,17 @@ from .expr_bool import BoolForms
 from .expr_cards import CardForms
 from .expr_groups import GroupForms
 from .expr_int import IntForms
-from .expr_locs import LocationForms
+from .expr_locs import FamilyForms, LocationForms
 from .expr_scalar import ScalarForms
 from .costs import Costs
+from .recovery import ErrorKeeping
 from .forms import Kind, form, mention, seal
 from .items import (MAX_OPTIONS, out_of_work, too_many_options, suspendable, resume_into, ChoicePoint, Item, compose,
                     STATIC, ANY, PAIRS, lazy_segments, segment_option, LazyOptions, mentions, uses_rng)
 
 
-class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, GroupForms, CardActions,
-                   StateActions, Costs):
+class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, FamilyForms, GroupForms, CardActions,
+                   StateActions, Costs, ErrorKeeping):
     """Turns the game's forms into Items; see ``recycle.game.PreparedGame`` for the result."""
 
     def __init__(self, game, nplayers: int, fast: bool = True):
@@ -49,10 +50,12 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, G
         # slots of variables bound to each group of a group list made afresh for the loop, in
         # a body without loops: reading such a group is paid for by making the list (``sum``)
         self.once_slots: set = set()
+        self.errors: list = []  # the compile errors found so far (c_item)
+        self.binder_colls: dict = {}  # slot of an any/all/filter variable -> its collection's form
 
     # -- items -----------------------------------------------------------------------------
-    def c_item(self, x, scope: Scope, allow_choice: bool = True) -> Item:
-        """An action, block, conditional, stage or choice."""
+    def c_item_of(self, x, scope: Scope, allow_choice: bool) -> Item:
+        """An action, block, conditional, stage or choice (``c_item``: with error recovery)."""
         if not isinstance(x, SList) or not x.items:
             fail(f"expected an action, got {self.form_name(x) if isinstance(x, SList) else x}", x)
         first = x.items[0]
@@ -182,6 +185,7 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, G
             fail(f"expected ({h} COLLECTION 'VARIABLE ITEM)", x, h)
         coll = self.c_coll(x.items[1], scope)
         slot = self.new_slot()
+        self.binder_colls[slot] = x.items[1]  # (families of locations: the members it may name)
         self.fresh_groups(x, slot)
         body = self.c_item(x.items[3], scope.bind(x.items[2].value, slot, element_hint(x.items[1])))
         brun = body.run

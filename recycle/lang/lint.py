@@ -29,7 +29,29 @@ def _loc_key(node: SList):
     kind, name = node.items[1], node.items[2]
     if isinstance(name, Atom) and name.kind == SYMBOL:
         return (kind.value, name.value)
+    if head_of(name) == "member" and len(name.items) == 3 and isinstance(name.items[1], Atom):
+        return (kind.value, f"{name.items[1].value}[]")  # any member of a family: RUN[]
     return None  # computed names are not checked
+
+
+def _family(key) -> tuple | None:
+    """(KIND, "NAME[]") for a member ``NAME[3]`` of a family of locations, else None."""
+    kind, name = key
+    at = name.find("[")
+    return (kind, name[:at] + "[]") if at > 0 and not name.endswith("[]") else None
+
+
+def _receives(key, written: set) -> bool:
+    """Whether cards are put into the location ``key``: itself, or, for a family's member
+    or the family as a whole, the family through a computed member or any of its members."""
+    if key in written:
+        return True
+    family = _family(key)
+    if family is not None:
+        return family in written
+    if key[1].endswith("[]"):
+        return any(_family(w) == key for w in written)
+    return False
 
 
 def _walk(node):
@@ -77,8 +99,9 @@ def lint(game_form: SList) -> list[Warning_]:
                 sto_set.add((tsort, target.items[2].value))
     if not dynamic_names:
         for key, span in sorted(read.items(), key=lambda kv: (kv[1].line, kv[1].column)):
-            if key not in written:
-                warnings.append(Warning_(span, f"{key[0]} {key[1]} never receives cards (no move, swap or deck "
+            if not _receives(key, written):
+                what = f"the family {key[1][:-2]}" if key[1].endswith("[]") else key[1]
+                warnings.append(Warning_(span, f"{key[0]} {what} never receives cards (no move, swap or deck "
                                                "puts cards there): a misspelt name?"))
     for (sort, name), span in sorted(sto_read.items(), key=lambda kv: (kv[1].line, kv[1].column)):
         if (sort, name) not in sto_set:
@@ -86,7 +109,40 @@ def lint(game_form: SList) -> list[Warning_]:
             warnings.append(Warning_(span, f"{sort} {name} is read but never set (always {default})"))
     warnings += _attribute_warnings(game_form)
     warnings += _case_warnings(game_form)
+    warnings += _team_warnings(game_form)
     return warnings
+
+
+def _player_count(game_form: SList) -> int | None:
+    """The number of players when ``(create players N)`` says it with a literal or a declared integer."""
+    declared = {}
+    for node in game_form.items[1:]:
+        if head_of(node) == "declare" and len(node.items) == 3 and isinstance(node.items[1], Atom) \
+                and node.items[1].kind == INT and isinstance(node.items[2], Atom):
+            declared[node.items[2].value] = node.items[1].value
+        if head_of(node) == "setup" and len(node.items) > 1:
+            first = node.items[1]
+            if head_of(first) == "create" and len(first.items) == 3 and isinstance(first.items[2], Atom):
+                n = first.items[2]
+                return n.value if n.kind == INT else declared.get(n.value)
+    return None
+
+
+def _team_warnings(game_form: SList) -> list[Warning_]:
+    """``(create teams ...)`` naming neither player 0 nor player N: the lists are read as
+    numbered from 0, and player 0 is on no team; a slip if they were meant from 1."""
+    n = _player_count(game_form)
+    found = []
+    for node in _walk(game_form):
+        if not (head_of(node) == "create" and len(node.items) > 2 and isinstance(node.items[1], Atom)
+                and node.items[1].value == "teams") or n is None:
+            continue
+        listed = {i.value for t in node.items[2:] if isinstance(t, SList) for i in t.items
+                  if isinstance(i, Atom) and i.kind == INT}
+        if listed and 0 not in listed and n not in listed:
+            found.append(Warning_(node.span, f"these teams name neither player 0 nor player {n}: they are read "
+                                             f"as numbered from 0 (0..{n - 1}), so player 0 is on no team"))
+    return found
 
 
 def _attr_values(tree: SList, values: dict) -> None:

@@ -165,15 +165,20 @@ class ExprWriter(CardWriter):
             return None if coll is None else f"len({coll})"
         if h == "sum":
             return self.write_sum(node, scope)
-        if h in ("+", "-", "*") and len(node.items) == 3 and not self.literal:
+        if (h in ("+", "-", "*") and len(node.items) == 3 or h in ("+", "*") and len(node.items) > 3) \
+                and not self.literal:
             # (not in a players loop written out: the closure would read the loop's variable)
-            a, b = self.write_int(node.items[1], scope), self.write_int(node.items[2], scope)
-            if a is None or b is None:
+            parts = [self.write_int(i, scope) for i in node.items[1:]]
+            if None in parts:
                 return None
             # beyond 64 bits the closure says so (its operands, worked out again, are plain reads)
             v = self.fresh("r")
             closure = self.k(self.comp.c_int(node, scope))
-            return f"({v} if {-MAX_INT} <= ({v} := {a} {h} {b}) <= {MAX_INT} else {closure}(s, e))"
+            return f"({v} if {-MAX_INT} <= ({v} := {f' {h} '.join(parts)}) <= {MAX_INT} else {closure}(s, e))"
+        if h == "pid" and len(node.items) == 2 and not kw(node.items[1], "game"):
+            # the player's number: its offset among the owners (a player variable holds a PlayerId)
+            off = self.owner_offset(node.items[1], scope)
+            return None if not off else f"int({off})"
         return None
 
     def coll_expr(self, node, scope, closure) -> str:

@@ -275,11 +275,33 @@ class _ToAst(Transformer):
 
     def list(self, children):
         lpar, rpar = children[0], children[-1]
-        return SList(tuple(children[1:-1]), Span(self.file, lpar.line, lpar.column, rpar.end_line, rpar.end_column))
+        items = tuple(children[1:-1])
+        span = Span(self.file, lpar.line, lpar.column, rpar.end_line, rpar.end_column)
+        if len(items) == 4 and items[1].__class__ is Atom and items[1].value in _LOCATION_KINDS:
+            return _family_member(items, span)
+        return SList(items, span)
 
     def start(self, children):
         return (tuple(c for c in children if not isinstance(c, Token)),
                 [self._span(c) for c in children if isinstance(c, Token)])
+
+
+_LOCATION_KINDS = frozenset({"vloc", "iloc", "hloc", "oloc", "mem"})  # values.KINDS
+MAX_MEMBER = 999  # the members of a family of locations are numbered 0..MAX_MEMBER
+
+
+def _family_member(items: tuple, span: Span) -> SList:
+    """``(OWNER KIND NAME INDEX)``, a member of a family of locations, as the location it
+    names: ``(OWNER KIND NAME[3])`` for a literal index, else ``(OWNER KIND (member NAME
+    INDEX))``, a computed name (docs/reference.md, Families of locations). Everything after
+    reading then sees an ordinary location."""
+    owner, kind, name, index = items
+    if not (name.__class__ is Atom and name.kind == SYMBOL and name.value.isupper()):
+        return SList(items, span)  # not a family: the compiler says what is wrong
+    where = Span(name.span.file, name.span.line, name.span.column, index.span.end_line, index.span.end_column)
+    if index.__class__ is Atom and index.kind == INT and index.value <= MAX_MEMBER:
+        return SList((owner, kind, Atom(SYMBOL, f"{name.value}[{index.value}]", where)), span)
+    return SList((owner, kind, SList((Atom(SYMBOL, "member", name.span), name, index), where)), span)
 
 
 _PARSER: list = []  # the one Lark parser of the process, built on first use
