@@ -61,6 +61,7 @@ def grammar_heads() -> set:
     nonterminals = set(re.findall(r"(\w+)\s*::=", block))
     heads = set()
     for line in block.splitlines():
+        line = line.split(";", 1)[0]  # a comment of the grammar, e.g. "(below)", opens no form
         for lhs, rest in re.findall(r"(\w+)\s*::=(.*?)(?=\w+\s*::=|$)", line) or [(None, line)]:
             for alternatives in re.findall(r"\(([^\s()]+)", rest):
                 for w in alternatives.split("|"):

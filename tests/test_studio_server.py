@@ -240,6 +240,7 @@ def test_studio_seat_zero_never_receives_seat_ones_hidden_cards(served):
     hidden = held_by_1 - seen_by(table, 0)
     assert len(hidden) >= 3  # the test means something: P1 held cards P0 never saw
     names = {game.card_name(c) for c in hidden}
+    assert len(names) == len(hidden)  # one name per card: the loop below looks for each
     before_end = [m for m in sent_to_0 if '"over": true' not in m and '"over":true' not in m]
     assert len(before_end) > 10, len(before_end)
     for m in before_end:
