@@ -70,8 +70,10 @@ from recycle.lang import syntax  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus" / "cardstock"
 # sha256 of the dumped forms and warnings of every game, computed with the hand-written reader
-# that Lark replaced: the one reader builds exactly the same forms and spans
-GOLDEN = {"games": (6, "c4c39613ee2abb091a447e0358ddeceda6285cd942f19b4d25df456e6c373456"),
+# that Lark replaced: the one reader builds exactly the same forms and spans. (The games' digest
+# changed when they got their ;@ notes, which moved lines; the games before the notes still read
+# to the old digest, c4c39613...)
+GOLDEN = {"games": (6, "218955ce7da0d5692d7b488e3069b3484e311091435d10c8798b4d2e69504ec0"),
           "corpus": (57, "40e4ddab3ea0270d3bd4bac5ee94f5f1fec6666f51433441b227f761072a01c8")}
 
 

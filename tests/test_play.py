@@ -30,8 +30,8 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 DECISION = re.compile(r"decision (\d+) · you are")
 
 
-def spawn(*args, cwd=None):
-    env = {**os.environ, "TERM": "xterm-256color", "LANG": "C.UTF-8", "PYTHONIOENCODING": "utf-8"}
+def spawn(*args, cwd=None, env=None):
+    env = {**os.environ, "TERM": "xterm-256color", "LANG": "C.UTF-8", "PYTHONIOENCODING": "utf-8", **(env or {})}
     env.pop("NO_COLOR", None)
     return pexpect.spawn(sys.executable, ["-m", "recycle", "play", *args], cwd=cwd, env=env, encoding="utf-8",
                          dimensions=(70, 160), timeout=120)
@@ -75,7 +75,11 @@ def test_a_whole_game_of_schwimmen_through_a_terminal(tmp_path):
     assert "schwimmen-lives · deal #7 · decision 3 · you are P0" in first
     assert re.search(r"You, P0 +HAND \(3\)  \S+[♠♥♦♣]", first)
     assert "P1 random      HAND 3 cards" in first
-    assert "  1  set PASS to 1" in first and "swap " in first
+    # in the game's own words (its ;@ notes): no "set PASS to 1", no bookkeeping storages
+    assert "  1  pass\n" in first and "  3  swap: 7♠ for 10♣\n" in first
+    assert "  12  knock (everybody else gets one more turn)" in first
+    assert "PASS" not in first and not re.search(r"\b(SEATS?|ALIVE|STARTED|BEST|LOW)\b", first)
+    assert "P1 random      HAND 3 cards · lives 3\n" in first
     child.sendline("q")
     child.expect(pexpect.EOF)
     child.close()
@@ -92,7 +96,11 @@ def test_a_game_of_hearts_to_the_end_then_the_same_deal_again(tmp_path):
     child = spawn(HEARTS, "--seat", "2", "--deal", "4711", "--players", "random", "--record", str(out))
     screens = play_to_end(child, limit=5000)
     assert "hearts · deal #4711 · decision" in screens[0] and "you are P2" in screens[0]
-    assert "move " in screens[0] and "your HAND to your PASS" in screens[0]
+    # the cards to pass are listed in the order of the hand as shown
+    hand = re.search(r"You, P2 +HAND \(13\)  (.*)", screens[0]).group(1).split()
+    assert re.findall(r"^ +\d+  pass: (\S+)$", screens[0], re.M) == hand
+    assert "  1  pass: " in screens[0] and "your HAND to your PASS" not in screens[0]
+    assert "passing to the right" in screens[0] and "SHIFT" not in screens[0]
     assert "Final scores: P0 random" in screens[-1]
     child.sendline("a")  # the same deal again: the same first screen
     child.expect(PROMPT)
@@ -128,7 +136,9 @@ def test_undo_hint_bad_key_and_record(tmp_path):
     child.sendline("h")
     child.expect(PROMPT)
     screen = plain(child.before)
-    assert re.search(r"hint from ismcts:200: \d+\. ", screen)
+    # random players at the table: the hint comes from an adviser, and the screen says so
+    assert re.search(r"hint from an ismcts:200 adviser: \d+\. ", screen)
+    assert "(with the estimated chance of winning, from an ismcts:200 adviser)" in screen
     assert "<- hint" in screen and re.search(r"^\s+1\s+\d+%", screen, re.M)
     # the record so far, as the seat saw it
     child.sendline("r")
@@ -169,22 +179,29 @@ def test_undo_then_the_record_replays(tmp_path):
     assert "unfinished" in r.stderr
 
 
-def test_quit_saves_and_the_record_replays(tmp_path):
-    child = spawn(HEARTS, "--deal", "99", "--players", "random", cwd=tmp_path)
+def test_quit_saves_into_the_records_folder_and_the_record_replays(tmp_path):
+    # not into the current folder (in a checkout it shows in `git status`): the user's data folder
+    work, data = tmp_path / "work", tmp_path / "data"
+    work.mkdir()
+    child = spawn(HEARTS, "--deal", "99", "--players", "random", cwd=work, env={"XDG_DATA_HOME": str(data)})
     for key in ("1", "1", "1", "1"):
         child.expect(PROMPT)
         child.sendline(key)
     child.expect(PROMPT)
     child.sendline("q")
     child.expect(pexpect.EOF)
-    text = plain(child.before)
-    saved = tmp_path / "hearts-deal-99.json"
-    assert "you quit at decision" in text and "saved to hearts-deal-99.json" in text
+    text = plain(child.before).replace("\n", "")
+    saved = data / "recycle" / "records" / "hearts-deal-99.json"
+    assert "you quit at decision" in text and f"saved to {saved}" in text
+    assert list(work.iterdir()) == []
     rec = json.loads(saved.read_text())
     assert rec["unfinished"] and rec["scores"] == [] and len(rec["decisions"]) >= 4
     r = replay(saved)
     assert r.returncode == 0, r.stderr
-    assert "replay identical to the record: deal #99" in r.stderr
+    # one count of the decisions made, in the transcript and in the summary
+    n = len(rec["decisions"])
+    assert f"Stopped after {n} decisions," in r.stdout
+    assert f"replay identical to the record: deal #99, {n} decisions, unfinished" in r.stderr
 
 
 def test_end_of_input_saves_the_game(tmp_path):

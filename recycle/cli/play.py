@@ -6,13 +6,17 @@
 
 The person is a ``HumanPlayer`` (``recycle.players.human``) whose interface is a
 ``Screen``: it shows the table as the seat may see it (``recycle.cli.table``), what
-happened since the seat's last turn, and the options in words, and reads a key: a number
-plays that option, ``h`` asks the strongest computer player at the table for a hint, ``u``
-takes back the seat's last decision (the deal is played again to that point: the same
-deal, the same earlier choices and the same random numbers for the computer players),
-``r`` shows the game so far, ``q`` quits and saves the record. On a terminal the screen is
-redrawn with rich each turn; when standard input is not a terminal it is printed as plain
-numbered lines, so that a game can be scripted. The game runs through the one runner,
+happened since the seat's last turn (its own moves with one option told as forced), and
+the options in words (those one form offers in the order their cards are shown), and reads
+a key: a number plays that option, ``h`` asks for a hint (``Screen.adviser``: the strongest
+fair kind at the table, with at least 200 iterations, and the screen says who: ``P2's
+ismcts:300`` or ``an ismcts:200 adviser``), ``u`` takes back the seat's last decision (the
+deal is played again to that point: the same deal, the same earlier choices and the same
+random numbers for the computer players), ``r`` shows the game so far, ``q`` quits and
+saves the record (to ``--record``, else into ``study.records.records_dir()``:
+``recycle/records`` in the user's data folder). On a terminal the screen is redrawn with
+rich each turn; when standard input is not a terminal it is printed as plain numbered
+lines, so that a game can be scripted. The game runs through the one runner,
 ``recycle.play_out``, so a saved record replays with ``recycle replay``.
 """
 
@@ -34,7 +38,7 @@ from ..players.human import HumanPlayer, strongest
 from .options import GameArg, MaxStepsOpt, MaxWorkOpt, NumPlayersOpt
 from .outputs import check_file
 from .printing import terminal_of
-from .table import MAX_NARRATIVE, narrative_lines, options_lines, reveal_lines, table_lines
+from .table import MAX_NARRATIVE, display_order, narrative_lines, options_lines, reveal_lines, table_lines
 
 DEFAULT_OPPONENTS = "ismcts:30"  # quick enough to wait for, and not a pushover
 KEYS = "h hint · u undo · r record · q quit"
@@ -129,8 +133,10 @@ class Screen:
         self.specs = specs
         self.deal = deal
         self.message = ""
-        self.hinted = None  # (decision, Hint) of the decision waiting
+        self.hinted = None  # (decision, Hint, who gave it) of the decision waiting
         self.human = None  # the HumanPlayer asking this screen (it gives the hints)
+        self.order: list[int] = []  # the options of the decision waiting, in the order shown
+        self.chose: dict[int, str] = {}  # decision -> the words of the option the person chose
 
     # -- overridden by a play session -----------------------------------------------------
     def decision(self, view) -> int:
@@ -153,6 +159,9 @@ class Screen:
     # -- the loop of one decision ------------------------------------------------------------
     def choose(self, view, options) -> int:
         n = len(options)
+        # shown in the order of the cards on the table (cards passed from a sorted hand, in
+        # the hand's order); the number typed is the place shown, the index returned the option's
+        self.order = display_order(view, options)
         while True:
             self.draw(view, options)
             key = self.term.ask(f"Your choice (1-{n}, h, u, r, q): ")
@@ -162,7 +171,9 @@ class Screen:
             if k.isdigit() and 1 <= int(k) <= n:
                 self.message = ""
                 self.hinted = None
-                return int(k) - 1
+                chosen = self.order[int(k) - 1]
+                self.chose[self.decision(view)] = options[chosen].describe()
+                return chosen
             if k.isdigit():
                 self.message = f"there is no option {k}: choose 1 to {n}"
             elif k in ("h", "hint"):
@@ -180,17 +191,28 @@ class Screen:
                 self.message = (f"{shown!r} is not a key here: type the number of an option (1 to {n}), "
                                 f"or {KEYS}")
 
+    def adviser(self, me: int) -> tuple[str, str]:
+        """``(spec, who)``: the player kind asked for hints (``strongest`` of the others at the
+        table) and who that is in words: ``P2's ismcts:200`` when a player at the table is that
+        very player, else ``an ismcts:200 adviser`` (the kind of the strongest, with more budget)."""
+        spec = strongest([s for p, s in enumerate(self.specs) if p != me])
+        seats = [p for p, s in enumerate(self.specs) if p != me and s.strip() == spec]
+        if seats:
+            return spec, f"P{seats[0]}'s {spec}"
+        return spec, f"{'an' if spec[:1] in 'aeiou' else 'a'} {spec} adviser"
+
     def ask_hint(self, view, options) -> None:
-        spec = strongest([s for p, s in enumerate(self.specs) if p != view.player])
-        self.term.show([("dim", f"asking {spec} for a hint ...")])
+        spec, who = self.adviser(view.player)
+        self.term.show([("dim", f"asking {who} for a hint ...")])
         if self.human is None:
             self.message = "no hints here"
             return
         got = self.human.hint(spec, seed=self.deal * 1_000_003 + self.decision(view))
-        self.hinted = (self.decision(view), got)
+        self.hinted = (self.decision(view), got, who)
         best = got.chances[got.choice]
         chance = "" if best is None else f" (estimated chance of winning {best:.0%})"
-        self.message = f"hint from {got.player}: {got.choice + 1}. {options[got.choice].describe()}{chance}"
+        place = self.order.index(got.choice) + 1 if got.choice in self.order else got.choice + 1
+        self.message = f"hint from {who}: {place}. {options[got.choice].describe()}{chance}"
 
     def draw(self, view, options) -> None:
         me = view.player
@@ -206,10 +228,13 @@ class Screen:
             lines += story
         lines.append(("bold", f"Your turn, P{me}. Your options:"))
         chances = best = None
+        order = self.order if len(self.order) == len(options) else list(range(len(options)))
         if self.hinted is not None and self.hinted[0] == self.decision(view):
-            chances, best = self.hinted[1].chances, self.hinted[1].choice
-            lines.append(("dim", f"  (with the estimated chance of winning, from {self.hinted[1].player})"))
-        for line in options_lines(options, chances, best):
+            got = self.hinted[1]
+            chances = [got.chances[k] if k < len(got.chances) else None for k in order]
+            best = order.index(got.choice) if got.choice in order else None
+            lines.append(("dim", f"  (with the estimated chance of winning, from {self.hinted[2]})"))
+        for line in options_lines([options[k] for k in order], chances, best):
             lines.append(("cyan", line) if "<- hint" in line else line)
         lines.append(("dim", f"Keys: a number plays that option · {KEYS}"))
         if self.message:
@@ -246,6 +271,7 @@ class PlaySession(Screen):
         self.rng = random.Random(deal + PLAYER_SEED_OFFSET)  # as PreparedGame.play: records replay
         self.recorder = Recorder(self.game)
         self.log: list[tuple] = []  # (decision, player, options, chosen)
+        self.chose = {}
         self.snapshots: list[tuple] = []  # what undo needs, at each of the person's decisions
         self.message = ""
         self.hinted = None
@@ -268,6 +294,16 @@ class PlaySession(Screen):
         if p == self.seat and len(options) > 1:
             self.snapshots.append((len(state.history), self.rng.getstate(), len(self.recorder.decisions),
                                    len(self.log)))
+        if p == self.seat:
+            # the person's own moves are told in the game's words where it names them (the
+            # words the person saw; a forced move's as the person would have been told it)
+            from ..engine.describe import option_name
+            from ..engine.public import public_options
+
+            if option_name(state.game, options[i].steps) is None:
+                self.chose.pop(state.decisions, None)
+            elif len(options) == 1:
+                self.chose[state.decisions] = public_options(state, options)[0].words
         self.recorder.on_decision(state, p, options, i)
         self.log.append((state.decisions, p, len(options), i))
 
@@ -299,6 +335,7 @@ class PlaySession(Screen):
         self.rng.setstate(rng_state)
         del self.recorder.decisions[nrec:]
         del self.log[nlog:]
+        self.chose = {d: w for d, w in self.chose.items() if d < s.decisions}
         self.hinted = None
         self.message = "took back your last decision"
 
@@ -308,21 +345,25 @@ class PlaySession(Screen):
 
     def narrative(self, view) -> list[str]:
         mine = [d for d, p, n, _ in self.log if p == self.seat and n > 1]
-        return narrative_lines(view, self.events, self.log, mine[-1] if mine else 0, self.names)
+        return narrative_lines(view, self.events, self.log, mine[-1] if mine else 0, self.names, said=self.chose)
 
     def record_lines(self, view) -> list[str]:
         players = ", ".join(f"P{p} {n}" for p, n in enumerate(self.names))
         return ([f"{self.game.name}, deal #{self.deal}; {players}"]
-                + narrative_lines(view, self.events, self.log, 0, self.names, full=True))
+                + narrative_lines(view, self.events, self.log, 0, self.names, full=True, said=self.chose))
 
     # -- records -------------------------------------------------------------------------------
     def record_path(self, finished: bool) -> Path | None:
         """Where this deal's record goes: --record (a second deal adds -2, ...); after a
-        quit without --record, GAME-deal-N.json in the current folder; None: not saved."""
+        quit without --record, GAME-deal-N.json in the records folder of the user's data
+        folder (``records_dir``); None: not saved."""
+        from ..study.records import records_dir
+
         if not self.recordable:
             return None
         if self.record is None:
-            return None if finished else Path(f"{self.game.name}-deal-{self.deal}.json")
+            folder = records_dir()
+            return None if finished or folder is None else folder / f"{self.game.name}-deal-{self.deal}.json"
         if self.deals_played == 0:
             return self.record
         return self.record.with_name(f"{self.record.stem}-{self.deals_played + 1}{self.record.suffix}")
@@ -343,6 +384,8 @@ class PlaySession(Screen):
         else:
             rec = self.recorder.finish_unfinished(s, self.path, self.specs, self.max_steps)
         try:
+            if self.record is None:
+                out.parent.mkdir(parents=True, exist_ok=True)
             elsewhere = write_record(rec, out)
         except OSError as exc:
             self.term.show([f"error: cannot write the game record {out}: {exc.strerror or exc}"])
@@ -451,7 +494,9 @@ def register(app: typer.Typer, fail, load) -> None:
                                 "new random deal.", show_default=False)] = None,
              record: Annotated[Optional[Path], typer.Option(
                  "--record", help="Write each deal's game record (JSON) here; `recycle replay` plays it back. "
-                                  "Without it, a game you quit is saved as GAME-deal-N.json.",
+                                  "Without it, a game you quit is saved as GAME-deal-N.json in the records folder of "
+                                  "your data folder ($XDG_DATA_HOME/recycle/records, by default "
+                                  "~/.local/share/recycle/records).",
                  show_default=False)] = None,
              max_steps: MaxStepsOpt = DEFAULT_MAX_STEPS, max_work: MaxWorkOpt = None,
              num_players: NumPlayersOpt = None):

@@ -13,6 +13,7 @@ import re
 
 from ..engine.describe import place_name
 from ..engine.transcript import ARROWS
+from ..lang.notes import NO_WORDS
 from ..lang.values import MoveEvent, StorageEvent
 
 # hands sorted by suit (colours alternating) and rank, aces high
@@ -101,9 +102,12 @@ def table_lines(obs, names: list[str], deal, to_move: int | None = None) -> list
                 where += f" (you know {hand_text(game, known_at[info.index])})"
             b["counts"].append(where)
     values = {**obs.ints(), **obs.strs()}
+    words = getattr(game, "words", NO_WORDS)
     for label, v in values.items():
         key, name = _owner_of(label)
-        block(key)["storage"].append(f"{name} {v}")
+        shown = words.slot(name)
+        if shown is not None:  # None: a storage the game hides (``;@ hide:``)
+            block(key)["storage"].append(f"{shown} {words.value(name, v)}")
     lines = []
     order = [("player", me)] + [("player", p) for p in range(game.nplayers) if p != me]
     order += sorted(k for k in blocks if k[0] == "team") + [("game", 0)]
@@ -165,27 +169,41 @@ def _group_moves(events, game, infos, me: int, can_see) -> list[str]:
     return parts
 
 
-def _storage_parts(events) -> list[str]:
-    """The storages set, each with its last value, on one line (none: no line)."""
+def _storage_parts(events, words=NO_WORDS) -> list[str]:
+    """The storages set, each with its last value, on one line (none: no line), in the
+    game's words (``words``: hidden storages left out, labels and value words used)."""
     last: dict = {}
     for ev in events:
-        last[ev.slot] = ev.value
+        shown = words.slot(ev.slot)
+        if shown is not None:
+            last[shown] = words.value(ev.slot, ev.value)
     text = " · ".join(f"{slot} = {v}" for slot, v in last.items())
     if len(text) > STORAGE_WIDTH:
         text = text[:STORAGE_WIDTH - 4].rsplit(" · ", 1)[0] + " ..."
     return [text] if text else []
 
 
-def narrative_lines(obs, events, log, since: int, names: list[str], full: bool = False) -> list[str]:
+FORCED = "only one option: "
+
+
+def narrative_lines(obs, events, log, since: int, names: list[str], full: bool = False,
+                    said: dict | None = None) -> list[str]:
     """What happened from decision ``since`` on, as ``obs.player`` saw it: for each decision
     who chose and what it did, then what the game did after it. ``events`` are the state's
-    recorded events; ``log`` lists ``(decision, player, options, chosen)``. Unless ``full``, the
-    game's moves after one decision are cut to ``MAX_GROUP`` lines."""
+    recorded events; ``log`` lists ``(decision, player, options, chosen)``; ``said`` gives the
+    words of the options ``obs.player`` chose that the game names (by decision), told instead
+    of their events. A
+    decision of ``obs.player``'s with one option is told as forced (``FORCED``); another
+    player's is not (how many options they had may depend on cards this seat does not see).
+    Unless ``full``, the game's moves after one decision are cut to ``MAX_GROUP`` lines."""
     game = obs.game
     infos = game.layout.infos
+    words = getattr(game, "words", NO_WORDS)
     me = obs.player
     can_see = obs.can_see
     who = {d: p for d, p, _, _ in log}
+    forced = {d for d, p, n, _ in log if p == me and n == 1}
+    said = said or {}
     by_decision: dict[int, list] = {}
     for ev in events:
         if ev.decision >= since:
@@ -197,18 +215,73 @@ def narrative_lines(obs, events, log, since: int, names: list[str], full: bool =
         label = "deal" if d == 0 else "you" if p == me else f"P{p}" if p is not None else "game"
         own = [e for e in evs if e.chooser is not None]
         rest = [e for e in evs if e.chooser is None]
-        said = _group_moves([e for e in own if isinstance(e, MoveEvent)], game, infos, me, can_see)
-        said += _storage_parts([e for e in own if isinstance(e, StorageEvent)])
+        parts = _group_moves([e for e in own if isinstance(e, MoveEvent)], game, infos, me, can_see)
+        parts += _storage_parts([e for e in own if isinstance(e, StorageEvent)], words)
         if p is not None:
-            lines.append(f"  {label:<6}{'; '.join(said) or 'pass'}")
+            told = (said.get(d) if p == me else None) or "; ".join(parts) or "pass"
+            lines.append(f"  {label:<6}{FORCED if d in forced else ''}{told}")
         then = _group_moves([e for e in rest if isinstance(e, MoveEvent)], game, infos, me, can_see)
-        then += _storage_parts([e for e in rest if isinstance(e, StorageEvent)])
+        then += _storage_parts([e for e in rest if isinstance(e, StorageEvent)], words)
         if p is None and then:
             lines.append(f"  {label:<6}{then.pop(0)}")
         if len(then) > MAX_GROUP and not full:  # keep the storages (the last line): who lost, who scored
             then = then[:MAX_GROUP - 2] + [f"... {len(then) - MAX_GROUP + 1} more moves"] + then[-1:]
         lines.extend(f"  {'':<6}then {t}" for t in then)
     return lines
+
+
+def display_positions(obs) -> dict:
+    """Where each card the seat sees is shown on its table (``table_lines``): card ->
+    ``(location index, place)``, its own hands sorted as ``hand_text`` shows them."""
+    game = obs.game
+    me = obs.player
+    out: dict = {}
+    for info in game.layout.infos:
+        try:
+            if not obs.count(info.index) or not obs.can_see(info.index):
+                continue
+        except IndexError:
+            continue
+        cards = [c for c in obs.cards(info.index) if c is not None]
+        if info.owner_kind == "player" and info.owner == me and info.kind != "vloc":
+            cards = sorted(cards, key=lambda c: card_key(game, c))
+        for k, c in enumerate(cards):
+            out.setdefault(c, (0 if info.owner_kind == "player" and info.owner == me else 1, info.index, k))
+    return out
+
+
+def display_order(obs, options) -> list[int]:
+    """The options' indices in the order to show them: the options one form offers (the
+    cards of an ``any``, next to each other in the list) sorted by where their cards are
+    shown on the table (``display_positions``: a card passed or played from the hand in
+    the hand's order); the others, and a form's options of which some move a card the
+    seat does not see, where they are."""
+    pos = display_positions(obs)
+    order = list(range(len(options)))
+
+    def form(o):
+        key = getattr(o, "key", None)
+        if not key or not all(isinstance(step, tuple) and len(step) == 3 for step in key):
+            return None
+        return tuple(step[:2] for step in key)
+
+    def where(o):
+        cards = tuple(getattr(o, "cards", ()) or ())
+        if not cards or any(c is None or c not in pos for c in cards):
+            return None
+        return tuple(pos[c] for c in cards)
+
+    start = 0
+    while start < len(options):
+        f = form(options[start])
+        end = start + 1
+        while end < len(options) and f is not None and form(options[end]) == f:
+            end += 1
+        keys = [where(options[k]) for k in range(start, end)]
+        if end - start > 1 and all(k is not None for k in keys):
+            order[start:end] = [k for _, k in sorted(zip(keys, range(start, end)))]
+        start = end
+    return order
 
 
 def options_lines(options, chances=None, best: int | None = None) -> list[str]:

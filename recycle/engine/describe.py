@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 
-from ..lang.values import MoveEvent, StorageEvent, may_see
+from ..lang.values import Card, MoveEvent, StorageEvent, may_see
 
 
 class _Drawn:
@@ -177,9 +177,81 @@ def describe_effects(state, events, viewer: int | None, told: set | None = None)
     return "; ".join(parts)
 
 
+def option_name(game, steps) -> tuple | None:
+    """``(words, binds)``: the game's name of the option of ``steps`` (a ``;@ name:`` note
+    on its form, ``lang/notes.py``), or None."""
+    words = getattr(game, "words", None)
+    if words is None or not words.names:
+        return None
+    for item, _ in steps:
+        node = getattr(item, "node", None)
+        if node is not None:
+            got = words.option_name(node.span)
+            if got is not None:
+                return got
+    return None
+
+
+def _filled(state, steps, words: str, viewer: int | None) -> str:
+    """A name's ``{V}`` filled with the value the option binds to 'V: a card's name where the
+    viewer sees it now ("a card" elsewhere), a number as it is."""
+    from ..lang.notes import PLACE
+
+    values: dict = {}
+    for item, env in steps:
+        for var, slot in item.scope.names().items():
+            if isinstance(slot, int) and slot < len(env):
+                values.setdefault(var, env[slot])
+    infos = state.game.layout.infos
+
+    def fill(m):
+        v = values.get(m.group(1))
+        if isinstance(v, Card):
+            where = state.card_loc[v] if v < len(state.card_loc) else None
+            seen = viewer is None or (where is not None and may_see(infos[where], viewer, state.team_of))
+            return state.game.card_name(v) if seen else "a card"
+        if isinstance(v, int):
+            return str(int(v))
+        if isinstance(v, str):
+            return v
+        return m.group(0)
+
+    return PLACE.sub(fill, words)
+
+
+def card_words(state, events, viewer: int | None) -> str:
+    """The cards an option moves, as its chooser sees them now: ``9♠ for 10♣`` for a swap,
+    ``Q♠`` for a move; a card the viewer does not see is "a card"."""
+    game = state.game
+
+    def cards(group) -> str:
+        names = [game.card_name(ev.card) for ev in group if seen_now(state, ev, viewer)]
+        hidden = len(group) - len(names)
+        if hidden:
+            names.append("a card" if hidden == 1 else f"{hidden} cards")
+        return " ".join(names)
+
+    moves = [ev for ev in events if isinstance(ev, MoveEvent) and ev.action in ("move", "swap")]
+    pairs: dict = {}
+    runs: dict = {}
+    for ev in moves:
+        if ev.action == "swap":
+            pairs.setdefault(frozenset((ev.src, ev.dst)), []).append(ev)
+        else:
+            runs.setdefault((ev.src, ev.dst), []).append(ev)
+    parts = []
+    for group in pairs.values():
+        a = group[0].src
+        parts.append(f"{cards([ev for ev in group if ev.src == a])} for {cards([ev for ev in group if ev.src != a])}")
+    parts += [cards(group) for group in runs.values()]
+    return "; ".join(parts)
+
+
 def describe_option(state, steps, chooser: int, viewer: int | None, events: list | None = None) -> str:
-    """The option in words; ``pass`` when it changes nothing that can be told. Told to its
-    chooser (``viewer == chooser``), a storage value the option sets after moving a card the
+    """The option in words: told to its chooser, the game's name for it when it has one
+    (``option_name``, with the cards it moves when it binds one); else ``pass`` when it
+    changes nothing that can be told, else what it does. Told to its chooser (``viewer ==
+    chooser``), a storage value the option sets after moving a card the
     chooser does not see, or after drawing from the generator, is not named
     (``knowable_values``). ``events``: the option's ``effects(..., watch=True)`` when the
     caller has them already."""
@@ -192,6 +264,15 @@ def describe_option(state, steps, chooser: int, viewer: int | None, events: list
         cut = events.index(DRAWN)
         if any(isinstance(ev, (MoveEvent, StorageEvent)) for ev in events[cut:]):
             events, tail = events[:cut], AT_RANDOM
+    # the game's names are words for the chooser (the play screen); a spectator's transcript
+    # tells what the option did, as another player sees it
+    named = option_name(state.game, steps) if mine else None
+    if named is not None:
+        words, binds = named
+        if "{" in words:
+            return _filled(state, steps, words, viewer)
+        told = card_words(state, events, viewer) if binds else ""
+        return f"{words}: {told}" if told else words
     text = describe_effects(state, events, viewer, knowable_values(state, events, viewer) if mine else None)
     if tail:
         return f"{text}; {tail}" if text else tail

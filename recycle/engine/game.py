@@ -21,6 +21,7 @@ from ..errors import RecycleCompileError, RecycleCompileErrors, RecycleError, Re
 from ..lang.items import DEFAULT_MAX_WORK, MAX_EVENTS, charge  # noqa: F401 - part of the API
 from ..lang.values import Card
 from .state import State
+from ..lang.notes import read_notes
 from ..lang.syntax import INT, SYMBOL, VAR, Atom, SList, SourceFile, parse_file, parse_text
 
 DEFAULT_MAX_STEPS = 100_000
@@ -133,6 +134,9 @@ class PreparedGame:
         self._deck_runs: dict = {}  # (create-deck form, first id) -> its cards, checked once
         self.empty_points = PointMap(self, ())
         self.warnings = list(source.warnings)
+        # the game's own words for its options and storages (its ``;@`` comments: lang/notes.py);
+        # the notes not understood are warnings of ``recycle check``
+        self.words, self.note_warnings = read_notes(source)
         # compiling allocates a great deal and frees nothing: the cyclic collector, run
         # again and again over the growing tree of closures, would make it quadratic
         collecting = gc.isenabled()

@@ -37,6 +37,8 @@ import weakref
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from ..lang.notes import NO_WORDS, GameWords
+
 
 @dataclass(frozen=True)
 class PublicLayout:
@@ -59,6 +61,7 @@ class PublicGame:
     card_attrs: tuple  # per card id: a read-only mapping of its attributes (RANK, SUIT, ...)
     card_names: tuple  # per card id: its short name (``A♠``)
     layout: PublicLayout
+    words: GameWords = NO_WORDS  # the game's names of options and labels of storages (lang/notes.py)
 
     def card_name(self, c: int) -> str:
         """A short name for a card, e.g. ``A♠`` or ``RED-7``."""
@@ -76,7 +79,7 @@ def public_game(game) -> PublicGame:
             game.name, game.nplayers, bool(game.scoring_max),
             tuple(MappingProxyType(dict(a)) for a in game.card_attrs),
             tuple(game.card_name(c) for c in range(len(game.card_attrs))),
-            PublicLayout(tuple(game.layout.infos)))
+            PublicLayout(tuple(game.layout.infos)), getattr(game, "words", NO_WORDS))
     return got
 
 

@@ -34,6 +34,9 @@ MAX_NESTING = 200
 MAX_SOURCE_BYTES = 150_000  # 12 times the largest corpus game; `recycle check` of the costliest such file takes about 1.3 s (tools/bench.py limits)
 MAX_LITERAL = 2**63 - 1
 
+# a comment that starts so is a structured comment (``notes``): names of options, storages' labels
+NOTE_PREFIX = ";@"
+
 # Atom kinds
 INT, VAR, SYMBOL, OP, COMMA, COLON, DOTDOT = "int", "var", "symbol", "op", "comma", "colon", "dotdot"
 
@@ -84,6 +87,9 @@ class SourceFile:
     text: str
     filename: str
     warnings: tuple
+    # the structured comments (``;@ ...``) in the order of the text: ``(Span, text after ";@")``,
+    # read by ``notes.read_notes`` (the forms do not depend on them: older readers ignore them)
+    notes: tuple = ()
 
 
 # Python's str.splitlines() line boundaries: the error display quotes lines as it splits them,
@@ -243,6 +249,13 @@ class _ToAst(Transformer):
         super().__init__()
         self.file = "<string>"
         self.too_large: list = []  # integer tokens beyond 64 bits, reported after the parse
+        self.notes: list = []  # the structured comments (``;@``), as Lark's lexer passes them
+
+    def comment(self, tok):
+        """Lark's lexer callback for every (ignored) comment: keep the structured ones."""
+        if tok.startswith(NOTE_PREFIX):
+            self.notes.append((self._span(tok), str(tok)[len(NOTE_PREFIX):]))
+        return tok
 
     def _span(self, tok) -> Span:
         return Span(self.file, tok.line, tok.column, tok.end_line, tok.end_column)
@@ -313,28 +326,29 @@ def _parser():
     if not _PARSER:
         to_ast = _ToAst()
         _PARSER.append((Lark.open("grammar.lark", rel_to=__file__, parser="lalr", lexer="basic",
-                                  transformer=to_ast, maybe_placeholders=False), to_ast))
+                                  transformer=to_ast, maybe_placeholders=False,
+                                  lexer_callbacks={"COMMENT": to_ast.comment}), to_ast))
     return _PARSER[0]
 
 
 def _lark_read(text: str, filename: str):
-    """``(forms, stray ')' spans)`` of ``text`` as Lark reads it; Lark's errors become
+    """``(forms, stray ')' spans, structured comments)`` of ``text`` as Lark reads it; Lark's errors become
     RecycleSyntaxErrors with the position and what was expected, in words."""
     lark_text = text.replace("\r\n", " \n").translate(_TO_NEWLINE) if _OTHER_BREAKS.search(text) else text
     with _PARSING:
         parser, to_ast = _parser()
-        to_ast.file, to_ast.too_large = filename, []
+        to_ast.file, to_ast.too_large, to_ast.notes = filename, [], []
         try:
             forms, strays = parser.parse(lark_text)
         except UnexpectedInput as exc:
             raise _lark_error(exc, text, filename) from None
-        too_large = to_ast.too_large
+        too_large, notes = to_ast.too_large, tuple(to_ast.notes)
     if too_large:
         t = too_large[0]
         raise RecycleSyntaxError(f"the integer {t[:24]}{'...' if len(t) > 24 else ''} is beyond 64 bits "
                                  f"(at most {MAX_LITERAL})", Span(filename, t.line, t.column, t.end_line,
                                                                   t.end_column), text)
-    return forms, strays
+    return forms, strays, notes
 
 
 # Lark's terminals (grammar.lark) in words
@@ -387,7 +401,7 @@ def parse_text(text: str, filename: str = "<string>") -> SourceFile:
     collecting = gc.isenabled()
     gc.disable()
     try:
-        forms, strays = _lark_read(text, filename)
+        forms, strays, notes = _lark_read(text, filename)
     finally:
         if collecting:
             gc.enable()
@@ -413,7 +427,7 @@ def parse_text(text: str, filename: str = "<string>") -> SourceFile:
     if len(forms) > 1:
         s = forms[1].span
         warnings.append(f"{s}: warning: text after the game form ignored")
-    return SourceFile(forms, text, filename, tuple(warnings))
+    return SourceFile(forms, text, filename, tuple(warnings), notes)
 
 
 def _os_reason(exc: OSError) -> str:

@@ -17,10 +17,11 @@ record cannot make ``replay`` read, parse or quote any other file.
 
 from __future__ import annotations
 
+
 import hashlib
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PureWindowsPath
 
 from ..engine.runner import privileged
@@ -110,6 +111,20 @@ def play_recorded(game, players, seed: int, path, specs: list[str], max_steps: i
         exc.recorder = rec
         raise
     return result, rec.finish(result, path, specs, max_steps)
+
+
+def records_dir() -> Path | None:
+    """Where ``recycle play`` saves the record of a game quit without ``--record``:
+    ``recycle/records`` in the user's data folder, ``$XDG_DATA_HOME`` (``~/.local/share``
+    when unset or not an absolute path, as the XDG rules say); None without a home folder.
+    Not the current folder: in a checkout a record there would show in ``git status``."""
+    base = os.environ.get("XDG_DATA_HOME", "")
+    if not os.path.isabs(base):
+        home = os.path.expanduser("~")
+        if home.startswith("~"):
+            return None  # no home folder (never a folder named "~" in the working one)
+        base = os.path.join(home, ".local", "share")
+    return Path(base) / "recycle" / "records"
 
 
 def write_record(record: dict, out: str | Path) -> Path | None:
@@ -325,7 +340,9 @@ def replay(record: dict, game=None, record_path=None, reveal: bool = False, forc
         result, again = play_recorded(game, players, record["seed"], record["game"], specs,
                                       record["max_steps"], describe=True, reveal=reveal)
     except _RecordEnds as exc:
-        result = exc.partial
+        # the game so far counts the decision the record stops at, which was not made: the
+        # transcript says how many were made, the count the record and the summary give
+        result = replace(exc.partial, decisions=len(exc.recorder.decisions))
         again = {"decisions": exc.recorder.decisions, "deal": exc.recorder.deal or deal_of(result.state)}
     problems = []
     for k, (a, b) in enumerate(zip(record["decisions"], again["decisions"])):
