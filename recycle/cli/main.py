@@ -264,9 +264,9 @@ def check(game: GameArg,
 
 def _register_extensions() -> None:
     """Commands that live in their own modules (graphs, analysis, env, play) register themselves here."""
-    from . import analysis, compile, env, graph, play
+    from . import analysis, campaign, compile, env, graph, play
 
-    for mod in (graph, analysis, env, play, compile):
+    for mod in (graph, analysis, env, play, compile, campaign):
         mod.register(app, fail=_fail, load=_load)
 
 
