@@ -7,7 +7,7 @@ import html as _html
 import io
 
 from ...errors import printable
-from .report import MEANS, RATES
+from .measures import MEANS, RATES
 
 LABELS = {name: label for name, _, label in MEANS} | {name: label for name, _, _, label in RATES} | {
     "branching": "branching (options per decision)", "fairness": "fairness (best seat's win rate - worst's)"}
@@ -105,8 +105,9 @@ def _win_figure(game, cells):
                 e = c.win_rate[s]
                 xs.append(i + (s - (seats - 1) / 2) * width)
                 ys.append(e.value)
-                err[0].append(e.value - e.lo)
-                err[1].append(e.hi - e.value)
+                lo, hi = _err(e)
+                err[0] += lo
+                err[1] += hi
         ax.bar(xs, ys, width, yerr=err, capsize=3, label=f"P{s}")
     ax.set_xticks(range(len(cells)), [printable(c.variant) + "\n" + printable(c.lineup) for c in cells], fontsize=8)
     ax.set_ylabel("win rate (95% Wilson interval)")
@@ -114,6 +115,11 @@ def _win_figure(game, cells):
     ax.legend(fontsize=8, ncol=min(seats, 8))
     fig.tight_layout()
     return fig
+
+
+def _err(e) -> list:
+    """Error bar lengths below and above (an interval's bound can miss its point by a rounding error)."""
+    return [[max(0.0, e.value - e.lo)], [max(0.0, e.hi - e.value)]]
 
 
 def _measures_figure(game, cells):
@@ -128,7 +134,7 @@ def _measures_figure(game, cells):
         for y, c in zip(ys, cells):
             e = c.measures.get(name)
             if e is not None:
-                ax.errorbar([e.value], [y], xerr=[[e.value - e.lo], [e.hi - e.value]], fmt="o", capsize=3,
+                ax.errorbar([e.value], [y], xerr=_err(e), fmt="o", capsize=3,
                             color="C3" if c.baseline else "C0")
         ax.set_yticks(list(ys), [printable(f"{c.variant} · {c.lineup}") for c in cells], fontsize=7)
         ax.invert_yaxis()
@@ -149,7 +155,8 @@ def _effects_figure(game, comps):
         # the interval of the difference, scaled like the effect size (difference / its scale)
         scale = x.effect / x.diff if x.diff else 0.0
         lo, hi = sorted((x.ci[0] * scale, x.ci[1] * scale)) if scale else (x.effect, x.effect)
-        ax.errorbar([x.effect], [y], xerr=[[x.effect - lo], [hi - x.effect]], fmt="o", capsize=2,
+        # (Cohen's h is not linear in the rates: the scaled interval may miss the point by a little)
+        ax.errorbar([x.effect], [y], xerr=[[max(0.0, x.effect - lo)], [max(0.0, hi - x.effect)]], fmt="o", capsize=2,
                     color="C3" if x.beyond_chance else "C7")
     ax.axvline(0, color="black", lw=0.8)
     ax.set_yticks(range(len(comps)), [printable(f"{x.variant} · {x.lineup} · {x.measure}") for x in comps],

@@ -172,12 +172,14 @@ def _run_local(todo: list[ChunkTask], workers: int, finished, state: CampaignPro
             try:
                 while pending or running:
                     while pending and len(running) < 2 * workers:
-                        t = pending.pop()
-                        running[pool.submit(run_chunk, t)] = t
+                        # submit raises BrokenProcessPool too: the chunk leaves `pending` only once handed out
+                        running[pool.submit(run_chunk, pending[-1])] = pending[-1]
+                        pending.pop()
                     ready, _ = wait(running, return_when=FIRST_COMPLETED)
                     for f in ready:
-                        t = running.pop(f)
-                        finished(f.result())
+                        res = f.result()  # raises BrokenProcessPool: the chunk stays in `running`
+                        del running[f]
+                        finished(res)
             except BrokenProcessPool:
                 broken = True
         if broken:
