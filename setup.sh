@@ -33,10 +33,11 @@ if [ ! -x .venv/bin/python ]; then
 fi
 say "installing recycle and its dependencies into .venv (a minute or two the first time)"
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
-# the rl extra (PettingZoo, OpenSpiel) runs the learning-environment tests; recycle works without it
-if ! .venv/bin/python -m pip install -q -e '.[test,rl]'; then
+# the rl extra (PettingZoo, OpenSpiel) runs the learning-environment tests; recycle works without it;
+# the campaign extra (DuckDB, Dask distributed) runs `recycle campaign` and `recycle report`
+if ! .venv/bin/python -m pip install -q -e '.[test,rl,campaign]'; then
   echo "setup: could not install the rl extra (pettingzoo, open_spiel); its tests will be skipped" >&2
-  .venv/bin/python -m pip install -q -e '.[test]'
+  .venv/bin/python -m pip install -q -e '.[test,campaign]'
 fi
 
 # 2. Graphviz's dot renders the diagrams; without it recycle still writes DOT source

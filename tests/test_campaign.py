@@ -344,3 +344,18 @@ def test_the_commands_refuse_bad_input_with_a_message(tmp_path):
     assert r.returncode == 1 and "cannot open the database" in r.stderr and "Traceback" not in r.stderr
     r = run("campaign", "bad.toml", "--scheduler", "tcp://127.0.0.1:1", "-w", "2")
     assert r.returncode == 2 and "--workers counts local processes" in r.stderr
+
+
+def test_a_missing_duckdb_says_which_extra_installs_it(monkeypatch, tmp_path):
+    from recycle.study.campaign import store
+
+    monkeypatch.setitem(sys.modules, "duckdb", None)  # as if it were not installed
+    with pytest.raises(StoreError, match=r"need 'duckdb', which is not installed: pip install -e '\.\[campaign\]'"):
+        store.connect(tmp_path / "x.duckdb")
+
+
+def test_the_worked_example_plan_reads():
+    plan = Plan.from_toml(GAMES / "hearts-variants.toml")
+    assert [v.name for v in plan.variants(plan.games[0])] == ["baseline", "DEDUCT_SHOOT=1", "GOAL=50",
+                                                               "GOAL=50,DEDUCT_SHOOT=1"]
+    assert (plan.seed, plan.games_per_cell, plan.chunk, plan.name) == (1, 500, 100, "hearts-variants")
