@@ -58,12 +58,13 @@ def text(r) -> str:
     if r.comparisons:
         lines += ["", f"against the baseline ({len(r.comparisons)} comparisons; * beyond chance, Holm-corrected "
                       f"p < 0.05; effect: Cohen's h for rates, d for means)"]
-        lines.append(f"  {'game':<14} {'line-up':<14} {'variant':<18} {'measure':<14} {'baseline':>10} "
+        vw = min(40, max(7, *(len(x.variant) for x in r.comparisons)))
+        lines.append(f"  {'game':<14} {'line-up':<14} {'variant':<{vw}} {'measure':<14} {'baseline':>10} "
                      f"{'variant':>10} {'difference [95%]':>28} {'effect':>8} {'p (Holm)':>9}")
         for x in r.comparisons:
             diff = f"{_fmt(x.measure, x.diff)} [{_fmt(x.measure, x.ci[0])}, {_fmt(x.measure, x.ci[1])}]"
             lines.append(printable(
-                f"  {x.game[:14]:<14} {x.lineup[:14]:<14} {x.variant[:18]:<18} {x.measure:<14} "
+                f"  {x.game[:14]:<14} {x.lineup[:14]:<14} {x.variant[:vw]:<{vw}} {x.measure:<14} "
                 f"{_fmt(x.measure, x.baseline_value):>10} {_fmt(x.measure, x.value):>10} {diff:>28} "
                 f"{x.effect_kind}={x.effect:+.2f} {_p(x.p_holm):>9}{' *' if x.beyond_chance else ''}"))
     for g, v, ln, ch, err in r.failures:
@@ -128,7 +129,8 @@ def _measures_figure(game, cells):
     names = [n for n in ORDER if any(n in c.measures for c in cells)]
     cols = 3
     rows = (len(names) + cols - 1) // cols
-    fig, axes = plt.subplots(rows, cols, figsize=(11, 2.6 * rows), squeeze=False)
+    fig, axes = plt.subplots(rows, cols, figsize=(11, 0.35 * len(cells) * rows + 1.2 * rows), squeeze=False,
+                             sharey=True)
     for ax, name in zip(axes.flat, names):
         ys = range(len(cells))
         for y, c in zip(ys, cells):
@@ -137,8 +139,8 @@ def _measures_figure(game, cells):
                 ax.errorbar([e.value], [y], xerr=_err(e), fmt="o", capsize=3,
                             color="C3" if c.baseline else "C0")
         ax.set_yticks(list(ys), [printable(f"{c.variant} · {c.lineup}") for c in cells], fontsize=7)
-        ax.invert_yaxis()
-        ax.set_title(LABELS.get(name, name)[:48], fontsize=8)
+        ax.set_ylim(len(cells) - 0.5, -0.5)  # the first cell on top (the axes share y)
+        ax.set_title(name.replace("_", " "), fontsize=9)
         ax.tick_params(axis="x", labelsize=7)
     for ax in list(axes.flat)[len(names):]:
         ax.axis("off")
