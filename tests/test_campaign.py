@@ -359,3 +359,12 @@ def test_the_worked_example_plan_reads():
     assert [v.name for v in plan.variants(plan.games[0])] == ["baseline", "DEDUCT_SHOOT=1", "GOAL=50",
                                                                "GOAL=50,DEDUCT_SHOOT=1"]
     assert (plan.seed, plan.games_per_cell, plan.chunk, plan.name) == (1, 500, 100, "hearts-variants")
+
+
+def test_big_chunks_go_in_through_csv_with_the_same_rows(tmp_path, reference, monkeypatch):
+    from recycle.study.campaign import store
+
+    monkeypatch.setattr(store, "CSV_FROM", 1)  # every chunk through the CSV file
+    run_campaign(_folder(tmp_path), tmp_path / "csv.duckdb", workers=1)
+    assert tables(tmp_path / "csv.duckdb") == reference
+    assert not list(Path(__import__("tempfile").gettempdir()).glob("recycle-chunk-*.csv"))

@@ -2,7 +2,7 @@
 """Throughput of campaigns (figures for docs/campaigns.md; never timed assertions in tests).
 
     python tools/bench_campaign.py [--games 100000] [--chunk 5000] [--game games/schwimmen.rcy]
-           [--workers 1,2,4] [--dask 2] [--heuristics] [--overhead]
+           [--workers 1,2,4] [--dask 2] [--heuristics] [--overhead] [--writes]
 
 Runs one plan (one game, its baseline, random players, ``--games`` games) into a fresh
 DuckDB file with each number of local workers and on a Dask cluster of ``--dask`` worker
@@ -55,6 +55,7 @@ def main() -> None:
     ap.add_argument("--dask", type=int, default=2, help="Dask worker processes (0: no Dask run)")
     ap.add_argument("--heuristics", action="store_true", help="trace every game for the heuristics")
     ap.add_argument("--overhead", action="store_true")
+    ap.add_argument("--writes", action="store_true")
     a = ap.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="bench-campaign-"))
     shutil.copy(a.game, folder / Path(a.game).name)
@@ -82,8 +83,34 @@ def main() -> None:
             print(f"overhead per chunk (2 local workers, {n:,} games in chunks of {a.small} and of {a.chunk}): "
                   f"{1000 * per_chunk:.2f} ms; a game {1e6 * per_game:.0f} µs of wall time; chunks of at least "
                   f"{max(1, round(per_chunk / (0.05 * per_game))):,} games keep the overhead under 5%")
+        if a.writes:
+            writes(folder, a.game, a.chunk, a.heuristics)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def writes(folder: Path, game: str, chunk: int, heuristics: bool, rounds: int = 20) -> None:
+    """Play one chunk, then write it ``rounds`` times (as different chunks) and time the writes."""
+    from dataclasses import replace
+
+    from recycle.study.campaign import Plan, store
+    from recycle.study.campaign.job import run_chunk
+    from recycle.study.campaign.run import prepare
+
+    (folder / "plan.toml").write_text(plan_text(game, chunk * rounds, chunk, heuristics))
+    plan = Plan.from_toml(folder / "plan.toml")
+    cells, tasks = prepare(plan)
+    res = run_chunk(tasks[0])
+    con = store.connect(folder / "writes.duckdb")
+    store.begin(con, plan, cells, False)
+    t0 = time.perf_counter()
+    for k in range(rounds):
+        cols = dict(res.columns, idx=[i + k * chunk for i in res.columns["idx"]])
+        store.write_chunk(con, replace(res, key=(*res.key[:3], k), columns=cols))
+    dt = time.perf_counter() - t0
+    con.close()
+    print(f"coordinator writes: {rounds} chunks of {chunk:,} games in {dt:.2f} s: {1e6 * dt / (rounds * chunk):.1f} µs "
+          f"a game, {rounds * chunk / dt:,.0f} games/s at most with one writer", flush=True)
 
 
 if __name__ == "__main__":
