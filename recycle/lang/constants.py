@@ -73,7 +73,6 @@ def with_constants(source: SourceFile, values: dict) -> SourceFile:
     """``source`` with its declared constants set to ``values`` (``{"GOAL": 50}``); a
     ``ValueError`` names a constant the game does not declare or a value of the wrong kind."""
     kinds = declared(source)
-    text = source.text
     edits = []
     for name, value in values.items():
         if name not in kinds:
