@@ -107,7 +107,7 @@ def register(app: typer.Typer, fail, load) -> None:
                 run = run_campaign(p, path, scheduler=scheduler, workers=workers or (os.cpu_count() or 1),
                                    resume=resume, progress=show)
         except (PlanError, StoreError) as exc:
-            typer.echo(f"error: {printable(str(exc))}", err=True)
+            typer.echo(f"error: {printable(str(exc), keep=chr(10))}", err=True)
             raise typer.Exit(1) from None
         except OSError as exc:  # a scheduler that cannot be reached, a full disk
             typer.echo(f"error: {printable(str(exc))[:500]}", err=True)
@@ -144,7 +144,7 @@ def register(app: typer.Typer, fail, load) -> None:
         try:
             r = make_report(db)
         except StoreError as exc:
-            typer.echo(f"error: {printable(str(exc))}", err=True)
+            typer.echo(f"error: {printable(str(exc), keep=chr(10))}", err=True)
             raise typer.Exit(1) from None
         if html is not None:
             write_file(html, r.html())
