@@ -34,10 +34,11 @@ fi
 say "installing recycle and its dependencies into .venv (a minute or two the first time)"
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
 # the rl extra (PettingZoo, OpenSpiel) runs the learning-environment tests; recycle works without it;
-# the studio extra (Starlette, uvicorn; httpx and Playwright for its tests) serves `recycle studio`
-if ! .venv/bin/python -m pip install -q -e '.[test,rl,studio]'; then
+# the studio extra (Starlette, uvicorn; httpx and Playwright for its tests) serves `recycle studio`;
+# the campaign extra (DuckDB, Dask distributed) runs `recycle campaign` and `recycle report`
+if ! .venv/bin/python -m pip install -q -e '.[test,rl,studio,campaign]'; then
   echo "setup: could not install the rl extra (pettingzoo, open_spiel); its tests will be skipped" >&2
-  .venv/bin/python -m pip install -q -e '.[test,studio]'
+  .venv/bin/python -m pip install -q -e '.[test,studio,campaign]'
 fi
 
 # 2. Graphviz's dot renders the diagrams; without it recycle still writes DOT source

@@ -118,6 +118,23 @@ def test_tools_do_not_import_the_tests():
         assert '"tests"' not in f.read_text(), f"{f.name} puts tests/ on the path"
 
 
+def test_a_campaign_worker_needs_neither_the_database_nor_the_plots():
+    """recycle.study.campaign (in the study layer): the module that plays a chunk on a worker
+    (job) imports none of the coordinator's modules (store: DuckDB; report, render: matplotlib),
+    so a Dask worker needs only recycle itself."""
+    known = modules()
+    assert "recycle.study.campaign.job" in known
+    seen, todo = set(), ["recycle.study.campaign.job"]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        todo.extend(imports_of(name, known[name], known) - {"recycle"})
+    coordinator = {f"recycle.study.campaign.{m}" for m in ("store", "report", "render", "run", "intervals")}
+    assert not seen & coordinator, sorted(seen & coordinator)
+
+
 def test_a_missing_optional_library_says_which_extra_installs_it(monkeypatch):
     import pytest
 

@@ -271,9 +271,9 @@ def check(game: GameArg,
 
 def _register_extensions() -> None:
     """Commands that live in their own modules (graphs, analysis, env, play) register themselves here."""
-    from . import analysis, compile, env, evolve, graph, play, studio
+    from . import analysis, campaign, compile, env, evolve, graph, play, studio
 
-    for mod in (graph, analysis, env, play, compile, evolve, studio):
+    for mod in (graph, analysis, env, play, compile, evolve, campaign, studio):
         mod.register(app, fail=_fail, load=_load)
 
 

@@ -1,0 +1,161 @@
+"""One chunk of a campaign, played where a worker runs it (a local process or a Dask worker).
+
+Compiled games cannot be pickled, so a task carries the game's text, file name and the
+variant's settings; each worker compiles a variant once and keeps it (``_CACHE``). A task's
+result is plain data: the chunk's games as columns, or the message of the error that
+stopped it. Nothing here depends on which worker runs the task or when.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import socket
+import time
+from dataclasses import dataclass, field
+
+COLUMNS = ("idx", "seed", "scores", "winners", "decisions", "choices", "options", "rounds", "steps", "stopped_by",
+           "lead_changes", "settled_at", "winner_gap", "final_spread")
+
+
+@dataclass(frozen=True)
+class ChunkTask:
+    """Everything a worker needs to play one chunk."""
+
+    game: str
+    variant: str
+    lineup: str
+    chunk: int
+    seed: int
+    first: int  # index in the cell of the chunk's first game
+    n: int
+    file: str
+    text: str
+    settings: tuple
+    players: str
+    max_steps: int
+    max_work: int | None
+    heuristics: bool
+
+    @property
+    def key(self) -> tuple:
+        return (self.game, self.variant, self.lineup, self.chunk)
+
+
+@dataclass
+class ChunkResult:
+    key: tuple
+    seed: int
+    n: int
+    columns: dict = field(default_factory=dict)  # name -> list, one entry per game
+    error: str | None = None
+    worker: str = ""
+    seconds: float = 0.0
+
+
+_CACHE: dict = {}
+_CACHE_SIZE = 16
+
+
+def compiled(task: ChunkTask):
+    """The worker's compiled variant of the task's game (compiled once per worker)."""
+    from ...engine.game import PreparedGame
+    from .plan import GameEntry, variant_source
+
+    key = (task.file, hashlib.sha256(task.text.encode()).hexdigest(), task.settings, task.max_work)
+    game = _CACHE.get(key)
+    if game is None:
+        source = variant_source(GameEntry(task.game, task.file, task.text, ()), task.settings)
+        game = PreparedGame(source, max_work=task.max_work)
+        if len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[key] = game
+    return game
+
+
+def worker_name() -> str:
+    """Which worker ran a chunk: the Dask worker's address, else host and process id."""
+    try:
+        from distributed import get_worker
+
+        return get_worker().address
+    except (ImportError, ValueError):
+        return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def run_chunk(task: ChunkTask) -> ChunkResult:
+    """Play the chunk's ``task.n`` games: game ``k`` with seed ``rollout_seed(task.seed, k)``.
+    A game's error stops the chunk and is returned as its ``error`` (never raised)."""
+    from ...engine.game import rollout_seed
+    from ...errors import RecycleBug, RecycleError, StepLimitExceeded
+
+    t0 = time.perf_counter()
+    out = ChunkResult(task.key, task.seed, task.n, worker=worker_name())
+    cols = {c: [] for c in COLUMNS}
+    try:
+        game = compiled(task)
+    except (RecycleError, RecycleBug, ValueError) as exc:
+        out.error = f"the variant does not compile: {_message(exc)}"
+        return out
+    for k in range(task.n):
+        sd = rollout_seed(task.seed, k)
+        try:
+            row = play_one(game, task.players, sd, task.max_steps, task.heuristics)
+        except StepLimitExceeded as exc:
+            row = _limited(str(exc))
+        except (RecycleError, RecycleBug, RecursionError, MemoryError, ValueError) as exc:
+            out.error = f"game {task.first + k} (seed {sd}): {_message(exc)}"
+            out.seconds = time.perf_counter() - t0
+            return out
+        row["idx"] = task.first + k
+        row["seed"] = sd
+        for c in COLUMNS:
+            cols[c].append(row.get(c))
+    out.columns = cols
+    out.seconds = time.perf_counter() - t0
+    return out
+
+
+def _message(exc: BaseException) -> str:
+    text = exc.format() if hasattr(exc, "format") else f"{type(exc).__name__}: {exc}"
+    return text[:2000]
+
+
+def _limited(message: str) -> dict:
+    kind = "max_work" if "units of work" in message else "events" if "events" in message else "max_steps"
+    return {"stopped_by": kind}
+
+
+def play_one(game, players: str, seed: int, max_steps: int, heuristics: bool) -> dict:
+    """One game's row (without ``idx`` and ``seed``)."""
+    from ...players import make_players
+
+    pl = make_players(players, game.nplayers)
+    if not heuristics:
+        from ...engine.runner import RandomPlayer
+
+        if all(type(p) is RandomPlayer for p in pl):
+            s = game.random_rollout(seed, max_steps)
+            scores = list(s.scores)
+            best = max(scores) if game.scoring_max else min(scores)
+            winners = [p for p, v in enumerate(scores) if v == best]
+            return {"scores": scores, "winners": winners, "decisions": s.decisions, "options": s.options_total,
+                    "rounds": s.rounds, "steps": s.steps}
+        r = game.play(pl, seed=seed, max_steps=max_steps)
+        return {"scores": list(r.scores), "winners": list(r.winners), "decisions": r.decisions,
+                "options": r.options_total, "rounds": r.state.rounds, "steps": r.state.steps}
+    from ..analysis import _scoring_draws, game_heuristics, score_now
+
+    draws = _scoring_draws(game)
+    options, trace = [], []
+
+    def on_decision(state, player, opts, index):
+        options.append(len(opts))
+        trace.append(score_now(game, state, draws))
+
+    r = game.play(pl, seed=seed, max_steps=max_steps, on_decision=on_decision)
+    h = game_heuristics({"trace": trace, "final": r.scores, "winners": r.winners}, game.scoring_max)
+    return {"scores": list(r.scores), "winners": list(r.winners), "decisions": len(options),
+            "choices": sum(1 for o in options if o > 1), "options": sum(options), "rounds": r.state.rounds,
+            "steps": r.state.steps, "lead_changes": h["lead_changes"], "settled_at": h["settled_at"],
+            "winner_gap": h["winner_gap"], "final_spread": h["final_spread"]}
