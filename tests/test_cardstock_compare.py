@@ -95,3 +95,21 @@ def test_a_saved_run_is_judged_again_and_a_later_file_replaces_a_row(tmp_path, c
     (tmp_path / "bad.json").write_text("[1, 2")
     assert conf.main(["--cardstock", "--from-json", str(tmp_path / "bad.json")]) == 2
     assert "not a --cardstock --json output" in capsys.readouterr().err
+
+
+def test_a_second_any_goes_through_the_hand_the_first_one_left():
+    """Coup4's Ambassador, "discard any two": recycle keeps its reading where CardStock's second
+    ``any`` still lists the card the first one moved (docs/conformance.md, Coup4)."""
+    from recycle.study.stats import simulate
+
+    from .conftest import tiny
+
+    g = tiny("""(do ((repeat 4 (move (top (game iloc STOCK)) (top ((0 player) iloc HAND))))))
+ (stage player (end (> (game sto T) 0)) (do ((inc (game sto T) 1)))
+  (choice ((do (
+   (any ((current player) iloc HAND) 'C (move 'C (top (game vloc DISCARD))))
+   (any ((current player) iloc HAND) 'C (move 'C (top (game vloc DISCARD)))))))))""",
+             scoring="(scoring max (size ((current player) iloc HAND)))")
+    st = simulate(g, 40, 1)
+    assert st.options_per_decision == 12  # 4 × 3: never the same card twice
+    assert st.score_mean[0] == 2  # every option discards two of the four cards (CardStock: 2.81)
