@@ -3,6 +3,7 @@
 
     python tools/conformance.py [DIR] [--rollouts 200] [--max-steps 20000] [--seed 0]
                                 [--check] [--json] [--jobs N] [--only NAME ...] [--timeout 300]
+    python tools/conformance.py --cardstock [DIR] [-n 1000] [--seconds 70] [--jobs N] [--only NAME ...]
 
 DIR defaults to ``../shared/corpus/cardstock`` (beside the repository), where the developers
 keep a share of the CardStock corpus; the corpus itself is not part of this repository: it comes
@@ -13,6 +14,13 @@ of the RecycleError, ``file:line:column: ...``). ``--check`` also verifies card 
 and every player's view after every event/decision (``recycle/study/invariants.py``; slower).
 ``--timeout`` (on by default: 300 s per game; ``inf`` for none) starts no rollout of a game
 after that time: the game's figures are those of the rollouts played, and the table says so.
+
+``--cardstock`` compares with CardStock's own engine instead (``../shared/cardstock/cardstock.exe``
+under Mono; ``tools/cardstock_compare.py``): both play N random games of every game (``-n``,
+CardStock for at most ``--seconds`` per game, default 70), and the table gives choices per game
+with standard errors, win rates and mean scores per seat, z-scores, and whether a difference
+beyond 3 standard errors is explained (a documented reference bug) or not. Without Mono it says
+so and exits 0 (a skip); exit status 1 if some difference is unexplained.
 
 Exit status 0 if every game parsed and no rollout raised an error other than the step limit
 (and, with ``--check``, no invariant broke); 1 otherwise.
@@ -29,6 +37,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DIR = ROOT.parent / "shared" / "corpus" / "cardstock"
+CARDSTOCK_EXE = ROOT.parent / "shared" / "cardstock" / "cardstock.exe"
 CORPUS_HINT = ("conformance: the CardStock corpus is not part of this repository (it is GPL-3 game data); "
                "get it from its public repository, github.com/mgoadric/cardstock (the .rcy files of its "
                "folder CardStock/games), and give that folder as DIR: python tools/conformance.py DIR")
@@ -133,6 +142,15 @@ def main(argv=None) -> int:
     ap.add_argument("--only", nargs="*", default=None, metavar="NAME", help="only these games (file stems)")
     ap.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                     help="start no rollout of a game after this many seconds (default %(default)g; inf: none)")
+    ap.add_argument("--cardstock", action="store_true",
+                    help="compare with CardStock's own engine (Mono): choices, win rates, scores, z-scores")
+    ap.add_argument("--cardstock-exe", default=str(CARDSTOCK_EXE), metavar="PATH",
+                    help="CardStock's console driver (default: %(default)s)")
+    ap.add_argument("--seconds", type=float, default=70.0,
+                    help="with --cardstock: CardStock plays a game for at most this many seconds (default 70)")
+    ap.add_argument("--from-json", nargs="+", default=None, metavar="FILE",
+                    help="with --cardstock: print the table of saved --json outputs instead of running "
+                         "(a game in a later file replaces its row from an earlier one)")
     args = ap.parse_args(argv)
     if not args.timeout >= 0:
         ap.error("--timeout must be at least 0")
@@ -150,6 +168,10 @@ def main(argv=None) -> int:
         print(f"conformance: no .rcy files in {folder}", file=sys.stderr)
         return 2
 
+    if args.cardstock and args.from_json:
+        return table_from_json(args.from_json)
+    if args.cardstock:
+        return main_cardstock(args, folder, files)
     t0 = time.perf_counter()
     timeout = None if args.timeout == float("inf") else args.timeout
     call = (args.rollouts, args.seed, args.max_steps, args.check, timeout)
@@ -176,6 +198,75 @@ def main(argv=None) -> int:
         print(f"{args.rollouts} rollouts per game, max {args.max_steps} steps, seed {args.seed}"
               f"{', invariants checked' if args.check else ''}"
               f"{f', at most {timeout:g} s per game' if timeout is not None else ''}; {elapsed:.1f} s")
+    return 0 if ok else 1
+
+
+def _cardstock_module():
+    if str(ROOT / "tools") not in sys.path:  # also when this file is loaded by path (the tests)
+        sys.path.insert(0, str(ROOT / "tools"))
+    import cardstock_compare
+
+    return cardstock_compare
+
+
+def table_from_json(paths: list[str]) -> int:
+    """``--cardstock --from-json``: the table of saved runs, the verdicts worked out again."""
+    cc = _cardstock_module()
+    rows: dict[str, dict] = {}
+    notes = []
+    for p in paths:
+        try:
+            d = json.loads(Path(p).read_text(encoding="utf-8"))
+            got = d["rows"]
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            from recycle.errors import printable
+
+            print(f"conformance: {printable(p)}: not a --cardstock --json output ({printable(str(exc))})",
+                  file=sys.stderr)
+            return 2
+        for row in got:
+            rows[row["game"]] = cc.judge(row)
+        notes.append(f"{Path(p).name}: {d.get('games')} games per engine, {len(got)} games")
+    ordered = [rows[k] for k in sorted(rows)]
+    print("\n".join(cc.table(ordered)))
+    print()
+    print(cc.summary(ordered))
+    print("; ".join(notes))
+    return 0 if all(r["verdict"] != "DIFFERS" for r in ordered) else 1
+
+
+def main_cardstock(args, folder: Path, files: list[Path]) -> int:
+    """``--cardstock``: recycle against CardStock's engine on every game (a skip without Mono)."""
+    cc = _cardstock_module()
+    mono = cc.find_mono()
+    exe = Path(args.cardstock_exe)
+    if mono is None or not exe.is_file():
+        why = "Mono is not installed (apt-get install mono-runtime)" if mono is None else f"no {exe}"
+        print(f"conformance: skipped the CardStock comparison: {why}", file=sys.stderr)
+        return 0
+    t0 = time.perf_counter()
+    call = (args.rollouts, args.seed, args.max_steps, args.seconds, str(exe), mono)
+    if args.jobs > 1:
+        with ProcessPoolExecutor(args.jobs) as pool:
+            rows = list(pool.map(cc.compare_game, [str(f) for f in files], *[[c] * len(files) for c in call]))
+    else:
+        rows = []
+        for f in files:
+            rows.append(cc.compare_game(str(f), *call))
+            if not args.json:
+                print(f"  {f.stem}: {rows[-1]['verdict']} ({rows[-1]['seconds']:.0f} s)", file=sys.stderr, flush=True)
+    elapsed = time.perf_counter() - t0
+    ok = all(r["verdict"] != "DIFFERS" for r in rows)
+    if args.json:
+        print(json.dumps({"dir": str(folder), "games": args.rollouts, "seed": args.seed, "seconds": elapsed,
+                          "z_limit": cc.Z_LIMIT, "ok": ok, "rows": rows}, indent=1, ensure_ascii=False,
+                         default=lambda v: None))
+    else:
+        print("\n".join(cc.table(rows)))
+        print()
+        print(cc.summary(rows))
+        print(f"{args.rollouts} games per engine and game (CardStock: at most {args.seconds:g} s), recycle seed "
+              f"{args.seed}; {elapsed:.0f} s")
     return 0 if ok else 1
 
 

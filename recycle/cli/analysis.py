@@ -337,7 +337,9 @@ def text_lines(a: dict) -> list[str]:
     lines += [
         f"fairness: win-rate spread {f['win_rate_spread']:.1%} (chi-square {f['chi2']:.2f}, df {f['df']}, "
         f"p = {f['p_value']:.3f})",
-        f"ties for first: {a['ties']['rate']:.1%}",
+        f"win rates: every player tied for best counts a win, so they can add up to more than 100% "
+        f"(here {sum(s['win_rate'] for s in a['seats']):.1%}); the win share splits a tie",
+        f"ties for first: {a['ties']['rate']:.1%} (two or more sides, teams or players, tied for best)",
         f"length: {L['decisions']['mean']:.1f} decisions (sd {L['decisions']['sd']:.1f}, {L['decisions']['min']}"
         f"–{L['decisions']['max']}), {L['choices']['mean']:.1f} with 2+ options, {L['rounds']['mean']:.1f} rounds; "
         "turns by stage depth " + ", ".join(f"{t:.1f}" for t in L["turns_by_stage_depth"])

@@ -211,7 +211,10 @@ def run(game: GameArg, seed: SeedOpt = 0,
 @app.command()
 def simulate(game: GameArg, n: Annotated[int, typer.Option("-n", "--games", min=1, help="Number of rollouts.")] = 1000,
              seed: SeedOpt = 0, players: PlayersOpt = None, max_steps: MaxStepsOpt = 100_000,
-             as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+             as_json: Annotated[bool, typer.Option("--json", help=(
+                 "Print one JSON object. win_rate is per seat and every player tied for best counts a "
+                 "win, so the rates can add up to more than 1; tie_rate counts games with two or more "
+                 "sides (teams, or players where there are none) tied for best."))] = False,
              progress: Annotated[bool, typer.Option(help="Show a progress bar (on a terminal).")] = True,
              workers: WorkersOpt = 1, timeout: TimeoutOpt = None, max_work: MaxWorkOpt = None,
              num_players: NumPlayersOpt = None):

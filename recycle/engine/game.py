@@ -519,6 +519,16 @@ def rank(scores: list[int], higher_wins: bool) -> tuple[list[int], list[int]]:
     return ranks, winners
 
 
+def tied_sides(winners: list[int], team_of: list[int]) -> int:
+    """How many sides share the win: the distinct teams of ``winners`` (``team_of[p]`` is
+    player p's team, None for a player on no team, who is a side of its own; before any
+    ``create teams`` every player is a team of one).
+
+    Partners who share a win are one side, so a team game's single winning team is no tie;
+    a tie for first is two or more sides here."""
+    return len({("team", team_of[p]) if team_of[p] is not None else ("player", p) for p in winners})
+
+
 def chance_seed(seed: int) -> int:
     """What seeds the game's own generator. ``random.Random`` uses a seed's absolute value,
     so that -1 would deal as 1; negative deal numbers are moved beyond 2**128 instead."""

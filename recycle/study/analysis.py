@@ -16,7 +16,7 @@ import math
 import time
 
 from ..errors import RecycleRuntimeError, StepLimitExceeded
-from ..engine.game import rollout_seed
+from ..engine.game import rollout_seed, tied_sides
 from .parallel import map_games
 from .stopping import Stop
 
@@ -264,7 +264,8 @@ def trace_game(game, specs: list[str], seed: int, max_steps: int = 100_000, valu
     except StepLimitExceeded:
         return {"seed": seed, "limit": True}
     final = rewards(r.scores, game.scoring_max, "win") if values else r.scores
-    return {"seed": seed, "limit": False, "scores": r.scores, "winners": r.winners, "movers": movers,
+    return {"seed": seed, "limit": False, "scores": r.scores, "winners": r.winners,
+            "sides": tied_sides(r.winners, r.state.team_of), "movers": movers,
             "options": options, "trace": trace, "final": final, "turns": turns.turns,
             "rounds": r.state.rounds, "steps": r.state.steps}
 
@@ -432,7 +433,8 @@ def summarize(game, traced: list[dict], specs: list[str], seed: int, n: int, val
         for w in W:
             wins[w] += 1
             shares[w] += 1 / len(W)
-        ties += len(W) > 1
+        # a tie is two or more sides tied for best (partners sharing a win are one side)
+        ties += g.get("sides", len(W)) > 1
         for p, v in enumerate(g["scores"]):
             score_sum[p] += v
         D = len(g["options"])

@@ -6,6 +6,7 @@ import math
 import time
 from dataclasses import asdict, dataclass, field
 
+from ..engine.game import tied_sides
 from ..errors import StepLimitExceeded
 
 
@@ -52,7 +53,7 @@ class SimulationStats:
             f"decisions per game: mean {self.decisions['mean']:.3f}, min {self.decisions['min']}, "
             f"max {self.decisions['max']}",
             f"options per decision: {self.options_per_decision:.3f}",
-            f"ties for first: {self.tie_rate:.2%}",
+            f"ties for first: {self.tie_rate:.2%} (two or more sides, teams or players, tied for best)",
             f"mean winning score: {self.winning_score_mean:.3f}",
             f"rollouts that hit the step limit: {self.step_limit_hits}",
         ]
@@ -72,6 +73,8 @@ class SimulationStats:
         for p, (w, sc) in enumerate(zip(self.win_rate, self.score_mean)):
             half = 1.96 * math.sqrt(max(w * (1 - w), 1e-12) / n)
             lines.append(f"P{p:<4} {w:8.2%}   ±{half:7.2%}   {sc:10.3f}")
+        lines.append(f"every player tied for best counts a win, so the win rates can add up to more than "
+                     f"100% (here {sum(self.win_rate):.2%})")
         return lines
 
 
@@ -82,7 +85,8 @@ def _all_random(players) -> bool:
 
 
 def _simulate_one(game, players, seed: int, max_steps: int, all_random: bool):
-    """One rollout's record: ``(scores, decisions, options_total)``, or None at the step limit."""
+    """One rollout's record: ``(scores, decisions, options_total, team_of)``, or None at the step
+    limit (``team_of``: each player's team at the end, for telling a tie of sides)."""
     try:
         if all_random:
             r = game.random_rollout(seed, max_steps)
@@ -90,7 +94,7 @@ def _simulate_one(game, players, seed: int, max_steps: int, all_random: bool):
             r = game.play(players, seed=seed, max_steps=max_steps).state
     except StepLimitExceeded:
         return None
-    return r.scores, r.decisions, r.options_total
+    return r.scores, r.decisions, r.options_total, r.team_of[:]
 
 
 def _simulate_batch(game, players, seeds, max_steps: int):
@@ -177,7 +181,8 @@ def _in_workers(game, n, seed, players, max_steps, progress, workers, stop, agg)
 
 
 class _Aggregate:
-    """Running totals over rollout records ``(scores, decisions, options_total)`` or None."""
+    """Running totals over rollout records ``(scores, decisions, options_total[, team_of])`` or
+    None (without ``team_of`` every player is a side of its own)."""
 
     def __init__(self, game, keep_records: bool):
         self.game = game
@@ -195,12 +200,14 @@ class _Aggregate:
         if rec is None:
             self.limit_hits += 1
             return
-        scores, d, options_total = rec
+        scores, d, options_total = rec[:3]
         best = max(scores) if self.game.scoring_max else min(scores)
         winners = [p for p, v in enumerate(scores) if v == best]
         for w in winners:
             self.wins[w] += 1
-        if len(winners) > 1:
+        # a tie is two or more sides (teams; players where there are none) tied for best:
+        # partners sharing their team's win are not a tie
+        if len(winners) > 1 and (len(rec) < 4 or tied_sides(winners, rec[3]) > 1):
             self.ties += 1
         for p, v in enumerate(scores):
             self.score_sum[p] += v
