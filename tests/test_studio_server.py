@@ -14,6 +14,8 @@ import time
 
 import pytest
 
+import recycle
+
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 httpx = pytest.importorskip("httpx")
@@ -326,3 +328,20 @@ def test_studio_table_words_name_no_value_computed_from_a_hidden_card():
         hit = [w for w in words if "TOTAL" in w]
         assert hit, words
         assert all(" to " not in w.split("TOTAL", 1)[1] for w in hit), (deal, hand, words)
+
+
+def test_studio_simulation_lint_names_a_location_no_one_sees():
+    """Cards moved during play into a location no player may see (a burnt card) are a finding
+    at the location's line; a hand (its owner sees it) is not."""
+    from recycle.studio.simlint import simulation_lint
+
+    text = """(game
+ (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (A, B, C)) (SUIT (X, Y)))))
+ (stage player (end (== (size (game iloc STOCK)) 0))
+  (choice ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))
+           (move (top (game iloc STOCK)) (top (game iloc BURN))))))
+ (scoring max (size ((current player) iloc HAND))))"""
+    found = simulation_lint(recycle.loads(text, "burn.rcy"), games=40, seconds=30)["findings"]
+    unseen = [f for f in found if f["message"].startswith("no player ever sees")]
+    assert [f["message"].split(":")[0] for f in unseen] == ["no player ever sees the location BURN"]
+    assert unseen[0]["line"] == 5

@@ -1,7 +1,8 @@
 """Lint backed by simulation: what a short run of random games shows and a static check
 cannot — a choice never reached, an option never offered, a choice that always has one
-option, a location that never receives a card, games that hit the step limit, a seat that
-never wins, a rule that breaks at run time. Each finding has the line it is about.
+option, a location that never receives a card, a location no one ever sees that cards are
+moved into during play, games that hit the step limit, a seat that never wins, a rule that
+breaks at run time. Each finding has the line it is about.
 
 The run is small and bounded: at most ``games`` games and ``seconds`` of time, stopped
 early by ``stop()``; its findings say how many games they rest on.
@@ -16,6 +17,7 @@ from ..errors import RecycleError, StepLimitExceeded
 from ..lang.lint import _loc_key, _walk
 from ..lang.shapes import head_of, is_location_form
 from ..lang.syntax import SList
+from ..lang.values import MEMORY, may_see
 
 MAX_STEPS = 20_000
 
@@ -24,6 +26,11 @@ def _finding(text: str, span=None) -> dict:
     return {"severity": "simulation", "message": text, "line": span.line if span else 0,
             "column": span.column if span else 0, "end_line": span.end_line if span else 0,
             "end_column": span.end_column if span else 0}
+
+
+def _teams(game) -> list:
+    """Each seat's team (its own number where the game has no teams), as ``may_see`` asks."""
+    return list(game.new_state(seed=0).team_of)
 
 
 def _within(span, line: int, col: int) -> bool:
@@ -40,6 +47,7 @@ def simulation_lint(game, games: int = 300, seed: int = 0, seconds: float = 3.0,
     reached: dict = {}  # (line, col) of a choice -> [times, times with one option]
     offered: set = set()  # (line, col) of every action an option was made of
     received: set = set()
+    moved_in: dict = {}  # a location -> cards moved into it from another location (not dealt new)
     wins = [0] * game.nplayers
     limit_hits = 0
     errors: dict = {}
@@ -75,6 +83,8 @@ def simulation_lint(game, games: int = 300, seed: int = 0, seconds: float = 3.0,
             dst = getattr(ev, "dst", None)
             if dst is not None:
                 received.add(dst)
+                if getattr(ev, "src", None) is not None and ev.src != dst:
+                    moved_in[dst] = moved_in.get(dst, 0) + 1
         played += 1
     findings = []
     if not played:
@@ -106,6 +116,17 @@ def simulation_lint(game, games: int = 300, seed: int = 0, seconds: float = 3.0,
     for name in sorted(n for n, ok in got.items() if not ok):
         findings.append(_finding(f"the location {name} never received a card in {played} random games",
                                  seen_names.get(name)))
+    # cards moved during play into a location no player may see: information leaves the game
+    # there (a hidden discard, a burnt card) — by design or by a slip in a location's kind
+    unseen: dict = {}  # a location name -> cards moved into its members
+    teams = _teams(game) if moved_in else []
+    for info in game.layout.infos:
+        if info.visibility != MEMORY and moved_in.get(info.index) and not any(
+                may_see(info, p, teams) for p in range(game.nplayers)):
+            unseen[info.name] = unseen.get(info.name, 0) + moved_in[info.index]
+    for name, k in sorted(unseen.items()):
+        findings.append(_finding(f"no player ever sees the location {name}: {k} cards were moved into it in "
+                                 f"{played} random games", seen_names.get(name)))
     finished = played - limit_hits - sum(k for _, k in errors.values())
     if finished >= 20:
         for p, w in enumerate(wins):
