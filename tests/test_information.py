@@ -8,6 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 import recycle
+from recycle.engine.runner import privileged
 from recycle.cli import app
 from recycle.players.lookahead import ISMCTSPlayer, RevealingPlayer
 from recycle.study.information import hidden_locations, information_lines, information_value
@@ -72,6 +73,7 @@ class _Stop(Exception):
     pass
 
 
+@privileged  # it hands the live observation to the test, as the look-ahead players get it
 class _Grab:
     needs_view = True
 

@@ -131,7 +131,7 @@ def test_a_campaign_worker_needs_neither_the_database_nor_the_plots():
             continue
         seen.add(name)
         todo.extend(imports_of(name, known[name], known) - {"recycle"})
-    coordinator = {f"recycle.study.campaign.{m}" for m in ("store", "report", "render", "run", "intervals")}
+    coordinator = {f"recycle.study.campaign.{m}" for m in ("store", "report", "render", "run")}
     assert not seen & coordinator, sorted(seen & coordinator)
 
 

@@ -404,6 +404,7 @@ class OmniscientPlayer(ISMCTSPlayer):
     determinize = False
 
 
+@privileged  # exact classes only: a subclass is registered on its own (runner.is_privileged)
 class RevealingPlayer(ISMCTSPlayer):
     """CHEATING BY ONE LOCATION: the same MCTS, seeing the true cards of the locations in
     ``reveal`` (indices) and of nothing else it may not see: every other hidden card is

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field
 
 from ..analysis import Z95, chi2_sf, wilson
 from . import store
-from .intervals import ALPHA, holm, mean_diff, mean_interval, rate_diff
+from ..intervals import ALPHA, holm, mean_diff, mean_interval, rate_diff
 from .measures import COMPARED, MEANS, RATES
 
 

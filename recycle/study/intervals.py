@@ -1,6 +1,6 @@
-"""The statistics of a campaign report: intervals, differences, effect sizes, Holm's correction.
+"""Intervals and tests: one place for the statistics of ``analyze`` and of campaign reports.
 
-- a rate k/n: the Wilson score interval (``analysis.wilson``);
+- a rate k/n: the Wilson score interval (``wilson``);
 - a mean: Student's t interval, mean ± t(0.975, n-1) · s/√n;
 - a difference of two rates: Newcombe's hybrid score interval (from the two Wilson
   intervals), the two-proportion z-test (pooled) and Cohen's h = 2·asin√p₁ − 2·asin√p₂;
@@ -14,9 +14,68 @@ from __future__ import annotations
 
 import math
 
-from ..analysis import wilson
-
 ALPHA = 0.05
+Z95 = 1.959963984540054
+
+
+def wilson(k: float, n: int) -> tuple[float, float]:
+    """95% Wilson score interval for a proportion k/n."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = k / n
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_ci(xs: list[float]) -> tuple[float, float, float]:
+    """Mean and a normal-approximation 95% interval."""
+    n = len(xs)
+    if n == 0:
+        return (0.0, 0.0, 0.0)
+    m = sum(xs) / n
+    if n == 1:
+        return (m, m, m)
+    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
+    half = Z95 * sd / math.sqrt(n)
+    return (m, m - half, m + half)
+
+
+def chi2_sf(x: float, df: int) -> float:
+    """P(X >= x) for a chi-square variable with ``df`` degrees of freedom."""
+    if x <= 0 or df <= 0:
+        return 1.0
+    a, y = df / 2.0, x / 2.0
+    if y < a + 1:  # series for the lower regularized gamma P(a, y)
+        term = total = 1.0 / a
+        k = a
+        for _ in range(10_000):
+            k += 1
+            term *= y / k
+            total += term
+            if term < total * 1e-15:
+                break
+        return max(0.0, 1.0 - total * math.exp(-y + a * math.log(y) - math.lgamma(a)))
+    # continued fraction for the upper Q(a, y) (Lentz)
+    tiny = 1e-300
+    b = y + 1 - a
+    c = 1 / tiny
+    d = 1 / b
+    h = d
+    for i in range(1, 10_000):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        d = tiny if abs(d) < tiny else d
+        c = b + an / c
+        c = tiny if abs(c) < tiny else c
+        d = 1 / d
+        delta = d * c
+        h *= delta
+        if abs(delta - 1) < 1e-15:
+            break
+    return min(1.0, math.exp(-y + a * math.log(y) - math.lgamma(a)) * h)
 
 
 def _betacf(a: float, b: float, x: float) -> float:
