@@ -105,11 +105,13 @@ def test_studio_files_only_inside_the_folder(served, tmp_path):
 def test_studio_check_gives_positioned_messages(served):
     _, _, c, _ = served
     text = (served[0] / "war.rcy").read_text()
-    slip = text.replace("(move", "(mvoe", 1)  # line 27, column 5
+    slip = text.replace("(move", "(mvoe", 1)
+    at = text.index("(move")
+    line, column = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)  # where the slip is
     r = c.post("/api/check", headers=OWNER, json={"path": "war.rcy", "text": slip}).json()
     assert not r["ok"]
     m = r["messages"][0]
-    assert (m["line"], m["column"], m["severity"]) == (27, 5, "error") and "mvoe" in m["message"]
+    assert (m["line"], m["column"], m["severity"]) == (line, column, "error") and "mvoe" in m["message"]
     ok = c.post("/api/check", headers=OWNER, json={"path": "war.rcy", "text": text}).json()
     assert ok["ok"] and ok["players"] == 2 and ok["messages"] == []
     # the warnings of `recycle check`, at their place: a location never filled

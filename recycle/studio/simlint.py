@@ -48,6 +48,7 @@ def simulation_lint(game, games: int = 300, seed: int = 0, seconds: float = 3.0,
     offered: set = set()  # (line, col) of every action an option was made of
     received: set = set()
     moved_in: dict = {}  # a location -> cards moved into it from another location (not dealt new)
+    decks: set = set()  # the locations new cards appear in: a stock no one sees is what a stock is
     wins = [0] * game.nplayers
     limit_hits = 0
     errors: dict = {}
@@ -83,7 +84,9 @@ def simulation_lint(game, games: int = 300, seed: int = 0, seconds: float = 3.0,
             dst = getattr(ev, "dst", None)
             if dst is not None:
                 received.add(dst)
-                if getattr(ev, "src", None) is not None and ev.src != dst:
+                if getattr(ev, "src", None) is None:
+                    decks.add(dst)
+                elif ev.src != dst:
                     moved_in[dst] = moved_in.get(dst, 0) + 1
         played += 1
     findings = []
@@ -116,12 +119,13 @@ def simulation_lint(game, games: int = 300, seed: int = 0, seconds: float = 3.0,
     for name in sorted(n for n, ok in got.items() if not ok):
         findings.append(_finding(f"the location {name} never received a card in {played} random games",
                                  seen_names.get(name)))
-    # cards moved during play into a location no player may see: information leaves the game
-    # there (a hidden discard, a burnt card) — by design or by a slip in a location's kind
+    # cards moved during play into a location no player may see, other than the stock they were
+    # made in: information leaves the game there (a hidden discard, a burnt card) — by design
+    # or by a slip in a location's kind
     unseen: dict = {}  # a location name -> cards moved into its members
     teams = _teams(game) if moved_in else []
     for info in game.layout.infos:
-        if info.visibility != MEMORY and moved_in.get(info.index) and not any(
+        if info.visibility != MEMORY and moved_in.get(info.index) and info.index not in decks and not any(
                 may_see(info, p, teams) for p in range(game.nplayers)):
             unseen[info.name] = unseen.get(info.name, 0) + moved_in[info.index]
     for name, k in sorted(unseen.items()):

@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 import time
 
-from ..errors import RecycleBug, RecycleError
+from ..errors import RecycleBug, RecycleCompileError, RecycleError
 from ..engine.game import loads
 from .fuzzing import FILENAME, FuzzFailure, check_error_message
 from .invariants import (InvariantSink, InvariantViolation, check_conservation, check_views,
@@ -417,12 +417,14 @@ def exercise_state(text: str, seed: int = 0, max_steps: int = STATE_MAX_STEPS,
                 loaded.append(loads(text, FILENAME, fast=fast))
             except RecycleError as exc:
                 check_error_message(exc, FILENAME)
-                loaded.append(("error", type(exc).__name__, str(exc)))
+                # the kind of error by its class (several compile errors are compile errors too)
+                kind = "compile error" if isinstance(exc, RecycleCompileError) else "syntax error"
+                loaded.append(("error", kind, str(exc)))
         fast_game, plain_game = loaded
         if isinstance(fast_game, tuple) or isinstance(plain_game, tuple):
             if fast_game != plain_game:
                 raise StateFailure("divergence", f"loading: fast {fast_game!r}, plain {plain_game!r}")
-            outcome = "compile error" if fast_game[1] == "RecycleCompileError" else "syntax error"
+            outcome = fast_game[1]
         else:
             a = _checked_run(fast_game, seed, max_steps, FILENAME)
             b = _checked_run(plain_game, seed, max_steps, FILENAME)
