@@ -31,7 +31,7 @@ from typing import Annotated, Optional
 import typer
 
 from ..engine.game import DEFAULT_MAX_STEPS, PLAYER_SEED_OFFSET, GameResult, rank
-from ..engine.runner import play_out
+from ..engine.runner import play_out, replay_choices
 from ..errors import RecycleBug, RecycleError, printable
 from ..players import make_player
 from ..players.human import HumanPlayer, strongest
@@ -322,15 +322,7 @@ class PlaySession(Screen):
         hlen, rng_state, nrec, nlog = self.snapshots.pop()
         history = self.state.history[:hlen]
         s = self._new_state()
-        j = 0
-        while j < hlen:
-            if s.num_options() == 1:
-                s.apply(0)
-            else:
-                s.apply(history[j])
-                j += 1
-        while not s.is_terminal() and s.num_options() == 1:
-            s.apply(0)
+        replay_choices(s, history)
         self.state = s
         self.rng.setstate(rng_state)
         del self.recorder.decisions[nrec:]

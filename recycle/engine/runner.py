@@ -76,3 +76,19 @@ class RandomPlayer:
     def choose(self, view, options, rng: random.Random) -> int:
         # a float draw: uniform to within 2**-53 and several times cheaper than randrange
         return int(rng.random() * len(options))
+
+
+def replay_choices(state, chosen) -> None:
+    """Step ``state`` through ``chosen``, the options taken at its decisions of two or more
+    options in order (``state.history``), taking every one-option decision as it comes, and
+    then those that follow: the state waits at the next real decision or has ended. Undo plays
+    a deal again this way, up to a person's last decision."""
+    j = 0
+    while j < len(chosen):
+        if state.num_options() == 1:
+            state.apply(0)
+        else:
+            state.apply(chosen[j])
+            j += 1
+    while not state.is_terminal() and state.num_options() == 1:
+        state.apply(0)

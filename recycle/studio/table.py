@@ -17,6 +17,7 @@ from pathlib import Path
 from ..cli.table import card_key, narrative_lines, reveal_lines
 from ..engine.game import DEFAULT_MAX_STEPS, PLAYER_SEED_OFFSET, GameResult, rank
 from ..engine.public import public_options
+from ..engine.runner import replay_choices
 from ..errors import RecycleBug, RecycleError
 from ..players import make_player
 from ..players.human import hint, strongest
@@ -206,15 +207,7 @@ class Table:
             history = self.state.history[:hlen]
             self.events.clear()
             s = self.game.new_state(seed=self.deal, record=self.events, track=True, max_steps=self.max_steps)
-            j = 0
-            while j < hlen:
-                if s.num_options() == 1:
-                    s.apply(0)
-                else:
-                    s.apply(history[j])
-                    j += 1
-            while not s.is_terminal() and s.num_options() == 1:
-                s.apply(0)
+            replay_choices(s, history)
             self.state = s
             self.rng.setstate(rng_state)
             del self.recorder.decisions[nrec:]

@@ -160,9 +160,9 @@ def choice_sites(source, least: int) -> list:
             and len(f.items[1].items) >= least]
 
 
-def drop_option(source, rng: random.Random) -> Mutation | None:
-    """One option of a choice with two or more is removed (its line too, when it leaves
-    nothing else on it)."""
+def _pick_option(source, rng: random.Random):
+    """An option of a choice with two or more, drawn by ``rng``: ``(the choice's options, its
+    index, the option, its start and end offsets, the start of its first line)``, or None."""
     sites = choice_sites(source, 2)
     if not sites:
         return None
@@ -171,8 +171,18 @@ def drop_option(source, rng: random.Random) -> Mutation | None:
     opt = options[k]
     text = source.text
     start, end = Offsets(text).span(opt)
+    return options, k, opt, start, end, text.rfind("\n", 0, start) + 1
+
+
+def drop_option(source, rng: random.Random) -> Mutation | None:
+    """One option of a choice with two or more is removed (its line too, when it leaves
+    nothing else on it)."""
+    picked = _pick_option(source, rng)
+    if picked is None:
+        return None
+    options, k, opt, start, end, line_start = picked
+    text = source.text
     # remove the whole lines when the option stands alone on them
-    line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", end)
     line_end = len(text) if line_end < 0 else line_end
     if not text[line_start:start].strip() and not text[end:line_end].strip() and line_end < len(text):
@@ -186,15 +196,11 @@ def drop_option(source, rng: random.Random) -> Mutation | None:
 def duplicate_option(source, rng: random.Random) -> Mutation | None:
     """One option of a choice with two or more is written twice, the copy on a line of its own
     just after it (in a choice of one option the copy would change nothing but the count)."""
-    sites = choice_sites(source, 2)
-    if not sites:
+    picked = _pick_option(source, rng)
+    if picked is None:
         return None
-    options = rng.choice(sites)
-    k = rng.randrange(len(options))
-    opt = options[k]
+    options, k, opt, start, end, line_start = picked
     text = source.text
-    start, end = Offsets(text).span(opt)
-    line_start = text.rfind("\n", 0, start) + 1
     before = text[line_start:start]
     indent = before if not before.strip() else " " * (start - line_start)
     return Mutation("duplicate-option", opt.span.line,
