@@ -347,3 +347,48 @@ def test_studio_simulation_lint_names_a_location_no_one_sees():
     unseen = [f for f in found if f["message"].startswith("no player ever sees")]
     assert [f["message"].split(":")[0] for f in unseen] == ["no player ever sees the location BURN"]
     assert unseen[0]["line"] == 5
+
+
+RULES_GAME = """(game
+ (declare 3 'NUMP)
+ (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (A, B, C)) (SUIT (X, Y)))))
+ (stage player (end (== (size (game iloc STOCK)) 0))
+  (do (
+   ((== (game sto NEVER) 1) ((== (game sto ZERO) 0) (inc (game sto NEVER))))
+   ((== (cardatt RANK (top (game iloc STOCK))) A) (inc ((current player) sto SCORE)))
+   ((== (game sto ZERO) 0) (inc ((current player) sto SCORE)))
+   ((> (size (game iloc STOCK)) 0) (inc (game sto ZERO) 0))
+   ((== 'NUMP 2) (inc (game sto ZERO)))
+   (choice ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))
+            (move (top (game iloc STOCK)) (top (game vloc PILE))))))))
+ (scoring max ((current player) sto SCORE)))"""
+
+
+def test_studio_simulation_lint_names_rules_that_never_or_always_fire():
+    """A conditional rule whose condition is never true in play is a finding at its line (the
+    rule inside it, never reached, is not another); a rule that fires sometimes is not, nor a
+    variant's switch on a declared constant, nor a guard on a location's size that always held;
+    a rule whose condition always held is."""
+    from recycle.studio.simlint import simulation_lint
+
+    found = simulation_lint(recycle.loads(RULES_GAME, "rules.rcy"), games=40, seconds=30)["findings"]
+    rules = [(f["line"], f["column"], f["message"]) for f in found if "rule" in f["message"]]
+    assert rules == [
+        (6, 4, "this rule never fired in 40 random games: its condition was never true (reached 240 times)"),
+        (8, 4, "this rule's condition was true every time (240 times in 40 random games)")]
+    assert found[0]["end_line"] == 6
+
+
+def test_rule_counts_are_the_plain_engines_only():
+    """The probe is compiled into a plain game that asks for it, and into no other."""
+    from recycle.engine.game import PreparedGame
+    from recycle.lang.syntax import parse_text
+
+    with pytest.raises(ValueError, match="rule_counts needs engine='plain'"):
+        PreparedGame(parse_text(RULES_GAME, "rules.rcy"), rule_counts={})
+    assert recycle.loads(RULES_GAME, "rules.rcy").rule_counts is None
+    counts: dict = {}
+    game = PreparedGame(parse_text(RULES_GAME, "rules.rcy"), engine="plain", rule_counts=counts)
+    assert sorted(counts) == [(6, 4), (6, 29), (7, 4), (8, 4), (9, 4), (10, 4)]
+    game.play(seed=0)
+    assert counts[(6, 4)] == [6, 0] and counts[(8, 4)] == [6, 6] and 0 < counts[(7, 4)][1] < 6

@@ -110,11 +110,18 @@ class PreparedGame:
     """A compiled RECYCLE game; create with ``recycle.load`` or ``PreparedGame.from_text``."""
 
     def __init__(self, source: SourceFile, fast: bool = True, max_work: int | None = None,
-                 engine: str | None = None):
+                 engine: str | None = None, rule_counts: dict | None = None):
         if engine is None:
             engine = "compiled" if fast else "plain"
         if engine not in ENGINES:
             raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+        if rule_counts is not None and engine != "plain":
+            # the other engines evaluate conditions in their own ways (cached, generated)
+            raise ValueError("rule_counts needs engine='plain'")
+        # ``rule_counts``: a dict that every game played counts into, per conditional rule
+        # ``((CONDITION) ITEM)`` at (line, column), [times reached, times its condition held]
+        # (recycle/lang/items.py, counted; the lint backed by simulation reads it)
+        self.rule_counts = rule_counts
         fast = fast and engine != "plain"
         self.source = source
         self.fast = fast

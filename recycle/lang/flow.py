@@ -26,7 +26,7 @@ from .costs import Costs
 from .recovery import ErrorKeeping
 from .forms import Kind, form, mention, seal
 from .items import (MAX_OPTIONS, out_of_work, too_many_options, suspendable, resume_into, ChoicePoint, Item, compose,
-                    STATIC, ANY, PAIRS, lazy_segments, segment_option, LazyOptions, mentions, uses_rng)
+                    STATIC, ANY, PAIRS, lazy_segments, segment_option, LazyOptions, mentions, uses_rng, counted)
 
 
 class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, FamilyForms, GroupForms, CardActions,
@@ -52,6 +52,7 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, F
         self.once_slots: set = set()
         self.errors: list = []  # the compile errors found so far (c_item)
         self.binder_colls: dict = {}  # slot of an any/all/filter variable -> its collection's form
+        self.rule_counts = getattr(game, "rule_counts", None)  # the plain engine's probe (items.counted)
 
     # -- items -----------------------------------------------------------------------------
     def c_item_of(self, x, scope: Scope, allow_choice: bool) -> Item:
@@ -87,6 +88,8 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, F
 
         Runs the item only when the condition, evaluated when it is reached, holds."""
         cond = self.cache_pure(x.items[0], scope, self.c_bool(x.items[0], scope))
+        if self.rule_counts is not None:
+            cond = counted(cond, self.rule_counts, x.span)
         sub = self.c_item(x.items[1], scope)
         body = suspendable(sub.run, None) if sub.has_choice else sub.run
 

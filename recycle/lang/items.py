@@ -114,6 +114,25 @@ class Item:
         return d
 
 
+def counted(cond, counts: dict, span):
+    """``cond`` that also counts, in ``counts[(line, column)]`` = ``[evaluations, true]``, how
+    often the conditional at ``span`` was reached and how often it held: the probe of the lint
+    backed by simulation (recycle/studio/simlint.py). Only a game compiled with a
+    ``rule_counts`` dict (``PreparedGame(..., engine="plain", rule_counts={})``) has it, so
+    every other game's conditions, and the compiled engine's generated source, are untouched.
+    Evaluations made while options are listed count too: a condition in a choice's option is
+    only ever evaluated there."""
+    tally = counts.setdefault((span.line, span.column), [0, 0]) if span is not None else [0, 0]
+
+    def probe(s, e):
+        tally[0] += 1
+        if cond(s, e):
+            tally[1] += 1
+            return True
+        return False
+    return probe
+
+
 def run_steps(s, steps) -> None:
     for item, env in steps:
         item.run(s, env)

@@ -2,7 +2,17 @@
 cannot — a choice never reached, an option never offered, a choice that always has one
 option, a location that never receives a card, a location no one ever sees that cards are
 moved into during play, games that hit the step limit, a seat that never wins, a rule that
-breaks at run time. Each finding has the line it is about.
+breaks at run time, a conditional rule ``((CONDITION) ITEM)`` that never fires (its condition
+never true) or always fires, or is never reached. Each finding has the line it is about.
+
+The games are played by the plain engine compiled with a probe on every conditional's
+condition (``rule_counts``: recycle/lang/items.py, counted). Why that hook: the probe is put in
+at compile time, into this lint's own copy of the game only, so normal play (every engine, the
+compiled engine's generated source) carries no probe and not even a check for one; the plain
+engine evaluates every condition through its closure (the closures engine caches pure
+conditions, the compiled one writes them out), and all engines play the same games, so the
+other findings are those the game as loaded would give. Tracing (``sys.settrace``) would be far
+slower and would have to map frames back to forms.
 
 The run is small and bounded: at most ``games`` games and ``seconds`` of time, stopped
 early by ``stop()``; its findings say how many games they rest on.
@@ -14,12 +24,14 @@ import random
 import time
 
 from ..errors import RecycleError, StepLimitExceeded
+from ..engine.game import PreparedGame
 from ..lang.lint import _loc_key, _walk
 from ..lang.shapes import head_of, is_location_form
-from ..lang.syntax import SList
+from ..lang.syntax import VAR, Atom, SList
 from ..lang.values import MEMORY, may_see
 
 MAX_STEPS = 20_000
+ALWAYS = 20  # a rule whose condition held every time is a finding once it was reached this often
 
 
 def _finding(text: str, span=None) -> dict:
@@ -43,6 +55,9 @@ def simulation_lint(game, games: int = 300, seed: int = 0, seconds: float = 3.0,
     from ..engine.game import rollout_seed
 
     form = game.source.forms[0]
+    rules: dict = {}  # (line, column) of a conditional rule -> [times reached, times its condition held]
+    # a copy of the game that counts into ``rules`` (see the module docstring for why this hook)
+    game = PreparedGame(game.source, engine="plain", max_work=game.max_work, rule_counts=rules)
     choices = [n for n in _walk(form) if isinstance(n, SList) and head_of(n) == "choice"]
     reached: dict = {}  # (line, col) of a choice -> [times, times with one option]
     offered: set = set()  # (line, col) of every action an option was made of
@@ -106,6 +121,7 @@ def simulation_lint(game, games: int = 300, seed: int = 0, seconds: float = 3.0,
         for opt in ch.items[1:]:
             if isinstance(opt, SList) and opt.span is not None and not any(_within(opt.span, *p) for p in offered):
                 findings.append(_finding(f"this option was never offered in {played} random games", opt.span))
+    findings += _rule_findings(form, rules, played, [f for f in findings if "never reached" in f["message"]])
     seen_names = {}
     for node in _walk(form):
         if isinstance(node, SList) and is_location_form(node):
@@ -138,3 +154,51 @@ def simulation_lint(game, games: int = 300, seed: int = 0, seconds: float = 3.0,
                 findings.append(_finding(f"seat P{p} never won in {finished} random games"))
     findings.sort(key=lambda f: (f["line"] == 0, f["line"], f["column"]))
     return {"games": played, "findings": findings}
+
+
+def _rule_findings(form, rules: dict, played: int, unreached: list) -> list:
+    """Findings on the conditional rules: never fired, always fired (reached ``ALWAYS`` times
+    at least) or never reached — unless inside a choice or rule already reported as never
+    reached or never firing (the one finding explains the other)."""
+    nodes = {(n.span.line, n.span.column): n for n in _walk(form) if isinstance(n, SList) and n.span is not None}
+    consts = {d.items[2].value for d in form.items[1:] if head_of(d) == "declare" and len(d.items) == 3
+              and isinstance(d.items[1], Atom) and d.items[1].kind != VAR and isinstance(d.items[2], Atom)}
+    out: list = []
+    quiet = [(f["line"], f["column"], f["end_line"], f["end_column"]) for f in unreached]
+    for key in sorted(rules):
+        node = nodes.get(key)
+        if node is None:
+            continue
+        span = node.span
+        if any((a, b) <= key <= (c, d) for a, b, c, d in quiet):
+            continue
+        times, fired = rules[key]
+        if _settled(node.items[0], consts):
+            continue
+        if not fired:
+            quiet.append((span.line, span.column, span.end_line, span.end_column))
+            out.append(_finding(f"this rule never fired in {played} random games: its condition was never true "
+                                f"(reached {times} times)" if times else
+                                f"this rule was never reached in {played} random games", span))
+        elif fired == times >= ALWAYS and not _guard(node.items[0]):
+            out.append(_finding(f"this rule's condition was true every time ({times} times in {played} random "
+                                f"games)", span))
+    return out
+
+
+PURE = {"==", "!=", "<", ">", "<=", ">=", "and", "or", "not", "+", "-", "*", "//", "%", "mod"}
+
+
+def _settled(x, consts: set) -> bool:
+    """Is the condition settled by the declarations alone (``(== 'NUMP 2)``: a variant's switch)?
+    Then it never changes in play, and that it never fired says only which variant is declared."""
+    if isinstance(x, Atom):
+        return x.kind != VAR or x.value in consts
+    return isinstance(x, SList) and head_of(x) in PURE and all(_settled(i, consts) for i in x.items[1:])
+
+
+def _guard(x) -> bool:
+    """Is the condition a guard on the number of cards of a location (``(> (size STOCK) 0)``)? A
+    guard that always held is there for the rare game, not a finding."""
+    return (isinstance(x, SList) and head_of(x) in PURE and len(x.items) == 3
+            and any(isinstance(i, SList) and head_of(i) == "size" for i in x.items[1:]))
