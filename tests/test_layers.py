@@ -105,7 +105,7 @@ def test_modules_fit_in_a_head():
 
 
 def test_tools_do_not_import_the_tests():
-    test_modules = {"tests"} | {f.stem for f in (ROOT / "tests").glob("*.py")}
+    test_modules = {"tests"} | {f.stem for f in (ROOT / "tests").rglob("*.py")}
     for f in (ROOT / "tools").glob("*.py"):
         for node in ast.walk(ast.parse(f.read_text())):
             if isinstance(node, ast.Import):

@@ -156,7 +156,7 @@ def offenders(path: Path) -> list[str]:
 
 
 def test_no_test_asserts_a_constant_or_loops_over_an_unchecked_collection():
-    found = [o for path in sorted(TESTS.glob("*.py")) for o in offenders(path)]
+    found = [o for path in sorted(TESTS.rglob("*.py")) for o in offenders(path)]
     assert found == [], "assertions that cannot fail:\n" + "\n".join(found)
 
 

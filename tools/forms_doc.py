@@ -6,12 +6,12 @@
 
 Each form's row comes from the method that compiles it: the syntax of its ``@form``, the
 first paragraph of its docstring, and its facts (draws random numbers, pure).
-``tests/test_forms.py`` checks that ``docs/forms.md`` is this output.
+``tests/lang/test_form_registry.py`` checks that ``docs/forms.md`` is this output.
 
 ``docs/reference.md`` is written by hand except for its form tables: each sits between a line
 ``<!-- forms: KIND ... -->`` and a line ``<!-- end forms -->`` and lists the registry's forms of
 those kinds (``Kind`` in ``recycle/lang/forms.py``). ``--reference`` rewrites those tables in
-place; ``tests/test_docs.py`` checks that they are current and that every form is there.
+place; ``tests/docs/test_docs.py`` checks that they are current and that every form is there.
 """
 
 from __future__ import annotations

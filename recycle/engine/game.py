@@ -561,7 +561,7 @@ def load(path: str | Path, fast: bool = True, max_work: int | None = None, engin
     generated Python source, ``PreparedGame.generated``; recycle/lang/pygen.py),
     ``"closures"`` (the compiled closures with every speed special case) or ``"plain"``
     (no special case: fused closures, caches, batched deals, lazily listed options and
-    inline random play all off). All three must give the same games (tests/test_differential.py).
+    inline random play all off). All three must give the same games (tests/engine/test_differential.py).
     ``fast=False`` is ``engine="plain"``. ``max_work``: the work budget of each game played
     (``PreparedGame.max_work``, ``DEFAULT_MAX_WORK`` by default; a call of ``new_state``,
     ``play`` or ``random_rollout`` may give its own)."""

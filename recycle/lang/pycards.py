@@ -9,7 +9,7 @@ random draws, the same errors. Where a rare case (an empty location, a map whose
 64 bits, a view over the collection limit, recorded events) would need the closure's
 message or bookkeeping, the written function gives the state back as it found it (nothing has
 changed but the work budget, which it restores) and calls the closure, which then does and
-says exactly what the closures do. tests/test_differential.py holds every game to that.
+says exactly what the closures do. tests/engine/test_differential.py holds every game to that.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ of a few functions, so a turn is a run of straight code instead of a chain of cl
 calls; the forms it does not write out (most actions, and the expressions that ``pyexpr``
 does not) are called as the closures they already are, held in the module's constants.
 The semantics therefore stay those of the closures, with every budget, counter and error
-message; tests/test_differential.py plays every game both ways and requires the same game.
+message; tests/engine/test_differential.py plays every game both ways and requires the same game.
 
 A choice reached while the state is stepped from outside waits exactly as in the
 closures: every element it unwinds through appends the same frame (``items`` module

@@ -7,7 +7,7 @@ enters the source only through ``embed``: as a ``repr`` (a string or integer lit
 "text", which keeps only characters that can end neither a comment nor a docstring (no line
 break of any kind, no double quote, no backslash, no NUL or lone surrogate) and writes the
 others as escapes, so that it reads the same in a comment, in a docstring and in the name the
-module is compiled under. tests/test_hostile.py parses modules generated for hostile names.
+module is compiled under. tests/lang/test_hostile_game_files.py parses modules generated for hostile names.
 """
 
 from __future__ import annotations

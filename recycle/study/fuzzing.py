@@ -1,6 +1,6 @@
 """Mutated RECYCLE sources for fuzzing, and the check every input must pass.
 
-Used by ``tests/test_fuzz.py`` and ``tools/fuzz.py``; it needs Hypothesis (the ``test``
+Used by ``tests/study/test_fuzz_mutations.py`` and ``tools/fuzz.py``; it needs Hypothesis (the ``test``
 extra). ``mutated_inputs()`` is a Hypothesis strategy: it takes a seed
 game (every corpus game, when ``../shared/corpus/cardstock`` exists, and ``games/*.rcy``) or
 nothing, and applies a few mutations: delete, duplicate, swap or replace tokens and
@@ -258,7 +258,7 @@ def exercise(data: str | bytes, seed: int = 0, max_steps: int = MAX_STEPS,
 # maps). With ``big`` the ranges reach 200,000 and the nests four levels: every such input
 # must end, or stop with a positioned error (the work budget, a limit), within the time
 # bound. Without ``big`` the ranges stay small enough for any game to run in well under a
-# second; the suite draws both (tests/test_fuzz_shapes.py).
+# second; the suite draws both (tests/study/test_fuzz_shapes.py).
 
 SHAPE_SKELETON = """(game
  (setup (create players 2)

@@ -4,7 +4,7 @@
 seconds and well under 500 MB (issue 25). What costs most per byte is many small forms: a
 choice of thousands of options, thousands of choices in a row (each resumes the rest of its
 turn), thousands of stages, thousands of actions, and a condition of thousands of terms.
-``largest_files`` writes each of these up to the size limit; tests/test_limits_size.py checks
+``largest_files`` writes each of these up to the size limit; tests/limits/test_largest_files.py checks
 them in a process of their own (memory), and ``python tools/bench.py limits`` times them.
 """
 

@@ -11,7 +11,7 @@ watched (every card event checks conservation, every decision every player's vie
 once more through the inline rollout path; all three must play the same game, and a game
 that stops on an error must stop alike, with every card still in one place.
 
-Used by ``tests/test_cards_conserved.py`` (a few hundred games) and ``tools/fuzz.py --state``
+Used by ``tests/engine/test_cards_conserved.py`` (a few hundred games) and ``tools/fuzz.py --state``
 (long runs, e.g. ``-n 20000 --workers 2``).
 """
 
