@@ -206,36 +206,46 @@ class PreparedGame:
         # declarations that are not literals are evaluated at the start of each game
         # a compile error is kept and the search goes on (comp.c_item), so that a file's
         # independent errors are reported together
-        dynamic_decls = []
-        for d in declares:
-            name = d.items[2].value
-            if name not in consts:
-                slot = comp.new_slot()
-                try:
-                    dynamic_decls.append((slot, comp.c_value(d.items[1], scope)))
-                except RecycleCompileErrors:
-                    raise
-                except RecycleCompileError as exc:
-                    comp.keep_error(exc)
-                scope = scope.bind(name, slot)
-        setup_items = [comp.c_item(i, scope, allow_choice=False) for i in setup.items[2:]]
-        for node, it in zip(setup.items[2:], setup_items):
-            if head_of(node) not in ("create", "repeat"):
-                try:
-                    fail("setup may only create teams and decks", node, "setup")
-                except RecycleCompileError as exc:
-                    comp.keep_error(exc)
-        flow = comp.sequence(game, scope, [comp.c_item(i, scope) for i in items])
         try:
-            if len(scoring.items) != 3 or not kw(scoring.items[1], "max", "min"):
-                fail("expected (scoring max|min EXPRESSION)", scoring, "scoring")
-            self.scoring_max = scoring.items[1].value == "max"
-            self._score_fn = comp.c_int(scoring.items[2], scope)
-        except RecycleCompileErrors:
+            dynamic_decls = []
+            for d in declares:
+                name = d.items[2].value
+                if name not in consts:
+                    slot = comp.new_slot()
+                    try:
+                        dynamic_decls.append((slot, comp.c_value(d.items[1], scope)))
+                    except RecycleCompileErrors:
+                        raise
+                    except RecycleCompileError as exc:
+                        comp.keep_error(exc)
+                    scope = scope.bind(name, slot)
+            setup_items = [comp.c_item(i, scope, allow_choice=False) for i in setup.items[2:]]
+            for node, it in zip(setup.items[2:], setup_items):
+                if head_of(node) not in ("create", "repeat"):
+                    try:
+                        fail("setup may only create teams and decks", node, "setup")
+                    except RecycleCompileError as exc:
+                        comp.keep_error(exc)
+            flow = comp.sequence(game, scope, [comp.c_item(i, scope) for i in items])
+            try:
+                if len(scoring.items) != 3 or not kw(scoring.items[1], "max", "min"):
+                    fail("expected (scoring max|min EXPRESSION)", scoring, "scoring")
+                self.scoring_max = scoring.items[1].value == "max"
+                self._score_fn = comp.c_int(scoring.items[2], scope)
+            except RecycleCompileErrors:
+                raise
+            except RecycleCompileError as exc:
+                comp.keep_error(exc)
+            comp.raise_errors()
+        except RecycleError:
             raise
-        except RecycleCompileError as exc:
-            comp.keep_error(exc)
-        comp.raise_errors()
+        except Exception:
+            # a form compiled after an earlier error was kept may trip over what that error
+            # left (an item standing for nothing): the file is wrong, and the errors found
+            # so far say where (a crash with no error kept is a bug of recycle's, as always)
+            if comp.errors:
+                comp.raise_errors()
+            raise
         # what the game's forms cost once (its loops over the players included, which are
         # paid for with the forms around them: recycle/lang/flow.py, weight), paid when a
         # game begins, and what the scoring expression costs each time it is worked out

@@ -240,3 +240,15 @@ def test_go_fish_books_and_asks():
     s = r.state
     assert sum(s.sto(p, "SCORE") for p in range(3)) == s.sto("game", "BOOKS")
     assert sum(len(s.location(p, "vloc", "BOOKS")) for p in range(3)) == 4 * s.sto("game", "BOOKS")
+
+
+def test_a_form_that_trips_over_an_earlier_kept_error_reports_that_error():
+    """Going on after a compile error (recovery.py) leaves an item standing for nothing; a form
+    around it that reads the broken form's parts (``(repeat all (move))`` reads the move's
+    source) must end the search with the errors found, not crash (found by tools/fuzz.py)."""
+    text = """(game (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (A, B)))))
+ (do ((repeat all (move)) (shuffle (game iloc STOCK))))
+ (scoring max 0))"""
+    with pytest.raises(recycle.RecycleCompileError) as info:
+        recycle.loads(text, "x.rcy")
+    assert str(info.value).startswith("x.rcy:2:19: error: (move ...) takes 2 arguments, got 0")
