@@ -11,6 +11,19 @@ import shutil
 import subprocess
 
 
+
+def _laid_out(source: str) -> dict:
+    """Graphviz's layout of the DOT ``source`` (``dot -Tjson``); RuntimeError without dot."""
+    import json
+
+    exe = shutil.which("dot")
+    if exe is None:
+        raise RuntimeError("Graphviz's dot is not installed")
+    proc = subprocess.run([exe, "-Tjson"], input=source.encode("utf-8"), capture_output=True, timeout=300)
+    if proc.returncode != 0:
+        raise RuntimeError(f"dot failed: {proc.stderr.decode('utf-8', 'replace').strip()}")
+    return json.loads(proc.stdout)
+
 def _bezier_points(pos: str, steps: int = 12) -> list:
     """Points along a Graphviz edge spline (``pos`` of ``-Tjson``): its cubic pieces, sampled."""
     pts = []
@@ -38,15 +51,7 @@ def layout_problems(source: str, margin: float = 1.0) -> list[str]:
     through a node other than its own two ends (so through no label and no title) or through
     the heading with the legend. ``margin`` points of overlap are tolerated.
     """
-    import json
-
-    exe = shutil.which("dot")
-    if exe is None:
-        raise RuntimeError("Graphviz's dot is not installed")
-    proc = subprocess.run([exe, "-Tjson"], input=source.encode("utf-8"), capture_output=True, timeout=300)
-    if proc.returncode != 0:
-        raise RuntimeError(f"dot failed: {proc.stderr.decode('utf-8', 'replace').strip()}")
-    data = json.loads(proc.stdout)
+    data = _laid_out(source)
 
     def bb(text):
         x0, y0, x1, y1 = map(float, text.split(","))
@@ -146,15 +151,7 @@ def heading_and_drawing(source: str) -> tuple[tuple[float, float], tuple[float, 
     The drawing is the box around every rectangle and node Graphviz placed; used to check that
     the legend stays smaller than the graph it explains. Needs ``dot``.
     """
-    import json
-
-    exe = shutil.which("dot")
-    if exe is None:
-        raise RuntimeError("Graphviz's dot is not installed")
-    proc = subprocess.run([exe, "-Tjson"], input=source.encode("utf-8"), capture_output=True, timeout=300)
-    if proc.returncode != 0:
-        raise RuntimeError(f"dot failed: {proc.stderr.decode('utf-8', 'replace').strip()}")
-    data = json.loads(proc.stdout)
+    data = _laid_out(source)
     boxes = []
     for obj in data.get("objects", []):
         if "nodes" in obj and "bb" in obj:
