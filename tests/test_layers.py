@@ -11,7 +11,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "recycle"
-LAYERS = ["errors", "version", "lang", "engine", "players", "study", "env", "cli", "studio"]
+LAYERS = ["errors", "version", "streams", "lang", "engine", "players", "study", "env", "cli", "studio"]
 # the studio sits at the top beside the command line: `recycle studio` starts it, and it
 # shows a seat's table with the command line's text of it (cli/table.py)
 SAME_LEVEL = {"studio": "cli"}
