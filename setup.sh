@@ -35,10 +35,11 @@ say "installing recycle and its dependencies into .venv (a minute or two the fir
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
 # the rl extra (PettingZoo, OpenSpiel) runs the learning-environment tests; recycle works without it;
 # the studio extra (Starlette, uvicorn; httpx and Playwright for its tests) serves `recycle studio`;
-# the campaign extra (DuckDB, Dask distributed) runs `recycle campaign` and `recycle report`
-if ! .venv/bin/python -m pip install -q -e '.[test,rl,studio,campaign]'; then
+# the campaign extra (DuckDB, Dask distributed) runs `recycle campaign` and `recycle report`;
+# the native extra (Numba, with its own LLVM: no C compiler needed) compiles games to machine code
+if ! .venv/bin/python -m pip install -q -e '.[test,rl,studio,campaign,native]'; then
   echo "setup: could not install the rl extra (pettingzoo, open_spiel); its tests will be skipped" >&2
-  .venv/bin/python -m pip install -q -e '.[test,studio,campaign]'
+  .venv/bin/python -m pip install -q -e '.[test,studio,campaign,native]'
 fi
 
 # 2. Graphviz's dot renders the diagrams; without it recycle still writes DOT source
