@@ -274,7 +274,7 @@ def per_game(fn, games: int) -> float:
 
 def bench_parts(args) -> None:
     """Where one Schwimmen game's time goes, and what a ratio of 0.5 leaves for the play itself."""
-    from recycle.engine.game import PLAYER_SEED_OFFSET, chance_seed
+    from recycle.streams import CHANCE, PLAYERS, Stream
     from recycle.engine.state import State
     from recycle.lang.items import shuffle
     from recycle.study.stats import _Aggregate
@@ -299,7 +299,7 @@ def bench_parts(args) -> None:
     parts = {
         "native": lambda i: mod.play_round(rng),
         "native shuffle": lambda i: rng.shuffle(deck),
-        "seeding": lambda i: (random.Random(chance_seed(i)), random.Random(i + PLAYER_SEED_OFFSET)),
+        "seeding": lambda i: (Stream.for_game(i, CHANCE), Stream.for_game(i, PLAYERS)),
         "state": new_state,
         "shuffle": lambda i: shuffle(deck, rng.random),
         "scoring": lambda i: (game.final_scores(final, final.env), agg.add(record)),

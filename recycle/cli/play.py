@@ -30,7 +30,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..engine.game import DEFAULT_MAX_STEPS, PLAYER_SEED_OFFSET, GameResult, rank
+from ..engine.game import DEFAULT_MAX_STEPS, GameResult, players_stream, rank
 from ..engine.runner import play_out, replay_choices
 from ..errors import RecycleBug, RecycleError, printable
 from ..players import make_player
@@ -268,7 +268,7 @@ class PlaySession(Screen):
 
         self.deal = deal
         self.players = [self.human if p == self.seat else make_player(s) for p, s in enumerate(self.specs)]
-        self.rng = random.Random(deal + PLAYER_SEED_OFFSET)  # as PreparedGame.play: records replay
+        self.rng = players_stream(deal)  # as PreparedGame.play: records replay
         self.recorder = Recorder(self.game)
         self.log: list[tuple] = []  # (decision, player, options, chosen)
         self.chose = {}

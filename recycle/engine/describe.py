@@ -16,9 +16,8 @@ information would say.
 
 from __future__ import annotations
 
-import random
-
 from ..lang.values import Card, MoveEvent, StorageEvent, may_see
+from ..streams import Stream
 
 
 class _Drawn:
@@ -36,7 +35,7 @@ DRAWN = _Drawn()
 AT_RANDOM = "then something decided at random"
 
 
-class _WatchedRng(random.Random):
+class _WatchedRng(Stream):
     """A copy of a state's generator that marks, in the events, where it is drawn from.
     (``random`` and ``getrandbits`` are what every other draw goes through.)"""
 
@@ -82,7 +81,7 @@ def effects(state, steps, chooser: int, watch: bool = False) -> list:
     ``watch`` also puts ``DRAWN`` where the option draws from the game's generator."""
     events: list = []
     if watch:
-        rng = _WatchedRng.__new__(_WatchedRng)  # no seeding from the OS: the state is set at once
+        rng = _WatchedRng.keyed(0)
         rng.setstate(state.rng.getstate())
         rng.sink = events
         t = state.clone(rng=rng)

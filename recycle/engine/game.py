@@ -8,7 +8,6 @@ and decision); ``simulate(n, seed)`` runs random rollouts and returns ``Simulati
 from __future__ import annotations
 
 import gc
-import random
 import weakref
 import time
 from dataclasses import dataclass, field
@@ -22,6 +21,7 @@ from ..lang.items import DEFAULT_MAX_WORK, MAX_EVENTS, charge  # noqa: F401 - pa
 from ..lang.values import Card
 from .state import State
 from ..lang.notes import read_notes
+from ..streams import CHANCE, PLAYERS, Stream
 from ..lang.syntax import INT, SYMBOL, VAR, Atom, SList, SourceFile, parse_file, parse_text
 
 DEFAULT_MAX_STEPS = 100_000
@@ -31,8 +31,6 @@ ENGINES = ("compiled", "closures", "plain")
 MAX_POINT_MAPS = 10_000
 MAX_MAP_CELLS = 4_000_000
 NARROW = 2**32  # the largest card score whose sums need no check (PointMap.wide)
-# players draw from their own stream, so the same seed deals the same cards whoever plays
-PLAYER_SEED_OFFSET = 1 << 64
 
 
 class PointMap:
@@ -410,7 +408,7 @@ class PreparedGame:
 
     def _fresh_state(self, seed: int, record, max_steps: int, track: bool, max_work: int | None) -> State:
         max_work = self.max_work if max_work is None else check_max_work(max_work)
-        s = State(self, random.Random(chance_seed(seed)), False, max_steps, max_work)
+        s = State(self, Stream.for_game(seed, CHANCE), False, max_steps, max_work)
         s.seed = seed
         sink = None
         if record is True:
@@ -462,7 +460,7 @@ class PreparedGame:
         track = any(getattr(pl, "needs_view", False) for pl in players)
         s = self._fresh_state(seed, record, max_steps, track, max_work)
         events = s.events.inner if track else s.events
-        player_rng = random.Random(seed + PLAYER_SEED_OFFSET)
+        player_rng = players_stream(seed)
         choices: list[Decision] = []
         watched = recording or describe or on_decision is not None or timeout is not None
         deadline = None if timeout is None else time.perf_counter() + timeout
@@ -504,7 +502,7 @@ class PreparedGame:
         if not self.fast:
             return self.play(seed=seed, max_steps=max_steps, max_work=max_work).state
         s = self._fresh_state(seed, False, max_steps, False, max_work)
-        s.play_inline(random.Random(seed + PLAYER_SEED_OFFSET).random)
+        s.play_inline(players_stream(seed).random)
         s._advance(lambda: self._begin(s))
         s.decide = s.pick = None
         return s
@@ -546,10 +544,10 @@ def tied_sides(winners: list[int], team_of: list[int]) -> int:
     return len({("team", team_of[p]) if team_of[p] is not None else ("player", p) for p in winners})
 
 
-def chance_seed(seed: int) -> int:
-    """What seeds the game's own generator. ``random.Random`` uses a seed's absolute value,
-    so that -1 would deal as 1; negative deal numbers are moved beyond 2**128 instead."""
-    return seed if seed >= 0 else (1 << 128) - seed
+def players_stream(seed) -> Stream:
+    """The stream the random players of the game dealt with ``seed`` draw from: its own, apart
+    from the game's chance stream, so the same seed deals the same cards whoever plays."""
+    return Stream.for_game(seed, PLAYERS)
 
 
 def rollout_seed(seed: int, i: int) -> int:

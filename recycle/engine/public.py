@@ -31,13 +31,13 @@ the worlds disagree, only what they share is told, and ``VARIES`` says there is 
 
 from __future__ import annotations
 
-import random
 import warnings
 import weakref
 from dataclasses import dataclass
 from types import MappingProxyType
 
 from ..lang.notes import NO_WORDS, GameWords
+from ..streams import Stream
 
 
 @dataclass(frozen=True)
@@ -207,8 +207,8 @@ def probe_worlds(state, chooser: int, n: int) -> list:
     plan = redeal_plan(state, chooser)
     out: list = []
     for seed in range(1, PROBE_TRIES + 1):
-        world = state.clone(rng=random.Random(seed))
-        redeal(world, plan, random.Random(seed))
+        world = state.clone(rng=Stream(seed))
+        redeal(world, plan, Stream(seed))
         try:
             if world.num_options() == n:
                 out.append(world)

@@ -9,10 +9,9 @@ addressing can tell them apart.
 
 from __future__ import annotations
 
-import random
-
 from ..lang.items import DEFAULT_MAX_WORK
 from ..lang.values import Suspend
+from ..streams import Stream
 
 # -- stepping from outside: the OpenSpiel-style API on State --------------------------------
 
@@ -174,7 +173,7 @@ class _Stepping:
 
         return Observation(self, player)
 
-    def clone(self, track: bool = False, rng: random.Random | None = None):
+    def clone(self, track: bool = False, rng: Stream | None = None):
         """An independent copy of this state, waiting at the same decision.
 
         Its cost depends on the size of the state (cards, storages, loop positions), not
@@ -192,8 +191,7 @@ class _Stepping:
         c.pstack = [x[:] for x in self.pstack]
         c.tstack = [x[:] for x in self.tstack]
         if rng is None:
-            rng = random.Random.__new__(random.Random)  # unseeded: no draw from the OS
-            rng.setstate(self.rng.getstate())
+            rng = self.rng.copy()
         c.rng = rng
         c.steps, c.decisions, c.options_total = self.steps, self.decisions, self.options_total
         c.rounds = self.rounds
@@ -244,7 +242,7 @@ class State(_Stepping):
                  "team_members", "team_of", "nteams", "scores", "decide", "pick",
                  "seed", "history", "work", "max_work", "nevents", "env", "frames", "waiting", "options", "chosen", "knowledge")
 
-    def __init__(self, game, rng: random.Random, record: bool, max_steps: int, max_work: int = DEFAULT_MAX_WORK):
+    def __init__(self, game, rng: Stream, record: bool, max_steps: int, max_work: int = DEFAULT_MAX_WORK):
         self.game = game
         layout = game.layout
         self.locs = [[] for _ in range(layout.nlocs)]

@@ -12,9 +12,8 @@ describes the state at one decision; take a new one after ``apply``.
 
 from __future__ import annotations
 
-import random
-
 from ..lang.values import may_see
+from ..streams import Stream
 
 
 # how often sample_world deals again a world whose current decision differs from the real one
@@ -131,11 +130,11 @@ class Observation:
             plan = _without(plan, reveal)
         wanted = s.num_options()
         for _ in range(RESAMPLE_TRIES):
-            future = random.Random.__new__(random.Random)  # seeded below, after the re-deal's draws
+            future = Stream.keyed(0)  # keyed below, after the re-deal's draws
             world = s.clone(rng=future)
             if determinize:
                 redeal(world, plan, rng)
-            future.seed(rng.getrandbits(64))
+            future.setstate((rng.getrandbits(64), 0, None))
             if not determinize or self._same_decision(world, wanted):
                 break
         return world

@@ -30,6 +30,7 @@ from pettingzoo import AECEnv
 from ..engine.game import DEFAULT_MAX_STEPS
 from ..engine.public import public_options
 from ..errors import StepLimitExceeded
+from ..streams import Stream
 from .spec import EnvSpec, spec_for
 
 
@@ -64,7 +65,7 @@ class RecycleAECEnv(AECEnv):
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
         self._seed = seed
-        self._deals: random.Random | None = None
+        self._deals: Stream | None = None
         self.state = None
         self.deal = None
 
@@ -83,10 +84,10 @@ class RecycleAECEnv(AECEnv):
             seed = self._seed
         if seed is not None:
             deal = int(seed)
-            self._deals = random.Random(deal)
+            self._deals = Stream(deal)
         else:
             if self._deals is None:
-                self._deals = random.Random()
+                self._deals = Stream(random.SystemRandom().getrandbits(64))  # as random.Random()
             deal = self._deals.getrandbits(63)
         self.deal = deal
         self.agents = self.possible_agents[:]

@@ -26,7 +26,6 @@
 
 from __future__ import annotations
 
-import random
 import re
 
 import numpy as np
@@ -37,6 +36,7 @@ from ..engine.knowledge import KnowledgeSink
 from ..engine.public import public_options
 from ..errors import StepLimitExceeded
 from ..lang.values import MoveEvent, StorageEvent, may_see
+from ..streams import Stream
 from .spec import EnvSpec, spec_for
 
 DEAL_BYTES = 4
@@ -206,7 +206,7 @@ class RecycleState(pyspiel.State):
         clone = self.clone()
         if s is None or isinstance(s, _Stopped) or s.is_terminal():
             return clone
-        rng = random.Random(int(probability_sampler() * 2**53))
+        rng = Stream(int(probability_sampler() * 2**53))
         world = s.observation(player_id).sample_world(rng)
         core = clone._core
         knowledge = [dict(s.knowledge[p]) if p == player_id else {} for p in range(c.spec.nplayers)]

@@ -264,7 +264,7 @@ class CardForms:
             sc = pts(s, e).table
             best = max(sc[c] for c in lst) if pick_max else min(sc[c] for c in lst)
             tied = [c for c in lst if sc[c] == best]
-            return tied[0] if len(tied) == 1 else tied[s.rng.randrange(len(tied))]
+            return tied[0] if len(tied) == 1 else tied[int(s.rng.random() * len(tied))]
         return extreme
 
     @form("max", "(max LOCATION using POINTS)", Kind.CARD, draws=True)

@@ -254,7 +254,7 @@ class IntForms:
                 n = hi(s, e)
                 if n < 0:
                     rt_error(f"(random {n}) needs a non-negative bound", span, "random")
-                return s.rng.randint(0, n)
+                return int(s.rng.random() * (n + 1))
             return rand
         if len(items) == 4 and is_atom(items[2], DOTDOT):
             lo, hi = self.c_int(items[1], scope), self.c_int(items[3], scope)
@@ -263,7 +263,7 @@ class IntForms:
                 a, b = lo(s, e), hi(s, e)
                 if b < a:
                     rt_error(f"(random {a}..{b}) is an empty range", span, "random")
-                return s.rng.randint(a, b)
+                return a + int(s.rng.random() * (b - a + 1))
             return rand_range
         fail("expected (random N) or (random A..B)", x, "random")
 

@@ -273,7 +273,7 @@ class CardWriter:
                     "    pick = lst[0]", "    best = sc[pick]", "    n = 0", "    for c in lst:", "        v = sc[c]",
                     f"        if v {'>' if h == 'max' else '<'} best:", "            best, pick, n = v, c, 1",
                     "        elif v == best:", "            n += 1", "    if n == 1:", "        return pick",
-                    "    tied = [c for c in lst if sc[c] == best]", "    return tied[s.rng.randrange(len(tied))]"]
+                    "    tied = [c for c in lst if sc[c] == best]", "    return tied[int(s.rng.random() * len(tied))]"]
         return self.helper(node, scope, h, make)
 
     def write_card(self, node, scope) -> str | None:

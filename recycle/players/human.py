@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..engine.runner import privileged
+from ..streams import Stream
 
 # kinds whose per-option values are chances of winning, best first (omniscient cheats: never)
 HINT_KINDS = ("ismcts", "pimc")
@@ -99,7 +100,7 @@ def hint(view, options: Sequence, spec: str = DEFAULT_HINT, seed: int = 0) -> Hi
     if kind not in AI_KINDS:
         raise ValueError(f"a hint needs a look-ahead player kind ({', '.join(AI_KINDS)}), not {spec!r}")
     player = AI_KINDS[kind](int(budget) if budget else None)
-    choice = int(player.choose(view, options, random.Random(seed)))
+    choice = int(player.choose(view, options, Stream(seed)))
     values = getattr(player, "last_values", None) or [None] * len(options)
     visits = getattr(player, "last_visits", None)
     chances = []

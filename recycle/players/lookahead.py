@@ -37,6 +37,8 @@ import random
 from ..errors import RecycleRuntimeError
 from ..engine.options import option_key, option_keys
 from ..engine.runner import privileged
+from ..lang.items import shuffle as _shuffle
+from ..streams import MASK, Stream, mix64
 
 REWARDS = ("win", "score")
 # options of one decision a look-ahead player considers at most (a random sample beyond)
@@ -54,30 +56,33 @@ _log = logging.getLogger("recycle.players")
 
 # -- sampling worlds -----------------------------------------------------------------------
 
-class DealRng(random.Random):
+class DealRng(Stream):
     """The generator handed to ``View.rollout``: its re-deal depends on the view alone.
 
     ``determinize`` already sorts the unseen cards of each deck family before shuffling,
     so any generator deals a world that depends on the view only. This one also gives
-    each family a generator of its own (seeded by the key and the family), so the world
+    each family a stream of its own (keyed by the key and the family), so the world
     dealt to one family does not shift when another family's size changes. A family dealt
     again by the same generator (a world ``sample_world`` rejected) gets another deal.
+    Its own draws (the world's future, ``getrandbits``) are the stream keyed by ``key``.
     """
 
-    def __init__(self, key: int):
-        super().__init__(key)
-        self.key = key
+    def __init__(self, key: int):  # noqa: D107
+        self.key, self.count, self.gauss_next = key & MASK, 0, None
         self.dealt: dict = {}  # family (lowest card, size) -> how often it was dealt
 
     def shuffle(self, x) -> None:  # noqa: D401 - same contract as random.Random.shuffle
         x.sort()
         if x:
-            family = (int(x[0]), len(x))
-            again = self.dealt.get(family, 0)
-            self.dealt[family] = again + 1
-            # a world dealt again (sample_world's retry) must be another deal
-            suffix = f":{again}" if again else ""
-            random.Random(f"{self.key}:{family[0]}:{family[1]}{suffix}").shuffle(x)
+            low, size = int(x[0]), len(x)
+            again = self.dealt.get((low, size), 0)
+            self.dealt[low, size] = again + 1
+            # the family's own key, from integers (no hashing of text): the family's lowest
+            # card and size, then how often it was dealt, so that a world dealt again
+            # (sample_world's retry) is another deal
+            family = mix64(((low << 32) + size) & MASK)
+            key = mix64(self.key ^ family) ^ again
+            _shuffle(x, Stream.keyed(mix64(key)).random)
 
 
 def finish_randomly(world, draw):
@@ -268,7 +273,7 @@ class PIMCPlayer(_AIPlayer):
                     if not going:
                         break
                     continue
-                scores = finish_randomly(t, random.Random(play_seed).random)
+                scores = finish_randomly(t, Stream.keyed(play_seed).random)
                 going = self.spent(t, had, left, view, scores is not None)
                 if scores is not None:
                     totals[i] += rewards(scores, higher, self.reward)[me]

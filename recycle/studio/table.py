@@ -10,12 +10,11 @@ the final reveal. A seat acts only through its own secret link (``Table.act`` ch
 
 from __future__ import annotations
 
-import random
 import threading
 from pathlib import Path
 
 from ..cli.table import card_key, narrative_lines, reveal_lines
-from ..engine.game import DEFAULT_MAX_STEPS, PLAYER_SEED_OFFSET, GameResult, rank
+from ..engine.game import DEFAULT_MAX_STEPS, GameResult, players_stream, rank
 from ..engine.public import public_options
 from ..engine.runner import replay_choices
 from ..errors import RecycleBug, RecycleError
@@ -54,7 +53,7 @@ class Table:
         with self.cond:
             self.generation = getattr(self, "generation", 0) + 1
             self.deal = deal
-            self.rng = random.Random(deal + PLAYER_SEED_OFFSET)  # as PreparedGame.play: records replay
+            self.rng = players_stream(deal)  # as PreparedGame.play: records replay
             self.recorder = Recorder(self.game)
             self.log: list[tuple] = []
             self.snapshots: list[tuple] = []

@@ -28,7 +28,9 @@ from ..engine.runner import privileged
 from ..errors import RecycleError, printable
 
 FORMAT = "recycle-game-record"
-VERSION = 1
+# 2: games deal from SplitMix64 streams (recycle.streams); a version 1 record was dealt by
+# Mersenne Twisters, so its seed would deal other cards now
+VERSION = 2
 
 
 def source_hash(game) -> str:
@@ -217,6 +219,9 @@ def read_record(path: str | Path) -> dict:
         raise ValueError(f"{path} nests too deeply to be a game record") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValueError(f"{path} is not a recycle game record")
+    if data.get("version") == 1:
+        raise ValueError(f"{path} was recorded with an earlier generator (recycle before the SplitMix "
+                         "generator) and cannot be replayed: its seed deals other cards now")
     if data.get("version") != VERSION:
         raise ValueError(f"{path}: record version {data.get('version')!r} is not supported (expected {VERSION})")
     error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(SCHEMA).iter_errors(data))
