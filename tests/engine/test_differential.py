@@ -42,6 +42,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import recycle
+from recycle.engine.game import players_stream
 
 from recycle.study import fuzzing
 
@@ -55,7 +56,6 @@ CORPUS_FILES = sorted(CORPUS_DIR.glob("*.rcy")) if CORPUS_DIR.is_dir() else []
 
 SEEDS = range(20)
 MAX_STEPS = 20_000  # every game of games/ and the corpus ends well within it (hearts: < 2,000 steps)
-PLAYER_SEED_OFFSET = 1 << 64  # random players draw from random.Random(seed + 2**64)
 
 # a varied sample of the corpus for the (slower) stepped and clone tests
 STEPPED_CORPUS = ["Agram4", "Coloretto4", "Coup4", "CrazyEights4", "Cribbage2", "GoFish2", "KuhnPoker2",
@@ -392,7 +392,7 @@ def test_stepping_plays_the_same_game_as_play(path, fast):
         where = f"{game.name} seed {seed}"
         r = game.play(seed=seed, max_steps=MAX_STEPS)
         s = game.new_state(seed=seed, max_steps=MAX_STEPS)
-        step_randomly(s, random.Random(seed + PLAYER_SEED_OFFSET).random, by_option=seed % 2 == 0)
+        step_randomly(s, players_stream(seed).random, by_option=seed % 2 == 0)
         got = finished(s)
         assert got["returns"] == r.scores, where
         assert got["winners"] == r.winners, where
@@ -418,7 +418,7 @@ def test_a_clone_finishes_like_the_original(path):
         total = game.play(seed=seed, max_steps=MAX_STEPS).decisions
         for k in checkpoints(total):
             s = game.new_state(seed=seed, max_steps=MAX_STEPS)
-            step_randomly(s, random.Random(seed + PLAYER_SEED_OFFSET).random, upto=k)
+            step_randomly(s, players_stream(seed).random, upto=k)
             if s.is_terminal():
                 continue
             where = f"{game.name} seed {seed} decision {k}"

@@ -27,12 +27,12 @@ from pathlib import Path
 import pytest
 
 import recycle
+from recycle.engine.game import players_stream
 
 HERE = Path(__file__).resolve()
 GAMES_DIR = HERE.parents[2] / "games"
 CORPUS_DIR = HERE.parents[3] / "shared" / "corpus" / "cardstock"
 HEARTS = GAMES_DIR / "hearts.rcy"
-PLAYER_SEED_OFFSET = 1 << 64
 
 
 def random_step(state, draw) -> None:
@@ -115,7 +115,7 @@ def play_to_after_the_pass(game, seed):
 
     Returns the state and, per player, the cards dealt to it (at the first decision)."""
     s = game.new_state(seed=seed, track=True)
-    draw = random.Random(seed + PLAYER_SEED_OFFSET).random
+    draw = players_stream(seed).random
     hands = [loc_index(game, "HAND", "iloc", p) for p in range(4)]
     passes = [loc_index(game, "PASS", "iloc", p) for p in range(4)]
     dealt = [set(s.locs[h]) for h in hands]
@@ -220,7 +220,7 @@ def test_hearts_knowledge_stays_true_through_whole_games(hearts):
     world sampled every 25 decisions agrees with its observations."""
     for seed in (1, 2):
         s = hearts.new_state(seed=seed, track=True)
-        draw = random.Random(seed + PLAYER_SEED_OFFSET).random
+        draw = players_stream(seed).random
         while not s.is_terminal():
             assert_knowledge_is_true(s, 4)
             if s.decisions % 25 == 0:
@@ -247,7 +247,7 @@ def test_a_tracking_clone_keeps_and_updates_its_own_knowledge(hearts):
 def test_tracking_does_not_change_the_game(hearts):
     for seed in range(3):
         s = hearts.new_state(seed=seed, track=True)
-        draw = random.Random(seed + PLAYER_SEED_OFFSET).random
+        draw = players_stream(seed).random
         while not s.is_terminal():
             random_step(s, draw)
         r = hearts.play(seed=seed)
@@ -457,7 +457,7 @@ def test_no_peeking_through_observations(path, seeds):
     checked = 0
     for seed in seeds:
         s = g.new_state(seed=seed)
-        draw = random.Random(seed + PLAYER_SEED_OFFSET).random
+        draw = players_stream(seed).random
         while not s.is_terminal():
             check_no_peeking(g, s)
             checked += 1
