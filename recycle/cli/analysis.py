@@ -241,7 +241,7 @@ def register(app: typer.Typer, fail, load) -> None:
         refused, and the file's hash is checked before it is read as a game. The same deal
         is played by the same players (computer players are run again; a person's recorded
         choices are replayed)."""
-        from ..study.records import read_record, record_text
+        from ..study.records import EarlierGenerator, read_record, record_text
         from ..study.records import replay as run_replay
         from ..engine.transcript import transcript
 
@@ -252,7 +252,8 @@ def register(app: typer.Typer, fail, load) -> None:
             rec = read_record(record)
         except ValueError as exc:
             typer.echo(f"error: {exc}", err=True)
-            raise typer.Exit(2) from None
+            # a record of the earlier generator is no bad input: it just cannot be played again
+            raise typer.Exit(1 if isinstance(exc, EarlierGenerator) else 2) from None
         try:
             rp = run_replay(rec, record_path=record, reveal=reveal, force=force, scripted=scripted,
                             max_work=max_work, game_folder=game_folder)

@@ -194,6 +194,11 @@ SCHEMA = {
 }
 
 
+class EarlierGenerator(ValueError):
+    """A record of the earlier generator (version 1, Mersenne Twister): a well-formed record
+    whose seed now deals other cards, so it cannot be replayed."""
+
+
 def read_record(path: str | Path) -> dict:
     """Load and check a game record; ``ValueError`` saying what is wrong if it is not one.
 
@@ -220,7 +225,7 @@ def read_record(path: str | Path) -> dict:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValueError(f"{path} is not a recycle game record")
     if data.get("version") == 1:
-        raise ValueError(f"{path} was recorded with an earlier generator (recycle before the SplitMix "
+        raise EarlierGenerator(f"{path} was recorded with an earlier generator (recycle before the SplitMix "
                          "generator) and cannot be replayed: its seed deals other cards now")
     if data.get("version") != VERSION:
         raise ValueError(f"{path}: record version {data.get('version')!r} is not supported (expected {VERSION})")

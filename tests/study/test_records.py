@@ -119,6 +119,23 @@ def test_a_malformed_record_is_refused_with_what_is_wrong(tmp_path, edit, messag
     assert message in r.stderr and "Traceback" not in r.output
 
 
+def test_a_record_of_the_earlier_generator_is_refused_in_one_line(tmp_path):
+    """Version 1 records were dealt by Mersenne Twisters: their seeds deal other cards now."""
+    out, rec = recorded(tmp_path)
+    assert rec["version"] == 2
+    rec["version"] = 1
+    out.write_text(json.dumps(rec))
+    r = replay_of(out)
+    assert r.exit_code == 1, r.output
+    assert "Traceback" not in r.output and len(r.stderr.strip().splitlines()) == 1
+    assert "recorded with an earlier generator (recycle before the SplitMix generator)" in r.stderr
+    assert "cannot be replayed" in r.stderr
+    rec["version"] = 3  # a version never written is still just unsupported
+    out.write_text(json.dumps(rec))
+    r = replay_of(out)
+    assert r.exit_code == 2 and "record version 3 is not supported (expected 2)" in r.stderr
+
+
 def test_deep_nesting_and_special_files_are_refused(tmp_path):
     deep = tmp_path / "deep.json"
     deep.write_text('{"format": "recycle-game-record", "x": ' + "[" * 100_000 + "]" * 100_000 + "}")
