@@ -232,7 +232,7 @@ def test_new_games_pass_strict_check_and_conserve_cards(path):
 
 def test_whist_partners_share_the_points():
     r = recycle.load(GAMES / "whist.rcy").play(seed=3)
-    assert r.scores == [5, 2, 5, 2] and r.winners == [0, 2]
+    assert r.scores == [0, 8, 0, 8] and r.winners == [1, 3]
 
 
 def test_go_fish_books_and_asks():
