@@ -20,11 +20,10 @@ early by ``stop()``; its findings say how many games they rest on.
 
 from __future__ import annotations
 
-import random
 import time
 
 from ..errors import RecycleError, StepLimitExceeded
-from ..engine.game import PreparedGame
+from ..engine.game import PreparedGame, players_stream
 from ..lang.lint import _loc_key, _walk
 from ..lang.shapes import head_of, is_location_form
 from ..lang.syntax import VAR, Atom, SList
@@ -73,7 +72,7 @@ def simulation_lint(game, games: int = 300, seed: int = 0, seconds: float = 3.0,
         if time.monotonic() > deadline or (stop is not None and stop()):
             break
         events: list = []
-        rng = random.Random(i)
+        rng = players_stream(rollout_seed(seed, i))  # the rollout's own players' stream
         try:
             s = game.new_state(seed=rollout_seed(seed, i), record=events, max_steps=MAX_STEPS)
             while not s.is_terminal():

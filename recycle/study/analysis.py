@@ -183,14 +183,13 @@ def trace_game(game, specs: list[str], seed: int, max_steps: int = 100_000, valu
     every player's score just before it (``values`` > 0: every player's win probability
     estimated with that many rollouts, just after it). ``{"seed", "limit": True}`` at the
     step limit."""
-    import random
-
     from ..players.lookahead import rewards
+    from ..streams import Stream
     from ..players import make_player
 
     players = [make_player(s) for s in specs]
     draws = _scoring_draws(game)
-    est_rng = random.Random(f"winprob:{seed}")
+    est_rng = Stream(f"winprob:{seed}")
     movers, options, trace = [], [], []
     turns = TurnCounter(game)
 
