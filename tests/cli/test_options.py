@@ -119,9 +119,9 @@ def test_analyze_says_what_it_will_play():
 
 def test_run_shows_options_in_words():
     r = runner.invoke(app, ["run", EIGHTS, "--seed", "1"])
-    assert "[2] P1 chooses option 4 of 5: move a card from P1's HAND to DISCARD; set SUIT to CLUBS" in r.output
+    assert "[2] P1 chooses option 2 of 4: move a card from P1's HAND to DISCARD; set SUIT to DIAMONDS" in r.output
     r = runner.invoke(app, ["run", EIGHTS, "--seed", "1", "--reveal"])
-    assert "[2] P1 chooses option 4 of 5: move 8♦ from P1's HAND to DISCARD; set SUIT to CLUBS" in r.output
+    assert "[2] P1 chooses option 2 of 4: move 8♥ from P1's HAND to DISCARD; set SUIT to DIAMONDS" in r.output
 
 
 @pytest.mark.parametrize("args", [
