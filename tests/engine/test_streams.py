@@ -122,3 +122,42 @@ def test_a_clone_continues_the_same_stream():
     assert c.rng is not s.rng and c.rng.getstate() == s.rng.getstate()
     c.rng.random()
     assert c.rng.getstate() != s.rng.getstate()
+
+
+def test_inside_a_game_every_draw_is_random_times_n():
+    """The native engine reproduces one kind of draw, ``int(random() * n)``: no form's closure
+    or generated text may draw otherwise from the game's generator (``s.rng``). Sampling
+    worlds (engine/knowledge.py, ``rng.shuffle``) is outside a game and may."""
+    import re
+    from pathlib import Path
+
+    lang = Path(recycle.__file__).parent / "lang"
+    other = re.compile(r"rng\.(randrange|randint|choice|choices|sample|shuffle|getrandbits|uniform)\b")
+    found = [f"{p.name}: {m.group(0)}" for p in sorted(lang.glob("*.py")) for m in other.finditer(p.read_text())]
+    assert found == []
+    assert "tied[int(s.rng.random() * len(tied))]" in (lang / "pycards.py").read_text()
+
+
+def test_a_families_deal_depends_on_its_key_and_itself_alone():
+    """DealRng (the look-ahead players' re-deal): each deck family gets a stream keyed by the
+    key and the family, so one family's deal does not shift when another's size changes; a
+    family dealt again by the same generator (a rejected world) is dealt otherwise."""
+    from recycle.players.lookahead import DealRng
+
+    hearts, spades = list(range(13)), list(range(13, 26))
+    a, b = DealRng(77), DealRng(77)
+    first = spades[:]
+    a.shuffle(hearts[:5])
+    a.shuffle(first)
+    second = spades[:]
+    b.shuffle(hearts[:9])  # another size of the other family
+    b.shuffle(second)
+    assert first == second != spades and sorted(first) == spades
+    again = spades[:]
+    a.shuffle(again)
+    assert again != first and sorted(again) == spades
+    other = spades[:]
+    DealRng(78).shuffle(other)
+    assert other != first
+    # its own draws (a sampled world's future) are the stream of its key
+    assert DealRng(77).next64() == Stream.keyed(77).next64()
