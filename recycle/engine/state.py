@@ -13,6 +13,17 @@ from ..lang.items import DEFAULT_MAX_WORK
 from ..lang.values import Suspend
 from ..streams import Stream
 
+
+def _copied(rng):
+    """A copy of a generator that is not a plain Stream (a subclass, or a ``random.Random``
+    a caller gave ``clone(rng=...)``), at the same point; a Stream subclass copies as a Stream."""
+    if isinstance(rng, Stream):
+        return rng.copy()
+    c = type(rng).__new__(type(rng))  # no seeding from the OS: the state is set at once
+    c.setstate(rng.getstate())
+    return c
+
+
 # -- stepping from outside: the OpenSpiel-style API on State --------------------------------
 
 def _copy_value(v, memo: dict):
@@ -191,7 +202,7 @@ class _Stepping:
         c.pstack = [x[:] for x in self.pstack]
         c.tstack = [x[:] for x in self.tstack]
         if rng is None:
-            rng = self.rng.copy()
+            rng = self.rng.copy() if type(self.rng) is Stream else _copied(self.rng)
         c.rng = rng
         c.steps, c.decisions, c.options_total = self.steps, self.decisions, self.options_total
         c.rounds = self.rounds

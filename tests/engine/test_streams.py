@@ -161,3 +161,15 @@ def test_a_families_deal_depends_on_its_key_and_itself_alone():
     assert other != first
     # its own draws (a sampled world's future) are the stream of its key
     assert DealRng(77).next64() == Stream.keyed(77).next64()
+
+
+def test_a_clone_given_a_mersenne_twister_can_be_cloned_again():
+    """clone(rng=r) takes any random.Random (the API allows it); cloning that copy again
+    copies r at its point rather than failing."""
+    import random
+
+    s = recycle.load(GAMES / "schwimmen.rcy").new_state(seed=4)
+    c = s.clone(rng=random.Random(3))
+    d = c.clone()
+    assert type(d.rng) is random.Random and d.rng is not c.rng
+    assert [d.rng.random() for _ in range(3)] == [c.rng.random() for _ in range(3)]
