@@ -226,7 +226,7 @@ def read_record(path: str | Path) -> dict:
         raise ValueError(f"{path} is not a recycle game record")
     if data.get("version") == 1:
         raise EarlierGenerator(f"{path} was recorded with an earlier generator (recycle before the SplitMix "
-                         "generator) and cannot be replayed: its seed deals other cards now")
+                               "generator) and cannot be replayed: its seed deals other cards now")
     if data.get("version") != VERSION:
         raise ValueError(f"{path}: record version {data.get('version')!r} is not supported (expected {VERSION})")
     error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(SCHEMA).iter_errors(data))
