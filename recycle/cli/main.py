@@ -208,6 +208,38 @@ def run(game: GameArg, seed: SeedOpt = 0,
         typer.echo(line)
 
 
+def _say_native(g, players, engine: str, n: int) -> None:
+    """Make the game's native module before the progress bar starts, saying so on stderr when
+    it is compiled (not read from the cache); say once, on stderr, why a game stays on Python."""
+    from ..engine.runner import RandomPlayer
+    from ..native import available, native_game, why_not_native
+
+    if not all(type(p) is RandomPlayer for p in players):
+        if engine == "native":
+            typer.echo("recycle: the native engine plays random players only; these games are played by Python",
+                       err=True)
+        return
+    from ..study.stats import NATIVE_MIN_GAMES, _native_ready
+
+    if engine == "auto" and n < NATIVE_MIN_GAMES and not _native_ready(g):
+        return  # Python plays these few games sooner than a first compile
+    if available():
+        from ..native.engine import is_cached
+
+        try:
+            from ..native.writer import write
+
+            if not is_cached(write(g)):
+                typer.echo(f"recycle: compiling {g.name} to machine code (once; later runs load it from the "
+                           f"cache)...", err=True)
+            native_game(g).warm()
+        except Exception:  # noqa: BLE001 - why_not_native below says why
+            pass
+    why = why_not_native(g)
+    if why is not None and (engine == "native" or "does not write" in why):
+        typer.echo(f"recycle: {g.name} is played by the Python engine: {why}", err=True)
+
+
 @app.command()
 def simulate(game: GameArg, n: Annotated[int, typer.Option("-n", "--games", min=1, help="Number of rollouts.")] = 1000,
              seed: SeedOpt = 0, players: PlayersOpt = None, max_steps: MaxStepsOpt = 100_000,
@@ -217,21 +249,32 @@ def simulate(game: GameArg, n: Annotated[int, typer.Option("-n", "--games", min=
                  "sides (teams, or players where there are none) tied for best."))] = False,
              progress: Annotated[bool, typer.Option(help="Show a progress bar (on a terminal).")] = True,
              workers: WorkersOpt = 1, timeout: TimeoutOpt = None, max_work: MaxWorkOpt = None,
-             num_players: NumPlayersOpt = None):
+             num_players: NumPlayersOpt = None,
+             engine: Annotated[str, typer.Option(help=(
+                 "What plays random players' games: auto (native machine code where it can play the game, "
+                 "else Python), native, python. Both engines play the same games."))] = "auto",
+             threads: Annotated[int, typer.Option(min=1, max=64, help=(
+                 "Threads sharing the native rollouts (the statistics are the same for any number)."))] = 1):
     """Play N games (random players unless --players) and print statistics: win rates, decisions, options."""
     from ..study.parallel import progress_bar
     from ..study.stats import simulate as run_simulation
 
+    if engine not in ("auto", "native", "python"):
+        typer.echo(f"error: --engine must be auto, native or python, not {engine!r}", err=True)
+        raise typer.Exit(2)
     try:
         g = _load(game, max_work, num_players)
         pl = _players(players, g)
+        if engine != "python":
+            _say_native(g, pl, engine, n)
         with progress_bar(n, g.name, enabled=progress and not as_json) as update:
             def tick(i):
                 if workers > 1 or i % 50 == 49 or i == n - 1:
                     update(i + 1)
 
             stats = run_simulation(g, n, seed, pl, max_steps, workers=workers, progress=tick if update else None,
-                                   keep_records=False, timeout=timeout, interruptible=True)
+                                   keep_records=False, timeout=timeout, interruptible=True,
+                                   engine=engine, threads=threads)
     except (RecycleError, RecycleBug) as exc:
         _fail(exc)
         return

@@ -29,6 +29,10 @@ class SimulationStats:
     step_limit_hits: int
     finished: int
     played: int = 0
+    # what played the games: "native" (machine code, recycle/native) or "python"; and, when a
+    # game of random players stayed on Python, why (one line)
+    engine: str = "python"
+    engine_note: str | None = None
     # why fewer than ``games`` were played: "time limit" (timeout) or "interrupted" (Ctrl-C)
     stopped: str | None = None
     decision_counts: list[int] = field(default_factory=list, repr=False)
@@ -97,14 +101,47 @@ def _simulate_one(game, players, seed: int, max_steps: int, all_random: bool):
     return r.scores, r.decisions, r.options_total, r.team_of[:]
 
 
-def _simulate_batch(game, players, seeds, max_steps: int):
+def _simulate_batch(game, players, seeds, max_steps: int, engine: str = "auto"):
     all_random = _all_random(players)
+    if all_random and engine != "python" and _native_reason(game) is None:
+        from ..native import rollout_records
+
+        return rollout_records(game, seeds, max_steps)
     return [_simulate_one(game, players, sd, max_steps, all_random) for sd in seeds]
+
+
+ENGINES = ("auto", "native", "python")
+NATIVE_MIN_GAMES = 20_000  # "auto" compiles a game natively for this many games (a cached one: any)
+NATIVE_CHUNK = 2000  # rollouts per call of native code (progress and --timeout are checked between)
+
+
+def _native_ready(game) -> bool:
+    """Is the game's native module compiled already (this process, or the cache folder)?"""
+    from ..native import available
+
+    if getattr(game, "_native", None) is not None:
+        return not isinstance(game._native, Exception)
+    if not available():
+        return False
+    from ..native import NativeUnsupported, native_source
+    from ..native.engine import is_cached
+
+    try:
+        return is_cached(native_source(game))
+    except NativeUnsupported:
+        return False
+
+
+def _native_reason(game) -> str | None:
+    """None when the game's random rollouts run natively here, else why not (one line)."""
+    from ..native import why_not_native
+
+    return why_not_native(game)
 
 
 def simulate(game, n: int, seed: int, players=None, max_steps: int = 100_000, progress=None,
              keep_records: bool = True, workers: int = 1, timeout: float | None = None,
-             interruptible: bool = False) -> SimulationStats:
+             interruptible: bool = False, engine: str = "auto", threads: int = 1) -> SimulationStats:
     """Play ``n`` games with rollout seeds ``rollout_seed(seed, i)``; collect statistics.
 
     A rollout that hits the step limit is counted in ``step_limit_hits`` and left out of
@@ -123,12 +160,24 @@ def simulate(game, n: int, seed: int, players=None, max_steps: int = 100_000, pr
 
     if players is None:
         players = [RandomPlayer() for _ in range(game.nplayers)]
+    native_note = None
+    use_native = False
+    if _all_random(players) and engine != "python":
+        if engine == "auto" and n < NATIVE_MIN_GAMES and not _native_ready(game):
+            native_note = (f"{n} games: fewer than {NATIVE_MIN_GAMES:,}, which Python plays faster than a first "
+                           f"native compile (engine='native' compiles it)")
+        else:
+            native_note = _native_reason(game)
+        use_native = native_note is None
     t0 = time.perf_counter()
     agg = _Aggregate(game, keep_records)
     with Stop(timeout, interruptible, t0) as stop:
         try:
             if workers > 1 and n > 1:
-                _in_workers(game, n, seed, players, max_steps, progress, workers, stop, agg)
+                _in_workers(game, n, seed, players, max_steps, progress, workers, stop, agg,
+                            "auto" if use_native else "python")
+            elif use_native:
+                _natively(game, n, seed, max_steps, progress, threads, stop, agg)
             else:
                 all_random = _all_random(players)
                 for i in range(n):
@@ -144,12 +193,32 @@ def simulate(game, n: int, seed: int, players=None, max_steps: int = 100_000, pr
             if not stop.catches(exc):
                 raise
     stats = agg.stats(n, seed, players, time.perf_counter() - t0)
+    stats.engine = "native" if use_native else "python"
+    stats.engine_note = native_note
     if stats.played < n:
         stats.stopped = "interrupted" if stop.interrupted else "time limit"
     return stats
 
 
-def _in_workers(game, n, seed, players, max_steps, progress, workers, stop, agg) -> None:
+def _natively(game, n, seed, max_steps, progress, threads, stop, agg) -> None:
+    """The rollouts by native code, a chunk at a time (the stop and progress checked between)."""
+    from ..engine.game import rollout_seed
+    from ..native import rollout_records
+
+    size = NATIVE_CHUNK * max(1, threads) if stop.deadline is None else 200
+    for a in range(0, n, size):
+        if stop():
+            return
+        stop.hold = False
+        recs = rollout_records(game, [rollout_seed(seed, i) for i in range(a, min(n, a + size))], max_steps, threads)
+        stop.hold = True
+        for rec in recs:
+            agg.add(rec)
+        if progress:
+            progress(agg.played - 1)
+
+
+def _in_workers(game, n, seed, players, max_steps, progress, workers, stop, agg, engine: str = "auto") -> None:
     from ..engine.game import rollout_seed
     from .parallel import stream_games
 
@@ -160,7 +229,7 @@ def _in_workers(game, n, seed, players, max_steps, progress, workers, stop, agg)
         for a in range(0, n, size):
             if stop():
                 return
-            yield (players, [rollout_seed(seed, i) for i in range(a, min(n, a + size))], max_steps)
+            yield (players, [rollout_seed(seed, i) for i in range(a, min(n, a + size))], max_steps, engine)
 
     stream = stream_games(game, _simulate_batch, chunks(), workers, window=2 * workers)
     try:

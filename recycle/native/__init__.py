@@ -1,0 +1,97 @@
+"""The native engine: random rollouts of a game compiled to machine code with Numba.
+
+``rollout_records(game, seeds, ...)`` plays one game per seed with random players and gives
+the same records as the Python engine's ``random_rollout`` (scores, decisions, options), seed
+for seed; ``native_game(game)`` is the compiled game itself. The writer is
+``recycle/native/writer.py`` (one writer per form, registered in ``registry.py``), the arrays
+and helpers every game uses are in ``runtime.py``, loading and caching in ``engine.py``.
+
+Numba is an optional dependency (the ``native`` extra): without it, or for a game that uses a
+form the writer does not write, ``NativeUnavailable`` / ``NativeUnsupported`` say why and the
+callers play on the Python engine.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+from .writer import NativeUnsupported
+
+__all__ = ["NativeUnsupported", "NativeUnavailable", "native_game", "rollout_records", "native_source",
+           "why_not_native", "available"]
+
+
+class NativeUnavailable(Exception):
+    """Numba (the ``native`` extra) cannot be imported here."""
+
+
+def available() -> bool:
+    """Can the native engine run here (Numba and NumPy import)?"""
+    from .engine import available as _available
+
+    return _available()
+
+
+def native_source(game) -> str:
+    """The source of the game's native module (``recycle compile --native``), or NativeUnsupported."""
+    from .writer import write
+
+    return write(game)
+
+
+def native_game(game):
+    """The game's compiled native module (made once per prepared game)."""
+    if not available():
+        raise NativeUnavailable("the native engine needs Numba (pip install 'recycle[native]')")
+    from .engine import native_game as _native_game
+
+    return _native_game(game)
+
+
+def why_not_native(game) -> str | None:
+    """None when the game's rollouts can run natively here, else one line saying why not."""
+    try:
+        native_game(game)
+    except NativeUnavailable as exc:
+        return str(exc)
+    except NativeUnsupported as exc:
+        where = exc.where()
+        return f"the native engine does not write {exc.what}" + (f" ({where})" if where else "")
+    return None
+
+
+def rollout_records(game, seeds, max_steps: int, threads: int = 1, max_work: int | None = None):
+    """One record per seed, as ``study.stats`` keeps them: ``(scores, decisions, options_total,
+    team_of)``, or None for a game that hit the step limit. A rollout the native code stopped
+    (a rule broken, a limit, a state it could not hold) is played again by the Python engine,
+    which gives the exact outcome, or raises the exact positioned error. ``threads`` share the
+    seeds; the records are the same for any number."""
+    from ..errors import StepLimitExceeded
+
+    ng = native_game(game)
+    seeds = list(seeds)
+    work = (game.max_work if max_work is None else max_work) // 4
+    if threads > 1 and len(seeds) > 1:
+        size = -(-len(seeds) // threads)
+        parts = [seeds[i:i + size] for i in range(0, len(seeds), size)]
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            results = list(pool.map(lambda part: ng.rollouts(part, max_steps, work), parts))
+    else:
+        results = [ng.rollouts(seeds, max_steps, work)]
+    team_of = [None if t < 0 else int(t) for t in ng.initial[6]]
+    out = []
+    k = 0
+    for scores, counts, _ in results:
+        for i in range(len(counts)):
+            sd = seeds[k]
+            k += 1
+            if counts[i, 0] == 0:
+                out.append(([int(v) for v in scores[i]], int(counts[i, 2]), int(counts[i, 3]), team_of))
+                continue
+            try:  # the Python engine plays it again: its outcome, or its exact error
+                r = game.random_rollout(sd, max_steps, max_work)
+            except StepLimitExceeded:
+                out.append(None)
+                continue
+            out.append((r.scores, r.decisions, r.options_total, r.team_of[:]))
+    return out

@@ -1,0 +1,241 @@
+"""The native engine: a game's random rollouts played in machine code (Numba).
+
+``native_game(game)`` writes the game's module (recycle/native/writer.py), loads it (from the
+cache when it was compiled before) and gives a ``NativeGame`` whose ``rollouts(seeds)`` plays
+games with random players, seed for seed the same games as the Python engine's
+``random_rollout`` (tests/engine/test_native.py proves it over the corpus). A game the writer
+cannot write gives ``NativeUnsupported``, naming the form; the caller stays on Python.
+
+A rollout that breaks a rule, hits the step limit or runs out of work (``ctr[STATUS]``) is
+played again by the Python engine, which gives the exact outcome and message.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import linecache
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+
+from ..version import __version__
+
+_LOADED: dict[str, object] = {}  # source digest -> module, this process's
+_LOCK = threading.Lock()
+
+
+def available() -> bool:
+    """Can the native engine run here (Numba and NumPy import)?"""
+    try:
+        import numba  # noqa: F401
+        import numpy  # noqa: F401
+    except Exception:  # noqa: BLE001 - any failure to import means: not here
+        return False
+    return True
+
+
+def _digest(source: str) -> str:
+    import numba
+
+    h = hashlib.sha256()
+    for part in (__version__, numba.__version__, sys.version, source):
+        h.update(part.encode("utf-8", "surrogatepass"))
+        h.update(b"\0")
+    return h.hexdigest()[:40]
+
+
+def _cache_folder() -> Path | None:
+    """Where native modules are kept: ``native`` in recycle's cache folder, when that folder is
+    safe (this user's, writable by nobody else: recycle/lang/codecache.py checks it), else None."""
+    from ..lang import codecache
+
+    folder = codecache.cache_dir()
+    if folder is None:
+        return None
+    fd = codecache._open_folder(folder)
+    if fd is None:
+        return None
+    os.close(fd)
+    native = folder / "native"
+    try:
+        os.makedirs(native, mode=0o700, exist_ok=True)
+        st = os.stat(native, follow_symlinks=False)
+    except OSError:
+        return None
+    import stat
+
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return None
+    return native
+
+
+def load_module(source: str, name: str):
+    """The module of ``source``: compiled by Numba at its first call, its machine code kept in
+    the cache folder (a second run compiles nothing). Without a usable folder, compiled anew."""
+    digest = _digest(source)
+    with _LOCK:
+        mod = _LOADED.get(digest)
+        if mod is not None:
+            return mod
+        folder = _cache_folder()
+        text = source.replace("CACHE = False  # set by the loader", f"CACHE = {folder is not None}  # set by the loader")
+        if folder is not None:
+            path = folder / f"g{digest}.py"
+            try:
+                current = path.read_text("utf-8") if path.is_file() and not path.is_symlink() else None
+            except (OSError, UnicodeDecodeError):
+                current = None
+            if current != text:
+                tmp = folder / f".g{digest}.{os.getpid()}.tmp"
+                tmp.write_text(text, "utf-8")
+                os.replace(tmp, path)
+            spec = importlib.util.spec_from_file_location(f"recycle_native_g{digest}", path)
+            mod = importlib.util.module_from_spec(spec)
+            # Numba's cached machine code finds its module again by name
+            sys.modules[spec.name] = mod
+            spec.loader.exec_module(mod)
+        else:
+            filename = f"<recycle native {digest}>"
+            linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+            import types
+
+            mod = types.ModuleType(f"recycle_native_g{digest}")
+            mod.__file__ = filename
+            exec(compile(text, filename, "exec"), mod.__dict__)  # noqa: S102 - our own generated source
+        _LOADED[digest] = mod
+        return mod
+
+
+def is_cached(source: str) -> bool:
+    """Has this module's machine code been kept in the cache folder (a load compiles nothing)?"""
+    digest = _digest(source)
+    if digest in _LOADED and getattr(_LOADED[digest], "_warm", False):
+        return True
+    folder = _cache_folder()
+    if folder is None:
+        return False
+    pyc = folder / "__pycache__"
+    try:
+        return any(name.startswith(f"g{digest}.rollouts-") and name.endswith(".nbi") for name in os.listdir(pyc))
+    except OSError:
+        return False
+
+
+class NativeGame:
+    """A prepared game's native module and its state after setup (create with ``native_game``)."""
+
+    def __init__(self, game, source: str):
+        import numpy as np
+
+        from .runtime import NCOUNTERS, STACK_DEPTH
+
+        self.game = game
+        self.source = source
+        self.module = load_module(source, game.name)
+        self.compiled = False  # machine code made (or loaded) by a first call
+        self.compile_seconds = 0.0
+        s = game._fresh_state(0, False, 100_000, False, None)
+        for slot, val in game._decls:
+            s.env[slot] = val(s, s.env)
+        for run in game._setup:
+            run(s, s.env)
+        lay = game.layout
+        ncards = len(game.card_attrs)
+        self.ncards = ncards
+        cap = max(ncards, 1)
+        strings = self.module_strings()
+        locs = np.zeros((lay.nlocs, cap), np.int32)
+        lens = np.zeros(lay.nlocs, np.int32)
+        for i, lst in enumerate(s.locs):
+            lens[i] = len(lst)
+            locs[i, :len(lst)] = [int(c) for c in lst]
+        card_loc = np.array([int(x) for x in s.card_loc] or [0], np.int32)
+        ints = np.array(s.ints or [0], np.int64)
+        strs = np.array([strings.get(v, 0) for v in s.strs] or [0], np.int32)
+        pts = np.zeros((max(lay.npoints, 1), cap), np.int64)
+        for j, pm in enumerate(s.points):
+            pts[j, :len(pm.table)] = pm.table
+        team_of = np.array([-1 if t is None else int(t) for t in s.team_of], np.int64)
+        self.initial = (locs, lens, card_loc, ints, strs, pts, team_of)
+        self.nteams = s.nteams
+        self.NCOUNTERS = NCOUNTERS
+        self.STACK_DEPTH = STACK_DEPTH
+
+    def warm(self) -> None:
+        """Compile (or load from the cache) the machine code now: one rollout of seed 0."""
+        if not self.compiled:
+            self.rollouts([0], 100_000, self.game.max_work)
+            self.module._warm = True
+
+    def module_strings(self) -> dict:
+        return getattr(self.module, "STRINGS", {})
+
+    def new_arrays(self):
+        """A fresh native state (the tuple S the module plays on), as dealt by setup."""
+        import numpy as np
+
+        locs, lens, card_loc, ints, strs, pts, team_of = self.initial
+        pst = np.zeros((self.STACK_DEPTH, 2), np.int64)
+        tst = np.zeros((self.STACK_DEPTH, 2), np.int64)
+        ctr = np.zeros(self.NCOUNTERS + self.game.nplayers, np.int64)
+        keys = np.zeros(2, np.uint64)
+        return (locs.copy(), lens.copy(), card_loc.copy(), ints.copy(), strs.copy(), pts.copy(), pst, tst, ctr, keys,
+                team_of.copy())
+
+    def rollouts(self, seeds, max_steps: int, max_work: int, places: bool = False):
+        """Play one random game per seed; returns (scores[n, P], counters[n, 5]: status, steps,
+        decisions, options, rounds, and card places[n, cards] when ``places``)."""
+        import numpy as np
+
+        n = len(seeds)
+        keys = chance_and_player_keys(seeds)
+        scores = np.zeros((n, self.game.nplayers), np.int64)
+        counts = np.zeros((n, 5), np.int64)
+        where = np.zeros((n if places else 0, self.ncards), np.int32)
+        t0 = time.perf_counter()
+        self.module.rollouts(self.initial, self.nteams, keys, max_steps, max_work, scores, counts, where, places)
+        if not self.compiled:
+            self.compiled = True
+            self.compile_seconds = time.perf_counter() - t0
+        return scores, counts, where
+
+
+def chance_and_player_keys(seeds):
+    """Each rollout's (chance, players) stream keys, as recycle/streams.py keys them."""
+    import numpy as np
+
+    from ..streams import CHANCE, PLAYERS, stream_key
+
+    if all(type(sd) is int and 0 <= sd < 1 << 64 for sd in seeds):
+        from .runtime import keys_of
+
+        return keys_of(np.array(seeds, dtype=np.uint64))
+    out = np.zeros((len(seeds), 2), np.uint64)
+    for i, sd in enumerate(seeds):
+        out[i, 0] = stream_key(sd, CHANCE)
+        out[i, 1] = stream_key(sd, PLAYERS)
+    return out
+
+
+_NATIVE: dict = {}
+
+
+def native_game(game):
+    """The game's ``NativeGame`` (made once per prepared game), or raises NativeUnsupported."""
+    from .writer import write
+
+    got = getattr(game, "_native", None)
+    if got is not None:
+        if isinstance(got, Exception):
+            raise got
+        return got
+    try:
+        ng = NativeGame(game, write(game))
+    except Exception as exc:
+        game._native = exc
+        raise
+    game._native = ng
+    return ng

@@ -1,0 +1,271 @@
+"""Native writers of the actions: moves, swaps, shuffles, storages, repeats and the turn order.
+
+Each does what the action's closure in recycle/lang/actions.py or actions_state.py does to the
+cards, storages and cycles; where the closure raises a rule error, the native action sets
+``ctr[STATUS]`` and the game returns (the Python engine then plays the rollout for the
+message).
+"""
+
+from __future__ import annotations
+
+from ..lang.forms import Kind
+from ..lang.shapes import head_of, is_atom, is_storage_form, kw
+from ..lang.syntax import COLON, INT, Atom, SList
+from .registry import native
+from .writer import LOC_T, NativeUnsupported
+
+
+def destination(w, x, sc) -> tuple[str, str]:
+    """(location code, position code) of ``(top|bottom|INDEX LOCATION)``: -1 top, 0 bottom."""
+    if not isinstance(x, SList) or len(x.items) != 2:
+        raise NativeUnsupported("a destination of an unexpected shape", x)
+    where, loc = x.items
+    t, code = w.loc(loc, sc)
+    if t != LOC_T:
+        raise NativeUnsupported("a move into a view", x)
+    if kw(where, "top"):
+        return code, "-1"
+    if kw(where, "bottom"):
+        return code, "0"
+    raise NativeUnsupported("a move to an index", x)
+
+
+def mem_free(w, node) -> None:
+    if isinstance(node, SList) and len(node.items) == 3 and kw(node.items[1], "mem"):
+        raise NativeUnsupported("a mem location", node)
+
+
+@native(Kind.ACTION, "move")
+def move(w, x, sc) -> None:
+    if len(x.items) != 3:
+        raise NativeUnsupported("a move of an unexpected shape", x)
+    src, dst = x.items[1], x.items[2]
+    for n in (src, dst):
+        if isinstance(n, SList) and len(n.items) == 2:
+            mem_free(w, n.items[1])
+    w.comment(x)
+    d, pos = destination(w, dst, sc)
+    if isinstance(src, SList) and len(src.items) == 2 and kw(src.items[0], "top") and pos == "-1":
+        t, s = w.loc(src.items[1], sc)
+        if t == LOC_T:
+            w.line(f"move_top(locs, lens, card_loc, ctr, {s}, {d})")
+            w.line("ctr[WORK] += 1")
+            w.check()
+            return
+    c = w.card(src, sc)
+    w.line(f"move_card(locs, lens, card_loc, ctr, {c}, {d}, {pos})")
+    w.line("ctr[WORK] += 1")
+    w.check()
+
+
+@native(Kind.ACTION, "swap")
+def swap(w, x, sc) -> None:
+    if len(x.items) != 3:
+        raise NativeUnsupported("a swap of an unexpected shape", x)
+    a, b = x.items[1], x.items[2]
+    w.comment(x)
+    for n in (a, b):
+        mem_free(w, n)
+    ta, tb = w.value(a, sc), w.value(b, sc)
+    if ta[0] == "loc" and tb[0] == "loc":
+        w.line(f"swap_locs(locs, lens, card_loc, {ta[1]}, {tb[1]})")
+    elif ta[0] == "card" and tb[0] == "card":
+        w.line(f"swap_cards(locs, lens, card_loc, ctr, {ta[1]}, {tb[1]})")
+        w.check()
+    else:
+        raise NativeUnsupported("a swap of a location with a card", x)
+    w.line("ctr[WORK] += 1")
+
+
+@native(Kind.ACTION, "shuffle")
+def shuffle(w, x, sc) -> None:
+    if len(x.items) != 2:
+        raise NativeUnsupported("a faro shuffle", x)
+    mem_free(w, x.items[1])
+    w.comment(x)
+    w.line(f"shuffle(locs, lens, ctr, keys, {w.phys(x.items[1], sc)})")
+
+
+def storage_slot(w, x, sc) -> tuple[str, str]:
+    """(sort, slot code) of ``(OWNER sto|str|points NAME)``."""
+    sort = is_storage_form(x)
+    owner, name = x.items[0], x.items[2]
+    if not (isinstance(name, Atom) and name.kind == "symbol"):
+        raise NativeUnsupported("a storage with a computed name", x)
+    base = w.storage_base(sort, name.value)
+    if kw(owner, "game"):
+        return sort, base
+    if isinstance(owner, SList) and len(owner.items) == 2 and kw(owner.items[1], "team"):
+        return sort, f"{base} + 1 + NPLAYERS + {w.team(owner, sc)}"
+    return sort, f"{base} + 1 + {w.player(owner, sc)}"
+
+
+@native(Kind.ACTION, "set")
+def set_storage(w, x, sc) -> None:
+    if len(x.items) != 3 or not is_storage_form(x.items[1]):
+        raise NativeUnsupported("a set of an unexpected shape", x)
+    sort, slot = storage_slot(w, x.items[1], sc)
+    w.comment(x)
+    if sort == "sto":
+        w.line(f"ints[{slot}] = {w.int_(x.items[2], sc)}")
+    elif sort == "str":
+        w.line(f"strs[{slot}] = {w.str_(x.items[2], sc)}")
+    else:
+        set_points(w, x, sc, slot)
+
+
+def award_value(w, node, sc) -> tuple[bool, object]:
+    """(constant?, the name's text or code) of a key or value of an award."""
+    if isinstance(node, Atom) and node.kind in ("symbol", INT):
+        return True, str(node.value)
+    if isinstance(node, Atom) and node.kind == "var":
+        v = sc.lookup(node.value)
+        if v is not None and not hasattr(v, "type") and isinstance(v.value, str):
+            return True, v.value
+    if is_storage_form(node) == "str":
+        return False, w.str_(node, sc)
+    raise NativeUnsupported("an award of this shape", node)
+
+
+def set_points(w, x, sc, slot: str) -> None:
+    awards = x.items[2]
+    if not isinstance(awards, SList) or not awards.items:
+        raise NativeUnsupported("a point map of an unexpected shape", x)
+    parsed, constant = [], True
+    for award in awards.items:
+        if not isinstance(award, SList) or len(award.items) < 2:
+            raise NativeUnsupported("an award of an unexpected shape", award)
+        conds = []
+        for c in award.items[:-1]:
+            if not isinstance(c, SList) or len(c.items) != 3 or not is_atom(c.items[1], COLON):
+                raise NativeUnsupported("an award condition of an unexpected shape", c)
+            kc, key = award_value(w, c.items[0], sc)
+            vc, val = award_value(w, c.items[2], sc)
+            if not kc:
+                raise NativeUnsupported("an award with a computed key", c)
+            constant &= vc
+            conds.append((key, vc, val))
+        pts = award.items[-1]
+        if isinstance(pts, Atom) and pts.kind == INT:
+            points = int(pts.value)
+        else:
+            points = w.int_(pts, sc)
+            constant = False
+        parsed.append((conds, points))
+    if constant:
+        key = tuple((tuple((k, v) for k, _, v in conds), p) for conds, p in parsed)
+        name = w.tables.get(key)
+        if name is None:
+            name = w.tables[key] = f"POINTS_{len(w.tables) + 1}"
+        w.line(f"set_row(pts, {slot}, {name})")
+        w.line("ctr[WORK] += 1")
+        return
+    # a map with computed parts (Hearts: the suit led): every card scored again
+    vals = []
+    for conds, p in parsed:
+        row = []
+        for k, const, v in conds:
+            col = w.column(k)
+            if const:
+                row.append(f"{col}[c] == {w.intern(v)}")
+            else:
+                var = w.fresh("part")
+                w.line(f"{var} = {v}")
+                row.append(f"{col}[c] == {var}")
+        if not isinstance(p, int):
+            var = w.fresh("points")
+            w.line(f"{var} = {p}")
+            p = var
+        vals.append((row, p))
+    table = w.fresh("table")
+    w.line(f"{table} = pts[{slot}]")
+    with w.block("for c in range(NCARDS):"):
+        w.line("t = 0")
+        for row, p in vals:
+            with w.block(f"if {' and '.join(row) or 'True'}:"):
+                w.line(f"t += {p}")
+        w.line(f"{table}[c] = t")
+    w.line("ctr[WORK] += NCARDS")
+
+
+@native(Kind.ACTION, "inc", "dec")
+def inc_dec(w, x, sc) -> None:
+    if len(x.items) not in (2, 3) or is_storage_form(x.items[1]) != "sto":
+        raise NativeUnsupported(f"({head_of(x)} ...) of an unexpected shape", x)
+    _, slot = storage_slot(w, x.items[1], sc)
+    amount = w.int_(x.items[2], sc) if len(x.items) == 3 else "1"
+    w.comment(x)
+    w.line(f"ints[{slot}] {'+' if head_of(x) == 'inc' else '-'}= {amount}")
+
+
+@native(Kind.ACTION, "turn")
+def turn_pass(w, x, sc) -> None:
+    w.line("pass  # (turn pass)")
+
+
+@native(Kind.ACTION, "cycle")
+def cycle(w, x, sc) -> None:
+    if len(x.items) != 3 or not kw(x.items[1], "next", "current"):
+        raise NativeUnsupported("a cycle of an unexpected shape", x)
+    target = x.items[2]
+    if kw(target, "current"):
+        who = "pst[ctr[PSP], 0]"
+    elif kw(target, "next"):
+        who = "(pst[ctr[PSP], 1] if pst[ctr[PSP], 1] >= 0 else (pst[ctr[PSP], 0] + 1) % NPLAYERS)"
+    elif kw(target, "previous"):
+        who = "((pst[ctr[PSP], 0] - 1) % NPLAYERS)"
+    else:
+        who = w.player(target, sc)
+    w.comment(x)
+    w.check_after = False
+    if x.items[1].value == "next":
+        w.line(f"pst[ctr[PSP], 1] = {who}")
+    else:
+        w.line(f"pst[ctr[PSP], 0] = {who}")
+        w.line("pst[ctr[PSP], 1] = -1")
+    w.check()
+
+
+@native(Kind.ACTION, "repeat")
+def repeat(w, x, sc) -> None:
+    if len(x.items) != 3:
+        raise NativeUnsupported("a repeat of an unexpected shape", x)
+    body = x.items[2]
+    w.comment(x)
+    if kw(x.items[1], "all"):
+        if head_of(body) != "move" or len(body.items) != 3:
+            raise NativeUnsupported("(repeat all ...) of something other than a move", x)
+        src = body.items[1]
+        if not (isinstance(src, SList) and len(src.items) == 2 and kw(src.items[0], "top")):
+            raise NativeUnsupported("(repeat all (move ...)) from a place other than a top", x)
+        mem_free(w, src.items[1])
+        s = w.phys(src.items[1], sc)
+        dst = body.items[2]
+        if isinstance(dst, SList) and len(dst.items) == 2 and kw(dst.items[0], "top"):
+            mem_free(w, dst.items[1])
+            t, d = w.loc(dst.items[1], sc)
+            if t == LOC_T and stable(dst.items[1]):
+                w.line(f"ctr[WORK] += lens[{s}]")
+                w.line(f"move_all(locs, lens, card_loc, ctr, {s}, {d})")
+                w.check()
+                return
+        times = w.fresh("times")
+        w.line(f"{times} = lens[{s}]")
+        w.line(f"ctr[WORK] += {times}")
+        with w.block(f"for _ in range({times}):"):
+            w.item(body, sc)
+        return
+    times = w.fresh("times")
+    w.line(f"{times} = {w.int_(x.items[1], sc)}")
+    with w.block(f"if {times} > MAX_REPEAT:"):
+        w.line("ctr[STATUS] = RULE")
+        w.line("return")
+    w.line(f"ctr[WORK] += max({times}, 0)")
+    with w.block(f"for _ in range({times}):"):
+        w.item(body, sc)
+
+
+def stable(loc) -> bool:
+    """Does the location's address stay the same while cards move (no owner of a card)?"""
+    text = str(loc)
+    return "owner" not in text and "max" not in text and "min" not in text and "top" not in text

@@ -1,0 +1,365 @@
+"""Native writers of expressions: integers, conditions, strings, cards, players, locations,
+views and groups. An expression is written as Python code over the state's arrays; one that
+needs a loop (a filter, a union, an any or all over a collection) becomes a small function of
+its own, called where the form stands, so that conditions are worked out exactly when (and
+only if) the Python engine works them out.
+"""
+
+from __future__ import annotations
+
+from ..lang.forms import Kind
+from ..lang.shapes import head_of, is_storage_form, kw
+from ..lang.syntax import VAR, Atom, SList
+from .forms_actions import storage_slot
+from .forms_flow import collection, loop_var, open_loop
+from .registry import INDEXED, LITERAL, LOCATION, NAME, STORAGE, VARIABLE, WHO, native
+from .writer import CARD_T, INT_T, LOC_T, PLAYER_T, STR_T, TEAM_T, VIEW_T, NativeUnsupported
+
+
+def variable(sc, x, *types):
+    v = sc.lookup(x.value)
+    if v is None:
+        raise NativeUnsupported(f"the variable '{x.value}", x)
+    if hasattr(v, "type"):
+        if v.type not in types:
+            raise NativeUnsupported(f"'{x.value} used as {types[0]} while it holds a {v.type}", x)
+        return v.name
+    return v  # a declared constant
+
+
+# -- integers ------------------------------------------------------------------------------
+
+@native(Kind.INT, LITERAL)
+def int_literal(w, x, sc) -> str:
+    return str(int(x.value))
+
+
+@native(Kind.INT, VARIABLE)
+def int_variable(w, x, sc) -> str:
+    v = variable(sc, x, INT_T)
+    if isinstance(v, str):
+        return v
+    if isinstance(v.value, int) and not isinstance(v.value, bool):
+        return str(v.value)
+    raise NativeUnsupported(f"the constant '{x.value} as an integer", x)
+
+
+@native(Kind.INT, STORAGE)
+def int_storage(w, x, sc) -> str:
+    sort, slot = storage_slot(w, x, sc)
+    if sort != "sto":
+        raise NativeUnsupported(f"a {sort} storage as an integer", x)
+    return f"ints[{slot}]"
+
+
+@native(Kind.INT, "size")
+def int_size(w, x, sc) -> str:
+    coll = x.items[1]
+    if kw(coll, "player"):
+        return "NPLAYERS"
+    if kw(coll, "team"):
+        return "ctr[NTEAMS]"
+    if isinstance(coll, SList) and head_of(coll) == "partition":
+        return f"(groups_count({w.groups(coll, sc)}))"
+    t, code = w.loc(coll, sc)
+    return f"lens[{code}]" if t == LOC_T else f"{code}.shape[0]"
+
+
+def points_table(w, x, sc) -> str:
+    if is_storage_form(x) != "points":
+        raise NativeUnsupported("a point map other than (OWNER points NAME)", x)
+    _, slot = storage_slot(w, x, sc)
+    return f"pts[{slot}]"
+
+
+@native(Kind.INT, "sum")
+def int_sum(w, x, sc) -> str:
+    if len(x.items) != 4 or not kw(x.items[2], "using"):
+        raise NativeUnsupported("a sum of an unexpected shape", x)
+    return f"score_sum({w.cards(x.items[1], sc)}, {points_table(w, x.items[3], sc)})"
+
+
+@native(Kind.INT, "score")
+def int_score(w, x, sc) -> str:
+    return f"{points_table(w, x.items[3], sc)}[{w.card(x.items[1], sc)}]"
+
+
+@native(Kind.INT, "+", "*")
+def int_add_mul(w, x, sc) -> str:
+    op = f" {head_of(x)} "
+    return "(" + op.join(w.int_(i, sc) for i in x.items[1:]) + ")"
+
+
+@native(Kind.INT, "-")
+def int_sub(w, x, sc) -> str:
+    return f"({w.int_(x.items[1], sc)} - {w.int_(x.items[2], sc)})"
+
+
+@native(Kind.INT, "pid")
+def int_pid(w, x, sc) -> str:
+    return f"({w.player(x.items[1], sc)})"
+
+
+# -- conditions ----------------------------------------------------------------------------
+
+@native(Kind.BOOL, "==", "!=")
+def equal(w, x, sc) -> str:
+    if len(x.items) != 3:
+        raise NativeUnsupported("a comparison of an unexpected shape", x)
+    (ta, a), (tb, b) = w.value(x.items[1], sc), w.value(x.items[2], sc)
+    if ta != tb:
+        raise NativeUnsupported(f"a {ta} compared with a {tb}", x)
+    if ta in (LOC_T, VIEW_T, "groups", "bool"):
+        raise NativeUnsupported(f"{ta}s compared", x)
+    return f"({a} {head_of(x)} {b})"
+
+
+@native(Kind.BOOL, "<", "<=", ">", ">=")
+def compare(w, x, sc) -> str:
+    return f"({w.int_(x.items[1], sc)} {head_of(x)} {w.int_(x.items[2], sc)})"
+
+
+@native(Kind.BOOL, "and", "or")
+def and_or(w, x, sc) -> str:
+    op = f" {head_of(x)} "
+    return "(" + op.join(w.bool_(i, sc) for i in x.items[1:]) + ")"
+
+
+@native(Kind.BOOL, "not")
+def bool_not(w, x, sc) -> str:
+    return f"(not {w.bool_(x.items[1], sc)})"
+
+
+@native(Kind.BOOL, "any", "all")
+def bool_any_all(w, x, sc) -> str:
+    """A function of its own: the loop over the collection, stopping at the first answer."""
+    name = loop_var(x)
+    h = head_of(x)
+    params = sc.params()
+    with w.function(f"{h}_of", params, f"({h} ...) at line {x.span.line}"):
+        var = w.fresh("v_" + "".join(ch for ch in name if ch.isalnum())[:12])
+        header, typ, _ = collection(w, x.items[1], sc, var)
+        depth = w.fn.depth
+        open_loop(w, header)
+        cond = w.bool_(x.items[3], sc.bind(name, var, typ))
+        with w.block(f"if {'not ' if h == 'all' else ''}{cond}:"):
+            w.line(f"return {'True' if h == 'any' else 'False'}")
+        w.fn.depth = depth
+        w.line(f"return {'False' if h == 'any' else 'True'}")
+    return w.fns[-1].call(*params)
+
+
+# -- strings -------------------------------------------------------------------------------
+
+@native(Kind.STR, NAME)
+def str_name(w, x, sc) -> str:
+    return str(w.intern(x.value))
+
+
+@native(Kind.STR, LITERAL)
+def str_literal(w, x, sc) -> str:
+    return str(w.intern(str(x.value)))
+
+
+@native(Kind.STR, VARIABLE)
+def str_variable(w, x, sc) -> str:
+    v = variable(sc, x, STR_T)
+    if isinstance(v, str):
+        return v
+    if isinstance(v.value, str):
+        return str(w.intern(v.value))
+    raise NativeUnsupported(f"the constant '{x.value} as a string", x)
+
+
+@native(Kind.STR, STORAGE)
+def str_storage(w, x, sc) -> str:
+    sort, slot = storage_slot(w, x, sc)
+    if sort != "str":
+        raise NativeUnsupported(f"a {sort} storage as a string", x)
+    return f"strs[{slot}]"
+
+
+@native(Kind.STR, "cardatt")
+def str_cardatt(w, x, sc) -> str:
+    key = x.items[1]
+    if not (isinstance(key, Atom) and key.kind == "symbol"):
+        raise NativeUnsupported("(cardatt ...) with a computed key", x)
+    col = w.column(key.value)
+    c = w.card(x.items[2], sc, True)
+    if c.isidentifier():
+        return f"({col}[{c}] if {c} >= 0 else 0)"
+    return f"attr_of({col}, {c})"
+
+
+# -- cards ---------------------------------------------------------------------------------
+
+@native(Kind.CARD, VARIABLE)
+def card_variable(w, x, sc, optional=False) -> str:
+    v = variable(sc, x, CARD_T)
+    if not isinstance(v, str):
+        raise NativeUnsupported(f"the constant '{x.value} as a card", x)
+    return v
+
+
+@native(Kind.CARD, "top", "bottom")
+def card_end(w, x, sc, optional=False) -> str:
+    if len(x.items) != 2:
+        raise NativeUnsupported(f"({head_of(x)} N LOCATION) as a card", x)
+    if isinstance(x.items[1], SList) and head_of(x.items[1]) == "partition":
+        raise NativeUnsupported(f"({head_of(x)} GROUPS) as a card", x)
+    h = head_of(x)
+    t, code = w.loc(x.items[1], sc)
+    if t == LOC_T:
+        fn = f"{h}_card" if not optional else f"{h}_or_none"
+        return f"{fn}(locs, lens, ctr, {code})"
+    fn = f"view_{h}" if not optional else f"view_{h}_or_none"
+    return f"{fn}(ctr, {code})"
+
+
+@native(Kind.CARD, "max", "min")
+def card_best(w, x, sc, optional=False) -> str:
+    if len(x.items) != 4 or not kw(x.items[2], "using"):
+        raise NativeUnsupported(f"({head_of(x)} ...) of an unexpected shape", x)
+    cards = w.cards(x.items[1], sc)
+    return f"best_card(ctr, keys, {cards}, {points_table(w, x.items[3], sc)}, {head_of(x) == 'max'})"
+
+
+@native(Kind.CARD, "actual")
+def card_actual(w, x, sc, optional=False) -> str:
+    return w.card(x.items[1], sc, optional)
+
+
+# -- players and teams ---------------------------------------------------------------------
+
+@native(Kind.PLAYER, VARIABLE)
+def player_variable(w, x, sc) -> str:
+    v = variable(sc, x, PLAYER_T)
+    if not isinstance(v, str):
+        raise NativeUnsupported(f"the constant '{x.value} as a player", x)
+    return v
+
+
+@native(Kind.PLAYER, WHO)
+def player_who(w, x, sc) -> str:
+    which = x.items[0]
+    if kw(which, "current"):
+        return "pst[ctr[PSP], 0]"
+    if kw(which, "next"):
+        return "(pst[ctr[PSP], 1] if pst[ctr[PSP], 1] >= 0 else (pst[ctr[PSP], 0] + 1) % NPLAYERS)"
+    if kw(which, "previous"):
+        return "((pst[ctr[PSP], 0] - 1) % NPLAYERS)"
+    return f"nth_player(ctr, NPLAYERS, {w.int_(which, sc)})"
+
+
+@native(Kind.PLAYER, "owner")
+def player_owner(w, x, sc) -> str:
+    return f"owner_of(ctr, LOC_PLAYER, card_loc, {w.card(x.items[1], sc)})"
+
+
+@native(Kind.TEAM, VARIABLE)
+def team_variable(w, x, sc) -> str:
+    v = variable(sc, x, TEAM_T)
+    if not isinstance(v, str):
+        raise NativeUnsupported(f"the constant '{x.value} as a team", x)
+    return v
+
+
+@native(Kind.TEAM, WHO)
+def team_who(w, x, sc) -> str:
+    which = x.items[0]
+    if kw(which, "current"):
+        return "tst[ctr[TSP], 0]"
+    if kw(which, "next"):
+        return "(tst[ctr[TSP], 1] if tst[ctr[TSP], 1] >= 0 else (tst[ctr[TSP], 0] + 1) % ctr[NTEAMS])"
+    raise NativeUnsupported("this team", x)
+
+
+@native(Kind.TEAM, "team")
+def team_of_player(w, x, sc) -> str:
+    return f"team_of_player(ctr, team_of, {w.player(x.items[1], sc)})"
+
+
+# -- locations, views and groups -----------------------------------------------------------
+
+@native(Kind.LOC, LOCATION)
+def location(w, x, sc) -> tuple[str, str]:
+    owner, kind, name = x.items
+    if kind.value == "mem":
+        raise NativeUnsupported("a mem location", x)
+    if not (isinstance(name, Atom) and name.kind == "symbol"):
+        raise NativeUnsupported("a location with a computed name", x)
+    base = w.loc_base(kind.value, name.value)
+    if kw(owner, "game"):
+        return LOC_T, base
+    if isinstance(owner, SList) and len(owner.items) == 2 and kw(owner.items[1], "team"):
+        return LOC_T, f"{base} + 1 + NPLAYERS + {w.team(owner, sc)}"
+    return LOC_T, f"{base} + 1 + {w.player(owner, sc)}"
+
+
+@native(Kind.LOC, VARIABLE)
+def loc_variable(w, x, sc) -> tuple[str, str]:
+    v = variable(sc, x, VIEW_T, LOC_T)
+    if not isinstance(v, str):
+        raise NativeUnsupported(f"the constant '{x.value} as a location", x)
+    return sc.lookup(x.value).type, v
+
+
+@native(Kind.LOC, "filter")
+def loc_filter(w, x, sc) -> tuple[str, str]:
+    name = loop_var(x)
+    coll = x.items[1]
+    if kw(coll, "player", "team") or (isinstance(coll, SList) and head_of(coll) == "partition"):
+        raise NativeUnsupported("a filter of players, teams or groups", x)
+    params = sc.params()
+    with w.function("filter", params, f"(filter ...) at line {x.span.line}: the cards for which it holds"):
+        w.line(f"source = {w.cards(coll, sc)}")
+        w.line("out = np.empty(source.shape[0], np.int32)")
+        w.line("m = 0")
+        var = w.fresh("v_" + "".join(ch for ch in name if ch.isalnum())[:12])
+        with w.block(f"for {var} in source:"):
+            with w.block(f"if {w.bool_(x.items[3], sc.bind(name, var, CARD_T))}:"):
+                w.line(f"out[m] = {var}")
+                w.line("m += 1")
+        w.line("return out[:m]")
+    return VIEW_T, w.fns[-1].call(*params)
+
+
+@native(Kind.LOC, "union")
+def loc_union(w, x, sc) -> tuple[str, str]:
+    params = sc.params()
+    parts = x.items[1:]
+    with w.function("union", params, f"(union ...) at line {x.span.line}: the cards of every location in turn"):
+        w.line("out = np.empty(0, np.int32)")
+        for p in parts:
+            if head_of(p) == "all":
+                name = loop_var(p)
+                var = w.fresh("v_" + "".join(ch for ch in name if ch.isalnum())[:12])
+                header, typ, _ = collection(w, p.items[1], sc, var)
+                depth = w.fn.depth
+                open_loop(w, header)
+                w.line(f"out = concat(out, {w.cards(p.items[3], sc.bind(name, var, typ))})")
+                w.fn.depth = depth
+            else:
+                w.line(f"out = concat(out, {w.cards(p, sc)})")
+        w.line("return out")
+    return VIEW_T, w.fns[-1].call(*params)
+
+
+@native(Kind.GROUPS, "partition")
+def groups_partition(w, x, sc) -> str:
+    if len(x.items) != 3 or not (isinstance(x.items[1], Atom) and x.items[1].kind == "symbol"):
+        raise NativeUnsupported("a partition of an unexpected shape", x)
+    if head_of(x.items[2]) == "all":
+        raise NativeUnsupported("a partition of several locations", x)
+    return f"partition({w.cards(x.items[2], sc)}, {w.column(x.items[1].value)})"
+
+
+@native(Kind.CARD, INDEXED)
+def card_index(w, x, sc, optional=False) -> str:
+    i = w.int_(x.items[0], sc) if not (isinstance(x.items[0], Atom) and x.items[0].kind == VAR) else None
+    if i is None:
+        v = sc.lookup(x.items[0].value)
+        if v is None or getattr(v, "type", None) != INT_T:
+            raise NativeUnsupported("an index that is not an integer", x)
+        i = v.name
+    return f"card_at(ctr, {w.cards(x.items[1], sc)}, {i}, {optional})"

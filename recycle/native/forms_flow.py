@@ -1,0 +1,240 @@
+"""Native writers of the flow: blocks, conditionals, loops, let, choices and stages.
+
+Each writes what the form's closure in recycle/lang/flow.py does, counter for counter: a
+stage's turns and a choice's decision are steps (``ctr[STEPS]``), a choice counts its options
+(``ctr[OPTIONS]``) and the random player draws ``int(random() * n)`` from the players'
+stream only when there are two or more, as ``State.play_inline`` does.
+"""
+
+from __future__ import annotations
+
+from ..lang.flow import REGISTRY
+from ..lang.forms import Kind
+from ..lang.items import uses_rng
+from ..lang.shapes import head_of, is_atom, kw
+from ..lang.syntax import VAR, Atom, SList
+from .registry import CONDITIONAL, native
+from .writer import CARD_T, LOC_T, PLAYER_T, TEAM_T, VIEW_T, NativeUnsupported
+
+
+def is_static(x) -> bool:
+    """An action, or a block of actions: one option of a choice, run as a whole."""
+    if not isinstance(x, SList) or not x.items:
+        return False
+    h = head_of(x)
+    if isinstance(x.items[0], SList) and len(x.items) == 2:
+        return False  # a conditional
+    if h == "do":
+        inner = x.items[1] if len(x.items) == 2 else None
+        if not isinstance(inner, SList):
+            return False
+        if inner.items and isinstance(inner.items[0], Atom):
+            return is_static(inner)
+        return all(is_static(i) for i in inner.items)
+    return h is not None and REGISTRY.lookup(Kind.ACTION, h) is not None
+
+
+def sequence(w, nodes, sc) -> None:
+    for node in nodes:
+        w.item(node, sc)
+
+
+@native(Kind.FLOW, "do")
+def do_block(w, x, sc) -> None:
+    inner = x.items[1]
+    if inner.items and isinstance(inner.items[0], Atom):
+        w.item(inner, sc)
+    else:
+        sequence(w, inner.items, sc)
+
+
+@native(Kind.FLOW, CONDITIONAL)
+def conditional(w, x, sc) -> None:
+    w.comment(x.items[0])
+    with w.block(f"if {w.bool_(x.items[0], sc)}:"):
+        w.item(x.items[1], sc)
+
+
+def collection(w, coll, sc, var: str):
+    """Open a loop over a collection's snapshot, binding ``var``: yields (scope-maker, size code).
+
+    Returns (header lines, element type, size code or None)."""
+    if kw(coll, "player"):
+        return [f"for {var} in range(NPLAYERS):"], PLAYER_T, "NPLAYERS"
+    if kw(coll, "team"):
+        return [f"for {var} in range(ctr[NTEAMS]):"], TEAM_T, "ctr[NTEAMS]"
+    if isinstance(coll, SList) and head_of(coll) in ("partition",):
+        g = w.fresh("groups")
+        code = w.groups(coll, sc)
+        gi = w.fresh("gi")
+        return ([f"{g}_cards, {g}_offsets = {code}", f"for {gi} in range({g}_offsets.shape[0] - 1):",
+                 f"    {var} = {g}_cards[{g}_offsets[{gi}]:{g}_offsets[{gi} + 1]]"],
+                VIEW_T, f"({g}_offsets.shape[0] - 1)")
+    t, code = w.loc(coll, sc)
+    snap = w.fresh("snapshot")
+    if t == LOC_T:
+        return [f"{snap} = cards_of(locs, lens, {code})", f"for {var} in {snap}:"], CARD_T, f"lens[{code}]"
+    return [f"{snap} = {code}", f"for {var} in {snap}:"], CARD_T, f"{snap}.shape[0]"
+
+
+def open_loop(w, header: list[str]):
+    """Emit a loop's header lines; the caller indents the body (``w.fn.depth``)."""
+    for h in header[:-1] if not header[-1].startswith("    ") else header[:-2]:
+        w.line(h)
+    if header[-1].startswith("    "):
+        w.line(header[-2])
+        w.fn.depth += 1
+        w.line(header[-1].strip())
+    else:
+        w.line(header[-1])
+        w.fn.depth += 1
+
+
+def loop_var(x) -> str:
+    if len(x.items) != 4 or not is_atom(x.items[2], VAR):
+        raise NativeUnsupported(f"({head_of(x)} ...) of an unexpected shape", x)
+    return x.items[2].value
+
+
+@native(Kind.FLOW, "all", "any")
+def each(w, x, sc) -> None:
+    name = loop_var(x)
+    var = w.fresh("v_" + "".join(ch for ch in name if ch.isalnum())[:12])
+    header, typ, _ = collection(w, x.items[1], sc, var)
+    w.comment(x)
+    depth = w.fn.depth
+    open_loop(w, header)
+    w.line("ctr[WORK] += 1")
+    w.item(x.items[3], sc.bind(name, var, typ))
+    w.fn.depth = depth
+
+
+@native(Kind.FLOW, "let")
+def let(w, x, sc) -> None:
+    name = loop_var(x)
+    var = w.fresh("v_" + "".join(ch for ch in name if ch.isalnum())[:12])
+    typ, code = w.value(x.items[1], sc)
+    w.line(f"{var} = {code}")
+    w.item(x.items[3], sc.bind(name, var, typ))
+
+
+# -- choices -------------------------------------------------------------------------------
+
+def options(w, x, sc, counting: bool) -> None:
+    """The options ``x`` offers, walked in the Python engine's order: counted (``n``), or the
+    ``k``-th run (then the function returns)."""
+    if is_static(x):
+        if counting:
+            w.line("n += 1")
+        else:
+            with w.block("if k == 0:"):
+                w.item(x, sc)
+                w.line("return")
+            w.line("k -= 1")
+        return
+    h = head_of(x)
+    if isinstance(x, SList) and x.items and isinstance(x.items[0], SList) and len(x.items) == 2:
+        if uses_rng(x.items[0]):
+            raise NativeUnsupported("a condition of an option that draws random numbers", x)
+        with w.block(f"if {w.bool_(x.items[0], sc)}:"):
+            options(w, x.items[1], sc, counting)
+        return
+    if h == "any":
+        name = loop_var(x)
+        if uses_rng(x.items[1]):
+            raise NativeUnsupported("a collection of options that draws random numbers", x)
+        var = w.fresh("v_" + "".join(ch for ch in name if ch.isalnum())[:12])
+        header, typ, size = collection(w, x.items[1], sc, var)
+        if counting and is_static(x.items[3]):
+            for line in header[:-1]:
+                if not line.startswith("for") and "cards_of(" not in line:
+                    w.line(line)
+            w.line(f"n += {size}")
+            return
+        depth = w.fn.depth
+        open_loop(w, header)
+        options(w, x.items[3], sc.bind(name, var, typ), counting)
+        w.fn.depth = depth
+        return
+    if h == "let":
+        name = loop_var(x)
+        var = w.fresh("v_" + "".join(ch for ch in name if ch.isalnum())[:12])
+        typ, code = w.value(x.items[1], sc)
+        w.line(f"{var} = {code}")
+        options(w, x.items[3], sc.bind(name, var, typ), counting)
+        return
+    raise NativeUnsupported(f"({h} ...) as an option of a choice" if h else "an option of this shape", x)
+
+
+@native(Kind.FLOW, "choice")
+def choice(w, x, sc) -> None:
+    inner = x.items[1]
+    parts = [inner] if inner.items and isinstance(inner.items[0], Atom) else list(inner.items)
+    params = sc.params()
+    w.comment(x)
+    with w.function("count_options", params, f"How many options the choice at line {x.span.line} offers now."):
+        w.line("n = 0")
+        for p in parts:
+            options(w, p, sc, True)
+        w.line("return n")
+    count = w.fns[-1]
+    with w.function("run_option", params + ["k"], f"Run option k of the choice at line {x.span.line}."):
+        for p in parts:
+            options(w, p, sc, False)
+    run = w.fns[-1]
+    w.line(f"n = {count.call(*params)}")
+    with w.block("if n == 0:"):
+        w.line("ctr[STATUS] = RULE  # a choice with no legal option")
+        w.line("return")
+    w.line("ctr[STEPS] += 1")
+    with w.block("if ctr[STEPS] > ctr[MAX_STEPS]:"):
+        w.line("ctr[STATUS] = STEP_LIMIT")
+        w.line("return")
+    w.line("ctr[DECISIONS] += 1")
+    w.line("ctr[OPTIONS] += n")
+    w.line("ctr[WORK] += n")
+    w.line(run.call(*params, "pick(ctr, keys, 1, n) if n > 1 else 0"))
+    w.check()
+
+
+# -- stages --------------------------------------------------------------------------------
+
+@native(Kind.FLOW, "stage")
+def stage(w, x, sc) -> None:
+    items = x.items
+    if len(items) < 4 or not kw(items[1], "player", "team") or head_of(items[2]) != "end":
+        raise NativeUnsupported("a stage of an unexpected shape", x)
+    team = items[1].value == "team"
+    sp, stack, n = ("TSP", "tst", "ctr[NTEAMS]") if team else ("PSP", "pst", "NPLAYERS")
+    first = w.fresh("first")
+    w.comment(x)
+    w.line(f"ctr[{sp}] += 1")
+    with w.block(f"if ctr[{sp}] >= STACK_DEPTH:"):
+        w.line("ctr[STATUS] = CAPACITY")
+        w.line("return")
+    w.line(f"{stack}[ctr[{sp}], 0] = {stack}[ctr[{sp}] - 1, 0]")
+    w.line(f"{stack}[ctr[{sp}], 1] = -1")
+    w.line(f"{first} = True")
+    end = w.bool_(items[2].items[1], sc)
+    with w.block(f"while not ({end}):"):
+        with w.block(f"if not {first}:"):
+            w.line(f"queued = {stack}[ctr[{sp}], 1]")
+            with w.block("if queued < 0:"):
+                w.line(f"{stack}[ctr[{sp}], 0] = ({stack}[ctr[{sp}], 0] + 1) % {n}")
+            with w.block("else:"):
+                w.line(f"{stack}[ctr[{sp}], 0] = queued")
+                w.line(f"{stack}[ctr[{sp}], 1] = -1")
+        w.line(f"{first} = False")
+        w.line("ctr[STEPS] += 1")
+        if not team:
+            with w.block("if ctr[PSP] == 1:"):
+                w.line("ctr[ROUNDS] += 1")
+        w.line("ctr[WORK] += 1")
+        with w.block("if ctr[STEPS] > ctr[MAX_STEPS]:"):
+            w.line("ctr[STATUS] = STEP_LIMIT")
+            w.line("return")
+        with w.block("if ctr[WORK] > ctr[MAX_WORK]:"):
+            w.line("ctr[STATUS] = WORK_LIMIT")
+            w.line("return")
+        sequence(w, items[3:], sc)
+    w.line(f"ctr[{sp}] -= 1")

@@ -1,0 +1,406 @@
+"""The native writer: a RECYCLE game as the source of a Numba module (one per game).
+
+The writer walks the game's forms (the positioned AST of recycle/lang/syntax.py) and asks the
+native registry (``recycle/native/registry.py``) for the writer of each form; a form with no
+native writer stops the writing with ``NativeUnsupported`` naming it, and the game is played
+by the Python engine. The module it writes (``NativeModule.source``) is plain Python for
+Numba's ``njit``: the game's flow as one function ``play(S)`` over the arrays of
+``recycle/native/runtime.py``, random players choosing inline, and a small function per
+choice (counting its options, running the chosen one) and per expression that needs a loop
+(a filter, a union, an ``any`` over a collection). Locations and storages are named
+(``HAND + 1 + p``, ``ints[PASS]``), never bare slot numbers.
+
+Outside text never reaches the source except through ``repr()``: names of locations,
+storages and attributes become identifiers only after ``ident()`` keeps letters, digits and
+underscores, and a comment quotes a form only through ``pytext.embed``.
+"""
+
+from __future__ import annotations
+
+import re
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from ..lang.forms import Kind
+from ..lang.pytext import embed
+from ..lang.shapes import Const, head_of, is_atom, is_location_form, is_storage_form, kw
+from ..lang.syntax import INT, SYMBOL, VAR, Atom, SList
+from . import registry as reg
+
+
+class NativeUnsupported(Exception):
+    """The game uses a form (or a use of one) the native writer does not write."""
+
+    def __init__(self, what: str, node=None):
+        super().__init__(what)
+        self.what = what
+        self.node = node
+
+    def where(self) -> str:
+        span = getattr(self.node, "span", None)
+        return f"line {span.line}" if span is not None and getattr(span, "line", None) else ""
+
+
+# the value types of native expressions
+INT_T, BOOL_T, STR_T, CARD_T, PLAYER_T, TEAM_T, LOC_T, VIEW_T, GROUPS_T = (
+    "int", "bool", "str", "card", "player", "team", "loc", "view", "groups")
+
+STATE_NAMES = ("locs", "lens", "card_loc", "ints", "strs", "pts", "pst", "tst", "ctr", "keys", "team_of")
+CURRENT = "pst[ctr[PSP], 0]"
+CURRENT_TEAM = "tst[ctr[TSP], 0]"
+MAX_SOURCE = 400_000  # characters: a game beyond is played by the Python engine
+
+
+def ident(name: str) -> str:
+    """A name of the game as part of an identifier: letters, digits and _ only."""
+    out = re.sub(r"[^A-Za-z0-9_]", "_", str(name))[:40]
+    return out if out and not out[0].isdigit() else "_" + out
+
+
+@dataclass
+class Var:
+    """A RECYCLE variable in native code: its local name and value type."""
+
+    name: str
+    type: str
+
+
+class NScope:
+    """RECYCLE variables → native locals (and the game's declared constants)."""
+
+    def __init__(self, consts: dict, bound: tuple = ()):
+        self.consts = consts
+        self.bound = bound  # ((rcy name, Var), ...) innermost last
+
+    def lookup(self, name: str):
+        for n, v in reversed(self.bound):
+            if n == name:
+                return v
+        return self.consts.get(name)
+
+    def bind(self, name: str, local: str, typ: str) -> "NScope":
+        return NScope(self.consts, self.bound + ((name, Var(local, typ)),))
+
+    def params(self) -> list[str]:
+        """The locals in scope, outermost first, each once (the parameters of a lifted function)."""
+        seen, out = set(), []
+        for _, v in self.bound:
+            if v.name not in seen:
+                seen.add(v.name)
+                out.append(v.name)
+        return out
+
+
+class Fn:
+    """One generated function: its lines, indented."""
+
+    def __init__(self, name: str, params: list[str], doc: str):
+        self.name, self.params, self.doc = name, params, doc
+        self.lines: list[str] = []
+        self.depth = 1
+
+    def line(self, text: str) -> None:
+        self.lines.append("    " * self.depth + text)
+
+    @property
+    def state_used(self) -> list[str]:
+        """The state's arrays this function uses: its first parameters (passing only these,
+        each by name, keeps what Numba compiles small)."""
+        body = "\n".join(self.lines)
+        return [name for name in STATE_NAMES if re.search(rf"\b{name}\b", body)]
+
+    def call(self, *args: str) -> str:
+        """The code calling this function with the state's arrays it uses and ``args``."""
+        return f"{self.name}({', '.join(self.state_used + list(args))})"
+
+    def source(self) -> str:
+        head = [f"@njit(nogil=True, cache=CACHE)", f"def {self.name}({', '.join(self.state_used + self.params)}):",
+                f"    \"\"\"{embed(self.doc, 'text')}\"\"\""]
+        return "\n".join(head + (self.lines or ["    pass"]))
+
+
+class Writer:
+    """Writes one game's native module; ``write()`` returns its source."""
+
+    def __init__(self, game, items: list, scoring: SList):
+        self.game = game
+        self.layout = game.layout
+        self.nplayers = game.nplayers
+        self.items, self.scoring = items, scoring
+        self.strings: dict[str, int] = {"": 0}
+        self.columns: dict[str, str] = {}  # attribute key -> the name of its column
+        self.tables: dict[tuple, str] = {}  # constant point map awards -> the name of its table
+        self.fns: list[Fn] = []
+        self.fn: Fn | None = None
+        self.counter = 0
+        consts = {}
+        for name, c in game.scope.names().items():
+            if isinstance(c, Const):
+                consts[name] = c
+        self.consts = consts
+
+    # -- names -----------------------------------------------------------------------------
+    def fresh(self, stem: str) -> str:
+        self.counter += 1
+        return f"{stem}_{self.counter}"
+
+    def intern(self, text: str) -> int:
+        """The id of a string (its place in the game's string table; "" is 0)."""
+        text = str(text)
+        k = self.strings.get(text)
+        if k is None:
+            k = self.strings[text] = len(self.strings)
+        return k
+
+    def column(self, key: str) -> str:
+        """The name of the global array of every card's value for attribute ``key``."""
+        name = self.columns.get(key)
+        if name is None:
+            name = f"ATTR_{ident(key)}"
+            while name in self.columns.values():
+                name += "_"
+            self.columns[key] = name
+            for v in self.game.attr_column(key):
+                self.intern(v)
+        return name
+
+    def loc_base(self, kind: str, name: str) -> str:
+        self.layout.loc_block(kind, name)
+        return f"LOC_{ident(kind)}_{ident(name)}"
+
+    def storage_base(self, sort: str, name: str) -> str:
+        self.layout.storage_block(sort, name)
+        return f"{sort.upper()}_{ident(name)}"
+
+    # -- emitting --------------------------------------------------------------------------
+    def line(self, text: str) -> None:
+        self.fn.line(text)
+
+    @contextmanager
+    def block(self, header: str):
+        self.line(header)
+        self.fn.depth += 1
+        try:
+            yield
+        finally:
+            self.fn.depth -= 1
+
+    @contextmanager
+    def function(self, stem: str, params: list[str], doc: str):
+        """Write a new function (a lifted expression, a choice's parts); yields its name."""
+        fn = Fn(stem if stem in ("play", "score_all") else self.fresh(stem), list(params), doc)
+        outer = self.fn
+        self.fn = fn
+        try:
+            yield fn.name
+        finally:
+            self.fn = outer
+            self.fns.append(fn)
+
+    def check(self) -> None:
+        """Return from the game when the last statement broke a rule."""
+        self.line("if ctr[STATUS]:")
+        self.line("    return")
+
+    def comment(self, node) -> None:
+        span = getattr(node, "span", None)
+        text = " ".join(str(node).split())
+        if len(text) > 70:
+            text = text[:67] + "..."
+        line = f"line {span.line}: " if span is not None and getattr(span, "line", None) else ""
+        self.line(f"# {line}{embed(text, 'text')}")
+
+    # -- dispatch (every form through the registry) ----------------------------------------
+    def item(self, x, sc: NScope) -> None:
+        """Statements for an action, block, conditional, loop, choice or stage."""
+        self.write(Kind.FLOW, x, sc)
+
+    def write(self, kind: str, x, sc: NScope, *args):
+        w = reg.writer_for(kind, x, sc)
+        if w is None:
+            what = head_of(x) or (x.value if isinstance(x, Atom) else str(x)[:40])
+            raise NativeUnsupported(f"({what} ...) as {kind}" if head_of(x) else f"{what} as {kind}", x)
+        return w(self, x, sc, *args)
+
+    def int_(self, x, sc) -> str:
+        return self.write(Kind.INT, x, sc)
+
+    def bool_(self, x, sc) -> str:
+        return self.write(Kind.BOOL, x, sc)
+
+    def str_(self, x, sc) -> str:
+        return self.write(Kind.STR, x, sc)
+
+    def card(self, x, sc, optional: bool = False) -> str:
+        return self.write(Kind.CARD, x, sc, optional)
+
+    def player(self, x, sc) -> str:
+        return self.write(Kind.PLAYER, x, sc)
+
+    def team(self, x, sc) -> str:
+        return self.write(Kind.TEAM, x, sc)
+
+    def loc(self, x, sc) -> tuple[str, str]:
+        """(LOC_T, index expression) for a physical location, (VIEW_T, array) for a view."""
+        return self.write(Kind.LOC, x, sc)
+
+    def cards(self, x, sc) -> str:
+        """An array of a location's or view's cards, bottom first (live for a location)."""
+        t, code = self.loc(x, sc)
+        return f"locs[{code}, :lens[{code}]]" if t == LOC_T else code
+
+    def phys(self, x, sc) -> str:
+        t, code = self.loc(x, sc)
+        if t != LOC_T:
+            raise NativeUnsupported("a view where a physical location is needed", x)
+        return code
+
+    def groups(self, x, sc) -> str:
+        return self.write(Kind.GROUPS, x, sc)
+
+    def value(self, x, sc) -> tuple[str, str]:
+        """(type, code) of a value whose type the form tells (for ==, !=)."""
+        return reg.typed_value(self, x, sc)
+
+    # -- the module ------------------------------------------------------------------------
+    def write_module(self) -> str:
+        sc = NScope(self.consts)
+        with self.function("score_all", [], "Every player's final score (the game's scoring), into ctr's tail."):
+            with self.block("for p in range(NPLAYERS):"):
+                self.line("ctr[PSP] += 1")
+                self.line("pst[ctr[PSP], 0] = p")
+                self.line("pst[ctr[PSP], 1] = -1")
+                self.line(f"scores_out = {self.int_(self.scoring.items[2], sc)}")
+                self.line("ctr[PSP] -= 1")
+                self.line("ctr[NCOUNTERS_FIXED + p] = scores_out")
+        score_fn = self.fns[-1]
+        with self.function("play", [], "The game from its first action to its end, random players choosing."):
+            for node in self.items:
+                self.item(node, sc)
+            self.line(score_fn.call())
+        self.play_call = self.fns[-1].call()
+        return self.assemble()
+
+    def assemble(self) -> str:
+        from .runtime import NCOUNTERS
+
+        g = self.game
+        out = [f'"""Native module of {embed(g.source.filename, "text")}, written by recycle/native/writer.py."""',
+               "import numpy as np",
+               "from numba import njit",
+               "from recycle.native.runtime import *  # noqa: F401,F403 - the runtime's helpers and counters",
+               "",
+               "CACHE = False  # set by the loader",
+               f"NPLAYERS = {self.nplayers}",
+               f"NCARDS = {len(g.card_attrs)}",
+               f"NCOUNTERS_FIXED = {NCOUNTERS}",
+               "OWNER_GAME, OWNER_PLAYER = 0, 1  # a location's index: its block + 0 (the game) or 1 + player",
+               ""]
+        out.append("# locations: the first index of each block (game, then each player, then each team)")
+        for (kind, name), base in sorted(self.layout.loc_base.items(), key=lambda kv: kv[1]):
+            out.append(f"LOC_{ident(kind)}_{ident(name)} = {base}  # {embed(kind + ' ' + name, 'text')}")
+        for sort in ("sto", "str", "points"):
+            names = self.layout.storage_names(sort)
+            if names:
+                out.append(f"# {sort} storages")
+            for name, base in sorted(names.items(), key=lambda kv: kv[1]):
+                out.append(f"{sort.upper()}_{ident(name)} = {base}")
+        out.append("# what player owns each location (-1: the game or a team)")
+        owners = []
+        for info in self.layout.infos:
+            owners.append(info.owner if info.owner_kind == "player" else -1)
+        out.append(f"LOC_PLAYER = np.array({owners!r}, dtype=np.int64)")
+        for key, name in self.columns.items():
+            col = [self.intern(v) for v in g.attr_column(key)]
+            out.append(f"{name} = np.array({col!r}, dtype=np.int32)  # {embed(key, 'text')}")
+        for awards, name in self.tables.items():
+            out.append(f"{name} = np.array({self.const_table(awards)!r}, dtype=np.int64)")
+        out.append("# every string of the game by its id (the state's strs and attribute columns hold ids)")
+        out.append(f"STRINGS = {dict(self.strings)!r}")
+        out.append("")
+        for fn in self.fns:
+            out.append(fn.source())
+            out.append("")
+        out.append(ROLLOUTS.replace("play(S)", self.play_call))
+        return "\n".join(out)
+
+    def const_table(self, awards) -> list[int]:
+        table = [0] * len(self.game.card_attrs)
+        for conds, pts in awards:
+            for c, attrs in enumerate(self.game.card_attrs):
+                if all(attrs.get(k, "") == v for k, v in conds):
+                    table[c] += pts
+        return table
+
+
+ROLLOUTS = '''
+@njit(nogil=True, cache=CACHE)
+def rollouts(initial, nteams, all_keys, max_steps, max_work, scores, counts, where, places):
+    """One game per row of keys (its chance and players' stream keys), each from the state
+    after setup: scores, counters (status, steps, decisions, options, rounds), card places."""
+    locs0, lens0, card_loc0, ints0, strs0, pts0, team_of0 = initial
+    locs, lens, card_loc = locs0.copy(), lens0.copy(), card_loc0.copy()
+    ints, strs, pts, team_of = ints0.copy(), strs0.copy(), pts0.copy(), team_of0.copy()
+    pst = np.zeros((STACK_DEPTH, 2), np.int64)
+    tst = np.zeros((STACK_DEPTH, 2), np.int64)
+    ctr = np.zeros(NCOUNTERS_FIXED + NPLAYERS, np.int64)
+    keys = np.zeros(2, np.uint64)
+    for i in range(all_keys.shape[0]):
+        copy_into(locs, locs0)
+        copy_into(lens, lens0)
+        copy_into(card_loc, card_loc0)
+        copy_into(ints, ints0)
+        copy_into(strs, strs0)
+        copy_into(pts, pts0)
+        copy_into(team_of, team_of0)
+        for j in range(ctr.shape[0]):
+            ctr[j] = 0
+        ctr[MAX_STEPS] = max_steps
+        ctr[MAX_WORK] = max_work
+        ctr[NTEAMS] = nteams
+        pst[0, 0] = 0
+        pst[0, 1] = -1
+        tst[0, 0] = 0
+        tst[0, 1] = -1
+        keys[0] = all_keys[i, 0]
+        keys[1] = all_keys[i, 1]
+        play(S)
+        counts[i, 0] = ctr[STATUS]
+        counts[i, 1] = ctr[STEPS]
+        counts[i, 2] = ctr[DECISIONS]
+        counts[i, 3] = ctr[OPTIONS]
+        counts[i, 4] = ctr[ROUNDS]
+        if ctr[STATUS] == 0:
+            for p in range(NPLAYERS):
+                scores[i, p] = ctr[NCOUNTERS_FIXED + p]
+        if places:
+            for c in range(where.shape[1]):
+                where[i, c] = card_loc[c]
+'''
+
+
+def flow_items(game) -> tuple[list, SList]:
+    """The game's flow (the forms between setup and scoring) and its scoring form."""
+    top = game.source.forms[0]
+    items = list(top.items[1:])
+    while items and head_of(items[0]) == "declare":
+        items.pop(0)
+    items.pop(0)  # setup
+    scoring = items.pop()
+    return items, scoring
+
+
+def write(game) -> str:
+    """The native module's source for a prepared game, or NativeUnsupported."""
+    from . import forms_actions, forms_exprs, forms_flow  # noqa: F401 - they register the writers
+
+    items, scoring = flow_items(game)
+    w = Writer(game, items, scoring)
+    src = w.write_module()
+    if len(src) > MAX_SOURCE:
+        raise NativeUnsupported(f"a native module of {len(src):,} characters (at most {MAX_SOURCE:,})")
+    return src
+
+
+__all__ = ["write", "Writer", "NativeUnsupported", "NScope", "ident", "is_atom", "is_location_form",
+           "is_storage_form", "kw", "INT", "SYMBOL", "VAR", "SList", "Atom"]
