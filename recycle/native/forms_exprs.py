@@ -311,13 +311,14 @@ def loc_filter(w, x, sc) -> tuple[str, str]:
     if kw(coll, "player", "team") or (isinstance(coll, SList) and head_of(coll) == "partition"):
         raise NativeUnsupported("a filter of players, teams or groups", x)
     params = sc.params()
-    with w.function("filter", params, f"(filter ...) at line {x.span.line}: the cards for which it holds"):
+    with w.function("filter", params, f"(filter ...) at line {x.span.line}: the cards for which it holds",
+                    keeps_scratch=True):
         w.line(f"source = {w.cards(coll, sc)}")
-        w.line("out = np.empty(source.shape[0], np.int32)")
+        w.line("out = alloc(scratch, ctr, source.shape[0])")
         w.line("m = 0")
         var = w.fresh("v_" + "".join(ch for ch in name if ch.isalnum())[:12])
         with w.block(f"for {var} in source:"):
-            with w.block(f"if {w.bool_(x.items[3], sc.bind(name, var, CARD_T))}:"):
+            with w.block(f"if m < out.shape[0] and {w.bool_(x.items[3], sc.bind(name, var, CARD_T))}:"):
                 w.line(f"out[m] = {var}")
                 w.line("m += 1")
         w.line("return out[:m]")
@@ -328,19 +329,27 @@ def loc_filter(w, x, sc) -> tuple[str, str]:
 def loc_union(w, x, sc) -> tuple[str, str]:
     params = sc.params()
     parts = x.items[1:]
-    with w.function("union", params, f"(union ...) at line {x.span.line}: the cards of every location in turn"):
-        w.line("out = np.empty(0, np.int32)")
-        for p in parts:
-            if head_of(p) == "all":
-                name = loop_var(p)
-                var = w.fresh("v_" + "".join(ch for ch in name if ch.isalnum())[:12])
-                header, typ, _ = collection(w, p.items[1], sc, var)
-                depth = w.fn.depth
-                open_loop(w, header)
-                w.line(f"out = concat(out, {w.cards(p.items[3], sc.bind(name, var, typ))})")
-                w.fn.depth = depth
+    with w.function("union", params, f"(union ...) at line {x.span.line}: the cards of every location in turn",
+                    keeps_scratch=True):
+        for counting in (True, False):
+            if counting:
+                w.line("total = 0")
             else:
-                w.line(f"out = concat(out, {w.cards(p, sc)})")
+                w.line("out = alloc(scratch, ctr, total)")
+                w.line("m = 0")
+            for p in parts:
+                depth = w.fn.depth
+                inner_sc = sc
+                if head_of(p) == "all":
+                    name = loop_var(p)
+                    var = w.fresh("v_" + "".join(ch for ch in name if ch.isalnum())[:12])
+                    header, typ, _ = collection(w, p.items[1], sc, var)
+                    open_loop(w, header)
+                    inner_sc = sc.bind(name, var, typ)
+                    p = p.items[3]
+                cards = w.cards(p, inner_sc)
+                w.line(f"total += {cards}.shape[0]" if counting else f"m = append_to(out, m, {cards})")
+                w.fn.depth = depth
         w.line("return out")
     return VIEW_T, w.fns[-1].call(*params)
 
@@ -351,7 +360,7 @@ def groups_partition(w, x, sc) -> str:
         raise NativeUnsupported("a partition of an unexpected shape", x)
     if head_of(x.items[2]) == "all":
         raise NativeUnsupported("a partition of several locations", x)
-    return f"partition({w.cards(x.items[2], sc)}, {w.column(x.items[1].value)})"
+    return f"partition(scratch, ctr, {w.cards(x.items[2], sc)}, {w.column(x.items[1].value)})"
 
 
 @native(Kind.CARD, INDEXED)

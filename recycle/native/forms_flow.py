@@ -73,7 +73,7 @@ def collection(w, coll, sc, var: str):
     t, code = w.loc(coll, sc)
     snap = w.fresh("snapshot")
     if t == LOC_T:
-        return [f"{snap} = cards_of(locs, lens, {code})", f"for {var} in {snap}:"], CARD_T, f"lens[{code}]"
+        return [f"{snap} = cards_of(locs, lens, scratch, ctr, {code})", f"for {var} in {snap}:"], CARD_T, f"lens[{code}]"
     return [f"{snap} = {code}", f"for {var} in {snap}:"], CARD_T, f"{snap}.shape[0]"
 
 
@@ -215,8 +215,11 @@ def stage(w, x, sc) -> None:
     w.line(f"{stack}[ctr[{sp}], 0] = {stack}[ctr[{sp}] - 1, 0]")
     w.line(f"{stack}[ctr[{sp}], 1] = -1")
     w.line(f"{first} = True")
+    mark = w.fresh("mark")
+    w.line(f"{mark} = ctr[SP]")
     end = w.bool_(items[2].items[1], sc)
     with w.block(f"while not ({end}):"):
+        w.line(f"ctr[SP] = {mark}  # what the last turn put on the scratch stack is free again")
         with w.block(f"if not {first}:"):
             w.line(f"queued = {stack}[ctr[{sp}], 1]")
             with w.block("if queued < 0:"):

@@ -19,7 +19,7 @@ from numba import njit
 from ..streams import GOLDEN, MIX1, MIX2
 
 # the counters of a state: ctr[NAME]
-STATUS, STEPS, DECISIONS, OPTIONS, ROUNDS, WORK, PSP, TSP, CHANCE_N, PLAYERS_N, NTEAMS, MAX_STEPS, MAX_WORK = range(13)
+STATUS, STEPS, DECISIONS, OPTIONS, ROUNDS, WORK, PSP, TSP, CHANCE_N, PLAYERS_N, NTEAMS, MAX_STEPS, MAX_WORK, SP = range(14)
 NCOUNTERS = 16
 
 # ctr[STATUS]: why a game stopped early (each is played again by the Python engine)
@@ -27,6 +27,7 @@ OK, RULE, STEP_LIMIT, WORK_LIMIT, CAPACITY = 0, 1, 2, 3, 4
 STATUS_WORDS = {OK: "finished", RULE: "broke a rule", STEP_LIMIT: "hit the step limit",
                 WORK_LIMIT: "ran out of work", CAPACITY: "outgrew the native state"}
 STACK_DEPTH = 64  # nested stages
+SCRATCH = 1 << 16  # cards of snapshots, views and groups: a stack in one array (ctr[SP] its top)
 
 _GOLDEN = np.uint64(GOLDEN)
 _MIX1 = np.uint64(MIX1)
@@ -51,7 +52,7 @@ def stream_keys(seed):
     return mix64(s + _GOLDEN), mix64(s + _GOLDEN + _GOLDEN)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline='always')
 def draw(ctr, keys, which):
     """The next ``random()`` of stream ``which`` (0: chance, 1: the players): a float in [0, 1)."""
     n = ctr[CHANCE_N + which] + 1
@@ -60,7 +61,7 @@ def draw(ctr, keys, which):
     return float(z >> _S11) * _UNIT
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline='always')
 def pick(ctr, keys, which, n):
     """``int(random() * n)``: a choice among n, as the Python engine draws it."""
     return int(draw(ctr, keys, which) * n)
@@ -181,13 +182,32 @@ def swap_cards(locs, lens, card_loc, ctr, a, b):
     card_loc[a], card_loc[b] = lb, la
 
 
-@njit(cache=True, nogil=True)
-def cards_of(locs, lens, loc):
+@njit(cache=True, nogil=True, inline='always')
+def alloc(scratch, ctr, n):
+    """Room for n cards on the scratch stack (freed when the function that made it returns,
+    or at the next turn of the stage around it). Past the stack's end: a fresh array, and the
+    rollout is played again by Python (CAPACITY)."""
+    sp = ctr[SP]
+    if sp + n > scratch.shape[0]:
+        # the rollout is wrong from here on and will be played again; every writer stops at
+        # the end of the room it got, so nothing is written outside the stack
+        ctr[STATUS] = CAPACITY
+        sp = 0
+        n = min(n, scratch.shape[0])
+    ctr[SP] = sp + n
+    return scratch[sp:sp + n]
+
+
+@njit(cache=True, nogil=True, inline='always')
+def cards_of(locs, lens, scratch, ctr, loc):
     """A copy of a location's cards, bottom first (a snapshot to loop over)."""
-    return locs[loc, :lens[loc]].copy()
+    out = alloc(scratch, ctr, lens[loc])
+    for k in range(out.shape[0]):
+        out[k] = locs[loc, k]
+    return out
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline='always')
 def top_card(locs, lens, ctr, loc):
     """The top card (-1 and a rule error when empty)."""
     n = lens[loc]
@@ -197,7 +217,7 @@ def top_card(locs, lens, ctr, loc):
     return locs[loc, n - 1]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline='always')
 def bottom_card(locs, lens, ctr, loc):
     """The bottom card (-1 and a rule error when empty)."""
     if lens[loc] == 0:
@@ -206,7 +226,7 @@ def bottom_card(locs, lens, ctr, loc):
     return locs[loc, 0]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline='always')
 def view_top(ctr, view):
     """The top (last) card of a view (-1 and a rule error when empty)."""
     n = view.shape[0]
@@ -216,7 +236,7 @@ def view_top(ctr, view):
     return view[n - 1]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline='always')
 def view_bottom(ctr, view):
     """The bottom (first) card of a view (-1 and a rule error when empty)."""
     if view.shape[0] == 0:
@@ -226,11 +246,14 @@ def view_bottom(ctr, view):
 
 
 @njit(cache=True, nogil=True)
-def partition(cards, column):
+def partition(scratch, ctr, cards, column):
     """(partition KEY CARDS): groups of equal ``column[card]``, in order of first appearance,
     each in the cards' order. Returns the cards grouped and the groups' offsets."""
     n = cards.shape[0]
-    keys = np.empty(n, np.int32)
+    keys = alloc(scratch, ctr, n)
+    out = alloc(scratch, ctr, n)
+    if ctr[STATUS] == CAPACITY:
+        return out[:0], out[:1]
     nk = 0
     for c in cards:
         v = column[c]
@@ -242,8 +265,9 @@ def partition(cards, column):
         if not seen:
             keys[nk] = v
             nk += 1
-    out = np.empty(n, np.int32)
-    offs = np.empty(nk + 1, np.int64)
+    offs = alloc(scratch, ctr, nk + 1)
+    if ctr[STATUS] == CAPACITY:
+        return out[:0], offs[:1]
     m = 0
     for j in range(nk):
         offs[j] = m
@@ -255,7 +279,7 @@ def partition(cards, column):
     return out, offs
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline='always')
 def score_sum(cards, table):
     """(sum CARDS using POINTS)."""
     t = 0
@@ -293,41 +317,42 @@ def best_card(ctr, keys, cards, table, highest):
 
 
 @njit(cache=True, nogil=True)
-def concat(a, b):
-    """Two views one after the other."""
-    out = np.empty(a.shape[0] + b.shape[0], np.int32)
-    out[:a.shape[0]] = a
-    out[a.shape[0]:] = b
-    return out
+def append_to(out, m, cards):
+    """Copy cards into out from position m (as many as fit); the position after them."""
+    for c in cards:
+        if m < out.shape[0]:
+            out[m] = c
+        m += 1
+    return m
 
 
 MAX_REPEAT = 100_000  # as recycle.lang.items.MAX_REPEAT
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline='always')
 def top_or_none(locs, lens, ctr, loc):
     """The top card, or -1 when the location is empty (no error: (cardatt KEY (top L)))."""
     n = lens[loc]
     return locs[loc, n - 1] if n > 0 else -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline='always')
 def bottom_or_none(locs, lens, ctr, loc):
     return locs[loc, 0] if lens[loc] > 0 else -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline='always')
 def view_top_or_none(ctr, view):
     n = view.shape[0]
     return view[n - 1] if n > 0 else -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline='always')
 def view_bottom_or_none(ctr, view):
     return view[0] if view.shape[0] > 0 else -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline='always')
 def attr_of(column, c):
     """A card's value of an attribute ("" for no card)."""
     return column[c] if c >= 0 else 0

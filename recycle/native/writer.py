@@ -45,7 +45,8 @@ class NativeUnsupported(Exception):
 INT_T, BOOL_T, STR_T, CARD_T, PLAYER_T, TEAM_T, LOC_T, VIEW_T, GROUPS_T = (
     "int", "bool", "str", "card", "player", "team", "loc", "view", "groups")
 
-STATE_NAMES = ("locs", "lens", "card_loc", "ints", "strs", "pts", "pst", "tst", "ctr", "keys", "team_of")
+INLINE = ", inline='always'"  # small functions inlined: no call, no array reference counts
+STATE_NAMES = ("locs", "lens", "card_loc", "ints", "strs", "pts", "pst", "tst", "ctr", "keys", "team_of", "scratch")
 CURRENT = "pst[ctr[PSP], 0]"
 CURRENT_TEAM = "tst[ctr[TSP], 0]"
 MAX_SOURCE = 400_000  # characters: a game beyond is played by the Python engine
@@ -94,8 +95,10 @@ class NScope:
 class Fn:
     """One generated function: its lines, indented."""
 
-    def __init__(self, name: str, params: list[str], doc: str):
+    def __init__(self, name: str, params: list[str], doc: str, keeps_scratch: bool = False):
         self.name, self.params, self.doc = name, params, doc
+        # a function returning a view on the scratch stack leaves it for its caller to free
+        self.keeps_scratch = keeps_scratch
         self.lines: list[str] = []
         self.depth = 1
 
@@ -107,16 +110,32 @@ class Fn:
         """The state's arrays this function uses: its first parameters (passing only these,
         each by name, keeps what Numba compiles small)."""
         body = "\n".join(self.lines)
-        return [name for name in STATE_NAMES if re.search(rf"\b{name}\b", body)]
+        used = [name for name in STATE_NAMES if re.search(rf"\b{name}\b", body)]
+        if "scratch" in used and "ctr" not in used:
+            used = [n for n in STATE_NAMES if n in used or n == "ctr"]
+        return used
 
     def call(self, *args: str) -> str:
         """The code calling this function with the state's arrays it uses and ``args``."""
         return f"{self.name}({', '.join(self.state_used + list(args))})"
 
     def source(self) -> str:
-        head = [f"@njit(nogil=True, cache=CACHE)", f"def {self.name}({', '.join(self.state_used + self.params)}):",
+        lines = self.lines
+        if not self.keeps_scratch and any("scratch" in ln for ln in lines) and self.name != "play":
+            # what this function put on the scratch stack is freed when it returns
+            freed = ["    mark = ctr[SP]"]
+            for ln in lines:
+                if ln.strip().startswith("return"):
+                    freed.append(ln[:len(ln) - len(ln.lstrip())] + "ctr[SP] = mark")
+                freed.append(ln)
+            freed.append("    ctr[SP] = mark")
+            lines = freed
+        params = self.state_used
+        if any("ctr[SP]" in ln for ln in lines) and "ctr" not in params:
+            params = [n for n in STATE_NAMES if n in params or n == "ctr"]
+        head = [f"@njit(nogil=True, cache=CACHE{INLINE if self.name != 'play' else ''})", f"def {self.name}({', '.join(params + self.params)}):",
                 f"    \"\"\"{embed(self.doc, 'text')}\"\"\""]
-        return "\n".join(head + (self.lines or ["    pass"]))
+        return "\n".join(head + (lines or ["    pass"]))
 
 
 class Writer:
@@ -186,9 +205,9 @@ class Writer:
             self.fn.depth -= 1
 
     @contextmanager
-    def function(self, stem: str, params: list[str], doc: str):
+    def function(self, stem: str, params: list[str], doc: str, keeps_scratch: bool = False):
         """Write a new function (a lifted expression, a choice's parts); yields its name."""
-        fn = Fn(stem if stem in ("play", "score_all") else self.fresh(stem), list(params), doc)
+        fn = Fn(stem if stem in ("play", "score_all") else self.fresh(stem), list(params), doc, keeps_scratch)
         outer = self.fn
         self.fn = fn
         try:
@@ -345,6 +364,7 @@ def rollouts(initial, nteams, all_keys, max_steps, max_work, scores, counts, whe
     tst = np.zeros((STACK_DEPTH, 2), np.int64)
     ctr = np.zeros(NCOUNTERS_FIXED + NPLAYERS, np.int64)
     keys = np.zeros(2, np.uint64)
+    scratch = np.zeros(SCRATCH, np.int32)
     for i in range(all_keys.shape[0]):
         copy_into(locs, locs0)
         copy_into(lens, lens0)
