@@ -19,7 +19,9 @@ def register(app: typer.Typer, fail, load) -> None:
     def compile_(game: GameArg,
                  output: Annotated[Optional[Path], typer.Option(
                      "--output", "-o", help="Write the generated module here ('-' or none: standard output).",
-                     show_default=False)] = None):
+                     show_default=False)] = None,
+                 native: Annotated[bool, typer.Option(
+                     "--native", help="Write the Numba module the native engine plays random rollouts by.")] = False):
         """Write the Python source a game is played by (the compiled engine, the default).
 
         The module is readable: each block is commented with the line of the .rcy form it
@@ -30,6 +32,22 @@ def register(app: typer.Typer, fail, load) -> None:
             g = load(game)
         except RecycleError as exc:
             fail(exc)
+        if native:
+            from ..native import NativeUnsupported, native_source
+
+            try:
+                text = native_source(g)
+            except NativeUnsupported as exc:
+                where = exc.where()
+                typer.echo(f"{game}: the native engine does not write {exc.what}" + (f" ({where})" if where else ""),
+                           err=True)
+                raise typer.Exit(1)
+            if output is None or str(output) == "-":
+                typer.echo(text, nl=False)
+            else:
+                write_file(output, text)
+                typer.echo(f"wrote {output}: {text.count(chr(10))} lines (recycle/native/writer.py)", err=True)
+            return
         if g.generated is None:
             typer.echo(f"{game}: not compiled to Python; {' '.join(g.warnings) or 'it plays by the closures'}",
                        err=True)

@@ -60,13 +60,11 @@ def why_not_native(game) -> str | None:
     return None
 
 
-def rollout_records(game, seeds, max_steps: int, threads: int = 1, max_work: int | None = None):
-    """One record per seed, as ``study.stats`` keeps them: ``(scores, decisions, options_total,
-    team_of)``, or None for a game that hit the step limit. A rollout the native code stopped
-    (a rule broken, a limit, a state it could not hold) is played again by the Python engine,
-    which gives the exact outcome, or raises the exact positioned error. ``threads`` share the
-    seeds; the records are the same for any number."""
-    from ..errors import StepLimitExceeded
+def rollout_arrays(game, seeds, max_steps: int, threads: int = 1, max_work: int | None = None):
+    """The native rollouts of ``seeds`` as arrays: (scores[n, P], counters[n, 5]: status,
+    steps, decisions, options, rounds). A row whose status is not 0 was stopped by native code
+    and must be played again by Python (``rollout_records`` does)."""
+    import numpy as np
 
     ng = native_game(game)
     seeds = list(seeds)
@@ -76,22 +74,41 @@ def rollout_records(game, seeds, max_steps: int, threads: int = 1, max_work: int
         parts = [seeds[i:i + size] for i in range(0, len(seeds), size)]
         with ThreadPoolExecutor(max_workers=threads) as pool:
             results = list(pool.map(lambda part: ng.rollouts(part, max_steps, work), parts))
-    else:
-        results = [ng.rollouts(seeds, max_steps, work)]
-    team_of = [None if t < 0 else int(t) for t in ng.initial[6]]
+        return np.concatenate([r[0] for r in results]), np.concatenate([r[1] for r in results])
+    scores, counts, _ = ng.rollouts(seeds, max_steps, work)
+    return scores, counts
+
+
+def rollout_records(game, seeds, max_steps: int, threads: int = 1, max_work: int | None = None):
+    """One record per seed, as ``study.stats`` keeps them: ``(scores, decisions, options_total,
+    team_of)``, or None for a game that hit the step limit. A rollout the native code stopped
+    (a rule broken, a limit, a state it could not hold) is played again by the Python engine,
+    which gives the exact outcome, or raises the exact positioned error. ``threads`` share the
+    seeds; the records are the same for any number."""
+    seeds = list(seeds)
+    scores, counts = rollout_arrays(game, seeds, max_steps, threads, max_work)
+    team_of = initial_teams(game)
     out = []
-    k = 0
-    for scores, counts, _ in results:
-        for i in range(len(counts)):
-            sd = seeds[k]
-            k += 1
-            if counts[i, 0] == 0:
-                out.append(([int(v) for v in scores[i]], int(counts[i, 2]), int(counts[i, 3]), team_of))
-                continue
-            try:  # the Python engine plays it again: its outcome, or its exact error
-                r = game.random_rollout(sd, max_steps, max_work)
-            except StepLimitExceeded:
-                out.append(None)
-                continue
-            out.append((r.scores, r.decisions, r.options_total, r.team_of[:]))
+    for i, sd in enumerate(seeds):
+        if counts[i, 0] == 0:
+            out.append(([int(v) for v in scores[i]], int(counts[i, 2]), int(counts[i, 3]), team_of))
+        else:
+            out.append(python_record(game, sd, max_steps, max_work))
     return out
+
+
+def initial_teams(game) -> list:
+    """Each player's team as the game deals (native code does not change teams)."""
+    return [None if t < 0 else int(t) for t in native_game(game).initial[6]]
+
+
+def python_record(game, seed, max_steps: int, max_work: int | None = None):
+    """The rollout of ``seed`` played by the Python engine: its record, None at the step
+    limit, or its exact error (a rollout native code stopped is played again this way)."""
+    from ..errors import StepLimitExceeded
+
+    try:
+        r = game.random_rollout(seed, max_steps, max_work)
+    except StepLimitExceeded:
+        return None
+    return (r.scores, r.decisions, r.options_total, r.team_of[:])

@@ -372,3 +372,11 @@ def card_index(w, x, sc, optional=False) -> str:
             raise NativeUnsupported("an index that is not an integer", x)
         i = v.name
     return f"card_at(ctr, {w.cards(x.items[1], sc)}, {i}, {optional})"
+
+
+@native(Kind.INT, "//", "%")
+def int_div_mod(w, x, sc) -> str:
+    """C#'s division and remainder (recycle/lang/expr_int.py); by zero, the rollout is
+    played again by Python for the message."""
+    fn = "c_div" if head_of(x) == "//" else "c_mod"
+    return f"{fn}(ctr, {w.int_(x.items[1], sc)}, {w.int_(x.items[2], sc)})"

@@ -429,3 +429,19 @@ def keys_of(seeds):
         out[i, 0] = a
         out[i, 1] = b
     return out
+
+
+@njit(cache=True, nogil=True, inline='always')
+def c_div(ctr, p, q):
+    """(// A B): truncating toward zero, as C#; by zero a rule error."""
+    if q == 0:
+        ctr[STATUS] = RULE
+        return 0
+    r = abs(p) // abs(q)
+    return r if (p >= 0) == (q > 0) else -r
+
+
+@njit(cache=True, nogil=True, inline='always')
+def c_mod(ctr, p, q):
+    """(% A B): the remainder of (// A B), with the sign of A; by zero a rule error."""
+    return p - q * c_div(ctr, p, q)

@@ -414,6 +414,7 @@ def write(game) -> str:
     """The native module's source for a prepared game, or NativeUnsupported."""
     from . import forms_actions, forms_exprs, forms_flow  # noqa: F401 - they register the writers
 
+    reg.seal()
     items, scoring = flow_items(game)
     w = Writer(game, items, scoring)
     src = w.write_module()

@@ -203,17 +203,25 @@ def simulate(game, n: int, seed: int, players=None, max_steps: int = 100_000, pr
 def _natively(game, n, seed, max_steps, progress, threads, stop, agg) -> None:
     """The rollouts by native code, a chunk at a time (the stop and progress checked between)."""
     from ..engine.game import rollout_seed
-    from ..native import rollout_records
+    from ..native import initial_teams, python_record, rollout_arrays
 
     size = NATIVE_CHUNK * max(1, threads) if stop.deadline is None else 200
+    team_of = initial_teams(game)
     for a in range(0, n, size):
         if stop():
             return
         stop.hold = False
-        recs = rollout_records(game, [rollout_seed(seed, i) for i in range(a, min(n, a + size))], max_steps, threads)
+        seeds = [rollout_seed(seed, i) for i in range(a, min(n, a + size))]
+        scores, counts = rollout_arrays(game, seeds, max_steps, threads)
+        # the rows native code stopped are played again by Python, in order
+        redo = {i: python_record(game, seeds[i], max_steps) for i in range(len(seeds)) if counts[i, 0]}
         stop.hold = True
-        for rec in recs:
-            agg.add(rec)
+        if agg.keep or redo:
+            for i in range(len(seeds)):
+                agg.add(redo[i] if i in redo else
+                        ([int(v) for v in scores[i]], int(counts[i, 2]), int(counts[i, 3]), team_of))
+        else:
+            agg.add_arrays(scores, counts[:, 2], counts[:, 3], team_of)
         if progress:
             progress(agg.played - 1)
 
@@ -289,6 +297,32 @@ class _Aggregate:
             self.decision_counts.append(d)
             self.all_scores.append(scores)
             self.all_winners.append(winners)
+
+    def add_arrays(self, scores, decisions, options, team_of) -> None:
+        """Many finished rollouts at once (native ones: scores[n, P], decisions[n], options[n],
+        every game with the same teams): the same totals as ``add`` of each, in numbers."""
+        import numpy as np
+
+        n = len(decisions)
+        if not n:
+            return
+        best = scores.max(axis=1) if self.game.scoring_max else scores.min(axis=1)
+        won = scores == best[:, None]
+        for p, w in enumerate(won.sum(axis=0)):
+            self.wins[p] += int(w)
+        several = np.nonzero(won.sum(axis=1) > 1)[0]
+        for i in several:
+            if tied_sides([p for p in range(scores.shape[1]) if won[i, p]], team_of) > 1:
+                self.ties += 1
+        for p, v in enumerate(scores.sum(axis=0)):
+            self.score_sum[p] += int(v)
+        self.win_score += int(best.sum())
+        self.dec_total += int(decisions.sum())
+        self.opt_total += int(options.sum())
+        lo, hi = int(decisions.min()), int(decisions.max())
+        self.dec_min = lo if self.dec_min is None or lo < self.dec_min else self.dec_min
+        self.dec_max = max(self.dec_max, hi)
+        self.played += n
 
     def stats(self, n: int, seed: int, players, dt: float) -> SimulationStats:
         done = self.played - self.limit_hits
