@@ -1,7 +1,8 @@
 """The shape of the package: sub-packages in the direction data flows, no import cycles,
 modules that fit in a head, and tools that do not lean on the tests.
 
-lang (text → closures) → engine (games, states, the runner) → players → study → env (learning environments) → cli.
+lang (text → closures) → engine (games, states, the runner) → native (games as machine code, for
+rollouts) → players → study → env (learning environments) → cli.
 A module may import recycle modules of its own layer or of layers before it; ``errors``
 and ``version`` are beneath every layer, and the package's ``__init__`` above them all.
 """
@@ -11,7 +12,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "recycle"
-LAYERS = ["errors", "version", "streams", "lang", "engine", "players", "study", "env", "cli", "studio"]
+LAYERS = ["errors", "version", "streams", "lang", "engine", "native", "players", "study", "env", "cli", "studio"]
 # the studio sits at the top beside the command line: `recycle studio` starts it, and it
 # shows a seat's table with the command line's text of it (cli/table.py)
 SAME_LEVEL = {"studio": "cli"}

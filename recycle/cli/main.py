@@ -227,7 +227,7 @@ def _say_native(g, players, engine: str, n: int) -> None:
         from ..native.engine import is_cached
 
         try:
-            from ..native.writer import write
+            from ..native.module import write
 
             if not is_cached(write(g)):
                 typer.echo(f"recycle: compiling {g.name} to machine code (once; later runs load it from the "

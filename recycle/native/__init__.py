@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from .writer import NativeUnsupported
+from .registry import NativeUnsupported
 
 __all__ = ["NativeUnsupported", "NativeUnavailable", "native_game", "rollout_records", "native_source",
            "why_not_native", "available"]
@@ -34,7 +34,7 @@ def available() -> bool:
 
 def native_source(game) -> str:
     """The source of the game's native module (``recycle compile --native``), or NativeUnsupported."""
-    from .writer import write
+    from .module import write
 
     return write(game)
 

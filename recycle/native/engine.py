@@ -225,7 +225,7 @@ _NATIVE: dict = {}
 
 def native_game(game):
     """The game's ``NativeGame`` (made once per prepared game), or raises NativeUnsupported."""
-    from .writer import write
+    from .module import write
 
     got = getattr(game, "_native", None)
     if got is not None:

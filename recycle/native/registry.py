@@ -17,6 +17,20 @@ from ..lang.forms import Kind
 from ..lang.shapes import head_of, is_location_form, is_storage_form, kw
 from ..lang.syntax import INT, SYMBOL, VAR, Atom, SList
 
+class NativeUnsupported(Exception):
+    """The game uses a form (or a use of one) the native writer does not write."""
+
+    def __init__(self, what: str, node=None):
+        super().__init__(what)
+        self.what = what
+        self.node = node
+
+    def where(self) -> str:
+        span = getattr(self.node, "span", None)
+        return f"line {span.line}" if span is not None and getattr(span, "line", None) else ""
+
+
+
 _WRITERS: dict[tuple[str, str], object] = {}
 
 LITERAL, NAME, VARIABLE, LOCATION, STORAGE, WHO, CONDITIONAL, INDEXED = (
@@ -77,8 +91,6 @@ _TYPE_OF_KIND = {Kind.INT: "int", Kind.STR: "str", Kind.CARD: "card", Kind.PLAYE
 
 def typed_value(w, x, sc) -> tuple[str, str]:
     """(type, code) of an operand of == or !=: its kind read off the form."""
-    from .writer import NativeUnsupported
-
     if isinstance(x, Atom):
         if x.kind == INT:
             return "int", str(int(x.value))

@@ -26,19 +26,7 @@ from ..lang.pytext import embed
 from ..lang.shapes import Const, head_of, is_atom, is_location_form, is_storage_form, kw
 from ..lang.syntax import INT, SYMBOL, VAR, Atom, SList
 from . import registry as reg
-
-
-class NativeUnsupported(Exception):
-    """The game uses a form (or a use of one) the native writer does not write."""
-
-    def __init__(self, what: str, node=None):
-        super().__init__(what)
-        self.what = what
-        self.node = node
-
-    def where(self) -> str:
-        span = getattr(self.node, "span", None)
-        return f"line {span.line}" if span is not None and getattr(span, "line", None) else ""
+from .registry import NativeUnsupported
 
 
 # the value types of native expressions
@@ -397,30 +385,6 @@ def rollouts(initial, nteams, all_keys, max_steps, max_work, scores, counts, whe
             for c in range(where.shape[1]):
                 where[i, c] = card_loc[c]
 '''
-
-
-def flow_items(game) -> tuple[list, SList]:
-    """The game's flow (the forms between setup and scoring) and its scoring form."""
-    top = game.source.forms[0]
-    items = list(top.items[1:])
-    while items and head_of(items[0]) == "declare":
-        items.pop(0)
-    items.pop(0)  # setup
-    scoring = items.pop()
-    return items, scoring
-
-
-def write(game) -> str:
-    """The native module's source for a prepared game, or NativeUnsupported."""
-    from . import forms_actions, forms_exprs, forms_flow  # noqa: F401 - they register the writers
-
-    reg.seal()
-    items, scoring = flow_items(game)
-    w = Writer(game, items, scoring)
-    src = w.write_module()
-    if len(src) > MAX_SOURCE:
-        raise NativeUnsupported(f"a native module of {len(src):,} characters (at most {MAX_SOURCE:,})")
-    return src
 
 
 __all__ = ["write", "Writer", "NativeUnsupported", "NScope", "ident", "is_atom", "is_location_form",
