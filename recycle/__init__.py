@@ -24,12 +24,14 @@ from .version import __version__
 
 
 def simulate(game, n: int = 1000, seed: int = 0, players=None, max_steps: int = 100_000, progress=None,
-             workers: int = 1):
+             workers: int = 1, engine: str = "auto", threads: int = 1):
     """Play ``n`` games (random players by default) and return ``SimulationStats``
-    (``.to_dict()`` for JSON); the figures are the same for any number of ``workers``."""
+    (``.to_dict()`` for JSON); the figures are the same for any number of ``workers`` or
+    ``threads`` and either ``engine`` ("auto": random players' games in native machine code
+    where it can play them, docs/native.md; "native"; "python")."""
     from .study.stats import simulate as run
 
-    return run(game, n, seed, players, max_steps, progress, workers=workers)
+    return run(game, n, seed, players, max_steps, progress, workers=workers, engine=engine, threads=threads)
 
 
 def flow_graph(game, rollouts: int = 1, seed: int = 0, per_player: bool = False):

@@ -8,6 +8,7 @@
     python tools/bench.py corpus [--seconds 0.5]                    # every corpus game: compiled against closures
     python tools/bench.py load                                      # loading every game, with and without the bytecode cache
     python tools/bench.py parts                                     # where a Schwimmen game's time goes
+    python tools/bench.py native [--games 20000] [--repeat 5]       # machine code (recycle/native)
     python tools/bench.py all
 
 ``--engine compiled|closures|plain`` chooses the engine measured (compiled, the default).
@@ -27,6 +28,13 @@ best of ``--repeat``: the median and the slowest games.
 ``parts``: the microseconds of one Schwimmen game, hand-written and by recycle, split into the
 parts every game pays whatever its rules (seeding, a new state, the shuffle, scores and
 statistics) and the play itself; then what the rollouts goal (a ratio of 0.5) leaves for the play.
+``native``: the native engine (machine code by Numba, recycle/native; not part of ``all``), best of
+``--repeat`` of ``--games`` rollouts each, the sides of each comparison in alternating rounds; the
+first native call (a compile, or a load from the cache) is made before and reported apart:
+Schwimmen's random rollouts against ../shared/bench/schwimmen_native.py (as ``rollouts``);
+corpus Hearts4 against OpenSpiel's hearts(pass_cards=false) played in C++
+(../shared/bench/openspiel_hearts_cpp.py, 5000 games a round, in a child process: its own
+games/s); Schwimmen with ``threads=2`` against 1 (and whether the statistics are identical).
 """
 
 from __future__ import annotations
@@ -153,13 +161,13 @@ def bench_corpus(args) -> None:
 
 def time_recycle(game, games: int, seed: int) -> float:
     t0 = time.perf_counter()
-    recycle.simulate(game, games, seed=seed)
+    recycle.simulate(game, games, seed=seed, engine="python")
     return time.perf_counter() - t0
 
 
 def bench_rollouts(args) -> None:
     game = recycle.load(args.game, engine=args.engine)
-    recycle.simulate(game, 500, seed=args.seed + 99)  # warm caches, as a long run would
+    recycle.simulate(game, 500, seed=args.seed + 99, engine="python")  # warm caches, as a long run would
     native_path = Path(args.native)
     mod = load_native(native_path) if native_path.exists() else None
     ours = native = float("inf")
@@ -175,6 +183,113 @@ def bench_rollouts(args) -> None:
     native_rate = args.games / native
     print(f"native  : {native_rate:10,.0f} rollouts/s")
     print(f"ratio   : {ours_rate / native_rate:10.3f}  (recycle / hand-written; goal >= 0.5)")
+
+
+def simulate_native(game, games: int, seed: int, threads: int = 1):
+    """``simulate`` on the native engine (recycle.study.stats: ``recycle.simulate`` takes no engine)."""
+    from recycle.study.stats import simulate
+
+    return simulate(game, games, seed, engine="native", threads=threads)
+
+
+def time_simulate_native(game, games: int, seed: int, threads: int = 1) -> float:
+    t0 = time.perf_counter()
+    stats = simulate_native(game, games, seed, threads)
+    dt = time.perf_counter() - t0
+    if stats.engine != "native":
+        raise RuntimeError(f"{game.name} was played by {stats.engine}: {stats.engine_note}")
+    return dt
+
+
+def native_ready(name: str, path: Path, seed: int):
+    """The game at ``path`` with its native module compiled (or loaded from the cache), or None
+    after a line saying why not."""
+    from recycle.native import native_source, why_not_native
+    from recycle.native.engine import is_cached
+
+    if not path.exists():
+        print(f"{name}: {path} not found; skipped")
+        return None
+    game = recycle.load(path)
+    why = why_not_native(game)
+    if why is not None:
+        print(f"{name}: not native ({why}); skipped")
+        return None
+    cached = is_cached(native_source(game))
+    t0 = time.perf_counter()
+    simulate_native(game, 200, seed + 99)  # the first call makes (or loads) the machine code
+    print(f"{name}: first native call {time.perf_counter() - t0:.1f} s "
+          f"({'machine code from the cache' if cached else 'compiled'}; not in the figures below)")
+    return game
+
+
+def openspiel_cpp_rate(script: Path, spiel_name: str, games: int, seed: int) -> float:
+    """Games per second of OpenSpiel's C++ game loop, as ``script`` reports it (a child process)."""
+    import subprocess
+
+    r = subprocess.run([sys.executable, str(script), "--game", spiel_name, "--games", str(games),
+                        "--seed", str(seed)], capture_output=True, text=True, timeout=600)
+    for line in r.stdout.splitlines():
+        if line.startswith("games/second:"):
+            return float(line.split(":", 1)[1])
+    raise RuntimeError(f"{script.name} exited {r.returncode}: {(r.stderr.strip() or r.stdout.strip())[-300:]}")
+
+
+def bench_native(args) -> None:
+    """The native engine: Schwimmen against the hand-written simulator, corpus Hearts4 against
+    OpenSpiel in C++, and two threads against one (alternating rounds, best of each)."""
+    from recycle.native import available
+
+    if not available():
+        print("native: Numba is not available (pip install 'recycle[native]'); skipped")
+        return
+    n, rep = args.games, args.repeat
+    schwimmen = native_ready("games/schwimmen.rcy", Path(args.game), args.seed)
+    # (1) Schwimmen: native rollouts against the hand-written Python simulator
+    native_path = Path(args.native)
+    if schwimmen is None:
+        pass
+    elif not native_path.exists():
+        print(f"schwimmen vs hand-written: {native_path} not found; skipped")
+    else:
+        mod = load_native(native_path)
+        ours = theirs = float("inf")
+        for _ in range(rep):
+            ours = min(ours, time_simulate_native(schwimmen, n, args.seed))
+            theirs = min(theirs, time_native(mod, n, args.seed))
+        print(f"schwimmen native      : {n / ours:12,.0f} rollouts/s  ({n} games, best of {rep})")
+        print(f"schwimmen hand-written: {n / theirs:12,.0f} rollouts/s  ({native_path.name})")
+        print(f"ratio                 : {(n / ours) / (n / theirs):12.2f}  (native / hand-written)")
+    # (2) corpus Hearts4 against OpenSpiel's hearts played in C++
+    script = ROOT.parent / "shared" / "bench" / "openspiel_hearts_cpp.py"
+    spiel_name, spiel_games = "hearts(pass_cards=false)", 5000
+    if not script.exists():
+        print(f"hearts vs OpenSpiel C++: {script} not found; skipped")
+    elif importlib.util.find_spec("pyspiel") is None:
+        print("hearts vs OpenSpiel C++: pyspiel not importable (pip install open_spiel); skipped")
+    else:
+        hearts = native_ready("corpus Hearts4.rcy", CORPUS / "Hearts4.rcy", args.seed)
+        if hearts is not None:
+            ours, theirs = float("inf"), 0.0
+            for _ in range(rep):
+                ours = min(ours, time_simulate_native(hearts, n, args.seed))
+                theirs = max(theirs, openspiel_cpp_rate(script, spiel_name, spiel_games, args.seed))
+            print(f"Hearts4 native        : {n / ours:12,.0f} games/s  ({n} games, best of {rep})")
+            print(f"OpenSpiel C++         : {theirs:12,.0f} games/s  ({spiel_name}, {spiel_games} games, "
+                  f"pyspiel.evaluate_bots)")
+            print(f"ratio                 : {(n / ours) / theirs:12.2f}  (native / OpenSpiel C++)")
+    # (3) Schwimmen on two threads against one
+    if schwimmen is not None:
+        times = {1: float("inf"), 2: float("inf")}
+        for _ in range(rep):
+            for threads in (1, 2):
+                times[threads] = min(times[threads], time_simulate_native(schwimmen, n, args.seed, threads))
+        keep = ("seconds", "rollouts_per_second")
+        one, two = ({k: v for k, v in simulate_native(schwimmen, n, args.seed, t).to_dict().items() if k not in keep}
+                    for t in (1, 2))
+        print(f"schwimmen threads=1   : {n / times[1]:12,.0f} rollouts/s")
+        print(f"schwimmen threads=2   : {n / times[2]:12,.0f} rollouts/s  x{times[1] / times[2]:.2f}, statistics "
+              f"{'identical' if one == two else 'DIFFERENT'} ({os.cpu_count()} cores here)")
 
 
 def state_at(game, seed: int, decision: int):
@@ -365,7 +480,8 @@ def bench_limits(args) -> None:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("what", nargs="?", default="rollouts",
-                    choices=["rollouts", "lookahead", "clone", "hearts", "corpus", "load", "parts", "limits", "all"])
+                    choices=["rollouts", "lookahead", "clone", "hearts", "corpus", "load", "parts", "limits", "native",
+                             "all"])
     ap.add_argument("--engine", default="compiled", choices=["compiled", "closures", "plain"])
     ap.add_argument("--seconds", type=float, default=0.5, help="corpus: seconds of rollouts per game and engine")
     ap.add_argument("--games", type=int, default=20000)
@@ -391,6 +507,8 @@ def main(argv=None) -> int:
         bench_parts(args)
     if args.what in ("limits", "all"):
         bench_limits(args)
+    if args.what == "native":
+        bench_native(args)
     return 0
 
 

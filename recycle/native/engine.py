@@ -41,7 +41,9 @@ def _digest(source: str) -> str:
     import numba
 
     h = hashlib.sha256()
-    for part in (__version__, numba.__version__, sys.version, source):
+    # the runtime's source too: Numba's cache of a module does not see a change of what it calls
+    runtime = Path(__file__).with_name("runtime.py").read_text("utf-8")
+    for part in (__version__, numba.__version__, sys.version, runtime, source):
         h.update(part.encode("utf-8", "surrogatepass"))
         h.update(b"\0")
     return h.hexdigest()[:40]

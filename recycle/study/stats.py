@@ -132,6 +132,20 @@ def _native_ready(game) -> bool:
         return False
 
 
+def _why_not_written(game) -> str | None:
+    """Why the native writer cannot write the game (None when it can, or Numba is missing)."""
+    from ..native import NativeUnsupported, available, native_source
+
+    if not available():
+        return None
+    try:
+        native_source(game)
+    except NativeUnsupported as exc:
+        where = exc.where()
+        return f"the native engine does not write {exc.what}" + (f" ({where})" if where else "")
+    return None
+
+
 def _native_reason(game) -> str | None:
     """None when the game's random rollouts run natively here, else why not (one line)."""
     from ..native import why_not_native
@@ -164,8 +178,9 @@ def simulate(game, n: int, seed: int, players=None, max_steps: int = 100_000, pr
     use_native = False
     if _all_random(players) and engine != "python":
         if engine == "auto" and n < NATIVE_MIN_GAMES and not _native_ready(game):
-            native_note = (f"{n} games: fewer than {NATIVE_MIN_GAMES:,}, which Python plays faster than a first "
-                           f"native compile (engine='native' compiles it)")
+            native_note = _why_not_written(game) or (
+                f"{n} games: fewer than {NATIVE_MIN_GAMES:,}, which Python plays faster than a first native "
+                f"compile (engine='native' compiles it)")
         else:
             native_note = _native_reason(game)
         use_native = native_note is None

@@ -1,0 +1,264 @@
+"""The native engine (recycle/native) plays the Python engine's games, seed for seed.
+
+A game written as a Numba module and played with random players in machine code must end
+every rollout exactly as ``random_rollout`` does: the same scores, steps, decisions, options
+listed, and every card in the same place, for games/schwimmen.rcy, games/war.rcy and three
+corpus games (skipped when ``../shared/corpus/cardstock`` is absent). On top of it:
+
+* ``simulate`` gives the same statistics natively as on Python, and for any number of threads;
+* a game using a form the writer lacks is played by Python, with a note naming the form and its
+  line, and the same statistics;
+* the generated module is readable (named locations and storages, a ``play`` function), and a
+  hostile file name enters it only as words of its docstring: compiled and run, it runs nothing;
+* a rollout the native code stops (the step limit) is played again by Python: the same records.
+
+Numba compiles each game's module at its first call (10-30 s); this file compiles six (the
+five games above and schwimmen under a hostile name). The suite points ``RECYCLE_CACHE_DIR``
+at an empty folder (tests/conftest.py), so the compiles here use recycle's own cache folder
+instead (``user_cache``): a second run loads the machine code and takes seconds. Only the
+native modules go there; the games' bytecode stays in the suite's folder.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+import recycle
+from recycle.engine.game import rollout_seed
+from recycle.errors import StepLimitExceeded
+from recycle.native import NativeUnsupported, available, native_game, native_source, rollout_records, why_not_native
+from recycle.study.stats import NATIVE_MIN_GAMES, simulate
+
+from ..conftest import CORPUS, GAMES
+
+pytestmark = pytest.mark.skipif(not available(), reason="the native engine needs Numba and NumPy")
+
+SEEDS = [rollout_seed(1, i) for i in range(20)]
+MAX_STEPS = 100_000
+# what differs between two runs of the same statistics: the timings, and which engine ran
+NOT_COMPARED = ("seconds", "rollouts_per_second", "engine", "engine_note")
+
+DIFFERENTIAL = [pytest.param(GAMES / "schwimmen.rcy", id="games/schwimmen"),
+                pytest.param(GAMES / "war.rcy", id="games/war")]
+DIFFERENTIAL += [pytest.param(CORPUS / f"{name}.rcy", id=f"corpus/{name}")
+                 for name in ("Hearts4", "KuhnPoker2", "LeducPoker2")]
+
+
+@contextmanager
+def user_cache():
+    """recycle's own cache folder (``~/.cache/recycle``, or ``$XDG_CACHE_HOME/recycle``) as
+    ``RECYCLE_CACHE_DIR`` for a while: where ``recycle simulate`` keeps native modules. With
+    no such folder (no home folder, or ``RECYCLE_NO_CACHE``), the suite's folder stays."""
+    from recycle.lang import codecache
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.delenv("RECYCLE_CACHE_DIR", raising=False)
+        folder = codecache.cache_dir()
+        mp.undo()
+        if folder is not None:
+            mp.setenv("RECYCLE_CACHE_DIR", str(folder))
+        yield
+
+
+def compiled(game):
+    """The game's native module, loaded (and compiled when needed) through recycle's own cache
+    folder, its machine code made now. Later calls (``simulate``) reuse it."""
+    with user_cache():
+        ng = native_game(game)
+    ng.warm()
+    return ng
+
+
+@functools.cache
+def load(path: Path):
+    if not path.exists():
+        pytest.skip(f"{path} is absent (the corpus folder {CORPUS})")
+    return recycle.load(path)
+
+
+def comparable(stats) -> dict:
+    d = stats.to_dict()
+    for key in NOT_COMPARED:
+        d.pop(key)
+    return d
+
+
+def python_record(game, seed: int, max_steps: int):
+    """The record ``simulate`` keeps of one Python rollout (recycle/study/stats.py), None for a
+    rollout that hit the step limit."""
+    try:
+        s = game.random_rollout(seed, max_steps)
+    except StepLimitExceeded:
+        return None
+    return (s.scores, s.decisions, s.options_total, s.team_of[:])
+
+
+# -- the same games ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path", DIFFERENTIAL)
+def test_native_rollouts_end_as_the_python_engine_s(path):
+    game = load(path)
+    ng = compiled(game)
+    scores, counts, places = ng.rollouts(SEEDS, MAX_STEPS, game.max_work, places=True)
+    assert scores.shape == (len(SEEDS), game.nplayers)
+    assert counts.shape == (len(SEEDS), 5)
+    assert places.shape == (len(SEEDS), len(game.card_attrs))
+    for i, sd in enumerate(SEEDS):
+        s = game.random_rollout(sd, MAX_STEPS)
+        status, steps, decisions, options, _rounds = (int(v) for v in counts[i])
+        native = (status, [int(v) for v in scores[i]], steps, decisions, options, [int(v) for v in places[i]])
+        python = (0, list(s.scores), s.steps, s.decisions, s.options_total, [int(v) for v in s.card_loc])
+        assert native == python, f"seed {sd}: native {native[:5]}, python {python[:5]}"
+    # the seeds deal different games (the comparison above is not of one game twenty times)
+    ends = {(tuple(a), tuple(b), tuple(c)) for a, b, c in zip(scores.tolist(), counts.tolist(), places.tolist())}
+    assert len(ends) > 1
+
+
+# -- simulate ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path", [pytest.param(GAMES / "schwimmen.rcy", id="games/schwimmen"),
+                                  pytest.param(CORPUS / "Hearts4.rcy", id="corpus/Hearts4")])
+def test_simulate_natively_gives_the_python_engine_s_statistics(path):
+    game = load(path)
+    compiled(game)
+    native = simulate(game, 3000, seed=2, engine="native")
+    python = simulate(game, 3000, seed=2, engine="python")
+    assert (native.engine, native.engine_note) == ("native", None)
+    assert (python.engine, python.engine_note) == ("python", None)
+    assert native.finished == 3000 and native.decisions["max"] > 0
+    assert comparable(native) == comparable(python)
+    assert native.scores == python.scores and native.decision_counts == python.decision_counts
+
+
+def test_threads_share_the_rollouts_and_change_nothing():
+    game = load(GAMES / "schwimmen.rcy")
+    compiled(game)
+    one = simulate(game, 3000, seed=2, engine="native", threads=1)
+    two = simulate(game, 3000, seed=2, engine="native", threads=2)
+    assert two.engine == one.engine == "native"
+    assert comparable(two) == comparable(one)
+    assert two.scores == one.scores and two.winners == one.winners
+    seeds = [rollout_seed(3, i) for i in range(101)]  # not a multiple of the threads
+    assert rollout_records(game, seeds, MAX_STEPS, threads=2) == rollout_records(game, seeds, MAX_STEPS)
+
+
+# -- a game the writer cannot write --------------------------------------------------------------
+
+# two players; before each turn the game remembers the stock's top card (a mem location and
+# `remember`, which the native writer does not write: docs/native.md); the player then takes the
+# top card into the hand, once two cards are remembered, or discards it
+UNSUPPORTED = """;; a small game that remembers the cards it saw
+(game
+ (setup (create players 2)
+  (create deck (game iloc STOCK) (deck (RANK (A, B, C)) (SUIT (X, Y)))))
+ (do ((shuffle (game iloc STOCK))
+      (all player 'P (move (top (game iloc STOCK)) (top ('P iloc HAND))))))
+ (stage player (end (== (size (game iloc STOCK)) 0))
+  (do ((remember (top (game iloc STOCK)) (top (game mem SEEN)))))
+  (choice (
+   ((> (size (game mem SEEN)) 1) (move (top (game iloc STOCK)) (top ((current player) iloc HAND))))
+   (move (top (game iloc STOCK)) (top (game vloc PILE))))))
+ (scoring max (size ((current player) iloc HAND))))
+"""
+UNSUPPORTED_LINE = next(i for i, line in enumerate(UNSUPPORTED.splitlines(), 1) if "(remember " in line)
+
+
+def test_a_game_the_writer_cannot_write_is_played_by_python(tmp_path):
+    path = tmp_path / "remembering.rcy"
+    path.write_text(UNSUPPORTED)
+    game = recycle.load(path)
+    note = why_not_native(game)
+    assert note is not None and "(remember ...)" in note and f"(line {UNSUPPORTED_LINE})" in note, note
+    with pytest.raises(NativeUnsupported):
+        native_game(game)
+    # "auto" would compile a game for this many rollouts: it stays on Python, and says why
+    auto = simulate(game, NATIVE_MIN_GAMES, seed=2, engine="auto")
+    python = simulate(game, NATIVE_MIN_GAMES, seed=2, engine="python")
+    assert (auto.engine, auto.engine_note) == ("python", note)
+    assert (python.engine, python.engine_note) == ("python", None)
+    assert comparable(auto) == comparable(python) and auto.scores == python.scores
+    assert auto.decisions["max"] > 0 and 0 < auto.win_rate[0] < 1  # a game of choices and luck
+    # asked for the native engine outright, the same
+    native = simulate(game, 300, seed=2, engine="native")
+    assert (native.engine, native.engine_note) == ("python", note)
+    assert comparable(native) == comparable(simulate(game, 300, seed=2, engine="python"))
+
+
+# -- the generated module ------------------------------------------------------------------------
+
+def parsed(source: str):
+    """(docstring, the rest of the module as an AST dump)."""
+    tree = ast.parse(source)
+    return ast.get_docstring(tree, clean=False), ast.dump(ast.Module(body=tree.body[1:], type_ignores=[]))
+
+
+def test_the_native_module_is_readable():
+    source = native_source(load(GAMES / "schwimmen.rcy"))
+    ast.parse(source)
+    for words in ("LOC_iloc_STOCK", "LOC_iloc_HAND", "STO_PASS", "def play(", "@njit"):
+        assert words in source, words
+
+
+HOSTILE_NAMES = [
+    'x"""; import os; os.system("touch pwned") #.rcy',
+    "k''';open('pwned','w');'''.rcy",
+    "new\nline;open('pwned','w').rcy",
+    "back\\slash\\.rcy",
+    "sep\u2028line;open('pwned','w').rcy",
+    "x -*- coding: utf-7 -*-.rcy",
+]
+
+
+@pytest.mark.parametrize("name", HOSTILE_NAMES, ids=repr)
+def test_a_hostile_name_is_only_words_of_the_native_module_s_docstring(name):
+    text = (GAMES / "schwimmen.rcy").read_text()
+    plain_doc, plain_rest = parsed(native_source(recycle.loads(text, "plain.rcy")))
+    source = native_source(recycle.loads(text, name))
+    doc, rest = parsed(source)
+    assert doc == plain_doc.replace("plain.rcy", name)
+    assert rest == plain_rest
+    assert source.count("pwned") == ("pwned" in name)  # the docstring's line, escaped, and no other
+
+
+def test_a_hostile_file_name_compiled_and_run_natively_runs_no_code(tmp_path, monkeypatch):
+    name = HOSTILE_NAMES[0]
+    try:
+        (tmp_path / name).write_bytes((GAMES / "schwimmen.rcy").read_bytes())
+    except OSError as exc:
+        pytest.skip(f"this file system refuses the name {name!r}: {exc}")
+    monkeypatch.chdir(tmp_path)  # where a name that ran would leave its file (and a relative name: a stable module)
+    game = recycle.load(name)
+    source = native_source(game)
+    doc, rest = parsed(source)
+    assert doc is not None and name in doc and source.count("pwned") == 1
+    assert rest == parsed(native_source(load(GAMES / "schwimmen.rcy")))[1]
+    ng = compiled(game)
+    got = ng.rollouts(SEEDS, MAX_STEPS, game.max_work, places=True)
+    plain = compiled(load(GAMES / "schwimmen.rcy")).rollouts(SEEDS, MAX_STEPS, game.max_work, places=True)
+    assert all((a == b).all() for a, b in zip(got, plain, strict=True))
+    assert simulate(game, 50, seed=1, engine="native").engine == "native"
+    assert not (tmp_path / "pwned").exists()
+
+
+# -- rollouts the native code stops --------------------------------------------------------------
+
+def test_a_rollout_stopped_at_the_step_limit_is_played_again_by_python():
+    game = load(GAMES / "schwimmen.rcy")
+    ng = compiled(game)
+    seeds = [rollout_seed(4, i) for i in range(60)]
+    _, counts, _ = ng.rollouts(seeds, 5, game.max_work)
+    assert (counts[:, 0] != 0).all()  # every one stopped natively: Python says what happened
+    records = rollout_records(game, seeds, max_steps=5)
+    assert records == [python_record(game, sd, 5) for sd in seeds]
+    assert records == [None] * len(seeds)  # five steps end no game of Schwimmen
+    # a limit some rollouts reach and others do not: both kinds, in their places
+    steps = sorted(game.random_rollout(sd, MAX_STEPS).steps for sd in seeds)
+    limit = steps[len(steps) // 2]
+    records = rollout_records(game, seeds, max_steps=limit, threads=2)
+    assert records == [python_record(game, sd, limit) for sd in seeds]
+    assert None in records and any(r is not None for r in records)
