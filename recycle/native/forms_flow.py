@@ -31,6 +31,11 @@ def is_static(x) -> bool:
         if inner.items and isinstance(inner.items[0], Atom):
             return is_static(inner)
         return all(is_static(i) for i in inner.items)
+    if h == "repeat":
+        # (repeat all ...) and a computed count offer no option when there is nothing to
+        # repeat (recycle/lang/actions_state.py): not one fixed option
+        n = x.items[1] if len(x.items) == 3 else None
+        return isinstance(n, Atom) and n.kind == "int" and int(n.value) >= 1 and is_static(x.items[2])
     return h is not None and REGISTRY.lookup(Kind.ACTION, h) is not None
 
 
