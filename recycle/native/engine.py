@@ -184,8 +184,10 @@ class NativeGame:
         tst = np.zeros((self.STACK_DEPTH, 2), np.int64)
         ctr = np.zeros(self.NCOUNTERS + self.game.nplayers, np.int64)
         keys = np.zeros(2, np.uint64)
+        from .runtime import SCRATCH
+
         return (locs.copy(), lens.copy(), card_loc.copy(), ints.copy(), strs.copy(), pts.copy(), pst, tst, ctr, keys,
-                team_of.copy())
+                team_of.copy(), np.zeros(SCRATCH, np.int32))
 
     def rollouts(self, seeds, max_steps: int, max_work: int, places: bool = False):
         """Play one random game per seed; returns (scores[n, P], counters[n, 5]: status, steps,
@@ -198,7 +200,8 @@ class NativeGame:
         counts = np.zeros((n, 5), np.int64)
         where = np.zeros((n if places else 0, self.ncards), np.int32)
         t0 = time.perf_counter()
-        self.module.rollouts(self.initial, self.nteams, keys, max_steps, max_work, scores, counts, where, places)
+        self.module.rollouts(self.initial, self.new_arrays(), self.nteams, keys, max_steps, max_work, scores, counts,
+                             where, places)
         if not self.compiled:
             self.compiled = True
             self.compile_seconds = time.perf_counter() - t0

@@ -177,14 +177,14 @@ def set_points(w, x, sc, slot: str) -> None:
             w.line(f"{var} = {p}")
             p = var
         vals.append((row, p))
-    table = w.fresh("table")
-    w.line(f"{table} = pts[{slot}]")
+    map_row = w.fresh("row")
+    w.line(f"{map_row} = {slot}")
     with w.block("for c in range(NCARDS):"):
         w.line("t = 0")
         for row, p in vals:
             with w.block(f"if {' and '.join(row) or 'True'}:"):
                 w.line(f"t += {p}")
-        w.line(f"{table}[c] = t")
+        w.line(f"pts[{map_row}, c] = t")
     w.line("ctr[WORK] += NCARDS")
 
 

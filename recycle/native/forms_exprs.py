@@ -60,28 +60,30 @@ def int_size(w, x, sc) -> str:
     if kw(coll, "team"):
         return "ctr[NTEAMS]"
     if isinstance(coll, SList) and head_of(coll) == "partition":
-        return f"(groups_count({w.groups(coll, sc)}))"
+        return f"scratch[{w.groups(coll, sc)}]"
     t, code = w.loc(coll, sc)
-    return f"lens[{code}]" if t == LOC_T else f"{code}.shape[0]"
+    return f"lens[{code}]" if t == LOC_T else f"scratch[{code}]"
 
 
 def points_table(w, x, sc) -> str:
     if is_storage_form(x) != "points":
         raise NativeUnsupported("a point map other than (OWNER points NAME)", x)
     _, slot = storage_slot(w, x, sc)
-    return f"pts[{slot}]"
+    return f"pts, {slot}"  # the table and its row: passed as two arguments (a row slice would be an array)
 
 
 @native(Kind.INT, "sum")
 def int_sum(w, x, sc) -> str:
     if len(x.items) != 4 or not kw(x.items[2], "using"):
         raise NativeUnsupported("a sum of an unexpected shape", x)
-    return f"score_sum({w.cards(x.items[1], sc)}, {points_table(w, x.items[3], sc)})"
+    t, code = w.loc(x.items[1], sc)
+    table = points_table(w, x.items[3], sc)
+    return f"score_sum_loc(locs, lens, {code}, {table})" if t == LOC_T else f"score_sum(scratch, {code}, {table})"
 
 
 @native(Kind.INT, "score")
 def int_score(w, x, sc) -> str:
-    return f"{points_table(w, x.items[3], sc)}[{w.card(x.items[1], sc)}]"
+    return f"card_score({points_table(w, x.items[3], sc)}, {w.card(x.items[1], sc)})"
 
 
 @native(Kind.INT, "+", "*")
@@ -138,10 +140,10 @@ def bool_any_all(w, x, sc) -> str:
     params = sc.params()
     with w.function(f"{h}_of", params, f"({h} ...) at line {x.span.line}"):
         var = w.fresh("v_" + "".join(ch for ch in name if ch.isalnum())[:12])
-        header, typ, _ = collection(w, x.items[1], sc, var)
+        loop = collection(w, x.items[1], sc, var)
         depth = w.fn.depth
-        open_loop(w, header)
-        cond = w.bool_(x.items[3], sc.bind(name, var, typ))
+        open_loop(w, loop)
+        cond = w.bool_(x.items[3], sc.bind(name, var, loop.type))
         with w.block(f"if {'not ' if h == 'all' else ''}{cond}:"):
             w.line(f"return {'True' if h == 'any' else 'False'}")
         w.fn.depth = depth
@@ -213,7 +215,7 @@ def card_end(w, x, sc, optional=False) -> str:
         fn = f"{h}_card" if not optional else f"{h}_or_none"
         return f"{fn}(locs, lens, ctr, {code})"
     fn = f"view_{h}" if not optional else f"view_{h}_or_none"
-    return f"{fn}(ctr, {code})"
+    return f"{fn}(ctr, scratch, {code})"
 
 
 @native(Kind.CARD, "max", "min")
@@ -221,7 +223,7 @@ def card_best(w, x, sc, optional=False) -> str:
     if len(x.items) != 4 or not kw(x.items[2], "using"):
         raise NativeUnsupported(f"({head_of(x)} ...) of an unexpected shape", x)
     cards = w.cards(x.items[1], sc)
-    return f"best_card(ctr, keys, {cards}, {points_table(w, x.items[3], sc)}, {head_of(x) == 'max'})"
+    return f"best_card(ctr, keys, scratch, {cards}, {points_table(w, x.items[3], sc)}, {head_of(x) == 'max'})"
 
 
 @native(Kind.CARD, "actual")
@@ -314,14 +316,18 @@ def loc_filter(w, x, sc) -> tuple[str, str]:
     with w.function("filter", params, f"(filter ...) at line {x.span.line}: the cards for which it holds",
                     keeps_scratch=True):
         w.line(f"source = {w.cards(coll, sc)}")
-        w.line("out = alloc(scratch, ctr, source.shape[0])")
+        w.line("out = alloc(scratch, ctr, scratch[source])")
+        with w.block("if out == 0:"):
+            w.line("return out")
         w.line("m = 0")
         var = w.fresh("v_" + "".join(ch for ch in name if ch.isalnum())[:12])
-        with w.block(f"for {var} in source:"):
-            with w.block(f"if m < out.shape[0] and {w.bool_(x.items[3], sc.bind(name, var, CARD_T))}:"):
-                w.line(f"out[m] = {var}")
+        with w.block("for k in range(scratch[source]):"):
+            w.line(f"{var} = scratch[source + 1 + k]")
+            with w.block(f"if {w.bool_(x.items[3], sc.bind(name, var, CARD_T))}:"):
+                w.line(f"scratch[out + 1 + m] = {var}")
                 w.line("m += 1")
-        w.line("return out[:m]")
+        w.line("scratch[out] = m")
+        w.line("return out")
     return VIEW_T, w.fns[-1].call(*params)
 
 
@@ -336,6 +342,8 @@ def loc_union(w, x, sc) -> tuple[str, str]:
                 w.line("total = 0")
             else:
                 w.line("out = alloc(scratch, ctr, total)")
+                with w.block("if out == 0:"):
+                    w.line("return out")
                 w.line("m = 0")
             for p in parts:
                 depth = w.fn.depth
@@ -343,12 +351,12 @@ def loc_union(w, x, sc) -> tuple[str, str]:
                 if head_of(p) == "all":
                     name = loop_var(p)
                     var = w.fresh("v_" + "".join(ch for ch in name if ch.isalnum())[:12])
-                    header, typ, _ = collection(w, p.items[1], sc, var)
-                    open_loop(w, header)
-                    inner_sc = sc.bind(name, var, typ)
+                    loop = collection(w, p.items[1], sc, var)
+                    open_loop(w, loop)
+                    inner_sc = sc.bind(name, var, loop.type)
                     p = p.items[3]
                 cards = w.cards(p, inner_sc)
-                w.line(f"total += {cards}.shape[0]" if counting else f"m = append_to(out, m, {cards})")
+                w.line(f"total += scratch[{cards}]" if counting else f"m = append_to(scratch, out, m, {cards})")
                 w.fn.depth = depth
         w.line("return out")
     return VIEW_T, w.fns[-1].call(*params)
@@ -371,7 +379,7 @@ def card_index(w, x, sc, optional=False) -> str:
         if v is None or getattr(v, "type", None) != INT_T:
             raise NativeUnsupported("an index that is not an integer", x)
         i = v.name
-    return f"card_at(ctr, {w.cards(x.items[1], sc)}, {i}, {optional})"
+    return f"card_at(ctr, scratch, {w.cards(x.items[1], sc)}, {i}, {optional})"
 
 
 @native(Kind.INT, "//", "%")

@@ -8,6 +8,8 @@ stream only when there are two or more, as ``State.play_inline`` does.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..lang.flow import REGISTRY
 from ..lang.forms import Kind
 from ..lang.items import uses_rng
@@ -60,39 +62,45 @@ def conditional(w, x, sc) -> None:
         w.item(x.items[1], sc)
 
 
-def collection(w, coll, sc, var: str):
-    """Open a loop over a collection's snapshot, binding ``var``: yields (scope-maker, size code).
+@dataclass
+class Loop:
+    """How to loop over a collection: ``before`` (statements making its snapshot), the ``for``
+    header, ``bind`` (the statement binding the element, when the header does not), the
+    element's type and the collection's size (``size_before``: the size needs ``before``)."""
 
-    Returns (header lines, element type, size code or None)."""
+    before: list
+    header: str
+    bind: str | None
+    type: str
+    size: str
+    size_before: bool = True
+
+
+def collection(w, coll, sc, var: str) -> Loop:
+    """The loop over a snapshot of a collection, binding ``var`` to each element."""
     if kw(coll, "player"):
-        return [f"for {var} in range(NPLAYERS):"], PLAYER_T, "NPLAYERS"
+        return Loop([], f"for {var} in range(NPLAYERS):", None, PLAYER_T, "NPLAYERS", False)
     if kw(coll, "team"):
-        return [f"for {var} in range(ctr[NTEAMS]):"], TEAM_T, "ctr[NTEAMS]"
-    if isinstance(coll, SList) and head_of(coll) in ("partition",):
-        g = w.fresh("groups")
-        code = w.groups(coll, sc)
-        gi = w.fresh("gi")
-        return ([f"{g}_cards, {g}_offsets = {code}", f"for {gi} in range({g}_offsets.shape[0] - 1):",
-                 f"    {var} = {g}_cards[{g}_offsets[{gi}]:{g}_offsets[{gi} + 1]]"],
-                VIEW_T, f"({g}_offsets.shape[0] - 1)")
+        return Loop([], f"for {var} in range(ctr[NTEAMS]):", None, TEAM_T, "ctr[NTEAMS]", False)
+    if isinstance(coll, SList) and head_of(coll) == "partition":
+        g, gi = w.fresh("groups"), w.fresh("gi")
+        return Loop([f"{g} = {w.groups(coll, sc)}"], f"for {gi} in range(scratch[{g}]):",
+                    f"{var} = scratch[{g} + 1 + {gi}]", VIEW_T, f"scratch[{g}]")
     t, code = w.loc(coll, sc)
-    snap = w.fresh("snapshot")
-    if t == LOC_T:
-        return [f"{snap} = cards_of(locs, lens, scratch, ctr, {code})", f"for {var} in {snap}:"], CARD_T, f"lens[{code}]"
-    return [f"{snap} = {code}", f"for {var} in {snap}:"], CARD_T, f"{snap}.shape[0]"
+    snap, k = w.fresh("snapshot"), w.fresh("k")
+    make = f"cards_of(locs, lens, scratch, ctr, {code})" if t == LOC_T else code
+    return Loop([f"{snap} = {make}"], f"for {k} in range(scratch[{snap}]):", f"{var} = scratch[{snap} + 1 + {k}]",
+                CARD_T, f"lens[{code}]" if t == LOC_T else f"scratch[{snap}]", t != LOC_T)
 
 
-def open_loop(w, header: list[str]):
-    """Emit a loop's header lines; the caller indents the body (``w.fn.depth``)."""
-    for h in header[:-1] if not header[-1].startswith("    ") else header[:-2]:
-        w.line(h)
-    if header[-1].startswith("    "):
-        w.line(header[-2])
-        w.fn.depth += 1
-        w.line(header[-1].strip())
-    else:
-        w.line(header[-1])
-        w.fn.depth += 1
+def open_loop(w, loop: Loop) -> None:
+    """Emit a loop's snapshot and header, and bind its element; the caller resets the depth."""
+    for line in loop.before:
+        w.line(line)
+    w.line(loop.header)
+    w.fn.depth += 1
+    if loop.bind:
+        w.line(loop.bind)
 
 
 def loop_var(x) -> str:
@@ -105,12 +113,12 @@ def loop_var(x) -> str:
 def each(w, x, sc) -> None:
     name = loop_var(x)
     var = w.fresh("v_" + "".join(ch for ch in name if ch.isalnum())[:12])
-    header, typ, _ = collection(w, x.items[1], sc, var)
+    loop = collection(w, x.items[1], sc, var)
     w.comment(x)
     depth = w.fn.depth
-    open_loop(w, header)
+    open_loop(w, loop)
     w.line("ctr[WORK] += 1")
-    w.item(x.items[3], sc.bind(name, var, typ))
+    w.item(x.items[3], sc.bind(name, var, loop.type))
     w.fn.depth = depth
 
 
@@ -149,16 +157,15 @@ def options(w, x, sc, counting: bool) -> None:
         if uses_rng(x.items[1]):
             raise NativeUnsupported("a collection of options that draws random numbers", x)
         var = w.fresh("v_" + "".join(ch for ch in name if ch.isalnum())[:12])
-        header, typ, size = collection(w, x.items[1], sc, var)
+        loop = collection(w, x.items[1], sc, var)
         if counting and is_static(x.items[3]):
-            for line in header[:-1]:
-                if not line.startswith("for") and "cards_of(" not in line:
-                    w.line(line)
-            w.line(f"n += {size}")
+            for line in loop.before if loop.size_before else ():
+                w.line(line)
+            w.line(f"n += {loop.size}")
             return
         depth = w.fn.depth
-        open_loop(w, header)
-        options(w, x.items[3], sc.bind(name, var, typ), counting)
+        open_loop(w, loop)
+        options(w, x.items[3], sc.bind(name, var, loop.type), counting)
         w.fn.depth = depth
         return
     if h == "let":

@@ -27,7 +27,11 @@ OK, RULE, STEP_LIMIT, WORK_LIMIT, CAPACITY = 0, 1, 2, 3, 4
 STATUS_WORDS = {OK: "finished", RULE: "broke a rule", STEP_LIMIT: "hit the step limit",
                 WORK_LIMIT: "ran out of work", CAPACITY: "outgrew the native state"}
 STACK_DEPTH = 64  # nested stages
-SCRATCH = 1 << 16  # cards of snapshots, views and groups: a stack in one array (ctr[SP] its top)
+SCRATCH = 1 << 18  # snapshots, views and group lists: a stack in one array (ctr[SP] its top)
+# A view is an int v into the scratch stack: scratch[v] cards, scratch[v + 1 ...] the cards,
+# bottom first. A group list is an int g: scratch[g] groups, scratch[g + 1 + i] group i's view.
+# No array object is made while a game plays, so native code runs without Numba's reference
+# counting (``_nrt=False``): a call passing arrays cost 70-120 ns with it, 6-22 ns without.
 
 _GOLDEN = np.uint64(GOLDEN)
 _MIX1 = np.uint64(MIX1)
@@ -36,7 +40,7 @@ _S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(
 _UNIT = 2.0 ** -53
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def mix64(z):
     """SplitMix64's finalizer on a uint64 (recycle/streams.py, bit for bit)."""
     z = (z ^ (z >> _S30)) * _MIX1
@@ -44,7 +48,7 @@ def mix64(z):
     return z ^ (z >> _S31)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def stream_keys(seed):
     """The chance and players' stream keys of the game dealt with ``seed`` (0 <= seed < 2**64),
     as ``streams.stream_key(seed, CHANCE)`` and ``(seed, PLAYERS)``."""
@@ -52,7 +56,7 @@ def stream_keys(seed):
     return mix64(s + _GOLDEN), mix64(s + _GOLDEN + _GOLDEN)
 
 
-@njit(cache=True, nogil=True, inline='always')
+@njit(cache=True, nogil=True, _nrt=False)
 def draw(ctr, keys, which):
     """The next ``random()`` of stream ``which`` (0: chance, 1: the players): a float in [0, 1)."""
     n = ctr[CHANCE_N + which] + 1
@@ -61,13 +65,13 @@ def draw(ctr, keys, which):
     return float(z >> _S11) * _UNIT
 
 
-@njit(cache=True, nogil=True, inline='always')
+@njit(cache=True, nogil=True, _nrt=False)
 def pick(ctr, keys, which, n):
     """``int(random() * n)``: a choice among n, as the Python engine draws it."""
     return int(draw(ctr, keys, which) * n)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def shuffle(locs, lens, ctr, keys, loc):
     """Fisher-Yates with ``random()`` floats, as ``recycle.lang.items.shuffle``."""
     n = lens[loc]
@@ -78,7 +82,7 @@ def shuffle(locs, lens, ctr, keys, loc):
         locs[loc, j] = t
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def take(locs, lens, card_loc, c):
     """Take card ``c`` out of the location it is in (the cards above it drop by one)."""
     src = card_loc[c]
@@ -91,7 +95,7 @@ def take(locs, lens, card_loc, c):
     lens[src] = n - 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def put(locs, lens, card_loc, ctr, c, dst, where):
     """Put card ``c`` into ``dst``: on top (where -1), at the bottom (0) or at index ``where``
     (clamped as Python's ``list.insert``)."""
@@ -109,7 +113,7 @@ def put(locs, lens, card_loc, ctr, c, dst, where):
     card_loc[c] = dst
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def move_card(locs, lens, card_loc, ctr, c, dst, where):
     """(move CARD (top|bottom|INDEX DST)) of a card named by value."""
     if c < 0:
@@ -119,7 +123,7 @@ def move_card(locs, lens, card_loc, ctr, c, dst, where):
     put(locs, lens, card_loc, ctr, c, dst, where)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def move_top(locs, lens, card_loc, ctr, src, dst):
     """(move (top SRC) (top DST)): an error when SRC is empty."""
     n = lens[src]
@@ -131,7 +135,7 @@ def move_top(locs, lens, card_loc, ctr, src, dst):
     put(locs, lens, card_loc, ctr, c, dst, -1)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def move_all(locs, lens, card_loc, ctr, src, dst):
     """(repeat all (move (top SRC) (top DST))): the cards land in reverse order."""
     n = lens[src]
@@ -142,7 +146,7 @@ def move_all(locs, lens, card_loc, ctr, src, dst):
         lens[src] = k
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def swap_locs(locs, lens, card_loc, a, b):
     """(swap LOCATION LOCATION): exchange the two locations' contents."""
     if a == b:
@@ -160,7 +164,7 @@ def swap_locs(locs, lens, card_loc, a, b):
         card_loc[locs[b, k]] = b
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def index_in(locs, lens, loc, c):
     """The position of card ``c`` in location ``loc`` (-1 when it is not there)."""
     for k in range(lens[loc]):
@@ -169,7 +173,7 @@ def index_in(locs, lens, loc, c):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def swap_cards(locs, lens, card_loc, ctr, a, b):
     """(swap CARD CARD): the two cards exchange places."""
     if a < 0 or b < 0:
@@ -182,32 +186,34 @@ def swap_cards(locs, lens, card_loc, ctr, a, b):
     card_loc[a], card_loc[b] = lb, la
 
 
-@njit(cache=True, nogil=True, inline='always')
+@njit(cache=True, nogil=True, _nrt=False)
 def alloc(scratch, ctr, n):
-    """Room for n cards on the scratch stack (freed when the function that made it returns,
-    or at the next turn of the stage around it). Past the stack's end: a fresh array, and the
-    rollout is played again by Python (CAPACITY)."""
+    """A view with room for n cards on the scratch stack (freed when the function that made it
+    returns, or at the next turn of the stage around it); its count is set to n. Past the
+    stack's end: the empty view 0 and CAPACITY (the rollout is played again by Python); the
+    caller writes nothing then."""
     sp = ctr[SP]
-    if sp + n > scratch.shape[0]:
-        # the rollout is wrong from here on and will be played again; every writer stops at
-        # the end of the room it got, so nothing is written outside the stack
+    if sp + n + 1 > scratch.shape[0]:
         ctr[STATUS] = CAPACITY
-        sp = 0
-        n = min(n, scratch.shape[0])
-    ctr[SP] = sp + n
-    return scratch[sp:sp + n]
+        scratch[0] = 0
+        return 0
+    ctr[SP] = sp + n + 1
+    scratch[sp] = n
+    return sp
 
 
-@njit(cache=True, nogil=True, inline='always')
+@njit(cache=True, nogil=True, _nrt=False)
 def cards_of(locs, lens, scratch, ctr, loc):
-    """A copy of a location's cards, bottom first (a snapshot to loop over)."""
-    out = alloc(scratch, ctr, lens[loc])
-    for k in range(out.shape[0]):
-        out[k] = locs[loc, k]
-    return out
+    """A view of a location's cards, bottom first (a snapshot: later moves do not change it)."""
+    n = lens[loc]
+    v = alloc(scratch, ctr, n)
+    if v:
+        for k in range(n):
+            scratch[v + 1 + k] = locs[loc, k]
+    return v
 
 
-@njit(cache=True, nogil=True, inline='always')
+@njit(cache=True, nogil=True, _nrt=False)
 def top_card(locs, lens, ctr, loc):
     """The top card (-1 and a rule error when empty)."""
     n = lens[loc]
@@ -217,7 +223,7 @@ def top_card(locs, lens, ctr, loc):
     return locs[loc, n - 1]
 
 
-@njit(cache=True, nogil=True, inline='always')
+@njit(cache=True, nogil=True, _nrt=False)
 def bottom_card(locs, lens, ctr, loc):
     """The bottom card (-1 and a rule error when empty)."""
     if lens[loc] == 0:
@@ -226,102 +232,121 @@ def bottom_card(locs, lens, ctr, loc):
     return locs[loc, 0]
 
 
-@njit(cache=True, nogil=True, inline='always')
-def view_top(ctr, view):
+@njit(cache=True, nogil=True, _nrt=False)
+def view_top(ctr, scratch, v):
     """The top (last) card of a view (-1 and a rule error when empty)."""
-    n = view.shape[0]
+    n = scratch[v]
     if n == 0:
         ctr[STATUS] = RULE
         return -1
-    return view[n - 1]
+    return scratch[v + n]
 
 
-@njit(cache=True, nogil=True, inline='always')
-def view_bottom(ctr, view):
+@njit(cache=True, nogil=True, _nrt=False)
+def view_bottom(ctr, scratch, v):
     """The bottom (first) card of a view (-1 and a rule error when empty)."""
-    if view.shape[0] == 0:
+    if scratch[v] == 0:
         ctr[STATUS] = RULE
         return -1
-    return view[0]
+    return scratch[v + 1]
 
 
-@njit(cache=True, nogil=True)
-def partition(scratch, ctr, cards, column):
+@njit(cache=True, nogil=True, _nrt=False)
+def partition(scratch, ctr, v, column):
     """(partition KEY CARDS): groups of equal ``column[card]``, in order of first appearance,
-    each in the cards' order. Returns the cards grouped and the groups' offsets."""
-    n = cards.shape[0]
-    keys = alloc(scratch, ctr, n)
-    out = alloc(scratch, ctr, n)
+    each in the cards' order: a group list (see SCRATCH)."""
+    n = scratch[v]
+    keys = alloc(scratch, ctr, n)  # the distinct values, in order
     if ctr[STATUS] == CAPACITY:
-        return out[:0], out[:1]
+        return 0
     nk = 0
-    for c in cards:
-        v = column[c]
+    for k in range(n):
+        value = column[scratch[v + 1 + k]]
         seen = False
         for j in range(nk):
-            if keys[j] == v:
+            if scratch[keys + 1 + j] == value:
                 seen = True
                 break
         if not seen:
-            keys[nk] = v
+            scratch[keys + 1 + nk] = value
             nk += 1
-    offs = alloc(scratch, ctr, nk + 1)
-    if ctr[STATUS] == CAPACITY:
-        return out[:0], offs[:1]
-    m = 0
+    g = alloc(scratch, ctr, nk)
     for j in range(nk):
-        offs[j] = m
-        for c in cards:
-            if column[c] == keys[j]:
-                out[m] = c
+        m = 0
+        for k in range(n):
+            if column[scratch[v + 1 + k]] == scratch[keys + 1 + j]:
                 m += 1
-    offs[nk] = m
-    return out, offs
+        group = alloc(scratch, ctr, m)
+        if ctr[STATUS] == CAPACITY:
+            return 0
+        scratch[g + 1 + j] = group
+        m = 0
+        for k in range(n):
+            c = scratch[v + 1 + k]
+            if column[c] == scratch[keys + 1 + j]:
+                scratch[group + 1 + m] = c
+                m += 1
+    return g
 
 
-@njit(cache=True, nogil=True, inline='always')
-def score_sum(cards, table):
-    """(sum CARDS using POINTS)."""
+@njit(cache=True, nogil=True, _nrt=False)
+def score_sum_loc(locs, lens, loc, pts, row):
+    """(sum LOCATION using POINTS) read in place (``pts[row]``: the point map's scores)."""
     t = 0
-    for c in cards:
-        t += table[c]
+    for k in range(lens[loc]):
+        t += pts[row, locs[loc, k]]
     return t
 
 
-@njit(cache=True, nogil=True)
-def best_card(ctr, keys, cards, table, highest):
+@njit(cache=True, nogil=True, _nrt=False)
+def score_sum(scratch, v, pts, row):
+    """(sum CARDS using POINTS) of a view."""
+    t = 0
+    for k in range(scratch[v]):
+        t += pts[row, scratch[v + 1 + k]]
+    return t
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def card_score(pts, row, c):
+    """(score CARD using POINTS)."""
+    return pts[row, c]
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def best_card(ctr, keys, scratch, v, pts, row, highest):
     """(max|min CARDS using POINTS): ties broken by ``int(random() * ties)`` on the chance
     stream (drawn only when two or more tie), as the Python engine breaks them."""
-    n = cards.shape[0]
+    n = scratch[v]
     if n == 0:
         ctr[STATUS] = RULE
         return -1
-    best = table[cards[0]]
-    for c in cards:
-        v = table[c]
-        if (v > best) if highest else (v < best):
-            best = v
+    best = pts[row, scratch[v + 1]]
+    for i in range(n):
+        score = pts[row, scratch[v + 1 + i]]
+        if (score > best) if highest else (score < best):
+            best = score
     ties = 0
-    for c in cards:
-        if table[c] == best:
+    for i in range(n):
+        if pts[row, scratch[v + 1 + i]] == best:
             ties += 1
     k = 0
     if ties > 1:
         k = int(draw(ctr, keys, 0) * ties)
-    for c in cards:
-        if table[c] == best:
+    for i in range(n):
+        c = scratch[v + 1 + i]
+        if pts[row, c] == best:
             if k == 0:
                 return c
             k -= 1
     return -1
 
 
-@njit(cache=True, nogil=True)
-def append_to(out, m, cards):
-    """Copy cards into out from position m (as many as fit); the position after them."""
-    for c in cards:
-        if m < out.shape[0]:
-            out[m] = c
+@njit(cache=True, nogil=True, _nrt=False)
+def append_to(scratch, out, m, v):
+    """Copy view v's cards into view out from position m; the position after them."""
+    for k in range(scratch[v]):
+        scratch[out + 1 + m] = scratch[v + 1 + k]
         m += 1
     return m
 
@@ -329,36 +354,36 @@ def append_to(out, m, cards):
 MAX_REPEAT = 100_000  # as recycle.lang.items.MAX_REPEAT
 
 
-@njit(cache=True, nogil=True, inline='always')
+@njit(cache=True, nogil=True, _nrt=False)
 def top_or_none(locs, lens, ctr, loc):
     """The top card, or -1 when the location is empty (no error: (cardatt KEY (top L)))."""
     n = lens[loc]
     return locs[loc, n - 1] if n > 0 else -1
 
 
-@njit(cache=True, nogil=True, inline='always')
+@njit(cache=True, nogil=True, _nrt=False)
 def bottom_or_none(locs, lens, ctr, loc):
     return locs[loc, 0] if lens[loc] > 0 else -1
 
 
-@njit(cache=True, nogil=True, inline='always')
-def view_top_or_none(ctr, view):
-    n = view.shape[0]
-    return view[n - 1] if n > 0 else -1
+@njit(cache=True, nogil=True, _nrt=False)
+def view_top_or_none(ctr, scratch, v):
+    n = scratch[v]
+    return scratch[v + n] if n > 0 else -1
 
 
-@njit(cache=True, nogil=True, inline='always')
-def view_bottom_or_none(ctr, view):
-    return view[0] if view.shape[0] > 0 else -1
+@njit(cache=True, nogil=True, _nrt=False)
+def view_bottom_or_none(ctr, scratch, v):
+    return scratch[v + 1] if scratch[v] > 0 else -1
 
 
-@njit(cache=True, nogil=True, inline='always')
+@njit(cache=True, nogil=True, _nrt=False)
 def attr_of(column, c):
     """A card's value of an attribute ("" for no card)."""
     return column[c] if c >= 0 else 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def nth_player(ctr, nplayers, k):
     """(N player): an error beyond the players."""
     if 0 <= k < nplayers:
@@ -367,7 +392,7 @@ def nth_player(ctr, nplayers, k):
     return 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def owner_of(ctr, loc_player, card_loc, c):
     """(owner CARD): the player owning the card's location (an error when none does)."""
     if c < 0:
@@ -380,7 +405,7 @@ def owner_of(ctr, loc_player, card_loc, c):
     return p
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def team_of_player(ctr, team_of, p):
     t = team_of[p]
     if t < 0:
@@ -389,29 +414,29 @@ def team_of_player(ctr, team_of, p):
     return t
 
 
-@njit(cache=True, nogil=True)
-def groups_count(groups):
-    return groups[1].shape[0] - 1
+@njit(cache=True, nogil=True, _nrt=False)
+def groups_count(scratch, g):
+    return scratch[g]
 
 
-@njit(cache=True, nogil=True)
-def card_at(ctr, cards, i, optional):
+@njit(cache=True, nogil=True, _nrt=False)
+def card_at(ctr, scratch, v, i, optional):
     """(INDEX LOCATION): counted from the bottom; an error (or -1 when optional) beyond."""
-    if 0 <= i < cards.shape[0]:
-        return cards[i]
+    if 0 <= i < scratch[v]:
+        return scratch[v + 1 + i]
     if not optional:
         ctr[STATUS] = RULE
     return -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def set_row(table, row, values):
     """table[row, :] = values, written as a loop (Numba's slice assignment is slow to compile)."""
     for c in range(values.shape[0]):
         table[row, c] = values[c]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def copy_into(dst, src):
     """dst[...] = src for arrays of one or two dimensions of the same shape, as a loop."""
     a = dst.reshape(-1)
@@ -431,7 +456,7 @@ def keys_of(seeds):
     return out
 
 
-@njit(cache=True, nogil=True, inline='always')
+@njit(cache=True, nogil=True, _nrt=False)
 def c_div(ctr, p, q):
     """(// A B): truncating toward zero, as C#; by zero a rule error."""
     if q == 0:
@@ -441,7 +466,7 @@ def c_div(ctr, p, q):
     return r if (p >= 0) == (q > 0) else -r
 
 
-@njit(cache=True, nogil=True, inline='always')
+@njit(cache=True, nogil=True, _nrt=False)
 def c_mod(ctr, p, q):
     """(% A B): the remainder of (// A B), with the sign of A; by zero a rule error."""
     return p - q * c_div(ctr, p, q)

@@ -33,7 +33,7 @@ from .registry import NativeUnsupported
 INT_T, BOOL_T, STR_T, CARD_T, PLAYER_T, TEAM_T, LOC_T, VIEW_T, GROUPS_T = (
     "int", "bool", "str", "card", "player", "team", "loc", "view", "groups")
 
-INLINE = ", inline='always'"  # small functions inlined: no call, no array reference counts
+INLINE = ""  # (Numba's inline='always' costs compile time; LLVM inlines small calls anyway)
 STATE_NAMES = ("locs", "lens", "card_loc", "ints", "strs", "pts", "pst", "tst", "ctr", "keys", "team_of", "scratch")
 CURRENT = "pst[ctr[PSP], 0]"
 CURRENT_TEAM = "tst[ctr[TSP], 0]"
@@ -121,7 +121,7 @@ class Fn:
         params = self.state_used
         if any("ctr[SP]" in ln for ln in lines) and "ctr" not in params:
             params = [n for n in STATE_NAMES if n in params or n == "ctr"]
-        head = [f"@njit(nogil=True, cache=CACHE{INLINE if self.name != 'play' else ''})", f"def {self.name}({', '.join(params + self.params)}):",
+        head = [f"@njit(nogil=True, cache=CACHE, _nrt=False{INLINE if self.name != 'play' else ''})", f"def {self.name}({', '.join(params + self.params)}):",
                 f"    \"\"\"{embed(self.doc, 'text')}\"\"\""]
         return "\n".join(head + (lines or ["    pass"]))
 
@@ -248,13 +248,14 @@ class Writer:
         return self.write(Kind.TEAM, x, sc)
 
     def loc(self, x, sc) -> tuple[str, str]:
-        """(LOC_T, index expression) for a physical location, (VIEW_T, array) for a view."""
+        """(LOC_T, index expression) for a physical location, (VIEW_T, view) for a view
+        (an int into the scratch stack: recycle/native/runtime.py, SCRATCH)."""
         return self.write(Kind.LOC, x, sc)
 
     def cards(self, x, sc) -> str:
-        """An array of a location's or view's cards, bottom first (live for a location)."""
+        """A view of a location's or view's cards (a location's: a snapshot on the scratch stack)."""
         t, code = self.loc(x, sc)
-        return f"locs[{code}, :lens[{code}]]" if t == LOC_T else code
+        return f"cards_of(locs, lens, scratch, ctr, {code})" if t == LOC_T else code
 
     def phys(self, x, sc) -> str:
         t, code = self.loc(x, sc)
@@ -341,18 +342,13 @@ class Writer:
 
 
 ROLLOUTS = '''
-@njit(nogil=True, cache=CACHE)
-def rollouts(initial, nteams, all_keys, max_steps, max_work, scores, counts, where, places):
+@njit(nogil=True, cache=CACHE, _nrt=False)
+def rollouts(initial, state, nteams, all_keys, max_steps, max_work, scores, counts, where, places):
     """One game per row of keys (its chance and players' stream keys), each from the state
-    after setup: scores, counters (status, steps, decisions, options, rounds), card places."""
+    after setup (``initial``), played on ``state`` (the arrays a caller made: native code makes
+    none): scores, counters (status, steps, decisions, options, rounds), card places."""
     locs0, lens0, card_loc0, ints0, strs0, pts0, team_of0 = initial
-    locs, lens, card_loc = locs0.copy(), lens0.copy(), card_loc0.copy()
-    ints, strs, pts, team_of = ints0.copy(), strs0.copy(), pts0.copy(), team_of0.copy()
-    pst = np.zeros((STACK_DEPTH, 2), np.int64)
-    tst = np.zeros((STACK_DEPTH, 2), np.int64)
-    ctr = np.zeros(NCOUNTERS_FIXED + NPLAYERS, np.int64)
-    keys = np.zeros(2, np.uint64)
-    scratch = np.zeros(SCRATCH, np.int32)
+    locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, keys, team_of, scratch = state
     for i in range(all_keys.shape[0]):
         copy_into(locs, locs0)
         copy_into(lens, lens0)
@@ -363,6 +359,7 @@ def rollouts(initial, nteams, all_keys, max_steps, max_work, scores, counts, whe
         copy_into(team_of, team_of0)
         for j in range(ctr.shape[0]):
             ctr[j] = 0
+        ctr[SP] = 1  # view 0 is the empty view a failed alloc gives
         ctr[MAX_STEPS] = max_steps
         ctr[MAX_WORK] = max_work
         ctr[NTEAMS] = nteams
