@@ -48,12 +48,12 @@ def move(w, x, sc) -> None:
     if isinstance(src, SList) and len(src.items) == 2 and kw(src.items[0], "top") and pos == "-1":
         t, s = w.loc(src.items[1], sc)
         if t == LOC_T:
-            w.line(f"move_top(locs, lens, card_loc, ctr, {s}, {d})")
+            w.line(f"move_top(locs, lens, ver, card_loc, ctr, {s}, {d})")
             w.line("ctr[WORK] += 1")
             w.check()
             return
     c = w.card(src, sc)
-    w.line(f"move_card(locs, lens, card_loc, ctr, {c}, {d}, {pos})")
+    w.line(f"move_card(locs, lens, ver, card_loc, ctr, {c}, {d}, {pos})")
     w.line("ctr[WORK] += 1")
     w.check()
 
@@ -68,9 +68,9 @@ def swap(w, x, sc) -> None:
         mem_free(w, n)
     ta, tb = w.value(a, sc), w.value(b, sc)
     if ta[0] == "loc" and tb[0] == "loc":
-        w.line(f"swap_locs(locs, lens, card_loc, {ta[1]}, {tb[1]})")
+        w.line(f"swap_locs(locs, lens, ver, card_loc, {ta[1]}, {tb[1]})")
     elif ta[0] == "card" and tb[0] == "card":
-        w.line(f"swap_cards(locs, lens, card_loc, ctr, {ta[1]}, {tb[1]})")
+        w.line(f"swap_cards(locs, lens, ver, card_loc, ctr, {ta[1]}, {tb[1]})")
         w.check()
     else:
         raise NativeUnsupported("a swap of a location with a card", x)
@@ -83,7 +83,7 @@ def shuffle(w, x, sc) -> None:
         raise NativeUnsupported("a faro shuffle", x)
     mem_free(w, x.items[1])
     w.comment(x)
-    w.line(f"shuffle(locs, lens, ctr, keys, {w.phys(x.items[1], sc)})")
+    w.line(f"shuffle(locs, lens, ver, ctr, keys, {w.phys(x.items[1], sc)})")
 
 
 def storage_slot(w, x, sc) -> tuple[str, str]:
@@ -158,6 +158,7 @@ def set_points(w, x, sc, slot: str) -> None:
         if name is None:
             name = w.tables[key] = f"POINTS_{len(w.tables) + 1}"
         w.line(f"set_row(pts, {slot}, {name})")
+        w.line("ver[POINTS_EPOCH] += 1")
         w.line("ctr[WORK] += 1")
         return
     # a map with computed parts (Hearts: the suit led): every card scored again
@@ -185,6 +186,7 @@ def set_points(w, x, sc, slot: str) -> None:
             with w.block(f"if {' and '.join(row) or 'True'}:"):
                 w.line(f"t += {p}")
         w.line(f"pts[{map_row}, c] = t")
+    w.line("ver[POINTS_EPOCH] += 1")
     w.line("ctr[WORK] += NCARDS")
 
 
@@ -246,7 +248,7 @@ def repeat(w, x, sc) -> None:
             t, d = w.loc(dst.items[1], sc)
             if t == LOC_T and stable(dst.items[1]):
                 w.line(f"ctr[WORK] += lens[{s}]")
-                w.line(f"move_all(locs, lens, card_loc, ctr, {s}, {d})")
+                w.line(f"move_all(locs, lens, ver, card_loc, ctr, {s}, {d})")
                 w.check()
                 return
         times = w.fresh("times")

@@ -148,6 +148,34 @@ def bool_any_all(w, x, sc) -> str:
             w.line(f"return {'True' if h == 'any' else 'False'}")
         w.fn.depth = depth
         w.line(f"return {'False' if h == 'any' else 'True'}")
+    compute = w.fns[-1].call(*params)
+    return remembered(w, x, sc, compute) or compute
+
+
+def remembered(w, x, sc, compute: str) -> str | None:
+    """A call of ``compute`` that answers again from memory while the one location the form
+    reads, and the point maps, are unchanged (recycle/lang/purity.py decides, from the syntax,
+    that the form is such a function of that location's cards). None when it is not."""
+    from ..lang.purity import analyse
+    from ..lang.shapes import Const
+
+    found = analyse(x, lambda name: isinstance(sc.lookup(name), Const))
+    if found is None or len(found[0]) != 1:
+        return None
+    site = w.memo_sites
+    w.memo_sites += 1
+    params = sc.params()
+    with w.function("remembered", params, f"({head_of(x)} ...) at line {x.span.line}, remembered by the "
+                                          f"version of the location it reads"):
+        w.line(f"where = {w.phys(found[0][0], sc)}")
+        with w.block(f"if memo[{site}, where, 0] == ver[where] and memo[{site}, where, 1] == ver[POINTS_EPOCH]:"):
+            w.line(f"return memo[{site}, where, 2] != 0")
+        w.line(f"answer = {compute}")
+        with w.block("if ctr[STATUS] == 0:"):
+            w.line(f"memo[{site}, where, 0] = ver[where]")
+            w.line(f"memo[{site}, where, 1] = ver[POINTS_EPOCH]")
+            w.line(f"memo[{site}, where, 2] = 1 if answer else 0")
+        w.line("return answer")
     return w.fns[-1].call(*params)
 
 

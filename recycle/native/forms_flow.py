@@ -251,5 +251,6 @@ def stage(w, x, sc) -> None:
         with w.block("if ctr[WORK] > ctr[MAX_WORK]:"):
             w.line("ctr[STATUS] = WORK_LIMIT")
             w.line("return")
+        w.check()  # (a rule broken by the end condition)
         sequence(w, items[3:], sc)
     w.line(f"ctr[{sp}] -= 1")

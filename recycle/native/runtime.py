@@ -27,6 +27,8 @@ OK, RULE, STEP_LIMIT, WORK_LIMIT, CAPACITY = 0, 1, 2, 3, 4
 STATUS_WORDS = {OK: "finished", RULE: "broke a rule", STEP_LIMIT: "hit the step limit",
                 WORK_LIMIT: "ran out of work", CAPACITY: "outgrew the native state"}
 STACK_DEPTH = 64  # nested stages
+# ver[i]: a count of the changes of location i (ver[-1]: of the point maps), never reset between
+# a state's rollouts; a condition that reads one location is remembered under its version
 SCRATCH = 1 << 18  # snapshots, views and group lists: a stack in one array (ctr[SP] its top)
 # A view is an int v into the scratch stack: scratch[v] cards, scratch[v + 1 ...] the cards,
 # bottom first. A group list is an int g: scratch[g] groups, scratch[g + 1 + i] group i's view.
@@ -72,9 +74,10 @@ def pick(ctr, keys, which, n):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def shuffle(locs, lens, ctr, keys, loc):
+def shuffle(locs, lens, ver, ctr, keys, loc):
     """Fisher-Yates with ``random()`` floats, as ``recycle.lang.items.shuffle``."""
     n = lens[loc]
+    ver[loc] += 1
     for i in range(n - 1, 0, -1):
         j = int(draw(ctr, keys, 0) * (i + 1))
         t = locs[loc, i]
@@ -83,9 +86,10 @@ def shuffle(locs, lens, ctr, keys, loc):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def take(locs, lens, card_loc, c):
+def take(locs, lens, ver, card_loc, c):
     """Take card ``c`` out of the location it is in (the cards above it drop by one)."""
     src = card_loc[c]
+    ver[src] += 1
     n = lens[src]
     k = n - 1
     while k >= 0 and locs[src, k] != c:
@@ -96,13 +100,14 @@ def take(locs, lens, card_loc, c):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def put(locs, lens, card_loc, ctr, c, dst, where):
+def put(locs, lens, ver, card_loc, ctr, c, dst, where):
     """Put card ``c`` into ``dst``: on top (where -1), at the bottom (0) or at index ``where``
     (clamped as Python's ``list.insert``)."""
     n = lens[dst]
     if n >= locs.shape[1]:
         ctr[STATUS] = CAPACITY
         return
+    ver[dst] += 1
     if where < 0 or where >= n:
         locs[dst, n] = c
     else:
@@ -114,17 +119,17 @@ def put(locs, lens, card_loc, ctr, c, dst, where):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def move_card(locs, lens, card_loc, ctr, c, dst, where):
+def move_card(locs, lens, ver, card_loc, ctr, c, dst, where):
     """(move CARD (top|bottom|INDEX DST)) of a card named by value."""
     if c < 0:
         ctr[STATUS] = RULE
         return
-    take(locs, lens, card_loc, c)
-    put(locs, lens, card_loc, ctr, c, dst, where)
+    take(locs, lens, ver, card_loc, c)
+    put(locs, lens, ver, card_loc, ctr, c, dst, where)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def move_top(locs, lens, card_loc, ctr, src, dst):
+def move_top(locs, lens, ver, card_loc, ctr, src, dst):
     """(move (top SRC) (top DST)): an error when SRC is empty."""
     n = lens[src]
     if n == 0:
@@ -132,25 +137,29 @@ def move_top(locs, lens, card_loc, ctr, src, dst):
         return
     c = locs[src, n - 1]
     lens[src] = n - 1
-    put(locs, lens, card_loc, ctr, c, dst, -1)
+    ver[src] += 1
+    put(locs, lens, ver, card_loc, ctr, c, dst, -1)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def move_all(locs, lens, card_loc, ctr, src, dst):
+def move_all(locs, lens, ver, card_loc, ctr, src, dst):
     """(repeat all (move (top SRC) (top DST))): the cards land in reverse order."""
     n = lens[src]
     if src == dst:
         return
+    ver[src] += 1
     for k in range(n - 1, -1, -1):
-        put(locs, lens, card_loc, ctr, locs[src, k], dst, -1)
+        put(locs, lens, ver, card_loc, ctr, locs[src, k], dst, -1)
         lens[src] = k
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def swap_locs(locs, lens, card_loc, a, b):
+def swap_locs(locs, lens, ver, card_loc, a, b):
     """(swap LOCATION LOCATION): exchange the two locations' contents."""
     if a == b:
         return
+    ver[a] += 1
+    ver[b] += 1
     na, nb = lens[a], lens[b]
     m = max(na, nb)
     for k in range(m):
@@ -174,12 +183,14 @@ def index_in(locs, lens, loc, c):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def swap_cards(locs, lens, card_loc, ctr, a, b):
+def swap_cards(locs, lens, ver, card_loc, ctr, a, b):
     """(swap CARD CARD): the two cards exchange places."""
     if a < 0 or b < 0:
         ctr[STATUS] = RULE
         return
     la, lb = card_loc[a], card_loc[b]
+    ver[la] += 1
+    ver[lb] += 1
     ia, ib = index_in(locs, lens, la, a), index_in(locs, lens, lb, b)
     locs[la, ia] = b
     locs[lb, ib] = a

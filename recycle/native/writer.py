@@ -33,8 +33,9 @@ from .registry import NativeUnsupported
 INT_T, BOOL_T, STR_T, CARD_T, PLAYER_T, TEAM_T, LOC_T, VIEW_T, GROUPS_T = (
     "int", "bool", "str", "card", "player", "team", "loc", "view", "groups")
 
-INLINE = ""  # (Numba's inline='always' costs compile time; LLVM inlines small calls anyway)
-STATE_NAMES = ("locs", "lens", "card_loc", "ints", "strs", "pts", "pst", "tst", "ctr", "keys", "team_of", "scratch")
+INLINE = ", inline='always'"  # the generated functions are inlined into play: no calls
+STATE_NAMES = ("locs", "lens", "card_loc", "ints", "strs", "pts", "pst", "tst", "ctr", "keys", "team_of", "scratch",
+               "ver", "memo")
 CURRENT = "pst[ctr[PSP], 0]"
 CURRENT_TEAM = "tst[ctr[TSP], 0]"
 MAX_SOURCE = 400_000  # characters: a game beyond is played by the Python engine
@@ -140,6 +141,7 @@ class Writer:
         self.fns: list[Fn] = []
         self.fn: Fn | None = None
         self.counter = 0
+        self.memo_sites = 0
         consts = {}
         for name, c in game.scope.names().items():
             if isinstance(c, Const):
@@ -302,6 +304,8 @@ class Writer:
                f"NPLAYERS = {self.nplayers}",
                f"NCARDS = {len(g.card_attrs)}",
                f"NCOUNTERS_FIXED = {NCOUNTERS}",
+               f"POINTS_EPOCH = {self.layout.nlocs}  # ver[POINTS_EPOCH] counts the point maps set",
+               f"MEMO_SITES = {self.memo_sites}  # conditions remembered by the version of the location they read",
                "OWNER_GAME, OWNER_PLAYER = 0, 1  # a location's index: its block + 0 (the game) or 1 + player",
                ""]
         out.append("# locations: the first index of each block (game, then each player, then each team)")
@@ -348,7 +352,7 @@ def rollouts(initial, state, nteams, all_keys, max_steps, max_work, scores, coun
     after setup (``initial``), played on ``state`` (the arrays a caller made: native code makes
     none): scores, counters (status, steps, decisions, options, rounds), card places."""
     locs0, lens0, card_loc0, ints0, strs0, pts0, team_of0 = initial
-    locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, keys, team_of, scratch = state
+    locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, keys, team_of, scratch, ver, memo = state
     for i in range(all_keys.shape[0]):
         copy_into(locs, locs0)
         copy_into(lens, lens0)
@@ -360,6 +364,8 @@ def rollouts(initial, state, nteams, all_keys, max_steps, max_work, scores, coun
         for j in range(ctr.shape[0]):
             ctr[j] = 0
         ctr[SP] = 1  # view 0 is the empty view a failed alloc gives
+        for j in range(ver.shape[0]):
+            ver[j] += 1  # every location (and the point maps) changed: no answer remembered holds
         ctr[MAX_STEPS] = max_steps
         ctr[MAX_WORK] = max_work
         ctr[NTEAMS] = nteams
