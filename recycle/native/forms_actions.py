@@ -86,6 +86,21 @@ def shuffle(w, x, sc) -> None:
     w.line(f"shuffle(locs, lens, ver, ctr, keys, {w.phys(x.items[1], sc)})")
 
 
+def owner_offset(w, owner, sc) -> str:
+    """The owner's place in a block of locations or storages (recycle/lang/layout.py): 0 the
+    game, 1 + p player p, 1 + NPLAYERS + t team t."""
+    if kw(owner, "game"):
+        return "0"
+    if isinstance(owner, Atom) and owner.kind == "var":
+        v = sc.lookup(owner.value)
+        if getattr(v, "type", None) == "team":
+            return f"1 + NPLAYERS + {v.name}"
+        return f"1 + {w.player(owner, sc)}"
+    if isinstance(owner, SList) and (head_of(owner) == "team" or len(owner.items) == 2 and kw(owner.items[1], "team")):
+        return f"1 + NPLAYERS + {w.team(owner, sc)}"
+    return f"1 + {w.player(owner, sc)}"
+
+
 def storage_slot(w, x, sc) -> tuple[str, str]:
     """(sort, slot code) of ``(OWNER sto|str|points NAME)``."""
     sort = is_storage_form(x)
@@ -93,11 +108,8 @@ def storage_slot(w, x, sc) -> tuple[str, str]:
     if not (isinstance(name, Atom) and name.kind == "symbol"):
         raise NativeUnsupported("a storage with a computed name", x)
     base = w.storage_base(sort, name.value)
-    if kw(owner, "game"):
-        return sort, base
-    if isinstance(owner, SList) and len(owner.items) == 2 and kw(owner.items[1], "team"):
-        return sort, f"{base} + 1 + NPLAYERS + {w.team(owner, sc)}"
-    return sort, f"{base} + 1 + {w.player(owner, sc)}"
+    offset = owner_offset(w, owner, sc)
+    return sort, base if offset == "0" else f"{base} + {offset}"
 
 
 @native(Kind.ACTION, "set")
@@ -122,8 +134,8 @@ def award_value(w, node, sc) -> tuple[bool, object]:
         v = sc.lookup(node.value)
         if v is not None and not hasattr(v, "type") and isinstance(v.value, str):
             return True, v.value
-    if is_storage_form(node) == "str":
-        return False, w.str_(node, sc)
+    if isinstance(node, SList):
+        return False, w.str_(node, sc)  # a computed value: (game str LEAD), (cardatt SUIT (top ...))
     raise NativeUnsupported("an award of this shape", node)
 
 
@@ -238,8 +250,9 @@ def repeat(w, x, sc) -> None:
         if head_of(body) != "move" or len(body.items) != 3:
             raise NativeUnsupported("(repeat all ...) of something other than a move", x)
         src = body.items[1]
-        if not (isinstance(src, SList) and len(src.items) == 2 and kw(src.items[0], "top")):
-            raise NativeUnsupported("(repeat all (move ...)) from a place other than a top", x)
+        if not (isinstance(src, SList) and len(src.items) == 2 and kw(src.items[0], "top", "bottom")):
+            raise NativeUnsupported("(repeat all (move ...)) from a place other than a top or bottom", x)
+        from_bottom = kw(src.items[0], "bottom")
         mem_free(w, src.items[1])
         s = w.phys(src.items[1], sc)
         dst = body.items[2]
@@ -248,7 +261,7 @@ def repeat(w, x, sc) -> None:
             t, d = w.loc(dst.items[1], sc)
             if t == LOC_T and stable(dst.items[1]):
                 w.line(f"ctr[WORK] += lens[{s}]")
-                w.line(f"move_all(locs, lens, ver, card_loc, ctr, {s}, {d})")
+                w.line(f"{'move_all_from_bottom' if from_bottom else 'move_all'}(locs, lens, ver, card_loc, ctr, {s}, {d})")
                 w.check()
                 return
         times = w.fresh("times")

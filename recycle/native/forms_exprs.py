@@ -10,10 +10,10 @@ from __future__ import annotations
 from ..lang.forms import Kind
 from ..lang.shapes import head_of, is_storage_form, kw
 from ..lang.syntax import VAR, Atom, SList
-from .forms_actions import storage_slot
+from .forms_actions import owner_offset, storage_slot
 from .forms_flow import collection, loop_var, open_loop
 from .registry import INDEXED, LITERAL, LOCATION, NAME, STORAGE, VARIABLE, WHO, native
-from .writer import CARD_T, INT_T, LOC_T, PLAYER_T, STR_T, TEAM_T, VIEW_T, NativeUnsupported
+from .writer import CARD_T, INT_T, LOC_T, PLAYER_T, PLAYERS_T, STR_T, TEAM_T, TEAMS_T, VIEW_T, NativeUnsupported
 
 
 def variable(sc, x, *types):
@@ -79,6 +79,14 @@ def int_sum(w, x, sc) -> str:
     t, code = w.loc(x.items[1], sc)
     table = points_table(w, x.items[3], sc)
     return f"score_sum_loc(locs, lens, {code}, {table})" if t == LOC_T else f"score_sum(scratch, {code}, {table})"
+
+
+@native(Kind.INT, "scoremax", "scoremin")
+def int_score_extreme(w, x, sc) -> str:
+    if len(x.items) != 4 or not kw(x.items[2], "using"):
+        raise NativeUnsupported(f"({head_of(x)} ...) of an unexpected shape", x)
+    return (f"best_score(ctr, scratch, {w.cards(x.items[1], sc)}, {points_table(w, x.items[3], sc)}, "
+            f"{head_of(x) == 'scoremax'})")
 
 
 @native(Kind.INT, "score")
@@ -319,16 +327,13 @@ def location(w, x, sc) -> tuple[str, str]:
     if not (isinstance(name, Atom) and name.kind == "symbol"):
         raise NativeUnsupported("a location with a computed name", x)
     base = w.loc_base(kind.value, name.value)
-    if kw(owner, "game"):
-        return LOC_T, base
-    if isinstance(owner, SList) and len(owner.items) == 2 and kw(owner.items[1], "team"):
-        return LOC_T, f"{base} + 1 + NPLAYERS + {w.team(owner, sc)}"
-    return LOC_T, f"{base} + 1 + {w.player(owner, sc)}"
+    offset = owner_offset(w, owner, sc)
+    return LOC_T, base if offset == "0" else f"{base} + {offset}"
 
 
 @native(Kind.LOC, VARIABLE)
 def loc_variable(w, x, sc) -> tuple[str, str]:
-    v = variable(sc, x, VIEW_T, LOC_T)
+    v = variable(sc, x, VIEW_T, LOC_T, PLAYERS_T, TEAMS_T)
     if not isinstance(v, str):
         raise NativeUnsupported(f"the constant '{x.value} as a location", x)
     return sc.lookup(x.value).type, v
@@ -338,8 +343,10 @@ def loc_variable(w, x, sc) -> tuple[str, str]:
 def loc_filter(w, x, sc) -> tuple[str, str]:
     name = loop_var(x)
     coll = x.items[1]
-    if kw(coll, "player", "team") or (isinstance(coll, SList) and head_of(coll) == "partition"):
-        raise NativeUnsupported("a filter of players, teams or groups", x)
+    if kw(coll, "player", "team"):
+        return filter_players(w, x, sc, name, coll.value)
+    if isinstance(coll, SList) and head_of(coll) == "partition":
+        raise NativeUnsupported("a filter of groups", x)
     params = sc.params()
     with w.function("filter", params, f"(filter ...) at line {x.span.line}: the cards for which it holds",
                     keeps_scratch=True):
@@ -357,6 +364,26 @@ def loc_filter(w, x, sc) -> tuple[str, str]:
         w.line("scratch[out] = m")
         w.line("return out")
     return VIEW_T, w.fns[-1].call(*params)
+
+
+def filter_players(w, x, sc, name: str, which: str) -> tuple[str, str]:
+    """(filter player|team 'P CONDITION): the players (teams) for which it holds, in order: a
+    view of their numbers."""
+    params = sc.params()
+    n = "NPLAYERS" if which == "player" else "ctr[NTEAMS]"
+    with w.function("filter", params, f"(filter {which} ...) at line {x.span.line}", keeps_scratch=True):
+        w.line(f"out = alloc(scratch, ctr, {n})")
+        with w.block("if out == 0:"):
+            w.line("return out")
+        w.line("m = 0")
+        var = w.fresh("v_" + "".join(ch for ch in name if ch.isalnum())[:12])
+        with w.block(f"for {var} in range({n}):"):
+            with w.block(f"if {w.bool_(x.items[3], sc.bind(name, var, PLAYER_T if which == 'player' else TEAM_T))}:"):
+                w.line(f"scratch[out + 1 + m] = {var}")
+                w.line("m += 1")
+        w.line("scratch[out] = m")
+        w.line("return out")
+    return (PLAYERS_T if which == "player" else TEAMS_T), w.fns[-1].call(*params)
 
 
 @native(Kind.LOC, "union")

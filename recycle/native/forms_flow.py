@@ -16,7 +16,7 @@ from ..lang.items import uses_rng
 from ..lang.shapes import head_of, is_atom, kw
 from ..lang.syntax import VAR, Atom, SList
 from .registry import CONDITIONAL, native
-from .writer import CARD_T, LOC_T, PLAYER_T, TEAM_T, VIEW_T, NativeUnsupported
+from .writer import CARD_T, INT_T, LOC_T, PLAYER_T, PLAYERS_T, STR_T, TEAM_T, TEAMS_T, VIEW_T, NativeUnsupported
 
 
 def is_static(x) -> bool:
@@ -82,12 +82,32 @@ def collection(w, coll, sc, var: str) -> Loop:
         return Loop([], f"for {var} in range(NPLAYERS):", None, PLAYER_T, "NPLAYERS", False)
     if kw(coll, "team"):
         return Loop([], f"for {var} in range(ctr[NTEAMS]):", None, TEAM_T, "ctr[NTEAMS]", False)
+    if isinstance(coll, SList) and head_of(coll) == "other" and len(coll.items) == 2:
+        # every player (team) but the current one, as when the loop starts
+        team = kw(coll.items[1], "team")
+        cur, n = (w.fresh("current"), "ctr[NTEAMS]" if team else "NPLAYERS")
+        return Loop([f"{cur} = {'tst[ctr[TSP], 0]' if team else 'pst[ctr[PSP], 0]'}"], f"for {var} in range({n}):",
+                    f"if {var} == {cur}: continue", TEAM_T if team else PLAYER_T, f"({n} - 1)", False)
+    if isinstance(coll, SList) and head_of(coll) == "range" and len(coll.items) == 4:
+        lo, hi = w.fresh("low"), w.fresh("high")
+        return Loop([f"{lo} = {w.int_(coll.items[1], sc)}", f"{hi} = {w.int_(coll.items[3], sc)}"],
+                    f"for {var} in range({lo}, {hi} + 1):", None, INT_T, f"max(0, {hi} - {lo} + 1)")
+    if isinstance(coll, Atom) and coll.kind == VAR and not hasattr(sc.lookup(coll.value) or 0, "type"):
+        names = getattr(sc.lookup(coll.value), "value", None)
+        if isinstance(names, list) and all(isinstance(v, str) for v in names):
+            # a declared list of names: their string ids, as a constant of the module
+            ids = w.name_list(names)
+            k = w.fresh("k")
+            return Loop([], f"for {k} in range({len(names)}):", f"{var} = {ids}[{k}]", STR_T, str(len(names)), False)
     if isinstance(coll, SList) and head_of(coll) == "partition":
         g, gi = w.fresh("groups"), w.fresh("gi")
         return Loop([f"{g} = {w.groups(coll, sc)}"], f"for {gi} in range(scratch[{g}]):",
                     f"{var} = scratch[{g} + 1 + {gi}]", VIEW_T, f"scratch[{g}]")
     t, code = w.loc(coll, sc)
     snap, k = w.fresh("snapshot"), w.fresh("k")
+    if t in (PLAYERS_T, TEAMS_T):
+        return Loop([f"{snap} = {code}"], f"for {k} in range(scratch[{snap}]):", f"{var} = scratch[{snap} + 1 + {k}]",
+                    PLAYER_T if t == PLAYERS_T else TEAM_T, f"scratch[{snap}]")
     make = f"cards_of(locs, lens, scratch, ctr, {code})" if t == LOC_T else code
     return Loop([f"{snap} = {make}"], f"for {k} in range(scratch[{snap}]):", f"{var} = scratch[{snap} + 1 + {k}]",
                 CARD_T, f"lens[{code}]" if t == LOC_T else f"scratch[{snap}]", t != LOC_T)

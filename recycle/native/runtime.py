@@ -481,3 +481,30 @@ def c_div(ctr, p, q):
 def c_mod(ctr, p, q):
     """(% A B): the remainder of (// A B), with the sign of A; by zero a rule error."""
     return p - q * c_div(ctr, p, q)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def move_all_from_bottom(locs, lens, ver, card_loc, ctr, src, dst):
+    """(repeat all (move (bottom SRC) (top DST))): the cards keep their order."""
+    n = lens[src]
+    if src == dst or n == 0:
+        return
+    ver[src] += 1
+    for k in range(n):
+        put(locs, lens, ver, card_loc, ctr, locs[src, k], dst, -1)
+    lens[src] = 0
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def best_score(ctr, scratch, v, pts, row, highest):
+    """(scoremax|scoremin CARDS using POINTS): an error when there are no cards."""
+    n = scratch[v]
+    if n == 0:
+        ctr[STATUS] = RULE
+        return 0
+    best = pts[row, scratch[v + 1]]
+    for i in range(1, n):
+        score = pts[row, scratch[v + 1 + i]]
+        if (score > best) if highest else (score < best):
+            best = score
+    return best

@@ -32,6 +32,7 @@ from .registry import NativeUnsupported
 # the value types of native expressions
 INT_T, BOOL_T, STR_T, CARD_T, PLAYER_T, TEAM_T, LOC_T, VIEW_T, GROUPS_T = (
     "int", "bool", "str", "card", "player", "team", "loc", "view", "groups")
+PLAYERS_T, TEAMS_T = "players", "teams"  # views holding player (team) numbers: (filter player ...)
 
 INLINE = ", inline='always'"  # the generated functions are inlined into play: no calls
 STATE_NAMES = ("locs", "lens", "card_loc", "ints", "strs", "pts", "pst", "tst", "ctr", "keys", "team_of", "scratch",
@@ -142,6 +143,7 @@ class Writer:
         self.fn: Fn | None = None
         self.counter = 0
         self.memo_sites = 0
+        self.name_lists: dict[tuple, str] = {}
         consts = {}
         for name, c in game.scope.names().items():
             if isinstance(c, Const):
@@ -172,6 +174,16 @@ class Writer:
             for v in self.game.attr_column(key):
                 self.intern(v)
         return name
+
+    def name_list(self, names: list) -> str:
+        """The module constant holding a declared list of names as string ids."""
+        key = tuple(names)
+        got = self.name_lists.get(key)
+        if got is None:
+            got = self.name_lists[key] = f"NAMES_{len(self.name_lists) + 1}"
+            for v in names:
+                self.intern(v)
+        return got
 
     def loc_base(self, kind: str, name: str) -> str:
         self.layout.loc_block(kind, name)
@@ -257,6 +269,8 @@ class Writer:
     def cards(self, x, sc) -> str:
         """A view of a location's or view's cards (a location's: a snapshot on the scratch stack)."""
         t, code = self.loc(x, sc)
+        if t in (PLAYERS_T, TEAMS_T):
+            raise NativeUnsupported(f"{t} where cards are needed", x)
         return f"cards_of(locs, lens, scratch, ctr, {code})" if t == LOC_T else code
 
     def phys(self, x, sc) -> str:
@@ -325,6 +339,8 @@ class Writer:
         for key, name in self.columns.items():
             col = [self.intern(v) for v in g.attr_column(key)]
             out.append(f"{name} = np.array({col!r}, dtype=np.int32)  # {embed(key, 'text')}")
+        for names, name in self.name_lists.items():
+            out.append(f"{name} = np.array({[self.intern(v) for v in names]!r}, dtype=np.int32)")
         for awards, name in self.tables.items():
             out.append(f"{name} = np.array({self.const_table(awards)!r}, dtype=np.int64)")
         out.append("# every string of the game by its id (the state's strs and attribute columns hold ids)")

@@ -112,7 +112,7 @@ def _simulate_batch(game, players, seeds, max_steps: int, engine: str = "auto"):
 
 ENGINES = ("auto", "native", "python")
 NATIVE_MIN_GAMES = 20_000  # "auto" compiles a game natively for this many games (a cached one: any)
-NATIVE_CHUNK = 2000  # rollouts per call of native code (progress and --timeout are checked between)
+NATIVE_CHUNK = 5000  # rollouts per call of native code (progress and --timeout are checked between)
 
 
 def _native_ready(game) -> bool:
@@ -231,7 +231,7 @@ def _natively(game, n, seed, max_steps, progress, threads, stop, agg) -> None:
         # the rows native code stopped are played again by Python, in order
         redo = {i: python_record(game, seeds[i], max_steps) for i in range(len(seeds)) if counts[i, 0]}
         stop.hold = True
-        if agg.keep or redo:
+        if redo:
             for i in range(len(seeds)):
                 agg.add(redo[i] if i in redo else
                         ([int(v) for v in scores[i]], int(counts[i, 2]), int(counts[i, 3]), team_of))
@@ -338,6 +338,13 @@ class _Aggregate:
         self.dec_min = lo if self.dec_min is None or lo < self.dec_min else self.dec_min
         self.dec_max = max(self.dec_max, hi)
         self.played += n
+        if self.keep:
+            self.decision_counts.extend(decisions.tolist())
+            self.all_scores.extend(scores.tolist())
+            winners = [[p] for p in won.argmax(axis=1).tolist()]  # one winner, but where several tie
+            for i in several.tolist():
+                winners[i] = [p for p in range(scores.shape[1]) if won[i, p]]
+            self.all_winners.extend(winners)
 
     def stats(self, n: int, seed: int, players, dt: float) -> SimulationStats:
         done = self.played - self.limit_hits

@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Every game of some folders on the native engine: written or not (and why), its first
+compile, and whether it plays the same games as the Python engine.
+
+    python tools/native_check.py games ../shared/corpus/cardstock --seeds 20
+    python tools/native_check.py games --json
+
+For each game: the form the native writer does not write (the game stays on Python), or the
+seconds of its first native call (compile, or load from the cache) and how many of ``--seeds``
+rollouts agree with the Python engine on scores, steps, decisions, options and every card's
+final place (a rollout native code stopped is played again by Python, so it agrees by
+construction and is counted apart). The differential test (tests/engine/test_native.py) runs a
+few games; this runs them all, which takes minutes (a first compile is 10-30 s a game).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def check(path: Path, seeds: int) -> dict:
+    """One game's row (see the module docstring)."""
+    import recycle
+    from recycle.engine.game import rollout_seed
+    from recycle.errors import RecycleError
+    from recycle.native import NativeUnsupported, native_game
+
+    row = {"game": path.name}
+    try:
+        g = recycle.load(path)
+    except RecycleError as exc:
+        row["native"] = f"does not load: {exc.message if hasattr(exc, 'message') else exc}"[:120]
+        return row
+    t0 = time.perf_counter()
+    try:
+        ng = native_game(g)
+        ss = [rollout_seed(1, i) for i in range(seeds)]
+        scores, counts, places = ng.rollouts(ss, 100_000, g.max_work // 4, places=True)
+    except NativeUnsupported as exc:
+        where = exc.where()
+        row["native"] = f"not written: {exc.what}" + (f" ({where})" if where else "")
+        return row
+    row["first_call_s"] = round(time.perf_counter() - t0, 1)
+    agree = stopped = 0
+    differ = []
+    for i, sd in enumerate(ss):
+        if counts[i, 0]:
+            stopped += 1
+            continue
+        try:
+            s = g.random_rollout(sd)
+        except RecycleError as exc:
+            differ.append(f"seed {sd}: Python raised {type(exc).__name__}")
+            continue
+        same = (list(s.scores) == [int(v) for v in scores[i]] and s.steps == counts[i, 1]
+                and s.decisions == counts[i, 2] and s.options_total == counts[i, 3]
+                and [int(c) for c in s.card_loc] == [int(c) for c in places[i]])
+        if same:
+            agree += 1
+        else:
+            differ.append(f"seed {sd}")
+    row.update(native="written", agree=agree, stopped=stopped, differ=differ[:5])
+    t0 = time.perf_counter()
+    ng.rollouts([rollout_seed(2, i) for i in range(2000)], 100_000, g.max_work // 4)
+    row["games_per_s"] = round(2000 / (time.perf_counter() - t0))
+    return row
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("folders", nargs="+", type=Path)
+    ap.add_argument("--seeds", type=int, default=20)
+    ap.add_argument("--json", action="store_true", help="one JSON object per game, a line each")
+    args = ap.parse_args()
+    games = sorted(p for f in args.folders for p in (f.glob("*.rcy") if f.is_dir() else [f]))
+    rows, bad = [], 0
+    for p in games:
+        row = check(p, args.seeds)
+        rows.append(row)
+        bad += bool(row.get("differ"))
+        if args.json:
+            print(json.dumps(row), flush=True)
+        elif row["native"] == "written":
+            print(f"{row['game']:28} native  {row['first_call_s']:5.1f} s  {row['agree']}/{args.seeds} agree"
+                  f"{', %d replayed by Python' % row['stopped'] if row['stopped'] else ''}"
+                  f"  {row['games_per_s']:>9,} games/s" + (f"  DIFFER: {row['differ']}" if row['differ'] else ""),
+                  flush=True)
+        else:
+            print(f"{row['game']:28} python  {row['native']}", flush=True)
+    if not args.json:
+        written = sum(r["native"] == "written" for r in rows)
+        print(f"{written} of {len(rows)} games native; {bad} with a difference")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
