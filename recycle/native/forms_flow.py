@@ -195,7 +195,136 @@ def options(w, x, sc, counting: bool) -> None:
         w.line(f"{var} = {code}")
         options(w, x.items[3], sc.bind(name, var, typ), counting)
         return
+    if h == "repeat" and kw(x.items[1], "all"):
+        # one option while the location to empty holds a card, none when it is empty
+        with w.block(f"if {repeat_source_size(w, x, sc)} > 0:"):
+            one_option(w, x, sc, counting, [])
+        return
+    if h == "do":
+        parts = do_parts(x)
+        if len(parts) == 1:
+            options(w, parts[0], sc, counting)
+            return
+        if not is_static(parts[0]) and all(is_static(p) for p in parts[1:]):
+            composed(w, parts[0], parts[1:], sc, counting)
+            return
     raise NativeUnsupported(f"({h} ...) as an option of a choice" if h else "an option of this shape", x)
+
+
+def do_parts(x) -> list:
+    inner = x.items[1]
+    return [inner] if inner.items and isinstance(inner.items[0], Atom) else list(inner.items)
+
+
+def repeat_source_size(w, x, sc) -> str:
+    src = x.items[2].items[1] if head_of(x.items[2]) == "move" and len(x.items[2].items) == 3 else None
+    if not (isinstance(src, SList) and len(src.items) == 2 and kw(src.items[0], "top", "bottom")):
+        raise NativeUnsupported("(repeat all ...) of this shape as an option", x)
+    return f"lens[{w.phys(src.items[1], sc)}]"
+
+
+def one_option(w, x, sc, counting: bool, suffix: list) -> None:
+    """One option: ``x`` (None: nothing of its own), then the actions of ``suffix``."""
+    if counting:
+        w.line("n += 1")
+        return
+    with w.block("if k == 0:"):
+        if x is not None:
+            w.item(x, sc)
+        sequence(w, suffix, sc)
+        w.line("return")
+    w.line("k -= 1")
+
+
+def raw_count(w, x, sc, var: str) -> None:
+    """Add to ``var`` how many options ``x`` lists before empty ones are dropped (an element of
+    an ``any`` whose item offers none still lists one, empty: recycle/lang/flow.py, c_each)."""
+    if is_static(x):
+        w.line(f"{var} += 1")
+        return
+    h = head_of(x)
+    if isinstance(x, SList) and x.items and isinstance(x.items[0], SList) and len(x.items) == 2:
+        with w.block(f"if {w.bool_(x.items[0], sc)}:"):
+            raw_count(w, x.items[1], sc, var)
+        return
+    if h == "any":
+        name = loop_var(x)
+        elem = w.fresh("v_" + "".join(ch for ch in name if ch.isalnum())[:12])
+        loop = collection(w, x.items[1], sc, elem)
+        if is_static(x.items[3]):
+            for line in loop.before if loop.size_before else ():
+                w.line(line)
+            w.line(f"{var} += {loop.size}")
+            return
+        depth = w.fn.depth
+        open_loop(w, loop)
+        inner = w.fresh("listed")
+        w.line(f"{inner} = 0")
+        raw_count(w, x.items[3], sc.bind(name, elem, loop.type), inner)
+        w.line(f"{var} += max(1, {inner})")
+        w.fn.depth = depth
+        return
+    if h == "repeat" and kw(x.items[1], "all"):
+        with w.block(f"if {repeat_source_size(w, x, sc)} > 0:"):
+            w.line(f"{var} += 1")
+        return
+    raise NativeUnsupported(f"({h} ...) in a block of options" if h else "an option of this shape", x)
+
+
+def raw_walk(w, x, sc, suffix: list) -> None:
+    """Run the ``k``-th option ``x`` lists (empty ones included), then ``suffix``; return."""
+    if is_static(x) or head_of(x) == "repeat":
+        if head_of(x) == "repeat" and not is_static(x):
+            with w.block(f"if {repeat_source_size(w, x, sc)} > 0:"):
+                one_option(w, x, sc, False, suffix)
+            return
+        one_option(w, x, sc, False, suffix)
+        return
+    h = head_of(x)
+    if isinstance(x, SList) and x.items and isinstance(x.items[0], SList) and len(x.items) == 2:
+        with w.block(f"if {w.bool_(x.items[0], sc)}:"):
+            raw_walk(w, x.items[1], sc, suffix)
+        return
+    if h == "any":
+        name = loop_var(x)
+        elem = w.fresh("v_" + "".join(ch for ch in name if ch.isalnum())[:12])
+        loop = collection(w, x.items[1], sc, elem)
+        depth = w.fn.depth
+        open_loop(w, loop)
+        inner_sc = sc.bind(name, elem, loop.type)
+        if is_static(x.items[3]):
+            one_option(w, x.items[3], inner_sc, False, suffix)
+        else:
+            inner = w.fresh("listed")
+            w.line(f"{inner} = 0")
+            raw_count(w, x.items[3], inner_sc, inner)
+            with w.block(f"if {inner} == 0:"):
+                one_option(w, None, inner_sc, False, suffix)  # the element's empty option
+            with w.block("else:"):
+                raw_walk(w, x.items[3], inner_sc, suffix)
+        w.fn.depth = depth
+        return
+    raise NativeUnsupported(f"({h} ...) in a block of options" if h else "an option of this shape", x)
+
+
+def composed(w, first, suffix: list, sc, counting: bool) -> None:
+    """(do (ITEM ACTION ...)) as an option, ITEM offering options of its own: each of them,
+    then the actions (recycle/lang/items.py, compose; no dry run is needed, the actions come
+    after). None or one listed: a single option."""
+    listed = w.fresh("listed")
+    w.line(f"{listed} = 0")
+    raw_count(w, first, sc, listed)
+    if counting:
+        w.line(f"n += max(1, {listed})")
+        return
+    with w.block(f"if {listed} <= 1:"):
+        with w.block("if k == 0:"):
+            raw_walk(w, first, sc, suffix)  # (returns when there is one)
+            sequence(w, suffix, sc)
+            w.line("return")
+        w.line("k -= 1")
+    with w.block("else:"):
+        raw_walk(w, first, sc, suffix)
 
 
 @native(Kind.FLOW, "choice")
