@@ -228,9 +228,6 @@ def chance_and_player_keys(seeds):
     return out
 
 
-_NATIVE: dict = {}
-
-
 def native_game(game):
     """The game's ``NativeGame`` (made once per prepared game), or raises NativeUnsupported."""
     from .module import write

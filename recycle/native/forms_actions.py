@@ -231,7 +231,6 @@ def cycle(w, x, sc) -> None:
     else:
         who = w.player(target, sc)
     w.comment(x)
-    w.check_after = False
     if x.items[1].value == "next":
         w.line(f"pst[ctr[PSP], 1] = {who}")
     else:

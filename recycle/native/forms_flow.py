@@ -88,6 +88,12 @@ def collection(w, coll, sc, var: str) -> Loop:
         cur, n = (w.fresh("current"), "ctr[NTEAMS]" if team else "NPLAYERS")
         return Loop([f"{cur} = {'tst[ctr[TSP], 0]' if team else 'pst[ctr[PSP], 0]'}"], f"for {var} in range({n}):",
                     f"if {var} == {cur}: continue", TEAM_T if team else PLAYER_T, f"({n} - 1)", False)
+    if isinstance(coll, SList) and (len(coll.items) == 2 and kw(coll.items[1], "team") or head_of(coll) == "team"):
+        # a team's members (teams are made in setup: the module holds them)
+        t, k = w.fresh("team"), w.fresh("k")
+        w.uses_teams = True
+        return Loop([f"{t} = {w.team(coll, sc)}"], f"for {k} in range(TEAM_SIZE[{t}]):", f"{var} = TEAM_MEMBERS[{t}, {k}]",
+                    PLAYER_T, f"TEAM_SIZE[{t}]")
     if isinstance(coll, SList) and head_of(coll) == "range" and len(coll.items) == 4:
         lo, hi = w.fresh("low"), w.fresh("high")
         return Loop([f"{lo} = {w.int_(coll.items[1], sc)}", f"{hi} = {w.int_(coll.items[3], sc)}"],

@@ -42,6 +42,16 @@ CURRENT_TEAM = "tst[ctr[TSP], 0]"
 MAX_SOURCE = 400_000  # characters: a game beyond is played by the Python engine
 
 
+def setup_teams(game) -> list[list[int]]:
+    """Each team's players after the game's setup."""
+    s = game._fresh_state(0, False, 100_000, False, None)
+    for slot, val in game._decls:
+        s.env[slot] = val(s, s.env)
+    for run in game._setup:
+        run(s, s.env)
+    return [[int(p) for p in m] for m in s.team_members[:s.nteams]]
+
+
 def ident(name: str) -> str:
     """A name of the game as part of an identifier: letters, digits and _ only."""
     out = re.sub(r"[^A-Za-z0-9_]", "_", str(name))[:40]
@@ -118,7 +128,8 @@ class Fn:
                 if ln.strip().startswith("return"):
                     freed.append(ln[:len(ln) - len(ln.lstrip())] + "ctr[SP] = mark")
                 freed.append(ln)
-            freed.append("    ctr[SP] = mark")
+            if not lines[-1].startswith("    return"):
+                freed.append("    ctr[SP] = mark")
             lines = freed
         params = self.state_used
         if any("ctr[SP]" in ln for ln in lines) and "ctr" not in params:
@@ -144,6 +155,7 @@ class Writer:
         self.counter = 0
         self.memo_sites = 0
         self.name_lists: dict[tuple, str] = {}
+        self.uses_teams = False
         consts = {}
         for name, c in game.scope.names().items():
             if isinstance(c, Const):
@@ -339,6 +351,12 @@ class Writer:
         for key, name in self.columns.items():
             col = [self.intern(v) for v in g.attr_column(key)]
             out.append(f"{name} = np.array({col!r}, dtype=np.int32)  # {embed(key, 'text')}")
+        if self.uses_teams:
+            members = setup_teams(g)
+            width = max([len(m) for m in members] + [1])
+            out.append("# each team's players, as setup makes them (no team is made during play natively)")
+            out.append(f"TEAM_SIZE = np.array({[len(m) for m in members]!r}, dtype=np.int64)")
+            out.append(f"TEAM_MEMBERS = np.array({[list(m) + [0] * (width - len(m)) for m in members]!r}, dtype=np.int64)")
         for names, name in self.name_lists.items():
             out.append(f"{name} = np.array({[self.intern(v) for v in names]!r}, dtype=np.int32)")
         for awards, name in self.tables.items():
