@@ -52,6 +52,17 @@ if ! command -v dot >/dev/null 2>&1; then
   fi
 fi
 
+# 2a. Mono runs CardStock's own engine (../shared/cardstock, tools/conformance.py --cardstock and
+#     its tests); recycle itself does not need it
+if ! command -v mono >/dev/null 2>&1; then
+  if can_apt; then
+    say "installing Mono (to compare with CardStock's own engine)"
+    apt_install mono-runtime || echo "setup: could not install mono-runtime; the CardStock comparison will be skipped" >&2
+  else
+    echo "setup: Mono not found (apt-get install mono-runtime); the CardStock comparison will be skipped" >&2
+  fi
+fi
+
 # 2b. Chromium runs the studio's browser tests (Playwright drives the system's browser; its own
 #     download is not needed); recycle studio itself works with any browser
 if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then

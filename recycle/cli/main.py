@@ -208,36 +208,48 @@ def run(game: GameArg, seed: SeedOpt = 0,
         typer.echo(line)
 
 
-def _say_native(g, players, engine: str, n: int) -> None:
-    """Make the game's native module before the progress bar starts, saying so on stderr when
-    it is compiled (not read from the cache); say once, on stderr, why a game stays on Python."""
+def _say_native(g, players, engine: str, n: int, workers: int = 1) -> None:
+    """Say on stderr what plays the games when it is not plain: the machine code being made
+    (in the background with --engine auto: Python plays meanwhile; first, with --engine
+    native), or why a game of random players stays on Python. --engine native compiles here,
+    before the progress bar; Ctrl-C then ends the run with nothing played (status 130)."""
     from ..engine.runner import RandomPlayer
-    from ..native import available, native_game, why_not_native
+    from ..native import NativeUnsupported, available, native_game, native_source
+    from ..study.stats import NATIVE_MIN_GAMES, _native_ready, _why_not_written
 
     if not all(type(p) is RandomPlayer for p in players):
         if engine == "native":
             typer.echo("recycle: the native engine plays random players only; these games are played by Python",
                        err=True)
         return
-    from ..study.stats import NATIVE_MIN_GAMES, _native_ready
-
+    if not available():
+        if engine == "native":
+            typer.echo("recycle: the native engine needs Numba (pip install 'recycle[native]'); these games are "
+                       "played by Python", err=True)
+        return
     if engine == "auto" and n < NATIVE_MIN_GAMES and not _native_ready(g):
-        return  # Python plays these few games sooner than a first compile
-    if available():
-        from ..native.engine import is_cached
-
-        try:
-            from ..native.module import write
-
-            if not is_cached(write(g)):
-                typer.echo(f"recycle: compiling {g.name} to machine code (once; later runs load it from the "
-                           f"cache)...", err=True)
-            native_game(g).warm()
-        except Exception:  # noqa: BLE001 - why_not_native below says why
-            pass
-    why = why_not_native(g)
-    if why is not None and (engine == "native" or "does not write" in why):
+        return  # Python plays a few games sooner than a first compile: nothing to say
+    why = _why_not_written(g)
+    if why is not None:
         typer.echo(f"recycle: {g.name} is played by the Python engine: {why}", err=True)
+        return
+    if _native_ready(g):
+        return
+    if engine == "auto" and workers > 1:
+        return  # worker processes play on Python until the game has been compiled by another run
+    if engine == "auto":
+        typer.echo(f"recycle: compiling {g.name} to machine code in the background (once: later runs load it "
+                   f"from the cache); Python plays the first games meanwhile", err=True)
+        return
+    typer.echo(f"recycle: compiling {g.name} to machine code (once: later runs load it from the cache)...", err=True)
+    try:
+        native_game(g).warm()
+    except NativeUnsupported:
+        pass
+    except KeyboardInterrupt:
+        typer.echo(f"interrupted after 0 of {n:,} games (while compiling)", err=True)
+        raise typer.Exit(130)
+    _ = native_source  # (the module's source: recycle compile --native)
 
 
 @app.command()
@@ -266,7 +278,7 @@ def simulate(game: GameArg, n: Annotated[int, typer.Option("-n", "--games", min=
         g = _load(game, max_work, num_players)
         pl = _players(players, g)
         if engine != "python":
-            _say_native(g, pl, engine, n)
+            _say_native(g, pl, engine, n, workers)
         with progress_bar(n, g.name, enabled=progress and not as_json) as update:
             def tick(i):
                 if workers > 1 or i % 50 == 49 or i == n - 1:

@@ -28,25 +28,38 @@ _LOCK = threading.Lock()
 
 
 def available() -> bool:
-    """Can the native engine run here (Numba and NumPy import)?"""
+    """Can the native engine run here (Numba and NumPy installed)? Asked without importing
+    them (importing Numba takes half a second): a broken install fails at the first compile."""
+    import importlib.util
+
     try:
-        import numba  # noqa: F401
-        import numpy  # noqa: F401
-    except Exception:  # noqa: BLE001 - any failure to import means: not here
+        return importlib.util.find_spec("numba") is not None and importlib.util.find_spec("numpy") is not None
+    except (ImportError, ValueError):
         return False
-    return True
+
+
+def _numba_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("numba")
+    except PackageNotFoundError:
+        return "?"
 
 
 def _digest(source: str) -> str:
-    import numba
-
     h = hashlib.sha256()
     # the runtime's source too: Numba's cache of a module does not see a change of what it calls
     runtime = Path(__file__).with_name("runtime.py").read_text("utf-8")
-    for part in (__version__, numba.__version__, sys.version, runtime, source):
+    for part in (__version__, _numba_version(), sys.version, runtime, source):
         h.update(part.encode("utf-8", "surrogatepass"))
         h.update(b"\0")
     return h.hexdigest()[:40]
+
+
+def cache_folder() -> Path | None:
+    """The folder native modules are kept in, or None (no usable cache: compiled each time)."""
+    return _cache_folder()
 
 
 def _cache_folder() -> Path | None:

@@ -40,8 +40,10 @@ class SimulationStats:
     winners: list[list[int]] = field(default_factory=list, repr=False)
 
     def to_dict(self) -> dict:
+        """The ``--json`` object: the figures of the games, the same whichever engine played
+        them (so ``engine`` and ``engine_note``, how this run played them, are left out)."""
         d = asdict(self)
-        for k in ("decision_counts", "scores", "winners"):
+        for k in ("decision_counts", "scores", "winners", "engine", "engine_note"):
             d.pop(k)
         return d
 
@@ -103,7 +105,7 @@ def _simulate_one(game, players, seed: int, max_steps: int, all_random: bool):
 
 def _simulate_batch(game, players, seeds, max_steps: int, engine: str = "auto"):
     all_random = _all_random(players)
-    if all_random and engine != "python" and _native_reason(game) is None:
+    if all_random and engine == "native" and _native_reason(game) is None:
         from ..native import rollout_records
 
         return rollout_records(game, seeds, max_steps)
@@ -176,26 +178,38 @@ def simulate(game, n: int, seed: int, players=None, max_steps: int = 100_000, pr
         players = [RandomPlayer() for _ in range(game.nplayers)]
     native_note = None
     use_native = False
+    compiling = None  # the background compile of "auto" (Python plays until it is done)
     if _all_random(players) and engine != "python":
-        if engine == "auto" and n < NATIVE_MIN_GAMES and not _native_ready(game):
-            native_note = _why_not_written(game) or (
-                f"{n} games: fewer than {NATIVE_MIN_GAMES:,}, which Python plays faster than a first native "
-                f"compile (engine='native' compiles it)")
-        else:
-            native_note = _native_reason(game)
+        native_note = _native_reason(game) if engine == "native" else _why_not_written(game)
+        if native_note is None and engine == "auto" and not _native_ready(game):
+            if n < NATIVE_MIN_GAMES:
+                native_note = (f"{n} games: fewer than {NATIVE_MIN_GAMES:,}, which Python plays faster than a first "
+                               f"native compile (engine='native' compiles it)")
+            elif workers > 1:
+                # worker processes play from the start; the machine code is made by a run
+                # without them (or engine='native'), and from then on they load it
+                native_note = "not compiled yet, and worker processes do not compile (a run with --threads does)"
+            else:
+                compiling = _compile_in_background(game)
         use_native = native_note is None
     t0 = time.perf_counter()
     agg = _Aggregate(game, keep_records)
+    by_python = 0  # games Python played while the machine code was being made
     with Stop(timeout, interruptible, t0) as stop:
         try:
             if workers > 1 and n > 1:
-                _in_workers(game, n, seed, players, max_steps, progress, workers, stop, agg,
-                            "auto" if use_native else "python")
-            elif use_native:
-                _natively(game, n, seed, max_steps, progress, threads, stop, agg)
+                ready = (lambda: compiling is None or not compiling.is_alive()) if use_native else (lambda: False)
+                _in_workers(game, n, seed, players, max_steps, progress, workers, stop, agg, ready)
             else:
                 all_random = _all_random(players)
-                for i in range(n):
+                i = 0
+                while i < n:
+                    if use_native and (compiling is None or not compiling.is_alive()):
+                        if compiling is not None and isinstance(getattr(game, "_native", None), Exception):
+                            use_native, native_note = False, _native_reason(game)
+                            continue
+                        i = _natively(game, i, n, seed, max_steps, progress, threads, stop, agg)
+                        break
                     if stop():
                         break
                     stop.hold = False  # Ctrl-C stops a game at once; the totals are kept whole
@@ -204,27 +218,76 @@ def simulate(game, n: int, seed: int, players=None, max_steps: int = 100_000, pr
                     agg.add(rec)
                     if progress:
                         progress(i)
+                    i += 1
+                    by_python += use_native
         except KeyboardInterrupt as exc:
             if not stop.catches(exc):
                 raise
     stats = agg.stats(n, seed, players, time.perf_counter() - t0)
     stats.engine = "native" if use_native else "python"
     stats.engine_note = native_note
+    if use_native and by_python:
+        stats.engine_note = f"the first {by_python:,} games were played by Python while the game was compiled"
     if stats.played < n:
         stats.stopped = "interrupted" if stop.interrupted else "time limit"
     return stats
 
 
-def _natively(game, n, seed, max_steps, progress, threads, stop, agg) -> None:
-    """The rollouts by native code, a chunk at a time (the stop and progress checked between)."""
+def _compile_in_background(game, in_thread: bool = False):
+    """Make the game's machine code in another process (its own core, not this one's GIL),
+    into the cache folder; returns an object whose ``is_alive()`` is False once it is done.
+    Then this process loads it from the cache. Without a cache folder, or ``in_thread``
+    (this process plays no game itself): a thread here."""
+    import subprocess
+    import sys
+    import threading
+
+    from ..native import native_game
+    from ..native.engine import cache_folder
+
+    if in_thread or cache_folder() is None:
+        def make():
+            try:
+                native_game(game).warm()
+            except Exception:  # noqa: BLE001 - native_game keeps the reason in game._native
+                pass
+        t = threading.Thread(target=make, name="recycle-native-compile", daemon=True)
+        t.start()
+        return t
+    script = ("import sys; from recycle.lang.syntax import parse_text; from recycle.engine.game import PreparedGame; "
+              "from recycle.native import native_game; "
+              "native_game(PreparedGame(parse_text(sys.stdin.read(), sys.argv[1]))).warm()")
+    proc = subprocess.Popen([sys.executable, "-c", script, game.source.filename], stdin=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        proc.stdin.write(game.source.text.encode("utf-8", "surrogatepass"))
+        proc.stdin.close()
+    except OSError:
+        pass
+
+    class Compiling:
+        def is_alive(self) -> bool:
+            if proc.poll() is None:
+                return True
+            try:
+                native_game(game)  # from the cache now (or compiled here, if the other process failed)
+            except Exception:  # noqa: BLE001 - game._native says why
+                pass
+            return False
+    return Compiling()
+
+
+def _natively(game, start, n, seed, max_steps, progress, threads, stop, agg) -> int:
+    """Rollouts ``start`` to ``n`` by native code, a chunk at a time (the stop and progress
+    checked between); returns where it stopped."""
     from ..engine.game import rollout_seed
     from ..native import initial_teams, python_record, rollout_arrays
 
     size = NATIVE_CHUNK * max(1, threads) if stop.deadline is None else 200
     team_of = initial_teams(game)
-    for a in range(0, n, size):
+    for a in range(start, n, size):
         if stop():
-            return
+            return a
         stop.hold = False
         seeds = [rollout_seed(seed, i) for i in range(a, min(n, a + size))]
         scores, counts = rollout_arrays(game, seeds, max_steps, threads)
@@ -239,9 +302,13 @@ def _natively(game, n, seed, max_steps, progress, threads, stop, agg) -> None:
             agg.add_arrays(scores, counts[:, 2], counts[:, 3], team_of)
         if progress:
             progress(agg.played - 1)
+    return n
 
 
-def _in_workers(game, n, seed, players, max_steps, progress, workers, stop, agg, engine: str = "auto") -> None:
+def _in_workers(game, n, seed, players, max_steps, progress, workers, stop, agg, native_ready=lambda: False) -> None:
+    """The games in ``workers`` processes, in batches; a batch is played natively once
+    ``native_ready()`` (this process has the machine code, so the workers load it from the
+    cache), by Python before."""
     from ..engine.game import rollout_seed
     from .parallel import stream_games
 
@@ -252,7 +319,8 @@ def _in_workers(game, n, seed, players, max_steps, progress, workers, stop, agg,
         for a in range(0, n, size):
             if stop():
                 return
-            yield (players, [rollout_seed(seed, i) for i in range(a, min(n, a + size))], max_steps, engine)
+            yield (players, [rollout_seed(seed, i) for i in range(a, min(n, a + size))], max_steps,
+                   "native" if native_ready() else "python")
 
     stream = stream_games(game, _simulate_batch, chunks(), workers, window=2 * workers)
     try:

@@ -92,8 +92,10 @@ def _wait_for(test, what: str):
         time.sleep(0.05)
 
 
-def _busy_workers(p, cpu: float = 0.3) -> list[int]:
-    """Wait until ``p``'s two workers have played for ``cpu`` seconds of CPU; their pids."""
+def _busy_workers(p, cpu: float = 1.0) -> list[int]:
+    """Wait until ``p``'s two workers have played for ``cpu`` seconds of CPU; their pids.
+    (A worker's start, imports and the game's compile, takes about 0.4 s of CPU: the second
+    half of the second is play.)"""
     found = []
 
     def ready():
