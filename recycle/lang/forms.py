@@ -13,7 +13,8 @@ The compiler's entry points (``c_int``, ``c_bool``, ``c_item`` ...) find a form'
 its kind and head keyword (``Registry.lookup``); heads shared by several kinds (``top``,
 ``any``, ``all``, ``let`` ...) are registered once per kind. The side tables other modules
 use (which heads draw random numbers, which are pure and worth caching, which bind a
-variable, which actions put cards into a location) are derived from the records by
+variable or loop, which actions put cards into a location, the roles and words other modules
+read instead of comparing head keywords) are derived from the records by
 ``seal``. The compiler's assembly (``flow.py``) calls it at import, once every mixin is
 defined; it checks the registry and raises ``FormError`` on any inconsistency. Adding a
 form is one decorated method; ``tools/forms_doc.py`` lists the registry as ``docs/forms.md``.

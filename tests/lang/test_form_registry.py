@@ -299,6 +299,18 @@ def test_the_registry_is_not_used_before_it_is_sealed(sandbox):
 FACT_READERS = ("recycle/study/structure.py", "recycle/lang/lint.py", "recycle/lang/costs.py")
 
 
+def test_the_facts_the_readers_use_are_those_their_head_comparisons_were():
+    assert REGISTRY.loops == {"any", "all", "filter"}  # costs.py: ("any", "all", "filter")
+    flow = {h: REGISTRY.lookup(Kind.FLOW, h).role for h in REGISTRY.heads[Kind.FLOW]}
+    assert flow == {"stage": "stage", "choice": "choice", "do": "block", "any": "offer", "all": "loop",
+                    "let": "binding"}
+    assert {h for h, roles in REGISTRY.roles.items() if roles & {"junction"}} == {"and", "or"}
+    assert {h for h, roles in REGISTRY.roles.items() if roles & {"quantifier"}} == {"any", "all"}
+    assert {h for h, roles in REGISTRY.roles.items() if roles & {"equality"}} == {"==", "!="}
+    assert REGISTRY.words["sum"] == ("sum {1} {2=using} {3}",)
+    assert REGISTRY.lookup(Kind.ACTION, "move").words == ("move {1} → {2}",)
+
+
 def _is_head(node) -> bool:
     """Does ``node`` read a form's head: ``head_of(x)``, ``_head(x)``, ``x.head``, ``h``,
     ``head`` or ``x.items[0].value``?"""
