@@ -176,7 +176,7 @@ class CardActions:
             rt_error("move from an empty location", span, form)
         return empty_view
 
-    @form("move", "(move CARD (top|bottom|INDEX LOCATION))", Kind.ACTION, puts=(2,))
+    @form("move", "(move CARD (top|bottom|INDEX LOCATION))", Kind.ACTION, puts=(2,), words="move {1} → {2}")
     def a_move(self, x: SList, scope: Scope) -> Item:
         """(move CARD (top|bottom|INDEX LOCATION))
 
@@ -296,7 +296,7 @@ class CardActions:
         return kw(o, "game") or is_atom(o, VAR) or (
             isinstance(o, SList) and len(o.items) == 2 and kw(o.items[0], "current") and kw(o.items[1], "player"))
 
-    @form("swap", "(swap LOCATION LOCATION) | (swap CARD CARD)", Kind.ACTION, puts=(1, 2))
+    @form("swap", "(swap LOCATION LOCATION) | (swap CARD CARD)", Kind.ACTION, puts=(1, 2), words="swap {1} ↔ {2}")
     def a_swap(self, x: SList, scope: Scope) -> Item:
         """(swap LOCATION LOCATION) | (swap CARD CARD)
 
@@ -387,7 +387,8 @@ class CardActions:
                 record_move(s, "swap", vb, j, i)
         return Item(x, scope, run=swap, static=True)
 
-    @form("remember", "(remember CARD (top|bottom|INDEX MEMLOCATION))", Kind.ACTION, puts=(2,))
+    @form("remember", "(remember CARD (top|bottom|INDEX MEMLOCATION))", Kind.ACTION, puts=(2,),
+          words="remember {1} in {2}")
     def a_remember(self, x: SList, scope: Scope) -> Item:
         """(remember CARD (top|bottom|INDEX MEMLOCATION))
 
@@ -422,7 +423,7 @@ class CardActions:
             return idx, "bottom"
         return idx, self.c_int(where, scope)
 
-    @form("forget", "(forget CARD)", Kind.ACTION)
+    @form("forget", "(forget CARD)", Kind.ACTION, words="forget {1}")
     def a_forget(self, x: SList, scope: Scope) -> Item:
         """(forget CARD)
 
@@ -465,7 +466,8 @@ class CardActions:
                 record_move(s, "forget", c, i, None)
         return Item(x, scope, run=forget, static=True)
 
-    @form("shuffle", "(shuffle LOCATION) | (shuffle faro LOCATION LOCATION)", Kind.ACTION, draws=True)
+    @form("shuffle", "(shuffle LOCATION) | (shuffle faro LOCATION LOCATION)", Kind.ACTION, draws=True,
+          words="shuffle {1* }")
     def a_shuffle(self, x: SList, scope: Scope) -> Item:
         """(shuffle LOCATION) | (shuffle faro LOCATION LOCATION)
 

@@ -15,7 +15,8 @@ class StateActions:
     """Storage, turn order, repeat and create in the compiler (a mixin of ``FlowCompiler``)."""
 
     # -- storage ---------------------------------------------------------------------------
-    @form("set", "(set STORAGE VALUE) | (set (OWNER points NAME) (AWARD ...))", Kind.ACTION, sets=1)
+    @form("set", "(set STORAGE VALUE) | (set (OWNER points NAME) (AWARD ...))", Kind.ACTION, sets=1,
+          words=("{1:points} := point map ({2:count} awards)", "{1} := {2}"))
     def a_set(self, x: SList, scope: Scope) -> Item:
         """(set STORAGE VALUE) | (set (OWNER points NAME) (AWARD ...))
 
@@ -127,14 +128,14 @@ class StateActions:
         set_points.by_values, set_points.parts = by_values, parts
         return Item(x, scope, run=set_points, static=True)
 
-    @form("inc", "(inc (OWNER sto NAME) AMOUNT?)", Kind.ACTION, sets=1)
+    @form("inc", "(inc (OWNER sto NAME) AMOUNT?)", Kind.ACTION, sets=1, words=("{1} += {2}", "{1} += 1"))
     def a_inc(self, x: SList, scope: Scope) -> Item:
         """(inc (OWNER sto NAME) AMOUNT?)
 
         Adds AMOUNT (1 when omitted) to an integer storage."""
         return self.c_step(x, scope, 1)
 
-    @form("dec", "(dec (OWNER sto NAME) AMOUNT?)", Kind.ACTION, sets=1)
+    @form("dec", "(dec (OWNER sto NAME) AMOUNT?)", Kind.ACTION, sets=1, words=("{1} -= {2}", "{1} -= 1"))
     def a_dec(self, x: SList, scope: Scope) -> Item:
         """(dec (OWNER sto NAME) AMOUNT?)
 
@@ -169,7 +170,7 @@ class StateActions:
         return Item(x, scope, run=step, static=True)
 
     # -- turn order ------------------------------------------------------------------------
-    @form("cycle", "(cycle next|current WHO)", Kind.ACTION)
+    @form("cycle", "(cycle next|current WHO)", Kind.ACTION, words="{1} player := {2}")
     def a_cycle(self, x: SList, scope: Scope) -> Item:
         """(cycle next|current WHO)
 
@@ -201,7 +202,7 @@ class StateActions:
             top[0], top[1] = p, None
         return Item(x, scope, run=cycle_current, static=True)
 
-    @form("turn", "(turn pass)", Kind.ACTION)
+    @form("turn", "(turn pass)", Kind.ACTION, words="{1=pass}")
     def a_turn(self, x: SList, scope: Scope) -> Item:
         """(turn pass)
 
@@ -211,7 +212,8 @@ class StateActions:
             fail("expected (turn pass)", x, "turn")
         return Item(x, scope, run=lambda s, e: None, static=True)
 
-    @form("repeat", "(repeat N ACTION) | (repeat all (move|forget CARD ...))", Kind.ACTION)
+    @form("repeat", "(repeat N ACTION) | (repeat all (move|forget CARD ...))", Kind.ACTION,
+          role="repeat", words="repeat {1}: {2:action}")
     def a_repeat(self, x: SList, scope: Scope) -> Item:
         """(repeat N ACTION) | (repeat all (move|forget CARD ...))
 
@@ -282,7 +284,10 @@ class StateActions:
 
     # -- creation --------------------------------------------------------------------------
     @form("create", "(create deck NAME? LOCATION (deck ATTRIBUTE ...)) | (create teams (P, ...) ...)", Kind.ACTION,
-          puts=(2, 3))
+          puts=(2, 3), role="create",
+          words=("create {2:atom} {1=deck} of {4:cards} cards ({4:keys}) in {3}",
+                 "create {1=deck} of {3:cards} cards ({3:keys}) in {2}", "create {1=teams} {2* }",
+                 "create {2} {1=players}"))
     def a_create(self, x: SList, scope: Scope) -> Item:
         """(create deck NAME? LOCATION (deck ATTRIBUTE ...)) | (create teams (P, ...) ...)
 

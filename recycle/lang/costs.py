@@ -10,7 +10,7 @@ whose body holds no loop by its own forms (``loop_free``). docs/language.md, "Li
 
 from __future__ import annotations
 
-from .forms import Kind
+from .forms import Kind, registry
 from .items import Item
 from .shapes import head_of, is_atom, kw, out_of_work
 from .syntax import VAR, Atom, SList
@@ -41,27 +41,34 @@ class Costs:
         return w
 
     @staticmethod
-    def loop_free(x) -> bool:
-        """Does ``x`` hold no any/all/filter? A loop with such a body over at most SMALL
-        elements is paid for by its forms (its cost is a bounded multiple of them)."""
+    def loop_free(x, loops: frozenset | None = None) -> bool:
+        """Does ``x`` hold no loop (any/all/filter: the forms registered with ``loops=True``)?
+        A loop with such a body over at most SMALL elements is paid for by its forms (its
+        cost is a bounded multiple of them)."""
         if not isinstance(x, SList):
             return True
-        if x.items and x.items[0].__class__ is Atom and x.items[0].value in ("any", "all", "filter"):
+        if loops is None:
+            loops = registry().loops
+        if x.items and x.items[0].__class__ is Atom and x.items[0].value in loops:
             return False
-        return all(Costs.loop_free(i) for i in x.items)
+        return all(Costs.loop_free(i, loops) for i in x.items)
 
     @staticmethod
     def players_loop(x) -> bool:
-        """Is ``x`` an any/all/filter over ``player``, ``team`` or ``(other player|team)``? At
-        most one element per player: such a loop is paid for with the form around it (its
-        ``weight`` counts its body once per player) instead of when it runs, which keeps
-        the conditions asked about every player at every turn free of any check."""
+        """Is ``x`` a loop (any/all/filter) over ``player``, ``team`` or a collection of role
+        "players" (``(other player|team)``)? At most one element per player: such a loop is
+        paid for with the form around it (its ``weight`` counts its body once per player)
+        instead of when it runs, which keeps the conditions asked about every player at
+        every turn free of any check."""
+        forms = registry()
         if not (isinstance(x, SList) and len(x.items) == 4 and x.items[0].__class__ is Atom
-                and x.items[0].value in ("any", "all", "filter") and is_atom(x.items[2], VAR)):
+                and x.items[0].value in forms.loops and is_atom(x.items[2], VAR)):
             return False
         c = x.items[1]
-        return kw(c, "player", "team") or (head_of(c) == "other" and len(c.items) == 2
-                                           and kw(c.items[1], "player", "team"))
+        if kw(c, "player", "team"):
+            return True
+        f = forms.lookup(Kind.COLL, head_of(c))
+        return f is not None and f.role == "players" and len(c.items) == 2 and kw(c.items[1], "player", "team")
 
     def fresh_groups(self, x: SList, slot: int) -> None:
         """Note ``slot`` (bound by the loop ``x``) in ``once_slots`` when ``x`` runs over a

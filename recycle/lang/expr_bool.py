@@ -32,7 +32,7 @@ class BoolForms:
             fail(f"({h} ...) takes two or more conditions", x, h)
         return [self.c_bool(i, scope) for i in x.items[1:]]
 
-    @form("and", "(and CONDITION CONDITION ...)", Kind.BOOL, pure=True)
+    @form("and", "(and CONDITION CONDITION ...)", Kind.BOOL, pure=True, role="junction", words="{1~* and }")
     def bool_and(self, x: SList, scope: Scope) -> Callable:
         """(and CONDITION CONDITION ...)
 
@@ -53,7 +53,7 @@ class BoolForms:
             return True
         return and_
 
-    @form("or", "(or CONDITION CONDITION ...)", Kind.BOOL, pure=True)
+    @form("or", "(or CONDITION CONDITION ...)", Kind.BOOL, pure=True, role="junction", words="{1~* or }")
     def bool_or(self, x: SList, scope: Scope) -> Callable:
         """(or CONDITION CONDITION ...)
 
@@ -74,7 +74,7 @@ class BoolForms:
             return False
         return or_
 
-    @form("not", "(not CONDITION)", Kind.BOOL, pure=True)
+    @form("not", "(not CONDITION)", Kind.BOOL, pure=True, words="not {1~}")
     def bool_not(self, x: SList, scope: Scope) -> Callable:
         """(not CONDITION)
 
@@ -199,7 +199,7 @@ class BoolForms:
             return d is None or c != d
         return card_ne
 
-    @form("==", "(== A B)", Kind.BOOL, pure=True)
+    @form("==", "(== A B)", Kind.BOOL, pure=True, role="equality")
     def bool_eq(self, x: SList, scope: Scope) -> Callable:
         """(== A B)
 
@@ -207,7 +207,7 @@ class BoolForms:
         player or team."""
         return self.c_equal(x, scope)
 
-    @form("!=", "(!= A B)", Kind.BOOL, pure=True)
+    @form("!=", "(!= A B)", Kind.BOOL, pure=True, role="equality")
     def bool_ne(self, x: SList, scope: Scope) -> Callable:
         """(!= A B)
 
@@ -215,7 +215,8 @@ class BoolForms:
         return self.c_equal(x, scope)
 
     # -- any / all -------------------------------------------------------------------------
-    @form("any", "(any COLLECTION 'VARIABLE CONDITION)", Kind.BOOL, pure=True, expensive=True, binds=True)
+    @form("any", "(any COLLECTION 'VARIABLE CONDITION)", Kind.BOOL, pure=True, expensive=True, binds=True,
+          loops=True, role="quantifier", words="any {1:each}: {3}")
     def bool_any(self, x: SList, scope: Scope) -> Callable:
         """(any COLLECTION 'VARIABLE CONDITION)
 
@@ -270,7 +271,8 @@ class BoolForms:
             return False
         return any_
 
-    @form("all", "(all COLLECTION 'VARIABLE CONDITION)", Kind.BOOL, pure=True, expensive=True, binds=True)
+    @form("all", "(all COLLECTION 'VARIABLE CONDITION)", Kind.BOOL, pure=True, expensive=True, binds=True,
+          loops=True, role="quantifier", words="all {1:each}: {3}")
     def bool_all(self, x: SList, scope: Scope) -> Callable:
         """(all COLLECTION 'VARIABLE CONDITION)
 

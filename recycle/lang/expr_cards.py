@@ -56,7 +56,7 @@ class CardForms:
             return f
         fail(f"expected a player, got {self.form_name(x)}", x)
 
-    @form("owner", "(owner CARD)", Kind.PLAYER)
+    @form("owner", "(owner CARD)", Kind.PLAYER, words="owner of {1}")
     def player_owner(self, x: SList, scope: Scope) -> Callable:
         """(owner CARD)
 
@@ -112,7 +112,7 @@ class CardForms:
             return f
         fail(f"expected a team, got {self.form_name(x)}", x)
 
-    @form("team", "(team PLAYER)", Kind.TEAM)
+    @form("team", "(team PLAYER)", Kind.TEAM, words="team of {1}")
     def team_of(self, x: SList, scope: Scope) -> Callable:
         """(team PLAYER)
 
@@ -184,7 +184,7 @@ class CardForms:
             fail("expected (top LOCATION), (bottom LOCATION) or (INDEX LOCATION)", x)
         return self.c_cards(x.items[1], scope, first_group=True)
 
-    @form("top", "(top LOCATION)", Kind.CARD, pure=True)
+    @form("top", "(top LOCATION)", Kind.CARD, pure=True, words="top {1}")
     def card_top(self, x: SList, scope: Scope, optional: bool = False) -> Callable:
         """(top LOCATION)
 
@@ -202,7 +202,7 @@ class CardForms:
             rt_error(why(s, e), span, "top")
         return top
 
-    @form("bottom", "(bottom LOCATION)", Kind.CARD, pure=True)
+    @form("bottom", "(bottom LOCATION)", Kind.CARD, pure=True, words="bottom {1}")
     def card_bottom(self, x: SList, scope: Scope, optional: bool = False) -> Callable:
         """(bottom LOCATION)
 
@@ -267,7 +267,7 @@ class CardForms:
             return tied[0] if len(tied) == 1 else tied[int(s.rng.random() * len(tied))]
         return extreme
 
-    @form("max", "(max LOCATION using POINTS)", Kind.CARD, draws=True)
+    @form("max", "(max LOCATION using POINTS)", Kind.CARD, draws=True, words="max {1} {2=using} {3}")
     def card_max(self, x: SList, scope: Scope, optional: bool = False) -> Callable:
         """(max LOCATION using POINTS)
 
@@ -275,7 +275,7 @@ class CardForms:
         error when the location is empty."""
         return self.card_extreme(x, scope, optional, True)
 
-    @form("min", "(min LOCATION using POINTS)", Kind.CARD, draws=True)
+    @form("min", "(min LOCATION using POINTS)", Kind.CARD, draws=True, words="min {1} {2=using} {3}")
     def card_min(self, x: SList, scope: Scope, optional: bool = False) -> Callable:
         """(min LOCATION using POINTS)
 
@@ -283,7 +283,7 @@ class CardForms:
         error when the location is empty."""
         return self.card_extreme(x, scope, optional, False)
 
-    @form("actual", "(actual CARD)", Kind.CARD, pure=True)
+    @form("actual", "(actual CARD)", Kind.CARD, pure=True, words="actual {1}")
     def card_actual(self, x: SList, scope: Scope, optional: bool = False) -> Callable:
         """(actual CARD)
 

@@ -70,7 +70,7 @@ class GroupForms:
         fail(f"expected a list of groups, got {self.form_name(x)}", x)
 
     @form("partition", "(partition KEY LOCATION ...) | (partition KEY (all COLLECTION 'VARIABLE LOCATION))",
-          Kind.GROUPS, pure=True, expensive=True)
+          Kind.GROUPS, pure=True, expensive=True, words="partition by {1} of {2+, }")
     def groups_partition(self, x: SList, scope: Scope) -> Callable:
         """(partition KEY LOCATION ...) | (partition KEY (all COLLECTION 'VARIABLE LOCATION))
 
@@ -172,7 +172,7 @@ class GroupForms:
             return out
         return tuples
 
-    @form("subsets", "(subsets LOCATION)", Kind.GROUPS, pure=True, expensive=True)
+    @form("subsets", "(subsets LOCATION)", Kind.GROUPS, pure=True, expensive=True, words="subsets {1}")
     def groups_subsets(self, x: SList, scope: Scope) -> Callable:
         """(subsets LOCATION)
 
@@ -269,7 +269,7 @@ class GroupForms:
             return lambda s, e: names
         return self.c_cards(x, scope)
 
-    @form("range", "(range A..B)", Kind.COLL, pure=True)
+    @form("range", "(range A..B)", Kind.COLL, pure=True, words="{1}..{3}")
     def coll_range(self, x: SList, scope: Scope) -> Callable:
         """(range A..B)
 
@@ -287,7 +287,7 @@ class GroupForms:
             return range(a, b + 1)
         return range_
 
-    @form("other", "(other player) | (other team)", Kind.COLL)
+    @form("other", "(other player) | (other team)", Kind.COLL, role="players", words="other {1}s")
     def coll_other(self, x: SList, scope: Scope) -> Callable:
         """(other player) | (other team)
 
@@ -300,7 +300,8 @@ class GroupForms:
             return lambda s, e: [p for p in players if p != s.pstack[-1][0]]
         return lambda s, e: [t for t in teams[: s.nteams] if t != s.tstack[-1][0]]
 
-    @form("all", "(all COLLECTION 'VARIABLE LOCATION)", Kind.COLL, pure=True, expensive=True, binds=True)
+    @form("all", "(all COLLECTION 'VARIABLE LOCATION)", Kind.COLL, pure=True, expensive=True, binds=True,
+          loops=True, role="quantifier", words="all {1:each}: {3}")
     def coll_all(self, x: SList, scope: Scope) -> Callable:
         """(all COLLECTION 'VARIABLE LOCATION)
 

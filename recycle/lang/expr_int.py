@@ -268,7 +268,7 @@ class IntForms:
         fail("expected (random N) or (random A..B)", x, "random")
 
     # -- counting and scoring cards --------------------------------------------------------
-    @form("size", "(size COLLECTION)", Kind.INT, pure=True)
+    @form("size", "(size COLLECTION)", Kind.INT, pure=True, words="size {1}")
     def int_size(self, x: SList, scope: Scope) -> Callable:
         """(size COLLECTION)
 
@@ -303,7 +303,7 @@ class IntForms:
         coll = self.c_coll(x, scope)
         return lambda s, e: len(coll(s, e))
 
-    @form("sum", "(sum LOCATION using POINTS)", Kind.INT, pure=True, expensive=True)
+    @form("sum", "(sum LOCATION using POINTS)", Kind.INT, pure=True, expensive=True, words="sum {1} {2=using} {3}")
     def int_sum(self, x: SList, scope: Scope) -> Callable:
         """(sum LOCATION using POINTS)
 
@@ -367,7 +367,7 @@ class IntForms:
             return total
         return sum_
 
-    @form("score", "(score CARD using POINTS)", Kind.INT, pure=True)
+    @form("score", "(score CARD using POINTS)", Kind.INT, pure=True, words="score {1} {2=using} {3}")
     def int_score(self, x: SList, scope: Scope) -> Callable:
         """(score CARD using POINTS)
 

@@ -169,7 +169,7 @@ class LocationForms:
         return lambda s, e: [p(s, e) for p in parts]
 
     @form("union", "(union LOCATION ...) | (union (all COLLECTION 'VARIABLE LOCATION))", Kind.LOC, pure=True,
-          expensive=True)
+          expensive=True, words="union({1*, })")
     def loc_union(self, x: SList, scope: Scope) -> Callable:
         """(union LOCATION ...) | (union (all COLLECTION 'VARIABLE LOCATION))
 
@@ -188,7 +188,7 @@ class LocationForms:
         return union
 
     @form("intersect", "(intersect LOCATION ...) | (intersect (all COLLECTION 'VARIABLE LOCATION))", Kind.LOC,
-          pure=True, expensive=True)
+          pure=True, expensive=True, words="intersect({1*, })")
     def loc_intersect(self, x: SList, scope: Scope) -> Callable:
         """(intersect LOCATION ...) | (intersect (all COLLECTION 'VARIABLE LOCATION))
 
@@ -210,7 +210,7 @@ class LocationForms:
         return intersect
 
     @form("disjunction", "(disjunction LOCATION ...) | (disjunction (all COLLECTION 'VARIABLE LOCATION))", Kind.LOC,
-          pure=True, expensive=True)
+          pure=True, expensive=True, words="disjunction({1*, })")
     def loc_disjunction(self, x: SList, scope: Scope) -> Callable:
         """(disjunction LOCATION ...) | (disjunction (all COLLECTION 'VARIABLE LOCATION))
 
@@ -232,7 +232,7 @@ class LocationForms:
         return disjunction
 
     # -- views of one location -------------------------------------------------------------
-    @form("sort", "(sort LOCATION using POINTS)", Kind.LOC, pure=True, expensive=True)
+    @form("sort", "(sort LOCATION using POINTS)", Kind.LOC, pure=True, expensive=True, words="sort {1} {2=using} {3}")
     def loc_sort(self, x: SList, scope: Scope) -> Callable:
         """(sort LOCATION using POINTS)
 
@@ -253,7 +253,8 @@ class LocationForms:
             return sorted(lst, key=sc.__getitem__)
         return sort
 
-    @form("filter", "(filter COLLECTION 'VARIABLE CONDITION)", Kind.LOC, pure=True, expensive=True, binds=True)
+    @form("filter", "(filter COLLECTION 'VARIABLE CONDITION)", Kind.LOC, pure=True, expensive=True, binds=True,
+          loops=True, words="({1} where {2}: {3})")
     def loc_filter(self, x: SList, scope: Scope) -> Callable:
         """(filter COLLECTION 'VARIABLE CONDITION)
 
@@ -365,7 +366,7 @@ class LocationForms:
             return lst[-k:][::-1] if top else lst[:k]
         return first_n
 
-    @form("top", "(top N LOCATION) | (top GROUPS)", Kind.LOC, pure=True)
+    @form("top", "(top N LOCATION) | (top GROUPS)", Kind.LOC, pure=True, words=("top {1} of {2}", "top {1}"))
     def loc_top(self, x: SList, scope: Scope) -> Callable:
         """(top N LOCATION) | (top GROUPS)
 
@@ -373,7 +374,8 @@ class LocationForms:
         fewer); or the first group of a group list."""
         return self.first_n(x, scope, True)
 
-    @form("bottom", "(bottom N LOCATION) | (bottom GROUPS)", Kind.LOC, pure=True)
+    @form("bottom", "(bottom N LOCATION) | (bottom GROUPS)", Kind.LOC, pure=True,
+          words=("bottom {1} of {2}", "bottom {1}"))
     def loc_bottom(self, x: SList, scope: Scope) -> Callable:
         """(bottom N LOCATION) | (bottom GROUPS)
 
@@ -411,7 +413,7 @@ class FamilyForms:
     named ``NAME[INDEX]`` (the reader turns a computed INDEX into ``(member NAME INDEX)``,
     ``syntax._family_member``). A mixin of ``FlowCompiler``."""
 
-    @form("member", "(member NAME INDEX)", Kind.STR, pure=True)
+    @form("member", "(member NAME INDEX)", Kind.STR, pure=True, role="member")
     def str_member(self, x: SList, scope: Scope) -> Callable:
         """(member NAME INDEX)
 

@@ -234,7 +234,7 @@ class ScalarForms:
             return f
         fail(f"expected a string expression, got {self.form_name(x)}", x)
 
-    @form("cardatt", "(cardatt KEY CARD)", Kind.STR, pure=True)
+    @form("cardatt", "(cardatt KEY CARD)", Kind.STR, pure=True, role="attribute", words="{1} of {2}")
     def str_cardatt(self, x: SList, scope: Scope) -> Callable:
         """(cardatt KEY CARD)
 

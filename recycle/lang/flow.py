@@ -153,7 +153,7 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, F
             item.resume = resume
         return item
 
-    @form("do", "(do (ITEM ...))", Kind.FLOW)
+    @form("do", "(do (ITEM ...))", Kind.FLOW, role="block")
     def a_do(self, x: SList, scope: Scope) -> Item:
         """(do (ITEM ...))
 
@@ -166,7 +166,7 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, F
             return self.sequence(x, scope, [self.c_item(inner, scope)])
         return self.sequence(x, scope, [self.c_item(i, scope) for i in inner.items])
 
-    @form("any", "(any COLLECTION 'VARIABLE ITEM)", Kind.FLOW, binds=True)
+    @form("any", "(any COLLECTION 'VARIABLE ITEM)", Kind.FLOW, binds=True, loops=True, role="offer")
     def a_any(self, x: SList, scope: Scope) -> Item:
         """(any COLLECTION 'VARIABLE ITEM)
 
@@ -174,7 +174,7 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, F
         for each element, as with all."""
         return self.c_each(x, scope, branching=True)
 
-    @form("all", "(all COLLECTION 'VARIABLE ITEM)", Kind.FLOW, binds=True)
+    @form("all", "(all COLLECTION 'VARIABLE ITEM)", Kind.FLOW, binds=True, loops=True, role="loop")
     def a_all(self, x: SList, scope: Scope) -> Item:
         """(all COLLECTION 'VARIABLE ITEM)
 
@@ -308,7 +308,7 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, F
                 raise
         return run, resume
 
-    @form("let", "(let VALUE 'VARIABLE ITEM)", Kind.FLOW, binds=True)
+    @form("let", "(let VALUE 'VARIABLE ITEM)", Kind.FLOW, binds=True, role="binding")
     def a_let(self, x: SList, scope: Scope) -> Item:
         """(let VALUE 'VARIABLE ITEM)
 
@@ -337,7 +337,7 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, F
         return item
 
     # -- choice and stages -----------------------------------------------------------------
-    @form("choice", "(choice (ITEM ...))", Kind.FLOW)
+    @form("choice", "(choice (ITEM ...))", Kind.FLOW, role="choice")
     def a_choice(self, x: SList, scope: Scope) -> Item:
         """(choice (ITEM ...))
 
@@ -482,7 +482,7 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, F
         item.shape = ("choice", parts, plan if lazy and not uses_rng(x) else None, plain_expand, uses_rng(x))
         return item
 
-    @form("stage", "(stage player|team (end CONDITION) ITEM ...)", Kind.FLOW)
+    @form("stage", "(stage player|team (end CONDITION) ITEM ...)", Kind.FLOW, role="stage")
     def a_stage(self, x: SList, scope: Scope) -> Item:
         """(stage player|team (end CONDITION) ITEM ...)
 

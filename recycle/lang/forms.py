@@ -13,7 +13,8 @@ The compiler's entry points (``c_int``, ``c_bool``, ``c_item`` ...) find a form'
 its kind and head keyword (``Registry.lookup``); heads shared by several kinds (``top``,
 ``any``, ``all``, ``let`` ...) are registered once per kind. The side tables other modules
 use (which heads draw random numbers, which are pure and worth caching, which bind a
-variable, which actions put cards into a location) are derived from the records by
+variable or loop, which actions put cards into a location, the roles and words other modules
+read instead of comparing head keywords) are derived from the records by
 ``seal``. The compiler's assembly (``flow.py``) calls it at import, once every mixin is
 defined; it checks the registry and raises ``FormError`` on any inconsistency. Adding a
 form is one decorated method; ``tools/forms_doc.py`` lists the registry as ``docs/forms.md``.
@@ -22,6 +23,7 @@ form is one decorated method; ``tools/forms_doc.py`` lists the registry as ``doc
 from __future__ import annotations
 
 import inspect
+import re
 import sys
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
@@ -72,8 +74,12 @@ class Form:
     depends only on its operands and the cards and point maps it reads (no storage, turn
     order or card owner, no random numbers), so it may be cached by those cards;
     ``expensive`` — it does enough work over its cards that caching pays; ``binds`` — it
-    binds a variable, ``(HEAD X 'VARIABLE BODY)``; ``puts`` — item positions of an action
-    whose locations receive cards; ``sets`` — the item position of the storage it sets.
+    binds a variable, ``(HEAD X 'VARIABLE BODY)``; ``loops`` — it also runs BODY once per
+    element of the collection X (a binder); ``puts`` — item positions of an action whose
+    locations receive cards; ``sets`` — the item position of the storage it sets; ``role`` —
+    what other modules treat it as (one of ``ROLES``); ``words`` — how ``recycle tree``
+    writes it on one line: templates, the first whose fields fit the form's items (see
+    ``WORDS_FIELD``; a form without words is written as its s-expression).
     """
 
     head: str | None
@@ -87,6 +93,9 @@ class Form:
     puts: tuple = ()
     sets: int | None = None
     label: str = ""
+    loops: bool = False
+    role: str = ""
+    words: tuple = ()
 
     @property
     def name(self) -> str:
@@ -105,6 +114,32 @@ class Form:
         return " ".join(paragraphs[1].split()) if len(paragraphs) > 1 else ""
 
 
+# the roles a form may declare (``role=``), read by the structure tree (recycle/study/structure.py),
+# `recycle check` (lint.py) and the work budget (costs.py) instead of the form's head keyword
+ROLES = {
+    "stage": "a stage: players take turns until its end condition (a box of the tree)",
+    "choice": "a choice: the current player picks one of its options",
+    "block": "a block: its items in order (in a body, it only groups them)",
+    "loop": "a loop running its item once per element of a collection",
+    "offer": "a loop which, in a choice, offers one option per element",
+    "binding": "binds a variable to a value for its item",
+    "repeat": "repeats its action N times (a loop of the tree when that action is a block or loop)",
+    "create": "creates the deck, the players or the teams (setup)",
+    "junction": "joins conditions (and, or): bracketed in other words, unless the same junction",
+    "quantifier": "a condition or collection over a collection: its words run to the end of the line, "
+                  "so they are bracketed in other words",
+    "players": "a collection of players or teams: at most one element per player",
+    "equality": "compares two values for (in)equality",
+    "attribute": "an attribute of a card",
+    "member": "the name of a member of a family of locations, (member NAME INDEX)",
+}
+# a field of a ``words`` template: {N} item N in words; {N~} bracketed as the template's
+# words need; {N:T} item N read by T (each: items N and N+1 as "player 'P" or "'V in COLL";
+# action; atom; points; count; cards; keys: see structure.py); {N=KEYWORD} item N is that
+# keyword; {N*SEP} / {N+SEP} items N... (none or more / one or more) joined by SEP
+WORDS_FIELD = re.compile(r"\{(\d+)(~|:[a-z]+|=[a-z]+)?(?:([*+])([^{}]*))?\}")
+TRANSFORMS = ("each", "action", "atom", "points", "count", "cards", "keys")
+
 _FORMS: list[Form] = []
 _BY_KEY: dict[tuple[str, str], Form] = {}
 _MENTIONS: list[tuple[str, frozenset]] = []
@@ -113,14 +148,15 @@ _SEALED: list = []  # [Registry] once sealed
 
 def form(head: str | None, syntax: str, kind: str, *, draws: bool = False, pure: bool = False,
          expensive: bool = False, binds: bool = False, puts: tuple = (), sets: int | None = None,
-         label: str = "") -> Callable:
+         label: str = "", loops: bool = False, role: str = "", words: str | tuple = ()) -> Callable:
     """Decorator registering the method that compiles a form (see the module docstring)."""
     def register(fn: Callable) -> Callable:
         if hasattr(fn, "__form__"):
             raise FormError(f"{fn.__qualname__} is registered twice (one decorated method per form)")
         if kind not in Kind.ALL:
             raise FormError(f"{fn.__qualname__}: unknown kind {kind!r} (one of {', '.join(Kind.ALL)})")
-        f = Form(head, syntax, kind, fn, draws, pure, expensive, binds, tuple(puts), sets, label)
+        f = Form(head, syntax, kind, fn, draws, pure, expensive, binds, tuple(puts), sets, label, loops, role,
+                 (words,) if isinstance(words, str) else tuple(words))
         if head is not None:
             key = (kind, head)
             if key in _BY_KEY:
@@ -156,6 +192,9 @@ class Registry:
     operators: frozenset = frozenset()  # heads written as operators (+, ==, ...)
     puts: dict = field(default_factory=dict, repr=False)  # action head -> item positions receiving cards
     sets: dict = field(default_factory=dict, repr=False)  # action head -> item position of the storage set
+    loops: frozenset = frozenset()  # heads of forms running a body per element of a collection
+    roles: dict = field(default_factory=dict, repr=False)  # head -> the roles of its forms (any kind)
+    words: dict = field(default_factory=dict, repr=False)  # head -> the words of its expression forms
 
     def lookup(self, kind: str, head: str | None) -> Form | None:
         """The form of ``kind`` headed by ``head``, or None."""
@@ -229,6 +268,9 @@ def _derive(forms: tuple) -> Registry:
         operators=frozenset(f.head for f in forms if f.head is not None and not f.head[0].isalpha()),
         puts={f.head: f.puts for f in forms if f.puts},
         sets={f.head: f.sets for f in forms if f.sets is not None},
+        loops=frozenset(f.head for f in forms if f.loops and f.head is not None),
+        roles={h: frozenset(f.role for f in forms if f.head == h and f.role) for h in kinds_of},
+        words={h: tuple(dict.fromkeys(w for f in expr if f.head == h for w in f.words)) for h in expr_heads},
     )
 
 
@@ -249,6 +291,29 @@ def _check_doc(f: Form) -> None:
         raise FormError(f"{where}: its docstring needs a sentence of meaning after the syntax line")
 
 
+def _check_facts(f: Form) -> None:
+    where = f"{f.compile.__qualname__} ({f.kind} form {f.name})"
+    if f.draws and f.pure:
+        raise FormError(f"{where}: a form that draws random numbers is not pure")
+    if (f.puts or f.sets is not None) and f.kind != Kind.ACTION:
+        raise FormError(f"{where}: puts/sets are facts of actions")
+    if f.loops and not f.binds:
+        raise FormError(f"{where}: a form that loops binds its variable (binds=True)")
+    if f.role and f.role not in ROLES:
+        raise FormError(f"{where}: unknown role {f.role!r} (one of {', '.join(ROLES)})")
+    for template in f.words:
+        for text in re.split(r"\{[^{}]*\}", template):
+            if "{" in text or "}" in text:
+                raise FormError(f"{where}: unbalanced braces in its words {template!r}")
+        for m in re.finditer(r"\{[^{}]*\}", template):
+            field_ = WORDS_FIELD.fullmatch(m.group())
+            transform = field_.group(2) or "" if field_ else ""
+            if field_ is None or transform.startswith(":") and transform[1:] not in TRANSFORMS:
+                raise FormError(f"{where}: the field {m.group()} of its words {template!r} is not one of "
+                                "{N}, {N~}, {N:T}, {N=KEYWORD}, {N*SEP}, {N+SEP} (T one of "
+                                f"{', '.join(TRANSFORMS)})")
+
+
 def _check_mentions(reg: Registry) -> None:
     for where, heads in _MENTIONS:
         reg.require(where, heads)
@@ -260,7 +325,8 @@ def seal(compiler: type) -> Registry:
     Raises FormError unless: every decorated method is reachable on ``compiler`` under its
     own name (not shadowed by another mixin's method) and registered once; no (kind, head)
     is registered twice; every form's docstring starts with its syntax and a meaning; a
-    form that draws is not pure; ``puts``/``sets`` are facts of actions only; and every
+    form that draws is not pure; ``puts``/``sets`` are facts of actions only; a form that
+    loops binds; roles are of ``ROLES`` and words are well-formed templates; and every
     head a module mentions, or a derived table holds, has a form.
     """
     forms = tuple(_FORMS)
@@ -273,10 +339,7 @@ def seal(compiler: type) -> Registry:
             raise FormError(f"{f.compile.__qualname__} (the {f.kind} form {f.name}) is not the method "
                             f"{compiler.__name__}.{f.method}: shadowed by another mixin, or not a mixin of it")
         _check_doc(f)
-        if f.draws and f.pure:
-            raise FormError(f"{f.compile.__qualname__}: a form that draws random numbers is not pure")
-        if (f.puts or f.sets is not None) and f.kind != Kind.ACTION:
-            raise FormError(f"{f.compile.__qualname__}: puts/sets are facts of actions")
+        _check_facts(f)
     for klass in compiler.__mro__:
         for name, fn in vars(klass).items():
             registered = getattr(fn, "__form__", None)
@@ -286,7 +349,8 @@ def seal(compiler: type) -> Registry:
     if len(keys) != len(set(keys)):
         raise FormError("a (kind, head) is registered twice")
     reg = _derive(forms)
-    derived = reg.drawing | reg.safe | reg.expensive | reg.binders | reg.operators | set(reg.puts) | set(reg.sets)
+    derived = (reg.drawing | reg.safe | reg.expensive | reg.binders | reg.operators | reg.loops | set(reg.puts)
+               | set(reg.sets))
     reg.require("the derived tables", derived)
     _check_mentions(reg)
     _SEALED[:] = [reg]

@@ -14,7 +14,16 @@ from dataclasses import dataclass
 from ..errors import Span
 from .flow import REGISTRY
 from .shapes import head_of, is_location_form, is_storage_form
+from .forms import Kind
 from .syntax import COMMA, INT, SYMBOL, Atom, SList
+
+
+def _is(node, kind: str, role: str) -> bool:
+    """Is ``node`` a form of ``kind`` registered with ``role`` (forms.ROLES)? The checks read
+    the facts of the forms, not their head keywords."""
+    f = REGISTRY.lookup(kind, head_of(node))
+    return f is not None and f.role == role
+
 
 @dataclass(frozen=True)
 class Warning_:
@@ -29,7 +38,7 @@ def _loc_key(node: SList):
     kind, name = node.items[1], node.items[2]
     if isinstance(name, Atom) and name.kind == SYMBOL:
         return (kind.value, name.value)
-    if head_of(name) == "member" and len(name.items) == 3 and isinstance(name.items[1], Atom):
+    if _is(name, Kind.STR, "member") and len(name.items) == 3 and isinstance(name.items[1], Atom):
         return (kind.value, f"{name.items[1].value}[]")  # any member of a family: RUN[]
     return None  # computed names are not checked
 
@@ -122,7 +131,7 @@ def _player_count(game_form: SList) -> int | None:
             declared[node.items[2].value] = node.items[1].value
         if head_of(node) == "setup" and len(node.items) > 1:
             first = node.items[1]
-            if head_of(first) == "create" and len(first.items) == 3 and isinstance(first.items[2], Atom):
+            if _is(first, Kind.ACTION, "create") and len(first.items) == 3 and isinstance(first.items[2], Atom):
                 n = first.items[2]
                 return n.value if n.kind == INT else declared.get(n.value)
     return None
@@ -134,7 +143,7 @@ def _team_warnings(game_form: SList) -> list[Warning_]:
     n = _player_count(game_form)
     found = []
     for node in _walk(game_form):
-        if not (head_of(node) == "create" and len(node.items) > 2 and isinstance(node.items[1], Atom)
+        if not (_is(node, Kind.ACTION, "create") and len(node.items) > 2 and isinstance(node.items[1], Atom)
                 and node.items[1].value == "teams") or n is None:
             continue
         listed = {i.value for t in node.items[2:] if isinstance(t, SList) for i in t.items
@@ -175,10 +184,10 @@ def _attribute_warnings(game_form: SList) -> list[Warning_]:
                     _attr_values(tree, values)
     found = []
     for node in _walk(game_form):
-        if not (isinstance(node, SList) and head_of(node) in ("==", "!=") and len(node.items) == 3):
+        if not (isinstance(node, SList) and _is(node, Kind.BOOL, "equality") and len(node.items) == 3):
             continue
         for att, other in ((node.items[1], node.items[2]), (node.items[2], node.items[1])):
-            if not (isinstance(att, SList) and head_of(att) == "cardatt" and len(att.items) == 3
+            if not (isinstance(att, SList) and _is(att, Kind.STR, "attribute") and len(att.items) == 3
                     and isinstance(att.items[1], Atom) and att.items[1].kind == SYMBOL):
                 continue
             key = att.items[1].value

@@ -11,19 +11,18 @@ from __future__ import annotations
 
 import textwrap
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..lang.flow import REGISTRY
+from ..lang.forms import WORDS_FIELD, Kind
 from ..lang.shapes import STORAGE_SORTS
 from ..lang.syntax import INT, SYMBOL, Atom, SList
 from ..lang.values import KINDS as LOC_KINDS
 
 INFIX = REGISTRY.operators  # the forms written between their operands: a + b, a == b
-# the forms this module puts in words of its own (checked against the form registry)
-REGISTRY.require(__name__, (
-    "and", "or", "not", "any", "all", "filter", "top", "bottom", "size", "actual", "subsets", "sum", "max", "min",
-    "sort", "score", "cardatt", "partition", "union", "intersect", "disjunction", "range", "other", "team", "owner",
-    "move", "swap", "remember", "forget", "shuffle", "set", "inc", "dec", "cycle", "turn", "create", "repeat",
-    "stage", "choice", "do", "let"))
+# Every other form is written by the facts registered with it (recycle/lang/forms.py): its
+# ``words`` (templates, filled here) and its ``role`` (stage, choice, block, loop ...). This
+# module compares no form's head keyword: a new form declares its words and role instead.
 
 
 @dataclass
@@ -44,6 +43,82 @@ def _kw(x, *values) -> bool:
     return isinstance(x, Atom) and x.kind == SYMBOL and x.value in values
 
 
+def _roles(x) -> frozenset:
+    """The roles of the forms headed as ``x`` is, of any kind."""
+    return REGISTRY.roles.get(_head(x), frozenset())
+
+
+def _role(x, kind: str) -> str:
+    """The role of the form of ``kind`` headed as ``x`` is ("" if none)."""
+    f = REGISTRY.lookup(kind, _head(x))
+    return f.role if f is not None else ""
+
+
+# -- a form's words: its templates filled with its items ---------------------------------------
+@lru_cache(maxsize=None)
+def _template(template: str) -> tuple:
+    """``(parts, size, star)``: the literal texts and fields of a template, the number of items
+    its fixed fields need, and the item its ``*``/``+`` field starts at and needs (or None)."""
+    parts, at, size, star = [], 0, 1, None
+    for m in WORDS_FIELD.finditer(template):
+        i, how, rep, sep = int(m.group(1)), m.group(2) or "", m.group(3), m.group(4)
+        parts += [template[at:m.start()], (i, how, rep, sep)]
+        at = m.end()
+        if rep:
+            star = (i, i + (rep == "+"))
+        else:
+            size = max(size, i + (2 if how == ":each" else 1))
+    parts.append(template[at:])
+    return tuple(parts), size, star
+
+
+def _field(items, i: int, how: str, outer: str | None) -> str | None:
+    """Item ``i`` read as a field says, or None when the item does not fit it."""
+    x = items[i]
+    if not how:
+        return expr(x)
+    if how == "~":
+        return _paren(x, outer or "")
+    if how.startswith("="):
+        return how[1:] if _kw(x, how[1:]) else None
+    read = how[1:]
+    if read == "each":
+        return _each(x, items[i + 1])
+    if read == "action":
+        return action_text(x)
+    if read == "atom":
+        return str(x.value) if isinstance(x, Atom) else None
+    if read == "points":
+        return expr(x) if isinstance(x, SList) and len(x.items) == 3 and _kw(x.items[1], "points") else None
+    if read == "count":
+        return str(len(x.items) if isinstance(x, SList) else 0)
+    if read in ("cards", "keys") and _head(x) == "deck":  # (deck ...) is a part of create, not a form
+        return str(deck_size(x)) if read == "cards" else ", ".join(_deck_keys(x))
+    return None
+
+
+def _words(x, templates) -> str | None:
+    """``x`` in words, by the first template whose fields fit its items; None if none does."""
+    items = x.items
+    for template in templates:
+        parts, size, star = _template(template)
+        if len(items) < size or (star is None and len(items) != size) or (star and len(items) < star[1]):
+            continue
+        out = []
+        for part in parts:
+            if isinstance(part, str):
+                out.append(part)
+                continue
+            i, how, rep, sep = part
+            texts = [_field(items, j, how, x.head) for j in (range(i, len(items)) if rep else (i,))]
+            if None in texts:
+                break
+            out.append(sep.join(texts) if rep else texts[0])
+        else:
+            return "".join(out)
+    return None
+
+
 # -- expressions as short text ---------------------------------------------------------------
 def who(x) -> str:
     """An owner, player or team: ``current``, ``next``, ``P2``, ``'P``, ``team of current``."""
@@ -55,10 +130,6 @@ def who(x) -> str:
         if isinstance(n, Atom) and n.kind == INT:
             return f"{'P' if items[1].value == 'player' else 'T'}{n.value}"
         return str(n) if items[1].value == "player" else f"{n} team"
-    if _head(x) == "team" and len(items) == 2:
-        return f"team of {who(items[1])}"
-    if _head(x) == "owner" and len(items) == 2:
-        return f"owner of {expr(items[1])}"
     return expr(x)
 
 
@@ -75,12 +146,12 @@ def _place(x) -> str | None:
 def _paren(x, outer: str = "") -> str:
     """``x`` as text, in parentheses where a reader could otherwise group it wrongly."""
     text = expr(x)
-    h = _head(x)
-    if h in ("and", "or") and h != outer:
+    h, roles = _head(x), _roles(x)
+    if "junction" in roles and h != outer:
         return f"({text})"
     if h in INFIX and outer in INFIX:
         return f"({text})"
-    if h in ("any", "all") and outer:
+    if "quantifier" in roles and outer:
         return f"({text})"  # "any X 'V: body" runs to the end of the line
     return text
 
@@ -97,39 +168,15 @@ def expr(x) -> str:
         return place
     h = _head(x)
     args = items[1:]
-    if len(items) == 2 and _kw(items[1], "player", "team") or h in ("team", "owner"):
+    if len(items) == 2 and _kw(items[1], "player", "team"):
         return who(x)
     if h in INFIX and len(args) == 2:
         return f"{_paren(args[0], h)} {h} {_paren(args[1], h)}"
-    if h in ("and", "or"):
-        return f" {h} ".join(_paren(a, h) for a in args)
-    if h == "not" and len(args) == 1:
-        return f"not {_paren(args[0], 'not')}"
-    if h in ("any", "all") and len(args) == 3:
-        return f"{h} {_each(args[0], args[1])}: {expr(args[2])}"
-    if h == "filter" and len(args) == 3:
-        # always bracketed: "where ..." would otherwise swallow what follows it
-        return f"({expr(args[0])} where {expr(args[1])}: {expr(args[2])})"
-    if h in ("top", "bottom") and len(args) == 1:
-        return f"{h} {expr(args[0])}"
-    if h in ("top", "bottom") and len(args) == 2:
-        return f"{h} {expr(args[0])} of {expr(args[1])}"
+    text = _words(x, REGISTRY.words.get(h, ()))
+    if text is not None:
+        return text
     if isinstance(items[0], Atom) and items[0].kind == INT and len(args) == 1:
         return f"card {items[0].value} of {expr(args[0])}"
-    if h in ("size", "actual", "subsets") and len(args) == 1:
-        return f"{h} {expr(args[0])}"
-    if h in ("sum", "max", "min", "sort", "score") and len(args) == 3 and _kw(args[1], "using"):
-        return f"{h} {expr(args[0])} using {expr(args[2])}"
-    if h == "cardatt" and len(args) == 2:
-        return f"{expr(args[0])} of {expr(args[1])}"
-    if h == "partition" and len(args) >= 2:
-        return f"partition by {expr(args[0])} of {', '.join(expr(a) for a in args[1:])}"
-    if h in ("union", "intersect", "disjunction"):
-        return f"{h}({', '.join(expr(a) for a in args)})"
-    if h == "range" and len(args) == 3:
-        return f"{expr(args[0])}..{expr(args[2])}"
-    if h == "other" and len(args) == 1:
-        return f"other {expr(args[0])}s"
     if all(isinstance(i, Atom) for i in items) and any(i.kind == "comma" for i in items):
         return "(" + " ".join(str(i) for i in items).replace(" ,", ",") + ")"
     return "(" + " ".join(expr(i) for i in items) + ")"
@@ -183,42 +230,9 @@ def _deck_keys(deck) -> list[str]:
 
 def action_text(x) -> str:
     """One action as a line: ``move top STOCK → top HAND('P)``, ``PASS := 0``, ``pass``."""
-    h, args = _head(x), x.items[1:] if isinstance(x, SList) else ()
-    if h == "move" and len(args) == 2:
-        return f"move {expr(args[0])} → {expr(args[1])}"
-    if h == "swap" and len(args) == 2:
-        return f"swap {expr(args[0])} ↔ {expr(args[1])}"
-    if h == "remember" and len(args) == 2:
-        return f"remember {expr(args[0])} in {expr(args[1])}"
-    if h == "forget" and len(args) == 1:
-        return f"forget {expr(args[0])}"
-    if h == "shuffle":
-        return "shuffle " + " ".join(expr(a) for a in args)
-    if h == "set" and len(args) == 2:
-        if isinstance(args[0], SList) and len(args[0].items) == 3 and _kw(args[0].items[1], "points"):
-            n = len(args[1].items) if isinstance(args[1], SList) else 0
-            return f"{expr(args[0])} := point map ({n} awards)"
-        return f"{expr(args[0])} := {expr(args[1])}"
-    if h in ("inc", "dec") and args:
-        amount = expr(args[1]) if len(args) > 1 else "1"
-        return f"{expr(args[0])} {'+' if h == 'inc' else '-'}= {amount}"
-    if h == "cycle" and len(args) == 2:
-        return f"{expr(args[0])} player := {who(args[1])}"
-    if h == "turn":
-        return "pass"
-    if h == "create" and args and _kw(args[0], "deck"):
-        rest = list(args[1:])
-        name = f" {rest.pop(0).value}" if rest and isinstance(rest[0], Atom) else ""
-        if len(rest) == 2 and _head(rest[1]) == "deck":
-            keys = ", ".join(_deck_keys(rest[1]))
-            return f"create{name} deck of {deck_size(rest[1])} cards ({keys}) in {expr(rest[0])}"
-    if h == "create" and args and _kw(args[0], "teams"):
-        return "create teams " + " ".join(expr(a) for a in args[1:])
-    if h == "create" and len(args) == 2 and _kw(args[0], "players"):
-        return f"create {expr(args[1])} players"
-    if h == "repeat" and len(args) == 2:
-        return f"repeat {expr(args[0])}: {action_text(args[1])}"
-    return expr(x)
+    f = REGISTRY.lookup(Kind.ACTION, _head(x))
+    text = _words(x, f.words) if f is not None else None
+    return text if text is not None else expr(x)
 
 
 # -- the flow as a tree ----------------------------------------------------------------------
@@ -232,20 +246,20 @@ def _is_conditional(x) -> bool:
 
 def _body(x, in_choice: bool) -> list[TNode]:
     """The nodes of a body; a ``do`` here only groups, so its items come up a level."""
-    if _head(x) == "do" and len(x.items) == 2 and isinstance(x.items[1], SList):
+    if _role(x, Kind.FLOW) == "block" and len(x.items) == 2 and isinstance(x.items[1], SList):
         return [_item(i, in_choice) for i in x.items[1].items]
     return [_item(x, in_choice)]
 
 
 def _item(x, in_choice: bool = False) -> TNode:
-    h, line = _head(x), _line(x)
-    if h == "stage" and len(x.items) >= 4:
+    role, line = _role(x, Kind.FLOW), _line(x)
+    if role == "stage" and len(x.items) >= 4:
         end = x.items[2]
         cond = expr(end.items[1]) if isinstance(end, SList) and len(end.items) == 2 else expr(end)
         who_plays = expr(x.items[1])
         kids = [_item(i) for i in x.items[3:]]
         return TNode("stage", f"stage: each {who_plays} in turn, until {cond}", kids, line)
-    if h == "choice" and len(x.items) == 2 and isinstance(x.items[1], SList):
+    if role == "choice" and len(x.items) == 2 and isinstance(x.items[1], SList):
         opts = []
         for k, o in enumerate(x.items[1].items, 1):
             kids = _body(o, True)
@@ -254,17 +268,18 @@ def _item(x, in_choice: bool = False) -> TNode:
             else:
                 opts.append(TNode("option", f"option {k}:", kids, _line(o)))
         return TNode("choice", "choice: the current player picks one option", opts, line)
-    if h == "do" and len(x.items) == 2 and isinstance(x.items[1], SList):
+    if role == "block" and len(x.items) == 2 and isinstance(x.items[1], SList):
         return TNode("do", "do, in order", [_item(i, in_choice) for i in x.items[1].items], line)
     if _is_conditional(x):
         return TNode("if", f"if {expr(x.items[0])}", _body(x.items[1], in_choice), line)
-    if h in ("any", "all") and len(x.items) == 4:
+    if role in ("loop", "offer") and len(x.items) == 4:
         each = _each(x.items[1], x.items[2])
-        text = f"one option per {each}" if h == "any" and in_choice else f"for each {each}"
+        text = f"one option per {each}" if role == "offer" and in_choice else f"for each {each}"
         return TNode("loop", text, _body(x.items[3], in_choice), line)
-    if h == "let" and len(x.items) == 4:
+    if role == "binding" and len(x.items) == 4:
         return TNode("let", f"let {expr(x.items[2])} = {expr(x.items[1])}", _body(x.items[3], in_choice), line)
-    if h == "repeat" and len(x.items) == 3 and _head(x.items[2]) in ("any", "all", "do"):
+    if _role(x, Kind.ACTION) == "repeat" and len(x.items) == 3 \
+            and _role(x.items[2], Kind.FLOW) in ("loop", "offer", "block"):
         return TNode("loop", f"repeat {expr(x.items[1])} times", _body(x.items[2], in_choice), line)
     return TNode("action", action_text(x), [], line)
 

@@ -3,6 +3,7 @@ from it, and docs/forms.md generated from it."""
 
 from __future__ import annotations
 
+import ast
 import re
 from typing import Callable
 
@@ -268,7 +269,89 @@ def test_the_check_rejects_a_mention_of_an_unknown_head(sandbox):
         seal(FlowCompiler)
 
 
+@pytest.mark.parametrize("facts, message", [
+    ({"role": "gizmo"}, "unknown role 'gizmo'"),
+    ({"words": "halve {1:twice}"}, r"the field \{1:twice\} of its words"),
+    ({"words": "halve {1"}, "unbalanced braces"),
+    ({"loops": True}, "a form that loops binds its variable"),
+])
+def test_the_check_rejects_a_bad_role_words_or_loops(sandbox, facts, message):
+    class Bad(FlowCompiler):
+        @form("halve", "(halve N)", Kind.INT, **facts)
+        def int_halve(self, x, scope):
+            """(halve N)
+
+            Half of N."""
+
+    with pytest.raises(FormError, match=message):
+        seal(Bad)
+
+
 def test_the_registry_is_not_used_before_it_is_sealed(sandbox):
     forms_module._SEALED[:] = []
     with pytest.raises(FormError, match="before the compiler was assembled"):
         forms_module.registry()
+
+
+# -- modules read facts of forms, not their head keywords --------------------------------------
+# the modules that know a form only by the facts registered with it (role, words, loops, puts,
+# sets ...): none compares a form's head keyword with a string
+FACT_READERS = ("recycle/study/structure.py", "recycle/lang/lint.py", "recycle/lang/costs.py")
+
+
+def test_the_facts_the_readers_use_are_those_their_head_comparisons_were():
+    assert REGISTRY.loops == {"any", "all", "filter"}  # costs.py: ("any", "all", "filter")
+    flow = {h: REGISTRY.lookup(Kind.FLOW, h).role for h in REGISTRY.heads[Kind.FLOW]}
+    assert flow == {"stage": "stage", "choice": "choice", "do": "block", "any": "offer", "all": "loop",
+                    "let": "binding"}
+    assert {h for h, roles in REGISTRY.roles.items() if roles & {"junction"}} == {"and", "or"}
+    assert {h for h, roles in REGISTRY.roles.items() if roles & {"quantifier"}} == {"any", "all"}
+    assert {h for h, roles in REGISTRY.roles.items() if roles & {"equality"}} == {"==", "!="}
+    assert REGISTRY.words["sum"] == ("sum {1} {2=using} {3}",)
+    assert REGISTRY.lookup(Kind.ACTION, "move").words == ("move {1} → {2}",)
+
+
+def _is_head(node) -> bool:
+    """Does ``node`` read a form's head: ``head_of(x)``, ``_head(x)``, ``x.head``, ``h``,
+    ``head`` or ``x.items[0].value``?"""
+    if isinstance(node, ast.Call):
+        f = node.func
+        return (f.id if isinstance(f, ast.Name) else getattr(f, "attr", "")) in ("head_of", "_head")
+    if isinstance(node, ast.Attribute) and node.attr == "head":
+        return True
+    if isinstance(node, ast.Name) and node.id in ("h", "head"):
+        return True
+    return (isinstance(node, ast.Attribute) and node.attr == "value" and isinstance(node.value, ast.Subscript)
+            and isinstance(node.value.value, ast.Attribute) and node.value.value.attr == "items"
+            and isinstance(node.value.slice, ast.Constant) and node.value.slice.value == 0)
+
+
+def head_comparisons(source: str) -> list[str]:
+    """``line: head`` for each comparison of a form's head with the head of a registered form
+    (``h == "choice"``, ``head_of(x) in ("any", "all")``); structural heads (game, setup,
+    deck ...) are no forms and may be compared."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Compare):
+            continue
+        sides = [node.left, *node.comparators]
+        if not any(_is_head(s) for s in sides):
+            continue
+        for s in sides:
+            for c in ast.walk(s):
+                if isinstance(c, ast.Constant) and isinstance(c.value, str) and c.value in REGISTRY.all_heads:
+                    found.append(f"{node.lineno}: {c.value}")
+    return found
+
+
+def test_the_head_check_finds_each_kind_of_comparison():
+    code = ('h == "choice"\nif head_of(x) in ("any", "all", "deck"): pass\n_head(y) != "move"\n'
+            'x.head == "stage"\nx.items[0].value in ("filter",)\nh == "setup"\nkind == "choice"\n')
+    assert head_comparisons(code) == ["1: choice", "2: any", "2: all", "3: move", "4: stage", "5: filter"]
+
+
+@pytest.mark.parametrize("module", FACT_READERS)
+def test_these_modules_compare_no_form_head(module):
+    found = head_comparisons((ROOT / module).read_text(encoding="utf-8"))
+    assert not found, (f"{module} compares form heads ({', '.join(found)}): register a fact with the form "
+                       "instead (forms.py: role, words, loops ...; docs/development.md, 'Adding a form')")
