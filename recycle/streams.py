@@ -100,6 +100,24 @@ class Stream(random.Random):
         z = ((z ^ (z >> 27)) * MIX2) & MASK
         return ((z ^ (z >> 31)) >> 11) * TO_UNIT
 
+    def randoms(self, n: int) -> list:
+        """The next ``n`` draws of ``random()``, as a list: the same floats, in one NumPy
+        computation for a long run (a shuffle of a large deck draws thousands at once)."""
+        if n < 64:
+            return [self.random() for _ in range(n)]
+        try:
+            import numpy as np
+        except ImportError:  # (NumPy comes with matplotlib; without it, one at a time)
+            return [self.random() for _ in range(n)]
+        counts = np.arange(self.count + 1, self.count + n + 1, dtype=np.uint64)
+        self.count += n
+        with np.errstate(over="ignore"):
+            z = np.uint64(self.key) + counts * np.uint64(GOLDEN)
+            z = (z ^ (z >> np.uint64(30))) * np.uint64(MIX1)
+            z = (z ^ (z >> np.uint64(27))) * np.uint64(MIX2)
+            z = z ^ (z >> np.uint64(31))
+        return ((z >> np.uint64(11)).astype(np.float64) * TO_UNIT).tolist()
+
     def next64(self) -> int:
         """The next draw, all 64 bits."""
         self.count = n = self.count + 1

@@ -325,8 +325,17 @@ def mentions(node, name: str) -> bool:
 
 def shuffle(lst: list, random) -> None:
     """Fisher-Yates with ``random()`` floats: uniform to within 2**-53, and much faster in
-    CPython than ``Random.shuffle``'s integer draws."""
-    for i in range(len(lst) - 1, 0, -1):
+    CPython than ``Random.shuffle``'s integer draws. A game's Stream draws a long shuffle's
+    floats in one go (``Stream.randoms``): the same numbers, without a Python call each."""
+    n = len(lst)
+    stream = getattr(random, "__self__", None)
+    if n > 64 and type(stream).__name__ == "Stream" and getattr(random, "__name__", "") == "random":
+        draws = stream.randoms(n - 1)
+        for k, i in enumerate(range(n - 1, 0, -1)):
+            j = int(draws[k] * (i + 1))
+            lst[i], lst[j] = lst[j], lst[i]
+        return
+    for i in range(n - 1, 0, -1):
         j = int(random() * (i + 1))
         lst[i], lst[j] = lst[j], lst[i]
 

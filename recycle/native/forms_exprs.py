@@ -147,7 +147,7 @@ def bool_any_all(w, x, sc) -> str:
     h = head_of(x)
     params = sc.params()
     with w.function(f"{h}_of", params, f"({h} ...) at line {x.span.line}"):
-        var = w.fresh("v_" + "".join(ch for ch in name if ch.isalnum())[:12])
+        var = w.local(name)
         loop = collection(w, x.items[1], sc, var)
         depth = w.fn.depth
         open_loop(w, loop)
@@ -355,7 +355,7 @@ def loc_filter(w, x, sc) -> tuple[str, str]:
         with w.block("if out == 0:"):
             w.line("return out")
         w.line("m = 0")
-        var = w.fresh("v_" + "".join(ch for ch in name if ch.isalnum())[:12])
+        var = w.local(name)
         with w.block("for k in range(scratch[source]):"):
             w.line(f"{var} = scratch[source + 1 + k]")
             with w.block(f"if {w.bool_(x.items[3], sc.bind(name, var, CARD_T))}:"):
@@ -376,7 +376,7 @@ def filter_players(w, x, sc, name: str, which: str) -> tuple[str, str]:
         with w.block("if out == 0:"):
             w.line("return out")
         w.line("m = 0")
-        var = w.fresh("v_" + "".join(ch for ch in name if ch.isalnum())[:12])
+        var = w.local(name)
         with w.block(f"for {var} in range({n}):"):
             with w.block(f"if {w.bool_(x.items[3], sc.bind(name, var, PLAYER_T if which == 'player' else TEAM_T))}:"):
                 w.line(f"scratch[out + 1 + m] = {var}")
@@ -405,7 +405,7 @@ def loc_union(w, x, sc) -> tuple[str, str]:
                 inner_sc = sc
                 if head_of(p) == "all":
                     name = loop_var(p)
-                    var = w.fresh("v_" + "".join(ch for ch in name if ch.isalnum())[:12])
+                    var = w.local(name)
                     loop = collection(w, p.items[1], sc, var)
                     open_loop(w, loop)
                     inner_sc = sc.bind(name, var, loop.type)

@@ -138,7 +138,7 @@ def loop_var(x) -> str:
 @native(Kind.FLOW, "all", "any")
 def each(w, x, sc) -> None:
     name = loop_var(x)
-    var = w.fresh("v_" + "".join(ch for ch in name if ch.isalnum())[:12])
+    var = w.local(name)
     loop = collection(w, x.items[1], sc, var)
     w.comment(x)
     depth = w.fn.depth
@@ -151,7 +151,7 @@ def each(w, x, sc) -> None:
 @native(Kind.FLOW, "let")
 def let(w, x, sc) -> None:
     name = loop_var(x)
-    var = w.fresh("v_" + "".join(ch for ch in name if ch.isalnum())[:12])
+    var = w.local(name)
     typ, code = w.value(x.items[1], sc)
     w.line(f"{var} = {code}")
     w.item(x.items[3], sc.bind(name, var, typ))
@@ -182,7 +182,7 @@ def options(w, x, sc, counting: bool) -> None:
         name = loop_var(x)
         if uses_rng(x.items[1]):
             raise NativeUnsupported("a collection of options that draws random numbers", x)
-        var = w.fresh("v_" + "".join(ch for ch in name if ch.isalnum())[:12])
+        var = w.local(name)
         loop = collection(w, x.items[1], sc, var)
         if counting and is_static(x.items[3]):
             for line in loop.before if loop.size_before else ():
@@ -196,7 +196,7 @@ def options(w, x, sc, counting: bool) -> None:
         return
     if h == "let":
         name = loop_var(x)
-        var = w.fresh("v_" + "".join(ch for ch in name if ch.isalnum())[:12])
+        var = w.local(name)
         typ, code = w.value(x.items[1], sc)
         w.line(f"{var} = {code}")
         options(w, x.items[3], sc.bind(name, var, typ), counting)
@@ -255,7 +255,7 @@ def raw_count(w, x, sc, var: str) -> None:
         return
     if h == "any":
         name = loop_var(x)
-        elem = w.fresh("v_" + "".join(ch for ch in name if ch.isalnum())[:12])
+        elem = w.local(name)
         loop = collection(w, x.items[1], sc, elem)
         if is_static(x.items[3]):
             for line in loop.before if loop.size_before else ():
@@ -293,7 +293,7 @@ def raw_walk(w, x, sc, suffix: list) -> None:
         return
     if h == "any":
         name = loop_var(x)
-        elem = w.fresh("v_" + "".join(ch for ch in name if ch.isalnum())[:12])
+        elem = w.local(name)
         loop = collection(w, x.items[1], sc, elem)
         depth = w.fn.depth
         open_loop(w, loop)

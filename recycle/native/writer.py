@@ -167,6 +167,10 @@ class Writer:
         self.counter += 1
         return f"{stem}_{self.counter}"
 
+    def local(self, rcy_name: str) -> str:
+        """A fresh local for the RECYCLE variable ``'rcy_name`` (``v_NAME_7``)."""
+        return self.fresh("v_" + "".join(ch for ch in rcy_name if ch.isalnum())[:12])
+
     def intern(self, text: str) -> int:
         """The id of a string (its place in the game's string table; "" is 0)."""
         text = str(text)
