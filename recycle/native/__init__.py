@@ -60,23 +60,38 @@ def why_not_native(game) -> str | None:
     return None
 
 
-def rollout_arrays(game, seeds, max_steps: int, threads: int = 1, max_work: int | None = None):
+def rollout_arrays(game, seeds, max_steps: int, threads: int = 1, max_work: int | None = None, keys=None):
     """The native rollouts of ``seeds`` as arrays: (scores[n, P], counters[n, 5]: status,
     steps, decisions, options, rounds). A row whose status is not 0 was stopped by native code
-    and must be played again by Python (``rollout_records`` does)."""
+    and must be played again by Python (``rollout_records`` does). ``keys``: the seeds' stream
+    keys already made (``engine.range_keys``); then ``seeds`` is not read."""
     import numpy as np
 
+    from .engine import chance_and_player_keys
+
     ng = native_game(game)
-    seeds = list(seeds)
+    if keys is None:
+        keys = chance_and_player_keys(list(seeds))
     work = (game.max_work if max_work is None else max_work) // 4
-    if threads > 1 and len(seeds) > 1:
-        size = -(-len(seeds) // threads)
-        parts = [seeds[i:i + size] for i in range(0, len(seeds), size)]
-        with ThreadPoolExecutor(max_workers=threads) as pool:
-            results = list(pool.map(lambda part: ng.rollouts(part, max_steps, work), parts))
+    if threads > 1 and len(keys) > 1:
+        # each call makes its own native arrays: two runs on one game may share the pool
+        size = -(-len(keys) // threads)
+        parts = [keys[i:i + size] for i in range(0, len(keys), size)]
+        results = list(_pool(threads).map(lambda part: ng.rollouts_of_keys(part, max_steps, work), parts))
         return np.concatenate([r[0] for r in results]), np.concatenate([r[1] for r in results])
-    scores, counts, _ = ng.rollouts(seeds, max_steps, work)
+    scores, counts, _ = ng.rollouts_of_keys(keys, max_steps, work)
     return scores, counts
+
+
+_POOLS: dict = {}
+
+
+def _pool(threads: int) -> ThreadPoolExecutor:
+    """One pool of ``threads`` threads per process, kept for the next chunk of rollouts."""
+    pool = _POOLS.get(threads)
+    if pool is None:
+        pool = _POOLS[threads] = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="recycle-native")
+    return pool
 
 
 def rollout_records(game, seeds, max_steps: int, threads: int = 1, max_work: int | None = None):

@@ -210,18 +210,38 @@ class NativeGame:
         decisions, options, rounds, and card places[n, cards] when ``places``)."""
         import numpy as np
 
-        n = len(seeds)
-        keys = chance_and_player_keys(seeds)
+        return self.rollouts_of_keys(chance_and_player_keys(seeds), max_steps, max_work, places)
+
+    def rollouts_of_keys(self, keys, max_steps: int, max_work: int, places: bool = False, state=None):
+        """``rollouts`` of the games whose (chance, players) stream keys are the rows of
+        ``keys``; ``state``: the native arrays to play on (made afresh when None)."""
+        import numpy as np
+
+        n = len(keys)
         scores = np.zeros((n, self.game.nplayers), np.int64)
         counts = np.zeros((n, 5), np.int64)
         where = np.zeros((n if places else 0, self.ncards), np.int32)
         t0 = time.perf_counter()
-        self.module.rollouts(self.initial, self.new_arrays(), self.nteams, keys, max_steps, max_work, scores, counts,
-                             where, places)
+        self.module.rollouts(self.initial, self.new_arrays() if state is None else state, self.nteams, keys, max_steps,
+                             max_work, scores, counts, where, places)
         if not self.compiled:
             self.compiled = True
             self.compile_seconds = time.perf_counter() - t0
         return scores, counts, where
+
+
+def range_keys(seed: int, start: int, stop: int):
+    """The stream keys of rollouts ``start`` to ``stop`` of a simulation seeded with ``seed``
+    (``rollout_seed(seed, i)``), made natively when every seed is below 2**64."""
+    import numpy as np
+
+    from ..engine.game import rollout_seed
+
+    if isinstance(seed, int) and 0 <= rollout_seed(seed, 0) and rollout_seed(seed, stop) < 1 << 64:
+        from .runtime import keys_of
+
+        return keys_of(np.arange(start, stop, dtype=np.uint64) + np.uint64(rollout_seed(seed, 0)))
+    return chance_and_player_keys([rollout_seed(seed, i) for i in range(start, stop)])
 
 
 def chance_and_player_keys(seeds):

@@ -281,7 +281,10 @@ def _natively(game, start, n, seed, max_steps, progress, threads, stop, agg) -> 
     """Rollouts ``start`` to ``n`` by native code, a chunk at a time (the stop and progress
     checked between); returns where it stopped."""
     from ..engine.game import rollout_seed
+    import numpy as np
+
     from ..native import initial_teams, python_record, rollout_arrays
+    from ..native.engine import range_keys
 
     size = NATIVE_CHUNK * max(1, threads) if stop.deadline is None else 200
     team_of = initial_teams(game)
@@ -289,13 +292,13 @@ def _natively(game, start, n, seed, max_steps, progress, threads, stop, agg) -> 
         if stop():
             return a
         stop.hold = False
-        seeds = [rollout_seed(seed, i) for i in range(a, min(n, a + size))]
-        scores, counts = rollout_arrays(game, seeds, max_steps, threads)
+        b = min(n, a + size)
+        scores, counts = rollout_arrays(game, None, max_steps, threads, keys=range_keys(seed, a, b))
         # the rows native code stopped are played again by Python, in order
-        redo = {i: python_record(game, seeds[i], max_steps) for i in range(len(seeds)) if counts[i, 0]}
+        redo = {i: python_record(game, rollout_seed(seed, a + i), max_steps) for i in np.nonzero(counts[:, 0])[0].tolist()}
         stop.hold = True
         if redo:
-            for i in range(len(seeds)):
+            for i in range(b - a):
                 agg.add(redo[i] if i in redo else
                         ([int(v) for v in scores[i]], int(counts[i, 2]), int(counts[i, 3]), team_of))
         else:
