@@ -14,6 +14,7 @@ import pytest
 
 import recycle
 from recycle.lang import pygen
+from ..helpers import PEAK_MB
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = sorted((ROOT / "games").glob("*.rcy"))
@@ -109,11 +110,11 @@ def nested_players_loops(depth: int, players: int) -> str:
             " (top ((current player) iloc HAND))))\n (scoring max 0))\n")
 
 
-LOAD_AND_MEASURE = """
-import resource, sys
+LOAD_AND_MEASURE = f"""
+import sys
 import recycle
 g = recycle.load(sys.argv[1])
-print(g.engine, len(g.generated or ""), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
+print(g.engine, len(g.generated or ""), {PEAK_MB})
 """
 
 

