@@ -170,8 +170,16 @@ def remembered(w, x, sc, compute: str) -> str | None:
     found = analyse(x, lambda name: isinstance(sc.lookup(name), Const))
     if found is None or len(found[0]) != 1:
         return None
-    site = w.memo_sites
-    w.memo_sites += 1
+    # Two conditions alike but for the variable naming the location answer alike for the same
+    # cards: they share a site (Schwimmen's two stages end on the same test of every hand)
+    here = str(found[0][0])
+    consts = sorted({(a.value, repr(sc.lookup(a.value).value)) for a in _atoms(x)
+                     if a.kind == VAR and isinstance(sc.lookup(a.value), Const)})
+    key = (str(x).replace(here, "\0"), tuple(consts))
+    site = w.memo_keys.get(key)
+    if site is None:
+        site = w.memo_keys[key] = w.memo_sites
+        w.memo_sites += 1
     params = sc.params()
     with w.function("remembered", params, f"({head_of(x)} ...) at line {x.span.line}, remembered by the "
                                           f"version of the location it reads"):
@@ -185,6 +193,15 @@ def remembered(w, x, sc, compute: str) -> str | None:
             w.line(f"memo[{site}, where, 2] = 1 if answer else 0")
         w.line("return answer")
     return w.fns[-1].call(*params)
+
+
+def _atoms(x):
+    """Every atom of a form, depth first."""
+    if isinstance(x, Atom):
+        yield x
+        return
+    for item in x.items:
+        yield from _atoms(item)
 
 
 # -- strings -------------------------------------------------------------------------------

@@ -265,38 +265,41 @@ def view_bottom(ctr, scratch, v):
 @njit(cache=True, nogil=True, _nrt=False)
 def partition(scratch, ctr, v, column):
     """(partition KEY CARDS): groups of equal ``column[card]``, in order of first appearance,
-    each in the cards' order: a group list (see SCRATCH)."""
+    each in the cards' order: a group list (see SCRATCH), made in one block of the stack."""
     n = scratch[v]
-    keys = alloc(scratch, ctr, n)  # the distinct values, in order
-    if ctr[STATUS] == CAPACITY:
+    g = ctr[SP]
+    # the block: [groups, group 0's view, ...] (room for n groups), then the groups, each
+    # [cards, card...]; while it is made, each group's first card and each card's group lie
+    # past its end
+    size = 1 + n + n + n
+    if g + size + n + n > scratch.shape[0]:
+        ctr[STATUS] = CAPACITY
+        scratch[0] = 0
         return 0
+    first = g + size  # first[j]: the index in v of group j's first card
+    which = first + n  # which[k]: the group of card k
     nk = 0
     for k in range(n):
         value = column[scratch[v + 1 + k]]
-        seen = False
-        for j in range(nk):
-            if scratch[keys + 1 + j] == value:
-                seen = True
-                break
-        if not seen:
-            scratch[keys + 1 + nk] = value
+        j = 0
+        while j < nk and column[scratch[v + 1 + scratch[first + j]]] != value:
+            j += 1
+        if j == nk:
+            scratch[first + nk] = k
             nk += 1
-    g = alloc(scratch, ctr, nk)
+        scratch[which + k] = j
+    scratch[g] = nk
+    at = g + 1 + nk
     for j in range(nk):
+        scratch[g + 1 + j] = at
         m = 0
         for k in range(n):
-            if column[scratch[v + 1 + k]] == scratch[keys + 1 + j]:
+            if scratch[which + k] == j:
                 m += 1
-        group = alloc(scratch, ctr, m)
-        if ctr[STATUS] == CAPACITY:
-            return 0
-        scratch[g + 1 + j] = group
-        m = 0
-        for k in range(n):
-            c = scratch[v + 1 + k]
-            if column[c] == scratch[keys + 1 + j]:
-                scratch[group + 1 + m] = c
-                m += 1
+                scratch[at + m] = scratch[v + 1 + k]
+        scratch[at] = m
+        at += m + 1
+    ctr[SP] = at
     return g
 
 
@@ -449,11 +452,28 @@ def set_row(table, row, values):
 
 @njit(cache=True, nogil=True, _nrt=False)
 def copy_into(dst, src):
-    """dst[...] = src for arrays of one or two dimensions of the same shape, as a loop."""
-    a = dst.reshape(-1)
-    b = src.reshape(-1)
-    for k in range(b.shape[0]):
-        a[k] = b[k]
+    """dst[:] = src for arrays of one dimension, as a loop (no reshape: that is a call into C)."""
+    for k in range(src.shape[0]):
+        dst[k] = src[k]
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def copy_table(dst, src):
+    """dst[:, :] = src for tables (two dimensions) of one shape, as loops."""
+    for i in range(src.shape[0]):
+        for k in range(src.shape[1]):
+            dst[i, k] = src[i, k]
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def copy_locations(locs, lens, locs0, lens0):
+    """The locations as dealt (``locs0``, ``lens0``): only the cards each holds are copied,
+    since nothing reads a row past its length."""
+    for i in range(lens0.shape[0]):
+        n = lens0[i]
+        lens[i] = n
+        for k in range(n):
+            locs[i, k] = locs0[i, k]
 
 
 @njit(cache=True, nogil=True)

@@ -154,6 +154,7 @@ class Writer:
         self.fn: Fn | None = None
         self.counter = 0
         self.memo_sites = 0
+        self.memo_keys: dict = {}  # a remembered condition's form -> its site (shared when alike)
         self.name_lists: dict[tuple, str] = {}
         self.uses_teams = False
         consts = {}
@@ -392,12 +393,11 @@ def rollouts(initial, state, nteams, all_keys, max_steps, max_work, scores, coun
     locs0, lens0, card_loc0, ints0, strs0, pts0, team_of0 = initial
     locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, keys, team_of, scratch, ver, memo = state
     for i in range(all_keys.shape[0]):
-        copy_into(locs, locs0)
-        copy_into(lens, lens0)
+        copy_locations(locs, lens, locs0, lens0)
         copy_into(card_loc, card_loc0)
         copy_into(ints, ints0)
         copy_into(strs, strs0)
-        copy_into(pts, pts0)
+        copy_table(pts, pts0)
         copy_into(team_of, team_of0)
         for j in range(ctr.shape[0]):
             ctr[j] = 0
