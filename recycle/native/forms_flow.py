@@ -214,12 +214,85 @@ def options(w, x, sc, counting: bool) -> None:
         if not is_static(parts[0]) and all(is_static(p) for p in parts[1:]):
             composed(w, parts[0], parts[1:], sc, counting)
             return
+        forks = [i for i, p in enumerate(parts) if not is_single(p)]
+        if len(forks) <= 1 and all(is_static(p) for p in (parts[forks[0] + 1:] if forks else ())):
+            dry_run_block(w, x, parts, forks[0] if forks else None, sc, counting)
+            return
     raise NativeUnsupported(f"({h} ...) as an option of a choice" if h else "an option of this shape", x)
 
 
 def do_parts(x) -> list:
     inner = x.items[1]
     return [inner] if inner.items and isinstance(inner.items[0], Atom) else list(inner.items)
+
+
+def is_single(x) -> bool:
+    """An item offering one option or none: an action or block, a conditional of one, (repeat
+    all ...), a block of such items (a compose of them lists one option, recycle/lang/items.py)."""
+    if is_static(x):
+        return True
+    if isinstance(x, SList) and x.items and isinstance(x.items[0], SList) and len(x.items) == 2:
+        return is_single(x.items[1])
+    h = head_of(x)
+    if h == "repeat" and len(x.items) == 3 and kw(x.items[1], "all"):
+        return True
+    if h == "do" and len(x.items) == 2 and isinstance(x.items[1], SList):
+        return all(is_single(p) for p in do_parts(x))
+    return False
+
+
+def condition_draws(x) -> bool:
+    """Does a condition of a conditional in ``x`` (a block of single items) draw random numbers?"""
+    if not isinstance(x, SList) or not x.items:
+        return False
+    if isinstance(x.items[0], SList) and len(x.items) == 2:
+        return uses_rng(x.items[0]) or condition_draws(x.items[1])
+    if head_of(x) == "do" and len(x.items) == 2 and isinstance(x.items[1], SList):
+        return any(condition_draws(p) for p in do_parts(x))
+    return False
+
+
+def dry_run_block(w, x, parts: list, fork: int | None, sc, counting: bool) -> None:
+    """(do (ITEM ...)) as an option where the items before the one that forks (``fork``, or
+    none) need the state: the Python engine lists its options by running them on the state
+    and putting it back (a dry run, recycle/lang/items.py, compose). So does this: the state is
+    kept (``dry_begin``), the items before the fork run, the fork's options are counted, the
+    state is put back (``dry_end``). An error in the dry run stops the game as Python's
+    listing does (Python then plays it again for the message)."""
+    before, first, after = (parts, None, []) if fork is None else (parts[:fork], parts[fork], parts[fork + 1:])
+    # Python lists the options once (its draws rewound) and runs the chosen one's actions: the
+    # actions draw alike here, but a condition or the fork's listing would be drawn again
+    if first is not None and uses_rng(first) or any(condition_draws(p) for p in before):
+        raise NativeUnsupported("a block of options whose listing draws random numbers", x)
+    params = sc.params()
+    with w.function("dry_run", params, f"The items before the options of the block at line {x.span.line}."):
+        sequence(w, before, sc)
+    run_before = w.fns[-1].call(*params)
+    listed = w.fresh("listed")
+    w.line(f"{listed} = 0")
+    w.line("dry_begin(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, dry)")
+    w.line(run_before)
+    if first is not None:
+        with w.block("if ctr[STATUS] == 0:"):
+            raw_count(w, first, sc, listed)
+    w.line("dry_end(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry)")
+    if counting:
+        w.line(f"n += max(1, {listed})")
+        return
+    with w.block("if ctr[STATUS]:"):
+        w.line("return")
+    with w.block(f"if k < max(1, {listed}):"):
+        w.line(run_before)  # now for real
+        w.check()
+        if first is None:
+            w.line("return")
+        else:
+            with w.block(f"if {listed} == 0:"):
+                sequence(w, after, sc)
+                w.line("return")
+            raw_walk(w, first, sc, after)
+            w.line("return")
+    w.line(f"k -= max(1, {listed})")
 
 
 def repeat_source_size(w, x, sc) -> str:
@@ -350,6 +423,8 @@ def choice(w, x, sc) -> None:
             options(w, p, sc, False)
     run = w.fns[-1]
     w.line(f"n = {count.call(*params)}")
+    if any("dry_begin" in ln for ln in count.lines):
+        w.check()  # a dry run broke a rule while the options were listed
     with w.block("if n == 0:"):
         w.line("ctr[STATUS] = RULE  # a choice with no legal option")
         w.line("return")

@@ -36,7 +36,7 @@ PLAYERS_T, TEAMS_T = "players", "teams"  # views holding player (team) numbers: 
 
 INLINE = ", inline='always'"  # the generated functions are inlined into play: no calls
 STATE_NAMES = ("locs", "lens", "card_loc", "ints", "strs", "pts", "pst", "tst", "ctr", "keys", "team_of", "scratch",
-               "ver", "memo")
+               "ver", "memo", "dry")
 CURRENT = "pst[ctr[PSP], 0]"
 CURRENT_TEAM = "tst[ctr[TSP], 0]"
 MAX_SOURCE = 400_000  # characters: a game beyond is played by the Python engine
@@ -391,7 +391,7 @@ def rollouts(initial, state, nteams, all_keys, max_steps, max_work, scores, coun
     after setup (``initial``), played on ``state`` (the arrays a caller made: native code makes
     none): scores, counters (status, steps, decisions, options, rounds), card places."""
     locs0, lens0, card_loc0, ints0, strs0, pts0, team_of0 = initial
-    locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, keys, team_of, scratch, ver, memo = state
+    locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, keys, team_of, scratch, ver, memo, dry = state
     for i in range(all_keys.shape[0]):
         copy_locations(locs, lens, locs0, lens0)
         copy_into(card_loc, card_loc0)

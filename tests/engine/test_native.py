@@ -34,7 +34,7 @@ from recycle.errors import StepLimitExceeded
 from recycle.native import NativeUnsupported, available, native_game, native_source, rollout_records, why_not_native
 from recycle.study.stats import NATIVE_MIN_GAMES, simulate
 
-from ..conftest import CORPUS, GAMES
+from ..conftest import CORPUS, GAMES, tiny
 
 pytestmark = pytest.mark.skipif(not available(), reason="the native engine needs Numba and NumPy")
 
@@ -263,3 +263,52 @@ def test_a_rollout_stopped_at_the_step_limit_is_played_again_by_python():
     records = rollout_records(game, seeds, max_steps=limit, threads=2)
     assert records == [python_record(game, sd, limit) for sd in seeds]
     assert None in records and any(r is not None for r in records)
+
+
+# -- options listed by a dry run (recycle/lang/items.py, compose) --------------------------------
+
+DRY_RUN = """(do ((shuffle (game iloc STOCK))))
+ (stage player (end (> (game sto TURNS) 14))
+  (inc (game sto TURNS))
+  (choice (
+   ;; draw, then lay any card of the hand (the one just drawn too): the options are listed
+   ;; after the draw, on the state itself, then the state is put back
+   (do ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))
+        (any ((current player) iloc HAND) 'C (move 'C (top (game vloc PILE))))))
+   ;; a block of single items, one option: the condition reads what the move did
+   (do ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))
+        ((> (size ((current player) iloc HAND)) 2)
+         (move (top ((current player) iloc HAND)) (top (game vloc PILE))))
+        ((== (size ((current player) iloc HAND)) 0) (inc ((current player) sto EMPTY)))))
+   (turn pass))))"""
+
+
+def test_options_listed_by_a_dry_run_are_the_python_engine_s():
+    """A block whose items need the state the earlier ones leave (a draw, then a card of the
+    hand) is listed natively by running it and putting the state back, as Python lists it; a
+    listing that breaks a rule (drawing from an empty stock) stops natively, and Python plays
+    that rollout again."""
+    game = tiny(DRY_RUN, deck="(deck (RANK (A, B, C, D, E)) (SUIT (X, Y)))",
+                scoring="(scoring max ((current player) sto EMPTY))")
+    source = native_source(game)
+    assert "dry_begin(" in source and "dry_end(" in source
+    ng = compiled(game)
+    seeds = [rollout_seed(7, i) for i in range(40)]
+    scores, counts, places = ng.rollouts(seeds, MAX_STEPS, game.max_work, places=True)
+    finished = 0
+    for i, sd in enumerate(seeds):
+        try:
+            s = game.random_rollout(sd, MAX_STEPS)
+        except recycle.RecycleRuntimeError:
+            assert counts[i, 0] != 0  # Python's listing broke a rule: so did the native one
+            continue
+        finished += 1
+        native = (int(counts[i, 0]), [int(v) for v in scores[i]], *(int(v) for v in counts[i, 1:4]),
+                  [int(v) for v in places[i]])
+        assert native == (0, list(s.scores), s.steps, s.decisions, s.options_total, [int(v) for v in s.card_loc])
+    assert 0 < finished < len(seeds)  # both kinds of ending were compared
+    ok = [sd for sd in seeds if counts[seeds.index(sd), 0] == 0]
+    assert rollout_records(game, ok, max_steps=MAX_STEPS) == [python_record(game, sd, MAX_STEPS) for sd in ok]
+    # a rollout whose listing broke the rule: Python's positioned message
+    with pytest.raises(recycle.RecycleRuntimeError, match=r"tiny.rcy:10:15: .*move from the empty location STOCK"):
+        rollout_records(game, seeds, max_steps=MAX_STEPS)
