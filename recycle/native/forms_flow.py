@@ -256,8 +256,8 @@ def dry_run_block(w, x, parts: list, fork: int | None, sc, counting: bool) -> No
     """(do (ITEM ...)) as an option where the items before the one that forks (``fork``, or
     none) need the state: the Python engine lists its options by running them on the state
     and putting it back (a dry run, recycle/lang/items.py, compose). So does this: the state is
-    kept (``dry_begin``), the items before the fork run, the fork's options are counted, the
-    state is put back (``dry_end``). An error in the dry run stops the game as Python's
+    kept (``dry_state``), the items before the fork run, the fork's options are counted, the
+    state is put back. An error in the dry run stops the game as Python's
     listing does (Python then plays it again for the message)."""
     before, first, after = (parts, None, []) if fork is None else (parts[:fork], parts[fork], parts[fork + 1:])
     # Python lists the options once (its draws rewound) and runs the chosen one's actions: the
@@ -270,12 +270,12 @@ def dry_run_block(w, x, parts: list, fork: int | None, sc, counting: bool) -> No
     run_before = w.fns[-1].call(*params)
     listed = w.fresh("listed")
     w.line(f"{listed} = 0")
-    w.line("dry_begin(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, dry)")
+    w.line("dry_state(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry, False)")
     w.line(run_before)
     if first is not None:
         with w.block("if ctr[STATUS] == 0:"):
             raw_count(w, first, sc, listed)
-    w.line("dry_end(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry)")
+    w.line("dry_state(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry, True)")
     if counting:
         w.line(f"n += max(1, {listed})")
         return
@@ -423,7 +423,7 @@ def choice(w, x, sc) -> None:
             options(w, p, sc, False)
     run = w.fns[-1]
     w.line(f"n = {count.call(*params)}")
-    if any("dry_begin" in ln for ln in count.lines):
+    if any("dry_state(" in ln for ln in count.lines):
         w.check()  # a dry run broke a rule while the options were listed
     with w.block("if n == 0:"):
         w.line("ctr[STATUS] = RULE  # a choice with no legal option")

@@ -451,72 +451,61 @@ def set_row(table, row, values):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def dry_begin(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, dry):
-    """Keep in ``dry`` what a dry run may change: the options of a block of items are worked
-    out on the state itself (recycle/lang/items.py, compose), which ``dry_end`` puts back."""
+def dry_state(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry, back):
+    """A dry run's state kept and put back. The options of a block of items are worked out on
+    the state itself (recycle/lang/items.py, compose): ``back=False`` keeps in ``dry`` what
+    the run may change (locations, card places, storages, point maps, the turn, the chance
+    stream's count: its draws are drawn again for real, as Python rewinds them), ``back=True``
+    puts it back and gives every location and the point maps a new version, so that no answer
+    remembered during the dry run is taken for the state's."""
     k = 0
     for i in range(lens.shape[0]):
-        dry[k] = lens[i]
+        if back:
+            lens[i] = dry[k]
+        else:
+            dry[k] = lens[i]
         k += 1
         for j in range(lens[i]):
-            dry[k] = locs[i, j]
+            if back:
+                locs[i, j] = dry[k]
+            else:
+                dry[k] = locs[i, j]
             k += 1
     for c in range(card_loc.shape[0]):
-        dry[k] = card_loc[c]
+        if back:
+            card_loc[c] = dry[k]
+        else:
+            dry[k] = card_loc[c]
         k += 1
     for j in range(ints.shape[0]):
-        dry[k] = ints[j]
+        if back:
+            ints[j] = dry[k]
+        else:
+            dry[k] = ints[j]
         k += 1
     for j in range(strs.shape[0]):
-        dry[k] = strs[j]
+        if back:
+            strs[j] = dry[k]
+        else:
+            dry[k] = strs[j]
         k += 1
     for r in range(pts.shape[0]):
         for c in range(pts.shape[1]):
-            dry[k] = pts[r, c]
+            if back:
+                pts[r, c] = dry[k]
+            else:
+                dry[k] = pts[r, c]
             k += 1
-    dry[k] = ctr[PSP]
-    dry[k + 1] = pst[ctr[PSP], 0]
-    dry[k + 2] = pst[ctr[PSP], 1]
-    dry[k + 3] = ctr[TSP]
-    dry[k + 4] = tst[ctr[TSP], 0]
-    dry[k + 5] = tst[ctr[TSP], 1]
-    dry[k + 6] = ctr[CHANCE_N]  # the dry run's draws are drawn again for real (Python rewinds)
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def dry_end(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry):
-    """The state as ``dry_begin`` kept it; every location and the point maps get a new version,
-    so no answer remembered during the dry run is taken for the state's."""
-    k = 0
-    for i in range(lens.shape[0]):
-        n = dry[k]
-        lens[i] = n
-        k += 1
-        for j in range(n):
-            locs[i, j] = dry[k]
-            k += 1
-    for c in range(card_loc.shape[0]):
-        card_loc[c] = dry[k]
-        k += 1
-    for j in range(ints.shape[0]):
-        ints[j] = dry[k]
-        k += 1
-    for j in range(strs.shape[0]):
-        strs[j] = dry[k]
-        k += 1
-    for r in range(pts.shape[0]):
-        for c in range(pts.shape[1]):
-            pts[r, c] = dry[k]
-            k += 1
-    ctr[PSP] = dry[k]
-    pst[ctr[PSP], 0] = dry[k + 1]
-    pst[ctr[PSP], 1] = dry[k + 2]
-    ctr[TSP] = dry[k + 3]
-    tst[ctr[TSP], 0] = dry[k + 4]
-    tst[ctr[TSP], 1] = dry[k + 5]
-    ctr[CHANCE_N] = dry[k + 6]
-    for i in range(ver.shape[0]):
-        ver[i] += 1
+    if back:
+        ctr[PSP], ctr[TSP], ctr[CHANCE_N] = dry[k], dry[k + 1], dry[k + 2]
+        pst[ctr[PSP], 0], pst[ctr[PSP], 1] = dry[k + 3], dry[k + 4]
+        tst[ctr[TSP], 0], tst[ctr[TSP], 1] = dry[k + 5], dry[k + 6]
+        for i in range(ver.shape[0]):
+            ver[i] += 1
+    else:
+        dry[k], dry[k + 1], dry[k + 2] = ctr[PSP], ctr[TSP], ctr[CHANCE_N]
+        dry[k + 3], dry[k + 4] = pst[ctr[PSP], 0], pst[ctr[PSP], 1]
+        dry[k + 5], dry[k + 6] = tst[ctr[TSP], 0], tst[ctr[TSP], 1]
 
 
 @njit(cache=True, nogil=True, _nrt=False)

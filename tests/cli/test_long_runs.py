@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -264,17 +265,23 @@ def _commands(tmp_path):
 
 
 def test_an_output_that_cannot_be_written_is_an_error(tmp_path):
-    for args in _commands(tmp_path):
+    def full_and_closed(args):
         with open("/dev/full", "w") as full:
-            r = subprocess.run([sys.executable, "-m", "recycle", *map(str, args)], stdout=full, stderr=subprocess.PIPE,
-                               text=True, env=_env(), timeout=SAFETY)
+            to_full = subprocess.run([sys.executable, "-m", "recycle", *map(str, args)], stdout=full,
+                                     stderr=subprocess.PIPE, text=True, env=_env(), timeout=SAFETY)
+        # stdout closed (`>&-`): Python has no sys.stdout at all
+        closed = subprocess.run(["sh", "-c", 'exec "$@" >&-', "sh", sys.executable, "-m", "recycle", *map(str, args)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(), timeout=SAFETY)
+        return to_full, closed
+
+    commands = _commands(tmp_path)
+    with ThreadPoolExecutor(4) as pool:  # the commands are independent: run a few at once
+        results = list(pool.map(full_and_closed, commands))
+    for args, (r, closed) in zip(commands, results):
         assert r.returncode == 1, args
         assert r.stderr.splitlines()[-1] == "error: cannot write the output: No space left on device", (args, r.stderr)
         assert "Traceback" not in r.stderr and "Exception ignored" not in r.stderr, args
-        # stdout closed (`>&-`): Python has no sys.stdout at all
-        r = subprocess.run(["sh", "-c", 'exec "$@" >&-', "sh", sys.executable, "-m", "recycle", *map(str, args)],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(), timeout=SAFETY)
-        assert r.returncode == 1, args
-        assert r.stderr.splitlines()[-1] == "error: cannot write the output: the standard output is closed", \
-            (args, r.stderr)
+        assert closed.returncode == 1, args
+        assert closed.stderr.splitlines()[-1] == "error: cannot write the output: the standard output is closed", \
+            (args, closed.stderr)
 

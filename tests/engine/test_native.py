@@ -291,7 +291,7 @@ def test_options_listed_by_a_dry_run_are_the_python_engine_s():
     game = tiny(DRY_RUN, deck="(deck (RANK (A, B, C, D, E)) (SUIT (X, Y)))",
                 scoring="(scoring max ((current player) sto EMPTY))")
     source = native_source(game)
-    assert "dry_begin(" in source and "dry_end(" in source
+    assert "dry_state(" in source and ", True)" in source
     ng = compiled(game)
     seeds = [rollout_seed(7, i) for i in range(40)]
     scores, counts, places = ng.rollouts(seeds, MAX_STEPS, game.max_work, places=True)

@@ -116,8 +116,8 @@ def test_skill_and_hidden_information():
 
 def test_workers_do_not_change_the_results():
     g = recycle.load(SCHWIMMEN)
-    one = analyze(g, n=40, seed=3, specs=["greedy:1", "random"], workers=1, values="winprob:2")
-    two = analyze(g, n=40, seed=3, specs=["greedy:1", "random"], workers=2, values="winprob:2")
+    one = analyze(g, n=16, seed=3, specs=["greedy:1", "random"], workers=1, values="winprob:2")
+    two = analyze(g, n=16, seed=3, specs=["greedy:1", "random"], workers=2, values="winprob:2")
     assert json.dumps(_strip(one), sort_keys=True) == json.dumps(_strip(two), sort_keys=True)
     s1, s2 = simulate(g, 300, 9, workers=1).to_dict(), simulate(g, 300, 9, workers=2).to_dict()
     assert _strip(s1) == _strip(s2)
