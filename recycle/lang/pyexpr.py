@@ -8,12 +8,15 @@ check, cache and message of the closures. ``k`` names a constant of the generate
 
 from __future__ import annotations
 
+from .forms import Kind, registry
 from .pycards import CardWriter
 from .pytext import embed, short
 from .values import Card
 from .shapes import MAX_INT, SCAN, SMALL, Const, head_of, is_atom, is_location_form, is_storage_form, kw
 from .syntax import INT, SYMBOL, VAR, Atom, SList
+from .writers import Writers
 
+WRITERS = Writers("compiled")  # the forms this engine writes out, by kind and head (below)
 MAX_REPEAT = 100_000  # as items.MAX_REPEAT (a larger count is left to the closure's message)
 # A players loop in a condition is written out player by player, nested loops multiplying the
 # text (seven nested loops over ten players: 10^7 copies); beyond this many characters of the
@@ -33,9 +36,10 @@ def unrolled_size(node, nplayers: int) -> int:
 
 
 def players_loop(node) -> bool:
-    """Whether ``node`` is ``(any|all player 'P X)``, which ``write_bool`` writes out per player."""
-    return head_of(node) in ("any", "all") and len(node.items) == 4 and kw(node.items[1], "player") \
-        and is_atom(node.items[2], VAR)
+    """Whether ``node`` is ``(any|all player 'P X)`` (a quantifier of the registry over the
+    players), which ``write_bool`` writes out per player."""
+    return isinstance(node, SList) and len(node.items) == 4 and kw(node.items[1], "player") \
+        and is_atom(node.items[2], VAR) and "quantifier" in registry().roles.get(head_of(node), ())
 
 
 class ExprWriter(CardWriter):
@@ -76,44 +80,11 @@ class ExprWriter(CardWriter):
 
     def write_bool(self, node, scope) -> str | None:
         """The condition written out, or None where only the closure will do."""
-        h = head_of(node) if isinstance(node, SList) else None
-        if h in ("and", "or") and len(node.items) >= 3:
-            parts = self.bool_parts(node, scope)
-            if isinstance(parts, str):
-                return parts  # remembered whole
-            if all(p is None for p in parts) or (self.literal and any(p is None for p in parts)):
-                return None
-            # the parts Python cannot say plainly are their own closures (cached where pure)
-            parts = [p if p is not None else f"{self.k(self.bool_closure(i, scope))}(s, e)"
-                     for p, i in zip(parts, node.items[1:])]
-            return "(" + f" {h} ".join(parts) + ")"
-        if h in ("any", "all") and players_loop(node):
-            # a loop over the players: written out once per player, the variable a literal
-            # (unless that would be too long: nested loops multiply it)
-            n = self.comp.layout.nplayers
-            if unrolled_size(node, n) > MAX_UNROLLED:
-                return None
-            name = node.items[2].value
-            parts = []
-            # the variable has a slot too: a remembered condition sets it before asking its closure
-            inner = scope.bind(name, self.comp.new_slot(), "player")
-            for p in range(n):
-                with self.as_literal(name, p):
-                    parts.append(self.write_bool(node.items[3], inner))
-            if any(p is None for p in parts):
-                return None
-            return "(" + (" or " if h == "any" else " and ").join(parts) + ")"
-        if h == "not" and len(node.items) == 2:
-            inner = self.write_bool(node.items[1], scope)
-            return None if inner is None else f"(not {inner})"
-        if h in ("==", "!=") and len(node.items) == 3:
-            a, b = self.write_str(node.items[1], scope), self.write_str(node.items[2], scope)
-            if a is not None and b is not None:
-                return f"({a} {h} {b})"
-        if h in ("==", "!=", "<", ">", "<=", ">=") and len(node.items) == 3:
-            a, b = self.write_int(node.items[1], scope), self.write_int(node.items[2], scope)
-            if a is not None and b is not None:
-                return f"({a} {h} {b})"
+        write = WRITERS.get(Kind.BOOL, head_of(node) if isinstance(node, SList) else None)
+        return write(self, node, scope) if write is not None else self.remembered(node, scope)
+
+    def remembered(self, node, scope) -> str | None:
+        """A condition not written out, remembered by the cards it reads where it can be."""
         return self.write_memo(node, scope) if self.memo_ok else None
 
     def bool_parts(self, node, scope):
@@ -156,30 +127,8 @@ class ExprWriter(CardWriter):
         if is_storage_form(node) == "sto":
             slot = self.storage_index(node, scope)
             return None if slot is None else f"s.ints[{slot}]"
-        h = head_of(node)
-        if h == "size" and len(node.items) == 2 and is_location_form(node.items[1]):
-            idx = self.loc_index(node.items[1], scope)
-            return None if idx is None else f"len(s.locs[{idx}])"
-        if h == "size" and len(node.items) == 2:
-            coll = self.write_coll(node.items[1], scope)
-            return None if coll is None else f"len({coll})"
-        if h == "sum":
-            return self.write_sum(node, scope)
-        if (h in ("+", "-", "*") and len(node.items) == 3 or h in ("+", "*") and len(node.items) > 3) \
-                and not self.literal:
-            # (not in a players loop written out: the closure would read the loop's variable)
-            parts = [self.write_int(i, scope) for i in node.items[1:]]
-            if None in parts:
-                return None
-            # beyond 64 bits the closure says so (its operands, worked out again, are plain reads)
-            v = self.fresh("r")
-            closure = self.k(self.comp.c_int(node, scope))
-            return f"({v} if {-MAX_INT} <= ({v} := {f' {h} '.join(parts)}) <= {MAX_INT} else {closure}(s, e))"
-        if h == "pid" and len(node.items) == 2 and not kw(node.items[1], "game"):
-            # the player's number: its offset among the owners (a player variable holds a PlayerId)
-            off = self.owner_offset(node.items[1], scope)
-            return None if not off else f"int({off})"
-        return None
+        write = WRITERS.get(Kind.INT, head_of(node))
+        return write(self, node, scope) if write is not None else None
 
     def coll_expr(self, node, scope, closure) -> str:
         """Python source of a collection of cards: a location's list, a written-out filter,
@@ -189,8 +138,9 @@ class ExprWriter(CardWriter):
                 idx = self.loc_index(node, scope)
                 if idx is not None:
                     return f"s.locs[{idx}]"
-            if head_of(node) == "filter":
-                f = self.write_filter(node, scope)
+            write = WRITERS.get(Kind.LOC, head_of(node))
+            if write is not None:
+                f = write(self, node, scope)
                 if f is not None:
                     return f
         return f"{self.k(closure)}(s, e)"
@@ -229,22 +179,9 @@ class ExprWriter(CardWriter):
     def write_str(self, node, scope) -> str | None:
         """A string storage, a name written as it is (``NONE``) or the attribute of a card
         variable of a written-out filter, or None."""
-        if head_of(node) == "cardatt" and len(node.items) == 3 and is_atom(node.items[1], SYMBOL) \
-                and is_atom(node.items[2], VAR) and node.items[2].value in self.local:
-            col = self.k(self.comp.game.attr_column(node.items[1].value), "ATTR")
-            return f"{col}[{self.local[node.items[2].value]}]"
-        if head_of(node) == "cardatt" and len(node.items) == 3 and is_atom(node.items[1], SYMBOL) \
-                and isinstance(node.items[2], SList) and len(node.items[2].items) == 2 \
-                and kw(node.items[2].items[0], "top", "bottom") and not self.local and not self.literal:
-            # the attribute of a location's top (last) or bottom card: "" when it is empty
-            where = node.items[2].items[1]
-            idx = self.loc_index(where, scope) if is_location_form(where) and where.items[1].value != "mem" else None
-            if idx is None:
-                return None
-            col = self.k(self.comp.game.attr_column(node.items[1].value), "ATTR")
-            lst = self.fresh("l")
-            end = -1 if node.items[2].items[0].value == "top" else 0
-            return f"({col}[{lst}[{end}]] if ({lst} := s.locs[{idx}]) else '')"
+        write = WRITERS.get(Kind.STR, head_of(node))
+        if write is not None:
+            return write(self, node, scope)
         if isinstance(node, Atom):
             # an upper-case name stands for itself; lower-case words may be keywords
             ok = node.kind == SYMBOL and isinstance(node.value, str) and node.value.isupper()
@@ -311,67 +248,8 @@ class ExprWriter(CardWriter):
         Each takes the closure's way whenever events are recorded or the action would fail
         (an empty source, an overflow): the closure then records or says exactly what the
         closures do."""
-        x, scope = item.node, item.scope
-        h = head_of(x)
-        closure = self.k(item.run)
-        if h == "turn":
-            return ["pass"]
-        if h == "set" and len(x.items) == 3 and is_storage_form(x.items[1]) == "str":
-            slot = self.storage_index(x.items[1], scope, "str")
-            v = None if slot is None else self.write_str(x.items[2], scope)
-            if v is None:
-                return None
-            return ["if s.events is None:", f"    s.strs[{slot}] = {v}", "else:", f"    {closure}(s, e)"]
-        if h == "set" and len(x.items) == 3 and is_storage_form(x.items[1]) == "points":
-            return self.set_points_action(x, scope, item.run, closure)
-        if h in ("set", "inc", "dec") and len(x.items) in (2, 3) and is_storage_form(x.items[1]) == "sto":
-            slot = self.storage_index(x.items[1], scope)
-            if slot is None or (h == "set" and len(x.items) != 3):
-                return None
-            if h == "set":
-                v = self.write_int(x.items[2], scope)
-                if v is None:
-                    return None
-                return ["if s.events is None:", f"    s.ints[{slot}] = {v}", "else:", f"    {closure}(s, e)"]
-            amount = self.write_int(x.items[2], scope) if len(x.items) == 3 else "1"
-            if amount is None:
-                return None
-            v = self.fresh("v")
-            sign = "+" if h == "inc" else "-"
-            return [f"{v} = s.ints[{slot}] {sign} {amount}",
-                    f"if s.events is None and {-MAX_INT} <= {v} <= {MAX_INT}:", f"    s.ints[{slot}] = {v}",
-                    "else:", f"    {closure}(s, e)"]
-        if h == "cycle":
-            return self.cycle_action(x, scope)
-        if h == "swap":
-            return self.swap_action(x, scope, closure)
-        if h == "repeat" and len(x.items) == 3 and kw(x.items[1], "all"):
-            return self.repeat_all_moves(x, scope, closure)
-        if h == "move" and len(x.items) == 3 and is_atom(x.items[1], VAR):
-            return self.card_move(x, scope, closure)
-        if h == "move":
-            move = self.top_move(x, scope)
-            if move is None:
-                return None
-            src, dst = move
-            lst, c, d = self.fresh("l"), self.fresh("c"), self.fresh("d")
-            return [f"{lst} = s.locs[{src}]", f"if s.events is not None or not {lst}:", f"    {closure}(s, e)",
-                    "else:", f"    {c} = {lst}.pop()", f"    {d} = {dst}", f"    s.locs[{d}].append({c})",
-                    f"    s.card_loc[{c}] = {d}"]
-        if h == "repeat" and len(x.items) == 3 and is_atom(x.items[1], INT) \
-                and 0 < x.items[1].value <= MAX_REPEAT and head_of(x.items[2]) == "move":
-            move = self.top_move(x.items[2], scope)
-            if move is None or not self.comp.fast or self.comp.weight(x.items[2]) > SMALL:
-                return None
-            src, dst = move
-            k = x.items[1].value
-            lst, d, moved = (self.fresh(n) for n in ("l", "d", "moved"))
-            # as items.bulk_repeat: the k top cards at once, or one by one by the closure
-            return ([f"{lst} = s.locs[{src}]", f"{d} = {dst}",
-                     f"if s.events is not None or len({lst}) < {k} or {lst} is s.locs[{d}] or s.work < {k}:",
-                     f"    {closure}(s, e)", "else:", f"    s.work -= {k}", f"    {moved} = {lst}[-{k}:]",
-                     f"    del {lst}[-{k}:]", f"    {moved}.reverse()"] + ["    " + ln for ln in self.landed(moved, d)])
-        return None
+        write = WRITERS.get(Kind.ACTION, head_of(item.node))
+        return write(self, item.node, item.scope, item, self.k(item.run)) if write is not None else None
 
     def card_move(self, x, scope, closure: str) -> list[str] | None:
         """``(move 'C (top B))`` with 'C known to hold a card: it leaves its physical location
@@ -410,3 +288,246 @@ class ExprWriter(CardWriter):
         if src is None or dst is None:
             return None
         return src, dst
+
+
+# -- the writers, by form (recycle/lang/writers.py) ------------------------------------------
+# ``ew`` is the ExprWriter; a condition's writer that cannot write the form returns
+# ``ew.remembered(...)`` where the closure may be remembered, an expression's None.
+
+@WRITERS.register(Kind.BOOL, "and", "or")
+def _and_or(ew, node, scope):
+    if len(node.items) < 3:
+        return ew.remembered(node, scope)
+    parts = ew.bool_parts(node, scope)
+    if isinstance(parts, str):
+        return parts  # remembered whole
+    if all(p is None for p in parts) or (ew.literal and any(p is None for p in parts)):
+        return None
+    # the parts Python cannot say plainly are their own closures (cached where pure)
+    parts = [p if p is not None else f"{ew.k(ew.bool_closure(i, scope))}(s, e)" for p, i in zip(parts, node.items[1:])]
+    return "(" + f" {node.items[0].value} ".join(parts) + ")"
+
+
+def _players_loop(ew, node, scope, joiner: str):
+    if not players_loop(node):
+        return ew.remembered(node, scope)
+    # a loop over the players: written out once per player, the variable a literal (unless
+    # that would be too long: nested loops multiply it)
+    n = ew.comp.layout.nplayers
+    if unrolled_size(node, n) > MAX_UNROLLED:
+        return None
+    name = node.items[2].value
+    parts = []
+    # the variable has a slot too: a remembered condition sets it before asking its closure
+    inner = scope.bind(name, ew.comp.new_slot(), "player")
+    for p in range(n):
+        with ew.as_literal(name, p):
+            parts.append(ew.write_bool(node.items[3], inner))
+    if any(p is None for p in parts):
+        return None
+    return "(" + joiner.join(parts) + ")"
+
+
+@WRITERS.register(Kind.BOOL, "any")
+def _any(ew, node, scope):
+    return _players_loop(ew, node, scope, " or ")
+
+
+@WRITERS.register(Kind.BOOL, "all")
+def _all(ew, node, scope):
+    return _players_loop(ew, node, scope, " and ")
+
+
+@WRITERS.register(Kind.BOOL, "not")
+def _not(ew, node, scope):
+    if len(node.items) != 2:
+        return ew.remembered(node, scope)
+    inner = ew.write_bool(node.items[1], scope)
+    return None if inner is None else f"(not {inner})"
+
+
+@WRITERS.register(Kind.BOOL, "==", "!=")
+def _equality(ew, node, scope):
+    # names and strings compare as strings, the rest as integers
+    if len(node.items) == 3:
+        a, b = ew.write_str(node.items[1], scope), ew.write_str(node.items[2], scope)
+        if a is not None and b is not None:
+            return f"({a} {node.items[0].value} {b})"
+    return _order(ew, node, scope)
+
+
+@WRITERS.register(Kind.BOOL, "<", ">", "<=", ">=")
+def _order(ew, node, scope):
+    if len(node.items) == 3:
+        a, b = ew.write_int(node.items[1], scope), ew.write_int(node.items[2], scope)
+        if a is not None and b is not None:
+            return f"({a} {node.items[0].value} {b})"
+    return ew.remembered(node, scope)
+
+
+@WRITERS.register(Kind.LOC, "filter")
+def _filter(ew, node, scope):
+    return ew.write_filter(node, scope)
+
+
+@WRITERS.register(Kind.INT, "size")
+def _size(ew, node, scope):
+    if len(node.items) != 2:
+        return None
+    if is_location_form(node.items[1]):
+        idx = ew.loc_index(node.items[1], scope)
+        return None if idx is None else f"len(s.locs[{idx}])"
+    coll = ew.write_coll(node.items[1], scope)
+    return None if coll is None else f"len({coll})"
+
+
+@WRITERS.register(Kind.INT, "sum")
+def _sum(ew, node, scope):
+    return ew.write_sum(node, scope)
+
+
+@WRITERS.register(Kind.INT, "+", "-", "*")
+def _arithmetic(ew, node, scope):
+    op = node.items[0].value
+    if not (len(node.items) == 3 or op in ("+", "*") and len(node.items) > 3) or ew.literal:
+        return None  # (in a players loop written out the closure would read the loop's variable)
+    parts = [ew.write_int(i, scope) for i in node.items[1:]]
+    if None in parts:
+        return None
+    # beyond 64 bits the closure says so (its operands, worked out again, are plain reads)
+    v = ew.fresh("r")
+    closure = ew.k(ew.comp.c_int(node, scope))
+    return f"({v} if {-MAX_INT} <= ({v} := {f' {op} '.join(parts)}) <= {MAX_INT} else {closure}(s, e))"
+
+
+@WRITERS.register(Kind.INT, "pid")
+def _pid(ew, node, scope):
+    if len(node.items) != 2 or kw(node.items[1], "game"):
+        return None
+    # the player's number: its offset among the owners (a player variable holds a PlayerId)
+    off = ew.owner_offset(node.items[1], scope)
+    return None if not off else f"int({off})"
+
+
+@WRITERS.register(Kind.STR, "cardatt")
+def _cardatt(ew, node, scope):
+    if len(node.items) != 3 or not is_atom(node.items[1], SYMBOL):
+        return None
+    card = node.items[2]
+    if is_atom(card, VAR) and card.value in ew.local:
+        col = ew.k(ew.comp.game.attr_column(node.items[1].value), "ATTR")
+        return f"{col}[{ew.local[card.value]}]"
+    if isinstance(card, SList) and len(card.items) == 2 and kw(card.items[0], "top", "bottom") \
+            and not ew.local and not ew.literal:
+        # the attribute of a location's top (last) or bottom card: "" when it is empty
+        where = card.items[1]
+        idx = ew.loc_index(where, scope) if is_location_form(where) and where.items[1].value != "mem" else None
+        if idx is None:
+            return None
+        col = ew.k(ew.comp.game.attr_column(node.items[1].value), "ATTR")
+        lst = ew.fresh("l")
+        end = {"top": -1, "bottom": 0}[card.items[0].value]  # the last card or the first
+        return f"({col}[{lst}[{end}]] if ({lst} := s.locs[{idx}]) else '')"
+    return None
+
+
+# Each action takes the closure's way whenever events are recorded or the action would fail
+# (an empty source, an overflow): the closure then records or says exactly what the closures do.
+
+@WRITERS.register(Kind.ACTION, "turn")
+def _turn(ew, x, scope, item, closure):
+    return ["pass"]
+
+
+@WRITERS.register(Kind.ACTION, "set")
+def _set(ew, x, scope, item, closure):
+    if len(x.items) != 3:
+        return None
+    sort = is_storage_form(x.items[1])
+    if sort == "str":
+        slot = ew.storage_index(x.items[1], scope, "str")
+        v = None if slot is None else ew.write_str(x.items[2], scope)
+        if v is None:
+            return None
+        return ["if s.events is None:", f"    s.strs[{slot}] = {v}", "else:", f"    {closure}(s, e)"]
+    if sort == "points":
+        return ew.set_points_action(x, scope, item.run, closure)
+    slot = ew.storage_index(x.items[1], scope) if sort == "sto" else None
+    v = None if slot is None else ew.write_int(x.items[2], scope)
+    if v is None:
+        return None
+    return ["if s.events is None:", f"    s.ints[{slot}] = {v}", "else:", f"    {closure}(s, e)"]
+
+
+def _add_to_storage(ew, x, scope, closure, sign: str):
+    """(inc|dec STORAGE [AMOUNT]) of an integer storage."""
+    if len(x.items) not in (2, 3) or is_storage_form(x.items[1]) != "sto":
+        return None
+    slot = ew.storage_index(x.items[1], scope)
+    if slot is None:
+        return None
+    amount = ew.write_int(x.items[2], scope) if len(x.items) == 3 else "1"
+    if amount is None:
+        return None
+    v = ew.fresh("v")
+    return [f"{v} = s.ints[{slot}] {sign} {amount}",
+            f"if s.events is None and {-MAX_INT} <= {v} <= {MAX_INT}:", f"    s.ints[{slot}] = {v}",
+            "else:", f"    {closure}(s, e)"]
+
+
+@WRITERS.register(Kind.ACTION, "inc")
+def _inc(ew, x, scope, item, closure):
+    return _add_to_storage(ew, x, scope, closure, "+")
+
+
+@WRITERS.register(Kind.ACTION, "dec")
+def _dec(ew, x, scope, item, closure):
+    return _add_to_storage(ew, x, scope, closure, "-")
+
+
+@WRITERS.register(Kind.ACTION, "cycle")
+def _cycle(ew, x, scope, item, closure):
+    return ew.cycle_action(x, scope)
+
+
+@WRITERS.register(Kind.ACTION, "swap")
+def _swap(ew, x, scope, item, closure):
+    return ew.swap_action(x, scope, closure)
+
+
+@WRITERS.register(Kind.ACTION, "move")
+def _move(ew, x, scope, item, closure):
+    if len(x.items) == 3 and is_atom(x.items[1], VAR):
+        return ew.card_move(x, scope, closure)
+    move = ew.top_move(x, scope)
+    if move is None:
+        return None
+    src, dst = move
+    lst, c, d = ew.fresh("l"), ew.fresh("c"), ew.fresh("d")
+    return [f"{lst} = s.locs[{src}]", f"if s.events is not None or not {lst}:", f"    {closure}(s, e)",
+            "else:", f"    {c} = {lst}.pop()", f"    {d} = {dst}", f"    s.locs[{d}].append({c})",
+            f"    s.card_loc[{c}] = {d}"]
+
+
+@WRITERS.register(Kind.ACTION, "repeat")
+def _repeat(ew, x, scope, item, closure):
+    if len(x.items) != 3:
+        return None
+    if kw(x.items[1], "all"):
+        return ew.repeat_all_moves(x, scope, closure)
+    body = x.items[2]
+    if not (is_atom(x.items[1], INT) and 0 < x.items[1].value <= MAX_REPEAT) \
+            or WRITERS.get(Kind.ACTION, head_of(body)) is not _move:
+        return None
+    move = ew.top_move(body, scope)
+    if move is None or not ew.comp.fast or ew.comp.weight(body) > SMALL:
+        return None
+    src, dst = move
+    k = x.items[1].value
+    lst, d, moved = (ew.fresh(n) for n in ("l", "d", "moved"))
+    # as items.bulk_repeat: the k top cards at once, or one by one by the closure
+    return ([f"{lst} = s.locs[{src}]", f"{d} = {dst}",
+             f"if s.events is not None or len({lst}) < {k} or {lst} is s.locs[{d}] or s.work < {k}:",
+             f"    {closure}(s, e)", "else:", f"    s.work -= {k}", f"    {moved} = {lst}[-{k}:]",
+             f"    del {lst}[-{k}:]", f"    {moved}.reverse()"] + ["    " + ln for ln in ew.landed(moved, d)])
+

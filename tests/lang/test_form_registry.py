@@ -296,7 +296,7 @@ def test_the_registry_is_not_used_before_it_is_sealed(sandbox):
 # -- modules read facts of forms, not their head keywords --------------------------------------
 # the modules that know a form only by the facts registered with it (role, words, loops, puts,
 # sets ...): none compares a form's head keyword with a string
-FACT_READERS = ("recycle/study/structure.py", "recycle/lang/lint.py", "recycle/lang/costs.py")
+FACT_READERS = ("recycle/study/structure.py", "recycle/lang/lint.py", "recycle/lang/costs.py", "recycle/lang/pyexpr.py")
 
 
 def test_the_facts_the_readers_use_are_those_their_head_comparisons_were():
@@ -355,3 +355,24 @@ def test_these_modules_compare_no_form_head(module):
     found = head_comparisons((ROOT / module).read_text(encoding="utf-8"))
     assert not found, (f"{module} compares form heads ({', '.join(found)}): register a fact with the form "
                        "instead (forms.py: role, words, loops ...; docs/development.md, 'Adding a form')")
+
+
+def test_the_compiled_engine_s_writers_are_registered_by_form():
+    """pyexpr writes forms out through a table of writers by (kind, head), each head a form of
+    the registry: a writer for a head the registry does not have is refused."""
+    from recycle.lang.pyexpr import WRITERS
+    from recycle.lang.writers import Writers
+
+    WRITERS.seal()
+    assert (Kind.BOOL, "and") in WRITERS.heads() and (Kind.ACTION, "move") in WRITERS.heads()
+    assert WRITERS.get(Kind.INT, "size") is not None and WRITERS.get(Kind.INT, "no-such-form") is None
+    bad = Writers("test")
+
+    @bad.register(Kind.INT, "frobnicate")
+    def _frobnicate(ew, node, scope):
+        return None
+
+    with pytest.raises(ValueError, match=r"a test writer for \(frobnicate \.\.\.\) as integer"):
+        bad.seal()
+    with pytest.raises(ValueError, match="two test writers"):
+        bad.register(Kind.INT, "frobnicate")(_frobnicate)
