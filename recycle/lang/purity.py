@@ -134,26 +134,56 @@ def _free(node, groups: dict) -> bool:
         return False
     if is_storage_form(node):
         return True
-    h = head_of(node)
-    items = node.items
-    if h == "size" and len(items) == 2 and _set_read(items[1], groups):
+    reading = _SET_READINGS.get(head_of(node))
+    if reading is not None and reading(node.items, groups):
         return True
-    if h == "sum" and len(items) == 4 and _set_read(items[1], groups):
-        return _free(items[3], groups)
-    if h == "cardatt" and len(items) == 3 and head_of(items[2]) == "top" and len(items[2].items) == 2:
-        g = items[2].items[1]
-        key = _symbol(items[1])
-        if key is not None and isinstance(g, Atom) and g.kind == VAR and groups.get(g.value) == key:
-            return True
-    if h in ("any", "all") and len(items) == 4 and isinstance(items[2], Atom) and items[2].kind == VAR:
-        coll, var, body = items[1], items[2].value, items[3]
-        inner = {k: v for k, v in groups.items() if k != var}
-        if _set_read(coll, groups):
-            return _free(body, inner)
-        if head_of(coll) == "partition" and len(coll.items) == 3 and is_location_form(coll.items[2]) \
-                and _symbol(coll.items[1]) is not None:
-            return _free(body, {**inner, var: _symbol(coll.items[1])})
-    return all(_free(i, groups) for i in items)
+    return all(_free(i, groups) for i in node.items)
+
+
+# the forms that read a location (or a partition's group) as a set of cards, by head: each
+# says whether its use here is such a reading (then the form is order-free)
+_SET_READINGS: dict = {}
+
+
+def _reads_a_set(*heads: str):
+    def add(fn):
+        for h in heads:
+            _SET_READINGS[h] = fn
+        return fn
+    return add
+
+
+@_reads_a_set("size")
+def _size_of_set(items, groups) -> bool:
+    return len(items) == 2 and _set_read(items[1], groups)
+
+
+@_reads_a_set("sum")
+def _sum_of_set(items, groups) -> bool:
+    return len(items) == 4 and _set_read(items[1], groups) and _free(items[3], groups)
+
+
+@_reads_a_set("cardatt")
+def _attribute_of_a_group(items, groups) -> bool:
+    # (cardatt KEY (top G)) of a group G of a partition by KEY: every card of G has it
+    if len(items) != 3 or not (isinstance(items[2], SList) and len(items[2].items) == 2 and kw(items[2].items[0], "top")):
+        return False
+    g, key = items[2].items[1], _symbol(items[1])
+    return key is not None and isinstance(g, Atom) and g.kind == VAR and groups.get(g.value) == key
+
+
+@_reads_a_set("any", "all")
+def _quantifier_over_set(items, groups) -> bool:
+    if len(items) != 4 or not (isinstance(items[2], Atom) and items[2].kind == VAR):
+        return False
+    coll, var, body = items[1], items[2].value, items[3]
+    inner = {k: v for k, v in groups.items() if k != var}
+    if _set_read(coll, groups):
+        return _free(body, inner)
+    if isinstance(coll, SList) and len(coll.items) == 3 and kw(coll.items[0], "partition") \
+            and is_location_form(coll.items[2]) and _symbol(coll.items[1]) is not None:
+        return _free(body, {**inner, var: _symbol(coll.items[1])})
+    return False
 
 
 mention(__name__, ("size", "sum", "cardatt", "top", "any", "all", "partition"))

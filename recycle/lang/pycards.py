@@ -20,11 +20,20 @@ from .purity import KEY_CARDS, analyse
 from .pytext import embed, short
 from .shapes import MAX_COLLECTION, SCAN, SMALL, Const, head_of, is_atom, is_location_form, is_storage_form, kw
 from .syntax import VAR, SList
+from .forms import Kind, registry
+from .writers import COMPILED
 from .values import Card
 
 
 MISSING = object()  # not in a cache
 
+
+
+def players_loop(node) -> bool:
+    """Whether ``node`` is ``(any|all player 'P X)`` (a quantifier of the registry over the
+    players), which ``write_bool`` writes out per player."""
+    return isinstance(node, SList) and len(node.items) == 4 and kw(node.items[1], "player") \
+        and is_atom(node.items[2], VAR) and "quantifier" in registry().roles.get(head_of(node), ())
 
 class CardWriter:
     """The card-level part of ``pyexpr.ExprWriter`` (a mixin: it uses its ``k``,
@@ -71,18 +80,14 @@ class CardWriter:
                 return None
             idx = self.loc_index(node, scope)
             return None if idx is None else f"s.locs[{idx}]"
-        h = head_of(node)
-        if h == "union":
-            return self.write_union(node, scope)
-        if h == "filter":
-            return self.write_filter(node, scope)
-        return None
+        write = COMPILED.get(Kind.LOC, head_of(node))
+        return write(self, node, scope) if write is not None else None
 
     def union_parts(self, node, scope) -> list[str] | None:
         """The location indices (sources) a union reads, in order, or None."""
         items = node.items[1:]
-        if len(items) == 1 and head_of(items[0]) == "all":
-            inner = items[0]
+        if len(items) == 1 and isinstance(items[0], SList) and items[0].items and _loop(items[0]):
+            inner = items[0]  # (all player 'P LOCATION): each player's location
             if len(inner.items) != 4 or not kw(inner.items[1], "player") or not is_atom(inner.items[2], VAR):
                 return None
             name = inner.items[2].value
@@ -253,14 +258,15 @@ class CardWriter:
         return self.helper(node, scope, "sum", make)
 
     # -- cards and players ---------------------------------------------------------------
-    def write_extreme(self, node, scope) -> str | None:
+    def write_extreme(self, node, scope, better: str) -> str | None:
         """``(max|min COLLECTION using POINTS)`` in a context needing a card
-        (expr_cards.card_extreme: charged for its cards, ties drawn from the game's generator)."""
+        (expr_cards.card_extreme: charged for its cards, ties drawn from the game's generator);
+        ``better``: ``>`` for max, ``<`` for min."""
         parts = self.using_points(node, scope)
         if parts is None:
             return None
         src, pslot = parts
-        h = head_of(node)
+        h = node.items[0].value  # the form's name, for a message
         closure = self.k(self.comp.c_card(node, scope))
         span = self.k(node.span, "SPAN")
 
@@ -271,16 +277,15 @@ class CardWriter:
                     f"    sc = s.points[{pslot}].table",
                     # one pass finds the best score and how many cards share it
                     "    pick = lst[0]", "    best = sc[pick]", "    n = 0", "    for c in lst:", "        v = sc[c]",
-                    f"        if v {'>' if h == 'max' else '<'} best:", "            best, pick, n = v, c, 1",
+                    f"        if v {better} best:", "            best, pick, n = v, c, 1",
                     "        elif v == best:", "            n += 1", "    if n == 1:", "        return pick",
                     "    tied = [c for c in lst if sc[c] == best]", "    return tied[int(s.rng.random() * len(tied))]"]
         return self.helper(node, scope, h, make)
 
     def write_card(self, node, scope) -> str | None:
         """A card expression written out (a max or min by a point map), or None."""
-        if head_of(node) in ("max", "min"):
-            return self.write_extreme(node, scope)
-        return None
+        write = COMPILED.get(Kind.CARD, head_of(node))
+        return write(self, node, scope) if write is not None else None
 
     def write_player(self, node, scope) -> str | None:
         """A player expression as its index: ``(current player)``, ``(next player)`` or
@@ -291,22 +296,27 @@ class CardWriter:
             if kw(node.items[0], "next"):
                 return self.next_player()
             return None
-        if head_of(node) == "owner" and len(node.items) == 2:
-            card = self.write_card(node.items[1], scope)
-            if card is None:
-                return None
-            layout = self.k(self.comp.layout, "LAYOUT")
-            span = self.k(node.span, "SPAN")
-            width, n = self.comp.layout.width, self.comp.layout.nplayers
+        write = COMPILED.get(Kind.PLAYER, head_of(node))
+        return write(self, node, scope) if write is not None else None
 
-            def make(name):
-                # each location name has a block of 1 + 2n places: the game's, the players', the teams'
-                return [f"def {name}(s, e):", f"    # line {node.span.line}: {short(node)}",
-                        f"    loc = s.card_loc[{card}]", f"    o = loc % {width}", f"    if 0 < o <= {n}:",
-                        "        return o - 1", f"    info = {layout}.info(loc)",
-                        f"    rt_error(f'the card is in {{info.label}}, which no player owns', {span}, 'owner')"]
-            return self.helper(node, scope, "owner", make)
-        return None
+    def write_owner(self, node, scope) -> str | None:
+        """``(owner CARD)`` of a card written out: the player owning the location it is in."""
+        if len(node.items) != 2:
+            return None
+        card = self.write_card(node.items[1], scope)
+        if card is None:
+            return None
+        layout = self.k(self.comp.layout, "LAYOUT")
+        span = self.k(node.span, "SPAN")
+        width, n = self.comp.layout.width, self.comp.layout.nplayers
+
+        def make(name):
+            # each location name has a block of 1 + 2n places: the game's, the players', the teams'
+            return [f"def {name}(s, e):", f"    # line {node.span.line}: {short(node)}",
+                    f"    loc = s.card_loc[{card}]", f"    o = loc % {width}", f"    if 0 < o <= {n}:",
+                    "        return o - 1", f"    info = {layout}.info(loc)",
+                    f"    rt_error(f'the card is in {{info.label}}, which no player owns', {span}, 'owner')"]
+        return self.helper(node, scope, "owner", make)
 
     def next_player(self) -> str:
         """The index of ``(next player)``: the cycle's queued player, else the one after the current."""
@@ -330,7 +340,8 @@ class CardWriter:
         """``(repeat all (move (top A) (top B)))``: A's cards onto B at once, top first
         (items.bulk_repeat); recorded events, A being B or a budget too small for the moves
         take the closure's way, one move at a time."""
-        if not self.comp.fast or head_of(x.items[2]) != "move" or self.comp.weight(x.items[2]) > SMALL:
+        if not self.comp.fast or not kw(x.items[2].items[0] if isinstance(x.items[2], SList) and x.items[2].items
+                                        else None, "move") or self.comp.weight(x.items[2]) > SMALL:
             return None
         move = self.top_move(x.items[2], scope)
         if move is None:
@@ -398,3 +409,37 @@ class CardWriter:
                 f"    s.work -= {n} >> 1", "    if s.work < 0:", f"        out_of_work(s, {span}, 'set')",
                 f"{pm} = {table}.get(({', '.join(parts)},))", f"if {pm} is None:", f"    s.work = {w}",
                 f"    {closure}(s, e)", "else:", f"    s.points[{slot}] = {pm}"]
+
+
+def _loop(node) -> bool:
+    """Is ``node`` headed by a loop of the flow (``all``: registry role "loop")?"""
+    form = registry().lookup(Kind.FLOW, head_of(node))
+    return form is not None and form.role == "loop"
+
+
+# -- the writers, by form (recycle/lang/writers.py; ``cw`` is the CardWriter) ----------------
+
+@COMPILED.register(Kind.LOC, "union")
+def _union(cw, node, scope):
+    return cw.write_union(node, scope)
+
+
+@COMPILED.register(Kind.LOC, "filter")
+def _filter(cw, node, scope):
+    return cw.write_filter(node, scope)
+
+
+@COMPILED.register(Kind.CARD, "max")
+def _max(cw, node, scope):
+    return cw.write_extreme(node, scope, ">")
+
+
+@COMPILED.register(Kind.CARD, "min")
+def _min(cw, node, scope):
+    return cw.write_extreme(node, scope, "<")
+
+
+@COMPILED.register(Kind.PLAYER, "owner")
+def _owner(cw, node, scope):
+    return cw.write_owner(node, scope)
+

@@ -8,15 +8,15 @@ check, cache and message of the closures. ``k`` names a constant of the generate
 
 from __future__ import annotations
 
-from .forms import Kind, registry
-from .pycards import CardWriter
+from .forms import Kind
+from .pycards import CardWriter, players_loop
 from .pytext import embed, short
 from .values import Card
 from .shapes import MAX_INT, SCAN, SMALL, Const, head_of, is_atom, is_location_form, is_storage_form, kw
 from .syntax import INT, SYMBOL, VAR, Atom, SList
-from .writers import Writers
+from .writers import COMPILED
 
-WRITERS = Writers("compiled")  # the forms this engine writes out, by kind and head (below)
+WRITERS = COMPILED  # the forms this engine writes out, by kind and head (below, and in pycards)
 MAX_REPEAT = 100_000  # as items.MAX_REPEAT (a larger count is left to the closure's message)
 # A players loop in a condition is written out player by player, nested loops multiplying the
 # text (seven nested loops over ten players: 10^7 copies); beyond this many characters of the
@@ -33,13 +33,6 @@ def unrolled_size(node, nplayers: int) -> int:
     if players_loop(node):
         return nplayers * unrolled_size(node.items[3], nplayers)
     return sum(unrolled_size(i, nplayers) for i in node.items) + 1
-
-
-def players_loop(node) -> bool:
-    """Whether ``node`` is ``(any|all player 'P X)`` (a quantifier of the registry over the
-    players), which ``write_bool`` writes out per player."""
-    return isinstance(node, SList) and len(node.items) == 4 and kw(node.items[1], "player") \
-        and is_atom(node.items[2], VAR) and "quantifier" in registry().roles.get(head_of(node), ())
 
 
 class ExprWriter(CardWriter):
@@ -363,11 +356,6 @@ def _order(ew, node, scope):
         if a is not None and b is not None:
             return f"({a} {node.items[0].value} {b})"
     return ew.remembered(node, scope)
-
-
-@WRITERS.register(Kind.LOC, "filter")
-def _filter(ew, node, scope):
-    return ew.write_filter(node, scope)
 
 
 @WRITERS.register(Kind.INT, "size")

@@ -50,3 +50,7 @@ class Writers:
     def heads(self) -> list[tuple[str, str]]:
         """Every (kind, head) written."""
         return sorted(self.table)
+
+
+# the compiled engine's writers (recycle/lang/pycards.py and pyexpr.py register theirs)
+COMPILED = Writers("compiled")
