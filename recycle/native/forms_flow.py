@@ -201,6 +201,15 @@ def options(w, x, sc, counting: bool) -> None:
         w.line(f"{var} = {code}")
         options(w, x.items[3], sc.bind(name, var, typ), counting)
         return
+    if h == "all" and len(x.items) == 4 and is_static(x.items[3]) and not uses_rng(x.items[1]):
+        # (all COLLECTION 'X ACTION): one option, the actions for every element, when the
+        # collection holds one; none when it is empty (recycle/lang/flow.py, c_each)
+        loop = collection(w, x.items[1], sc, w.local(loop_var(x)))
+        for line in loop.before if loop.size_before else ():
+            w.line(line)
+        with w.block(f"if {loop.size} > 0:"):
+            one_option(w, x, sc, counting, [])
+        return
     if h == "repeat" and kw(x.items[1], "all"):
         # one option while the location to empty holds a card, none when it is empty
         with w.block(f"if {repeat_source_size(w, x, sc)} > 0:"):
@@ -236,6 +245,8 @@ def is_single(x) -> bool:
     h = head_of(x)
     if h == "repeat" and len(x.items) == 3 and kw(x.items[1], "all"):
         return True
+    if h == "all" and len(x.items) == 4 and is_static(x.items[3]):
+        return True  # every element's actions as one option, none for an empty collection
     if h == "do" and len(x.items) == 2 and isinstance(x.items[1], SList):
         return all(is_single(p) for p in do_parts(x))
     return False

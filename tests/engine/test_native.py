@@ -280,6 +280,9 @@ DRY_RUN = """(do ((shuffle (game iloc STOCK))))
         ((> (size ((current player) iloc HAND)) 2)
          (move (top ((current player) iloc HAND)) (top (game vloc PILE))))
         ((== (size ((current player) iloc HAND)) 0) (inc ((current player) sto EMPTY)))))
+   ;; every card of the hand laid, one option, offered while the hand holds two or more
+   ((> (size ((current player) iloc HAND)) 1)
+    (all ((current player) iloc HAND) 'C (move 'C (top (game vloc PILE)))))
    (turn pass))))"""
 
 
