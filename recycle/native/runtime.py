@@ -451,6 +451,18 @@ def set_row(table, row, values):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
+def dry_array(a, dry, k, back):
+    """``dry_state`` of one array of one dimension, from ``dry[k]`` on; returns where it ends."""
+    for j in range(a.shape[0]):
+        if back:
+            a[j] = dry[k]
+        else:
+            dry[k] = a[j]
+        k += 1
+    return k
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def dry_state(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry, back):
     """A dry run's state kept and put back. The options of a block of items are worked out on
     the state itself (recycle/lang/items.py, compose): ``back=False`` keeps in ``dry`` what
@@ -471,24 +483,9 @@ def dry_state(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry, ba
             else:
                 dry[k] = locs[i, j]
             k += 1
-    for c in range(card_loc.shape[0]):
-        if back:
-            card_loc[c] = dry[k]
-        else:
-            dry[k] = card_loc[c]
-        k += 1
-    for j in range(ints.shape[0]):
-        if back:
-            ints[j] = dry[k]
-        else:
-            dry[k] = ints[j]
-        k += 1
-    for j in range(strs.shape[0]):
-        if back:
-            strs[j] = dry[k]
-        else:
-            dry[k] = strs[j]
-        k += 1
+    k = dry_array(card_loc, dry, k, back)
+    k = dry_array(ints, dry, k, back)
+    k = dry_array(strs, dry, k, back)
     for r in range(pts.shape[0]):
         for c in range(pts.shape[1]):
             if back:

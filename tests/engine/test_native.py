@@ -229,7 +229,7 @@ def test_a_hostile_name_is_only_words_of_the_native_module_s_docstring(name):
 def test_a_hostile_file_name_compiled_and_run_natively_runs_no_code(tmp_path, monkeypatch):
     name = HOSTILE_NAMES[0]
     try:
-        (tmp_path / name).write_bytes((GAMES / "schwimmen.rcy").read_bytes())
+        (tmp_path / name).write_bytes((GAMES / "war.rcy").read_bytes())
     except OSError as exc:
         pytest.skip(f"this file system refuses the name {name!r}: {exc}")
     monkeypatch.chdir(tmp_path)  # where a name that ran would leave its file (and a relative name: a stable module)
@@ -237,10 +237,10 @@ def test_a_hostile_file_name_compiled_and_run_natively_runs_no_code(tmp_path, mo
     source = native_source(game)
     doc, rest = parsed(source)
     assert doc is not None and name in doc and source.count("pwned") == 1
-    assert rest == parsed(native_source(load(GAMES / "schwimmen.rcy")))[1]
+    assert rest == parsed(native_source(load(GAMES / "war.rcy")))[1]
     ng = compiled(game)
     got = ng.rollouts(SEEDS, MAX_STEPS, game.max_work, places=True)
-    plain = compiled(load(GAMES / "schwimmen.rcy")).rollouts(SEEDS, MAX_STEPS, game.max_work, places=True)
+    plain = compiled(load(GAMES / "war.rcy")).rollouts(SEEDS, MAX_STEPS, game.max_work, places=True)
     assert all((a == b).all() for a, b in zip(got, plain, strict=True))
     assert simulate(game, 50, seed=1, engine="native").engine == "native"
     assert not (tmp_path / "pwned").exists()
