@@ -28,8 +28,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import RecycleError
+from .forms import Kind
 from .shapes import deck_combinations, head_of, is_location_form, kw
 from .syntax import INT, VAR, Atom, SList, SourceFile
+from .writers import Writers
 
 MAX_STEPS = 200_000  # abstract steps per count analysed: beyond it the analysis gives up
 MAX_INT = 2**53  # integers beyond it are left unknown (no overflow question arises)
@@ -132,23 +134,9 @@ class _Analysis:
                 v = env.get(x.value)
                 return v if isinstance(v, int) else None
             return None
-        h = head_of(x)
-        if h in ("+", "-", "*") and len(x.items) == 3:
-            a, b = self.integer(x.items[1], env), self.integer(x.items[2], env)
-            if a is None or b is None:
-                return None
-            v = a + b if h == "+" else a - b if h == "-" else a * b
-            return v if abs(v) < MAX_INT else None
-        if h == "size" and len(x.items) == 2:
-            if kw(x.items[1], "player"):
-                return self.n
-            if is_location_form(x.items[1]):
-                try:
-                    owner, kind, name = self.location(x.items[1], env)
-                except _Stop:
-                    return None
-                return None if owner is None else self.count((owner, kind, name))
-            return None
+        read = READ.get(Kind.INT, head_of(x))
+        if read is not None:
+            return read(self, x, env)
         if len(x.items) == 3 and x.items[1:2] and kw(x.items[1], "sto") and isinstance(x.items[2], Atom) \
                 and x.items[2].is_name:
             try:
@@ -162,29 +150,14 @@ class _Analysis:
         return None
 
     def truth(self, x, env) -> bool | None:
-        h = head_of(x)
-        if h in ("and", "or") and len(x.items) >= 3:
-            values = [self.truth(i, env) for i in x.items[1:]]
-            decisive = h == "or"  # a true operand decides an or, a false one an and
-            if decisive in values:
-                return decisive
-            return None if None in values else not decisive
-        if h == "not" and len(x.items) == 2:
-            v = self.truth(x.items[1], env)
-            return None if v is None else not v
-        if h in ("==", "!=", "<", ">", "<=", ">=") and len(x.items) == 3:
-            a, b = self.integer(x.items[1], env), self.integer(x.items[2], env)
-            if a is None or b is None:
-                return None
-            return {"==": a == b, "!=": a != b, "<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b}[h]
-        if h in ("any", "all") and len(x.items) == 4 and kw(x.items[1], "player") \
-                and isinstance(x.items[2], Atom) and x.items[2].kind == VAR:
-            values = [self.truth(x.items[3], {**env, x.items[2].value: ("player", p)}) for p in range(self.n)]
-            decisive = h == "any"
-            if decisive in values:
-                return decisive
-            return None if None in values else not decisive
-        return None
+        read = READ.get(Kind.BOOL, head_of(x))
+        return read(self, x, env) if read is not None else None
+
+    def decided(self, values: list, decisive: bool) -> bool | None:
+        """An and/or (any/all) of ``values``: ``decisive`` (True for or/any) decides it."""
+        if decisive in values:
+            return decisive
+        return None if None in values else not decisive
 
     # -- actions ----------------------------------------------------------------------------
     def take(self, key) -> None:
@@ -253,37 +226,12 @@ class _Analysis:
 
     def action(self, x, env) -> None:
         self.step()
-        h = head_of(x)
-        items = x.items if isinstance(x, SList) else ()
-        if h == "move" and len(items) == 3:
-            self.move(x, env)
-        elif h == "repeat" and len(items) == 3:
-            if kw(items[1], "all"):
-                self.repeat_all(items[2], env)
-                return
-            k = self.integer(items[1], env)
-            if k is None or k > MAX_STEPS:
-                raise _Stop
-            for _ in range(k):
-                self.action(items[2], env)
-        elif h == "shuffle" and len(items) == 2:
-            self.location(items[1], env)  # a shuffle changes no count (a faro does: not followed)
-        elif h == "set" and len(items) == 3:
-            self.storage(items[1], env, self.integer(items[2], env), add=False)
-        elif h in ("inc", "dec") and len(items) in (2, 3):
-            amount = self.integer(items[2], env) if len(items) == 3 else 1
-            self.storage(items[1], env, None if amount is None else amount * (1 if h == "inc" else -1), add=True)
-        elif h == "turn" and len(items) == 2 and kw(items[1], "pass"):
-            pass
-        elif h == "cycle" and len(items) == 3 and kw(items[1], "next"):
-            pass  # the queued player becomes current at the next turn, which is not followed
-        elif h == "create" and len(items) >= 2 and kw(items[1], "deck"):
-            self.create_deck(x, env)
-        else:
+        read = READ.get(Kind.ACTION, head_of(x))
+        if read is None or read(self, x, env) is NOT_MINE:
             self.block(x, env)
 
     def repeat_all(self, x, env) -> None:
-        if head_of(x) != "move" or len(x.items) != 3:
+        if READ.get(Kind.ACTION, head_of(x)) is not _move or len(x.items) != 3:
             raise _Stop
         src = x.items[1]
         if not (isinstance(src, SList) and len(src.items) == 2 and kw(src.items[0], "top", "bottom")):
@@ -321,27 +269,19 @@ class _Analysis:
 
     def block(self, x, env) -> None:
         """``do``, loops over the players, ``let``, ``((CONDITION) ITEM)``."""
-        h = head_of(x)
         items = x.items if isinstance(x, SList) else ()
-        if h == "do" and len(items) == 2 and isinstance(items[1], SList):
-            for item in items[1].items:
-                self.action(item, env)
-        elif h in ("all", "any") and len(items) == 4 and kw(items[1], "player") \
-                and isinstance(items[2], Atom) and items[2].kind == VAR:
-            self.player_loops += 1
-            for p in range(self.n):
-                self.action(items[3], {**env, items[2].value: ("player", p)})
-            self.player_loops -= 1
-        elif h == "let" and len(items) == 4 and isinstance(items[2], Atom) and items[2].kind == VAR:
-            self.action(items[3], {**env, items[2].value: self.integer(items[1], env)})
-        elif h is None and len(items) == 2 and head_of(items[0]) is not None:  # ((CONDITION) ITEM)
+        h = head_of(x)
+        read = READ.get(Kind.FLOW, h)
+        if read is not None and read(self, x, env) is not NOT_MINE:
+            return
+        if h is None and len(items) == 2 and head_of(items[0]) is not None:  # ((CONDITION) ITEM)
             v = self.truth(items[0], env)
             if v is None:
                 raise _Stop
             if v:
                 self.action(items[1], env)
-        else:
-            raise _Stop
+            return
+        raise _Stop
 
     # -- the flow ---------------------------------------------------------------------------
     def statements(self, items, env) -> None:
@@ -372,21 +312,8 @@ class _Analysis:
         return None
 
     def flow(self, x, env) -> None:
-        h = head_of(x)
-        if h == "do" and len(x.items) == 2 and isinstance(x.items[1], SList):
-            self.statements(x.items[1].items, env)
-        elif h == "stage" and len(x.items) >= 3 and head_of(x.items[2]) == "end":
-            done = self.truth(x.items[2].items[1], env) if len(x.items[2].items) == 2 else None
-            if done is None:
-                raise _Stop
-            if done:
-                return  # the stage plays no turn
-            for item in x.items[3:]:
-                self.flow(item, env)
-            raise _Stop  # after its first turn: whether the stage goes on is not followed
-        elif h in ("all", "any", "let"):
-            self.statements([x], env)
-        else:
+        read = TOP.get(Kind.FLOW, head_of(x))
+        if read is None or read(self, x, env) is NOT_MINE:
             raise _Stop  # a choice, or anything else
 
     def run(self) -> DealFailure | None:
@@ -399,7 +326,7 @@ class _Analysis:
                     env[name] = self.n if name == self.count_var else self.integer(x.items[1], env)
                 elif h == "setup":
                     for item in x.items[1:]:
-                        if head_of(item) == "create" and len(item.items) >= 2 and kw(item.items[1], "players", "teams"):
+                        if creates(item, "players", "teams"):
                             continue
                         self.action(item, env)
                 elif h == "scoring":
@@ -413,6 +340,215 @@ class _Analysis:
         return None
 
 
+# -- what the analysis follows, by form (recycle/lang/writers.py's tables) --------------------
+# A reader of an action or block returns NOT_MINE for a use of its form it does not follow.
+
+READ = Writers("deal-limit")  # values, conditions, actions and blocks
+TOP = Writers("deal-limit flow")  # the game's own flow, a statement at a time
+NOT_MINE = object()
+_ARITHMETIC = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b}
+_COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+            ">": lambda a, b: a > b, "<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b}
+
+
+@READ.register(Kind.INT, "+", "-", "*")
+def _arithmetic(an, x, env):
+    if len(x.items) != 3:
+        return None
+    a, b = an.integer(x.items[1], env), an.integer(x.items[2], env)
+    if a is None or b is None:
+        return None
+    v = _ARITHMETIC[x.items[0].value](a, b)
+    return v if abs(v) < MAX_INT else None
+
+
+@READ.register(Kind.INT, "size")
+def _size(an, x, env):
+    if len(x.items) != 2:
+        return None
+    if kw(x.items[1], "player"):
+        return an.n
+    if is_location_form(x.items[1]):
+        try:
+            owner, kind, name = an.location(x.items[1], env)
+        except _Stop:
+            return None
+        return None if owner is None else an.count((owner, kind, name))
+    return None
+
+
+@READ.register(Kind.BOOL, "and")
+def _and(an, x, env):
+    return an.decided([an.truth(i, env) for i in x.items[1:]], False) if len(x.items) >= 3 else None
+
+
+@READ.register(Kind.BOOL, "or")
+def _or(an, x, env):
+    return an.decided([an.truth(i, env) for i in x.items[1:]], True) if len(x.items) >= 3 else None
+
+
+@READ.register(Kind.BOOL, "not")
+def _not(an, x, env):
+    v = an.truth(x.items[1], env) if len(x.items) == 2 else None
+    return None if v is None else not v
+
+
+@READ.register(Kind.BOOL, "==", "!=", "<", ">", "<=", ">=")
+def _compare(an, x, env):
+    if len(x.items) != 3:
+        return None
+    a, b = an.integer(x.items[1], env), an.integer(x.items[2], env)
+    return None if a is None or b is None else _COMPARE[x.items[0].value](a, b)
+
+
+def _players_loop(x) -> bool:
+    return len(x.items) == 4 and kw(x.items[1], "player") and isinstance(x.items[2], Atom) and x.items[2].kind == VAR
+
+
+def _each_player(an, x, env) -> list:
+    return [an.truth(x.items[3], {**env, x.items[2].value: ("player", p)}) for p in range(an.n)]
+
+
+@READ.register(Kind.BOOL, "any")
+def _any(an, x, env):
+    return an.decided(_each_player(an, x, env), True) if _players_loop(x) else None
+
+
+@READ.register(Kind.BOOL, "all")
+def _all(an, x, env):
+    return an.decided(_each_player(an, x, env), False) if _players_loop(x) else None
+
+
+@READ.register(Kind.ACTION, "move")
+def _move(an, x, env):
+    if len(x.items) != 3:
+        return NOT_MINE
+    an.move(x, env)
+
+
+@READ.register(Kind.ACTION, "repeat")
+def _repeat(an, x, env):
+    items = x.items
+    if len(items) != 3:
+        return NOT_MINE
+    if kw(items[1], "all"):
+        an.repeat_all(items[2], env)
+        return
+    k = an.integer(items[1], env)
+    if k is None or k > MAX_STEPS:
+        raise _Stop
+    for _ in range(k):
+        an.action(items[2], env)
+
+
+@READ.register(Kind.ACTION, "shuffle")
+def _shuffle(an, x, env):
+    if len(x.items) != 2:
+        return NOT_MINE
+    an.location(x.items[1], env)  # a shuffle changes no count (a faro does: not followed)
+
+
+@READ.register(Kind.ACTION, "set")
+def _set(an, x, env):
+    if len(x.items) != 3:
+        return NOT_MINE
+    an.storage(x.items[1], env, an.integer(x.items[2], env), add=False)
+
+
+def _add(an, x, env, sign: int):
+    if len(x.items) not in (2, 3):
+        return NOT_MINE
+    amount = an.integer(x.items[2], env) if len(x.items) == 3 else 1
+    an.storage(x.items[1], env, None if amount is None else amount * sign, add=True)
+
+
+@READ.register(Kind.ACTION, "inc")
+def _inc(an, x, env):
+    return _add(an, x, env, 1)
+
+
+@READ.register(Kind.ACTION, "dec")
+def _dec(an, x, env):
+    return _add(an, x, env, -1)
+
+
+@READ.register(Kind.ACTION, "turn")
+def _turn(an, x, env):
+    return None if len(x.items) == 2 and kw(x.items[1], "pass") else NOT_MINE
+
+
+@READ.register(Kind.ACTION, "cycle")
+def _cycle(an, x, env):
+    # the queued player becomes current at the next turn, which is not followed
+    return None if len(x.items) == 3 and kw(x.items[1], "next") else NOT_MINE
+
+
+@READ.register(Kind.ACTION, "create")
+def _create(an, x, env):
+    if len(x.items) < 2 or not kw(x.items[1], "deck"):
+        return NOT_MINE
+    an.create_deck(x, env)
+
+
+def creates(x, *what: str) -> bool:
+    """Is ``x`` ``(create WHAT ...)`` (players, teams, deck)?"""
+    return isinstance(x, SList) and len(x.items) >= 2 and READ.get(Kind.ACTION, head_of(x)) is _create \
+        and kw(x.items[1], *what)
+
+
+@READ.register(Kind.FLOW, "do")
+def _do(an, x, env):
+    if len(x.items) != 2 or not isinstance(x.items[1], SList):
+        return NOT_MINE
+    for item in x.items[1].items:
+        an.action(item, env)
+
+
+def _for_each_player(an, x, env):
+    if not _players_loop(x):
+        return NOT_MINE
+    an.player_loops += 1
+    for p in range(an.n):
+        an.action(x.items[3], {**env, x.items[2].value: ("player", p)})
+    an.player_loops -= 1
+
+
+READ.register(Kind.FLOW, "all", "any")(_for_each_player)
+
+
+@READ.register(Kind.FLOW, "let")
+def _let(an, x, env):
+    if len(x.items) != 4 or not (isinstance(x.items[2], Atom) and x.items[2].kind == VAR):
+        return NOT_MINE
+    an.action(x.items[3], {**env, x.items[2].value: an.integer(x.items[1], env)})
+
+
+@TOP.register(Kind.FLOW, "do")
+def _top_do(an, x, env):
+    if len(x.items) != 2 or not isinstance(x.items[1], SList):
+        return NOT_MINE
+    an.statements(x.items[1].items, env)
+
+
+@TOP.register(Kind.FLOW, "stage")
+def _top_stage(an, x, env):
+    if len(x.items) < 3 or head_of(x.items[2]) != "end":
+        return NOT_MINE
+    done = an.truth(x.items[2].items[1], env) if len(x.items[2].items) == 2 else None
+    if done is None:
+        raise _Stop
+    if done:
+        return  # the stage plays no turn
+    for item in x.items[3:]:
+        an.flow(item, env)
+    raise _Stop  # after its first turn: whether the stage goes on is not followed
+
+
+@TOP.register(Kind.FLOW, "all", "any", "let")
+def _top_statement(an, x, env):
+    an.statements([x], env)
+
+
 class _Failed(Exception):
     def __init__(self, failure: DealFailure):
         super().__init__(failure)
@@ -424,8 +560,7 @@ def _count_form(game: SList):
     setup = next((x for x in game.items if head_of(x) == "setup"), None)
     if setup is None:
         return None
-    create = next((x for x in setup.items
-                   if head_of(x) == "create" and len(x.items) == 3 and kw(x.items[1], "players")), None)
+    create = next((x for x in setup.items if creates(x, "players") and len(x.items) == 3), None)
     return None if create is None else create.items[2]
 
 

@@ -297,7 +297,7 @@ def test_the_registry_is_not_used_before_it_is_sealed(sandbox):
 # the modules that know a form only by the facts registered with it (role, words, loops, puts,
 # sets ...): none compares a form's head keyword with a string
 FACT_READERS = ("recycle/study/structure.py", "recycle/lang/lint.py", "recycle/lang/costs.py", "recycle/lang/pyexpr.py",
-                "recycle/lang/pycards.py", "recycle/lang/purity.py")
+                "recycle/lang/pycards.py", "recycle/lang/purity.py", "recycle/lang/deal_limit.py")
 
 
 def test_the_facts_the_readers_use_are_those_their_head_comparisons_were():
