@@ -17,15 +17,14 @@ not depend on chance or on anybody's choice, a move from a location that is then
 failed earlier still). Where the analysis stops first, nothing is refused and the runtime
 error stays the message.
 
-Counts only are followed, never which cards: shuffles and the order of cards do not matter.
-A step whose owner is unknown (a player not worked out) makes that location's count unknown
-for every owner, and a move from an unknown count is assumed to succeed (if it fails, the game
-fails anyway).
+Counts only are followed, never which cards. A step whose owner is not worked out makes that
+location's count unknown for every owner; a move from an unknown count is assumed to succeed.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 from ..errors import RecycleError
 from .forms import Kind
@@ -377,14 +376,8 @@ def _size(an, x, env):
     return None
 
 
-@READ.register(Kind.BOOL, "and")
-def _and(an, x, env):
-    return an.decided([an.truth(i, env) for i in x.items[1:]], False) if len(x.items) >= 3 else None
-
-
-@READ.register(Kind.BOOL, "or")
-def _or(an, x, env):
-    return an.decided([an.truth(i, env) for i in x.items[1:]], True) if len(x.items) >= 3 else None
+def _junction(an, x, env, decisive: bool):
+    return an.decided([an.truth(i, env) for i in x.items[1:]], decisive) if len(x.items) >= 3 else None
 
 
 @READ.register(Kind.BOOL, "not")
@@ -409,14 +402,8 @@ def _each_player(an, x, env) -> list:
     return [an.truth(x.items[3], {**env, x.items[2].value: ("player", p)}) for p in range(an.n)]
 
 
-@READ.register(Kind.BOOL, "any")
-def _any(an, x, env):
-    return an.decided(_each_player(an, x, env), True) if _players_loop(x) else None
-
-
-@READ.register(Kind.BOOL, "all")
-def _all(an, x, env):
-    return an.decided(_each_player(an, x, env), False) if _players_loop(x) else None
+def _quantifier(an, x, env, decisive: bool):
+    return an.decided(_each_player(an, x, env), decisive) if _players_loop(x) else None
 
 
 @READ.register(Kind.ACTION, "move")
@@ -462,14 +449,12 @@ def _add(an, x, env, sign: int):
     an.storage(x.items[1], env, None if amount is None else amount * sign, add=True)
 
 
-@READ.register(Kind.ACTION, "inc")
-def _inc(an, x, env):
-    return _add(an, x, env, 1)
-
-
-@READ.register(Kind.ACTION, "dec")
-def _dec(an, x, env):
-    return _add(an, x, env, -1)
+# a true operand decides an or (any), a false one an and (all); inc adds, dec takes away
+for _head, _read in (("and", partial(_junction, decisive=False)), ("or", partial(_junction, decisive=True)),
+                     ("any", partial(_quantifier, decisive=True)), ("all", partial(_quantifier, decisive=False))):
+    READ.register(Kind.BOOL, _head)(_read)
+READ.register(Kind.ACTION, "inc")(partial(_add, sign=1))
+READ.register(Kind.ACTION, "dec")(partial(_add, sign=-1))
 
 
 @READ.register(Kind.ACTION, "turn")

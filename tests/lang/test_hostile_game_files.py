@@ -10,6 +10,7 @@ import ast
 import os
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -304,12 +305,21 @@ def test_a_hostile_file_name_on_disk_runs_no_code(tmp_path):
         (tmp_path / os.fsdecode(name)).write_bytes(text)
     env = dict(os.environ, RECYCLE_CACHE_DIR=str(tmp_path / "cache"))
     run = [sys.executable, "-m", "recycle"]
-    for name in names:
-        for args in (["check"], ["run"], ["simulate", "-n", "3"], ["tree"], ["compile", "-o", b"out.py"],
-                     ["run", "--record", b"rec.json"], ["replay", b"rec.json"]):
+
+    def commands(k: int, name: bytes) -> list:
+        """Each name's commands in order (its record, then its replay), with outputs of its own."""
+        out = []
+        for args in (["check"], ["run"], ["simulate", "-n", "3"], ["tree"], ["compile", "-o", b"out%d.py" % k],
+                     ["run", "--record", b"rec%d.json" % k], ["replay", b"rec%d.json" % k]):
             cmd = run + args[:1] + ([name] if args[0] != "replay" else []) + args[1:]
-            r = subprocess.run(cmd, capture_output=True, cwd=tmp_path, env=env)
-            assert r.returncode == 0 and b"Traceback" not in r.stderr, (cmd, r.stderr[-800:])
-        assert not (tmp_path / "pwned").exists()
+            out.append((cmd, subprocess.run(cmd, capture_output=True, cwd=tmp_path, env=env)))
+        return out
+
+    with ThreadPoolExecutor(len(names)) as pool:  # the two names' commands side by side
+        done = list(pool.map(commands, range(len(names)), names))
+    for cmd, r in (pair for runs in done for pair in runs):
+        assert r.returncode == 0 and b"Traceback" not in r.stderr, (cmd, r.stderr[-800:])
+    assert not (tmp_path / "pwned").exists()
+    for name in names:
         g = recycle.load(tmp_path / os.fsdecode(name))
         assert g.engine == "compiled" and g.play(seed=1).scores
