@@ -11,7 +11,9 @@ compiler of every form) → ``engine`` (compiled games, states, observations, th
 → ``players`` → ``study`` (statistics, analysis, graphs, records) → ``cli``.
 """
 
-from .engine.game import GameResult, PreparedGame, load, loads
+from .engine.game import GameResult, PreparedGame
+from .engine.game import load as _load
+from .engine.game import loads as _loads
 from .engine.options import Option
 from .engine.public import PlayerView, PublicOption
 from .engine.runner import RandomPlayer, play_out, privileged
@@ -21,6 +23,32 @@ from .errors import (RecycleBug, RecycleCompileError, RecycleError, RecycleRunti
                      StepLimitExceeded)
 from .players import Player, ScriptedPlayer, make_player, make_players
 from .version import __version__
+
+
+def load(path, fast: bool = True, max_work: int | None = None, engine: str | None = None) -> PreparedGame:
+    """Parse and compile a .rcy file (``recycle.engine.game.load``: ``engine`` "compiled", the
+    default, "closures" or "plain"). ``engine="native"``: the game is stepped by the compiled
+    engine and its random rollouts are made machine code now (docs/native.md), so that
+    ``simulate`` plays them natively for any number of games; ``NativeUnsupported`` names the
+    form the native writer does not write, ``NativeUnavailable`` says Numba is missing."""
+    if engine != "native":
+        return _load(path, fast=fast, max_work=max_work, engine=engine)
+    return _natively(_load(path, max_work=max_work))
+
+
+def loads(text: str, filename: str = "<string>", fast: bool = True, max_work: int | None = None,
+          engine: str | None = None) -> PreparedGame:
+    """Parse and compile RECYCLE text (``fast``, ``max_work`` and ``engine`` as in ``load``)."""
+    if engine != "native":
+        return _loads(text, filename, fast=fast, max_work=max_work, engine=engine)
+    return _natively(_loads(text, filename, max_work=max_work))
+
+
+def _natively(game: PreparedGame) -> PreparedGame:
+    from .native import native_game
+
+    native_game(game).warm()  # compiled, or loaded from the cache
+    return game
 
 
 def simulate(game, n: int = 1000, seed: int = 0, players=None, max_steps: int = 100_000, progress=None,

@@ -315,3 +315,17 @@ def test_options_listed_by_a_dry_run_are_the_python_engine_s():
     # a rollout whose listing broke the rule: Python's positioned message
     with pytest.raises(recycle.RecycleRuntimeError, match=r"tiny.rcy:10:15: .*move from the empty location STOCK"):
         rollout_records(game, seeds, max_steps=MAX_STEPS)
+
+
+def test_load_with_the_native_engine_plays_rollouts_natively_at_once():
+    """``recycle.load(path, engine="native")`` makes the machine code when it loads: simulate
+    then plays natively however few the games, with the Python engine's statistics; a game
+    the writer cannot write is refused with the form it stops at."""
+    with user_cache():
+        game = recycle.load(GAMES / "war.rcy", engine="native")
+    assert game.engine == "compiled"  # stepped from outside by the compiled engine
+    native = simulate(game, 50, seed=3)
+    assert native.engine == "native"
+    assert comparable(native) == comparable(simulate(recycle.load(GAMES / "war.rcy"), 50, seed=3, engine="python"))
+    with pytest.raises(NativeUnsupported, match="remember"):
+        recycle.loads(UNSUPPORTED, "remembers.rcy", engine="native")
