@@ -329,3 +329,24 @@ def test_load_with_the_native_engine_plays_rollouts_natively_at_once():
     assert comparable(native) == comparable(simulate(recycle.load(GAMES / "war.rcy"), 50, seed=3, engine="python"))
     with pytest.raises(NativeUnsupported, match="remember"):
         recycle.loads(UNSUPPORTED, "remembers.rcy", engine="native")
+
+
+def test_how_each_form_offers_options_is_registered_by_the_form():
+    """A choice's options are walked through ``Offer``s registered by head (forms_options.py),
+    each a form of recycle's registry; an action offers itself once, a loop of options none."""
+    from recycle.lang.forms import Kind
+    from recycle.native import forms_options as fo
+
+    fo.OFFERS.seal()
+    assert {h for _, h in fo.OFFERS.heads()} == {"any", "all", "let", "do", "repeat"}
+    move, each = parsed_form("(move (top (game iloc A)) (top (game iloc B)))"), parsed_form(
+        "(any (game iloc A) 'C (move 'C (top (game iloc B))))")
+    assert fo.offer_of(move) is fo.ACTION and fo.is_static(move) and fo.is_single(move)
+    assert fo.offer_of(each) is fo.OFFERS.get(Kind.FLOW, "any") and not fo.is_single(each)
+    assert fo.is_single(parsed_form("((== 1 1) (repeat all (move (top (game iloc A)) (top (game iloc B)))))"))
+
+
+def parsed_form(text: str):
+    from recycle.lang.syntax import parse_text
+
+    return parse_text(text, "form.rcy").forms[0]
