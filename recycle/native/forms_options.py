@@ -65,12 +65,14 @@ class Offer:
         one_option(w, x, sc, False, suffix)
 
 
-class _Unknown(Offer):
+class Forming(Offer):
+    """A form that is not one fixed option: it offers its own (or none)."""
+
     def static(self, x) -> bool:
         return False
 
 
-ACTION, UNKNOWN = Offer(), _Unknown()
+ACTION, UNKNOWN = Offer(), Forming()
 
 
 def offer_of(x) -> Offer:
@@ -119,6 +121,13 @@ def one_option(w, x, sc, counting: bool, suffix: list) -> None:
     w.line("k -= 1")
 
 
+def sized(w, loop) -> str:
+    """The code of a collection's size, its snapshot written first when the size needs it."""
+    for line in loop.before if loop.size_before else ():
+        w.line(line)
+    return loop.size
+
+
 def do_parts(x) -> list:
     inner = x.items[1]
     return [inner] if inner.items and isinstance(inner.items[0], Atom) else list(inner.items)
@@ -126,11 +135,8 @@ def do_parts(x) -> list:
 
 # -- the forms -------------------------------------------------------------------------------
 
-class _Conditional(Offer):
+class _Conditional(Forming):
     """((CONDITION) ITEM): the item's options while the condition holds."""
-
-    def static(self, x) -> bool:
-        return False
 
     def single(self, x) -> bool:
         return is_single(x.items[1])
@@ -157,11 +163,8 @@ CONDITIONAL_OFFER = _Conditional()
 
 
 @offer("any")
-class _Any(Offer):
+class _Any(Forming):
     """(any COLLECTION 'X ITEM): the item's options for each element."""
-
-    def static(self, x) -> bool:
-        return False
 
     def options(self, w, x, sc, counting: bool) -> None:
         name = loop_var(x)
@@ -170,9 +173,7 @@ class _Any(Offer):
         var = w.local(name)
         loop = collection(w, x.items[1], sc, var)
         if counting and is_static(x.items[3]):
-            for line in loop.before if loop.size_before else ():
-                w.line(line)
-            w.line(f"n += {loop.size}")
+            w.line(f"n += {sized(w, loop)}")
             return
         depth = w.fn.depth
         open_loop(w, loop)
@@ -184,9 +185,7 @@ class _Any(Offer):
         elem = w.local(name)
         loop = collection(w, x.items[1], sc, elem)
         if is_static(x.items[3]):
-            for line in loop.before if loop.size_before else ():
-                w.line(line)
-            w.line(f"{var} += {loop.size}")
+            w.line(f"{var} += {sized(w, loop)}")
             return
         depth = w.fn.depth
         open_loop(w, loop)
@@ -217,11 +216,8 @@ class _Any(Offer):
 
 
 @offer("let")
-class _Let(Offer):
+class _Let(Forming):
     """(let VALUE 'X ITEM): the item's options with the value bound."""
-
-    def static(self, x) -> bool:
-        return False
 
     def options(self, w, x, sc, counting: bool) -> None:
         name = loop_var(x)
@@ -232,12 +228,9 @@ class _Let(Offer):
 
 
 @offer("all")
-class _All(Offer):
+class _All(Forming):
     """(all COLLECTION 'X ACTION): one option, the actions for every element, when the
     collection holds one; none when it is empty (recycle/lang/flow.py, c_each)."""
-
-    def static(self, x) -> bool:
-        return False
 
     def single(self, x) -> bool:
         return len(x.items) == 4 and is_static(x.items[3])
@@ -246,9 +239,7 @@ class _All(Offer):
         if not self.single(x) or uses_rng(x.items[1]):
             raise NativeUnsupported("(all ...) as an option of a choice", x)
         loop = collection(w, x.items[1], sc, w.local(loop_var(x)))
-        for line in loop.before if loop.size_before else ():
-            w.line(line)
-        with w.block(f"if {loop.size} > 0:"):
+        with w.block(f"if {sized(w, loop)} > 0:"):
             one_option(w, x, sc, counting, [])
 
 
