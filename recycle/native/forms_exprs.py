@@ -8,12 +8,13 @@ only if) the Python engine works them out.
 from __future__ import annotations
 
 from ..lang.forms import Kind
-from ..lang.shapes import head_of, is_storage_form, kw
+from ..lang.shapes import MAX_COLLECTION, head_of, is_storage_form, kw
 from ..lang.syntax import VAR, Atom, SList
 from .forms_actions import owner_offset, storage_slot
 from .forms_flow import collection, loop_var, open_loop
 from .registry import INDEXED, LITERAL, LOCATION, NAME, STORAGE, VARIABLE, WHO, native
-from .writer import CARD_T, INT_T, LOC_T, PLAYER_T, PLAYERS_T, STR_T, TEAM_T, TEAMS_T, VIEW_T, NativeUnsupported
+from .writer import (CARD_T, INT_T, LOC_T, NUMBERS_T, PLAYER_T, PLAYERS_T, STR_T, TEAM_T, TEAMS_T, VIEW_T,
+                     NativeUnsupported)
 
 
 def variable(sc, x, *types):
@@ -350,7 +351,7 @@ def location(w, x, sc) -> tuple[str, str]:
 
 @native(Kind.LOC, VARIABLE)
 def loc_variable(w, x, sc) -> tuple[str, str]:
-    v = variable(sc, x, VIEW_T, LOC_T, PLAYERS_T, TEAMS_T)
+    v = variable(sc, x, VIEW_T, LOC_T, PLAYERS_T, TEAMS_T, NUMBERS_T)
     if not isinstance(v, str):
         raise NativeUnsupported(f"the constant '{x.value} as a location", x)
     return sc.lookup(x.value).type, v
@@ -362,6 +363,8 @@ def loc_filter(w, x, sc) -> tuple[str, str]:
     coll = x.items[1]
     if kw(coll, "player", "team"):
         return filter_players(w, x, sc, name, coll.value)
+    if isinstance(coll, SList) and len(coll.items) == 4 and kw(coll.items[0], "range"):
+        return filter_range(w, x, sc, name, coll)
     if isinstance(coll, SList) and head_of(coll) == "partition":
         raise NativeUnsupported("a filter of groups", x)
     params = sc.params()
@@ -401,6 +404,33 @@ def filter_players(w, x, sc, name: str, which: str) -> tuple[str, str]:
         w.line("scratch[out] = m")
         w.line("return out")
     return (PLAYERS_T if which == "player" else TEAMS_T), w.fns[-1].call(*params)
+
+
+def filter_range(w, x, sc, name: str, coll) -> tuple[str, str]:
+    """(filter (range A..B) 'N CONDITION): the integers A to B for which it holds, in order: a
+    view of numbers (past the scratch stack's room: CAPACITY, and Python plays the rollout)."""
+    params = sc.params()
+    with w.function("filter", params, f"(filter (range ...) ...) at line {x.span.line}", keeps_scratch=True):
+        w.line(f"low = {w.int_(coll.items[1], sc)}")
+        w.line(f"high = {w.int_(coll.items[3], sc)}")
+        with w.block(f"if high - low > {MAX_COLLECTION}:"):  # Python's error: it plays the rollout
+            w.line("ctr[STATUS] = RULE")
+            w.line("return 0")
+        with w.block("if low < -2147483648 or high > 2147483647:"):  # the stack holds 32-bit numbers
+            w.line("ctr[STATUS] = CAPACITY")
+            w.line("return 0")
+        w.line("out = alloc(scratch, ctr, max(0, high - low + 1))")
+        with w.block("if out == 0:"):
+            w.line("return out")
+        w.line("m = 0")
+        var = w.local(name)
+        with w.block(f"for {var} in range(low, high + 1):"):
+            with w.block(f"if {w.bool_(x.items[3], sc.bind(name, var, INT_T))}:"):
+                w.line(f"scratch[out + 1 + m] = {var}")
+                w.line("m += 1")
+        w.line("scratch[out] = m")
+        w.line("return out")
+    return NUMBERS_T, w.fns[-1].call(*params)
 
 
 @native(Kind.LOC, "union")

@@ -12,10 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..lang.forms import Kind
-from ..lang.shapes import head_of, is_atom, kw
+from ..lang.shapes import MAX_COLLECTION, head_of, is_atom, kw
 from ..lang.syntax import VAR, Atom, SList
 from .registry import CONDITIONAL, native
-from .writer import CARD_T, INT_T, LOC_T, PLAYER_T, PLAYERS_T, STR_T, TEAM_T, TEAMS_T, VIEW_T, NativeUnsupported
+from .writer import (CARD_T, INT_T, LOC_T, NUMBERS_T, PLAYER_T, PLAYERS_T, STR_T, TEAM_T, TEAMS_T, VIEW_T,
+                     NativeUnsupported)
 
 
 def sequence(w, nodes, sc) -> None:
@@ -73,7 +74,9 @@ def collection(w, coll, sc, var: str) -> Loop:
                     PLAYER_T, f"TEAM_SIZE[{t}]")
     if isinstance(coll, SList) and head_of(coll) == "range" and len(coll.items) == 4:
         lo, hi = w.fresh("low"), w.fresh("high")
-        return Loop([f"{lo} = {w.int_(coll.items[1], sc)}", f"{hi} = {w.int_(coll.items[3], sc)}"],
+        # a range longer than Python's bound is its error (then played by Python), empty here
+        return Loop([f"{lo} = {w.int_(coll.items[1], sc)}", f"{hi} = {w.int_(coll.items[3], sc)}",
+                     f"if {hi} - {lo} > {MAX_COLLECTION}: ctr[STATUS] = RULE; {hi} = {lo} - 1"],
                     f"for {var} in range({lo}, {hi} + 1):", None, INT_T, f"max(0, {hi} - {lo} + 1)")
     if isinstance(coll, Atom) and coll.kind == VAR and not hasattr(sc.lookup(coll.value) or 0, "type"):
         names = getattr(sc.lookup(coll.value), "value", None)
@@ -88,9 +91,10 @@ def collection(w, coll, sc, var: str) -> Loop:
                     f"{var} = scratch[{g} + 1 + {gi}]", VIEW_T, f"scratch[{g}]")
     t, code = w.loc(coll, sc)
     snap, k = w.fresh("snapshot"), w.fresh("k")
-    if t in (PLAYERS_T, TEAMS_T):
+    if t in (PLAYERS_T, TEAMS_T, NUMBERS_T):
+        element = {PLAYERS_T: PLAYER_T, TEAMS_T: TEAM_T, NUMBERS_T: INT_T}[t]
         return Loop([f"{snap} = {code}"], f"for {k} in range(scratch[{snap}]):", f"{var} = scratch[{snap} + 1 + {k}]",
-                    PLAYER_T if t == PLAYERS_T else TEAM_T, f"scratch[{snap}]")
+                    element, f"scratch[{snap}]")
     make = f"cards_of(locs, lens, scratch, ctr, {code})" if t == LOC_T else code
     return Loop([f"{snap} = {make}"], f"for {k} in range(scratch[{snap}]):", f"{var} = scratch[{snap} + 1 + {k}]",
                 CARD_T, f"lens[{code}]" if t == LOC_T else f"scratch[{snap}]", t != LOC_T)

@@ -33,6 +33,7 @@ from .registry import NativeUnsupported
 INT_T, BOOL_T, STR_T, CARD_T, PLAYER_T, TEAM_T, LOC_T, VIEW_T, GROUPS_T = (
     "int", "bool", "str", "card", "player", "team", "loc", "view", "groups")
 PLAYERS_T, TEAMS_T = "players", "teams"  # views holding player (team) numbers: (filter player ...)
+NUMBERS_T = "numbers"  # a view holding integers: (filter (range A..B) ...)
 
 INLINE = ", inline='always'"  # the generated functions are inlined into play: no calls
 STATE_NAMES = ("locs", "lens", "card_loc", "ints", "strs", "pts", "pst", "tst", "ctr", "keys", "team_of", "scratch",
@@ -286,7 +287,7 @@ class Writer:
     def cards(self, x, sc) -> str:
         """A view of a location's or view's cards (a location's: a snapshot on the scratch stack)."""
         t, code = self.loc(x, sc)
-        if t in (PLAYERS_T, TEAMS_T):
+        if t in (PLAYERS_T, TEAMS_T, NUMBERS_T):
             raise NativeUnsupported(f"{t} where cards are needed", x)
         return f"cards_of(locs, lens, scratch, ctr, {code})" if t == LOC_T else code
 

@@ -283,6 +283,9 @@ DRY_RUN = """(do ((shuffle (game iloc STOCK))))
    ;; every card of the hand laid, one option, offered while the hand holds two or more
    ((> (size ((current player) iloc HAND)) 1)
     (all ((current player) iloc HAND) 'C (move 'C (top (game vloc PILE)))))
+   ;; a number from a filtered range: 2 up to the hand's size
+   (any (filter (range 0..(size ((current player) iloc HAND))) 'N (> 'N 1)) 'N
+    (set ((current player) sto EMPTY) 'N))
    (turn pass))))"""
 
 
