@@ -389,48 +389,40 @@ def loc_filter(w, x, sc) -> tuple[str, str]:
 def filter_players(w, x, sc, name: str, which: str) -> tuple[str, str]:
     """(filter player|team 'P CONDITION): the players (teams) for which it holds, in order: a
     view of their numbers."""
-    params = sc.params()
     n = "NPLAYERS" if which == "player" else "ctr[NTEAMS]"
-    with w.function("filter", params, f"(filter {which} ...) at line {x.span.line}", keeps_scratch=True):
-        w.line(f"out = alloc(scratch, ctr, {n})")
-        with w.block("if out == 0:"):
-            w.line("return out")
-        w.line("m = 0")
-        var = w.local(name)
-        with w.block(f"for {var} in range({n}):"):
-            with w.block(f"if {w.bool_(x.items[3], sc.bind(name, var, PLAYER_T if which == 'player' else TEAM_T))}:"):
-                w.line(f"scratch[out + 1 + m] = {var}")
-                w.line("m += 1")
-        w.line("scratch[out] = m")
-        w.line("return out")
-    return (PLAYERS_T if which == "player" else TEAMS_T), w.fns[-1].call(*params)
+    return filter_numbers(w, x, sc, name, f"(filter {which} ...)", [f"low, high = 0, {n} - 1"],
+                          PLAYER_T if which == "player" else TEAM_T, PLAYERS_T if which == "player" else TEAMS_T)
 
 
 def filter_range(w, x, sc, name: str, coll) -> tuple[str, str]:
     """(filter (range A..B) 'N CONDITION): the integers A to B for which it holds, in order: a
-    view of numbers (past the scratch stack's room: CAPACITY, and Python plays the rollout)."""
+    view of numbers. A range longer than Python's bound is its error, and numbers beyond 32
+    bits do not fit the stack: both stop the rollout, which Python then plays."""
+    return filter_numbers(w, x, sc, name, "(filter (range ...) ...)", [
+        f"low = {w.int_(coll.items[1], sc)}", f"high = {w.int_(coll.items[3], sc)}",
+        f"if high - low > {MAX_COLLECTION}: ctr[STATUS] = RULE; return 0",
+        "if low < -2147483648 or high > 2147483647: ctr[STATUS] = CAPACITY; return 0"], INT_T, NUMBERS_T)
+
+
+def filter_numbers(w, x, sc, name: str, what: str, bounds: list, element: str, result: str) -> tuple[str, str]:
+    """The numbers ``low`` to ``high`` (set by the lines ``bounds``) for which the filter's
+    condition holds, in order: a view of numbers of type ``result``."""
     params = sc.params()
-    with w.function("filter", params, f"(filter (range ...) ...) at line {x.span.line}", keeps_scratch=True):
-        w.line(f"low = {w.int_(coll.items[1], sc)}")
-        w.line(f"high = {w.int_(coll.items[3], sc)}")
-        with w.block(f"if high - low > {MAX_COLLECTION}:"):  # Python's error: it plays the rollout
-            w.line("ctr[STATUS] = RULE")
-            w.line("return 0")
-        with w.block("if low < -2147483648 or high > 2147483647:"):  # the stack holds 32-bit numbers
-            w.line("ctr[STATUS] = CAPACITY")
-            w.line("return 0")
+    with w.function("filter", params, f"{what} at line {x.span.line}", keeps_scratch=True):
+        for line in bounds:
+            w.line(line)
         w.line("out = alloc(scratch, ctr, max(0, high - low + 1))")
         with w.block("if out == 0:"):
             w.line("return out")
         w.line("m = 0")
         var = w.local(name)
         with w.block(f"for {var} in range(low, high + 1):"):
-            with w.block(f"if {w.bool_(x.items[3], sc.bind(name, var, INT_T))}:"):
+            with w.block(f"if {w.bool_(x.items[3], sc.bind(name, var, element))}:"):
                 w.line(f"scratch[out + 1 + m] = {var}")
                 w.line("m += 1")
         w.line("scratch[out] = m")
         w.line("return out")
-    return NUMBERS_T, w.fns[-1].call(*params)
+    return result, w.fns[-1].call(*params)
 
 
 @native(Kind.LOC, "union")
