@@ -397,9 +397,15 @@ class _Aggregate:
         for p, w in enumerate(won.sum(axis=0)):
             self.wins[p] += int(w)
         several = np.nonzero(won.sum(axis=1) > 1)[0]
-        for i in several:
-            if tied_sides([p for p in range(scores.shape[1]) if won[i, p]], team_of) > 1:
-                self.ties += 1
+        # a tie is two or more sides among the winners (engine.game.tied_sides): each side's
+        # players as columns, a side winning when one of them does, counted for every game
+        sides: dict = {}
+        for p in range(scores.shape[1]):
+            sides.setdefault(("team", team_of[p]) if team_of[p] is not None else ("player", p), []).append(p)
+        side_wins = np.zeros(len(several), np.int64)
+        for members in sides.values():
+            side_wins += won[several][:, members].any(axis=1)
+        self.ties += int((side_wins > 1).sum())
         for p, v in enumerate(scores.sum(axis=0)):
             self.score_sum[p] += int(v)
         self.win_score += int(best.sum())
