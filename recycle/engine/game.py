@@ -284,17 +284,23 @@ class PreparedGame:
         self.bytecode_from_cache = compiled.from_cache
         self.generation_seconds = time.perf_counter() - t0
 
+    def state_after_setup(self):
+        """A state (seed 0) with the declarations worked out and the setup run, before the
+        first item of the flow: what every rollout of the game starts from, deck order aside."""
+        s = self._fresh_state(0, False, DEFAULT_MAX_STEPS, False, None)
+        for slot, val in self._decls:
+            s.env[slot] = val(s, s.env)
+        for run in self._setup:
+            run(s, s.env)
+        return s
+
     def _make_cards(self) -> None:
         """Run the setup once now, so that the card table and the point maps' scores are
         complete before the first game: rollouts then only read them (the first rollout is
         as fast as the thousandth). A setup that breaks a rule fails again, with its
         message, when a game is played."""
-        s = self._fresh_state(0, False, DEFAULT_MAX_STEPS, False, None)
         try:
-            for slot, val in self._decls:
-                s.env[slot] = val(s, s.env)
-            for run in self._setup:
-                run(s, s.env)
+            self.state_after_setup()
         except RecycleError:
             pass
 

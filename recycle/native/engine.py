@@ -152,11 +152,7 @@ class NativeGame:
         self.module = load_module(source, game.name)
         self.compiled = False  # machine code made (or loaded) by a first call
         self.compile_seconds = 0.0
-        s = game._fresh_state(0, False, 100_000, False, None)
-        for slot, val in game._decls:
-            s.env[slot] = val(s, s.env)
-        for run in game._setup:
-            run(s, s.env)
+        s = game.state_after_setup()
         lay = game.layout
         ncards = len(game.card_attrs)
         self.ncards = ncards

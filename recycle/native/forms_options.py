@@ -278,6 +278,8 @@ class _Repeat(Offer):
         if self.static(x):
             one_option(w, x, sc, False, suffix)
             return
+        if not kw(x.items[1], "all"):
+            raise NativeUnsupported("(repeat ...) in a block of options", x)
         with w.block(f"if {repeat_source_size(w, x, sc)} > 0:"):
             one_option(w, x, sc, False, suffix)
 

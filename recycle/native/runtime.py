@@ -487,12 +487,7 @@ def dry_state(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry, ba
     k = dry_array(ints, dry, k, back)
     k = dry_array(strs, dry, k, back)
     for r in range(pts.shape[0]):
-        for c in range(pts.shape[1]):
-            if back:
-                pts[r, c] = dry[k]
-            else:
-                dry[k] = pts[r, c]
-            k += 1
+        k = dry_array(pts[r], dry, k, back)  # a row: a view, no copy
     if back:
         ctr[PSP], ctr[TSP], ctr[CHANCE_N] = dry[k], dry[k + 1], dry[k + 2]
         pst[ctr[PSP], 0], pst[ctr[PSP], 1] = dry[k + 3], dry[k + 4]

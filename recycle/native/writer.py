@@ -45,11 +45,7 @@ MAX_SOURCE = 400_000  # characters: a game beyond is played by the Python engine
 
 def setup_teams(game) -> list[list[int]]:
     """Each team's players after the game's setup."""
-    s = game._fresh_state(0, False, 100_000, False, None)
-    for slot, val in game._decls:
-        s.env[slot] = val(s, s.env)
-    for run in game._setup:
-        run(s, s.env)
+    s = game.state_after_setup()
     return [[int(p) for p in m] for m in s.team_members[:s.nteams]]
 
 
