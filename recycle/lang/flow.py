@@ -476,7 +476,8 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, F
                 for item, env in segment_option(segments, pick(n) if n > 1 else 0):
                     item.run(s, env)
                 s.chooser = None
-        choice_point = ChoicePoint(expand, span, x)
+        live = tuple(sorted({v for v in scope.names().values() if type(v) is int}))
+        choice_point = ChoicePoint(expand, span, x, live)
         item = Item(x, scope, run=choice, has_choice=True)
         item.resume = resume
         item.shape = ("choice", parts, plan if lazy and not uses_rng(x) else None, plain_expand, uses_rng(x))

@@ -63,12 +63,14 @@ def resume_into(child_resume, frame):
 
 
 class ChoicePoint:
-    """A choice where a stepped state waits: lists its options again for a copied state."""
+    """A choice where a stepped state waits: lists its options again for a copied state.
+    ``live``: the environment's slots of the variables in scope there (the others may hold
+    what an earlier part of the game left in them, never read again)."""
 
-    __slots__ = ("expand", "span", "node")
+    __slots__ = ("expand", "span", "node", "live")
 
-    def __init__(self, expand, span, node):
-        self.expand, self.span, self.node = expand, span, node
+    def __init__(self, expand, span, node, live: tuple = ()):
+        self.expand, self.span, self.node, self.live = expand, span, node, live
 
 
 class Item:

@@ -18,7 +18,8 @@ from concurrent.futures import ThreadPoolExecutor
 from .registry import NativeUnsupported
 
 __all__ = ["NativeUnsupported", "NativeUnavailable", "native_game", "rollout_records", "native_source",
-           "why_not_native", "available"]
+           "why_not_native", "available", "native_ready",
+           "native_playouts"]
 
 
 class NativeUnavailable(Exception):
@@ -48,6 +49,20 @@ def native_game(game):
     return _native_game(game)
 
 
+def native_ready(game) -> bool:
+    """Is the game's native module compiled already (in this process, or in the cache folder)?"""
+    if getattr(game, "_native", None) is not None:
+        return not isinstance(game._native, Exception)
+    if not available():
+        return False
+    from .engine import is_cached
+
+    try:
+        return is_cached(native_source(game))
+    except NativeUnsupported:
+        return False
+
+
 def why_not_native(game) -> str | None:
     """None when the game's rollouts can run natively here, else one line saying why not."""
     try:
@@ -58,6 +73,26 @@ def why_not_native(game) -> str | None:
         where = exc.where()
         return f"the native engine does not write {exc.what}" + (f" ({where})" if where else "")
     return None
+
+
+def native_playouts(game, engine: str = "auto"):
+    """The game's ``NativePlayouts``, or None (Python plays the playouts): ``engine`` "python"
+    never, "native" compiles the game now if need be, "auto" only when its machine code is
+    made already (in this process or the cache folder: ``recycle compile --native`` or a
+    native simulation makes it)."""
+    if engine == "python":
+        return None
+    from .playouts import NativePlayouts
+
+    if engine == "auto" and not native_ready(game):
+        return None
+    try:
+        ng = native_game(game)
+    except (NativeUnavailable, NativeUnsupported):
+        if engine == "native":
+            raise
+        return None
+    return NativePlayouts(ng)
 
 
 def rollout_arrays(game, seeds, max_steps: int, threads: int = 1, max_work: int | None = None, keys=None):

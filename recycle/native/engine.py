@@ -50,8 +50,8 @@ def _numba_version() -> str:
 def _digest(source: str) -> str:
     h = hashlib.sha256()
     # the runtime's source too: Numba's cache of a module does not see a change of what it calls
-    runtime = Path(__file__).with_name("runtime.py").read_text("utf-8")
-    for part in (__version__, _numba_version(), sys.version, runtime, source):
+    runtime = [Path(__file__).with_name(name).read_text("utf-8") for name in ("runtime.py", "runtime_resume.py")]
+    for part in (__version__, _numba_version(), sys.version, *runtime, source):
         h.update(part.encode("utf-8", "surrogatepass"))
         h.update(b"\0")
     return h.hexdigest()[:40]
@@ -180,6 +180,9 @@ class NativeGame:
         if not self.compiled:
             self.rollouts([0], 100_000, self.game.max_work)
             self.module._warm = True
+            from .playouts import warm_playout
+
+            warm_playout(self)
 
     def module_strings(self) -> dict:
         return getattr(self.module, "STRINGS", {})
@@ -192,8 +195,9 @@ class NativeGame:
         pst = np.zeros((self.STACK_DEPTH, 2), np.int64)
         tst = np.zeros((self.STACK_DEPTH, 2), np.int64)
         ctr = np.zeros(self.NCOUNTERS + self.game.nplayers, np.int64)
-        keys = np.zeros(2, np.uint64)
+        keys = np.zeros(3, np.uint64)  # chance, players, a sampled world's chance (runtime.arrive)
         from .runtime import SCRATCH
+        from .runtime_resume import R_HEADER
 
         nlocs = locs.shape[0]
         ver = np.zeros(nlocs + 1, np.int64)
@@ -201,7 +205,7 @@ class NativeGame:
         # what a dry run changes, kept (runtime.dry_state): locations, places, storages, turns
         dry = np.zeros(nlocs + 2 * self.ncards + ints.size + strs.size + pts.size + 8, np.int64)
         return (locs.copy(), lens.copy(), card_loc.copy(), ints.copy(), strs.copy(), pts.copy(), pst, tst, ctr, keys,
-                team_of.copy(), np.zeros(SCRATCH, np.int32), ver, memo, dry)
+                team_of.copy(), np.zeros(SCRATCH, np.int32), ver, memo, dry, np.zeros(R_HEADER, np.int64))
 
     def rollouts(self, seeds, max_steps: int, max_work: int, places: bool = False):
         """Play one random game per seed; returns (scores[n, P], counters[n, 5]: status, steps,

@@ -413,6 +413,9 @@ def choice(w, x, sc) -> None:
         for p in parts:
             options(w, p, sc, False)
     run = w.fns[-1]
+    with w.block("if ctr[RESUMING]:"):
+        w.line("arrive(ctr, keys, resume, locs, card_loc, ver)  # the sampled world's decision: its cards")
+        w.check()
     w.line(f"n = {count.call(*params)}")
     if any("dry_state(" in ln for ln in count.lines):
         w.check()  # a dry run broke a rule while the options were listed
@@ -426,5 +429,7 @@ def choice(w, x, sc) -> None:
     w.line("ctr[DECISIONS] += 1")
     w.line("ctr[OPTIONS] += n")
     w.line("ctr[WORK] += n")
-    w.line(run.call(*params, "pick(ctr, keys, 1, n) if n > 1 else 0"))
+    w.line("k = choose(ctr, keys, resume, n)")
+    w.check()
+    w.line(run.call(*params, "k"))
     w.check()

@@ -19,13 +19,16 @@ from numba import njit
 from ..streams import GOLDEN, MIX1, MIX2
 
 # the counters of a state: ctr[NAME]
-STATUS, STEPS, DECISIONS, OPTIONS, ROUNDS, WORK, PSP, TSP, CHANCE_N, PLAYERS_N, NTEAMS, MAX_STEPS, MAX_WORK, SP = range(14)
+(STATUS, STEPS, DECISIONS, OPTIONS, ROUNDS, WORK, PSP, TSP, CHANCE_N, PLAYERS_N, NTEAMS, MAX_STEPS, MAX_WORK, SP,
+ RESUMING, FORCED_AT) = range(16)
 NCOUNTERS = 16
 
 # ctr[STATUS]: why a game stopped early (each is played again by the Python engine)
-OK, RULE, STEP_LIMIT, WORK_LIMIT, CAPACITY = 0, 1, 2, 3, 4
+OK, RULE, STEP_LIMIT, WORK_LIMIT, CAPACITY, MISMATCH = 0, 1, 2, 3, 4, 5
 STATUS_WORDS = {OK: "finished", RULE: "broke a rule", STEP_LIMIT: "hit the step limit",
-                WORK_LIMIT: "ran out of work", CAPACITY: "outgrew the native state"}
+                WORK_LIMIT: "ran out of work", CAPACITY: "outgrew the native state",
+                MISMATCH: "did not replay to the decision it was sent to"}
+
 STACK_DEPTH = 64  # nested stages
 # ver[i]: a count of the changes of location i (ver[-1]: of the point maps), never reset between
 # a state's rollouts; a condition that reads one location is remembered under its version

@@ -37,7 +37,7 @@ NUMBERS_T = "numbers"  # a view holding integers: (filter (range A..B) ...)
 
 INLINE = ", inline='always'"  # the generated functions are inlined into play: no calls
 STATE_NAMES = ("locs", "lens", "card_loc", "ints", "strs", "pts", "pst", "tst", "ctr", "keys", "team_of", "scratch",
-               "ver", "memo", "dry")
+               "ver", "memo", "dry", "resume")
 CURRENT = "pst[ctr[PSP], 0]"
 CURRENT_TEAM = "tst[ctr[TSP], 0]"
 MAX_SOURCE = 400_000  # characters: a game beyond is played by the Python engine
@@ -327,6 +327,7 @@ class Writer:
                "import numpy as np",
                "from numba import njit",
                "from recycle.native.runtime import *  # noqa: F401,F403 - the runtime's helpers and counters",
+               "from recycle.native.runtime_resume import *  # noqa: F401,F403 - look-ahead playouts",
                "",
                "CACHE = False  # set by the loader",
                f"NPLAYERS = {self.nplayers}",
@@ -383,31 +384,38 @@ class Writer:
 
 ROLLOUTS = '''
 @njit(nogil=True, cache=CACHE, _nrt=False)
+def begin(initial, state, nteams, max_steps, max_work):
+    """``state`` made the state after setup again (``initial``), its counters zero."""
+    locs0, lens0, card_loc0, ints0, strs0, pts0, team_of0 = initial
+    locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, keys, team_of, scratch, ver, memo, dry, resume = state
+    copy_locations(locs, lens, locs0, lens0)
+    copy_into(card_loc, card_loc0)
+    copy_into(ints, ints0)
+    copy_into(strs, strs0)
+    copy_table(pts, pts0)
+    copy_into(team_of, team_of0)
+    for j in range(ctr.shape[0]):
+        ctr[j] = 0
+    ctr[SP] = 1  # view 0 is the empty view a failed alloc gives
+    for j in range(ver.shape[0]):
+        ver[j] += 1  # every location (and the point maps) changed: no answer remembered holds
+    ctr[MAX_STEPS] = max_steps
+    ctr[MAX_WORK] = max_work
+    ctr[NTEAMS] = nteams
+    pst[0, 0] = 0
+    pst[0, 1] = -1
+    tst[0, 0] = 0
+    tst[0, 1] = -1
+
+
+@njit(nogil=True, cache=CACHE, _nrt=False)
 def rollouts(initial, state, nteams, all_keys, max_steps, max_work, scores, counts, where, places):
     """One game per row of keys (its chance and players' stream keys), each from the state
     after setup (``initial``), played on ``state`` (the arrays a caller made: native code makes
     none): scores, counters (status, steps, decisions, options, rounds), card places."""
-    locs0, lens0, card_loc0, ints0, strs0, pts0, team_of0 = initial
-    locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, keys, team_of, scratch, ver, memo, dry = state
+    locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, keys, team_of, scratch, ver, memo, dry, resume = state
     for i in range(all_keys.shape[0]):
-        copy_locations(locs, lens, locs0, lens0)
-        copy_into(card_loc, card_loc0)
-        copy_into(ints, ints0)
-        copy_into(strs, strs0)
-        copy_table(pts, pts0)
-        copy_into(team_of, team_of0)
-        for j in range(ctr.shape[0]):
-            ctr[j] = 0
-        ctr[SP] = 1  # view 0 is the empty view a failed alloc gives
-        for j in range(ver.shape[0]):
-            ver[j] += 1  # every location (and the point maps) changed: no answer remembered holds
-        ctr[MAX_STEPS] = max_steps
-        ctr[MAX_WORK] = max_work
-        ctr[NTEAMS] = nteams
-        pst[0, 0] = 0
-        pst[0, 1] = -1
-        tst[0, 0] = 0
-        tst[0, 1] = -1
+        begin(initial, state, nteams, max_steps, max_work)
         keys[0] = all_keys[i, 0]
         keys[1] = all_keys[i, 1]
         play(S)
@@ -422,6 +430,33 @@ def rollouts(initial, state, nteams, all_keys, max_steps, max_work, scores, coun
         if places:
             for c in range(where.shape[1]):
                 where[i, c] = card_loc[c]
+
+
+@njit(nogil=True, cache=CACHE, _nrt=False)
+def playout(initial, state, nteams, max_steps, out):
+    """One game from a sampled world (recycle/native/playouts.py): played from its start with
+    the choices ``resume`` forces, the world put in place at its decision, on at random. The
+    caller set ``keys`` (the real game's chance stream, the world's, the players') and
+    ctr[PLAYERS_N] is taken from ``out[5]``. out: status, steps, decisions, options, rounds, the
+    players' stream's count, the work left, then the scores."""
+    locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, keys, team_of, scratch, ver, memo, dry, resume = state
+    begin(initial, state, nteams, max_steps, 1 << 62)
+    ctr[RESUMING] = 1
+    ctr[PLAYERS_N] = out[5]
+    resume[R_STAGE] = 0
+    play(S)
+    out[0] = ctr[STATUS]
+    if ctr[STATUS] == 0 and resume[R_STAGE] != 2:
+        out[0] = MISMATCH  # the game ended before the decision it was sent to
+    out[1] = ctr[STEPS]
+    out[2] = ctr[DECISIONS]
+    out[3] = ctr[OPTIONS]
+    out[4] = ctr[ROUNDS]
+    out[5] = ctr[PLAYERS_N]
+    out[6] = ctr[MAX_WORK] - ctr[WORK]
+    if out[0] == 0:
+        for p in range(NPLAYERS):
+            out[7 + p] = ctr[NCOUNTERS_FIXED + p]
 '''
 
 

@@ -41,6 +41,9 @@ from ..lang.items import shuffle as _shuffle
 from ..streams import MASK, Stream, mix64
 
 REWARDS = ("win", "score")
+# who plays the look-ahead's playouts: the native engine when its machine code is made already
+# ("auto"), compiled if need be ("native"), or always Python ("python"); the same decisions
+PLAYOUT_ENGINES = ("auto", "native", "python")
 # options of one decision a look-ahead player considers at most (a random sample beyond)
 MAX_CONSIDERED = 64
 # a decision's simulations may use 1/SIMULATION_SHARE of the game's work budget each, on
@@ -52,6 +55,7 @@ DECISION_SHARE = 10
 # the largest budget (iterations per decision) a player may be given
 MAX_BUDGET = 100_000
 _log = logging.getLogger("recycle.players")
+_SPENT = "the simulations of a decision used up its work budget (max_work); it decides on fewer simulations"
 
 
 # -- sampling worlds -----------------------------------------------------------------------
@@ -116,7 +120,7 @@ class _AIPlayer:
     kind = "?"
     default_budget = 100
 
-    def __init__(self, budget: int | None = None, reward: str = "win"):
+    def __init__(self, budget: int | None = None, reward: str = "win", playouts: str = "auto"):
         self.budget = int(budget if budget is not None else self.default_budget)
         if self.budget < 1:
             raise ValueError(f"{self.kind}: the budget must be at least 1")
@@ -125,6 +129,10 @@ class _AIPlayer:
         if reward not in REWARDS:
             raise ValueError(f"unknown reward {reward!r}; known: {', '.join(REWARDS)}")
         self.reward = reward
+        if playouts not in PLAYOUT_ENGINES:
+            raise ValueError(f"unknown playout engine {playouts!r}; known: {', '.join(PLAYOUT_ENGINES)}")
+        self.playouts = playouts
+        self._native: tuple = (None, None)  # (game, its NativePlayouts or None)
         self.name = f"{self.kind}:{self.budget}"
         self.last_values: list[float] | None = None  # per option, from the last decision
         self.max_work: int | None = None  # work budget of one decision's simulations (None: the game's)
@@ -138,6 +146,18 @@ class _AIPlayer:
         if message not in self.warnings:
             self.warnings.append(message)
             _log.warning("%s: %s", self.name, message)
+
+    def native_playouts(self, view):
+        """(the game's ``NativePlayouts``, this decision's ``Root``), or (None, None) when the
+        playouts are Python's here (see ``playouts`` and recycle/native/playouts.py)."""
+        game = view.game
+        if self._native[0] is not game:
+            from ..native import native_playouts
+
+            self._native = (game, native_playouts(game, self.playouts))
+        native = self._native[1]
+        root = native.root(view) if native is not None else None
+        return (native, root) if root is not None else (None, None)
 
     def considered(self, n: int, rng: random.Random) -> list[int]:
         """The options looked at: all of them, or a sorted random sample of MAX_CONSIDERED."""
@@ -176,8 +196,7 @@ class _AIPlayer:
             view.spend_work(used)
         if left[0] > 0:
             return True
-        self.warn("the simulations of a decision used up its work budget (max_work); it decides on "
-                  "fewer simulations")
+        self.warn(_SPENT)
         return False
 
 
@@ -258,12 +277,28 @@ class PIMCPlayer(_AIPlayer):
         totals = [0.0] * n
         counts = [0] * n
         left = self.work_left(view, worlds * len(looked))
+        native, here = self.native_playouts(view)
         going = True
         for _ in range(worlds):
             world = view.sample_world(DealRng(rng.getrandbits(64)))
             left[0] -= n  # listing the options again in that world
             play_seed = rng.getrandbits(64)
+            places = native.world_places(here, world) if native is not None else None
             for i in looked:
+                if places is not None:
+                    had = min(world.work, left[0])
+                    got = native.play(here, places, world.rng.getstate()[:2], had, [i] if n > 1 else [],
+                                      Stream.keyed(play_seed))
+                    if got is not None:  # finished natively
+                        scores, _steps, work = got
+                        left[0] -= had - work
+                        totals[i] += rewards(scores, higher, self.reward)[me]
+                        counts[i] += 1
+                        if left[0] <= 0:
+                            self.warn(_SPENT)
+                            going = False
+                            break
+                        continue
                 t = world.clone()
                 had = self.budgeted(t, left)
                 try:
@@ -324,10 +359,13 @@ class ISMCTSPlayer(_AIPlayer):
         n = len(options)
         looked = self.considered(n, rng)
         left = self.work_left(view, self.budget)
+        native, here = self.native_playouts(view) if type(rng) is Stream else (None, None)
         for _ in range(self.budget):
             world = view.sample_world(DealRng(rng.getrandbits(64)), self.determinize, self.reveal)
             left[0] -= n  # listing the options again in that world
             had = self.budgeted(world, left)
+            places = native.world_places(here, world) if native is not None else None
+            future = world.rng.getstate()[:2]
             path: list = []
             node = root
             try:
@@ -369,8 +407,15 @@ class ISMCTSPlayer(_AIPlayer):
                         i, k = untried[int(rng.random() * len(untried))]
                         ch = children[k] = _Node()
                         path.append((ch, p))
-                        world.apply(i)
-                        world.play_randomly(rng.random)
+                        got = None
+                        if places is not None:
+                            got = native.play(here, places, future, had, world.history[len(here.history):] + [i], rng)
+                        if got is None:
+                            world.apply(i)
+                            world.play_randomly(rng.random)
+                        else:  # finished natively: the world keeps its scores and counters, not its cards
+                            world.scores, world.steps, world.work = got
+                            world.frames = world.waiting = world.options = None
                         break
                     path.append((best_child, p))
                     node = best_child
@@ -419,8 +464,8 @@ class RevealingPlayer(ISMCTSPlayer):
 
     kind = "ismcts"
 
-    def __init__(self, budget: int | None = None, reveal=(), reward: str = "win"):
-        super().__init__(budget, reward)
+    def __init__(self, budget: int | None = None, reveal=(), reward: str = "win", playouts: str = "auto"):
+        super().__init__(budget, reward, playouts)
         self.reveal = frozenset(int(i) for i in reveal)
         self.name = f"{self.name}+sees{sorted(self.reveal)}"
 

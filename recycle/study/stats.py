@@ -119,19 +119,9 @@ NATIVE_CHUNK = 5000  # rollouts per call of native code (progress and --timeout 
 
 def _native_ready(game) -> bool:
     """Is the game's native module compiled already (this process, or the cache folder)?"""
-    from ..native import available
+    from ..native import native_ready
 
-    if getattr(game, "_native", None) is not None:
-        return not isinstance(game._native, Exception)
-    if not available():
-        return False
-    from ..native import NativeUnsupported, native_source
-    from ..native.engine import is_cached
-
-    try:
-        return is_cached(native_source(game))
-    except NativeUnsupported:
-        return False
+    return native_ready(game)
 
 
 def _why_not_written(game) -> str | None:
