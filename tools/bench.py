@@ -17,8 +17,9 @@
 in this one process, in alternating rounds, best of ``--repeat`` each, so that a machine whose
 speed drifts slows both alike and the ratio is comparable across machines.
 ``lookahead``: one ISMCTS decision with ``--budget`` iterations at several decisions (those
-with two or more options, counted from 1) of a corpus Hearts4 deal and of a Schwimmen game
-(best of 3).
+with two or more options, counted from 1) of a corpus Hearts4 deal and of a Schwimmen game,
+the playouts by Python and by the native engine (recycle/native/playouts.py) in alternating
+rounds (best of 3 each).
 ``clone``: the cost of ``State.clone()`` at the first and the 40th decision of a deal of
 games/hearts.rcy (best of many).
 ``corpus``: the generation time it reports is with the bytecode cache off (a first load).
@@ -312,8 +313,14 @@ def state_at(game, seed: int, decision: int):
 
 
 def bench_lookahead(args) -> None:
+    """ISMCTS iterations per second, the playouts played by Python and natively (alternating,
+    best of 3 each; the native machine code is made or loaded before)."""
+    from recycle.native import available
+    from recycle.streams import Stream
+
     cases = [("Hearts4 (corpus)", CORPUS / "Hearts4.rcy", (1, 20, 30, 40)),
              ("schwimmen.rcy", ROOT / "games" / "schwimmen.rcy", (1, 5, 10))]
+    engines = ["python"] + (["native"] if available() and args.engine == "compiled" else [])
     for name, path, decisions in cases:
         if not path.exists():
             print(f"{name}: {path} not found")
@@ -324,14 +331,19 @@ def bench_lookahead(args) -> None:
             if s is None:
                 continue
             obs, options = s.observation(s.current_player()), s.legal_options()
-            best = float("inf")
+            best = dict.fromkeys(engines, float("inf"))
+            if "native" in engines:
+                ISMCTSPlayer(2, playouts="native").choose(obs, options, Stream(1))  # compile or load
             for _ in range(3):
-                player = ISMCTSPlayer(args.budget)
-                t0 = time.perf_counter()
-                player.choose(obs, options, random.Random(1))
-                best = min(best, time.perf_counter() - t0)
-            print(f"ismcts {name:17} decision {d:3}: {args.budget / best:8,.0f} iterations/s "
-                  f"({best / args.budget * 1000:.2f} ms each)")
+                for playouts in engines:
+                    player = ISMCTSPlayer(args.budget, playouts=playouts)
+                    t0 = time.perf_counter()
+                    player.choose(obs, options, Stream(1))
+                    best[playouts] = min(best[playouts], time.perf_counter() - t0)
+            for playouts in engines:
+                ratio = f"  x{best['python'] / best[playouts]:.2f}" if playouts != "python" else ""
+                print(f"ismcts {name:17} decision {d:3} {playouts:6}: {args.budget / best[playouts]:8,.0f} "
+                      f"iterations/s ({best[playouts] / args.budget * 1000:.3f} ms each){ratio}")
 
 
 def bench_clone(args) -> None:

@@ -3,6 +3,8 @@
 
     git worktree add /tmp/old e7d3c6d          # the replaying engine (before the stepping one)
     python tools/bench_replay.py /tmp/old .    # ms per iteration, older checkout first (--repeat K)
+    git worktree add /tmp/pre27 0ca98a9        # before the native engine (issue 27)
+    python tools/bench_replay.py /tmp/pre27 .  # this checkout's playouts native (--playouts python)
 
 For each checkout (its own ``recycle`` package, imported in a fresh process) the corpus
 Hearts4 and games/schwimmen.rcy are played by random players (seed 3); at the d-th decision
@@ -33,6 +35,14 @@ try:
 except ImportError:
     from recycle.players.lookahead import ISMCTSPlayer
 path, nplayers, d = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+import inspect
+try:  # a checkout with one generator for every engine: the players' stream a game gives
+    from recycle.streams import Stream
+    make_rng = lambda: Stream(1)
+except ImportError:
+    make_rng = lambda: random.Random(1)
+# a checkout with native playouts plays them natively (the --playouts python switch: not)
+native = {"playouts": sys.argv[5]} if "playouts" in inspect.signature(ISMCTSPlayer.__init__).parameters else {}
 game = recycle.load(path)
 draw = random.Random(3).random
 seen, found = [0], []
@@ -47,9 +57,11 @@ class Probe:
             seen[0] += 1
             if seen[0] == d:
                 best = float("inf")
+                if native:  # the machine code made or loaded before the clock starts
+                    ISMCTSPlayer(2, **native).choose(view, options, make_rng())
                 for _ in range(3):
                     t0 = time.perf_counter()
-                    ISMCTSPlayer(300).choose(view, options, random.Random(1))
+                    ISMCTSPlayer(300, **native).choose(view, options, make_rng())
                     best = min(best, time.perf_counter() - t0)
                 found.append(best / 300)
         return int(draw() * n) if n > 1 else 0
@@ -81,10 +93,13 @@ print(1000 / best)
 '''
 
 
+PLAYOUTS = ["native"]  # --playouts: who plays a checkout's ISMCTS playouts, where it can choose
+
+
 def probe(root: str, path: Path, nplayers: int, d: int) -> str:
     """ms per ISMCTS iteration at decision ``d`` (d == 0: random rollouts per second)."""
     args = [ROLLOUTS, str(Path(root).resolve()), str(path)] if d == 0 else \
-        [PROBE, str(Path(root).resolve()), str(path), str(nplayers), str(d)]
+        [PROBE, str(Path(root).resolve()), str(path), str(nplayers), str(d), PLAYOUTS[0]]
     out = subprocess.run([sys.executable, "-c", *args], capture_output=True, text=True)
     return out.stdout.strip() or "error: " + out.stderr.strip().splitlines()[-1]
 
@@ -102,7 +117,10 @@ def main(argv=None) -> int:
     ap.add_argument("roots", nargs="*", help="checkouts to compare (default: this one)")
     ap.add_argument("--repeat", type=int, default=3,
                     help="fresh processes per checkout, alternating; the best is shown (the host drifts)")
+    ap.add_argument("--playouts", choices=["native", "python", "auto"], default="native",
+                    help="who plays the playouts of a checkout whose look-ahead players can choose")
     args = ap.parse_args(argv)
+    PLAYOUTS[0] = args.playouts
     roots = args.roots or [str(ROOT)]
     for path, nplayers, decisions in CASES:
         if not path.exists():

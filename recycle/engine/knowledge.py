@@ -108,9 +108,20 @@ def redeal(state, plan: list, rng) -> dict:
             if c != old:
                 renamed[old] = c
     if renamed:
-        # variables and loops that hold a re-dealt card now hold the card dealt in its place
+        # variables and loops that hold a re-dealt card now hold the card dealt in its place:
+        # at a choice, the variables in scope there (ChoicePoint.live; a slot out of scope is
+        # bound again before anything reads it)
         memo: dict = {}
-        state.env = [_rename(v, renamed, memo) if isinstance(v, (list, Card)) else v for v in state.env]
+        waiting = state.waiting
+        env = state.env
+        if waiting is not None and env is not None:
+            env = state.env = env[:]
+            for j in waiting.live:
+                v = env[j]
+                if isinstance(v, (list, Card)):
+                    env[j] = _rename(v, renamed, memo)
+        elif env is not None:
+            state.env = [_rename(v, renamed, memo) if isinstance(v, (list, Card)) else v for v in env]
         if state.frames:
             state.frames = [(_rename(f[0], renamed, memo), f[1]) if type(f) is tuple else f
                             for f in state.frames]

@@ -331,7 +331,7 @@ def shuffle(lst: list, random) -> None:
     floats in one go (``Stream.randoms``): the same numbers, without a Python call each."""
     n = len(lst)
     stream = getattr(random, "__self__", None)
-    if n > 64 and type(stream).__name__ == "Stream" and getattr(random, "__name__", "") == "random":
+    if n > 16 and type(stream).__name__ == "Stream" and getattr(random, "__name__", "") == "random":
         draws = stream.randoms(n - 1)
         for k, i in enumerate(range(n - 1, 0, -1)):
             j = int(draws[k] * (i + 1))

@@ -6,8 +6,9 @@ they read nothing else of the state.) It looks ahead by *sampling
 worlds* (``Observation.sample_world``): a copy of the state at the current decision in
 which every card the player neither sees nor knows the place of is re-dealt among such
 places, and the future randomness is reseeded. From there it steps the copy with
-``clone``/``apply`` and finishes games with ``play_randomly``. A player therefore never
-learns which of the consistent worlds is the true one.
+``clone``/``apply`` and finishes games with ``play_randomly``, or in machine code where the
+game is native (``playouts``: recycle/native/playouts.py; the same decisions either way). A
+player therefore never learns which of the consistent worlds is the true one.
 
 Budgets count iterations (rollouts), never seconds, and each player draws only from the
 ``rng`` passed to ``choose``, so a game with a given seed is played the same way every time.
@@ -140,6 +141,12 @@ class _AIPlayer:
 
     def __repr__(self) -> str:
         return self.name
+
+    def __getstate__(self) -> dict:
+        # a copy for another process makes its own native playouts (machine code is per process)
+        state = dict(self.__dict__)
+        state["_native"] = (None, None)
+        return state
 
     def warn(self, message: str) -> None:
         """Say ``message`` once for this player (``warnings`` and the ``recycle.players`` log)."""

@@ -173,3 +173,14 @@ def test_a_clone_given_a_mersenne_twister_can_be_cloned_again():
     d = c.clone()
     assert type(d.rng) is random.Random and d.rng is not c.rng
     assert [d.rng.random() for _ in range(3)] == [c.rng.random() for _ in range(3)]
+
+
+def test_a_run_of_draws_is_the_same_floats_one_at_a_time_or_at_once():
+    # runs of 16 and more are computed with NumPy: the same floats, and the stream moves on alike
+    for n in (1, 15, 16, 17, 39, 64, 1000):
+        one, run = Stream(n), Stream(n)
+        one.random()
+        run.random()
+        assert run.randoms(n) == [one.random() for _ in range(n)], n
+        assert run.count == one.count == n + 1
+        assert run.random() == one.random()

@@ -277,9 +277,9 @@ def hearts_tally(hearts):
     return recorded_tally(hearts, 120, HeartsTally(), check_hearts_game)
 
 
-def test_hearts_1000_rollouts_end_with_the_lowest_score_winning(hearts):
-    stats = recycle.simulate(hearts, 1000, seed=1)
-    assert stats.finished == 1000 and stats.step_limit_hits == 0
+def test_hearts_400_rollouts_end_with_the_lowest_score_winning(hearts):
+    stats = recycle.simulate(hearts, 400, seed=1)
+    assert stats.finished == 400 and stats.step_limit_hits == 0
     for scores, winners in zip(stats.scores, stats.winners):
         assert max(scores) > 100  # the game ends only when someone goes over 100
         assert max(scores) <= 100 + 26  # the last deal started at 100 or below and adds at most 26
@@ -287,8 +287,9 @@ def test_hearts_1000_rollouts_end_with_the_lowest_score_winning(hearts):
         # every deal adds 26 points in all (78 when a shooter gives 26 to each other
         # player, -26 when they deduct): the total is a multiple of 26
         assert sum(scores) % 26 == 0
-    # four seats of the same game: no seat wins more than 30% of 1000 games
-    assert all(0.20 < w < 0.30 for w in stats.win_rate)
+    # four seats of the same game: each wins 17-33% of 400 games (a 25% share, give or take
+    # about two standard deviations)
+    assert all(0.17 < w < 0.33 for w in stats.win_rate)
     assert 300 < stats.decisions["mean"] < 1200
     assert 4.0 < stats.options_per_decision < 5.5
 
@@ -753,7 +754,7 @@ def schwimmen_tally(schwimmen):
     return recorded_tally(schwimmen, 250, SchwimmenTally(), check_schwimmen_game)
 
 
-def test_schwimmen_1000_rollouts_one_winner_lives_never_negative(schwimmen):
+def test_schwimmen_400_rollouts_one_winner_lives_never_negative(schwimmen):
     L = schwimmen.layout
     lives = [L.storage_slot("sto", p, "LIVES") for p in range(4)]
     sunk = [L.storage_slot("sto", p, "SUNK") for p in range(4)]
@@ -768,7 +769,7 @@ def test_schwimmen_1000_rollouts_one_winner_lives_never_negative(schwimmen):
                 assert ints[lives[q]] == 0 and not s.locs[hands[q]]
 
     winners = Counter()
-    for i in range(1000):
+    for i in range(400):
         r = schwimmen.play(seed=rollout_seed(1, i), on_decision=watch)
         s = r.state
         assert len(r.winners) == 1
@@ -779,7 +780,7 @@ def test_schwimmen_1000_rollouts_one_winner_lives_never_negative(schwimmen):
         # every lost life is in the pot: 3 lives of each player who sank, plus the winner's
         assert s.sto("game", "POT") == 12 - s.sto(afloat[0], "LIVES")
         winners[afloat[0]] += 1
-    assert all(200 < winners[p] < 300 for p in range(4)), winners
+    assert all(80 < winners[p] < 120 for p in range(4)), winners  # a quarter of 400, give or take 20
 
 
 def test_schwimmen_every_round_follows_the_rules(schwimmen_tally):

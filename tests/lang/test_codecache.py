@@ -166,9 +166,10 @@ def test_flipped_bits_never_change_or_break_the_game(cache):
     (entry,) = cache.glob("*.code")
     original = entry.read_bytes()
     rng = random.Random(25)
-    # every byte of the first 48 (header and tag), then 100 random bits anywhere
+    # every byte of the first 48 (header and tag), then 40 random bits anywhere (past the
+    # header every flip meets the same check: the tag)
     flips = [(i, rng.randrange(8)) for i in range(48)]
-    flips += [(rng.randrange(len(original)), rng.randrange(8)) for _ in range(100)]
+    flips += [(rng.randrange(len(original)), rng.randrange(8)) for _ in range(40)]
     for i, bit in flips:
         damaged = bytearray(original)
         damaged[i] ^= 1 << bit
@@ -182,7 +183,7 @@ def test_truncated_extended_and_random_entries_are_compiled_again(cache):
     original = entry.read_bytes()
     rng = random.Random(4)
     cases = {f"cut to {n} bytes": original[:n]
-             for n in [0, 1, 4, 8, 39, 40, 41] + sorted(rng.sample(range(len(original)), 20))}
+             for n in [0, 1, 4, 8, 39, 40, 41] + sorted(rng.sample(range(len(original)), 8))}
     cases["one byte more"] = original + b"\0"
     cases["doubled"] = original + original
     for n in (3, 100, len(original)):

@@ -121,3 +121,16 @@ def test_a_history_the_replay_cannot_follow_changes_nothing():
     assert playouts.play(late, places, world.rng.getstate()[:2], world.work, [0], draw) is None
     assert draw.count == count
     assert (playouts.played, playouts.declined) == (1, 2)
+
+
+def test_a_player_that_played_natively_goes_to_another_process_without_its_machine_code():
+    import pickle
+
+    game, ng, s, view = _schwimmen_root()
+    player = PIMCPlayer(8, playouts="native")
+    player.choose(view, s.legal_options(), players_stream(3))
+    assert player._native[1].played > 0
+    copy = pickle.loads(pickle.dumps(player))
+    assert copy._native == (None, None) and copy.playouts == "native" and copy.budget == 8
+    assert copy.choose(view, s.legal_options(), players_stream(3)) == player.choose(view, s.legal_options(),
+                                                                                    players_stream(3))
