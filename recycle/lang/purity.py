@@ -41,6 +41,25 @@ def analyse(x, outer_is_const) -> tuple[list, list] | None:
 
     ``outer_is_const(name)`` tells whether a variable bound outside ``x`` is a constant.
     """
+    found = reads(x, outer_is_const)
+    if found is None:
+        return None
+    locs, pts = found
+    if not any(isinstance(n, SList) and head_of(n) in registry().expensive for n in _nodes(x)):
+        return None
+    if not locs or len(locs) > MAX_LOCATIONS:
+        return None
+    return locs, pts
+
+
+def constant(x, outer_is_const) -> bool:
+    """Is ``x`` a function of constants alone (no location, point map, storage, turn or draw)?"""
+    return reads(x, outer_is_const) == ([], [])
+
+
+def reads(x, outer_is_const) -> tuple[list, list] | None:
+    """(location forms, point-map forms) that ``x`` reads, or None when it reads anything else
+    (storages, the turn order, card owners, variables that are not constants) or draws."""
     locs: dict[str, SList] = {}
     pts: dict[str, SList] = {}
     forms = registry()
@@ -96,10 +115,6 @@ def analyse(x, outer_is_const) -> tuple[list, list] | None:
     try:
         walk(x, frozenset())
     except _Impure:
-        return None
-    if not any(isinstance(n, SList) and head_of(n) in forms.expensive for n in _nodes(x)):
-        return None
-    if not locs or len(locs) > MAX_LOCATIONS:
         return None
     return list(locs.values()), list(pts.values())
 

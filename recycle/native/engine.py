@@ -203,7 +203,8 @@ class NativeGame:
         ver = np.zeros(nlocs + 1, np.int64)
         memo = np.zeros((max(self.module.MEMO_SITES, 1), nlocs, 3), np.int64)
         # what a dry run changes, kept (runtime.dry_state): locations, places, storages, turns
-        dry = np.zeros(nlocs + 2 * self.ncards + ints.size + strs.size + pts.size + 8, np.int64)
+        dry = np.zeros((max(getattr(self.module, "DRY_LEVELS", 1), 1),
+                        nlocs + 2 * self.ncards + ints.size + strs.size + pts.size + 8), np.int64)
         return (locs.copy(), lens.copy(), card_loc.copy(), ints.copy(), strs.copy(), pts.copy(), pst, tst, ctr, keys,
                 team_of.copy(), np.zeros(SCRATCH, np.int32), ver, memo, dry, np.zeros(R_HEADER, np.int64))
 

@@ -58,6 +58,10 @@ class Offer:
         """Does a condition of a conditional in ``x`` draw random numbers (``dry_run_block``)?"""
         return False
 
+    def lists_empty(self, x) -> bool:
+        """May ``x`` list an empty option (no action: the choice drops it)?"""
+        return False
+
     def raw_walk(self, w, x, sc, suffix: list) -> None:
         """Run the ``k``-th option ``x`` lists (empty ones included), then ``suffix``; return."""
         if not self.static(x):
@@ -70,6 +74,9 @@ class Forming(Offer):
 
     def static(self, x) -> bool:
         return False
+
+    def lists_empty(self, x) -> bool:
+        return True  # unless the form says otherwise
 
 
 ACTION, UNKNOWN = Offer(), Forming()
@@ -144,6 +151,9 @@ class _Conditional(Forming):
     def condition_draws(self, x) -> bool:
         return uses_rng(x.items[0]) or condition_draws(x.items[1])
 
+    def lists_empty(self, x) -> bool:
+        return offer_of(x.items[1]).lists_empty(x.items[1])
+
     def options(self, w, x, sc, counting: bool) -> None:
         if uses_rng(x.items[0]):
             raise NativeUnsupported("a condition of an option that draws random numbers", x)
@@ -165,6 +175,16 @@ CONDITIONAL_OFFER = _Conditional()
 @offer("any")
 class _Any(Forming):
     """(any COLLECTION 'X ITEM): the item's options for each element."""
+
+    def lists_empty(self, x) -> bool:
+        # an element whose item offers none lists one empty option, unless the item is an any
+        # of a fixed action (Python lists such pairs without: recycle/lang/flow.py, c_each)
+        return len(x.items) != 4 or not (is_static(x.items[3]) or self.pairs(x))
+
+    def pairs(self, x) -> bool:
+        """(any A 'X (any B 'Y ACTION)): an option per pair, none for an X with no Y."""
+        item = x.items[3] if len(x.items) == 4 else None
+        return offer_of(item) is self and len(item.items) == 4 and is_static(item.items[3])
 
     def options(self, w, x, sc, counting: bool) -> None:
         name = loop_var(x)
@@ -192,7 +212,7 @@ class _Any(Forming):
         inner = w.fresh("listed")
         w.line(f"{inner} = 0")
         raw_count(w, x.items[3], sc.bind(name, elem, loop.type), inner)
-        w.line(f"{var} += max(1, {inner})")
+        w.line(f"{var} += {inner}" if self.pairs(x) else f"{var} += max(1, {inner})")
         w.fn.depth = depth
 
     def raw_walk(self, w, x, sc, suffix: list) -> None:
@@ -208,16 +228,22 @@ class _Any(Forming):
             inner = w.fresh("listed")
             w.line(f"{inner} = 0")
             raw_count(w, x.items[3], inner_sc, inner)
-            with w.block(f"if {inner} == 0:"):
-                one_option(w, None, inner_sc, False, suffix)  # the element's empty option
-            with w.block("else:"):
-                raw_walk(w, x.items[3], inner_sc, suffix)
+            if self.pairs(x):
+                raw_walk(w, x.items[3], inner_sc, suffix)  # (an element with none lists nothing)
+            else:
+                with w.block(f"if {inner} == 0:"):
+                    one_option(w, None, inner_sc, False, suffix)  # the element's empty option
+                with w.block("else:"):
+                    raw_walk(w, x.items[3], inner_sc, suffix)
         w.fn.depth = depth
 
 
 @offer("let")
 class _Let(Forming):
     """(let VALUE 'X ITEM): the item's options with the value bound."""
+
+    def lists_empty(self, x) -> bool:
+        return len(x.items) != 4 or offer_of(x.items[3]).lists_empty(x.items[3])
 
     def options(self, w, x, sc, counting: bool) -> None:
         name = loop_var(x)
@@ -234,6 +260,9 @@ class _All(Forming):
 
     def single(self, x) -> bool:
         return len(x.items) == 4 and is_static(x.items[3])
+
+    def lists_empty(self, x) -> bool:
+        return not self.single(x)
 
     def options(self, w, x, sc, counting: bool) -> None:
         if not self.single(x) or uses_rng(x.items[1]):
@@ -309,6 +338,9 @@ class _Block(Offer):
     def condition_draws(self, x) -> bool:
         return len(x.items) == 2 and isinstance(x.items[1], SList) and any(condition_draws(p) for p in do_parts(x))
 
+    def lists_empty(self, x) -> bool:
+        return not self.static(x) and not any(is_static(p) for p in do_parts(x))
+
     def options(self, w, x, sc, counting: bool) -> None:
         if self.static(x):
             one_option(w, x, sc, counting, [])
@@ -324,7 +356,163 @@ class _Block(Offer):
         if len(forks) <= 1 and all(is_static(p) for p in (parts[forks[0] + 1:] if forks else ())):
             dry_run_block(w, x, parts, forks[0] if forks else None, sc, counting)
             return
-        raise NativeUnsupported("(do ...) as an option of a choice", x)
+        count = block_functions(w, x, sc, drop_empty=True)
+        if counting:
+            w.line(f"n += {count[0]}")
+            return
+        walk_block(w, count, [], sc)
+
+    def raw_count(self, w, x, sc, var: str) -> None:
+        if self.static(x):
+            w.line(f"{var} += 1")
+            return
+        w.line(f"{var} += {block_functions(w, x, sc)[0]}")
+
+    def raw_walk(self, w, x, sc, suffix: list) -> None:
+        if self.static(x):
+            one_option(w, x, sc, False, suffix)
+            return
+        walk_block(w, block_functions(w, x, sc), suffix, sc)
+
+
+# -- a block of several items that fork: Python's compose, depth first -------------------------
+
+def block_functions(w, x, sc, drop_empty: bool = False) -> tuple[str, str]:
+    """(the call counting the options of the block ``x``, the call running its ``k``-th): the
+    Python engine's ``compose`` (recycle/lang/items.py) over items of which any number fork.
+    Depth first: an item's options are listed in the state the branch so far leaves (its
+    items run, kept and put back with ``dry_state`` at a level of its own), an item with none
+    is passed over, and every option of one continues with the next item. ``drop_empty``: as
+    the choice counts them, without an empty option (a block of no action of its own whose
+    every item offered none)."""
+    parts = do_parts(x)
+    if any(offer_of(p).condition_draws(p) or (not is_single(p) and uses_rng(p)) for p in parts):
+        raise NativeUnsupported("a block of options whose listing draws random numbers", x)
+    # the one branch that can be empty is the one where every item offered none, unless an
+    # item lists empty options of its own (then emptiness is not known when written)
+    keep_untaken = not drop_empty or any(is_static(p) for p in parts)
+    if not keep_untaken and any(offer_of(p).lists_empty(p) for p in parts if not is_single(p)):
+        raise NativeUnsupported("a block of options that may list empty options of its items", x)
+    params = sc.params()
+    subs = {}
+    for f, part in enumerate(parts):
+        if not is_single(part):
+            for suffixed in (False, True):
+                after = parts[f + 1:] if suffixed and not any(not is_single(p) for p in parts[f + 1:]) else []
+                with w.function("option_of", params + ["k"],
+                                f"Option k of the item at line {part.span.line}, as a branch of a block.",
+                                inline=False):
+                    raw_walk(w, part, sc, after)
+                subs[f, suffixed] = w.fns[-1]
+    level = w.dry_level
+    w.dry_level += 1
+    with w.function("dry_count", params, f"How many options the block at line {x.span.line} lists (a dry run).",
+                    inline=False):
+        w.line(f"dry_state(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry[{level}], False)")
+        w.line("total = 0")
+        _count_from(w, parts, 0, subs, sc, "total", params, keep_untaken)
+        w.line(f"dry_state(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry[{level}], True)")
+        w.line("return total")
+    count = w.fns[-1].call(*params)
+    w.dry_level = level
+    with w.function("run_block", params + ["k"], f"Run option k of the block at line {x.span.line}.",
+                    inline=False):
+        _run_from(w, parts, 0, subs, sc, params)
+    run = w.fns[-1]
+    return count, run.call(*params, "k")
+
+
+def _next_fork(parts: list, p: int):
+    return next((f for f in range(p, len(parts)) if not is_single(parts[f])), None)
+
+
+def _count_from(w, parts: list, p: int, subs: dict, sc, total: str, params: list, taken: bool) -> None:
+    """Add to ``total`` the branches from item ``p`` on (the branch so far has run; ``taken``:
+    it holds an action, or empty branches count)."""
+    f = _next_fork(parts, p)
+    if f is None:
+        if taken:
+            w.line(f"{total} += 1")  # the branch is complete (the items left need not run to count)
+        return
+    sequence(w, parts[p:f], sc)
+    with w.block("if ctr[STATUS] == 0:"):
+        listed = w.fresh("listed")
+        w.line(f"{listed} = 0")
+        raw_count(w, parts[f], sc, listed)
+        with w.block(f"if {listed} == 0:"):
+            _count_from(w, parts, f + 1, subs, sc, total, params, taken)  # an item with none is passed over
+            w.line("pass")
+        if _next_fork(parts, f + 1) is None:
+            with w.block("else:"):
+                w.line(f"{total} += {listed}")
+            return
+        with w.block("else:"):
+            level = w.dry_level
+            w.dry_level += 1
+            j = w.fresh("j")
+            with w.block(f"for {j} in range({listed}):"):
+                w.line(f"dry_state(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry[{level}], False)")
+                w.line(subs[f, False].call(*params, j))
+                with w.block("if ctr[STATUS] == 0:"):
+                    _count_from(w, parts, f + 1, subs, sc, total, params, True)
+                    w.line("pass")
+                w.line(f"dry_state(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry[{level}], True)")
+            w.dry_level = level
+
+
+def _run_from(w, parts: list, p: int, subs: dict, sc, params: list) -> None:
+    """Run branch ``k`` from item ``p`` on, for real (``k`` counts the branches from here)."""
+    f = _next_fork(parts, p)
+    if f is None:
+        sequence(w, parts[p:], sc)
+        w.line("return")
+        return
+    sequence(w, parts[p:f], sc)
+    w.check()
+    listed = w.fresh("listed")
+    w.line(f"{listed} = 0")
+    raw_count(w, parts[f], sc, listed)
+    with w.block(f"if {listed} == 0:"):
+        _run_from(w, parts, f + 1, subs, sc, params)
+    if _next_fork(parts, f + 1) is None:
+        w.line(subs[f, True].call(*params, "k"))  # option k of the last item that forks, then the rest
+        w.line("return")
+        return
+    j, size = w.fresh("j"), w.fresh("size")
+    level = w.dry_level
+    w.dry_level += 1
+    with w.block(f"for {j} in range({listed}):"):
+        w.line(f"{size} = 0")
+        w.line(f"dry_state(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry[{level}], False)")
+        w.line(subs[f, False].call(*params, j))
+        with w.block("if ctr[STATUS] == 0:"):
+            _count_from(w, parts, f + 1, subs, sc, size, params, True)
+            w.line("pass")
+        w.line(f"dry_state(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry[{level}], True)")
+        with w.block(f"if k < {size}:"):
+            w.dry_level = level
+            w.line(subs[f, False].call(*params, j))
+            w.check()
+            _run_from(w, parts, f + 1, subs, sc, params)
+            w.dry_level = level + 1
+        w.line(f"k -= {size}")
+    w.dry_level = level
+    w.line("return")
+
+
+def walk_block(w, calls: tuple, suffix: list, sc) -> None:
+    """Run option ``k`` of a block (``block_functions``) and ``suffix`` when ``k`` is one of its
+    options (then return), else count its options off ``k``."""
+    count, run = calls
+    size = w.fresh("size")
+    w.line(f"{size} = {count}")
+    w.check()
+    with w.block(f"if k < {size}:"):
+        w.line(run)
+        w.check()
+        sequence(w, suffix, sc)
+        w.line("return")
+    w.line(f"k -= {size}")
 
 
 # -- blocks of items, and the choice ----------------------------------------------------------
@@ -367,17 +555,20 @@ def dry_run_block(w, x, parts: list, fork: int | None, sc, counting: bool) -> No
     if first is not None and uses_rng(first) or any(condition_draws(p) for p in before):
         raise NativeUnsupported("a block of options whose listing draws random numbers", x)
     params = sc.params()
+    level = w.dry_level
+    w.dry_level += 1
     with w.function("dry_run", params, f"The items before the options of the block at line {x.span.line}."):
         sequence(w, before, sc)
     run_before = w.fns[-1].call(*params)
     listed = w.fresh("listed")
     w.line(f"{listed} = 0")
-    w.line("dry_state(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry, False)")
+    w.line(f"dry_state(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry[{level}], False)")
     w.line(run_before)
     if first is not None:
         with w.block("if ctr[STATUS] == 0:"):
             raw_count(w, first, sc, listed)
-    w.line("dry_state(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry, True)")
+    w.line(f"dry_state(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry[{level}], True)")
+    w.dry_level = level
     if counting:
         w.line(f"n += max(1, {listed})")
         return
@@ -417,7 +608,7 @@ def choice(w, x, sc) -> None:
         w.line("arrive(ctr, keys, resume, locs, card_loc, ver)  # the sampled world's decision: its cards")
         w.check()
     w.line(f"n = {count.call(*params)}")
-    if any("dry_state(" in ln for ln in count.lines):
+    if any("dry_state(" in ln or "dry_count" in ln for ln in count.lines):
         w.check()  # a dry run broke a rule while the options were listed
     with w.block("if n == 0:"):
         w.line("ctr[STATUS] = RULE  # a choice with no legal option")

@@ -49,6 +49,36 @@ def setup_teams(game) -> list[list[int]]:
     return [[int(p) for p in m] for m in s.team_members[:s.nteams]]
 
 
+def declared_constants(game, consts: dict) -> dict:
+    """The declared variables the game works out when it starts from constants alone (say
+    ``(declare (// 36 'NUMP) 'HANDSIZE)``): the same integer or string in every game, so
+    native code takes them as constants, with the value the Python engine computes."""
+    from ..lang.purity import constant
+
+    out: dict = {}
+    top = game.source.forms[0]
+    names = game.scope.names()
+    env = None
+    for d in top.items[1:]:
+        if head_of(d) != "declare":
+            break
+        if len(d.items) != 3 or not isinstance(d.items[2], Atom):
+            continue
+        name = d.items[2].value
+        slot = names.get(name)
+        if name in consts or type(slot) is not int:
+            continue
+        known = {**consts, **out}
+        if not constant(d.items[1], lambda n: n in known):
+            continue  # it reads the state (or draws): not a constant
+        if env is None:
+            env = game.state_after_setup().env
+        value = env[slot]
+        if type(value) in (int, str):
+            out[name] = Const(value)
+    return out
+
+
 def ident(name: str) -> str:
     """A name of the game as part of an identifier: letters, digits and _ only."""
     out = re.sub(r"[^A-Za-z0-9_]", "_", str(name))[:40]
@@ -92,8 +122,11 @@ class NScope:
 class Fn:
     """One generated function: its lines, indented."""
 
-    def __init__(self, name: str, params: list[str], doc: str, keeps_scratch: bool = False):
+    def __init__(self, name: str, params: list[str], doc: str, keeps_scratch: bool = False, inline: bool = True):
         self.name, self.params, self.doc = name, params, doc
+        # inlined into its callers (Numba's inline='always'): calls cost nothing, but each call
+        # site is compiled again
+        self.inline = inline and name != "play"
         # a function returning a view on the scratch stack leaves it for its caller to free
         self.keeps_scratch = keeps_scratch
         self.lines: list[str] = []
@@ -131,7 +164,7 @@ class Fn:
         params = self.state_used
         if any("ctr[SP]" in ln for ln in lines) and "ctr" not in params:
             params = [n for n in STATE_NAMES if n in params or n == "ctr"]
-        head = [f"@njit(nogil=True, cache=CACHE, _nrt=False{INLINE if self.name != 'play' else ''})", f"def {self.name}({', '.join(params + self.params)}):",
+        head = [f"@njit(nogil=True, cache=CACHE, _nrt=False{INLINE if self.inline else ''})", f"def {self.name}({', '.join(params + self.params)}):",
                 f"    \"\"\"{embed(self.doc, 'text')}\"\"\""]
         return "\n".join(head + (lines or ["    pass"]))
 
@@ -154,11 +187,25 @@ class Writer:
         self.memo_keys: dict = {}  # a remembered condition's form -> its site (shared when alike)
         self.name_lists: dict[tuple, str] = {}
         self.uses_teams = False
+        # the next level of the dry-run areas (dry[level]) free for a block's options to keep
+        # the state in, and the most levels used (DRY_LEVELS)
+        self._dry_level = 0
+        self.dry_levels = 1
         consts = {}
         for name, c in game.scope.names().items():
             if isinstance(c, Const):
                 consts[name] = c
+        consts.update(declared_constants(game, consts))
         self.consts = consts
+
+    @property
+    def dry_level(self) -> int:
+        return self._dry_level
+
+    @dry_level.setter
+    def dry_level(self, level: int) -> None:
+        self._dry_level = level
+        self.dry_levels = max(self.dry_levels, level + 1)
 
     # -- names -----------------------------------------------------------------------------
     def fresh(self, stem: str) -> str:
@@ -221,9 +268,9 @@ class Writer:
             self.fn.depth -= 1
 
     @contextmanager
-    def function(self, stem: str, params: list[str], doc: str, keeps_scratch: bool = False):
+    def function(self, stem: str, params: list[str], doc: str, keeps_scratch: bool = False, inline: bool = True):
         """Write a new function (a lifted expression, a choice's parts); yields its name."""
-        fn = Fn(stem if stem in ("play", "score_all") else self.fresh(stem), list(params), doc, keeps_scratch)
+        fn = Fn(stem if stem in ("play", "score_all") else self.fresh(stem), list(params), doc, keeps_scratch, inline)
         outer = self.fn
         self.fn = fn
         try:
@@ -335,6 +382,7 @@ class Writer:
                f"NCOUNTERS_FIXED = {NCOUNTERS}",
                f"POINTS_EPOCH = {self.layout.nlocs}  # ver[POINTS_EPOCH] counts the point maps set",
                f"MEMO_SITES = {self.memo_sites}  # conditions remembered by the version of the location they read",
+               f"DRY_LEVELS = {self.dry_levels}  # blocks of options kept in dry runs one inside another",
                "OWNER_GAME, OWNER_PLAYER = 0, 1  # a location's index: its block + 0 (the game) or 1 + player",
                ""]
         out.append("# locations: the first index of each block (game, then each player, then each team)")

@@ -320,6 +320,52 @@ def test_options_listed_by_a_dry_run_are_the_python_engine_s():
         rollout_records(game, seeds, max_steps=MAX_STEPS)
 
 
+# Coup4's and Simon's Cat's shapes: blocks of options with several items that fork, an item
+# offering none passed over, an accusation of nobody (an empty option) dropped, an any of an
+# any listing no empty option for a player with an empty hand
+FORKS = """(stage player (end (== (size (game iloc STOCK)) 0))
+  (choice (
+   (any player 'P (do (
+     ((== ('P sto LIED) 1) (any ('P iloc HAND) 'C (move 'C (top (game iloc STOCK)))))
+     ((== ('P sto LIED) 0) (any ((current player) iloc HAND) 'C (move 'C (top (game iloc STOCK))))))))
+   (do (
+     ((== (size ((current player) iloc HAND)) 0) (set ((current player) sto LIED) 1))
+     ((>= (size ((current player) iloc HAND)) 1) (set ((current player) sto LIED) 0))
+     ((> (size (game iloc STOCK)) 2)
+      (do ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))
+           (any player 'P ((< (size ('P iloc HAND)) 2)
+             (any ('P iloc HAND) 'C (move 'C (top (game iloc DISCARD)))))))))))
+   (do (((> (size (game iloc STOCK)) 1)
+      (do ((repeat 2 (move (top (game iloc STOCK)) (top ((current player) iloc HAND))))
+           (any ((current player) iloc HAND) 'C (move 'C (top (game iloc DISCARD))))
+           (any ((current player) iloc HAND) 'C (move 'C (top (game iloc DISCARD)))))))))
+   (do (((> ((current player) sto LIED) 'TWO)
+      (do ((any player 'P (any ('P iloc HAND) 'C (move 'C (bottom (game iloc DISCARD)))))
+           (dec ((current player) sto LIED) 'THREE))))))
+   (inc ((current player) sto LIED) 1)
+   (move (top (game iloc STOCK)) (top ((current player) iloc HAND))))))"""
+
+
+def test_blocks_of_several_items_that_fork_list_the_python_engine_s_options():
+    """A block whose items fork one after another is listed natively depth first, as Python's
+    ``compose`` lists it (each branch's items run on the state and put back at a level of
+    their own): the same games, seed for seed, card for card. A variable declared from
+    constants ('THREE) is a constant natively, with the value Python works out."""
+    game = tiny(FORKS, players=3, deck="(deck (RANK (A, B, C, D, E)) (SUIT (X, Y)))",
+                scoring="(scoring max ((current player) sto LIED))", declare="(declare 2 'TWO) (declare (+ 'TWO 1) 'THREE)")
+    assert game.scope.lookup("THREE") is not None and not hasattr(game.scope.lookup("THREE"), "value")
+    source = native_source(game)
+    assert "def dry_count" in source and "DRY_LEVELS = 3" in source
+    ng = compiled(game)
+    seeds = [rollout_seed(5, i) for i in range(30)]
+    scores, counts, places = ng.rollouts(seeds, MAX_STEPS, game.max_work, places=True)
+    for i, sd in enumerate(seeds):
+        s = game.random_rollout(sd, MAX_STEPS)
+        native = (int(counts[i, 0]), [int(v) for v in scores[i]], *(int(v) for v in counts[i, 1:4]),
+                  [int(v) for v in places[i]])
+        assert native == (0, list(s.scores), s.steps, s.decisions, s.options_total, [int(v) for v in s.card_loc])
+
+
 def test_load_with_the_native_engine_plays_rollouts_natively_at_once():
     """``recycle.load(path, engine="native")`` makes the machine code when it loads: simulate
     then plays natively however few the games, with the Python engine's statistics; a game
