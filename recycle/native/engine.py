@@ -50,7 +50,8 @@ def _numba_version() -> str:
 def _digest(source: str) -> str:
     h = hashlib.sha256()
     # the runtime's source too: Numba's cache of a module does not see a change of what it calls
-    runtime = [Path(__file__).with_name(name).read_text("utf-8") for name in ("runtime.py", "runtime_resume.py")]
+    runtime = [Path(__file__).with_name(name).read_text("utf-8") for name in ("runtime.py", "runtime_resume.py",
+                                                                           "runtime_cards.py")]
     for part in (__version__, _numba_version(), sys.version, *runtime, source):
         h.update(part.encode("utf-8", "surrogatepass"))
         h.update(b"\0")

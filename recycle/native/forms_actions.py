@@ -58,6 +58,46 @@ def move(w, x, sc) -> None:
     w.check()
 
 
+def mem_location(w, x, sc, form: str) -> str:
+    """The code of ``(OWNER mem NAME)`` (a mem location named in the text: Python checks a
+    computed one when it runs)."""
+    if not (isinstance(x, SList) and len(x.items) == 3 and kw(x.items[1], "mem")):
+        raise NativeUnsupported(f"({form} ...) of a location not named as a mem location", x)
+    t, code = w.loc(x, sc)
+    if t != LOC_T:
+        raise NativeUnsupported(f"({form} ...) of a view", x)
+    return code
+
+
+@native(Kind.ACTION, "remember")
+def remember(w, x, sc) -> None:
+    """(remember CARD (top|bottom MEMLOCATION)): a reference put, the card staying where it is."""
+    dst = x.items[2] if len(x.items) == 3 else None
+    if not (isinstance(dst, SList) and len(dst.items) == 2 and kw(dst.items[0], "top", "bottom")):
+        raise NativeUnsupported("(remember ...) at an index", x)
+    w.comment(x)
+    d = mem_location(w, dst.items[1], sc, "remember")
+    c = w.card(x.items[1], sc)
+    w.line(f"put_reference(locs, lens, ver, ctr, {c}, {d}, {'-1' if kw(dst.items[0], 'top') else '0'})")
+    w.line("ctr[WORK] += 1")
+    w.check()
+
+
+@native(Kind.ACTION, "forget")
+def forget(w, x, sc) -> None:
+    """(forget (top|bottom MEMLOCATION)): the entry dropped (the card stays where it is)."""
+    node = x.items[1] if len(x.items) == 2 else None
+    if head_of(node) == "actual" and len(node.items) == 2:
+        node = node.items[1]
+    if not (isinstance(node, SList) and len(node.items) == 2 and kw(node.items[0], "top", "bottom")):
+        raise NativeUnsupported("(forget ...) at an index", x)
+    w.comment(x)
+    loc = mem_location(w, node.items[1], sc, "forget")
+    w.line(f"drop_entry(locs, lens, ver, ctr, {loc}, {'True' if kw(node.items[0], 'top') else 'False'})")
+    w.line("ctr[WORK] += 1")
+    w.check()
+
+
 @native(Kind.ACTION, "swap")
 def swap(w, x, sc) -> None:
     if len(x.items) != 3:
@@ -246,6 +286,19 @@ def repeat(w, x, sc) -> None:
     body = x.items[2]
     w.comment(x)
     if kw(x.items[1], "all"):
+        if head_of(body) == "forget" and len(body.items) == 2:
+            # as many entries dropped as the mem location holds (actions_state.py, run_all)
+            src = body.items[1]
+            if head_of(src) == "actual" and len(src.items) == 2:
+                src = src.items[1]
+            if not (isinstance(src, SList) and len(src.items) == 2 and kw(src.items[0], "top", "bottom")):
+                raise NativeUnsupported("(repeat all (forget ...)) at an index", x)
+            times = w.fresh("times")
+            w.line(f"{times} = lens[{mem_location(w, src.items[1], sc, 'forget')}]")
+            w.line(f"ctr[WORK] += {times}")
+            with w.block(f"for _ in range({times}):"):
+                w.item(body, sc)
+            return
         if head_of(body) != "move" or len(body.items) != 3:
             raise NativeUnsupported("(repeat all ...) of something other than a move", x)
         src = body.items[1]

@@ -340,8 +340,8 @@ def team_of_player(w, x, sc) -> str:
 @native(Kind.LOC, LOCATION)
 def location(w, x, sc) -> tuple[str, str]:
     owner, kind, name = x.items
-    if kind.value == "mem":
-        raise NativeUnsupported("a mem location", x)
+    # (a mem location is a row like any other: its entries are cards, which lie elsewhere;
+    # moves into or out of one are refused by the moves, remember and forget write it)
     if not (isinstance(name, Atom) and name.kind == "symbol"):
         raise NativeUnsupported("a location with a computed name", x)
     base = w.loc_base(kind.value, name.value)
@@ -355,6 +355,42 @@ def loc_variable(w, x, sc) -> tuple[str, str]:
     if not isinstance(v, str):
         raise NativeUnsupported(f"the constant '{x.value} as a location", x)
     return sc.lookup(x.value).type, v
+
+
+@native(Kind.LOC, "top", "bottom")
+def first_n(w, x, sc) -> tuple[str, str]:
+    """(top|bottom N CARDS): a view of the N topmost cards, the topmost first, or the N
+    bottommost, bottom first (recycle/lang/expr_locs.py, first_n); more than it holds is a rule
+    broken."""
+    if len(x.items) != 3:
+        raise NativeUnsupported(f"({head_of(x)} GROUPS) as a location", x)
+    top = head_of(x) == "top"
+    params = sc.params()
+    with w.function("first_n", params, f"({head_of(x)} N ...) at line {x.span.line}", keeps_scratch=True):
+        w.line(f"source = {w.cards(x.items[2], sc)}")
+        w.line(f"k = {w.int_(x.items[1], sc)}")
+        w.line("n = scratch[source]")
+        with w.block("if k < 0 or k > n:"):
+            w.line("ctr[STATUS] = RULE")
+            w.line("return 0")
+        w.line("out = alloc(scratch, ctr, k)")
+        with w.block("if out == 0:"):
+            w.line("return out")
+        with w.block("for i in range(k):"):
+            w.line(f"scratch[out + 1 + i] = scratch[source + {'n - i' if top else '1 + i'}]")
+        w.line("ctr[WORK] += k")
+        w.line("return out")
+    return VIEW_T, w.fns[-1].call(*params)
+
+
+@native(Kind.LOC, "run")
+def loc_run(w, x, sc) -> tuple[str, str]:
+    """(run top|bottom N CARDS using POINTS): runtime_cards.run_of."""
+    items = x.items
+    if len(items) != 6 or not kw(items[1], "top", "bottom") or not kw(items[4], "using"):
+        raise NativeUnsupported("a run of an unexpected shape", x)
+    return VIEW_T, (f"run_of(scratch, ctr, {w.cards(items[3], sc)}, {w.int_(items[2], sc)}, "
+                    f"{kw(items[1], 'top')}, {points_table(w, items[5], sc)})")
 
 
 @native(Kind.LOC, "filter")

@@ -153,14 +153,14 @@ def test_threads_share_the_rollouts_and_change_nothing():
 # two players; before each turn the game remembers the stock's top card (a mem location and
 # `remember`, which the native writer does not write: docs/native.md); the player then takes the
 # top card into the hand, once two cards are remembered, or discards it
-UNSUPPORTED = """;; a small game that remembers the cards it saw
+UNSUPPORTED = """;; a small game that remembers the cards it saw (at an index: not written natively)
 (game
  (setup (create players 2)
   (create deck (game iloc STOCK) (deck (RANK (A, B, C)) (SUIT (X, Y)))))
  (do ((shuffle (game iloc STOCK))
       (all player 'P (move (top (game iloc STOCK)) (top ('P iloc HAND))))))
  (stage player (end (== (size (game iloc STOCK)) 0))
-  (do ((remember (top (game iloc STOCK)) (top (game mem SEEN)))))
+  (do ((remember (top (game iloc STOCK)) (0 (game mem SEEN)))))
   (choice (
    ((> (size (game mem SEEN)) 1) (move (top (game iloc STOCK)) (top ((current player) iloc HAND))))
    (move (top (game iloc STOCK)) (top (game vloc PILE))))))
@@ -359,6 +359,41 @@ def test_blocks_of_several_items_that_fork_list_the_python_engine_s_options():
     ng = compiled(game)
     seeds = [rollout_seed(5, i) for i in range(30)]
     scores, counts, places = ng.rollouts(seeds, MAX_STEPS, game.max_work, places=True)
+    for i, sd in enumerate(seeds):
+        s = game.random_rollout(sd, MAX_STEPS)
+        native = (int(counts[i, 0]), [int(v) for v in scores[i]], *(int(v) for v in counts[i, 1:4]),
+                  [int(v) for v in places[i]])
+        assert native == (0, list(s.scores), s.steps, s.decisions, s.options_total, [int(v) for v in s.card_loc])
+
+
+# mem locations (references to cards that lie elsewhere), the N topmost cards, a run of cards
+MEMORY = """(do ((shuffle (game iloc STOCK))
+     (set (game points RANKS) (((RANK : A) 1) ((RANK : B) 2) ((RANK : C) 3) ((RANK : D) 4) ((RANK : E) 5)))))
+ (stage player (end (== (size (game iloc STOCK)) 0))
+  (choice (
+   (any (game iloc STOCK) 'C (do ((remember 'C (top (game mem SEEN))) (move 'C (top ((current player) iloc HAND))))))
+   ((> (size (game mem SEEN)) 1)
+    (do ((forget (bottom (game mem SEEN))) (remember (top (game iloc STOCK)) (bottom (game mem SEEN))))))
+   ((>= (size (game mem SEEN)) 3)
+    (do ((inc ((current player) sto SCORE) (size (run top 2 (game mem SEEN) using (game points RANKS))))
+         (inc ((current player) sto SCORE) (size (filter (top 2 (game mem SEEN)) 'X (== (cardatt SUIT 'X) X))))
+         (set ((current player) sto LAST) (score (top (top 3 (game mem SEEN))) using (game points RANKS)))
+         (repeat all (forget (top (game mem SEEN))))
+         (move (top (game iloc STOCK)) (top (game iloc DONE)))))))))"""
+
+
+def test_mem_locations_the_topmost_cards_and_runs_play_as_in_python():
+    """``remember`` puts a reference (the card stays where it lies), ``forget`` drops one, a
+    ``repeat all`` of forgets empties the mem location; ``(top N ...)`` and ``(run ...)`` are
+    views: the same games as Python's, seed for seed, card for card."""
+    game = tiny(MEMORY, deck="(deck (RANK (A, B, C, D, E)) (SUIT (X, Y)))",
+                scoring="(scoring max (+ ((current player) sto SCORE) ((current player) sto LAST)))")
+    source = native_source(game)
+    assert "put_reference(" in source and "drop_entry(" in source and "run_of(" in source
+    ng = compiled(game)
+    seeds = [rollout_seed(9, i) for i in range(40)]
+    scores, counts, places = ng.rollouts(seeds, MAX_STEPS, game.max_work, places=True)
+    assert len({tuple(int(v) for v in row) for row in scores}) > 3  # the scores differ from game to game
     for i, sd in enumerate(seeds):
         s = game.random_rollout(sd, MAX_STEPS)
         native = (int(counts[i, 0]), [int(v) for v in scores[i]], *(int(v) for v in counts[i, 1:4]),

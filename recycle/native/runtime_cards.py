@@ -1,0 +1,83 @@
+"""What a generated native module calls for mem locations (references to cards, which stay
+where they lie: recycle/lang/actions.py, remember and forget) and runs of cards."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from .runtime import CAPACITY, RULE, STATUS, WORK, alloc
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def put_reference(locs, lens, ver, ctr, c, dst, where):
+    """(remember CARD ...): card ``c`` put into the mem location ``dst`` on top (-1) or at the
+    bottom (0) as a reference: the card stays where it lies (``card_loc`` unchanged)."""
+    n = lens[dst]
+    if n >= locs.shape[1]:
+        ctr[STATUS] = CAPACITY
+        return
+    ver[dst] += 1
+    if where < 0:
+        locs[dst, n] = c
+    else:
+        for j in range(n, 0, -1):
+            locs[dst, j] = locs[dst, j - 1]
+        locs[dst, 0] = c
+    lens[dst] = n + 1
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def drop_entry(locs, lens, ver, ctr, loc, top):
+    """(forget (top|bottom MEMLOCATION)): the entry dropped; a rule broken when there is none."""
+    n = lens[loc]
+    if n == 0:
+        ctr[STATUS] = RULE
+        return
+    ver[loc] += 1
+    if not top:
+        for j in range(n - 1):
+            locs[loc, j] = locs[loc, j + 1]
+    lens[loc] = n - 1
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def run_of(scratch, ctr, v, low, from_top, pts, row):
+    """(run top|bottom N CARDS using POINTS) of the view ``v`` (recycle/lang/expr_locs.py,
+    loc_run): the largest k >= max(N, 1) such that the k topmost (bottommost) cards, sorted by
+    score (stably), have scores rising by exactly 1: a view of those cards, sorted; empty when
+    no k works."""
+    n = scratch[v]
+    low = max(low, 1)
+    if low <= n:
+        ctr[WORK] += (n + low) * (n - low + 1) // 2
+    out = alloc(scratch, ctr, n)
+    if out == 0:
+        return 0
+    best = 0
+    for k in range(low, n + 1):
+        _sorted_chunk(scratch, v, out, k, from_top, pts, row)
+        ok = True
+        for i in range(k - 1):
+            if pts[row, scratch[out + 2 + i]] - pts[row, scratch[out + 1 + i]] != 1:
+                ok = False
+                break
+        if ok:
+            best = k
+    _sorted_chunk(scratch, v, out, best, from_top, pts, row)
+    scratch[out] = best
+    return out
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _sorted_chunk(scratch, v, out, k, from_top, pts, row):
+    """The k topmost (bottommost) cards of view ``v``, in their order, sorted by score stably
+    (insertion sort, as Python's ``sorted``), into ``out``'s cards."""
+    n = scratch[v]
+    start = n - k if from_top else 0
+    for i in range(k):
+        c = scratch[v + 1 + start + i]
+        j = i
+        while j > 0 and pts[row, scratch[out + j]] > pts[row, c]:  # (position j - 1 lies at out + j)
+            scratch[out + 1 + j] = scratch[out + j]
+            j -= 1
+        scratch[out + 1 + j] = c
