@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..lang.shapes import head_of
 from ..lang.syntax import SList
-from . import forms_actions, forms_exprs, forms_flow, forms_options  # noqa: F401 - they register the writers
+from . import forms_actions, forms_blocks, forms_exprs, forms_flow, forms_options  # noqa: F401 - they register the writers
 from . import registry as reg
 from .registry import NativeUnsupported
 from .writer import MAX_SOURCE, Writer

@@ -420,6 +420,7 @@ def test_how_each_form_offers_options_is_registered_by_the_form():
     each a form of recycle's registry; an action offers itself once, a loop of options none."""
     from recycle.lang.forms import Kind
     from recycle.native import forms_options as fo
+    from recycle.native import module  # noqa: F401 - every writer registered (a block's: forms_blocks.py)
 
     fo.OFFERS.seal()
     assert {h for _, h in fo.OFFERS.heads()} == {"any", "all", "let", "do", "repeat"}

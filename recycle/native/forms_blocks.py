@@ -1,0 +1,278 @@
+"""Native writers of blocks of options: ``(do (ITEM ...))`` as options of a choice.
+
+The Python engine lists a block's options with ``compose`` (recycle/lang/items.py): each item
+that lists options of its own forks the block, and an item that needs the state the earlier
+ones leave is listed after a dry run of them (the state kept and put back). ``_Block`` picks the
+cheapest faithful way to write a block: a block of actions is one option; a first item that
+forks, then actions (``composed``); items before the one that forks run in a dry run
+(``dry_run_block``); any number of forks, depth first (``block_functions``).
+"""
+
+from __future__ import annotations
+
+from ..lang.items import uses_rng
+from ..lang.syntax import SList
+from .forms_flow import sequence
+from .forms_options import (Offer, condition_draws, do_parts, is_single, is_static, offer, offer_of, one_option,
+                            options, raw_count, raw_walk)
+from .writer import NativeUnsupported
+
+
+@offer("do")
+class _Block(Offer):
+    """(do (ITEM ...)): a block of actions is one option; otherwise its items compose
+    (recycle/lang/items.py, compose)."""
+
+    def static(self, x) -> bool:
+        inner = x.items[1] if len(x.items) == 2 else None
+        if not isinstance(inner, SList):
+            return False
+        return all(is_static(i) for i in do_parts(x))
+
+    def single(self, x) -> bool:
+        return len(x.items) == 2 and isinstance(x.items[1], SList) and all(is_single(p) for p in do_parts(x))
+
+    def condition_draws(self, x) -> bool:
+        return len(x.items) == 2 and isinstance(x.items[1], SList) and any(condition_draws(p) for p in do_parts(x))
+
+    def lists_empty(self, x) -> bool:
+        return not self.static(x) and not any(is_static(p) for p in do_parts(x))
+
+    def options(self, w, x, sc, counting: bool) -> None:
+        if self.static(x):
+            one_option(w, x, sc, counting, [])
+            return
+        parts = do_parts(x)
+        if len(parts) == 1:
+            options(w, parts[0], sc, counting)
+            return
+        if not is_static(parts[0]) and all(is_static(p) for p in parts[1:]):
+            composed(w, parts[0], parts[1:], sc, counting)
+            return
+        forks = [i for i, p in enumerate(parts) if not is_single(p)]
+        if len(forks) <= 1 and all(is_static(p) for p in (parts[forks[0] + 1:] if forks else ())):
+            dry_run_block(w, x, parts, forks[0] if forks else None, sc, counting)
+            return
+        count = block_functions(w, x, sc, drop_empty=True)
+        if counting:
+            w.line(f"n += {count[0]}")
+            return
+        walk_block(w, count, [], sc)
+
+    def raw_count(self, w, x, sc, var: str) -> None:
+        if self.static(x):
+            w.line(f"{var} += 1")
+            return
+        w.line(f"{var} += {block_functions(w, x, sc)[0]}")
+
+    def raw_walk(self, w, x, sc, suffix: list) -> None:
+        if self.static(x):
+            one_option(w, x, sc, False, suffix)
+            return
+        walk_block(w, block_functions(w, x, sc), suffix, sc)
+
+
+# -- a block of several items that fork: Python's compose, depth first -------------------------
+
+def block_functions(w, x, sc, drop_empty: bool = False) -> tuple[str, str]:
+    """(the call counting the options of the block ``x``, the call running its ``k``-th): the
+    Python engine's ``compose`` (recycle/lang/items.py) over items of which any number fork.
+    Depth first: an item's options are listed in the state the branch so far leaves (its
+    items run, kept and put back with ``dry_state`` at a level of its own), an item with none
+    is passed over, and every option of one continues with the next item. ``drop_empty``: as
+    the choice counts them, without an empty option (a block of no action of its own whose
+    every item offered none)."""
+    parts = do_parts(x)
+    if any(offer_of(p).condition_draws(p) or (not is_single(p) and uses_rng(p)) for p in parts):
+        raise NativeUnsupported("a block of options whose listing draws random numbers", x)
+    # the one branch that can be empty is the one where every item offered none, unless an
+    # item lists empty options of its own (then emptiness is not known when written)
+    keep_untaken = not drop_empty or any(is_static(p) for p in parts)
+    if not keep_untaken and any(offer_of(p).lists_empty(p) for p in parts if not is_single(p)):
+        raise NativeUnsupported("a block of options that may list empty options of its items", x)
+    params = sc.params()
+    subs = {}
+    for f, part in enumerate(parts):
+        if not is_single(part):
+            for suffixed in (False, True):
+                after = parts[f + 1:] if suffixed and not any(not is_single(p) for p in parts[f + 1:]) else []
+                with w.function("option_of", params + ["k"],
+                                f"Option k of the item at line {part.span.line}, as a branch of a block.",
+                                inline=False):
+                    raw_walk(w, part, sc, after)
+                subs[f, suffixed] = w.fns[-1]
+    level = w.dry_level
+    w.dry_level += 1
+    with w.function("dry_count", params, f"How many options the block at line {x.span.line} lists (a dry run).",
+                    inline=False):
+        w.line(f"dry_state(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry[{level}], False)")
+        w.line("total = 0")
+        _count_from(w, parts, 0, subs, sc, "total", params, keep_untaken)
+        w.line(f"dry_state(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry[{level}], True)")
+        w.line("return total")
+    count = w.fns[-1].call(*params)
+    w.dry_level = level
+    with w.function("run_block", params + ["k"], f"Run option k of the block at line {x.span.line}.",
+                    inline=False):
+        _run_from(w, parts, 0, subs, sc, params)
+    run = w.fns[-1]
+    return count, run.call(*params, "k")
+
+
+def _next_fork(parts: list, p: int):
+    return next((f for f in range(p, len(parts)) if not is_single(parts[f])), None)
+
+
+def _count_from(w, parts: list, p: int, subs: dict, sc, total: str, params: list, taken: bool) -> None:
+    """Add to ``total`` the branches from item ``p`` on (the branch so far has run; ``taken``:
+    it holds an action, or empty branches count)."""
+    f = _next_fork(parts, p)
+    if f is None:
+        if taken:
+            w.line(f"{total} += 1")  # the branch is complete (the items left need not run to count)
+        return
+    sequence(w, parts[p:f], sc)
+    with w.block("if ctr[STATUS] == 0:"):
+        listed = w.fresh("listed")
+        w.line(f"{listed} = 0")
+        raw_count(w, parts[f], sc, listed)
+        with w.block(f"if {listed} == 0:"):
+            _count_from(w, parts, f + 1, subs, sc, total, params, taken)  # an item with none is passed over
+            w.line("pass")
+        if _next_fork(parts, f + 1) is None:
+            with w.block("else:"):
+                w.line(f"{total} += {listed}")
+            return
+        with w.block("else:"):
+            level = w.dry_level
+            w.dry_level += 1
+            j = w.fresh("j")
+            with w.block(f"for {j} in range({listed}):"):
+                w.line(f"dry_state(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry[{level}], False)")
+                w.line(subs[f, False].call(*params, j))
+                with w.block("if ctr[STATUS] == 0:"):
+                    _count_from(w, parts, f + 1, subs, sc, total, params, True)
+                    w.line("pass")
+                w.line(f"dry_state(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry[{level}], True)")
+            w.dry_level = level
+
+
+def _run_from(w, parts: list, p: int, subs: dict, sc, params: list) -> None:
+    """Run branch ``k`` from item ``p`` on, for real (``k`` counts the branches from here)."""
+    f = _next_fork(parts, p)
+    if f is None:
+        sequence(w, parts[p:], sc)
+        w.line("return")
+        return
+    sequence(w, parts[p:f], sc)
+    w.check()
+    listed = w.fresh("listed")
+    w.line(f"{listed} = 0")
+    raw_count(w, parts[f], sc, listed)
+    with w.block(f"if {listed} == 0:"):
+        _run_from(w, parts, f + 1, subs, sc, params)
+    if _next_fork(parts, f + 1) is None:
+        w.line(subs[f, True].call(*params, "k"))  # option k of the last item that forks, then the rest
+        w.line("return")
+        return
+    j, size = w.fresh("j"), w.fresh("size")
+    level = w.dry_level
+    w.dry_level += 1
+    with w.block(f"for {j} in range({listed}):"):
+        w.line(f"{size} = 0")
+        w.line(f"dry_state(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry[{level}], False)")
+        w.line(subs[f, False].call(*params, j))
+        with w.block("if ctr[STATUS] == 0:"):
+            _count_from(w, parts, f + 1, subs, sc, size, params, True)
+            w.line("pass")
+        w.line(f"dry_state(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry[{level}], True)")
+        with w.block(f"if k < {size}:"):
+            w.dry_level = level
+            w.line(subs[f, False].call(*params, j))
+            w.check()
+            _run_from(w, parts, f + 1, subs, sc, params)
+            w.dry_level = level + 1
+        w.line(f"k -= {size}")
+    w.dry_level = level
+    w.line("return")
+
+
+def walk_block(w, calls: tuple, suffix: list, sc) -> None:
+    """Run option ``k`` of a block (``block_functions``) and ``suffix`` when ``k`` is one of its
+    options (then return), else count its options off ``k``."""
+    count, run = calls
+    size = w.fresh("size")
+    w.line(f"{size} = {count}")
+    w.check()
+    with w.block(f"if k < {size}:"):
+        w.line(run)
+        w.check()
+        sequence(w, suffix, sc)
+        w.line("return")
+    w.line(f"k -= {size}")
+
+
+def composed(w, first, suffix: list, sc, counting: bool) -> None:
+    """(do (ITEM ACTION ...)) as an option, ITEM offering options of its own: each of them,
+    then the actions (recycle/lang/items.py, compose; no dry run is needed, the actions come
+    after). None or one listed: a single option."""
+    listed = w.fresh("listed")
+    w.line(f"{listed} = 0")
+    raw_count(w, first, sc, listed)
+    if counting:
+        w.line(f"n += max(1, {listed})")
+        return
+    with w.block(f"if {listed} <= 1:"):
+        with w.block("if k == 0:"):
+            raw_walk(w, first, sc, suffix)  # (returns when there is one)
+            sequence(w, suffix, sc)
+            w.line("return")
+        w.line("k -= 1")
+    with w.block("else:"):
+        raw_walk(w, first, sc, suffix)
+
+
+def dry_run_block(w, x, parts: list, fork: int | None, sc, counting: bool) -> None:
+    """(do (ITEM ...)) as an option where the items before the one that forks (``fork``, or
+    none) need the state: the Python engine lists its options by running them on the state
+    and putting it back (a dry run, recycle/lang/items.py, compose). So does this: the state is
+    kept (``dry_state``), the items before the fork run, the fork's options are counted, the
+    state is put back. An error in the dry run stops the game as Python's
+    listing does (Python then plays it again for the message)."""
+    before, first, after = (parts, None, []) if fork is None else (parts[:fork], parts[fork], parts[fork + 1:])
+    # Python lists the options once (its draws rewound) and runs the chosen one's actions: the
+    # actions draw alike here, but a condition or the fork's listing would be drawn again
+    if first is not None and uses_rng(first) or any(condition_draws(p) for p in before):
+        raise NativeUnsupported("a block of options whose listing draws random numbers", x)
+    params = sc.params()
+    level = w.dry_level
+    w.dry_level += 1
+    with w.function("dry_run", params, f"The items before the options of the block at line {x.span.line}."):
+        sequence(w, before, sc)
+    run_before = w.fns[-1].call(*params)
+    listed = w.fresh("listed")
+    w.line(f"{listed} = 0")
+    w.line(f"dry_state(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry[{level}], False)")
+    w.line(run_before)
+    if first is not None:
+        with w.block("if ctr[STATUS] == 0:"):
+            raw_count(w, first, sc, listed)
+    w.line(f"dry_state(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry[{level}], True)")
+    w.dry_level = level
+    if counting:
+        w.line(f"n += max(1, {listed})")
+        return
+    with w.block("if ctr[STATUS]:"):
+        w.line("return")
+    with w.block(f"if k < max(1, {listed}):"):
+        w.line(run_before)  # now for real
+        w.check()
+        if first is None:
+            w.line("return")
+        else:
+            with w.block(f"if {listed} == 0:"):
+                sequence(w, after, sc)
+                w.line("return")
+            raw_walk(w, first, sc, after)
+            w.line("return")
+    w.line(f"k -= max(1, {listed})")
