@@ -49,16 +49,18 @@ def native_game(game):
     return _native_game(game)
 
 
-def native_ready(game) -> bool:
-    """Is the game's native module compiled already (in this process, or in the cache folder)?"""
-    if getattr(game, "_native", None) is not None:
-        return not isinstance(game._native, Exception)
+def native_ready(game, on_disk: bool = False) -> bool:
+    """Is the game's native module compiled already (in this process, or in the cache folder)?
+    ``on_disk``: in the cache folder, where worker processes load it from."""
+    got = getattr(game, "_native", None)
+    if got is not None and (isinstance(got, Exception) or not on_disk):
+        return not isinstance(got, Exception)
     if not available():
         return False
     from .engine import is_cached
 
     try:
-        return is_cached(native_source(game))
+        return is_cached(native_source(game), on_disk)
     except NativeUnsupported:
         return False
 

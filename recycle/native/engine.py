@@ -125,10 +125,11 @@ def load_module(source: str, name: str):
         return mod
 
 
-def is_cached(source: str) -> bool:
-    """Has this module's machine code been kept in the cache folder (a load compiles nothing)?"""
+def is_cached(source: str, on_disk: bool = False) -> bool:
+    """Has this module's machine code been made in this process or kept in the cache folder (a
+    load compiles nothing)? ``on_disk``: in the cache folder (what other processes load)."""
     digest = _digest(source)
-    if digest in _LOADED and getattr(_LOADED[digest], "_warm", False):
+    if not on_disk and digest in _LOADED and getattr(_LOADED[digest], "_warm", False):
         return True
     folder = _cache_folder()
     if folder is None:

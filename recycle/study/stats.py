@@ -117,11 +117,12 @@ NATIVE_MIN_GAMES = 20_000  # "auto" compiles a game natively for this many games
 NATIVE_CHUNK = 5000  # rollouts per call of native code (progress and --timeout are checked between)
 
 
-def _native_ready(game) -> bool:
-    """Is the game's native module compiled already (this process, or the cache folder)?"""
+def _native_ready(game, on_disk: bool = False) -> bool:
+    """Is the game's native module compiled already (this process, or the cache folder; only
+    the folder when ``on_disk``)?"""
     from ..native import native_ready
 
-    return native_ready(game)
+    return native_ready(game, on_disk)
 
 
 def _why_not_written(game) -> str | None:
@@ -171,7 +172,9 @@ def simulate(game, n: int, seed: int, players=None, max_steps: int = 100_000, pr
     compiling = None  # the background compile of "auto" (Python plays until it is done)
     if _all_random(players) and engine != "python":
         native_note = _native_reason(game) if engine == "native" else _why_not_written(game)
-        if native_note is None and engine == "auto" and not _native_ready(game):
+        # worker processes load the machine code from the cache folder: made in this process
+        # alone, each worker would compile it again
+        if native_note is None and engine == "auto" and not _native_ready(game, on_disk=workers > 1 and n > 1):
             if n < NATIVE_MIN_GAMES:
                 native_note = (f"{n} games: fewer than {NATIVE_MIN_GAMES:,}, which Python plays faster than a first "
                                f"native compile (engine='native' compiles it)")

@@ -123,6 +123,23 @@ def test_workers_do_not_change_the_results():
     assert _strip(s1) == _strip(s2)
 
 
+def test_worker_processes_play_natively_only_what_the_cache_folder_holds(monkeypatch):
+    """Machine code made in this process alone (no cache folder, or another one) is not what
+    worker processes load: each would compile the game again (15-50 s), so they play Python."""
+    import recycle.native.engine as native_engine
+
+    if not native_engine.available():
+        pytest.skip("the native engine needs Numba")
+    g = recycle.load(SCHWIMMEN)
+    monkeypatch.setattr(native_engine, "is_cached", lambda source, on_disk=False: not on_disk)
+    from recycle.native import native_ready
+
+    assert native_ready(g) and not native_ready(g, on_disk=True)
+    stats = simulate(g, 30, 4, workers=2)
+    assert stats.engine == "python"
+    assert stats.to_dict()["win_rate"] == simulate(g, 30, 4, engine="python").to_dict()["win_rate"]
+
+
 def test_cli_analyze_json_csv_and_plots(tmp_path):
     r = runner.invoke(app, ["analyze", SCHWIMMEN, "-n", "20", "--seed", "1", "--json"])
     assert r.exit_code == 0, r.output
