@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from ..lang.forms import Kind
 from ..lang.shapes import head_of, is_atom, is_storage_form, kw
-from ..lang.syntax import COLON, INT, Atom, SList
+from ..lang.syntax import COLON, INT, VAR, Atom, SList
 from .registry import native
-from .writer import LOC_T, NativeUnsupported
+from .writer import LOC_T, VIEW_T, NativeUnsupported
 
 
 def destination(w, x, sc) -> tuple[str, str]:
@@ -52,7 +52,17 @@ def move(w, x, sc) -> None:
             w.line("ctr[WORK] += 1")
             w.check()
             return
-    c = w.card(src, sc)
+    if isinstance(src, SList) and len(src.items) == 2 and kw(src.items[0], "top", "bottom") \
+            and is_atom(src.items[1], VAR) and w.loc(src.items[1], sc)[0] == VIEW_T:
+        # picked out of a view: the view drops the card too
+        top = kw(src.items[0], "top")
+        view, c = w.fresh("view"), w.fresh("card")
+        w.line(f"{view} = {w.loc(src.items[1], sc)[1]}")
+        w.line(f"{c} = view_{'top' if top else 'bottom'}(ctr, scratch, {view})")
+        w.check()
+        w.line(f"drop_picked(scratch, {view}, {top})")
+    else:
+        c = w.card(src, sc)
     w.line(f"move_card(locs, lens, ver, card_loc, ctr, {c}, {d}, {pos})")
     w.line("ctr[WORK] += 1")
     w.check()
@@ -306,6 +316,15 @@ def repeat(w, x, sc) -> None:
             raise NativeUnsupported("(repeat all (move ...)) from a place other than a top or bottom", x)
         from_bottom = kw(src.items[0], "bottom")
         mem_free(w, src.items[1])
+        if is_atom(src.items[1], VAR) and w.loc(src.items[1], sc)[0] == VIEW_T:
+            # out of a view: as many moves as it holds cards, each dropping its card (move)
+            view, times = w.fresh("view"), w.fresh("times")
+            w.line(f"{view} = {w.loc(src.items[1], sc)[1]}")
+            w.line(f"{times} = scratch[{view}]")
+            w.line(f"ctr[WORK] += {times}")
+            with w.block(f"for _ in range({times}):"):
+                w.item(body, sc)
+            return
         s = w.phys(src.items[1], sc)
         dst = body.items[2]
         if isinstance(dst, SList) and len(dst.items) == 2 and kw(dst.items[0], "top"):

@@ -15,7 +15,7 @@ from ..lang.forms import Kind
 from ..lang.shapes import MAX_COLLECTION, head_of, is_atom, kw
 from ..lang.syntax import VAR, Atom, SList
 from .registry import CONDITIONAL, native
-from .writer import (CARD_T, INT_T, LOC_T, NUMBERS_T, PLAYER_T, PLAYERS_T, STR_T, TEAM_T, TEAMS_T, VIEW_T,
+from .writer import (CARD_T, GROUPS_T, INT_T, LOC_T, NUMBERS_T, PLAYER_T, PLAYERS_T, STR_T, TEAM_T, TEAMS_T, VIEW_T,
                      NativeUnsupported)
 
 
@@ -85,6 +85,12 @@ def collection(w, coll, sc, var: str) -> Loop:
             ids = w.name_list(names)
             k = w.fresh("k")
             return Loop([], f"for {k} in range({len(names)}):", f"{var} = {ids}[{k}]", STR_T, str(len(names)), False)
+    held = sc.lookup(coll.value) if isinstance(coll, Atom) and coll.kind == VAR else None
+    if getattr(held, "type", None) == GROUPS_T:
+        # a variable holding a group list (let of a partition): each group, a view
+        gi = w.fresh("gi")
+        return Loop([], f"for {gi} in range(scratch[{held.name}]):", f"{var} = scratch[{held.name} + 1 + {gi}]",
+                    VIEW_T, f"scratch[{held.name}]", False)
     if isinstance(coll, SList) and head_of(coll) == "partition":
         g, gi = w.fresh("groups"), w.fresh("gi")
         return Loop([f"{g} = {w.groups(coll, sc)}"], f"for {gi} in range(scratch[{g}]):",

@@ -1,5 +1,6 @@
 """What a generated native module calls for mem locations (references to cards, which stay
-where they lie: recycle/lang/actions.py, remember and forget) and runs of cards."""
+where they lie: recycle/lang/actions.py, remember and forget), cards moved out of views, and runs
+of cards."""
 
 from __future__ import annotations
 
@@ -81,3 +82,16 @@ def _sorted_chunk(scratch, v, out, k, from_top, pts, row):
             scratch[out + 1 + j] = scratch[out + j]
             j -= 1
         scratch[out + 1 + j] = c
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def drop_picked(scratch, v, top):
+    """A card moved out of view ``v`` by its top (bottom) leaves the view too, as a move out of
+    a view drops the entry picked (recycle/lang/actions.py, a_move)."""
+    n = scratch[v]
+    if n == 0:
+        return
+    if not top:
+        for k in range(n - 1):
+            scratch[v + 1 + k] = scratch[v + 2 + k]
+    scratch[v] = n - 1
