@@ -1,8 +1,8 @@
 """Look-ahead players finish their sampled worlds in machine code (recycle/native/playouts.py)
 and decide exactly as with Python's playouts.
 
-For games/schwimmen.rcy and two corpus poker games, whole games are played with ISMCTS and
-PIMC players twice, ``playouts="native"`` and ``"python"``: every decision's option, value
+For games/schwimmen.rcy (two seeds) and two corpus poker games (one), whole games are played
+with ISMCTS and PIMC players twice, ``playouts="native"`` and ``"python"``: every decision's option, value
 and visit count must be the same, and most playouts must have been native (none declined in
 these games). Then the cases where native code declines and Python plays on: a state whose
 chance stream cannot be replayed, a world that moved a card a variable in scope holds, a
@@ -57,7 +57,7 @@ def test_native_playouts_decide_as_python_playouts(path, kind):
     game = load(path)
     compiled(game)
     make = (lambda e: ISMCTSPlayer(24, playouts=e)) if kind == "ismcts" else (lambda e: PIMCPlayer(24, playouts=e))
-    for seed in (1, 2):
+    for seed in (1, 2) if "schwimmen" in path.name else (1,):
         native, played, declined = decisions(game, make, "native", seed)
         python, none_played, _ = decisions(game, make, "python", seed)
         assert native == python, f"seed {seed}"
