@@ -34,10 +34,20 @@ def available() -> bool:
 
 
 def native_source(game) -> str:
-    """The source of the game's native module (``recycle compile --native``), or NativeUnsupported."""
-    from .module import write
+    """The source of the game's native module (``recycle compile --native``), or NativeUnsupported.
+    Written once per prepared game (asked again by every look-ahead player of ``auto``)."""
+    got = getattr(game, "_native_source", None)
+    if got is None:
+        from .module import write
 
-    return write(game)
+        try:
+            got = write(game)
+        except NativeUnsupported as exc:
+            got = exc
+        game._native_source = got
+    if isinstance(got, Exception):
+        raise got
+    return got
 
 
 def native_game(game):

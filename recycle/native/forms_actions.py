@@ -303,11 +303,7 @@ def repeat(w, x, sc) -> None:
                 src = src.items[1]
             if not (isinstance(src, SList) and len(src.items) == 2 and kw(src.items[0], "top", "bottom")):
                 raise NativeUnsupported("(repeat all (forget ...)) at an index", x)
-            times = w.fresh("times")
-            w.line(f"{times} = lens[{mem_location(w, src.items[1], sc, 'forget')}]")
-            w.line(f"ctr[WORK] += {times}")
-            with w.block(f"for _ in range({times}):"):
-                w.item(body, sc)
+            repeated(w, body, sc, f"lens[{mem_location(w, src.items[1], sc, 'forget')}]")
             return
         if head_of(body) != "move" or len(body.items) != 3:
             raise NativeUnsupported("(repeat all ...) of something other than a move", x)
@@ -318,12 +314,9 @@ def repeat(w, x, sc) -> None:
         mem_free(w, src.items[1])
         if is_atom(src.items[1], VAR) and w.loc(src.items[1], sc)[0] == VIEW_T:
             # out of a view: as many moves as it holds cards, each dropping its card (move)
-            view, times = w.fresh("view"), w.fresh("times")
+            view = w.fresh("view")
             w.line(f"{view} = {w.loc(src.items[1], sc)[1]}")
-            w.line(f"{times} = scratch[{view}]")
-            w.line(f"ctr[WORK] += {times}")
-            with w.block(f"for _ in range({times}):"):
-                w.item(body, sc)
+            repeated(w, body, sc, f"scratch[{view}]")
             return
         s = w.phys(src.items[1], sc)
         dst = body.items[2]
@@ -335,11 +328,7 @@ def repeat(w, x, sc) -> None:
                 w.line(f"{'move_all_from_bottom' if from_bottom else 'move_all'}(locs, lens, ver, card_loc, ctr, {s}, {d})")
                 w.check()
                 return
-        times = w.fresh("times")
-        w.line(f"{times} = lens[{s}]")
-        w.line(f"ctr[WORK] += {times}")
-        with w.block(f"for _ in range({times}):"):
-            w.item(body, sc)
+        repeated(w, body, sc, f"lens[{s}]")
         return
     times = w.fresh("times")
     w.line(f"{times} = {w.int_(x.items[1], sc)}")
@@ -347,6 +336,16 @@ def repeat(w, x, sc) -> None:
         w.line("ctr[STATUS] = RULE")
         w.line("return")
     w.line(f"ctr[WORK] += max({times}, 0)")
+    with w.block(f"for _ in range({times}):"):
+        w.item(body, sc)
+
+
+def repeated(w, body, sc, count: str) -> None:
+    """``body`` as many times as ``count`` says when the repeat starts (a repeat all: the size
+    of what it empties), each paid for."""
+    times = w.fresh("times")
+    w.line(f"{times} = {count}")
+    w.line(f"ctr[WORK] += {times}")
     with w.block(f"for _ in range({times}):"):
         w.item(body, sc)
 

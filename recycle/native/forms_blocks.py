@@ -148,13 +148,19 @@ def _count_from(w, parts: list, p: int, subs: dict, sc, total: str, params: list
             w.dry_level += 1
             j = w.fresh("j")
             with w.block(f"for {j} in range({listed}):"):
-                w.line(f"dry_state(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry[{level}], False)")
-                w.line(subs[f, False].call(*params, j))
-                with w.block("if ctr[STATUS] == 0:"):
-                    _count_from(w, parts, f + 1, subs, sc, total, params, True)
-                    w.line("pass")
-                w.line(f"dry_state(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry[{level}], True)")
+                _count_option(w, parts, f, j, subs, sc, total, params, level)
             w.dry_level = level
+
+
+def _count_option(w, parts: list, f: int, j: str, subs: dict, sc, total: str, params: list, level: int) -> None:
+    """Add to ``total`` the branches through option ``j`` of item ``f``: the option run on the
+    state kept at ``level`` and put back (a dry run)."""
+    w.line(f"dry_state(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry[{level}], False)")
+    w.line(subs[f, False].call(*params, j))
+    with w.block("if ctr[STATUS] == 0:"):
+        _count_from(w, parts, f + 1, subs, sc, total, params, True)
+        w.line("pass")
+    w.line(f"dry_state(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry[{level}], True)")
 
 
 def _run_from(w, parts: list, p: int, subs: dict, sc, params: list) -> None:
@@ -180,12 +186,7 @@ def _run_from(w, parts: list, p: int, subs: dict, sc, params: list) -> None:
     w.dry_level += 1
     with w.block(f"for {j} in range({listed}):"):
         w.line(f"{size} = 0")
-        w.line(f"dry_state(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry[{level}], False)")
-        w.line(subs[f, False].call(*params, j))
-        with w.block("if ctr[STATUS] == 0:"):
-            _count_from(w, parts, f + 1, subs, sc, size, params, True)
-            w.line("pass")
-        w.line(f"dry_state(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry[{level}], True)")
+        _count_option(w, parts, f, j, subs, sc, size, params, level)
         with w.block(f"if k < {size}:"):
             w.dry_level = level
             w.line(subs[f, False].call(*params, j))
