@@ -227,8 +227,9 @@ class NativeGame:
         counts = np.zeros((n, 5), np.int64)
         where = np.zeros((n if places else 0, self.ncards), np.int32)
         t0 = time.perf_counter()
-        self.module.rollouts(self.initial, self.new_arrays() if state is None else state, self.nteams, keys, max_steps,
-                             max_work, scores, counts, where, places)
+        no_playout = np.zeros(0, np.int64)  # the module's one entry plays rollouts
+        self.module.games(self.initial, self.new_arrays() if state is None else state, self.nteams, keys, max_steps,
+                          max_work, scores, counts, where, places, no_playout)
         if not self.compiled:
             self.compiled = True
             self.compile_seconds = time.perf_counter() - t0

@@ -70,6 +70,11 @@ class NativePlayouts:
         self.nplayers = native.game.nplayers
         self.arrays = native.new_arrays()
         self.out = np.zeros(7 + self.nplayers, np.int64)
+        # the rollouts' arguments of the module's one entry (``games``), unused by a playout
+        self.no_keys = np.zeros((1, 2), np.uint64)
+        self.scores = np.zeros((1, self.nplayers), np.int64)
+        self.counts = np.zeros((1, 5), np.int64)
+        self.where = np.zeros((0, native.ncards), np.int32)
         self.played = 0  # playouts finished natively
         self.declined = 0  # playouts left to Python
 
@@ -132,7 +137,8 @@ class NativePlayouts:
         out = self.out
         out[5] = draw.count
         ng = self.native
-        ng.module.playout(ng.initial, a[:15] + (resume,), ng.nteams, root.max_steps, out)
+        ng.module.games(ng.initial, a[:15] + (resume,), ng.nteams, self.no_keys, root.max_steps, 0, self.scores,
+                        self.counts, self.where, False, out)
         if out[0] != 0:
             self.declined += 1
             return None

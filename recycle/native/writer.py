@@ -36,6 +36,7 @@ PLAYERS_T, TEAMS_T = "players", "teams"  # views holding player (team) numbers: 
 NUMBERS_T = "numbers"  # a view holding integers: (filter (range A..B) ...)
 
 INLINE = ", inline='always'"  # the generated functions are inlined into play: no calls
+INTERNAL = ", no_cpython_wrapper=True, no_cfunc_wrapper=True"  # called only from native code
 STATE_NAMES = ("locs", "lens", "card_loc", "ints", "strs", "pts", "pst", "tst", "ctr", "keys", "team_of", "scratch",
                "ver", "memo", "dry", "resume")
 CURRENT = "pst[ctr[PSP], 0]"
@@ -164,7 +165,7 @@ class Fn:
         params = self.state_used
         if any("ctr[SP]" in ln for ln in lines) and "ctr" not in params:
             params = [n for n in STATE_NAMES if n in params or n == "ctr"]
-        head = [f"@njit(nogil=True, cache=CACHE, _nrt=False{INLINE if self.inline else ''})", f"def {self.name}({', '.join(params + self.params)}):",
+        head = [f"@njit(nogil=True, cache=CACHE, _nrt=False{INLINE if self.inline else INTERNAL})", f"def {self.name}({', '.join(params + self.params)}):",
                 f"    \"\"\"{embed(self.doc, 'text')}\"\"\""]
         return "\n".join(head + (lines or ["    pass"]))
 
@@ -432,7 +433,7 @@ class Writer:
 
 
 ROLLOUTS = '''
-@njit(nogil=True, cache=CACHE, _nrt=False)
+@njit(nogil=True, cache=CACHE, _nrt=False, inline='always')
 def begin(initial, state, nteams, max_steps, max_work):
     """``state`` made the state after setup again (``initial``), its counters zero."""
     locs0, lens0, card_loc0, ints0, strs0, pts0, team_of0 = initial
@@ -458,16 +459,47 @@ def begin(initial, state, nteams, max_steps, max_work):
 
 
 @njit(nogil=True, cache=CACHE, _nrt=False)
-def rollouts(initial, state, nteams, all_keys, max_steps, max_work, scores, counts, where, places):
-    """One game per row of keys (its chance and players' stream keys), each from the state
-    after setup (``initial``), played on ``state`` (the arrays a caller made: native code makes
-    none): scores, counters (status, steps, decisions, options, rounds), card places."""
+def games(initial, state, nteams, all_keys, max_steps, max_work, scores, counts, where, places, out):
+    """The module's one entry (one entry links and compiles ``play`` once).
+
+    Rollouts, when ``out`` is empty: one game per row of keys (its chance and players' stream
+    keys), each from the state after setup (``initial``), played on ``state`` (the arrays a
+    caller made: native code makes none): scores, counters (status, steps, decisions, options,
+    rounds), card places.
+
+    Else one playout from a sampled world (recycle/native/playouts.py): played from its start
+    with the choices ``resume`` forces, the world put in place at its decision, on at random.
+    The caller set ``keys`` (the real game's chance stream, the world's, the players') and
+    ctr[PLAYERS_N] is taken from ``out[5]``. out: status, steps, decisions, options, rounds, the
+    players' stream's count, the work left, then the scores."""
     locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, keys, team_of, scratch, ver, memo, dry, resume = state
-    for i in range(all_keys.shape[0]):
-        begin(initial, state, nteams, max_steps, max_work)
-        keys[0] = all_keys[i, 0]
-        keys[1] = all_keys[i, 1]
+    playout = out.shape[0] > 0
+    n = 1 if playout else all_keys.shape[0]
+    for i in range(n):
+        if playout:
+            begin(initial, state, nteams, max_steps, 1 << 62)
+            ctr[RESUMING] = 1
+            ctr[PLAYERS_N] = out[5]
+            resume[R_STAGE] = 0
+        else:
+            begin(initial, state, nteams, max_steps, max_work)
+            keys[0] = all_keys[i, 0]
+            keys[1] = all_keys[i, 1]
         play(S)
+        if playout:
+            out[0] = ctr[STATUS]
+            if ctr[STATUS] == 0 and resume[R_STAGE] != 2:
+                out[0] = MISMATCH  # the game ended before the decision it was sent to
+            out[1] = ctr[STEPS]
+            out[2] = ctr[DECISIONS]
+            out[3] = ctr[OPTIONS]
+            out[4] = ctr[ROUNDS]
+            out[5] = ctr[PLAYERS_N]
+            out[6] = ctr[MAX_WORK] - ctr[WORK]
+            if out[0] == 0:
+                for p in range(NPLAYERS):
+                    out[7 + p] = ctr[NCOUNTERS_FIXED + p]
+            return
         counts[i, 0] = ctr[STATUS]
         counts[i, 1] = ctr[STEPS]
         counts[i, 2] = ctr[DECISIONS]
@@ -479,33 +511,6 @@ def rollouts(initial, state, nteams, all_keys, max_steps, max_work, scores, coun
         if places:
             for c in range(where.shape[1]):
                 where[i, c] = card_loc[c]
-
-
-@njit(nogil=True, cache=CACHE, _nrt=False)
-def playout(initial, state, nteams, max_steps, out):
-    """One game from a sampled world (recycle/native/playouts.py): played from its start with
-    the choices ``resume`` forces, the world put in place at its decision, on at random. The
-    caller set ``keys`` (the real game's chance stream, the world's, the players') and
-    ctr[PLAYERS_N] is taken from ``out[5]``. out: status, steps, decisions, options, rounds, the
-    players' stream's count, the work left, then the scores."""
-    locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, keys, team_of, scratch, ver, memo, dry, resume = state
-    begin(initial, state, nteams, max_steps, 1 << 62)
-    ctr[RESUMING] = 1
-    ctr[PLAYERS_N] = out[5]
-    resume[R_STAGE] = 0
-    play(S)
-    out[0] = ctr[STATUS]
-    if ctr[STATUS] == 0 and resume[R_STAGE] != 2:
-        out[0] = MISMATCH  # the game ended before the decision it was sent to
-    out[1] = ctr[STEPS]
-    out[2] = ctr[DECISIONS]
-    out[3] = ctr[OPTIONS]
-    out[4] = ctr[ROUNDS]
-    out[5] = ctr[PLAYERS_N]
-    out[6] = ctr[MAX_WORK] - ctr[WORK]
-    if out[0] == 0:
-        for p in range(NPLAYERS):
-            out[7 + p] = ctr[NCOUNTERS_FIXED + p]
 '''
 
 
