@@ -67,7 +67,7 @@ class LocationForms:
         owner = self.c_owner(x.items[0], scope, "a location owner")
         name_fn = name
 
-        bases: dict = {}
+        bases: dict = {nm: layout.loc_block(kind, nm) for nm in self.known_names(x.items[2], scope) or ()}
         width = layout.width
 
         span = x.span

@@ -124,6 +124,22 @@ class ScalarForms:
             return self.c_str_var(x, scope, True)
         return self.c_str(x, scope)
 
+    def known_names(self, x, scope: Scope) -> list | None:
+        """The names a computed NAME can take, when it is a variable bound by any/all/filter
+        over a declared list of names (``(declare (A B C) 'NAMES)``); else None. Their
+        locations or storages are registered when the game is compiled, in the list's order,
+        so that every engine numbers them alike (recycle/native/writer.py, named_base)."""
+        if not is_atom(x, VAR):
+            return None
+        slot = scope.lookup(x.value)
+        coll = self.binder_colls.get(slot) if isinstance(slot, int) else None
+        if not is_atom(coll, VAR):
+            return None
+        names = getattr(scope.lookup(coll.value), "value", None)
+        if isinstance(names, list) and names and all(isinstance(v, str) for v in names):
+            return names
+        return None
+
     # what a variable bound by an any/all/filter/let is known to hold, when it is not a string
     NOT_A_STRING = {"cards": "a list of cards", "loc": "a location", "groups": "a list of groups",
                     "list": "a collection"}
@@ -173,7 +189,7 @@ class ScalarForms:
             return None, (lambda s, e: base + owner(s, e))
         name_fn = name
 
-        bases: dict = {}
+        bases: dict = {nm: layout.storage_block(sort, nm) for nm in self.known_names(x.items[2], scope) or ()}
         width = layout.width
         attr = {"sto": "ints", "str": "strs", "points": "points"}[sort]
 

@@ -155,9 +155,7 @@ def storage_slot(w, x, sc) -> tuple[str, str]:
     """(sort, slot code) of ``(OWNER sto|str|points NAME)``."""
     sort = is_storage_form(x)
     owner, name = x.items[0], x.items[2]
-    if not (isinstance(name, Atom) and name.kind == "symbol"):
-        raise NativeUnsupported("a storage with a computed name", x)
-    base = w.storage_base(sort, name.value)
+    base = w.named_base(sort, name, sc)
     offset = owner_offset(w, owner, sc)
     return sort, base if offset == "0" else f"{base} + {offset}"
 

@@ -342,9 +342,7 @@ def location(w, x, sc) -> tuple[str, str]:
     owner, kind, name = x.items
     # (a mem location is a row like any other: its entries are cards, which lie elsewhere;
     # moves into or out of one are refused by the moves, remember and forget write it)
-    if not (isinstance(name, Atom) and name.kind == "symbol"):
-        raise NativeUnsupported("a location with a computed name", x)
-    base = w.loc_base(kind.value, name.value)
+    base = w.named_base(kind.value, name, sc)
     offset = owner_offset(w, owner, sc)
     return LOC_T, base if offset == "0" else f"{base} + {offset}"
 

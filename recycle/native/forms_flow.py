@@ -84,6 +84,7 @@ def collection(w, coll, sc, var: str) -> Loop:
             # a declared list of names: their string ids, as a constant of the module
             ids = w.name_list(names)
             k = w.fresh("k")
+            w.name_domain[var] = tuple(names)  # the names the variable can hold (computed location names)
             return Loop([], f"for {k} in range({len(names)}):", f"{var} = {ids}[{k}]", STR_T, str(len(names)), False)
     held = sc.lookup(coll.value) if isinstance(coll, Atom) and coll.kind == VAR else None
     if getattr(held, "type", None) == GROUPS_T:

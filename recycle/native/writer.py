@@ -187,6 +187,8 @@ class Writer:
         self.memo_sites = 0
         self.memo_keys: dict = {}  # a remembered condition's form -> its site (shared when alike)
         self.name_lists: dict[tuple, str] = {}
+        self.name_domain: dict[str, tuple] = {}  # a local holding a name: every name it can hold
+        self.named_blocks: dict[tuple, str] = {}  # (kind or sort, names) -> its table of bases
         self.uses_teams = False
         # the next level of the dry-run areas (dry[level]) free for a block's options to keep
         # the state in, and the most levels used (DRY_LEVELS)
@@ -250,6 +252,27 @@ class Writer:
     def loc_base(self, kind: str, name: str) -> str:
         self.layout.loc_block(kind, name)
         return f"LOC_{ident(kind)}_{ident(name)}"
+
+    def named_base(self, kind: str, name, sc) -> str:
+        """The first index of the block of locations (``kind`` iloc, vloc ...) or of storages
+        (``kind`` sto, str, points) named NAME: a constant for a literal NAME, a read of a table
+        by name for a variable holding one of a declared list of names (whose blocks the
+        game's compile registered in the list's order: FlowCompiler.known_names)."""
+        storage = kind in ("sto", "str", "points")
+        if isinstance(name, Atom) and name.kind == "symbol":
+            return self.storage_base(kind, name.value) if storage else self.loc_base(kind, name.value)
+        if isinstance(name, Atom) and name.kind == "var":
+            v = sc.lookup(name.value)
+            if isinstance(getattr(v, "value", None), str):
+                return self.storage_base(kind, v.value) if storage else self.loc_base(kind, v.value)
+            names = self.name_domain.get(getattr(v, "name", None))
+            known = self.layout.storage_names(kind) if storage else {n for k, n in self.layout.loc_base if k == kind}
+            if names and all(n in known for n in names):
+                table = self.named_blocks.get((kind, names))
+                if table is None:
+                    table = self.named_blocks[(kind, names)] = f"{'STORAGES' if storage else 'LOCS'}_NAMED_{len(self.named_blocks) + 1}"
+                return f"{table}[{v.name}]"
+        raise NativeUnsupported(f"a {'storage' if storage else 'location'} with a computed name", name)
 
     def storage_base(self, sort: str, name: str) -> str:
         self.layout.storage_block(sort, name)
@@ -412,6 +435,13 @@ class Writer:
             out.append(f"TEAM_MEMBERS = np.array({[list(m) + [0] * (width - len(m)) for m in members]!r}, dtype=np.int64)")
         for names, name in self.name_lists.items():
             out.append(f"{name} = np.array({[self.intern(v) for v in names]!r}, dtype=np.int32)")
+        for (kind, names), name in self.named_blocks.items():
+            storage = kind in ("sto", "str", "points")
+            ids = [self.intern(n) for n in names]
+            table = [-1] * (max(ids) + 1)
+            for n, k in zip(names, ids):
+                table[k] = self.layout.storage_slot(kind, "game", n) if storage else self.layout.loc_base[(kind, n)]
+            out.append(f"{name} = np.array({table!r}, dtype=np.int64)  # {embed(kind, 'text')} blocks by the id of their name")
         for awards, name in self.tables.items():
             out.append(f"{name} = np.array({self.const_table(awards)!r}, dtype=np.int64)")
         out.append("# every string of the game by its id (the state's strs and attribute columns hold ids)")

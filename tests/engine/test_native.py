@@ -403,6 +403,40 @@ def test_mem_locations_the_topmost_cards_and_runs_play_as_in_python():
         assert native == (0, list(s.scores), s.steps, s.decisions, s.options_total, [int(v) for v in s.card_loc])
 
 
+# locations and storages named by a variable bound over a declared list of names (GolfSix4's
+# and LostCities2's shape)
+NAMED = """(stage player (end (== (size (game iloc STOCK)) 0))
+  (choice (
+   (any 'COLORS 'C ((< (size (game vloc 'C)) 3)
+     (do ((move (top (game iloc STOCK)) (top (game vloc 'C))) (inc ((current player) sto 'C) 1)))))
+   (any 'COLORS 'C ((> (size (game vloc 'C)) 0)
+     (do ((move (top (game vloc 'C)) (top ((current player) vloc 'C)))
+          (set (game sto 'C) (size ((current player) vloc 'C))))))))))"""
+
+
+def test_computed_location_and_storage_names_play_as_in_python():
+    """A location or storage named by a variable over a declared list of names is registered
+    when the game is compiled, in the list's order (every engine numbers it alike), and read
+    natively from a table by the name's id: the same games as Python's, card for card."""
+    game = tiny(NAMED, declare="(declare (RED, BLUE, GREEN) 'COLORS)",
+                deck="(deck (RANK (A, B, C, D, E)) (SUIT (X, Y)))",
+                scoring="(scoring max (+ ((current player) sto RED) ((current player) sto BLUE)))")
+    # registered by the compile, before any play, in the order of the list
+    assert [n for k, n in game.layout.loc_base if k == "vloc"] == ["RED", "BLUE", "GREEN"]
+    assert list(game.layout.storage_names("sto")) == ["RED", "BLUE", "GREEN"]
+    source = native_source(game)
+    assert "LOCS_NAMED_1[" in source and "STORAGES_NAMED_" in source
+    ng = compiled(game)
+    seeds = [rollout_seed(3, i) for i in range(40)]
+    scores, counts, places = ng.rollouts(seeds, MAX_STEPS, game.max_work, places=True)
+    assert len({tuple(int(v) for v in row) for row in scores}) > 3
+    for i, sd in enumerate(seeds):
+        s = game.random_rollout(sd, MAX_STEPS)
+        native = (int(counts[i, 0]), [int(v) for v in scores[i]], *(int(v) for v in counts[i, 1:4]),
+                  [int(v) for v in places[i]])
+        assert native == (0, list(s.scores), s.steps, s.decisions, s.options_total, [int(v) for v in s.card_loc])
+
+
 def test_load_with_the_native_engine_plays_rollouts_natively_at_once():
     """``recycle.load(path, engine="native")`` makes the machine code when it loads: simulate
     then plays natively however few the games, with the Python engine's statistics; a game
