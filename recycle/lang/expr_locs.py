@@ -67,7 +67,8 @@ class LocationForms:
         owner = self.c_owner(x.items[0], scope, "a location owner")
         name_fn = name
 
-        bases: dict = {nm: layout.loc_block(kind, nm) for nm in self.known_names(x.items[2], scope) or ()}
+        known = self.known_names(x.items[2], scope, len(layout.loc_base)) or ()
+        bases: dict = {nm: layout.loc_block(kind, nm) for nm in known}
         width = layout.width
 
         span = x.span

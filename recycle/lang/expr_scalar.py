@@ -124,11 +124,13 @@ class ScalarForms:
             return self.c_str_var(x, scope, True)
         return self.c_str(x, scope)
 
-    def known_names(self, x, scope: Scope) -> list | None:
+    def known_names(self, x, scope: Scope, registered: int) -> list | None:
         """The names a computed NAME can take, when it is a variable bound by any/all/filter
         over a declared list of names (``(declare (A B C) 'NAMES)``); else None. Their
         locations or storages are registered when the game is compiled, in the list's order,
-        so that every engine numbers them alike (recycle/native/writer.py, named_base)."""
+        so that every engine numbers them alike (recycle/native/writer.py, named_base); not
+        when that would pass MAX_NAMES with the ``registered`` names (then each on first use,
+        where the limit is a positioned error)."""
         if not is_atom(x, VAR):
             return None
         slot = scope.lookup(x.value)
@@ -136,7 +138,8 @@ class ScalarForms:
         if not is_atom(coll, VAR):
             return None
         names = getattr(scope.lookup(coll.value), "value", None)
-        if isinstance(names, list) and names and all(isinstance(v, str) for v in names):
+        if isinstance(names, list) and names and all(isinstance(v, str) for v in names) \
+                and registered + len(names) <= MAX_NAMES:
             return names
         return None
 
@@ -189,7 +192,8 @@ class ScalarForms:
             return None, (lambda s, e: base + owner(s, e))
         name_fn = name
 
-        bases: dict = {nm: layout.storage_block(sort, nm) for nm in self.known_names(x.items[2], scope) or ()}
+        known = self.known_names(x.items[2], scope, len(layout.storage_names(sort))) or ()
+        bases: dict = {nm: layout.storage_block(sort, nm) for nm in known}
         width = layout.width
         attr = {"sto": "ints", "str": "strs", "points": "points"}[sort]
 

@@ -435,3 +435,20 @@ def test_shuffle_is_a_seeded_permutation():
     assert all(sorted(o) == list(range(6)) for o in orders)
     assert orders[3] == tuple(final(g, seed=3).location("game", "iloc", "STOCK"))
     assert len(set(orders)) > 4
+
+
+def test_locations_named_over_a_declared_list_are_registered_in_its_order_within_the_limit():
+    """A location named by a variable over a declared list of names is registered when the game
+    is compiled, in the list's order; a list that would pass the limit of names is not (each
+    name is registered on first use, where the limit is a positioned error)."""
+    from recycle.lang.shapes import MAX_NAMES
+
+    body = """(stage player (end (or (== (size (game iloc STOCK)) 0) (any 'COLORS 'C (> (size (game vloc 'C)) 5))))
+  (choice ((any 'COLORS 'C (move (top (game iloc STOCK)) (top (game vloc 'C)))))))"""
+    game = tiny(body, declare="(declare (GREEN, RED) 'COLORS)")
+    assert [n for k, n in game.layout.loc_base if k == "vloc"] == ["GREEN", "RED"]
+    many = ", ".join(f"N{i}" for i in range(MAX_NAMES + 1))
+    game = tiny(body, declare=f"(declare ({many}) 'COLORS)")
+    assert [n for k, n in game.layout.loc_base if k == "vloc"] == []
+    with pytest.raises(recycle.RecycleRuntimeError, match=rf"tiny.rcy:\d+:\d+: .*more than {MAX_NAMES} location names"):
+        game.random_rollout(1, 100_000)
