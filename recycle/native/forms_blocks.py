@@ -248,7 +248,8 @@ def dry_run_block(w, x, parts: list, fork: int | None, sc, counting: bool) -> No
     params = sc.params()
     level = w.dry_level
     w.dry_level += 1
-    with w.function("dry_run", params, f"The items before the options of the block at line {x.span.line}."):
+    with w.function("dry_run", params, f"The items before the options of the block at line {x.span.line}.",
+                    inline=False):
         sequence(w, before, sc)
     run_before = w.fns[-1].call(*params)
     listed = w.fresh("listed")

@@ -333,13 +333,13 @@ def choice(w, x, sc) -> None:
     parts = [inner] if inner.items and isinstance(inner.items[0], Atom) else list(inner.items)
     params = sc.params()
     w.comment(x)
-    with w.function("count_options", params, f"How many options the choice at line {x.span.line} offers now."):
+    with w.function("count_options", params, f"How many options the choice at line {x.span.line} offers now.", inline=False):
         w.line("n = 0")
         for p in parts:
             options(w, p, sc, True)
         w.line("return n")
     count = w.fns[-1]
-    with w.function("run_option", params + ["k"], f"Run option k of the choice at line {x.span.line}."):
+    with w.function("run_option", params + ["k"], f"Run option k of the choice at line {x.span.line}.", inline=False):
         for p in parts:
             options(w, p, sc, False)
     run = w.fns[-1]

@@ -26,6 +26,7 @@ from ..lang.pytext import embed
 from ..lang.shapes import Const, head_of, is_atom, is_location_form, is_storage_form, kw
 from ..lang.syntax import INT, SYMBOL, VAR, Atom, SList
 from . import registry as reg
+from .merge import merge_alike
 from .registry import NativeUnsupported
 
 
@@ -184,6 +185,7 @@ class Writer:
         self.fns: list[Fn] = []
         self.fn: Fn | None = None
         self.counter = 0
+        self.fresh_names: set[str] = set()  # every name fresh() made: locals and functions
         self.memo_sites = 0
         self.memo_keys: dict = {}  # a remembered condition's form -> its site (shared when alike)
         self.name_lists: dict[tuple, str] = {}
@@ -213,7 +215,9 @@ class Writer:
     # -- names -----------------------------------------------------------------------------
     def fresh(self, stem: str) -> str:
         self.counter += 1
-        return f"{stem}_{self.counter}"
+        name = f"{stem}_{self.counter}"
+        self.fresh_names.add(name)
+        return name
 
     def local(self, rcy_name: str) -> str:
         """A fresh local for the RECYCLE variable ``'rcy_name`` (``v_NAME_7``)."""
@@ -447,8 +451,13 @@ class Writer:
         out.append("# every string of the game by its id (the state's strs and attribute columns hold ids)")
         out.append(f"STRINGS = {dict(self.strings)!r}")
         out.append("")
-        for fn in self.fns:
-            out.append(fn.source())
+        sources, merged = merge_alike([fn.source() for fn in self.fns], self.fresh_names)
+        if merged:
+            out.append("# functions the same as one before them but for their locals, written once:")
+            out.extend(f"#   {dropped} is {kept}" for dropped, kept in merged.items())
+            out.append("")
+        for src in sources:
+            out.append(src)
             out.append("")
         out.append(ROLLOUTS.replace("play(S)", self.play_call))
         return "\n".join(out)

@@ -101,6 +101,16 @@ def python_record(game, seed: int, max_steps: int):
     return (s.scores, s.decisions, s.options_total, s.team_of[:])
 
 
+def assert_plays_as_python(game, seeds, scores, counts, places) -> None:
+    """Each native rollout (``rollouts(..., places=True)``'s arrays) ended as Python's: no
+    stop, the same scores, steps, decisions, options listed and every card's place."""
+    for i, sd in enumerate(seeds):
+        s = game.random_rollout(sd, MAX_STEPS)
+        native = (int(counts[i, 0]), [int(v) for v in scores[i]], *(int(v) for v in counts[i, 1:4]),
+                  [int(v) for v in places[i]])
+        assert native == (0, list(s.scores), s.steps, s.decisions, s.options_total, [int(v) for v in s.card_loc])
+
+
 # -- the same games ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("path", DIFFERENTIAL)
@@ -361,11 +371,7 @@ def test_blocks_of_several_items_that_fork_list_the_python_engine_s_options():
     ng = compiled(game)
     seeds = [rollout_seed(5, i) for i in range(30)]
     scores, counts, places = ng.rollouts(seeds, MAX_STEPS, game.max_work, places=True)
-    for i, sd in enumerate(seeds):
-        s = game.random_rollout(sd, MAX_STEPS)
-        native = (int(counts[i, 0]), [int(v) for v in scores[i]], *(int(v) for v in counts[i, 1:4]),
-                  [int(v) for v in places[i]])
-        assert native == (0, list(s.scores), s.steps, s.decisions, s.options_total, [int(v) for v in s.card_loc])
+    assert_plays_as_python(game, seeds, scores, counts, places)
 
 
 # mem locations (references to cards that lie elsewhere), the N topmost cards, a run of cards
@@ -396,11 +402,7 @@ def test_mem_locations_the_topmost_cards_and_runs_play_as_in_python():
     seeds = [rollout_seed(9, i) for i in range(40)]
     scores, counts, places = ng.rollouts(seeds, MAX_STEPS, game.max_work, places=True)
     assert len({tuple(int(v) for v in row) for row in scores}) > 3  # the scores differ from game to game
-    for i, sd in enumerate(seeds):
-        s = game.random_rollout(sd, MAX_STEPS)
-        native = (int(counts[i, 0]), [int(v) for v in scores[i]], *(int(v) for v in counts[i, 1:4]),
-                  [int(v) for v in places[i]])
-        assert native == (0, list(s.scores), s.steps, s.decisions, s.options_total, [int(v) for v in s.card_loc])
+    assert_plays_as_python(game, seeds, scores, counts, places)
 
 
 # locations and storages named by a variable bound over a declared list of names (GolfSix4's
@@ -430,11 +432,7 @@ def test_computed_location_and_storage_names_play_as_in_python():
     seeds = [rollout_seed(3, i) for i in range(40)]
     scores, counts, places = ng.rollouts(seeds, MAX_STEPS, game.max_work, places=True)
     assert len({tuple(int(v) for v in row) for row in scores}) > 3
-    for i, sd in enumerate(seeds):
-        s = game.random_rollout(sd, MAX_STEPS)
-        native = (int(counts[i, 0]), [int(v) for v in scores[i]], *(int(v) for v in counts[i, 1:4]),
-                  [int(v) for v in places[i]])
-        assert native == (0, list(s.scores), s.steps, s.decisions, s.options_total, [int(v) for v in s.card_loc])
+    assert_plays_as_python(game, seeds, scores, counts, places)
 
 
 def test_load_with_the_native_engine_plays_rollouts_natively_at_once():
