@@ -11,8 +11,8 @@ from typing import Callable
 from .forms import Kind, form, mention
 from .items import out_of_work
 from .shapes import MAX_COLLECTION, MAX_TUPLE, SMALL, Scope, describe_value, fail, find_runs, head_of, is_atom, \
-    is_location_form, kw, rt_error
-from .syntax import COMMA, DOTDOT, SYMBOL, VAR, Atom, SList
+    is_location_form, kw, literal_names, rt_error
+from .syntax import DOTDOT, SYMBOL, VAR, Atom, SList
 from .values import Groups, PLoc, TeamId
 
 
@@ -264,8 +264,8 @@ class GroupForms:
             t = self.c_team(x, scope)
             players = self.players
             return lambda s, e: [players[p] for p in s.team_members[t(s, e)]]
-        if items and all(isinstance(i, Atom) and (i.is_name or i.kind == COMMA) for i in items):
-            names = [i.value for i in items if i.kind == SYMBOL]
+        names = literal_names(x)
+        if names is not None:
             return lambda s, e: names
         return self.c_cards(x, scope)
 

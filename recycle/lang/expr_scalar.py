@@ -14,7 +14,7 @@ from typing import Callable
 
 from .forms import Kind, form, mention
 from .shapes import MAX_NAMES, Const, Scope, describe_value, fail, head_of, is_atom, is_location_form, is_storage_form, kw, \
-    rt_error, tag
+    literal_names, rt_error, tag
 from .syntax import INT, SYMBOL, VAR, Atom, SList
 from .values import PlayerId, TeamId
 
@@ -126,7 +126,8 @@ class ScalarForms:
 
     def known_names(self, x, scope: Scope, registered: int) -> list | None:
         """The names a computed NAME can take, when it is a variable bound by any/all/filter
-        over a declared list of names (``(declare (A B C) 'NAMES)``); else None. Their
+        over a declared list of names (``(declare (A B C) 'NAMES)``) or a literal one
+        (``(A, B, C)``); else None. Their
         locations or storages are registered when the game is compiled, in the list's order,
         so that every engine numbers them alike (recycle/native/writer.py, named_base); not
         when that would pass MAX_NAMES with the ``registered`` names (then each on first use,
@@ -135,9 +136,10 @@ class ScalarForms:
             return None
         slot = scope.lookup(x.value)
         coll = self.binder_colls.get(slot) if isinstance(slot, int) else None
-        if not is_atom(coll, VAR):
-            return None
-        names = getattr(scope.lookup(coll.value), "value", None)
+        if is_atom(coll, VAR):
+            names = getattr(scope.lookup(coll.value), "value", None)
+        else:
+            names = literal_names(coll)
         if isinstance(names, list) and names and all(isinstance(v, str) for v in names) \
                 and registered + len(names) <= MAX_NAMES:
             return names

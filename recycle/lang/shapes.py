@@ -11,7 +11,7 @@ from typing import Callable
 
 from ..errors import RecycleCompileError, RecycleRuntimeError, Span, StepLimitExceeded
 from .forms import Kind, mention, registry
-from .syntax import INT, OP, SYMBOL, Atom, SList
+from .syntax import COMMA, INT, OP, SYMBOL, Atom, SList
 from .values import KINDS, Card, Groups, PLoc, PlayerId, TeamId
 
 MAX_COLLECTION = 200_000
@@ -127,6 +127,13 @@ def is_storage_form(x) -> str | None:
 def is_location_form(x) -> bool:
     """``(OWNER KIND NAME)``."""
     return isinstance(x, SList) and len(x.items) == 3 and kw(x.items[1], *KINDS)
+
+
+def literal_names(x) -> list[str] | None:
+    """The names of a literal list of names ``(FIRST, SECOND, THIRD)``, else None."""
+    if isinstance(x, SList) and x.items and all(isinstance(i, Atom) and (i.is_name or i.kind == COMMA) for i in x.items):
+        return [i.value for i in x.items if i.kind == SYMBOL]
+    return None
 
 
 def describe_value(v) -> str:

@@ -248,25 +248,44 @@ def dry_run_block(w, x, parts: list, fork: int | None, sc, counting: bool) -> No
     params = sc.params()
     level = w.dry_level
     w.dry_level += 1
-    with w.function("dry_run", params, f"The items before the options of the block at line {x.span.line}.",
-                    inline=False):
-        sequence(w, before, sc)
+    # a block of items that may each offer nothing (conditionals) and no fork: when none
+    # acts, its one option is empty and the choice drops it, as Python's
+    empty = first is None and not any(is_static(p) for p in parts)
+    if empty and any(offer_of(p).lists_empty(p) for p in parts):
+        raise NativeUnsupported("a block of options that may list empty options of its items", x)
+    with w.function("dry_run", params, f"The items before the options of the block at line {x.span.line}"
+                    + (" (how many acted)." if empty else "."), inline=False):
+        if empty:
+            w.line("acted = 0")
+            for p in before:
+                one = w.fresh("listed")
+                w.line(f"{one} = 0")
+                raw_count(w, p, sc, one)  # 1 when the item acts now, else 0
+                w.line(f"acted += {one}")
+                sequence(w, [p], sc)
+            w.line("return acted")
+        else:
+            sequence(w, before, sc)
+    if empty:  # every return of the dry run says how many acted
+        w.fns[-1].lines = [ln.replace("return", "return acted") if ln.strip() == "return" else ln
+                           for ln in w.fns[-1].lines]
     run_before = w.fns[-1].call(*params)
     listed = w.fresh("listed")
     w.line(f"{listed} = 0")
     w.line(f"dry_state(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry[{level}], False)")
-    w.line(run_before)
+    w.line(f"{listed} = min(1, {run_before})" if empty else run_before)
     if first is not None:
         with w.block("if ctr[STATUS] == 0:"):
             raw_count(w, first, sc, listed)
     w.line(f"dry_state(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry[{level}], True)")
     w.dry_level = level
+    offered = listed if empty else f"max(1, {listed})"
     if counting:
-        w.line(f"n += max(1, {listed})")
+        w.line(f"n += {offered}")
         return
     with w.block("if ctr[STATUS]:"):
         w.line("return")
-    with w.block(f"if k < max(1, {listed}):"):
+    with w.block(f"if k < {offered}:"):
         w.line(run_before)  # now for real
         w.check()
         if first is None:
@@ -277,4 +296,4 @@ def dry_run_block(w, x, parts: list, fork: int | None, sc, counting: bool) -> No
                 w.line("return")
             raw_walk(w, first, sc, after)
             w.line("return")
-    w.line(f"k -= max(1, {listed})")
+    w.line(f"k -= {offered}")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..lang.forms import Kind
-from ..lang.shapes import MAX_COLLECTION, head_of, is_atom, kw
+from ..lang.shapes import MAX_COLLECTION, head_of, is_atom, kw, literal_names
 from ..lang.syntax import VAR, Atom, SList
 from .registry import CONDITIONAL, native
 from .writer import (CARD_T, GROUPS_T, INT_T, LOC_T, NUMBERS_T, PLAYER_T, PLAYERS_T, STR_T, TEAM_T, TEAMS_T, VIEW_T,
@@ -78,10 +78,12 @@ def collection(w, coll, sc, var: str) -> Loop:
         return Loop([f"{lo} = {w.int_(coll.items[1], sc)}", f"{hi} = {w.int_(coll.items[3], sc)}",
                      f"if {hi} - {lo} > {MAX_COLLECTION}: ctr[STATUS] = RULE; {hi} = {lo} - 1"],
                     f"for {var} in range({lo}, {hi} + 1):", None, INT_T, f"max(0, {hi} - {lo} + 1)")
-    if isinstance(coll, Atom) and coll.kind == VAR and not hasattr(sc.lookup(coll.value) or 0, "type"):
+    names = literal_names(coll)
+    if names is None and isinstance(coll, Atom) and coll.kind == VAR and not hasattr(sc.lookup(coll.value) or 0, "type"):
         names = getattr(sc.lookup(coll.value), "value", None)
+    if names is not None:
         if isinstance(names, list) and all(isinstance(v, str) for v in names):
-            # a declared list of names: their string ids, as a constant of the module
+            # a literal or declared list of names: their string ids, as a constant of the module
             ids = w.name_list(names)
             k = w.fresh("k")
             w.name_domain[var] = tuple(names)  # the names the variable can hold (computed location names)

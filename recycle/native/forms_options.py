@@ -12,8 +12,8 @@ from __future__ import annotations
 from ..lang.flow import REGISTRY
 from ..lang.forms import Kind
 from ..lang.items import uses_rng
-from ..lang.shapes import head_of, kw
-from ..lang.syntax import INT, Atom, SList
+from ..lang.shapes import Const, head_of, is_atom, kw, literal_names
+from ..lang.syntax import INT, SYMBOL, VAR, Atom, SList
 from ..lang.writers import Writers
 from .forms_flow import collection, loop_var, open_loop, sequence
 from .registry import native, shape_of, CONDITIONAL
@@ -245,12 +245,31 @@ class _Let(Forming):
     def lists_empty(self, x) -> bool:
         return len(x.items) != 4 or offer_of(x.items[3]).lists_empty(x.items[3])
 
-    def options(self, w, x, sc, counting: bool) -> None:
+    def single(self, x) -> bool:
+        return len(x.items) == 4 and is_single(x.items[3])
+
+    def condition_draws(self, x) -> bool:
+        return uses_rng(x.items[1]) or condition_draws(x.items[3])
+
+    def bound(self, w, x, sc):
+        """The scope of the let's item, its value bound to a fresh local (worked out again
+        when the option runs: a value drawing random numbers would draw twice)."""
+        if uses_rng(x.items[1]):
+            raise NativeUnsupported("a let of options whose value draws random numbers", x)
         name = loop_var(x)
         var = w.local(name)
         typ, code = w.value(x.items[1], sc)
         w.line(f"{var} = {code}")
-        options(w, x.items[3], sc.bind(name, var, typ), counting)
+        return sc.bind(name, var, typ)
+
+    def options(self, w, x, sc, counting: bool) -> None:
+        options(w, x.items[3], self.bound(w, x, sc), counting)
+
+    def raw_count(self, w, x, sc, var: str) -> None:
+        raw_count(w, x.items[3], self.bound(w, x, sc), var)
+
+    def raw_walk(self, w, x, sc, suffix: list) -> None:
+        raw_walk(w, x.items[3], self.bound(w, x, sc), suffix)
 
 
 @offer("all")
@@ -272,44 +291,103 @@ class _All(Forming):
             one_option(w, x, sc, counting, [])
 
 
+BINDERS = ("any", "all", "filter", "let")
+MAX_UNROLLED = 16  # names an (all ...) of options is written out for
+
+
+def unroll_alls_of_names(node, consts: dict, in_choice: bool = False):
+    """``node`` with every (all NAMES 'X ITEM) of a choice whose ITEM offers options written
+    as the block (do (ITEM ...)) of ITEM for each name in turn, 'X replaced by the name (the
+    items of a block ITEM spliced in): the
+    Python engine composes the items' options alike, one name after another (recycle/lang/
+    flow.py, c_each), and a block's options are written natively (forms_blocks.py). NAMES is
+    a literal list of names or a declared one; at most MAX_UNROLLED of them."""
+    if not isinstance(node, SList):
+        return node
+    h = head_of(node)
+    inside = in_choice or h == "choice"
+    items = tuple(unroll_alls_of_names(i, consts, inside) for i in node.items)
+    if inside and h == "all" and len(items) == 4 and is_atom(items[2], VAR) and not is_static(items[3]):
+        names = literal_names(items[1])
+        held = consts.get(items[1].value) if is_atom(items[1], VAR) else None
+        if names is None and isinstance(held, Const) and isinstance(held.value, list) \
+                and all(isinstance(v, str) for v in held.value):
+            names = held.value
+        var = items[2].value
+        if names and len(names) <= MAX_UNROLLED and not _rebinds(items[3], var):
+            body = items[3]
+            # a block's items join the block (compose runs a block's items in turn alike)
+            inner = do_parts(body) if head_of(body) == "do" and len(body.items) == 2 and isinstance(body.items[1], SList) \
+                else [body]
+            parts = tuple(_named(p, var, name) for name in names for p in inner)
+            return SList((Atom(SYMBOL, "do", items[0].span), SList(parts, node.span)), node.span)
+    return SList(items, node.span)
+
+
+def _rebinds(node, var: str) -> bool:
+    if not isinstance(node, SList):
+        return False
+    if head_of(node) in BINDERS and len(node.items) == 4 and is_atom(node.items[2], VAR, var):
+        return True
+    return any(_rebinds(i, var) for i in node.items)
+
+
+def _named(node, var: str, name: str):
+    """``node`` with the variable ``var`` replaced by the NAME ``name``."""
+    if is_atom(node, VAR, var):
+        return Atom(SYMBOL, name, node.span)
+    if isinstance(node, SList):
+        return SList(tuple(_named(i, var, name) for i in node.items), node.span)
+    return node
+
+
 @offer("repeat")
 class _Repeat(Offer):
     """(repeat N ACTION) is one option; (repeat all ...) and a computed count offer none when
-    there is nothing to repeat (recycle/lang/actions_state.py)."""
+    there is nothing to repeat (recycle/lang/actions_state.py, whose listing charges the work
+    of a computed count and stops at a count over MAX_REPEAT)."""
 
     def static(self, x) -> bool:
         n = x.items[1] if len(x.items) == 3 else None
         return isinstance(n, Atom) and n.kind == INT and int(n.value) >= 1 and is_static(x.items[2])
 
     def single(self, x) -> bool:
-        return self.static(x) or len(x.items) == 3 and kw(x.items[1], "all")
+        return self.static(x) or len(x.items) == 3 and (kw(x.items[1], "all") or is_static(x.items[2]))
+
+    def _if_any(self, w, x, sc, listing: bool):
+        """The block under which the repeat offers its one option."""
+        if kw(x.items[1], "all"):
+            return w.block(f"if {repeat_source_size(w, x, sc)} > 0:")
+        if len(x.items) != 3 or not is_static(x.items[2]):
+            raise NativeUnsupported("(repeat ...) of a choice as an option", x)
+        times = w.fresh("times")
+        w.line(f"{times} = {w.int_(x.items[1], sc)}")
+        if listing:
+            with w.block(f"if {times} > MAX_REPEAT:"):
+                w.line("ctr[STATUS] = RULE")
+                w.line(f"{times} = 0")
+            w.line(f"ctr[WORK] += max({times}, 0)")
+        return w.block(f"if {times} > 0:")
 
     def options(self, w, x, sc, counting: bool) -> None:
         if self.static(x):
             one_option(w, x, sc, counting, [])
             return
-        if not kw(x.items[1], "all"):
-            raise NativeUnsupported("(repeat ...) as an option of a choice", x)
-        # one option while the location to empty holds a card, none when it is empty
-        with w.block(f"if {repeat_source_size(w, x, sc)} > 0:"):
+        with self._if_any(w, x, sc, counting):
             one_option(w, x, sc, counting, [])
 
     def raw_count(self, w, x, sc, var: str) -> None:
         if self.static(x):
             w.line(f"{var} += 1")
             return
-        if not kw(x.items[1], "all"):
-            raise NativeUnsupported("(repeat ...) in a block of options", x)
-        with w.block(f"if {repeat_source_size(w, x, sc)} > 0:"):
+        with self._if_any(w, x, sc, True):
             w.line(f"{var} += 1")
 
     def raw_walk(self, w, x, sc, suffix: list) -> None:
         if self.static(x):
             one_option(w, x, sc, False, suffix)
             return
-        if not kw(x.items[1], "all"):
-            raise NativeUnsupported("(repeat ...) in a block of options", x)
-        with w.block(f"if {repeat_source_size(w, x, sc)} > 0:"):
+        with self._if_any(w, x, sc, False):
             one_option(w, x, sc, False, suffix)
 
 

@@ -27,6 +27,7 @@ def write(game) -> str:
     reg.seal()
     items, scoring = flow_items(game)
     w = Writer(game, items, scoring)
+    w.items = [forms_options.unroll_alls_of_names(x, w.consts) for x in items]
     src = w.write_module()
     if len(src) > MAX_SOURCE:
         raise NativeUnsupported(f"a native module of {len(src):,} characters (at most {MAX_SOURCE:,})")

@@ -435,6 +435,38 @@ def test_computed_location_and_storage_names_play_as_in_python():
     assert_plays_as_python(game, seeds, scores, counts, places)
 
 
+# LostCities2's, SpiteMalice2's and Coloretto4's shapes: an all of options over a list of names
+# (written as a block, one item a name), a block of conditionals of which none may act (its
+# empty option dropped), a computed repeat under a let in a block of options, a literal list
+# of names naming storages
+SHAPES = """(do ((shuffle (game iloc STOCK)) (all player 'P (repeat 2 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))))
+ (stage player (end (> (game sto TURNS) 24))
+  (inc (game sto TURNS) 1)
+  (choice (
+   (any ((current player) iloc HAND) 'C (any 'COLORS 'L (move 'C (top (game vloc 'L)))))
+   (do ((all 'COLORS 'L (do (((> (size (game vloc 'L)) 1)
+                              (move (top (game vloc 'L)) (top ((current player) iloc HAND)))))))))
+   (do ((inc ((current player) sto DRAWS) 1)
+        (let (- 3 (size ((current player) iloc HAND))) 'N
+          ((and (> 'N 0) (>= (size (game iloc STOCK)) 'N))
+           (repeat 'N (move (top (game iloc STOCK)) (top ((current player) iloc HAND))))))))))
+  (all (FIRST, SECOND) 'PLACE (inc ((current player) sto 'PLACE) (size ((current player) iloc HAND)))))"""
+
+
+def test_alls_of_options_over_names_and_computed_repeats_play_as_in_python():
+    game = tiny(SHAPES, deck="(deck (RANK (A, B, C, D, E)) (SUIT (X, Y)))", declare="(declare (RED, BLUE) 'COLORS)",
+                scoring="(scoring max (+ ((current player) sto FIRST) ((current player) sto DRAWS)))")
+    source = native_source(game)
+    # the all written once per name, the literal list's storages read by the name's id
+    assert "(size (game vloc RED)) 1)" in source and "(size (game vloc BLUE)) 1)" in source
+    assert "STORAGES_NAMED_" in source and "(how many acted)" in source
+    ng = compiled(game)
+    seeds = [rollout_seed(13, i) for i in range(40)]
+    scores, counts, places = ng.rollouts(seeds, MAX_STEPS, game.max_work, places=True)
+    assert len({tuple(int(v) for v in row) for row in scores}) > 10
+    assert_plays_as_python(game, seeds, scores, counts, places)
+
+
 def test_load_with_the_native_engine_plays_rollouts_natively_at_once():
     """``recycle.load(path, engine="native")`` makes the machine code when it loads: simulate
     then plays natively however few the games, with the Python engine's statistics; a game
