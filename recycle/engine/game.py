@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
-from ..lang.shapes import Const, Scope, fail, head_of, is_atom, kw
+from ..lang.shapes import Const, Scope, fail, head_of, is_atom, kw, literal_names
 from ..lang.flow import FlowCompiler
 from ..errors import RecycleCompileError, RecycleCompileErrors, RecycleError, RecycleRuntimeError, StepLimitExceeded, TimeLimitExceeded
 from ..lang.items import DEFAULT_MAX_WORK, MAX_EVENTS, charge  # noqa: F401 - part of the API
@@ -190,10 +190,8 @@ class PreparedGame:
                 consts[name] = Const(value.value)
             elif isinstance(value, Atom) and value.kind == SYMBOL and not value.value.islower():
                 consts[name] = Const(value.value)
-            elif isinstance(value, SList) and value.items and all(
-                    isinstance(i, Atom) and (i.kind == "comma" or (i.kind == SYMBOL and not i.value.islower()))
-                    for i in value.items):
-                consts[name] = Const([i.value for i in value.items if i.kind == SYMBOL])
+            elif literal_names(value) is not None:
+                consts[name] = Const(literal_names(value))
         scope = Scope(None, dict(consts))
         nplayers = self._player_count(setup, scope)
         self.nplayers = nplayers
@@ -262,6 +260,9 @@ class PreparedGame:
             self._generate(comp, flow)
         self.scope = scope
         self._make_cards()
+        # the locations the compile registered (alike in every process, whatever plays later):
+        # what a native module may name by number (recycle/native/writer.py, named_base)
+        self.compiled_blocks = frozenset(self.layout.loc_base)
 
     def _generate(self, comp, flow) -> None:
         """Play the flow by Python source generated from it (recycle/lang/pygen.py); a game

@@ -9,8 +9,9 @@ from typing import Callable
 
 from .forms import Kind, form, mention
 from .items import out_of_work
-from .shapes import MAX_COLLECTION, MAX_NAMES, SMALL, Scope, describe_value, fail, head_of, is_atom, is_location_form, kw, rt_error, tag, value_hint
-from .syntax import DOTDOT, INT, MAX_MEMBER, SYMBOL, VAR, Atom, SList
+from .shapes import MAX_COLLECTION, MAX_NAMES, SMALL, Scope, describe_value, fail, head_of, is_atom, is_location_form, kw, literal_range, declared_forms, \
+    rt_error, tag, value_hint
+from .syntax import INT, MAX_MEMBER, SYMBOL, VAR, Atom, SList
 from .values import Groups, PLoc
 
 
@@ -22,6 +23,20 @@ def views_size(s, total: int, parts: int, span, form: str, bounded: bool = True)
     s.work -= total + parts
     if s.work < 0:
         out_of_work(s, span, form)
+
+
+def member_range(coll, declared: dict) -> tuple[int, int] | None:
+    """(A, B), the members of a family a variable bound over the collection ``coll`` can
+    name: ``(range A..B)`` with literal ends, or a variable declared so (``declared``: the
+    game's declared forms by name), within 0..MAX_MEMBER; else None."""
+    if is_atom(coll, VAR):
+        coll = declared.get(coll.value)
+    ends = literal_range(coll)
+    if ends is not None:
+        lo, hi = max(0, ends[0]), min(MAX_MEMBER, ends[1])
+        if lo <= hi:
+            return lo, hi
+    return None
 
 
 class LocationForms:
@@ -481,23 +496,11 @@ class FamilyForms:
             return None
         coll = self.binder_colls.get(scope.lookup(index.value)) if isinstance(scope.lookup(index.value), int) \
             else None
-        if is_atom(coll, VAR):
-            coll = self.declared_ranges().get(coll.value)
-        if head_of(coll) == "range" and len(coll.items) == 4 and is_atom(coll.items[1], INT) \
-                and is_atom(coll.items[2], DOTDOT) and is_atom(coll.items[3], INT):
-            lo, hi = max(0, coll.items[1].value), min(MAX_MEMBER, coll.items[3].value)
-            if lo <= hi:
-                return lo, hi
-        return None
+        return member_range(coll, self.declared_ranges())
 
     def declared_ranges(self) -> dict:
         """The game's ``(declare (range A..B) 'NAME)`` forms, by NAME."""
         found = getattr(self, "_declared_ranges", None)
         if found is None:
-            found = self._declared_ranges = {}
-            source = getattr(self.game, "source", None)
-            game = source.forms[0] if source is not None and source.forms else None
-            for d in (game.items[1:] if isinstance(game, SList) else ()):
-                if head_of(d) == "declare" and len(d.items) == 3 and is_atom(d.items[2], VAR):
-                    found[d.items[2].value] = d.items[1]
+            found = self._declared_ranges = declared_forms(getattr(self.game, "source", None))
         return found

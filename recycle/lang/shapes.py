@@ -11,7 +11,7 @@ from typing import Callable
 
 from ..errors import RecycleCompileError, RecycleRuntimeError, Span, StepLimitExceeded
 from .forms import Kind, mention, registry
-from .syntax import COMMA, INT, OP, SYMBOL, Atom, SList
+from .syntax import COMMA, DOTDOT, INT, OP, SYMBOL, Atom, SList
 from .values import KINDS, Card, Groups, PLoc, PlayerId, TeamId
 
 MAX_COLLECTION = 200_000
@@ -134,6 +134,23 @@ def literal_names(x) -> list[str] | None:
     if isinstance(x, SList) and x.items and all(isinstance(i, Atom) and (i.is_name or i.kind == COMMA) for i in x.items):
         return [i.value for i in x.items if i.kind == SYMBOL]
     return None
+
+
+def literal_range(x) -> tuple[int, int] | None:
+    """(A, B) of ``(range A..B)`` with integer ends written out, else None."""
+    if head_of(x) == "range" and len(x.items) == 4 and is_atom(x.items[1], INT) \
+            and is_atom(x.items[2], DOTDOT) and is_atom(x.items[3], INT):
+        return x.items[1].value, x.items[3].value
+    return None
+
+
+def declared_forms(source) -> dict:
+    """The value form of each of a game source's ``(declare VALUE 'NAME)``, by NAME."""
+    game = source.forms[0] if source is not None and source.forms else None
+    if head_of(game) != "game":
+        return {}
+    return {d.items[2].value: d.items[1] for d in game.items[1:]
+            if head_of(d) == "declare" and len(d.items) == 3 and is_atom(d.items[2], "var")}
 
 
 def describe_value(v) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..lang.forms import Kind
-from ..lang.shapes import MAX_COLLECTION, head_of, is_atom, kw, literal_names
+from ..lang.shapes import MAX_COLLECTION, declared_forms, head_of, is_atom, kw, literal_names, literal_range
 from ..lang.syntax import VAR, Atom, SList
 from .registry import CONDITIONAL, native
 from .writer import (CARD_T, GROUPS_T, INT_T, LOC_T, NUMBERS_T, PLAYER_T, PLAYERS_T, STR_T, TEAM_T, TEAMS_T, VIEW_T,
@@ -72,6 +72,10 @@ def collection(w, coll, sc, var: str) -> Loop:
         w.uses_teams = True
         return Loop([f"{t} = {w.team(coll, sc)}"], f"for {k} in range(TEAM_SIZE[{t}]):", f"{var} = TEAM_MEMBERS[{t}, {k}]",
                     PLAYER_T, f"TEAM_SIZE[{t}]")
+    declared = declared_forms(w.game.source).get(coll.value) if is_atom(coll, VAR) and sc.lookup(coll.value) is None \
+        else None
+    if literal_range(declared) is not None:
+        coll = declared  # (declare (range A..B) 'NAME): the range itself
     if isinstance(coll, SList) and head_of(coll) == "range" and len(coll.items) == 4:
         lo, hi = w.fresh("low"), w.fresh("high")
         # a range longer than Python's bound is its error (then played by Python), empty here

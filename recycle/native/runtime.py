@@ -368,6 +368,16 @@ def append_to(scratch, out, m, v):
     return m
 
 
+@njit(nogil=True, cache=True, _nrt=False)
+def member_block(table, i, ctr):
+    """The first index of the block of the ``i``-th member of a family (``table``: the members
+    the game's compile registered, -1 where it did not): another member stops the game."""
+    if i < 0 or i >= table.shape[0] or table[i] < 0:
+        ctr[STATUS] = CAPACITY
+        return 0
+    return table[i]
+
+
 MAX_REPEAT = 100_000  # as recycle.lang.items.MAX_REPEAT
 
 

@@ -191,6 +191,7 @@ class Writer:
         self.name_lists: dict[tuple, str] = {}
         self.name_domain: dict[str, tuple] = {}  # a local holding a name: every name it can hold
         self.named_blocks: dict[tuple, str] = {}  # (kind or sort, names) -> its table of bases
+        self.member_blocks: dict[tuple, str] = {}  # (kind, family, A, B) -> its table of bases
         self.uses_teams = False
         # the next level of the dry-run areas (dry[level]) free for a block's options to keep
         # the state in, and the most levels used (DRY_LEVELS)
@@ -276,6 +277,19 @@ class Writer:
                 if table is None:
                     table = self.named_blocks[(kind, names)] = f"{'STORAGES' if storage else 'LOCS'}_NAMED_{len(self.named_blocks) + 1}"
                 return f"{table}[{v.name}]"
+        if not storage and head_of(name) == "member" and len(name.items) == 3 and is_atom(name.items[1], SYMBOL):
+            # (OWNER KIND FAMILY INDEX): the member's block from a table of the family's members
+            # the game's compile registered (numbered alike in every process); another member
+            # stops the game natively (Python plays it, registering that one on first use)
+            family = name.items[1].value
+            members = sorted(int(m.group(1)) for k, n in self.game.compiled_blocks if k == kind
+                             for m in [re.fullmatch(re.escape(family) + r"\[(\d+)\]", n)] if m)
+            if members:
+                key = (kind, family, members[0], members[-1])
+                table = self.member_blocks.get(key)
+                if table is None:
+                    table = self.member_blocks[key] = f"LOCS_MEMBER_{len(self.member_blocks) + 1}"
+                return f"member_block({table}, {self.int_(name.items[2], sc)} - {members[0]}, ctr)"
         raise NativeUnsupported(f"a {'storage' if storage else 'location'} with a computed name", name)
 
     def storage_base(self, sort: str, name: str) -> str:
@@ -446,6 +460,9 @@ class Writer:
             for n, k in zip(names, ids):
                 table[k] = self.layout.storage_slot(kind, "game", n) if storage else self.layout.loc_base[(kind, n)]
             out.append(f"{name} = np.array({table!r}, dtype=np.int64)  # {embed(kind, 'text')} blocks by the id of their name")
+        for (kind, family, low, high), name in self.member_blocks.items():
+            bases = [self.layout.loc_base.get((kind, f"{family}[{k}]"), -1) for k in range(low, high + 1)]
+            out.append(f"{name} = np.array({bases!r}, dtype=np.int64)  # {embed(family, 'text')}[{low}..{high}]")
         for awards, name in self.tables.items():
             out.append(f"{name} = np.array({self.const_table(awards)!r}, dtype=np.int64)")
         out.append("# every string of the game by its id (the state's strs and attribute columns hold ids)")

@@ -467,6 +467,29 @@ def test_alls_of_options_over_names_and_computed_repeats_play_as_in_python():
     assert_plays_as_python(game, seeds, scores, counts, places)
 
 
+# golf-six's shape: members of a family of locations, named by a variable over a declared range
+# and by an expression of one (the members the compile registered, read from a table)
+FAMILY = """(do ((shuffle (game iloc STOCK))))
+ (stage player (end (== (size (game iloc STOCK)) 0))
+  (choice (
+   (any 'SLOTS 'S (move (top (game iloc STOCK)) (top ((current player) vloc PILE 'S))))
+   (any (range 1..2) 'S ((> (size ((current player) vloc PILE (+ 'S 1))) 0)
+     (move (top ((current player) vloc PILE (+ 'S 1))) (top ((current player) vloc PILE 'S))))))))"""
+
+
+def test_members_of_a_family_of_locations_play_as_in_python():
+    game = tiny(FAMILY, declare="(declare (range 1..3) 'SLOTS)", deck="(deck (RANK (A, B, C, D, E)) (SUIT (X, Y)))",
+                scoring="(scoring max (size ((current player) vloc PILE 1)))")
+    assert [n for k, n in game.layout.loc_base if k == "vloc"] == ["PILE[1]", "PILE[2]", "PILE[3]"]
+    source = native_source(game)
+    assert "LOCS_MEMBER_1 = np.array([" in source and "# PILE[1..3]" in source
+    ng = compiled(game)
+    seeds = [rollout_seed(17, i) for i in range(40)]
+    scores, counts, places = ng.rollouts(seeds, MAX_STEPS, game.max_work, places=True)
+    assert len({tuple(int(v) for v in row) for row in scores}) > 3
+    assert_plays_as_python(game, seeds, scores, counts, places)
+
+
 def test_load_with_the_native_engine_plays_rollouts_natively_at_once():
     """``recycle.load(path, engine="native")`` makes the machine code when it loads: simulate
     then plays natively however few the games, with the Python engine's statistics; a game
