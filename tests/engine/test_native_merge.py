@@ -1,16 +1,10 @@
 """Generated functions that are the same but for their locals are written once
-(recycle/native/merge.py): fewer functions for Numba to compile, the same games."""
+(recycle/native/merge.py): fewer functions for Numba to compile. A game whose functions were
+merged is played as Python plays it in test_native.py (SHAPES)."""
 
 from __future__ import annotations
 
-import pytest
-
-from recycle.engine.game import rollout_seed
-from recycle.native import available, native_source
 from recycle.native.merge import merge_alike
-
-from ..conftest import tiny
-from .test_native import MAX_STEPS, assert_plays_as_python, compiled
 
 FILTER_A = '''@njit(nogil=True, cache=CACHE, _nrt=False, inline='always')
 def filter_3(locs, lens, v_P_1):
@@ -51,31 +45,3 @@ def test_callers_of_functions_merged_are_compared_through_them():
         .replace("filter_7(locs, lens, 1)", "filter_3(locs, lens, 1)")
     _, merged = merge_alike([FILTER_A, FILTER_B, caller_a, caller_b], FRESH | {"count_11", "count_12"})
     assert merged == {"filter_7": "filter_3", "count_12": "count_11"}
-
-
-# each stage lists a block whose dry run is written twice (listing, then running the option)
-TWICE = """(do ((shuffle (game iloc STOCK)) (all player 'P (repeat 2 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))))
- (stage player (end (== (size ((current player) iloc HAND)) 0))
-  (choice ((do ((move (top ((current player) iloc HAND)) (top (game vloc PILE)))
-                ((> (size (game vloc PILE)) 1) (inc ((current player) sto LAID)))))
-           (any ((current player) iloc HAND) 'C (do ((move 'C (top (game vloc PILE))) (inc ((current player) sto LAID))))))))
- (stage player (end (== (size (game vloc PILE)) 0))
-  (choice ((do ((move (top (game vloc PILE)) (top ((current player) iloc HAND)))
-                ((> (size (game vloc PILE)) 1) (inc ((current player) sto LAID)))))
-           (any (game vloc PILE) 'C (do ((move 'C (top ((current player) iloc HAND))) (inc ((current player) sto LAID))))))))"""
-
-
-@pytest.mark.skipif(not available(), reason="the native engine needs Numba and NumPy")
-def test_a_game_with_functions_written_once_plays_as_python():
-    game = tiny(TWICE, scoring="(scoring max ((current player) sto LAID))")
-    source = native_source(game)
-    listed = source.split("written once:\n")[1].split("\n\n")[0].splitlines()
-    assert len(listed) == 2 and all(line.startswith("#   dry_run_") for line in listed)
-    for line in listed:  # a function merged away is neither written nor called
-        dropped = line.split()[1]
-        assert dropped + "(" not in source
-    ng = compiled(game)
-    seeds = [rollout_seed(11, i) for i in range(30)]
-    scores, counts, places = ng.rollouts(seeds, MAX_STEPS, game.max_work, places=True)
-    assert len({tuple(int(v) for v in row) for row in scores}) > 2
-    assert_plays_as_python(game, seeds, scores, counts, places)
