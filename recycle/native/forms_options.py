@@ -283,12 +283,24 @@ class _All(Forming):
     def lists_empty(self, x) -> bool:
         return not self.single(x)
 
-    def options(self, w, x, sc, counting: bool) -> None:
+    def _if_any(self, w, x, sc, where: str):
+        """The block under which the all offers its one option: the collection holds one."""
         if not self.single(x) or uses_rng(x.items[1]):
-            raise NativeUnsupported("(all ...) as an option of a choice", x)
+            raise NativeUnsupported(f"(all ...) {where}", x)
         loop = collection(w, x.items[1], sc, w.local(loop_var(x)))
-        with w.block(f"if {sized(w, loop)} > 0:"):
+        return w.block(f"if {sized(w, loop)} > 0:")
+
+    def options(self, w, x, sc, counting: bool) -> None:
+        with self._if_any(w, x, sc, "as an option of a choice"):
             one_option(w, x, sc, counting, [])
+
+    def raw_count(self, w, x, sc, var: str) -> None:
+        with self._if_any(w, x, sc, "in a block of options"):
+            w.line(f"{var} += 1")
+
+    def raw_walk(self, w, x, sc, suffix: list) -> None:
+        with self._if_any(w, x, sc, "in a block of options"):
+            one_option(w, x, sc, False, suffix)
 
 
 BINDERS = ("any", "all", "filter", "let")
