@@ -11,7 +11,7 @@ from ..lang.forms import Kind
 from ..lang.shapes import MAX_COLLECTION, head_of, is_storage_form, kw
 from ..lang.syntax import VAR, Atom, SList
 from .forms_actions import owner_offset, storage_slot
-from .forms_flow import collection, loop_var, open_loop
+from .forms_flow import collection, groups_of, is_groups_form, loop_var, open_loop
 from .registry import INDEXED, LITERAL, LOCATION, NAME, STORAGE, VARIABLE, WHO, native
 from .writer import (CARD_T, INT_T, LOC_T, NUMBERS_T, PLAYER_T, PLAYERS_T, STR_T, TEAM_T, TEAMS_T, VIEW_T,
                      NativeUnsupported)
@@ -60,8 +60,9 @@ def int_size(w, x, sc) -> str:
         return "NPLAYERS"
     if kw(coll, "team"):
         return "ctr[NTEAMS]"
-    if isinstance(coll, SList) and head_of(coll) == "partition":
-        return f"scratch[{w.groups(coll, sc)}]"
+    groups = groups_of(w, coll, sc)
+    if groups is not None:
+        return f"scratch[{groups}]"  # how many groups
     t, code = w.loc(coll, sc)
     return f"lens[{code}]" if t == LOC_T else f"scratch[{code}]"
 
@@ -261,10 +262,14 @@ def card_variable(w, x, sc, optional=False) -> str:
 def card_end(w, x, sc, optional=False) -> str:
     if len(x.items) != 2:
         raise NativeUnsupported(f"({head_of(x)} N LOCATION) as a card", x)
-    if isinstance(x.items[1], SList) and head_of(x.items[1]) == "partition":
+    if is_groups_form(x.items[1]):
         raise NativeUnsupported(f"({head_of(x)} GROUPS) as a card", x)
     h = head_of(x)
-    t, code = w.loc(x.items[1], sc)
+    held = groups_of(w, x.items[1], sc)
+    if held is not None:  # a variable holding a group list stands for its first group (Python's)
+        t, code = VIEW_T, f"group_at(scratch, ctr, {held}, 0)"
+    else:
+        t, code = w.loc(x.items[1], sc)
     if t == LOC_T:
         fn = f"{h}_card" if not optional else f"{h}_or_none"
         return f"{fn}(locs, lens, ctr, {code})"
@@ -360,9 +365,15 @@ def first_n(w, x, sc) -> tuple[str, str]:
     """(top|bottom N CARDS): a view of the N topmost cards, the topmost first, or the N
     bottommost, bottom first (recycle/lang/expr_locs.py, first_n); more than it holds is a rule
     broken."""
-    if len(x.items) != 3:
-        raise NativeUnsupported(f"({head_of(x)} GROUPS) as a location", x)
     top = head_of(x) == "top"
+    if len(x.items) == 2:
+        # (top|bottom GROUPS): the first or last group (the opposite ends from a location's)
+        groups = groups_of(w, x.items[1], sc)
+        if groups is None:
+            raise NativeUnsupported(f"({head_of(x)} ...) of this shape as a location", x)
+        return VIEW_T, f"group_at(scratch, ctr, {groups}, {0 if top else -1})"
+    if len(x.items) != 3:
+        raise NativeUnsupported(f"({head_of(x)} ...) of this shape as a location", x)
     params = sc.params()
     with w.function("first_n", params, f"({head_of(x)} N ...) at line {x.span.line}", keeps_scratch=True):
         w.line(f"source = {w.cards(x.items[2], sc)}")
@@ -399,7 +410,7 @@ def loc_filter(w, x, sc) -> tuple[str, str]:
         return filter_players(w, x, sc, name, coll.value)
     if isinstance(coll, SList) and len(coll.items) == 4 and kw(coll.items[0], "range"):
         return filter_range(w, x, sc, name, coll)
-    if isinstance(coll, SList) and head_of(coll) == "partition":
+    if is_groups_form(coll) or groups_of(w, coll, sc) is not None:
         raise NativeUnsupported("a filter of groups", x)
     params = sc.params()
     with w.function("filter", params, f"(filter ...) at line {x.span.line}: the cards for which it holds",
@@ -488,6 +499,15 @@ def loc_union(w, x, sc) -> tuple[str, str]:
                 w.fn.depth = depth
         w.line("return out")
     return VIEW_T, w.fns[-1].call(*params)
+
+
+@native(Kind.GROUPS, "tuples")
+def groups_tuples(w, x, sc) -> str:
+    """(tuples N CARDS using POINTS): runtime_cards.tuples_of."""
+    if len(x.items) != 5 or not kw(x.items[3], "using"):
+        raise NativeUnsupported("a tuples of an unexpected shape", x)
+    return (f"tuples_of(scratch, ctr, {w.cards(x.items[2], sc)}, {w.int_(x.items[1], sc)}, "
+            f"{points_table(w, x.items[4], sc)})")
 
 
 @native(Kind.GROUPS, "partition")

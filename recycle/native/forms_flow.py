@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..lang.forms import Kind
+from ..lang.forms import Kind, registry
 from ..lang.shapes import MAX_COLLECTION, declared_forms, head_of, is_atom, kw, literal_names, literal_range
 from ..lang.syntax import VAR, Atom, SList
 from .registry import CONDITIONAL, native
@@ -52,6 +52,20 @@ class Loop:
     type: str
     size: str
     size_before: bool = True
+
+
+def is_groups_form(x) -> bool:
+    """Is ``x`` a form whose value is a group list (partition, tuples ...: the registry says)?"""
+    return head_of(x) in registry().only[Kind.GROUPS]
+
+
+def groups_of(w, x, sc) -> str | None:
+    """The code of a group list (see runtime.SCRATCH): a group-list form, or a variable
+    holding one; None for anything else."""
+    if isinstance(x, Atom) and x.kind == VAR:
+        v = sc.lookup(x.value)
+        return v.name if getattr(v, "type", None) == GROUPS_T else None
+    return w.groups(x, sc) if is_groups_form(x) else None
 
 
 def collection(w, coll, sc, var: str) -> Loop:
@@ -98,7 +112,7 @@ def collection(w, coll, sc, var: str) -> Loop:
         gi = w.fresh("gi")
         return Loop([], f"for {gi} in range(scratch[{held.name}]):", f"{var} = scratch[{held.name} + 1 + {gi}]",
                     VIEW_T, f"scratch[{held.name}]", False)
-    if isinstance(coll, SList) and head_of(coll) == "partition":
+    if is_groups_form(coll):
         g, gi = w.fresh("groups"), w.fresh("gi")
         return Loop([f"{g} = {w.groups(coll, sc)}"], f"for {gi} in range(scratch[{g}]):",
                     f"{var} = scratch[{g} + 1 + {gi}]", VIEW_T, f"scratch[{g}]")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from .runtime import CAPACITY, RULE, STATUS, WORK, alloc
+from .runtime import CAPACITY, RULE, SP, STATUS, WORK, alloc
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -95,3 +95,100 @@ def drop_picked(scratch, v, top):
         for k in range(n - 1):
             scratch[v + 1 + k] = scratch[v + 2 + k]
     scratch[v] = n - 1
+
+
+MAX_TUPLE = 64  # as recycle.lang.shapes.MAX_TUPLE
+MAX_GROUPS = 200_000  # as recycle.lang.shapes.MAX_COLLECTION
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def tuples_of(scratch, ctr, v, k, pts, row):
+    """(tuples K CARDS using POINTS): every K-card combination of cards of one score, scores
+    ascending, each score's combinations in the cards' order (itertools.combinations), as a
+    group list (see runtime.SCRATCH) made in one block of the stack. A K outside 1..MAX_TUPLE
+    or too many groups breaks the rule, as in Python (recycle/lang/expr_groups.py)."""
+    n = scratch[v]
+    if k < 1 or k > MAX_TUPLE:
+        ctr[STATUS] = RULE
+        return 0
+    # the distinct scores, ascending, and how many groups each makes: C(m, k)
+    order = alloc(scratch, ctr, n)  # the cards sorted by score, stable (insertion sort)
+    if order == 0:
+        return 0
+    for j in range(n):
+        c = scratch[v + 1 + j]
+        s = pts[row, c]
+        i = j
+        while i > 0 and pts[row, scratch[order + i]] > s:
+            scratch[order + 1 + i] = scratch[order + i]
+            i -= 1
+        scratch[order + 1 + i] = c
+    groups = 0
+    start = 0
+    while start < n:
+        end = start
+        while end < n and pts[row, scratch[order + 1 + end]] == pts[row, scratch[order + 1 + start]]:
+            end += 1
+        m = end - start
+        if m >= k:
+            combos = 1
+            for t in range(k):  # C(m, k), exactly, one factor at a time
+                combos = combos * (m - t) // (t + 1)
+                if combos > MAX_GROUPS:
+                    break
+            groups += combos
+            if groups > MAX_GROUPS:
+                ctr[STATUS] = RULE
+                return 0
+        start = end
+    g = ctr[SP]
+    size = 1 + groups + groups * (k + 1) + k
+    if g + size > scratch.shape[0]:
+        ctr[STATUS] = CAPACITY
+        scratch[0] = 0
+        return 0
+    idx = g + size - k  # the current combination's indexes, past the block's groups
+    scratch[g] = groups
+    at = g + 1 + groups
+    made = 0
+    start = 0
+    while start < n:
+        end = start
+        while end < n and pts[row, scratch[order + 1 + end]] == pts[row, scratch[order + 1 + start]]:
+            end += 1
+        m = end - start
+        if m >= k:
+            for t in range(k):
+                scratch[idx + t] = t
+            while True:
+                scratch[g + 1 + made] = at
+                scratch[at] = k
+                for t in range(k):
+                    scratch[at + 1 + t] = scratch[order + 1 + start + scratch[idx + t]]
+                at += k + 1
+                made += 1
+                # the next combination in lexicographic order, as itertools.combinations
+                t = k - 1
+                while t >= 0 and scratch[idx + t] == t + m - k:
+                    t -= 1
+                if t < 0:
+                    break
+                scratch[idx + t] += 1
+                for u in range(t + 1, k):
+                    scratch[idx + u] = scratch[idx + u - 1] + 1
+        start = end
+    ctr[SP] = at
+    return g
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def group_at(scratch, ctr, g, i):
+    """The view of group ``i`` of the group list ``g`` (-1: its last); none such breaks the
+    rule, as in Python (recycle/lang/expr_groups.py, c_group_pick)."""
+    n = scratch[g]
+    if i < 0:
+        i += n
+    if i < 0 or i >= n:
+        ctr[STATUS] = RULE
+        return 0
+    return scratch[g + 1 + i]
