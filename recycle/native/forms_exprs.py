@@ -510,6 +510,16 @@ def groups_tuples(w, x, sc) -> str:
             f"{points_table(w, x.items[4], sc)})")
 
 
+@native(Kind.GROUPS, "runs")
+def groups_runs(w, x, sc) -> str:
+    """(runs largest|all N CARDS using POINTS): runtime_cards.runs_groups."""
+    items = x.items
+    if len(items) != 6 or not kw(items[1], "largest", "all") or not kw(items[4], "using"):
+        raise NativeUnsupported("a runs of an unexpected shape", x)
+    return (f"runs_groups(scratch, ctr, {w.cards(items[3], sc)}, {w.int_(items[2], sc)}, "
+            f"{items[1].value == 'largest'}, {points_table(w, items[5], sc)})")
+
+
 @native(Kind.GROUPS, "partition")
 def groups_partition(w, x, sc) -> str:
     if len(x.items) != 3 or not (isinstance(x.items[1], Atom) and x.items[1].kind == "symbol"):

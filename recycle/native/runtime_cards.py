@@ -192,3 +192,93 @@ def group_at(scratch, ctr, g, i):
         ctr[STATUS] = RULE
         return 0
     return scratch[g + 1 + i]
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def runs_groups(scratch, ctr, v, nmin, largest, pts, row):
+    """(runs largest|all N CARDS using POINTS): the runs of at least N cards whose scores rise
+    by exactly 1 (each maximal run, or every run: by length, then by first score), one group per
+    choice among cards of equal score (itertools.product order), as a group list made in one
+    block of the stack (recycle/lang/shapes.py, find_runs). Too many groups break the rule."""
+    n = scratch[v]
+    if nmin < 1:
+        nmin = 1
+    tmp = alloc(scratch, ctr, 4 * n)
+    if tmp == 0:
+        return 0
+    order, vstart = tmp + 1, tmp + 1 + n  # the cards by score (stable); each score's first
+    vcount, odo = tmp + 1 + 2 * n, tmp + 1 + 3 * n  # how many share it; the product's counter
+    for j in range(n):
+        c = scratch[v + 1 + j]
+        s = pts[row, c]
+        i = j
+        while i > 0 and pts[row, scratch[order + i - 1]] > s:
+            scratch[order + i] = scratch[order + i - 1]
+            i -= 1
+        scratch[order + i] = c
+    nv = 0
+    j = 0
+    while j < n:
+        e = j
+        while e < n and pts[row, scratch[order + e]] == pts[row, scratch[order + j]]:
+            e += 1
+        scratch[vstart + nv] = j
+        scratch[vcount + nv] = e - j
+        nv += 1
+        j = e
+    groups = 0
+    cells = 0
+    g = 0
+    at = 0
+    made = 0
+    for writing in range(2):  # count the groups, then write them
+        if writing:
+            g = ctr[SP]
+            if g + 1 + groups + cells + groups > scratch.shape[0]:
+                ctr[STATUS] = CAPACITY
+                scratch[0] = 0
+                return 0
+            scratch[g] = groups
+            at = g + 1 + groups
+        i = 0
+        while i < nv:
+            last = i
+            while last + 1 < nv and pts[row, scratch[order + scratch[vstart + last + 1]]] \
+                    == pts[row, scratch[order + scratch[vstart + last]]] + 1:
+                last += 1
+            size = last - i + 1
+            low = size if largest else nmin
+            for k in range(low, size + 1):
+                if k < nmin:
+                    continue
+                for a in range(size - k + 1):
+                    first = i + a
+                    prod = 1
+                    for t in range(k):
+                        prod *= scratch[vcount + first + t]
+                    if not writing:
+                        groups += prod
+                        cells += prod * k
+                        if groups > MAX_GROUPS:
+                            ctr[STATUS] = RULE
+                            return 0
+                        continue
+                    for t in range(k):
+                        scratch[odo + t] = 0
+                    for _ in range(prod):
+                        scratch[g + 1 + made] = at
+                        scratch[at] = k
+                        for t in range(k):
+                            scratch[at + 1 + t] = scratch[order + scratch[vstart + first + t] + scratch[odo + t]]
+                        at += k + 1
+                        made += 1
+                        t = k - 1  # the next choice: the last score's card varies fastest
+                        while t >= 0:
+                            scratch[odo + t] += 1
+                            if scratch[odo + t] < scratch[vcount + first + t]:
+                                break
+                            scratch[odo + t] = 0
+                            t -= 1
+            i = last + 1
+    ctr[SP] = at
+    return g
