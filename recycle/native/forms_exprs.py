@@ -520,6 +520,14 @@ def groups_runs(w, x, sc) -> str:
             f"{items[1].value == 'largest'}, {points_table(w, items[5], sc)})")
 
 
+@native(Kind.GROUPS, "subsets")
+def groups_subsets(w, x, sc) -> str:
+    """(subsets CARDS): runtime_cards.subsets_of."""
+    if len(x.items) != 2:
+        raise NativeUnsupported("a subsets of an unexpected shape", x)
+    return f"subsets_of(scratch, ctr, {w.cards(x.items[1], sc)})"
+
+
 @native(Kind.GROUPS, "partition")
 def groups_partition(w, x, sc) -> str:
     if len(x.items) != 3 or not (isinstance(x.items[1], Atom) and x.items[1].kind == "symbol"):

@@ -282,3 +282,48 @@ def runs_groups(scratch, ctr, v, nmin, largest, pts, row):
             i = last + 1
     ctr[SP] = at
     return g
+
+
+MAX_SUBSET_CARDS = 16  # as recycle/lang/expr_groups.py, groups_subsets
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def subsets_of(scratch, ctr, v):
+    """(subsets CARDS): every subset of the cards, by size (the empty one first), each size's
+    in itertools.combinations order, as a group list made in one block of the stack; more than
+    MAX_SUBSET_CARDS cards break the rule, as in Python (recycle/lang/expr_groups.py)."""
+    n = scratch[v]
+    if n > MAX_SUBSET_CARDS:
+        ctr[STATUS] = RULE
+        return 0
+    groups = 1 << n
+    g = ctr[SP]
+    size = 1 + groups + groups + n * (groups >> 1) + n  # the views, the groups, then room for indexes
+    if g + size > scratch.shape[0]:
+        ctr[STATUS] = CAPACITY
+        scratch[0] = 0
+        return 0
+    idx = g + size - n
+    scratch[g] = groups
+    at = g + 1 + groups
+    made = 0
+    for k in range(n + 1):
+        for t in range(k):
+            scratch[idx + t] = t
+        while True:
+            scratch[g + 1 + made] = at
+            scratch[at] = k
+            for t in range(k):
+                scratch[at + 1 + t] = scratch[v + 1 + scratch[idx + t]]
+            at += k + 1
+            made += 1
+            t = k - 1  # the next combination in lexicographic order
+            while t >= 0 and scratch[idx + t] == t + n - k:
+                t -= 1
+            if t < 0:
+                break
+            scratch[idx + t] += 1
+            for u in range(t + 1, k):
+                scratch[idx + u] = scratch[idx + u - 1] + 1
+    ctr[SP] = at
+    return g
