@@ -23,6 +23,7 @@ from pathlib import Path
 
 from ..version import __version__
 
+ENTRY = "games"  # the one entry of a native module (writer.py, ROLLOUTS), whose cached index says it is made
 _LOADED: dict[str, object] = {}  # source digest -> module, this process's
 _LOCK = threading.Lock()
 
@@ -136,7 +137,8 @@ def is_cached(source: str, on_disk: bool = False) -> bool:
         return False
     pyc = folder / "__pycache__"
     try:
-        return any(name.startswith(f"g{digest}.rollouts-") and name.endswith(".nbi") for name in os.listdir(pyc))
+        # Numba's index of the module's one entry (writer.py, ROLLOUTS: ``games``)
+        return any(name.startswith(f"g{digest}.{ENTRY}-") and name.endswith(".nbi") for name in os.listdir(pyc))
     except OSError:
         return False
 

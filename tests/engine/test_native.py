@@ -31,7 +31,8 @@ import pytest
 import recycle
 from recycle.engine.game import rollout_seed
 from recycle.errors import StepLimitExceeded
-from recycle.native import NativeUnsupported, available, native_game, native_source, rollout_records, why_not_native
+from recycle.native import NativeUnsupported, available, native_game, native_ready, native_source, rollout_records, why_not_native
+from recycle.native import engine as native_engine
 from recycle.study.stats import NATIVE_MIN_GAMES, simulate
 
 from ..conftest import CORPUS, GAMES, tiny
@@ -505,6 +506,10 @@ def test_alls_of_options_over_names_repeats_families_and_group_lists_play_as_in_
     listed = source.split("written once:\n")[1].split("\n\n")[0].splitlines()
     assert listed and all(line.startswith("#   dry_run_") and line.split()[1] + "(" not in source for line in listed)
     ng = compiled(game)
+    # the module's machine code is seen in the cache folder (what --workers and a new process load)
+    with user_cache():
+        assert f"def {native_engine.ENTRY}(" in source
+        assert native_ready(game, on_disk=True) == (native_engine.cache_folder() is not None)
     seeds = [rollout_seed(13, i) for i in range(40)]
     scores, counts, places = ng.rollouts(seeds, MAX_STEPS, game.max_work, places=True)
     assert len({tuple(int(v) for v in row) for row in scores}) > 10
