@@ -418,6 +418,7 @@ class Writer:
                "from recycle.native.runtime import *  # noqa: F401,F403 - the runtime's helpers and counters",
                "from recycle.native.runtime_resume import *  # noqa: F401,F403 - look-ahead playouts",
                "from recycle.native.runtime_cards import *  # noqa: F401,F403 - mem locations, runs",
+               "from recycle.native.runtime_groups import *  # noqa: F401,F403 - tuples, runs, subsets",
                "",
                "CACHE = False  # set by the loader",
                f"NPLAYERS = {self.nplayers}",
