@@ -309,11 +309,11 @@ MAX_UNROLLED = 16  # names an (all ...) of options is written out for
 
 def unroll_alls_of_names(node, consts: dict, in_choice: bool = False):
     """``node`` with every (all NAMES 'X ITEM) of a choice whose ITEM offers options written
-    as the block (do (ITEM ...)) of ITEM for each name in turn, 'X replaced by the name (the
-    items of a block ITEM spliced in): the
-    Python engine composes the items' options alike, one name after another (recycle/lang/
-    flow.py, c_each), and a block's options are written natively (forms_blocks.py). NAMES is
-    a literal list of names or a declared one; at most MAX_UNROLLED of them."""
+    as the block (do (ITEM ...)) of ITEM for each name in turn, 'X replaced by the name (a
+    block ITEM's own items spliced in). The Python engine composes the items' options alike,
+    one name after another (recycle/lang/flow.py, c_each), and a block's options are written
+    natively (forms_blocks.py). NAMES is a literal list of names or a declared one; at most
+    MAX_UNROLLED of them."""
     if not isinstance(node, SList):
         return node
     h = head_of(node)

@@ -415,36 +415,6 @@ def test_mem_locations_the_topmost_cards_and_runs_play_as_in_python():
     assert_plays_as_python(game, seeds, scores, counts, places)
 
 
-# locations and storages named by a variable bound over a declared list of names (GolfSix4's
-# and LostCities2's shape)
-NAMED = """(stage player (end (== (size (game iloc STOCK)) 0))
-  (choice (
-   (any 'COLORS 'C ((< (size (game vloc 'C)) 3)
-     (do ((move (top (game iloc STOCK)) (top (game vloc 'C))) (inc ((current player) sto 'C) 1)))))
-   (any 'COLORS 'C ((> (size (game vloc 'C)) 0)
-     (do ((move (top (game vloc 'C)) (top ((current player) vloc 'C)))
-          (set (game sto 'C) (size ((current player) vloc 'C))))))))))"""
-
-
-def test_computed_location_and_storage_names_play_as_in_python():
-    """A location or storage named by a variable over a declared list of names is registered
-    when the game is compiled, in the list's order (every engine numbers it alike), and read
-    natively from a table by the name's id: the same games as Python's, card for card."""
-    game = tiny(NAMED, declare="(declare (RED, BLUE, GREEN) 'COLORS)",
-                deck="(deck (RANK (A, B, C, D, E)) (SUIT (X, Y)))",
-                scoring="(scoring max (+ ((current player) sto RED) ((current player) sto BLUE)))")
-    # registered by the compile, before any play, in the order of the list
-    assert [n for k, n in game.layout.loc_base if k == "vloc"] == ["RED", "BLUE", "GREEN"]
-    assert list(game.layout.storage_names("sto")) == ["RED", "BLUE", "GREEN"]
-    source = native_source(game)
-    assert "LOCS_NAMED_1[" in source and "STORAGES_NAMED_" in source
-    ng = compiled(game)
-    seeds = [rollout_seed(3, i) for i in range(40)]
-    scores, counts, places = ng.rollouts(seeds, MAX_STEPS, game.max_work, places=True)
-    assert len({tuple(int(v) for v in row) for row in scores}) > 3
-    assert_plays_as_python(game, seeds, scores, counts, places)
-
-
 # LostCities2's, SpiteMalice2's, Coloretto4's, golf-six's and the Pairs games' shapes: an all of options over a
 # list of names (written as a block, one item a name), a block of conditionals of which none may
 # act (its empty option dropped), a computed repeat under a let in a block of options, a literal
@@ -495,11 +465,14 @@ def test_alls_of_options_over_names_repeats_families_and_group_lists_play_as_in_
                 declare="(declare (RED, BLUE) 'COLORS) (declare (range 1..3) 'SLOTS)",
                 scoring="(scoring max (+ ((current player) sto FIRST) ((current player) sto DRAWS) "
                         "((current player) sto RUNS) ((current player) sto TRAIL) (size ((current player) vloc PILE 1))))")
-    assert [n for k, n in game.layout.loc_base if k == "vloc" and "[" in n] == ["PILE[1]", "PILE[2]", "PILE[3]"]
+    # registered by the compile, before any play, in the order of each list (GolfSix4's and
+    # LostCities2's locations and storages named by a variable over a list of names)
+    assert [n for k, n in game.layout.loc_base if k == "vloc"] == ["RED", "BLUE", "PILE[1]", "PILE[2]", "PILE[3]", "DONE"]
+    assert list(game.layout.storage_names("sto"))[-2:] == ["FIRST", "SECOND"]
     source = native_source(game)
     # the all written once per name, the literal list's storages read by the name's id
     assert "(size (game vloc RED)) 1)" in source and "(size (game vloc BLUE)) 1)" in source
-    assert "STORAGES_NAMED_" in source and "(how many acted)" in source
+    assert "LOCS_NAMED_1[" in source and "STORAGES_NAMED_" in source and "(how many acted)" in source
     assert "LOCS_MEMBER_1 = np.array([" in source and "# PILE[1..3]" in source
     assert "tuples_of(" in source and "group_at(" in source and "runs_groups(" in source and "subsets_of(" in source
     # the dry runs written twice (listing, running) are written once (recycle/native/merge.py)
