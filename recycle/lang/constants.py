@@ -14,6 +14,7 @@ import re
 
 from ..errors import RecycleCompileError
 from .player_count import _offset
+from .shapes import literal_names
 from .syntax import INT, SYMBOL, VAR, Atom, SList, SourceFile, parse_text
 
 NAME = re.compile(r"[A-Z][A-Z0-9_]*\Z")
@@ -34,9 +35,7 @@ def declared(source: SourceFile) -> dict[str, str]:
             out[name] = "int"
         elif isinstance(value, Atom) and value.kind == SYMBOL and not value.value.islower():
             out[name] = "name"
-        elif isinstance(value, SList) and value.items and all(
-                isinstance(i, Atom) and (i.kind == "comma" or (i.kind == SYMBOL and not i.value.islower()))
-                for i in value.items):
+        elif literal_names(value) is not None:
             out[name] = "names"
         else:
             out[name] = "computed"

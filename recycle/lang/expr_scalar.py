@@ -127,11 +127,10 @@ class ScalarForms:
     def known_names(self, x, scope: Scope, registered: int) -> list | None:
         """The names a computed NAME can take, when it is a variable bound by any/all/filter
         over a declared list of names (``(declare (A B C) 'NAMES)``) or a literal one
-        (``(A, B, C)``); else None. Their
-        locations or storages are registered when the game is compiled, in the list's order,
-        so that every engine numbers them alike (recycle/native/writer.py, named_base); not
-        when that would pass MAX_NAMES with the ``registered`` names (then each on first use,
-        where the limit is a positioned error)."""
+        (``(A, B, C)``); else None. Their locations or storages are registered when the game is
+        compiled, in the list's order, so that every engine numbers them alike
+        (recycle/native/writer.py, named_base); not when that would pass MAX_NAMES with the
+        ``registered`` names (then each on first use, where the limit is a positioned error)."""
         if not is_atom(x, VAR):
             return None
         slot = scope.lookup(x.value)

@@ -503,7 +503,7 @@ def loc_union(w, x, sc) -> tuple[str, str]:
 
 @native(Kind.GROUPS, "tuples")
 def groups_tuples(w, x, sc) -> str:
-    """(tuples N CARDS using POINTS): runtime_cards.tuples_of."""
+    """(tuples N CARDS using POINTS): runtime_groups.tuples_of."""
     if len(x.items) != 5 or not kw(x.items[3], "using"):
         raise NativeUnsupported("a tuples of an unexpected shape", x)
     return (f"tuples_of(scratch, ctr, {w.cards(x.items[2], sc)}, {w.int_(x.items[1], sc)}, "
@@ -512,7 +512,7 @@ def groups_tuples(w, x, sc) -> str:
 
 @native(Kind.GROUPS, "runs")
 def groups_runs(w, x, sc) -> str:
-    """(runs largest|all N CARDS using POINTS): runtime_cards.runs_groups."""
+    """(runs largest|all N CARDS using POINTS): runtime_groups.runs_groups."""
     items = x.items
     if len(items) != 6 or not kw(items[1], "largest", "all") or not kw(items[4], "using"):
         raise NativeUnsupported("a runs of an unexpected shape", x)
@@ -522,7 +522,7 @@ def groups_runs(w, x, sc) -> str:
 
 @native(Kind.GROUPS, "subsets")
 def groups_subsets(w, x, sc) -> str:
-    """(subsets CARDS): runtime_cards.subsets_of."""
+    """(subsets CARDS): runtime_groups.subsets_of."""
     if len(x.items) != 2:
         raise NativeUnsupported("a subsets of an unexpected shape", x)
     return f"subsets_of(scratch, ctr, {w.cards(x.items[1], sc)})"

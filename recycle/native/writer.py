@@ -36,7 +36,7 @@ INT_T, BOOL_T, STR_T, CARD_T, PLAYER_T, TEAM_T, LOC_T, VIEW_T, GROUPS_T = (
 PLAYERS_T, TEAMS_T = "players", "teams"  # views holding player (team) numbers: (filter player ...)
 NUMBERS_T = "numbers"  # a view holding integers: (filter (range A..B) ...)
 
-INLINE = ", inline='always'"  # the generated functions are inlined into play: no calls
+INLINE = ", inline='always'"  # small generated functions (filters, unions ...) inlined into their callers
 INTERNAL = ", no_cpython_wrapper=True, no_cfunc_wrapper=True"  # called only from native code
 STATE_NAMES = ("locs", "lens", "card_loc", "ints", "strs", "pts", "pst", "tst", "ctr", "keys", "team_of", "scratch",
                "ver", "memo", "dry", "resume")
@@ -261,8 +261,10 @@ class Writer:
     def named_base(self, kind: str, name, sc) -> str:
         """The first index of the block of locations (``kind`` iloc, vloc ...) or of storages
         (``kind`` sto, str, points) named NAME: a constant for a literal NAME, a read of a table
-        by name for a variable holding one of a declared list of names (whose blocks the
-        game's compile registered in the list's order: FlowCompiler.known_names)."""
+        by name for a variable holding one of a literal or declared list of names (whose blocks
+        the game's compile registered in the list's order: FlowCompiler.known_names), or of a
+        table of a family's members for ``(member FAMILY INDEX)`` (those the compile registered:
+        PreparedGame.compiled_blocks)."""
         storage = kind in ("sto", "str", "points")
         if isinstance(name, Atom) and name.kind == "symbol":
             return self.storage_base(kind, name.value) if storage else self.loc_base(kind, name.value)
