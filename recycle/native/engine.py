@@ -51,8 +51,7 @@ def _numba_version() -> str:
 def _digest(source: str) -> str:
     h = hashlib.sha256()
     # the runtime's source too: Numba's cache of a module does not see a change of what it calls
-    runtime = [Path(__file__).with_name(name).read_text("utf-8") for name in ("runtime.py", "runtime_resume.py",
-                                                                           "runtime_cards.py")]
+    runtime = [path.read_text("utf-8") for path in sorted(Path(__file__).parent.glob("runtime*.py"))]
     for part in (__version__, _numba_version(), sys.version, *runtime, source):
         h.update(part.encode("utf-8", "surrogatepass"))
         h.update(b"\0")
@@ -202,6 +201,7 @@ class NativeGame:
         keys = np.zeros(3, np.uint64)  # chance, players, a sampled world's chance (runtime.arrive)
         from .runtime import SCRATCH
         from .runtime_resume import R_HEADER
+        from .runtime_search import T_HEADER
 
         nlocs = locs.shape[0]
         ver = np.zeros(nlocs + 1, np.int64)
@@ -210,7 +210,8 @@ class NativeGame:
         dry = np.zeros((max(getattr(self.module, "DRY_LEVELS", 1), 1),
                         nlocs + 2 * self.ncards + ints.size + strs.size + pts.size + 8), np.int64)
         return (locs.copy(), lens.copy(), card_loc.copy(), ints.copy(), strs.copy(), pts.copy(), pst, tst, ctr, keys,
-                team_of.copy(), np.zeros(SCRATCH, np.int32), ver, memo, dry, np.zeros(R_HEADER, np.int64))
+                team_of.copy(), np.zeros(SCRATCH, np.int32), ver, memo, dry, np.zeros(R_HEADER, np.int64),
+                np.zeros(T_HEADER, np.int64), np.zeros(1, np.float64))
 
     def rollouts(self, seeds, max_steps: int, max_work: int, places: bool = False):
         """Play one random game per seed; returns (scores[n, P], counters[n, 5]: status, steps,

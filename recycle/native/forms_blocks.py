@@ -13,8 +13,8 @@ from __future__ import annotations
 from ..lang.items import uses_rng
 from ..lang.syntax import SList
 from .forms_flow import sequence
-from .forms_options import (Offer, condition_draws, do_parts, is_single, is_static, offer, offer_of, one_option,
-                            options, raw_count, raw_walk)
+from .forms_options import (Offer, condition_draws, do_parts, is_single, is_static, offer, offer_keys, offer_of,
+                            one_option, options, raw_count, raw_walk)
 from .writer import NativeUnsupported
 
 
@@ -64,6 +64,13 @@ class _Block(Offer):
             w.line(f"{var} += 1")
             return
         w.line(f"{var} += {block_functions(w, x, sc)[0]}")
+
+    def offer_keys(self, w, x, sc) -> None:
+        parts = do_parts(x)
+        if not self.static(x) and len(parts) == 1:
+            offer_keys(w, parts[0], sc)  # (Python's sequence of one item lists that item's options)
+        else:
+            super().offer_keys(w, x, sc)  # a block of actions is one step; composed blocks decline
 
     def raw_walk(self, w, x, sc, suffix: list) -> None:
         if self.static(x):

@@ -68,6 +68,14 @@ class Offer:
             raise NativeUnsupported(f"({head_of(x)} ...) in a block of options", x)
         one_option(w, x, sc, False, suffix)
 
+    def offer_keys(self, w, x, sc) -> None:
+        """Write the key of each option ``x`` offers (``key_options``; runtime_search.py), or
+        decline the search where the options' steps are not known here."""
+        if self.static(x):
+            option_key(w, x, sc)
+        else:
+            decline_keys(w)
+
 
 class Forming(Offer):
     """A form that is not one fixed option: it offers its own (or none)."""
@@ -113,6 +121,31 @@ def raw_count(w, x, sc, var: str) -> None:
 
 def raw_walk(w, x, sc, suffix: list) -> None:
     offer_of(x).raw_walk(w, x, sc, suffix)
+
+
+def offer_keys(w, x, sc) -> None:
+    offer_of(x).offer_keys(w, x, sc)
+
+
+def option_key(w, x, sc) -> None:
+    """The key of the option whose one step is ``x`` (engine/options.py, ``option_key``: the
+    step's position and the values bound where it stands), hashed into the tree's keys."""
+    w.line(f"h = key_start({x.span.line}, {x.span.column})")
+    bound = {}
+    for name, var in sc.bound:
+        bound.pop(name, None)
+        bound[name] = var  # (the innermost binding of a name, as Scope.names)
+    for var in bound.values():
+        if var.type in ("view", "groups"):
+            decline_keys(w)  # a list bound: Python's key holds its cards, native code a view
+            return
+        w.line(f"h = key_add(h, {var.name})")
+    w.line("tree[tree[T_KEYS] + j] = h")
+    w.line("j += 1")
+
+
+def decline_keys(w) -> None:
+    w.line("ctr[STATUS] = DECLINE  # options whose keys native code does not write")
 
 
 def one_option(w, x, sc, counting: bool, suffix: list) -> None:
@@ -168,6 +201,10 @@ class _Conditional(Forming):
         with w.block(f"if {w.bool_(x.items[0], sc)}:"):
             raw_walk(w, x.items[1], sc, suffix)
 
+    def offer_keys(self, w, x, sc) -> None:
+        with w.block(f"if {w.bool_(x.items[0], sc)}:"):
+            offer_keys(w, x.items[1], sc)
+
 
 CONDITIONAL_OFFER = _Conditional()
 
@@ -198,6 +235,15 @@ class _Any(Forming):
         depth = w.fn.depth
         open_loop(w, loop)
         options(w, x.items[3], sc.bind(name, var, loop.type), counting)
+        w.fn.depth = depth
+
+    def offer_keys(self, w, x, sc) -> None:
+        name = loop_var(x)
+        var = w.local(name)
+        loop = collection(w, x.items[1], sc, var)
+        depth = w.fn.depth
+        open_loop(w, loop)
+        offer_keys(w, x.items[3], sc.bind(name, var, loop.type))
         w.fn.depth = depth
 
     def raw_count(self, w, x, sc, var: str) -> None:
@@ -270,6 +316,9 @@ class _Let(Forming):
 
     def raw_walk(self, w, x, sc, suffix: list) -> None:
         raw_walk(w, x.items[3], self.bound(w, x, sc), suffix)
+
+    def offer_keys(self, w, x, sc) -> None:
+        offer_keys(w, x.items[3], self.bound(w, x, sc))
 
 
 @offer("all")
@@ -433,6 +482,14 @@ def choice(w, x, sc) -> None:
         for p in parts:
             options(w, p, sc, False)
     run = w.fns[-1]
+    with w.function("key_options", params, f"The keys of the options of the choice at line {x.span.line}, into the "
+                    "tree (a look-ahead search: runtime_search.py).", inline=False):
+        w.line("j = 0")
+        w.line("work = ctr[WORK]")
+        for p in parts:
+            offer_keys(w, p, sc)
+        w.line("ctr[WORK] = work  # (listing them again is not charged twice)")
+    keyed = w.fns[-1]
     with w.block("if ctr[RESUMING]:"):
         w.line("arrive(ctr, keys, resume, locs, card_loc, ver)  # the sampled world's decision: its cards")
         w.check()
@@ -449,7 +506,9 @@ def choice(w, x, sc) -> None:
     w.line("ctr[DECISIONS] += 1")
     w.line("ctr[OPTIONS] += n")
     w.line("ctr[WORK] += n")
-    w.line("k = choose(ctr, keys, resume, n)")
+    with w.block("if ctr[SEARCHING] == 2 and 1 < n <= MAX_CONSIDERED:"):
+        w.line(keyed.call(*params))
+    w.line("k = choose(ctr, keys, resume, pst, tree, treef, n)")
     w.check()
     w.line(run.call(*params, "k"))
     w.check()

@@ -77,6 +77,7 @@ class NativePlayouts:
         self.where = np.zeros((0, native.ncards), np.int32)
         self.played = 0  # playouts finished natively
         self.declined = 0  # playouts left to Python
+        self.why: dict = {}  # why searches were left to Python: runtime status -> how often
 
     def root(self, view) -> Root | None:
         """The decision ``view`` (an ``Observation`` of the real state) waits at, as native
@@ -137,7 +138,7 @@ class NativePlayouts:
         out = self.out
         out[5] = draw.count
         ng = self.native
-        ng.module.games(ng.initial, a[:15] + (resume,), ng.nteams, self.no_keys, root.max_steps, 0, self.scores,
+        ng.module.games(ng.initial, a[:15] + (resume,) + a[16:], ng.nteams, self.no_keys, root.max_steps, 0, self.scores,
                         self.counts, self.where, False, out)
         if out[0] != 0:
             self.declined += 1
@@ -146,6 +147,71 @@ class NativePlayouts:
         draw.count = int(out[5])
         used = root_work // 4 - int(out[6])
         return [int(v) for v in out[7:]], int(out[1]), root_work - used
+
+
+    def search(self, root: Root, view, looked: list, budget: int, left: int, draw: Stream, reward: str,
+               exploration: float, determinize: bool, reveal) -> tuple | None:
+        """A whole ISMCTS decision in machine code (runtime_search.py): ``budget`` iterations
+        from the root ``root`` of ``view``, the options ``looked`` at, ``left`` the decision's
+        work budget, ``draw`` the player's stream (moved on as the Python search moves it).
+        Returns (visits, summed rewards) per option, whether the work budget ran out, and the
+        work of the worlds that did not finish; None when native code declines (nothing changed)."""
+        import numpy as np
+
+        from . import runtime_search as rs
+        from ..engine.view import RESAMPLE_TRIES, _without
+
+        s = view._state
+        n = s.num_options()
+        plan = view._redeal_plan() if determinize else []
+        if plan and reveal:
+            plan = _without(plan, reveal)
+        slots = {(i, k) for family, _ordered in plan for i, k, _c in family}
+        if any((i, k) in slots for i, k, _c in root.held):
+            return None  # a card the game's variables hold may be dealt away (Python renames it)
+        encoded: list = []
+        for family, ordered in plan:
+            encoded.append(len(family))
+            for i, k, _c in family:
+                encoded += (i, k)
+            encoded += ordered
+        nslots = sum(len(family) for family, _ in plan)
+        forced = list(root.history)
+        header = [len(forced), root.decisions, 0, 0, root.chance_count, 0, nslots, len(root.history)]
+        resume = np.array(header + forced + [0] * (3 * nslots), np.int64)
+        where, size = rs.tree_layout(budget, len(looked), len(encoded))
+        tree = np.zeros(size, np.int64)
+        for part, at in where.items():
+            tree[part] = at
+        values = {rs.T_BUDGET: budget, rs.T_TRIES: RESAMPLE_TRIES, rs.T_DETERMINIZE: int(bool(plan) and determinize),
+                  rs.T_N: n, rs.T_NLOOKED: len(looked), rs.T_LEFT: left, rs.T_ROOT_WORK: s.work,
+                  rs.T_PCOUNT: draw.count, rs.T_NODES: 1, rs.T_SCORE_MODE: int(reward == "score"),
+                  rs.T_HIGHER: int(s.game.scoring_max), rs.T_NFAMILIES: len(plan),
+                  rs.T_CHANCE_KEY: np.uint64(root.chance_key).astype(np.int64)}
+        for part, v in values.items():
+            tree[part] = v
+        tree[where[rs.T_LOOKED]:where[rs.T_LOOKED] + len(looked)] = looked
+        tree[where[rs.T_PLAN]:where[rs.T_PLAN] + len(encoded)] = encoded
+        treef = np.zeros(1 + where[rs.T_MAX_NODES], np.float64)
+        treef[rs.F_EXPLORATION] = exploration
+        a = self.arrays
+        a[9][1] = draw.key
+        ng = self.native
+        ng.module.games(ng.initial, a[:15] + (resume, tree, treef), ng.nteams, self.no_keys, root.max_steps, 0,
+                        self.scores, self.counts, self.where, False, self.out)
+        if tree[rs.T_STOP] == rs.STOP_DECLINED:
+            self.declined += 1
+            self.why[int(tree[rs.T_WHY])] = self.why.get(int(tree[rs.T_WHY]), 0) + 1
+            return None
+        self.played += int(tree[rs.T_DONE])
+        draw.count = int(tree[rs.T_PCOUNT])
+        table = tree[where[rs.T_TABLE]:where[rs.T_TABLE] + 3 * where[rs.T_TABLE_SIZE]].reshape(-1, 3)
+        visits = [0] * n
+        sums = [0.0] * n
+        for key, node in table[table[:, 0] == 1][:, 1:].tolist():  # the root's children, by option index
+            visits[key] = int(tree[where[rs.T_VISITS] + node])
+            sums[key] = float(treef[rs.F_REWARD + node])
+        return visits, sums, tree[rs.T_STOP] == rs.STOP_SPENT, int(tree[rs.T_UNFINISHED])
 
 
 def warm_playout(native) -> None:

@@ -20,14 +20,17 @@ from ..streams import GOLDEN, MIX1, MIX2
 
 # the counters of a state: ctr[NAME]
 (STATUS, STEPS, DECISIONS, OPTIONS, ROUNDS, WORK, PSP, TSP, CHANCE_N, PLAYERS_N, NTEAMS, MAX_STEPS, MAX_WORK, SP,
- RESUMING, FORCED_AT) = range(16)
-NCOUNTERS = 16
+ RESUMING, FORCED_AT, SEARCHING) = range(17)
+NCOUNTERS = 17
 
 # ctr[STATUS]: why a game stopped early (each is played again by the Python engine)
 OK, RULE, STEP_LIMIT, WORK_LIMIT, CAPACITY, MISMATCH = 0, 1, 2, 3, 4, 5
+# ... and why a look-ahead search stopped a world (runtime_search.py)
+DECLINE, RESAMPLE = 6, 7
 STATUS_WORDS = {OK: "finished", RULE: "broke a rule", STEP_LIMIT: "hit the step limit",
                 WORK_LIMIT: "ran out of work", CAPACITY: "outgrew the native state",
-                MISMATCH: "did not replay to the decision it was sent to"}
+                MISMATCH: "did not replay to the decision it was sent to",
+                DECLINE: "reached what a native search cannot follow", RESAMPLE: "dealt a world to deal again"}
 
 STACK_DEPTH = 64  # nested stages
 # ver[i]: a count of the changes of location i (ver[-1]: of the point maps), never reset between

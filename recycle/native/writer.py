@@ -39,7 +39,7 @@ NUMBERS_T = "numbers"  # a view holding integers: (filter (range A..B) ...)
 INLINE = ", inline='always'"  # small generated functions (filters, unions ...) inlined into their callers
 INTERNAL = ", no_cpython_wrapper=True, no_cfunc_wrapper=True"  # called only from native code
 STATE_NAMES = ("locs", "lens", "card_loc", "ints", "strs", "pts", "pst", "tst", "ctr", "keys", "team_of", "scratch",
-               "ver", "memo", "dry", "resume")
+               "ver", "memo", "dry", "resume", "tree", "treef")
 CURRENT = "pst[ctr[PSP], 0]"
 CURRENT_TEAM = "tst[ctr[TSP], 0]"
 MAX_SOURCE = 400_000  # characters: a game beyond is played by the Python engine
@@ -419,6 +419,7 @@ class Writer:
                "from numba import njit",
                "from recycle.native.runtime import *  # noqa: F401,F403 - the runtime's helpers and counters",
                "from recycle.native.runtime_resume import *  # noqa: F401,F403 - look-ahead playouts",
+               "from recycle.native.runtime_search import *  # noqa: F401,F403 - look-ahead searches",
                "from recycle.native.runtime_cards import *  # noqa: F401,F403 - mem locations, runs",
                "from recycle.native.runtime_groups import *  # noqa: F401,F403 - tuples, runs, subsets",
                "",
@@ -496,7 +497,7 @@ ROLLOUTS = '''
 def begin(initial, state, nteams, max_steps, max_work):
     """``state`` made the state after setup again (``initial``), its counters zero."""
     locs0, lens0, card_loc0, ints0, strs0, pts0, team_of0 = initial
-    locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, keys, team_of, scratch, ver, memo, dry, resume = state
+    locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, keys, team_of, scratch, ver, memo, dry, resume, tree, treef = state
     copy_locations(locs, lens, locs0, lens0)
     copy_into(card_loc, card_loc0)
     copy_into(ints, ints0)
@@ -530,8 +531,21 @@ def games(initial, state, nteams, all_keys, max_steps, max_work, scores, counts,
     with the choices ``resume`` forces, the world put in place at its decision, on at random.
     The caller set ``keys`` (the real game's chance stream, the world's, the players') and
     ctr[PLAYERS_N] is taken from ``out[5]``. out: status, steps, decisions, options, rounds, the
-    players' stream's count, the work left, then the scores."""
-    locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, keys, team_of, scratch, ver, memo, dry, resume = state
+    players' stream's count, the work left, then the scores.
+
+    Or, when ``tree`` has a budget, a look-ahead search (runtime_search.py): worlds sampled and
+    played, their choices from the root on made by the tree, until the budget is spent."""
+    locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, keys, team_of, scratch, ver, memo, dry, resume, tree, treef = state
+    if out.shape[0] > 0 and tree[T_BUDGET] > 0:
+        while next_world(tree, keys, resume):
+            begin(initial, state, nteams, max_steps, 1 << 62)
+            ctr[RESUMING] = 1
+            ctr[SEARCHING] = 1
+            ctr[PLAYERS_N] = tree[T_PCOUNT]
+            resume[R_STAGE] = 0
+            play(S)
+            world_done(ctr, resume, tree, treef, ctr[MAX_WORK], ctr[WORK], NPLAYERS, NCOUNTERS_FIXED)
+        return
     playout = out.shape[0] > 0
     n = 1 if playout else all_keys.shape[0]
     for i in range(n):

@@ -367,6 +367,16 @@ class ISMCTSPlayer(_AIPlayer):
         looked = self.considered(n, rng)
         left = self.work_left(view, self.budget)
         native, here = self.native_playouts(view) if type(rng) is Stream else (None, None)
+        if native is not None:
+            got = native.search(here, view, looked, self.budget, left[0], rng, self.reward, self.exploration,
+                                self.determinize, self.reveal)
+            if got is not None:  # the whole search in machine code: the same tree, draw for draw
+                visits, sums, spent, unfinished = got
+                if spent:
+                    self.warn(_SPENT)
+                if unfinished and hasattr(view, "spend_work"):
+                    view.spend_work(unfinished)
+                return self._most_visited(visits, [t / v if v else 0.0 for t, v in zip(sums, visits)], rng)
         for _ in range(self.budget):
             world = view.sample_world(DealRng(rng.getrandbits(64)), self.determinize, self.reveal)
             left[0] -= n  # listing the options again in that world
@@ -442,6 +452,12 @@ class ISMCTSPlayer(_AIPlayer):
         for i, ch in root.children.items():
             visits[i] = ch.visits
             means[i] = ch.reward / ch.visits if ch.visits else 0.0
+        return self._most_visited(visits, means, rng)
+
+    def _most_visited(self, visits: list, means: list, rng) -> int:
+        """The root option visited most (ties: the best mean, then the first); sets
+        ``last_values`` and ``last_visits``."""
+        n = len(visits)
         self.last_values = means
         self.last_visits = visits
         if not any(visits):
