@@ -4,6 +4,7 @@ compile, and whether it plays the same games as the Python engine.
 
     python tools/native_check.py games ../shared/corpus/cardstock --seeds 20
     python tools/native_check.py games --json
+    python tools/native_check.py games ../shared/corpus/cardstock --search 4   # look-ahead searches too
 
 For each game: the form the native writer does not write (the game stays on Python), or the
 seconds of its first native call (compile, or load from the cache) and how many of ``--seeds``
@@ -11,6 +12,11 @@ rollouts agree with the Python engine on scores, steps, decisions, options and e
 final place (a rollout native code stopped is played again by Python, so it agrees by
 construction and is counted apart). The differential test (tests/engine/test_native.py) runs a
 few games; this runs them all, which takes minutes (a first compile is 10-30 s a game).
+
+``--search K``: at K decisions of one game played at random (the 1st, 4th, 7th ... of those
+with two or more options), an ISMCTS decision (budget 60) searched in machine code and in Python
+(recycle/native/runtime_search.py): the same choice, visits, values and player's stream after,
+or the search declined natively (and why; Python searches then, so it agrees by construction).
 """
 
 from __future__ import annotations
@@ -73,16 +79,71 @@ def check(path: Path, seeds: int) -> dict:
     return row
 
 
+def check_search(path: Path, decisions: int, budget: int = 60) -> dict:
+    """Native and Python ISMCTS searches at ``decisions`` decisions of one random game of
+    ``path``: how many agree, differ or were declined natively (by the runtime's status)."""
+    import random
+
+    import recycle
+    from recycle.engine.runner import privileged
+    from recycle.native.runtime import STATUS_WORDS
+    from recycle.players.lookahead import ISMCTSPlayer
+    from recycle.streams import Stream
+
+    g = recycle.load(path)
+    row = {"agree": 0, "differ": [], "declined": {}}
+    draw = random.Random(1).random
+    seen = [0]
+    wanted = {1 + 3 * i for i in range(decisions)}  # the 1st, 4th, 7th ... decision
+
+    @privileged
+    class Probe:
+        name, needs_view = "probe", True
+
+        def choose(self, view, options, rng):
+            n = len(options)
+            if n > 1:
+                seen[0] += 1
+                if seen[0] in wanted:
+                    got = []
+                    for mode in ("native", "python"):
+                        player = ISMCTSPlayer(budget, playouts=mode)
+                        stream = Stream(seen[0])
+                        choice = player.choose(view, options, stream)
+                        got.append((choice, player.last_visits, player.last_values, stream.count))
+                        native = player._native[1]
+                        if native is not None:
+                            for status, times in native.why.items():
+                                word = STATUS_WORDS.get(status, str(status))
+                                row["declined"][word] = row["declined"].get(word, 0) + times
+                    if got[0] == got[1]:
+                        row["agree"] += 1
+                    else:
+                        row["differ"].append(seen[0])
+            return int(draw() * n) if n > 1 else 0
+
+    try:
+        g.play([Probe() for _ in range(g.nplayers)], seed=1)
+    except recycle.errors.RecycleError as exc:
+        row["error"] = str(exc)[:100]
+    return row
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("folders", nargs="+", type=Path)
     ap.add_argument("--seeds", type=int, default=20)
     ap.add_argument("--json", action="store_true", help="one JSON object per game, a line each")
+    ap.add_argument("--search", type=int, default=0, metavar="K",
+                    help="compare native and Python ISMCTS searches at K decisions of each native game")
     args = ap.parse_args()
     games = sorted(p for f in args.folders for p in (f.glob("*.rcy") if f.is_dir() else [f]))
     rows, bad = [], 0
     for p in games:
         row = check(p, args.seeds)
+        if args.search and row["native"] == "written":
+            row["search"] = check_search(p, args.search)
+            bad += bool(row["search"]["differ"])
         rows.append(row)
         bad += bool(row.get("differ"))
         if args.json:
@@ -92,6 +153,11 @@ def main() -> int:
                   f"{', %d replayed by Python' % row['stopped'] if row['stopped'] else ''}"
                   f"  {row['games_per_s']:>9,} games/s" + (f"  DIFFER: {row['differ']}" if row['differ'] else ""),
                   flush=True)
+            if "search" in row:
+                sr = row["search"]
+                print(f"{'':28} search  {sr['agree']} agree" + (f", declined: {sr['declined']}" if sr["declined"] else "")
+                      + (f"  DIFFER at decisions {sr['differ']}" if sr["differ"] else "")
+                      + (f"  ({sr['error']})" if "error" in sr else ""), flush=True)
         else:
             print(f"{row['game']:28} python  {row['native']}", flush=True)
     if not args.json:

@@ -77,6 +77,7 @@ class NativePlayouts:
         self.where = np.zeros((0, native.ncards), np.int32)
         self.played = 0  # playouts finished natively
         self.declined = 0  # playouts left to Python
+        self.searched = 0  # decisions searched natively (runtime_search.py)
         self.why: dict = {}  # why searches were left to Python: runtime status -> how often
 
     def root(self, view) -> Root | None:
@@ -204,6 +205,7 @@ class NativePlayouts:
             self.why[int(tree[rs.T_WHY])] = self.why.get(int(tree[rs.T_WHY]), 0) + 1
             return None
         self.played += int(tree[rs.T_DONE])
+        self.searched += 1
         draw.count = int(tree[rs.T_PCOUNT])
         table = tree[where[rs.T_TABLE]:where[rs.T_TABLE] + 3 * where[rs.T_TABLE_SIZE]].reshape(-1, 3)
         visits = [0] * n

@@ -1,0 +1,137 @@
+"""A look-ahead player's whole search in machine code (recycle/native/runtime_search.py) is the
+Python player's search, draw for draw.
+
+Whole games are played twice by ISMCTS players, their playouts ``"native"`` (every decision
+searched natively) and ``"python"`` (the Python search): every decision's option, values and
+visit counts, and the players' stream after it, must be the same. The tiny game's choice offers
+options of every shape whose keys native code writes (a fixed action, a block of actions, pairs,
+an ``any`` over a conditional, a ``let``, a block of one item, a conditional repeat), so the
+hashed keys must tell options apart exactly as ``option_key`` does; the players' hands are
+hidden, so every world is dealt again. Then the search's other paths: the cheating players (no
+deal, one location revealed), the ``score`` reward, a decision whose options native code cannot
+key (declined: the Python search decides, with the same stream), and a spent work budget.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from recycle.engine.game import players_stream
+from recycle.native import available
+from recycle.native.runtime import DECLINE, STATUS_WORDS
+from recycle.players.lookahead import _SPENT, ISMCTSPlayer, OmniscientPlayer, RevealingPlayer
+from recycle.streams import Stream
+
+from ..conftest import GAMES, tiny
+from ..engine.test_native import SHAPES, compiled, load
+
+pytestmark = pytest.mark.skipif(not available(), reason="the native engine needs Numba and NumPy")
+
+KEYED = """(do ((shuffle (game iloc STOCK))
+     (all player 'P (repeat 3 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))
+     (move (top (game iloc STOCK)) (top (game vloc DONE)))))
+ (stage player (end (or (> (game sto TURNS) 14) (== (size (game iloc STOCK)) 0)))
+  (inc (game sto TURNS) 1)
+  (choice (
+   (inc ((current player) sto PASSES) 1)
+   (do ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))
+        (inc ((current player) sto DRAWS) 1)))
+   (any ((current player) iloc HAND) 'C (any (game vloc DONE) 'D (swap 'C 'D)))
+   (any ((current player) iloc HAND) 'C
+     ((> (size ((current player) iloc HAND)) 2) (move 'C (top (game vloc DONE)))))
+   (let (size ((current player) iloc HAND)) 'N
+     ((> 'N 3) (move (top ((current player) iloc HAND)) (bottom (game vloc DONE)))))
+   (do ((any (game vloc DONE) 'D ((== (cardatt SUIT 'D) X) (move 'D (top ((current player) iloc HAND)))))))
+   ((== (game sto TURNS) 3) (repeat 2 (move (top (game iloc STOCK)) (top (game vloc DONE))))))))"""
+KEYED_SCORING = "(scoring max (+ (size ((current player) iloc HAND)) ((current player) sto DRAWS)))"
+
+
+def keyed_game():
+    return tiny(KEYED, players=3, deck="(deck (RANK (A, B, C, D, E, F)) (SUIT (X, Y)))", scoring=KEYED_SCORING)
+
+
+def searches(game, make, playouts: str, seed: int, upto: int = 10):
+    """Each decision of one game, every seat looking ahead: (player, option, values, visits,
+    the players' stream's count after), and the native searches made and declined."""
+    s = game.new_state(seed)
+    rng = players_stream(seed)
+    players = [make(playouts) for _ in range(game.nplayers)]
+    out = []
+    while not s.is_terminal() and len(out) < upto:
+        opts = s.legal_options()
+        if len(opts) == 1:
+            s.apply(0)
+            continue
+        p = s.current_player()
+        player = players[p]
+        i = player.choose(s.observation(p), opts, rng)
+        out.append((p, i, [round(v, 12) for v in player.last_values], list(player.last_visits), rng.count))
+        s.apply(i)
+    natives = [pl._native[1] for pl in players if pl._native[1] is not None]
+    why: dict = {}
+    for n in natives:
+        for status, times in n.why.items():
+            why[STATUS_WORDS[status]] = why.get(STATUS_WORDS[status], 0) + times
+    return out, sum(n.searched for n in natives), why
+
+
+def assert_searched_as_python(game, make, seeds, upto: int = 10, declines: bool = False):
+    for seed in seeds:
+        native, searched, why = searches(game, make, "native", seed, upto)
+        python, none, _ = searches(game, make, "python", seed, upto)
+        assert native == python, f"seed {seed}"
+        assert none == 0
+        if declines:
+            assert why and searched < len(native), (why, searched)
+        else:
+            assert not why and searched == len(native), (why, searched, len(native))
+
+
+def test_every_shape_of_option_native_code_keys_is_searched_as_python():
+    game = keyed_game()
+    compiled(game)
+    assert_searched_as_python(game, lambda e: ISMCTSPlayer(150, playouts=e), (1, 2, 3))
+
+
+def test_schwimmen_is_searched_as_python_with_a_deep_tree():
+    game = load(GAMES / "schwimmen.rcy")
+    compiled(game)
+    assert_searched_as_python(game, lambda e: ISMCTSPlayer(400, playouts=e), (5,), upto=6)
+
+
+@pytest.mark.parametrize("make", [lambda e: OmniscientPlayer(80, playouts=e),
+                                  lambda e: RevealingPlayer(80, reveal=(0,), playouts=e),
+                                  lambda e: ISMCTSPlayer(80, reward="score", playouts=e)],
+                         ids=["omniscient", "revealing", "score-reward"])
+def test_cheating_players_and_the_score_reward_are_searched_as_python(make):
+    game = keyed_game()
+    compiled(game)
+    assert_searched_as_python(game, make, (4,), upto=6)
+
+
+def test_options_native_code_cannot_key_leave_the_search_to_python_with_the_same_stream():
+    """SHAPES' choice has an (all ...) of options and blocks that fork, whose steps native code
+    does not key: a search that reaches it below the root declines, and Python searches."""
+    game = tiny(SHAPES, deck="(deck (RANK (A, B, C, D, E)) (SUIT (X, Y)))",
+                declare="(declare (RED, BLUE) 'COLORS) (declare (range 1..3) 'SLOTS)",
+                scoring="(scoring max (+ ((current player) sto FIRST) ((current player) sto DRAWS)))")
+    compiled(game)
+    native, searched, why = searches(game, lambda e: ISMCTSPlayer(40, playouts=e), "native", 2, upto=4)
+    python, _, _ = searches(game, lambda e: ISMCTSPlayer(40, playouts=e), "python", 2, upto=4)
+    assert native == python
+    assert why == {STATUS_WORDS[DECLINE]: len(native)} and searched == 0
+
+
+def test_a_search_that_spends_its_work_budget_stops_and_says_so():
+    game = keyed_game()
+    compiled(game)
+    s = game.new_state(1)
+    while s.num_options() == 1:
+        s.apply(0)
+    player = ISMCTSPlayer(500, playouts="native")
+    player.max_work = 200  # a few iterations' work
+    rng = Stream(3)
+    player.choose(s.observation(s.current_player()), s.legal_options(), rng)
+    assert player._native[1].searched == 1
+    assert 0 < sum(player.last_visits) < 100
+    assert player.warnings == [_SPENT]
