@@ -13,8 +13,8 @@ from __future__ import annotations
 from ..lang.items import uses_rng
 from ..lang.syntax import SList
 from .forms_flow import sequence
-from .forms_options import (Offer, condition_draws, do_parts, is_single, is_static, offer, offer_keys, offer_of,
-                            one_option, options, raw_count, raw_walk)
+from .forms_options import (Offer, condition_draws, do_parts, is_single, is_static, key_step, key_steps, offer,
+                            offer_keys, offer_of, one_option, options, raw_count, raw_walk)
 from .writer import NativeUnsupported
 
 
@@ -70,7 +70,32 @@ class _Block(Offer):
         if not self.static(x) and len(parts) == 1:
             offer_keys(w, parts[0], sc)  # (Python's sequence of one item lists that item's options)
         else:
-            super().offer_keys(w, x, sc)  # a block of actions is one step; composed blocks decline
+            super().offer_keys(w, x, sc)  # one option: its steps (blocks whose items fork decline)
+
+    def key_steps(self, w, x, sc, steps: str) -> None:
+        """A block of actions is one step; a block of single items, each item's steps in
+        turn, listed as Python's compose lists them: on the state the items before leave
+        (they run on a dry state, put back after)."""
+        if self.static(x):
+            key_step(w, x, sc, steps)
+            return
+        parts = do_parts(x)
+        if not all(is_single(p) for p in parts) or any(condition_draws(p) for p in parts):
+            decline_keys(w)
+            return
+        runs = [any(not is_static(q) for q in parts[i + 1:]) for i in range(len(parts))]
+        level = w.dry_level
+        w.dry_level += 1
+        state = "locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver"
+        if any(runs):
+            w.line(f"dry_state({state}, dry[{level}], False)")
+        for p, run in zip(parts, runs):
+            key_steps(w, p, sc, steps)
+            if run:
+                sequence(w, [p], sc)
+        if any(runs):
+            w.line(f"dry_state({state}, dry[{level}], True)")
+        w.dry_level = level
 
     def raw_walk(self, w, x, sc, suffix: list) -> None:
         if self.static(x):

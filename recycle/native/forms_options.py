@@ -71,8 +71,16 @@ class Offer:
     def offer_keys(self, w, x, sc) -> None:
         """Write the key of each option ``x`` offers (``key_options``; runtime_search.py), or
         decline the search where the options' steps are not known here."""
+        if self.single(x):
+            single_key(w, x, sc)
+        else:
+            decline_keys(w)
+
+    def key_steps(self, w, x, sc, steps: str) -> None:
+        """Add to the key ``h`` the steps of the one option ``x`` offers now, if it offers one
+        (``steps`` counts them): Python's ``expand`` of the item (recycle/lang/items.py)."""
         if self.static(x):
-            option_key(w, x, sc)
+            key_step(w, x, sc, steps)
         else:
             decline_keys(w)
 
@@ -127,10 +135,24 @@ def offer_keys(w, x, sc) -> None:
     offer_of(x).offer_keys(w, x, sc)
 
 
-def option_key(w, x, sc) -> None:
-    """The key of the option whose one step is ``x`` (engine/options.py, ``option_key``: the
-    step's position and the values bound where it stands), hashed into the tree's keys."""
-    w.line(f"h = key_start({x.span.line}, {x.span.column})")
+def key_steps(w, x, sc, steps: str) -> None:
+    offer_of(x).key_steps(w, x, sc, steps)
+
+
+def single_key(w, x, sc) -> None:
+    """The key of the one option ``x`` offers now (none when it offers none)."""
+    steps = w.fresh("steps")
+    w.line(f"{steps} = 0")
+    w.line("h = KEY_SEED")
+    key_steps(w, x, sc, steps)
+    with w.block(f"if {steps} > 0:"):
+        w.line("j = put_key(tree, j, h)")
+
+
+def key_step(w, x, sc, steps: str) -> None:
+    """One step of an option's key (engine/options.py, ``option_key``): the item ``x``'s
+    position and the values bound where it stands, hashed onto ``h``."""
+    w.line(f"h = key_step(h, {x.span.line}, {x.span.column})")
     bound = {}
     for name, var in sc.bound:
         bound.pop(name, None)
@@ -140,8 +162,7 @@ def option_key(w, x, sc) -> None:
             decline_keys(w)  # a list bound: Python's key holds its cards, native code a view
             return
         w.line(f"h = key_add(h, {var.name})")
-    w.line("tree[tree[T_KEYS] + j] = h")
-    w.line("j += 1")
+    w.line(f"{steps} += 1")
 
 
 def decline_keys(w) -> None:
@@ -204,6 +225,10 @@ class _Conditional(Forming):
     def offer_keys(self, w, x, sc) -> None:
         with w.block(f"if {w.bool_(x.items[0], sc)}:"):
             offer_keys(w, x.items[1], sc)
+
+    def key_steps(self, w, x, sc, steps: str) -> None:
+        with w.block(f"if {w.bool_(x.items[0], sc)}:"):
+            key_steps(w, x.items[1], sc, steps)
 
 
 CONDITIONAL_OFFER = _Conditional()
@@ -320,6 +345,9 @@ class _Let(Forming):
     def offer_keys(self, w, x, sc) -> None:
         offer_keys(w, x.items[3], self.bound(w, x, sc))
 
+    def key_steps(self, w, x, sc, steps: str) -> None:
+        key_steps(w, x.items[3], self.bound(w, x, sc), steps)
+
 
 @offer("all")
 class _All(Forming):
@@ -350,6 +378,19 @@ class _All(Forming):
     def raw_walk(self, w, x, sc, suffix: list) -> None:
         with self._if_any(w, x, sc, "in a block of options"):
             one_option(w, x, sc, False, suffix)
+
+    def key_steps(self, w, x, sc, steps: str) -> None:
+        """A step per element: the action with the element bound (Python composes them)."""
+        if not self.single(x) or uses_rng(x.items[1]):
+            decline_keys(w)
+            return
+        name = loop_var(x)
+        var = w.local(name)
+        loop = collection(w, x.items[1], sc, var)
+        depth = w.fn.depth
+        open_loop(w, loop)
+        key_step(w, x.items[3], sc.bind(name, var, loop.type), steps)
+        w.fn.depth = depth
 
 
 BINDERS = ("any", "all", "filter", "let")
@@ -450,6 +491,19 @@ class _Repeat(Offer):
             return
         with self._if_any(w, x, sc, False):
             one_option(w, x, sc, False, suffix)
+
+    def key_steps(self, w, x, sc, steps: str) -> None:
+        """A fixed repeat is one step; another, its action once per time (Python composes them)."""
+        if self.static(x):
+            key_step(w, x, sc, steps)
+            return
+        if len(x.items) != 3 or not is_static(x.items[2]):
+            decline_keys(w)
+            return
+        times = w.fresh("times")
+        w.line(f"{times} = {repeat_source_size(w, x, sc) if kw(x.items[1], 'all') else w.int_(x.items[1], sc)}")
+        with w.block(f"for _ in range({times}):"):
+            key_step(w, x.items[2], sc, steps)
 
 
 def repeat_source_size(w, x, sc) -> str:

@@ -150,8 +150,20 @@ class NativePlayouts:
         return [int(v) for v in out[7:]], int(out[1]), root_work - used
 
 
+    def option_keys(self, root: Root, view) -> list | None:
+        """The keys native code gives the options of ``view``'s decision (its true cards), as a
+        search hashes them below its root; None when it declines. Two options' keys are equal
+        exactly when ``engine.options.option_key`` gives them equal keys."""
+        n = view._state.num_options()
+        if not 1 < n <= 64:
+            return None
+        got = self.search(root, view, list(range(n)), 1, 1 << 60, Stream.keyed(0), "win", 0.7, False, (), probe=True)
+        if got is None:
+            return None
+        return got[4][:n]
+
     def search(self, root: Root, view, looked: list, budget: int, left: int, draw: Stream, reward: str,
-               exploration: float, determinize: bool, reveal) -> tuple | None:
+               exploration: float, determinize: bool, reveal, probe: bool = False) -> tuple | None:
         """A whole ISMCTS decision in machine code (runtime_search.py): ``budget`` iterations
         from the root ``root`` of ``view``, the options ``looked`` at, ``left`` the decision's
         work budget, ``draw`` the player's stream (moved on as the Python search moves it).
@@ -188,7 +200,7 @@ class NativePlayouts:
                   rs.T_N: n, rs.T_NLOOKED: len(looked), rs.T_LEFT: left, rs.T_ROOT_WORK: s.work,
                   rs.T_PCOUNT: draw.count, rs.T_NODES: 1, rs.T_SCORE_MODE: int(reward == "score"),
                   rs.T_HIGHER: int(s.game.scoring_max), rs.T_NFAMILIES: len(plan),
-                  rs.T_CHANCE_KEY: np.uint64(root.chance_key).astype(np.int64)}
+                  rs.T_CHANCE_KEY: np.uint64(root.chance_key).astype(np.int64), rs.T_PROBE: int(probe)}
         for part, v in values.items():
             tree[part] = v
         tree[where[rs.T_LOOKED]:where[rs.T_LOOKED] + len(looked)] = looked
@@ -207,13 +219,16 @@ class NativePlayouts:
         self.played += int(tree[rs.T_DONE])
         self.searched += 1
         draw.count = int(tree[rs.T_PCOUNT])
+        if probe:  # (the root's child is keyed by its option's key: no visits by index)
+            return [0] * n, [0.0] * n, False, 0, tree[where[rs.T_KEYS]:where[rs.T_KEYS] + rs.MAX_CONSIDERED].tolist()
         table = tree[where[rs.T_TABLE]:where[rs.T_TABLE] + 3 * where[rs.T_TABLE_SIZE]].reshape(-1, 3)
         visits = [0] * n
         sums = [0.0] * n
         for key, node in table[table[:, 0] == 1][:, 1:].tolist():  # the root's children, by option index
             visits[key] = int(tree[where[rs.T_VISITS] + node])
             sums[key] = float(treef[rs.F_REWARD + node])
-        return visits, sums, tree[rs.T_STOP] == rs.STOP_SPENT, int(tree[rs.T_UNFINISHED])
+        keys = None
+        return visits, sums, tree[rs.T_STOP] == rs.STOP_SPENT, int(tree[rs.T_UNFINISHED]), keys
 
 
 def warm_playout(native) -> None:

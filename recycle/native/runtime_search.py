@@ -41,7 +41,10 @@ _KEY_MULT = np.int64(0x100000001B3)  # FNV-1a's prime: the key hash multiplies b
 # tree (int64): the header, then its parts at the offsets the header holds
 (T_BUDGET, T_DONE, T_TRY, T_TRIES, T_DETERMINIZE, T_N, T_NLOOKED, T_LEFT, T_ROOT_WORK, T_HAD, T_PCOUNT, T_DEAL_KEY,
  T_NODES, T_NODE, T_DEPTH, T_STOP, T_UNFINISHED, T_SCORE_MODE, T_HIGHER, T_NFAMILIES, T_MAX_NODES, T_TABLE_SIZE,
- T_VISITS, T_AVAIL, T_TABLE, T_PATH, T_KEYS, T_LOOKED, T_UNTRIED, T_PLAN, T_CHANCE_KEY, T_WHY, T_HEADER) = range(33)
+ T_VISITS, T_AVAIL, T_TABLE, T_PATH, T_KEYS, T_LOOKED, T_UNTRIED, T_PLAN, T_CHANCE_KEY, T_WHY, T_PROBE,
+ T_HEADER) = range(34)
+# T_PROBE: a search of one world, no deal, that keys the root's options as it keys those below
+# (``NativePlayouts.option_keys``: how the tests compare the keys with Python's)
 STOP_RUNNING, STOP_SPENT, STOP_DECLINED = 0, 1, 2
 # treef (float64): [0] the exploration constant, [1 + node] each node's summed reward
 F_EXPLORATION, F_REWARD = 0, 1
@@ -66,10 +69,13 @@ def tree_layout(budget: int, nlooked: int, plan_size: int) -> tuple[dict, int]:
     return where, at
 
 
+KEY_SEED = np.int64(0x2545F4914F6CDD1D)  # the hash of an option's key before its first step
+
+
 @njit(cache=True, nogil=True, _nrt=False)
-def key_start(line, column):
-    """The hash of an option step's source position (the start of its key)."""
-    return key_add(np.int64(0x2545F4914F6CDD1D), line * 65536 + column)
+def key_step(h, line, column):
+    """The key ``h`` followed by a step of the option: its item's source position."""
+    return key_add(h ^ np.int64(0x5DEECE66D), line * 65536 + column)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -78,6 +84,14 @@ def key_add(h, v):
     string id, integer or truth bound where the step stands)."""
     h = (h ^ np.int64(v)) * _KEY_MULT
     return h ^ (h >> np.int64(29))
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def put_key(tree, j, h):
+    """Option ``j``'s key ``h``, kept (a search looks at MAX_CONSIDERED options at most)."""
+    if j < MAX_CONSIDERED:
+        tree[tree[T_KEYS] + j] = h
+    return j + 1
 
 
 @njit(cache=True, nogil=True, _nrt=False)

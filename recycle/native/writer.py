@@ -540,7 +540,7 @@ def games(initial, state, nteams, all_keys, max_steps, max_work, scores, counts,
         while next_world(tree, keys, resume):
             begin(initial, state, nteams, max_steps, 1 << 62)
             ctr[RESUMING] = 1
-            ctr[SEARCHING] = 1
+            ctr[SEARCHING] = 2 if tree[T_PROBE] else 1  # (a probe keys the root's options: below)
             ctr[PLAYERS_N] = tree[T_PCOUNT]
             resume[R_STAGE] = 0
             play(S)

@@ -371,7 +371,7 @@ class ISMCTSPlayer(_AIPlayer):
             got = native.search(here, view, looked, self.budget, left[0], rng, self.reward, self.exploration,
                                 self.determinize, self.reveal)
             if got is not None:  # the whole search in machine code: the same tree, draw for draw
-                visits, sums, spent, unfinished = got
+                visits, sums, spent, unfinished, _ = got
                 if spent:
                     self.warn(_SPENT)
                 if unfinished and hasattr(view, "spend_work"):

@@ -5,8 +5,9 @@ Whole games are played twice by ISMCTS players, their playouts ``"native"`` (eve
 searched natively) and ``"python"`` (the Python search): every decision's option, values and
 visit counts, and the players' stream after it, must be the same. The tiny game's choice offers
 options of every shape whose keys native code writes (a fixed action, a block of actions, pairs,
-an ``any`` over a conditional, a ``let``, a block of one item, a conditional repeat), so the
-hashed keys must tell options apart exactly as ``option_key`` does; the players' hands are
+an ``any`` over a conditional, a ``let``, a block of one item, a conditional repeat, a block
+whose ``repeat all`` is listed on the state its move leaves, an ``all`` of moves, a computed
+repeat), so the hashed keys must tell options apart exactly as ``option_key`` does; the players' hands are
 hidden, so every world is dealt again. Then the search's other paths: the cheating players (no
 deal, one location revealed), the ``score`` reward, a decision whose options native code cannot
 key (declined: the Python search decides, with the same stream), and a spent work budget.
@@ -42,7 +43,13 @@ KEYED = """(do ((shuffle (game iloc STOCK))
    (let (size ((current player) iloc HAND)) 'N
      ((> 'N 3) (move (top ((current player) iloc HAND)) (bottom (game vloc DONE)))))
    (do ((any (game vloc DONE) 'D ((== (cardatt SUIT 'D) X) (move 'D (top ((current player) iloc HAND)))))))
-   ((== (game sto TURNS) 3) (repeat 2 (move (top (game iloc STOCK)) (top (game vloc DONE))))))))"""
+   ((== (game sto TURNS) 3) (repeat 2 (move (top (game iloc STOCK)) (top (game vloc DONE)))))
+   ((> (size (game vloc DONE)) 1)
+    (do ((move (top (game vloc DONE)) (top ((current player) iloc HAND)))
+         (repeat all (move (top (game vloc DONE)) (top (game iloc STOCK)))))))
+   ((> (size ((current player) iloc HAND)) 3) (all ((current player) iloc HAND) 'C (move 'C (top (game iloc STOCK)))))
+   ((and (< (size ((current player) iloc HAND)) 4) (>= (size (game iloc STOCK)) 3))
+    (repeat (- 4 (size ((current player) iloc HAND))) (move (top (game iloc STOCK)) (top ((current player) iloc HAND))))))))"""
 KEYED_SCORING = "(scoring max (+ (size ((current player) iloc HAND)) ((current player) sto DRAWS)))"
 
 
@@ -110,8 +117,9 @@ def test_cheating_players_and_the_score_reward_are_searched_as_python(make):
 
 
 def test_options_native_code_cannot_key_leave_the_search_to_python_with_the_same_stream():
-    """SHAPES' choice has an (all ...) of options and blocks that fork, whose steps native code
-    does not key: a search that reaches it below the root declines, and Python searches."""
+    """SHAPES' choice has an option under a ``let`` of a group list, whose key holds the list's
+    cards (native code holds a view): a search that reaches it below the root declines, and
+    Python searches that decision; the others are searched natively."""
     game = tiny(SHAPES, deck="(deck (RANK (A, B, C, D, E)) (SUIT (X, Y)))",
                 declare="(declare (RED, BLUE) 'COLORS) (declare (range 1..3) 'SLOTS)",
                 scoring="(scoring max (+ ((current player) sto FIRST) ((current player) sto DRAWS)))")
@@ -119,7 +127,9 @@ def test_options_native_code_cannot_key_leave_the_search_to_python_with_the_same
     native, searched, why = searches(game, lambda e: ISMCTSPlayer(40, playouts=e), "native", 2, upto=4)
     python, _, _ = searches(game, lambda e: ISMCTSPlayer(40, playouts=e), "python", 2, upto=4)
     assert native == python
-    assert why == {STATUS_WORDS[DECLINE]: len(native)} and searched == 0
+    declined = why.get(STATUS_WORDS[DECLINE], 0)
+    assert set(why) == {STATUS_WORDS[DECLINE]} and declined >= 1 and searched >= 1
+    assert declined + searched == len(native)
 
 
 def test_a_search_that_spends_its_work_budget_stops_and_says_so():
@@ -129,9 +139,66 @@ def test_a_search_that_spends_its_work_budget_stops_and_says_so():
     while s.num_options() == 1:
         s.apply(0)
     player = ISMCTSPlayer(500, playouts="native")
-    player.max_work = 200  # a few iterations' work
+    player.max_work = 10_000  # some tens of iterations' work
     rng = Stream(3)
     player.choose(s.observation(s.current_player()), s.legal_options(), rng)
     assert player._native[1].searched == 1
     assert 0 < sum(player.last_visits) < 100
     assert player.warnings == [_SPENT]
+
+
+def test_the_native_search_considers_as_many_options_as_the_python_one():
+    from recycle.native import runtime_search
+    from recycle.players import lookahead
+
+    assert runtime_search.MAX_CONSIDERED == lookahead.MAX_CONSIDERED
+
+
+def key_pairs(game, seeds, upto: int = 40) -> tuple[dict, int]:
+    """(Python's option key -> the native keys of the options it was the key of, over every
+    decision of random games of ``seeds``), and how many decisions native code declined."""
+    from recycle.engine.options import option_key
+    from recycle.native import native_playouts
+
+    native = native_playouts(game, "native")
+    pairs: dict = {}
+    declined = 0
+    for seed in seeds:
+        s = game.new_state(seed)
+        rng = Stream(seed)
+        while not s.is_terminal() and s.decisions < upto:
+            n = s.num_options()
+            if 1 < n <= 64:
+                view = s.observation(s.current_player())
+                keys = native.option_keys(native.root(view), view)
+                if keys is None:
+                    declined += 1
+                else:
+                    for i, opt in enumerate(s.legal_options()):
+                        pairs.setdefault(option_key(opt.steps), set()).add(keys[i])
+            s.apply(int(rng.random() * n) if n > 1 else 0)
+    return pairs, declined
+
+
+@pytest.mark.parametrize("which", ["keyed", "shapes", "schwimmen"])
+def test_native_option_keys_are_equal_exactly_when_python_s_are(which):
+    """Over every decision of a few random games: each Python key has one native key, and no
+    two Python keys share one (so a search's tree has the same children natively)."""
+    if which == "keyed":
+        game = keyed_game()
+    elif which == "schwimmen":
+        game = load(GAMES / "schwimmen.rcy")
+    else:
+        game = tiny(SHAPES, deck="(deck (RANK (A, B, C, D, E)) (SUIT (X, Y)))",
+                    declare="(declare (RED, BLUE) 'COLORS) (declare (range 1..3) 'SLOTS)",
+                    scoring="(scoring max (+ ((current player) sto FIRST) ((current player) sto DRAWS)))")
+    compiled(game)
+    pairs, declined = key_pairs(game, range(1, 7))
+    assert len(pairs) > 20
+    assert all(len(keys) == 1 for keys in pairs.values()), [k for k, v in pairs.items() if len(v) > 1][:3]
+    natives = [next(iter(keys)) for keys in pairs.values()]
+    assert len(set(natives)) == len(natives)
+    if which == "shapes":
+        assert declined > 0  # (its let of a group list: see above)
+    else:
+        assert declined == 0
