@@ -16,7 +16,9 @@ few games; this runs them all, which takes minutes (a first compile is 10-30 s a
 ``--search K``: at K decisions of one game played at random (the 1st, 4th, 7th ... of those
 with two or more options), an ISMCTS decision (budget 60) searched in machine code and in Python
 (recycle/native/runtime_search.py): the same choice, visits, values and player's stream after,
-or the search declined natively (and why; Python searches then, so it agrees by construction).
+or the search declined natively (and why; Python searches then, so it agrees by construction);
+and over every decision of three random games, whether native option keys are equal exactly
+when Python's are (``playouts.key_agreement``).
 """
 
 from __future__ import annotations
@@ -86,6 +88,7 @@ def check_search(path: Path, decisions: int, budget: int = 60) -> dict:
 
     import recycle
     from recycle.engine.runner import privileged
+    from recycle.native.playouts import key_agreement
     from recycle.native.runtime import STATUS_WORDS
     from recycle.players.lookahead import ISMCTSPlayer
     from recycle.streams import Stream
@@ -124,6 +127,7 @@ def check_search(path: Path, decisions: int, budget: int = 60) -> dict:
 
     try:
         g.play([Probe() for _ in range(g.nplayers)], seed=1)
+        row["keys"] = key_agreement(g, range(1, 4), upto=60)
     except recycle.errors.RecycleError as exc:
         row["error"] = str(exc)[:100]
     return row
@@ -143,7 +147,8 @@ def main() -> int:
         row = check(p, args.seeds)
         if args.search and row["native"] == "written":
             row["search"] = check_search(p, args.search)
-            bad += bool(row["search"]["differ"])
+            keys = row["search"].get("keys", {})
+            bad += bool(row["search"]["differ"] or keys.get("split") or keys.get("merged"))
         rows.append(row)
         bad += bool(row.get("differ"))
         if args.json:
@@ -155,7 +160,11 @@ def main() -> int:
                   flush=True)
             if "search" in row:
                 sr = row["search"]
+                keys = sr.get("keys", {})
                 print(f"{'':28} search  {sr['agree']} agree" + (f", declined: {sr['declined']}" if sr["declined"] else "")
+                      + (f"; keys of {keys['keys']} options, {keys['declined']} decisions not keyed"
+                         + (f", SPLIT {keys['split']} MERGED {keys['merged']}" if keys["split"] or keys["merged"] else "")
+                         if keys else "")
                       + (f"  DIFFER at decisions {sr['differ']}" if sr["differ"] else "")
                       + (f"  ({sr['error']})" if "error" in sr else ""), flush=True)
         else:

@@ -231,6 +231,37 @@ class NativePlayouts:
         return visits, sums, tree[rs.T_STOP] == rs.STOP_SPENT, int(tree[rs.T_UNFINISHED]), keys
 
 
+def key_agreement(game, seeds, upto: int = 40) -> dict:
+    """Native option keys against Python's over every decision (up to ``upto``) of random games
+    of ``seeds`` (a verification: tests/players/test_native_search.py, tools/native_check.py):
+    ``keys`` Python's keys seen, ``split`` those given two native keys or more, ``merged``
+    native keys given to two Python keys or more (both must be 0), ``declined`` decisions
+    native code did not key."""
+    from ..engine.options import option_key
+    from . import native_playouts
+
+    native = native_playouts(game, "native")
+    pairs: dict = {}
+    declined = 0
+    for seed in seeds:
+        s = game.new_state(seed)
+        rng = Stream(seed)
+        while not s.is_terminal() and s.decisions < upto:
+            n = s.num_options()
+            if 1 < n <= 64:
+                view = s.observation(s.current_player())
+                keys = native.option_keys(native.root(view), view)
+                if keys is None:
+                    declined += 1
+                else:
+                    for i, opt in enumerate(s.legal_options()):
+                        pairs.setdefault(option_key(opt.steps), set()).add(keys[i])
+            s.apply(int(rng.random() * n) if n > 1 else 0)
+    natives = [k for keys in pairs.values() for k in keys]
+    return {"keys": len(pairs), "split": sum(len(keys) > 1 for keys in pairs.values()),
+            "merged": len(natives) - len(set(natives)), "declined": declined}
+
+
 def warm_playout(native) -> None:
     """Compile (or load) the native playout: one from the start of a game of seed 0."""
     from ..streams import CHANCE, PLAYERS, stream_key

@@ -19,6 +19,7 @@ import pytest
 
 from recycle.engine.game import players_stream
 from recycle.native import available
+from recycle.native.playouts import key_agreement
 from recycle.native.runtime import DECLINE, STATUS_WORDS
 from recycle.players.lookahead import _SPENT, ISMCTSPlayer, OmniscientPlayer, RevealingPlayer
 from recycle.streams import Stream
@@ -154,32 +155,6 @@ def test_the_native_search_considers_as_many_options_as_the_python_one():
     assert runtime_search.MAX_CONSIDERED == lookahead.MAX_CONSIDERED
 
 
-def key_pairs(game, seeds, upto: int = 40) -> tuple[dict, int]:
-    """(Python's option key -> the native keys of the options it was the key of, over every
-    decision of random games of ``seeds``), and how many decisions native code declined."""
-    from recycle.engine.options import option_key
-    from recycle.native import native_playouts
-
-    native = native_playouts(game, "native")
-    pairs: dict = {}
-    declined = 0
-    for seed in seeds:
-        s = game.new_state(seed)
-        rng = Stream(seed)
-        while not s.is_terminal() and s.decisions < upto:
-            n = s.num_options()
-            if 1 < n <= 64:
-                view = s.observation(s.current_player())
-                keys = native.option_keys(native.root(view), view)
-                if keys is None:
-                    declined += 1
-                else:
-                    for i, opt in enumerate(s.legal_options()):
-                        pairs.setdefault(option_key(opt.steps), set()).add(keys[i])
-            s.apply(int(rng.random() * n) if n > 1 else 0)
-    return pairs, declined
-
-
 @pytest.mark.parametrize("which", ["keyed", "shapes", "schwimmen"])
 def test_native_option_keys_are_equal_exactly_when_python_s_are(which):
     """Over every decision of a few random games: each Python key has one native key, and no
@@ -193,12 +168,10 @@ def test_native_option_keys_are_equal_exactly_when_python_s_are(which):
                     declare="(declare (RED, BLUE) 'COLORS) (declare (range 1..3) 'SLOTS)",
                     scoring="(scoring max (+ ((current player) sto FIRST) ((current player) sto DRAWS)))")
     compiled(game)
-    pairs, declined = key_pairs(game, range(1, 7))
-    assert len(pairs) > 20
-    assert all(len(keys) == 1 for keys in pairs.values()), [k for k, v in pairs.items() if len(v) > 1][:3]
-    natives = [next(iter(keys)) for keys in pairs.values()]
-    assert len(set(natives)) == len(natives)
+    got = key_agreement(game, range(1, 7))
+    assert got["keys"] > 20
+    assert got["split"] == 0 and got["merged"] == 0
     if which == "shapes":
-        assert declined > 0  # (its let of a group list: see above)
+        assert got["declined"] > 0  # (its let of a group list: see above)
     else:
-        assert declined == 0
+        assert got["declined"] == 0
