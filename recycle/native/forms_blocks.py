@@ -13,8 +13,9 @@ from __future__ import annotations
 from ..lang.items import uses_rng
 from ..lang.syntax import SList
 from .forms_flow import sequence
-from .forms_options import (Offer, condition_draws, do_parts, is_single, is_static, key_step, key_steps, offer,
-                            offer_keys, offer_of, one_option, options, raw_count, raw_walk)
+from .forms_options import (KeyAround, Offer, condition_draws, decline_keys, do_parts, is_single, is_static, key_step,
+                            key_steps, offer, offer_keys, offer_of, one_option, options, raw_count, raw_walk,
+                            single_key)
 from .writer import NativeUnsupported
 
 
@@ -65,12 +66,43 @@ class _Block(Offer):
             return
         w.line(f"{var} += {block_functions(w, x, sc)[0]}")
 
-    def offer_keys(self, w, x, sc) -> None:
+    def offer_keys(self, w, x, sc, around: KeyAround | None = None) -> None:
         parts = do_parts(x)
         if not self.static(x) and len(parts) == 1:
-            offer_keys(w, parts[0], sc)  # (Python's sequence of one item lists that item's options)
-        else:
-            super().offer_keys(w, x, sc)  # one option: its steps (blocks whose items fork decline)
+            offer_keys(w, parts[0], sc, around)  # (Python's sequence of one item lists that item's options)
+            return
+        forks = [i for i, p in enumerate(parts) if not is_single(p)]
+        if self.static(x) or not forks:
+            super().offer_keys(w, x, sc, around)  # one option: its steps
+            return
+        f = forks[0]
+        fork = parts[f]
+        if len(forks) > 1 or not all(is_static(p) for p in parts[f + 1:]) or uses_rng(fork) \
+                or any(condition_draws(p) for p in parts) or offer_of(fork).lists_empty(fork):
+            decline_keys(w)  # (blocks whose items fork more than once: not keyed natively)
+            return
+        # Python's compose: the items before the fork run on a dry state, the fork's options are
+        # listed there, each continuing with the fixed items after; none listed, one option
+        level = w.dry_level
+        w.dry_level += 1
+        state = "locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver"
+        if f:
+            w.line(f"dry_state({state}, dry[{level}], False)")
+        prefix, steps, first = w.fresh("prefix"), w.fresh("stepped"), w.fresh("first")
+        w.line(f"{steps} = {around.steps if around else 0}")
+        w.line(f"h = {around.prefix if around else 'KEY_SEED'}")
+        for p in parts[:f]:
+            key_steps(w, p, sc, steps)
+            sequence(w, [p], sc)
+        w.line(f"{prefix} = h")
+        after = KeyAround(prefix, steps, [(p, sc) for p in parts[f + 1:]] + (around.after if around else []))
+        w.line(f"{first} = j")
+        offer_keys(w, fork, sc, after)
+        with w.block(f"if j == {first}:"):
+            single_key(w, None, sc, after)
+        if f:
+            w.line(f"dry_state({state}, dry[{level}], True)")
+        w.dry_level = level
 
     def key_steps(self, w, x, sc, steps: str) -> None:
         """A block of actions is one step; a block of single items, each item's steps in

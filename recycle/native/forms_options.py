@@ -9,6 +9,8 @@ registry); a conditional is found by its shape. An action offers itself, once.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..lang.flow import REGISTRY
 from ..lang.forms import Kind
 from ..lang.items import uses_rng
@@ -68,11 +70,12 @@ class Offer:
             raise NativeUnsupported(f"({head_of(x)} ...) in a block of options", x)
         one_option(w, x, sc, False, suffix)
 
-    def offer_keys(self, w, x, sc) -> None:
+    def offer_keys(self, w, x, sc, around: KeyAround | None = None) -> None:
         """Write the key of each option ``x`` offers (``key_options``; runtime_search.py), or
-        decline the search where the options' steps are not known here."""
+        decline the search where the options' steps are not known here. ``around``: the
+        steps of a block's items before and after ``x`` (each option holds them too)."""
         if self.single(x):
-            single_key(w, x, sc)
+            single_key(w, x, sc, around)
         else:
             decline_keys(w)
 
@@ -131,20 +134,34 @@ def raw_walk(w, x, sc, suffix: list) -> None:
     offer_of(x).raw_walk(w, x, sc, suffix)
 
 
-def offer_keys(w, x, sc) -> None:
-    offer_of(x).offer_keys(w, x, sc)
+@dataclass
+class KeyAround:
+    """The steps around the options of a block's item that forks: the hash (``prefix``, a
+    local) and number (``steps``, a local) of the steps of the items before it, and the
+    fixed items after it with their scope (recycle/lang/items.py, compose)."""
+
+    prefix: str
+    steps: str
+    after: list
+
+
+def offer_keys(w, x, sc, around: KeyAround | None = None) -> None:
+    offer_of(x).offer_keys(w, x, sc, around)
 
 
 def key_steps(w, x, sc, steps: str) -> None:
     offer_of(x).key_steps(w, x, sc, steps)
 
 
-def single_key(w, x, sc) -> None:
-    """The key of the one option ``x`` offers now (none when it offers none)."""
+def single_key(w, x, sc, around: KeyAround | None = None) -> None:
+    """The key of the one option ``x`` offers now (none when it offers none, nor ``around``)."""
     steps = w.fresh("steps")
-    w.line(f"{steps} = 0")
-    w.line("h = KEY_SEED")
-    key_steps(w, x, sc, steps)
+    w.line(f"{steps} = {around.steps if around else 0}")
+    w.line(f"h = {around.prefix if around else 'KEY_SEED'}")
+    if x is not None:
+        key_steps(w, x, sc, steps)
+    for node, scope in around.after if around else ():
+        key_step(w, node, scope, steps)
     with w.block(f"if {steps} > 0:"):
         w.line("j = put_key(tree, j, h)")
 
@@ -222,9 +239,9 @@ class _Conditional(Forming):
         with w.block(f"if {w.bool_(x.items[0], sc)}:"):
             raw_walk(w, x.items[1], sc, suffix)
 
-    def offer_keys(self, w, x, sc) -> None:
+    def offer_keys(self, w, x, sc, around: KeyAround | None = None) -> None:
         with w.block(f"if {w.bool_(x.items[0], sc)}:"):
-            offer_keys(w, x.items[1], sc)
+            offer_keys(w, x.items[1], sc, around)
 
     def key_steps(self, w, x, sc, steps: str) -> None:
         with w.block(f"if {w.bool_(x.items[0], sc)}:"):
@@ -262,13 +279,13 @@ class _Any(Forming):
         options(w, x.items[3], sc.bind(name, var, loop.type), counting)
         w.fn.depth = depth
 
-    def offer_keys(self, w, x, sc) -> None:
+    def offer_keys(self, w, x, sc, around: KeyAround | None = None) -> None:
         name = loop_var(x)
         var = w.local(name)
         loop = collection(w, x.items[1], sc, var)
         depth = w.fn.depth
         open_loop(w, loop)
-        offer_keys(w, x.items[3], sc.bind(name, var, loop.type))
+        offer_keys(w, x.items[3], sc.bind(name, var, loop.type), around)
         w.fn.depth = depth
 
     def raw_count(self, w, x, sc, var: str) -> None:
@@ -342,8 +359,8 @@ class _Let(Forming):
     def raw_walk(self, w, x, sc, suffix: list) -> None:
         raw_walk(w, x.items[3], self.bound(w, x, sc), suffix)
 
-    def offer_keys(self, w, x, sc) -> None:
-        offer_keys(w, x.items[3], self.bound(w, x, sc))
+    def offer_keys(self, w, x, sc, around: KeyAround | None = None) -> None:
+        offer_keys(w, x.items[3], self.bound(w, x, sc), around)
 
     def key_steps(self, w, x, sc, steps: str) -> None:
         key_steps(w, x.items[3], self.bound(w, x, sc), steps)

@@ -7,7 +7,8 @@ visit counts, and the players' stream after it, must be the same. The tiny game'
 options of every shape whose keys native code writes (a fixed action, a block of actions, pairs,
 an ``any`` over a conditional, a ``let``, a block of one item, a conditional repeat, a block
 whose ``repeat all`` is listed on the state its move leaves, an ``all`` of moves, a computed
-repeat), so the hashed keys must tell options apart exactly as ``option_key`` does; the players' hands are
+repeat, a block whose ``any`` is listed after its move, each option followed by the block's
+last action), so the hashed keys must tell options apart exactly as ``option_key`` does; the players' hands are
 hidden, so every world is dealt again. Then the search's other paths: the cheating players (no
 deal, one location revealed), the ``score`` reward, a decision whose options native code cannot
 key (declined: the Python search decides, with the same stream), and a spent work budget.
@@ -48,6 +49,10 @@ KEYED = """(do ((shuffle (game iloc STOCK))
    ((> (size (game vloc DONE)) 1)
     (do ((move (top (game vloc DONE)) (top ((current player) iloc HAND)))
          (repeat all (move (top (game vloc DONE)) (top (game iloc STOCK)))))))
+   (any ((current player) iloc HAND) 'C ((== (cardatt RANK 'C) A)
+     (do ((move 'C (top (game vloc DONE)))
+          (any (filter (game vloc DONE) 'D (== (cardatt SUIT 'D) Y)) 'D (inc ((current player) sto MARKS) 1))
+          (inc ((current player) sto DRAWS) 1)))))
    ((> (size ((current player) iloc HAND)) 3) (all ((current player) iloc HAND) 'C (move 'C (top (game iloc STOCK)))))
    ((and (< (size ((current player) iloc HAND)) 4) (>= (size (game iloc STOCK)) 3))
     (repeat (- 4 (size ((current player) iloc HAND))) (move (top (game iloc STOCK)) (top ((current player) iloc HAND))))))))"""
