@@ -78,7 +78,7 @@ def redeal_plan(state, observer: int, known: dict | None = None) -> list:
     game = state.game
     infos = game.layout.infos
     known = known or {}
-    decks = game.card_deck
+    decks = game.card_table.decks
     team_of = state.team_of
     slots: dict[str, list] = {}
     for i, lst in enumerate(state.locs):

@@ -260,7 +260,7 @@ class State(_Stepping):
         self.card_loc: list[int] = []
         self.ints = [0] * layout.nints
         self.strs = [""] * layout.nstrs
-        self.points = [game.empty_points] * layout.npoints
+        self.points = [game.card_table.empty_points] * layout.npoints
         self.pstack = [[0, None]]
         self.tstack = [[0, None]]
         self.rng = rng
@@ -314,7 +314,7 @@ class State(_Stepping):
         layout = self.game.layout
         self.ints.extend([0] * (layout.nints - len(self.ints)))
         self.strs.extend([""] * (layout.nstrs - len(self.strs)))
-        self.points.extend([self.game.empty_points] * (layout.npoints - len(self.points)))
+        self.points.extend([self.game.card_table.empty_points] * (layout.npoints - len(self.points)))
 
     # -- snapshots, used when working out options that need the state mid-option --------
     def snapshot(self):

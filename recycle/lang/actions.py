@@ -214,7 +214,7 @@ class CardActions:
                     s.locs[d].append(c)
                     s.card_loc[c] = d
                     if s.events is not None:
-                        record_move(s, "move", c, const_src, d)
+                        record_move(s, infos, "move", c, const_src, d)
                 item = Item(x, scope, run=move_top_from_pile, static=True)
                 if self.stable_location(x.items[2].items[1], scope):
                     item.bulk = (sidx, dst)
@@ -231,7 +231,7 @@ class CardActions:
                     s.locs[const_dst].append(c)
                     s.card_loc[c] = const_dst
                     if s.events is not None:
-                        record_move(s, "move", c, i, const_dst)
+                        record_move(s, infos, "move", c, i, const_dst)
                 item = Item(x, scope, run=move_top_of_current, static=True)
                 item.bulk = (sidx, dst)
                 return item
@@ -250,7 +250,7 @@ class CardActions:
                 s.locs[d].append(c)
                 s.card_loc[c] = d
                 if s.events is not None:
-                    record_move(s, "move", c, i, d)
+                    record_move(s, infos, "move", c, i, d)
             item = Item(x, scope, run=move_top, static=True)
             if self.stable_location(src_node.items[1], scope) and self.stable_location(x.items[2].items[1], scope):
                 item.bulk = (sidx, dst)
@@ -281,7 +281,7 @@ class CardActions:
                     picked_from.insert(k, c)
                 raise
             if s.events is not None:
-                record_move(s, "move", c, i, d)
+                record_move(s, infos, "move", c, i, d)
         return Item(x, scope, run=move, static=True)
 
     def stable_location(self, x, scope: Scope) -> bool:
@@ -333,9 +333,9 @@ class CardActions:
                     cl[c] = j
                 if s.events is not None:
                     for c in li:
-                        record_move(s, "swap", c, i, j, whole=True)
+                        record_move(s, infos, "swap", c, i, j, whole=True)
                     for c in lj:
-                        record_move(s, "swap", c, j, i, whole=True)
+                        record_move(s, infos, "swap", c, j, i, whole=True)
             return Item(x, scope, run=swap_locs, static=True)
         ca = self.c_value(a, scope)
         cb = self.c_value(b, scope)
@@ -368,9 +368,9 @@ class CardActions:
                     s.card_loc[c] = j
                 if s.events is not None:
                     for c in li:
-                        record_move(s, "swap", c, i, j, whole=True)
+                        record_move(s, infos, "swap", c, i, j, whole=True)
                     for c in lj:
-                        record_move(s, "swap", c, j, i, whole=True)
+                        record_move(s, infos, "swap", c, j, i, whole=True)
                 return
             if not isinstance(va, Card) or not isinstance(vb, Card):
                 rt_error("swap needs two cards or two locations", span, "swap")
@@ -383,8 +383,8 @@ class CardActions:
             lj[pb] = va
             s.card_loc[va], s.card_loc[vb] = j, i
             if s.events is not None:
-                record_move(s, "swap", va, i, j)
-                record_move(s, "swap", vb, j, i)
+                record_move(s, infos, "swap", va, i, j)
+                record_move(s, infos, "swap", vb, j, i)
         return Item(x, scope, run=swap, static=True)
 
     @form("remember", "(remember CARD (top|bottom|INDEX MEMLOCATION))", Kind.ACTION, puts=(2,),
@@ -409,7 +409,7 @@ class CardActions:
                 rt_error(f"remember into {infos[d].label}, which is not a mem location", span, "remember")
             place(s, d, c, pos, e, span, memory=True)
             if s.events is not None:
-                record_move(s, "remember", c, s.card_loc[c], d)
+                record_move(s, infos, "remember", c, s.card_loc[c], d)
         return Item(x, scope, run=remember, static=True)
 
     def c_mem_dest(self, x: SList, scope: Scope):
@@ -463,7 +463,7 @@ class CardActions:
                 charge(s, len(lst) >> 8, span, "forget")  # the entries above it shift
             c = lst.pop(k)
             if s.events is not None:
-                record_move(s, "forget", c, i, None)
+                record_move(s, infos, "forget", c, i, None)
         return Item(x, scope, run=forget, static=True)
 
     @form("shuffle", "(shuffle LOCATION) | (shuffle faro LOCATION LOCATION)", Kind.ACTION, draws=True,
@@ -504,7 +504,7 @@ class CardActions:
                     card_loc[c] = i
                 if s.events is not None:
                     for c in moved:
-                        record_move(s, "move", c, j, i)
+                        record_move(s, infos, "move", c, j, i)
             return Item(x, scope, run=faro, static=True)
         self.arity(x, 2)
         if not is_location_form(x.items[1]) and not is_atom(x.items[1], VAR):

@@ -71,12 +71,12 @@ class StateActions:
                 constant = False
                 pts_val = self.c_int(award.items[-1], scope)
             compiled.append((conds, pts_val))
-        game = self.game
+        card_table = self.cards
         if constant:
             key = tuple((tuple(c), p) for c, p in compiled)
 
             def set_points_const(s, e):
-                s.points[slot(s, e)] = game.point_map(key)
+                s.points[slot(s, e)] = card_table.point_map(key)
             return Item(x, scope, run=set_points_const, static=True)
 
         # the map is a function of the computed parts alone (Hearts: the suit led, set each
@@ -110,7 +110,7 @@ class StateActions:
             def set_points_plain(s, e):
                 if len(s.card_loc) * nawards > SMALL:
                     charge(s, (len(s.card_loc) * nawards) >> 1, span, "set")
-                s.points[slot(s, e)] = game.point_map(build_key(tuple([f(s, e) for f in computed])))
+                s.points[slot(s, e)] = card_table.point_map(build_key(tuple([f(s, e) for f in computed])))
             return Item(x, scope, run=set_points_plain, static=True)
 
         def set_points(s, e):
@@ -119,8 +119,8 @@ class StateActions:
             values = tuple([f(s, e) for f in computed])
             pm = by_values.get(values)
             if pm is None:
-                pm = game.point_map(build_key(values))
-                if game.maps_full(len(by_values)):
+                pm = card_table.point_map(build_key(values))
+                if card_table.maps_full(len(by_values)):
                     by_values.clear()
                 by_values[values] = pm
             s.points[slot(s, e)] = pm
@@ -314,17 +314,17 @@ class StateActions:
         combos = deck_combinations(items[1])
         if len(combos) > MAX_COLLECTION:
             fail(f"this deck would have {len(combos)} cards (limit {MAX_COLLECTION})", items[1], "deck")
-        game = self.game
+        card_table, infos = self.cards, self.layout.infos
         key = (x.span.line, x.span.column)
 
         def create(s, e):
             d = dst(s, e)
-            ids = game.deal_cards(s, key, deck_name, combos, x.span)
+            ids = card_table.deal(s, key, deck_name, combos, x.span)
             s.locs[d].extend(ids)
             s.card_loc.extend([d] * len(ids))
             if s.events is not None:
                 for c in ids:
-                    record_move(s, "create", c, None, d)
+                    record_move(s, infos, "create", c, None, d)
         return Item(x, scope, run=create, static=True)
 
     def c_create_teams(self, x: SList, scope: Scope) -> Item:

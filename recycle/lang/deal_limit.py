@@ -68,7 +68,7 @@ class DealFailure:
 
 class _Analysis:
     def __init__(self, game: SList, n: int, count_var: str | None):
-        self.game, self.n, self.count_var = game, n, count_var
+        self.game_form, self.n, self.count_var = game, n, count_var
         self.counts: dict[tuple, int | None] = {}  # (owner, kind, name) -> cards; None: unknown
         self.unknown: set[tuple] = set()  # (kind, name) unknown for every owner
         self.created: dict[tuple, int] = {}
@@ -318,7 +318,7 @@ class _Analysis:
     def run(self) -> DealFailure | None:
         env: dict = {}
         try:
-            for x in self.game.items[1:]:
+            for x in self.game_form.items[1:]:
                 h = head_of(x)
                 if h == "declare" and len(x.items) == 3 and isinstance(x.items[2], Atom):
                     name = x.items[2].value

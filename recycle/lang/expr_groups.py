@@ -80,12 +80,12 @@ class GroupForms:
         if len(items) < 3:
             fail("expected (partition KEY LOCATION...)", x, "partition")
         key = self.storage_name(items[1], scope)
-        game = self.game
+        card_table = self.cards
         span = x.span
         if len(items) == 3 and head_of(items[2]) != "all":
             cards = self.c_cards(items[2], scope)
             if isinstance(key, str):
-                col = game.attr_column(key)
+                col = card_table.column(key)
 
                 def partition1(s, e):
                     groups: dict = {}
@@ -106,7 +106,7 @@ class GroupForms:
         parts = self.c_loc_list(items[2:], scope, x)
         key_fn = (lambda s, e: key) if isinstance(key, str) else key
 
-        attrs = game.card_attrs
+        attrs = card_table.attrs
         const_key = isinstance(key, str)
 
         def partition(s, e):
@@ -120,7 +120,7 @@ class GroupForms:
             if s.work < 0:
                 out_of_work(s, span, "partition")
             if const_key:
-                col = game.attr_column(k)
+                col = card_table.column(k)
                 for lst in lists:
                     for c in lst:
                         groups.setdefault(col[c], []).append(c)

@@ -502,5 +502,5 @@ class FamilyForms:
         """The game's ``(declare (range A..B) 'NAME)`` forms, by NAME."""
         found = getattr(self, "_declared_ranges", None)
         if found is None:
-            found = self._declared_ranges = declared_forms(getattr(self.game, "source", None))
+            found = self._declared_ranges = declared_forms(self.source)
         return found

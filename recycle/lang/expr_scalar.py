@@ -264,9 +264,9 @@ class ScalarForms:
         self.arity(x, 3)
         key = self.storage_name(x.items[1], scope)
         card = self.c_card(x.items[2], scope, optional=True)
-        game = self.game
+        card_table = self.cards
         if isinstance(key, str):
-            col = game.attr_column(key)
+            col = card_table.column(key)
             if getattr(card, "var_slot", None) is not None and is_atom(x.items[2], VAR) \
                     and scope.hint(x.items[2].value) == "card":
                 # the attribute of a card bound by any/all/filter over a location: never empty
@@ -274,7 +274,7 @@ class ScalarForms:
                 return tag(lambda s, e: col[e[vs]], attr_of_var=(col, vs))
             return lambda s, e: "" if (c := card(s, e)) is None else col[c]
         key_fn = key
-        attrs = game.card_attrs  # a computed key is looked up card by card: no column per key
+        attrs = card_table.attrs  # a computed key is looked up card by card: no column per key
         return lambda s, e: "" if (c := card(s, e)) is None else attrs[c].get(key_fn(s, e), "")
 
     # -- values of any kind ----------------------------------------------------------------

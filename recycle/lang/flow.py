@@ -31,13 +31,14 @@ from .items import (MAX_OPTIONS, out_of_work, too_many_options, suspendable, res
 
 class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, FamilyForms, GroupForms, CardActions,
                    StateActions, Costs, ErrorKeeping):
-    """Turns the game's forms into Items; see ``recycle.game.PreparedGame`` for the result."""
+    """Turns a game's forms into Items. Of the game, it and its closures read only the card table
+    ``cards`` (``card_table``: the contract), ``source`` and ``rule_counts`` (``items.counted``)."""
 
-    def __init__(self, game, nplayers: int, fast: bool = True):
+    def __init__(self, cards, nplayers: int, fast: bool = True, source=None, rule_counts: dict | None = None):
         from .layout import Layout
         from .values import PlayerId, TeamId
 
-        self.game = game
+        self.cards, self.source, self.rule_counts = cards, source, rule_counts
         self.option_depth = 0
         self.layout = Layout(nplayers)
         self.players = tuple(PlayerId(p) for p in range(nplayers))
@@ -52,7 +53,6 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, F
         self.once_slots: set = set()
         self.errors: list = []  # the compile errors found so far (c_item)
         self.binder_colls: dict = {}  # slot of an any/all/filter variable -> its collection's form
-        self.rule_counts = getattr(game, "rule_counts", None)  # the plain engine's probe (items.counted)
 
     # -- items -----------------------------------------------------------------------------
     def c_item_of(self, x, scope: Scope, allow_choice: bool) -> Item:

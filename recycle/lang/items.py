@@ -447,11 +447,12 @@ def _bulk_moves(times, src_index, dst_index, brun, span, limit):
     return run
 
 
-def record_move(s, action: str, c, src, dst, whole: bool = False) -> None:
+def record_move(s, infos, action: str, c, src, dst, whole: bool = False) -> None:
+    """Emit the move of card ``c`` from ``src`` to ``dst`` (``infos``: the layout's, for their
+    visibility)."""
     s.nevents += 1
     if s.nevents > MAX_EVENTS:
         too_many_events(s)
-    infos = s.game.layout.infos
     s.events.append(MoveEvent(s.steps, action, int(c), src, dst,
                               infos[src].visibility if src is not None else None,
                               infos[dst].visibility if dst is not None else None,

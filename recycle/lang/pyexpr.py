@@ -403,7 +403,7 @@ def _cardatt(ew, node, scope):
         return None
     card = node.items[2]
     if is_atom(card, VAR) and card.value in ew.local:
-        col = ew.k(ew.comp.game.attr_column(node.items[1].value), "ATTR")
+        col = ew.k(ew.comp.cards.column(node.items[1].value), "ATTR")
         return f"{col}[{ew.local[card.value]}]"
     if isinstance(card, SList) and len(card.items) == 2 and kw(card.items[0], "top", "bottom") \
             and not ew.local and not ew.literal:
@@ -412,7 +412,7 @@ def _cardatt(ew, node, scope):
         idx = ew.loc_index(where, scope) if is_location_form(where) and where.items[1].value != "mem" else None
         if idx is None:
             return None
-        col = ew.k(ew.comp.game.attr_column(node.items[1].value), "ATTR")
+        col = ew.k(ew.comp.cards.column(node.items[1].value), "ATTR")
         lst = ew.fresh("l")
         end = {"top": -1, "bottom": 0}[card.items[0].value]  # the last card or the first
         return f"({col}[{lst}[{end}]] if ({lst} := s.locs[{idx}]) else '')"

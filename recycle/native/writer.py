@@ -240,7 +240,7 @@ class Writer:
             while name in self.columns.values():
                 name += "_"
             self.columns[key] = name
-            for v in self.game.attr_column(key):
+            for v in self.game.card_table.column(key):
                 self.intern(v)
         return name
 
@@ -446,7 +446,7 @@ class Writer:
             owners.append(info.owner if info.owner_kind == "player" else -1)
         out.append(f"LOC_PLAYER = np.array({owners!r}, dtype=np.int64)")
         for key, name in self.columns.items():
-            col = [self.intern(v) for v in g.attr_column(key)]
+            col = [self.intern(v) for v in g.card_table.column(key)]
             out.append(f"{name} = np.array({col!r}, dtype=np.int32)  # {embed(key, 'text')}")
         if self.uses_teams:
             members = setup_teams(g)

@@ -93,7 +93,7 @@ class _Tally:
 
     def __init__(self, game):
         self.infos = game.layout.infos  # the live list: it grows when a name is computed at run time
-        self.card_deck = game.card_deck
+        self.card_deck = game.card_table.decks
         self.moves: Counter = Counter()    # (src, dst, class, action) -> cards
         self.chosen: Counter = Counter()   # same key -> cards moved by a player's decision
         self.created: Counter = Counter()  # loc -> cards created there

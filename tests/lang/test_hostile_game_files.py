@@ -118,8 +118,8 @@ def test_computed_names_are_bounded():
 def test_a_computed_cardatt_key_makes_no_column_per_key():
     g = recycle.loads(game("(do ((all (range 1..5000) 'I (set (game str S) (cardatt 'I (top (game iloc STOCK)))))"
                            " (set (game str T) (cardatt (game str K) (top (game iloc STOCK))))))"), "keys.rcy")
-    before = len(g._attr_cols)
-    assert len(g._attr_cols) == before
+    before = len(g.card_table._columns)
+    assert len(g.card_table._columns) == before
 
 
 # -- literals, decks and views too large --------------------------------------------------------

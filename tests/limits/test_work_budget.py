@@ -397,10 +397,10 @@ def test_a_repeat_of_shuffles_of_a_huge_deck_stops_within_seconds():
 
 
 def test_point_maps_kept_for_reuse_are_bounded():
-    from recycle.engine.game import MAX_POINT_MAPS
+    from recycle.lang.card_table import MAX_POINT_MAPS
 
     g = recycle.loads(game("(do ((repeat 30000 (do ((set (game points Q) (((RANK : A) (game sto X)))) "
                            "(inc (game sto X)))))))"), "maps.rcy")
     s = g.random_rollout(0)
-    assert s.ints and len(g._point_maps) <= MAX_POINT_MAPS < 30_000
-    assert len(g._live_maps) <= MAX_POINT_MAPS + 1  # the 20,000 others, no longer used, are freed
+    assert s.ints and len(g.card_table._point_maps) <= MAX_POINT_MAPS < 30_000
+    assert len(g.card_table._live_maps) <= MAX_POINT_MAPS + 1  # the 20,000 others, no longer used, are freed
