@@ -13,15 +13,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
-from ..lang.shapes import Const, Scope, fail, head_of, is_atom, kw, literal_names
-from ..lang.card_table import CardTable
-from ..lang.flow import FlowCompiler
+from ..lang.forms.shapes import Const, Scope, fail, head_of, is_atom, kw, literal_names
+from ..lang.forms.card_table import CardTable
+from ..lang.forms.flow import FlowCompiler
 from ..errors import RecycleCompileError, RecycleCompileErrors, RecycleError, StepLimitExceeded, TimeLimitExceeded
-from ..lang.items import DEFAULT_MAX_WORK, MAX_EVENTS, charge  # noqa: F401 - part of the API
+from ..lang.forms.items import DEFAULT_MAX_WORK, MAX_EVENTS, charge  # noqa: F401 - part of the API
 from .state import State
-from ..lang.notes import read_notes
+from ..lang.syntax.notes import read_notes
 from ..streams import CHANCE, PLAYERS, Stream
-from ..lang.syntax import INT, SYMBOL, VAR, Atom, SList, SourceFile, parse_file, parse_text
+from ..lang.syntax.reader import INT, SYMBOL, VAR, Atom, SList, SourceFile, parse_file, parse_text
 
 DEFAULT_MAX_STEPS = 100_000
 ENGINES = ("compiled", "closures", "plain")
@@ -68,7 +68,7 @@ class PreparedGame:
             raise ValueError("rule_counts needs engine='plain'")
         # ``rule_counts``: a dict that every game played counts into, per conditional rule
         # ``((CONDITION) ITEM)`` at (line, column), [times reached, times its condition held]
-        # (recycle/lang/items.py, counted; the lint backed by simulation reads it)
+        # (recycle/lang/forms/items.py, counted; the lint backed by simulation reads it)
         self.rule_counts = rule_counts
         fast = fast and engine != "plain"
         self.source = source
@@ -79,10 +79,10 @@ class PreparedGame:
         self.max_work = DEFAULT_MAX_WORK if max_work is None else check_max_work(max_work)
         self.name = Path(source.filename).stem
         # the cards made so far, their columns and point maps: all the compiled game reads of
-        # its game (recycle/lang/card_table.py); it grows as decks are created
+        # its game (recycle/lang/forms/card_table.py); it grows as decks are created
         self.card_table = CardTable()
         self.warnings = list(source.warnings)
-        # the game's own words for its options and storages (its ``;@`` comments: lang/notes.py);
+        # the game's own words for its options and storages (its ``;@`` comments: lang/syntax/notes.py);
         # the notes not understood are warnings of ``recycle check``
         self.words, self.note_warnings = read_notes(source)
         # compiling allocates a great deal and frees nothing: the cyclic collector, run
@@ -186,7 +186,7 @@ class PreparedGame:
                 comp.raise_errors()
             raise
         # what the game's forms cost once (its loops over the players included, which are
-        # paid for with the forms around them: recycle/lang/flow.py, weight), paid when a
+        # paid for with the forms around them: recycle/lang/forms/flow.py, weight), paid when a
         # game begins, and what the scoring expression costs each time it is worked out
         self._game_cost = (comp.weight(game), game.span)
         self._score_cost = (comp.weight(scoring.items[2]), scoring.span)
@@ -194,11 +194,11 @@ class PreparedGame:
         self._decls = dynamic_decls
         self._flow = self._closure_flow = flow
         self._compiler = comp
-        # the Python source of the compiled engine (recycle/lang/pygen.py) and the closures it calls
+        # the Python source of the compiled engine (recycle/lang/python/pygen.py) and the closures it calls
         self.generated = None
         self.consts_of_generated: dict = {}
         self.generation_seconds = 0.0  # writing and compiling that source
-        self.bytecode_from_cache = False  # its bytecode came from the cache, not compile() (lang/codecache.py)
+        self.bytecode_from_cache = False  # its bytecode came from the cache, not compile() (lang/python/codecache.py)
         if self.engine == "compiled":
             self._generate(comp, flow)
         self.scope = scope
@@ -208,13 +208,13 @@ class PreparedGame:
         self.compiled_blocks = frozenset(self.layout.loc_base)
 
     def _generate(self, comp, flow) -> None:
-        """Play the flow by Python source generated from it (recycle/lang/pygen.py); a game
+        """Play the flow by Python source generated from it (recycle/lang/python/pygen.py); a game
         the generator cannot write stays on the closures, with a note in ``warnings``."""
-        from ..lang.pygen import CompiledFlow, GenerationLimit
+        from ..lang.python.pygen import CompiledFlow, GenerationLimit
 
         t0 = time.perf_counter()
         # (a ValueError is compile() refusing the source, a NUL in it say: outside text never
-        # gets there (lang/pytext.py), so that would be the generator's fault, not the game's)
+        # gets there (lang/python/pytext.py), so that would be the generator's fault, not the game's)
         try:
             compiled = CompiledFlow(comp, flow, self.name, self.source.filename)
         except (GenerationLimit, RecycleError, RecursionError, SyntaxError, ValueError, MemoryError) as exc:
@@ -459,7 +459,7 @@ def load(path: str | Path, fast: bool = True, max_work: int | None = None, engin
     """Parse and compile a .rcy file.
 
     ``engine`` chooses what plays it: ``"compiled"`` (the default: the game's flow as
-    generated Python source, ``PreparedGame.generated``; recycle/lang/pygen.py),
+    generated Python source, ``PreparedGame.generated``; recycle/lang/python/pygen.py),
     ``"closures"`` (the compiled closures with every speed special case) or ``"plain"``
     (no special case: fused closures, caches, batched deals, lazily listed options and
     inline random play all off). All three must give the same games (tests/engine/test_differential.py).

@@ -14,8 +14,8 @@ a player neither sees nor knows, so sampled worlds agree with everything it obse
 
 from __future__ import annotations
 
-from ..lang.values import MEMORY, Card, MoveEvent
-from ..lang.values import may_see
+from ..lang.forms.values import MEMORY, Card, MoveEvent
+from ..lang.forms.values import may_see
 
 
 class KnowledgeSink:

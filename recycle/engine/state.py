@@ -9,8 +9,8 @@ addressing can tell them apart.
 
 from __future__ import annotations
 
-from ..lang.items import DEFAULT_MAX_WORK
-from ..lang.values import Suspend
+from ..lang.forms.items import DEFAULT_MAX_WORK
+from ..lang.forms.values import Suspend
 from ..streams import Stream
 
 
@@ -270,7 +270,7 @@ class State(_Stepping):
         self.decisions = 0
         self.options_total = 0
         self.max_steps = max_steps
-        # the work budget left (recycle/lang/items.py, DEFAULT_MAX_WORK): steps only advance at
+        # the work budget left (recycle/lang/forms/items.py, DEFAULT_MAX_WORK): steps only advance at
         # choices and stage rounds, so the loops and expressions inside one step need a
         # budget of their own
         self.max_work = max_work

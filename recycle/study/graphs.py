@@ -28,7 +28,7 @@ from pathlib import Path
 
 import networkx as nx
 
-from ..lang.values import HIDDEN, MEMORY, OTHERS, PRIVATE, PUBLIC, MoveEvent
+from ..lang.forms.values import HIDDEN, MEMORY, OTHERS, PRIVATE, PUBLIC, MoveEvent
 from .layoutcheck import layout_problems  # noqa: F401  (checks a drawing of to_dot's)
 
 # node fill per visibility class (RECYCLE.md section 6); "others" is our choice (orange)

@@ -1,4 +1,4 @@
-"""The card table as the compiler's one view of a game (recycle/lang/card_table.py): the
+"""The card table as the compiler's one view of a game (recycle/lang/forms/card_table.py): the
 compiler and its closures are driven by a ``CardTable`` alone, and nothing in recycle/lang
 reaches into the prepared game (``PreparedGame``, or ``state.game`` at run time)."""
 
@@ -7,10 +7,10 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import recycle
-from recycle.lang.card_table import CardTable
-from recycle.lang.flow import FlowCompiler
-from recycle.lang.shapes import Scope
-from recycle.lang.syntax import parse_text
+from recycle.lang.forms.card_table import CardTable
+from recycle.lang.forms.flow import FlowCompiler
+from recycle.lang.forms.shapes import Scope
+from recycle.lang.syntax.reader import parse_text
 
 LANG = Path(recycle.__file__).resolve().parent / "lang"
 

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 import recycle
-from recycle.lang.pytext import embed
-from recycle.lang.syntax import parse_text
+from recycle.lang.python.pytext import embed
+from recycle.lang.syntax.reader import parse_text
 
 HEAD = """(game (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (A, B, C)) (SUIT (X, Y)))))
 """
@@ -240,7 +240,7 @@ def test_a_syntax_error_after_a_form_feed_quotes_its_line():
     assert lines[1].strip() == "(b #))" and lines[2].index("^") == lines[1].index("#")
 
 
-# -- outside text in the generated module (recycle/lang/pytext.py) -------------------------------
+# -- outside text in the generated module (recycle/lang/python/pytext.py) -------------------------
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHWIMMEN = ROOT / "games" / "schwimmen.rcy"
