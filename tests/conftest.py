@@ -61,7 +61,7 @@ class ConservationCheck(list):
 
 
 def check_conservation(s) -> None:
-    from recycle.lang.values import MEMORY
+    from recycle.lang.forms.values import MEMORY
 
     infos = s.game.layout.infos
     seen = {}

@@ -5,6 +5,11 @@ lang (text → closures) → engine (games, states, the runner) → native (game
 rollouts) → players → study → env (learning environments) → cli.
 A module may import recycle modules of its own layer or of layers before it; ``errors``
 and ``version`` are beneath every layer, and the package's ``__init__`` above them all.
+
+Inside lang, the rooms show the phases: syntax (text → forms) → forms (their meaning, compiled
+to closures) → python (the closures written out as Python) and, beside it, reading (what is
+worked out from the text without playing it). A module imports only its own room and the rooms
+before it.
 """
 
 import ast
@@ -17,6 +22,8 @@ LAYERS = ["errors", "version", "streams", "lang", "engine", "native", "players",
 # shows a seat's table with the command line's text of it (cli/table.py)
 SAME_LEVEL = {"studio": "cli"}
 MAX_LINES = 600
+# lang's rooms, in phase order, each with the rooms its modules may import besides its own
+LANG_ROOMS = {"syntax": (), "forms": ("syntax",), "python": ("syntax", "forms"), "reading": ("syntax", "forms")}
 
 
 def modules() -> dict[str, Path]:
@@ -73,6 +80,49 @@ def test_imports_follow_the_layers():
     assert not wrong, "imports against the direction of the layers:\n" + "\n".join(sorted(wrong))
 
 
+def lang_room(name: str) -> str | None:
+    """The room of a module of recycle.lang (``recycle.lang.forms.flow`` → ``forms``), None
+    for the package itself and for a module of another layer."""
+    parts = name.split(".")
+    return parts[2] if len(parts) > 2 and parts[1] == "lang" else None
+
+
+def rooms_against_the_phases(graph: dict[str, set[str]]) -> list[str]:
+    """The imports between lang's rooms that go against ``LANG_ROOMS``."""
+    wrong = []
+    for name, targets in graph.items():
+        room = lang_room(name)
+        if room is None:
+            continue
+        for target in targets:
+            other = lang_room(target)
+            if other is not None and other != room and other not in LANG_ROOMS[room]:
+                wrong.append(f"{name} ({room}) imports {target} ({other})")
+    return sorted(wrong)
+
+
+def test_every_module_of_lang_is_in_a_room():
+    for name in modules():
+        if name.startswith("recycle.lang."):
+            assert lang_room(name) in LANG_ROOMS and len(name.split(".")) in (3, 4), name
+    order = list(LANG_ROOMS)  # a room may import only rooms before it: no cycle between rooms
+    assert all(order.index(r) < order.index(room) for room, before in LANG_ROOMS.items() for r in before)
+
+
+def test_the_rooms_of_lang_import_only_their_own_and_earlier_rooms():
+    known = modules()
+    graph = {name: imports_of(name, path, known) for name, path in known.items() if lang_room(name)}
+    assert graph["recycle.lang.forms.flow"] >= {"recycle.lang.syntax.reader", "recycle.lang.forms.registry"}
+    wrong = rooms_against_the_phases(graph)
+    assert not wrong, "imports against lang's phases:\n" + "\n".join(wrong)
+    # ... and the check sees one: the forms reaching for the Python writer, or reading for it
+    assert rooms_against_the_phases({"recycle.lang.forms.flow": {"recycle.lang.python.pygen"},
+                                     "recycle.lang.reading.lint": {"recycle.lang.python.pycards"},
+                                     "recycle.lang.python.pygen": {"recycle.lang.forms.items"}}) == [
+        "recycle.lang.forms.flow (forms) imports recycle.lang.python.pygen (python)",
+        "recycle.lang.reading.lint (reading) imports recycle.lang.python.pycards (python)"]
+
+
 def test_no_import_cycles():
     known = modules()
     graph = {name: imports_of(name, path, known) for name, path in known.items() if name != "recycle"}
@@ -103,6 +153,18 @@ def test_no_import_cycles():
 def test_modules_fit_in_a_head():
     big = {str(p.relative_to(ROOT)): n for p in PACKAGE.rglob("*.py") if (n := len(p.read_text().splitlines())) > MAX_LINES}
     assert not big, f"modules over {MAX_LINES} lines: {big}"
+
+
+def test_the_files_the_package_reads_ship_with_it():
+    """pyproject.toml's package data names the folder each non-Python file is read from (the
+    grammar moved with the syntax room): a wheel or a plain ``pip install .`` carries them."""
+    import tomllib
+
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    shipped = {f for pkg, patterns in data.items() for pattern in patterns
+               for f in (ROOT / pkg.replace(".", "/")).glob(pattern)}
+    assert PACKAGE / "lang" / "syntax" / "grammar.lark" in shipped
+    assert not [f for f in PACKAGE.rglob("*.lark") if f not in shipped]
 
 
 def test_tools_do_not_import_the_tests():

@@ -364,7 +364,7 @@ def bench_load(args) -> None:
     """Seconds to load each game: without the bytecode cache, and reading it."""
     import statistics
 
-    from recycle.lang import codecache
+    from recycle.lang.python import codecache
 
     paths = sorted(CORPUS.glob("*.rcy")) + sorted((ROOT / "games").glob("*.rcy"))
 
@@ -405,7 +405,7 @@ def bench_parts(args) -> None:
     """Where one Schwimmen game's time goes, and what a ratio of 0.5 leaves for the play itself."""
     from recycle.streams import CHANCE, PLAYERS, Stream
     from recycle.engine.state import State
-    from recycle.lang.items import shuffle
+    from recycle.lang.forms.items import shuffle
     from recycle.study.stats import _Aggregate
 
     mod = load_native(Path(args.native)) if Path(args.native).exists() else None
@@ -464,7 +464,7 @@ def bench_limits(args) -> None:
     import subprocess
     import tempfile
 
-    from recycle.lang.syntax import MAX_SOURCE_BYTES
+    from recycle.lang.syntax.reader import MAX_SOURCE_BYTES
     from recycle.study.largest import largest_files
 
     env = dict(os.environ, RECYCLE_NO_CACHE="1")

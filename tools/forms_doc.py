@@ -10,7 +10,7 @@ first paragraph of its docstring, and its facts (draws random numbers, pure).
 
 ``docs/reference.md`` is written by hand except for its form tables: each sits between a line
 ``<!-- forms: KIND ... -->`` and a line ``<!-- end forms -->`` and lists the registry's forms of
-those kinds (``Kind`` in ``recycle/lang/forms.py``). ``--reference`` rewrites those tables in
+those kinds (``Kind`` in ``recycle/lang/forms/registry.py``). ``--reference`` rewrites those tables in
 place; ``tests/docs/test_docs.py`` checks that they are current and that every form is there.
 """
 
@@ -23,8 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from recycle.lang.flow import REGISTRY  # noqa: E402
-from recycle.lang.forms import Kind  # noqa: E402
+from recycle.lang.forms.flow import REGISTRY  # noqa: E402
+from recycle.lang.forms.registry import Kind  # noqa: E402
 
 REFERENCE = ROOT / "docs" / "reference.md"
 BLOCK = re.compile(r"(<!-- forms: ([a-z ]+) -->\n)(.*?)(<!-- end forms -->)", re.S)

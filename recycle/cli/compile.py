@@ -26,7 +26,7 @@ def register(app: typer.Typer, fail, load) -> None:
 
         The module is readable: each block is commented with the line of the .rcy form it
         plays; forms it calls instead of writing out are the compiled closures K0, K1, ...
-        (recycle/lang/pygen.py), so the module runs inside recycle, not on its own."""
+        (recycle/lang/python/pygen.py), so the module runs inside recycle, not on its own."""
         check_file(output, "generated module")
         try:
             g = load(game)

@@ -113,8 +113,8 @@ def _load(path: Path, max_work: Optional[int] = None, num_players: Optional[int]
     if num_players is None:
         game = load(path, max_work=max_work)
     else:
-        from ..lang.player_count import with_player_count
-        from ..lang.syntax import parse_file
+        from ..lang.reading.player_count import with_player_count
+        from ..lang.syntax.reader import parse_file
 
         game = PreparedGame(with_player_count(parse_file(path), num_players), max_work=max_work)
     for w in game.warnings:
@@ -310,7 +310,7 @@ def check(game: GameArg,
     (a misspelt name?) and a storage that is read but never set. (The setup is run once, to
     make the cards, within --max-work.)
     """
-    from ..lang.lint import lint
+    from ..lang.reading.lint import lint
 
     try:
         g = _load(game, max_work)

@@ -13,8 +13,8 @@ import re
 
 from ..engine.describe import place_name
 from ..engine.transcript import ARROWS
-from ..lang.notes import NO_WORDS
-from ..lang.values import MoveEvent, StorageEvent
+from ..lang.syntax.notes import NO_WORDS
+from ..lang.forms.values import MoveEvent, StorageEvent
 
 # hands sorted by suit (colours alternating) and rank, aces high
 SUIT_ORDER = {"SPADES": 0, "HEARTS": 1, "CLUBS": 2, "DIAMONDS": 3}

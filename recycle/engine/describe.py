@@ -16,7 +16,7 @@ information would say.
 
 from __future__ import annotations
 
-from ..lang.values import Card, MoveEvent, StorageEvent, may_see
+from ..lang.forms.values import Card, MoveEvent, StorageEvent, may_see
 from ..streams import Stream
 
 
@@ -178,7 +178,7 @@ def describe_effects(state, events, viewer: int | None, told: set | None = None)
 
 def option_name(game, steps) -> tuple | None:
     """``(words, binds)``: the game's name of the option of ``steps`` (a ``;@ name:`` note
-    on its form, ``lang/notes.py``), or None."""
+    on its form, ``lang/syntax/notes.py``), or None."""
     words = getattr(game, "words", None)
     if words is None or not words.names:
         return None
@@ -194,7 +194,7 @@ def option_name(game, steps) -> tuple | None:
 def _filled(state, steps, words: str, viewer: int | None) -> str:
     """A name's ``{V}`` filled with the value the option binds to 'V: a card's name where the
     viewer sees it now ("a card" elsewhere), a number as it is."""
-    from ..lang.notes import PLACE
+    from ..lang.syntax.notes import PLACE
 
     values: dict = {}
     for item, env in steps:

@@ -8,73 +8,23 @@ and decision); ``simulate(n, seed)`` runs random rollouts and returns ``Simulati
 from __future__ import annotations
 
 import gc
-import weakref
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
-from ..lang.shapes import Const, Scope, fail, head_of, is_atom, kw, literal_names
-from ..lang.flow import FlowCompiler
-from ..errors import RecycleCompileError, RecycleCompileErrors, RecycleError, RecycleRuntimeError, StepLimitExceeded, TimeLimitExceeded
-from ..lang.items import DEFAULT_MAX_WORK, MAX_EVENTS, charge  # noqa: F401 - part of the API
-from ..lang.values import Card
+from ..lang.forms.shapes import Const, Scope, fail, head_of, is_atom, kw, literal_names
+from ..lang.forms.card_table import CardTable
+from ..lang.forms.flow import FlowCompiler
+from ..errors import RecycleCompileError, RecycleCompileErrors, RecycleError, StepLimitExceeded, TimeLimitExceeded
+from ..lang.forms.items import DEFAULT_MAX_WORK, MAX_EVENTS, charge  # noqa: F401 - part of the API
 from .state import State
-from ..lang.notes import read_notes
+from ..lang.syntax.notes import read_notes
 from ..streams import CHANCE, PLAYERS, Stream
-from ..lang.syntax import INT, SYMBOL, VAR, Atom, SList, SourceFile, parse_file, parse_text
+from ..lang.syntax.reader import INT, SYMBOL, VAR, Atom, SList, SourceFile, parse_file, parse_text
 
 DEFAULT_MAX_STEPS = 100_000
 ENGINES = ("compiled", "closures", "plain")
-# point maps kept for reuse (``PreparedGame.maps_full``): a game that computes a new map at
-# every turn makes memory grow with its maps' card scores otherwise
-MAX_POINT_MAPS = 10_000
-MAX_MAP_CELLS = 4_000_000
-NARROW = 2**32  # the largest card score whose sums need no check (PointMap.wide)
-
-
-class PointMap:
-    """A point map: awards ``((KEY, VALUE), ...) → points``.
-
-    ``table[card]`` is every card's score, computed once and refreshed when the game's
-    card table grows.
-    """
-
-    __slots__ = ("awards", "table", "game", "wide", "__weakref__")
-
-    def __init__(self, game, awards):
-        self.game = game
-        self.awards = awards
-        self.table: list[int] = []
-        # a card scores beyond 2^32 in magnitude: sums of its cards may pass 64 bits and are
-        # checked (a narrow map's sums of fewer than 2^31 cards cannot)
-        self.wide = False
-        self.refresh()
-
-    def refresh(self) -> None:
-        """Score the cards added to the game's card table since the last refresh (award by
-        award: the cards meeting its conditions are found condition by condition)."""
-        table = self.table
-        cards = self.game.card_attrs[len(table):]
-        new = [0] * len(cards)
-        for conds, pts in self.awards:
-            if not pts:
-                continue
-            hits = None
-            for k, v in conds:
-                if hits is None:
-                    hits = [i for i, attrs in enumerate(cards) if attrs.get(k, "") == v]
-                else:
-                    hits = [i for i in hits if cards[i].get(k, "") == v]
-            for i in range(len(cards)) if hits is None else hits:
-                new[i] += pts
-        table.extend(new)
-        if new and not self.wide and (max(new) > NARROW or min(new) < -NARROW):
-            self.wide = True
-
-    def scores(self, s=None) -> list[int]:
-        """Score of every card of the game's card table, indexed by card id."""
-        return self.table
 
 
 @dataclass
@@ -118,7 +68,7 @@ class PreparedGame:
             raise ValueError("rule_counts needs engine='plain'")
         # ``rule_counts``: a dict that every game played counts into, per conditional rule
         # ``((CONDITION) ITEM)`` at (line, column), [times reached, times its condition held]
-        # (recycle/lang/items.py, counted; the lint backed by simulation reads it)
+        # (recycle/lang/forms/items.py, counted; the lint backed by simulation reads it)
         self.rule_counts = rule_counts
         fast = fast and engine != "plain"
         self.source = source
@@ -128,18 +78,11 @@ class PreparedGame:
         # the work budget of each game played (see ``new_state``)
         self.max_work = DEFAULT_MAX_WORK if max_work is None else check_max_work(max_work)
         self.name = Path(source.filename).stem
-        self.card_attrs: list[dict] = []
-        self.card_deck: list[str] = []
-        self.card_objs: list[Card] = []
-        self._card_origin: list[tuple] = []
-        self._attr_cols: dict[str, list[str]] = {}
-        self._point_maps: dict = {}  # awards -> its map, the last ones made (``maps_full``)
-        self._live_maps = weakref.WeakSet()  # every map still in use, refreshed as the card table grows
-        self._deck_sizes: dict[str, int] = {}  # deck name -> cards of it in the card table
-        self._deck_runs: dict = {}  # (create-deck form, first id) -> its cards, checked once
-        self.empty_points = PointMap(self, ())
+        # the cards made so far, their columns and point maps: all the compiled game reads of
+        # its game (recycle/lang/forms/card_table.py); it grows as decks are created
+        self.card_table = CardTable()
         self.warnings = list(source.warnings)
-        # the game's own words for its options and storages (its ``;@`` comments: lang/notes.py);
+        # the game's own words for its options and storages (its ``;@`` comments: lang/syntax/notes.py);
         # the notes not understood are warnings of ``recycle check``
         self.words, self.note_warnings = read_notes(source)
         # compiling allocates a great deal and frees nothing: the cyclic collector, run
@@ -195,7 +138,7 @@ class PreparedGame:
         scope = Scope(None, dict(consts))
         nplayers = self._player_count(setup, scope)
         self.nplayers = nplayers
-        comp = FlowCompiler(self, nplayers, fast=self.fast)
+        comp = FlowCompiler(self.card_table, nplayers, fast=self.fast, source=source, rule_counts=self.rule_counts)
         self.layout = comp.layout
         self.players = comp.players
         self.teams = comp.teams
@@ -243,7 +186,7 @@ class PreparedGame:
                 comp.raise_errors()
             raise
         # what the game's forms cost once (its loops over the players included, which are
-        # paid for with the forms around them: recycle/lang/flow.py, weight), paid when a
+        # paid for with the forms around them: recycle/lang/forms/flow.py, weight), paid when a
         # game begins, and what the scoring expression costs each time it is worked out
         self._game_cost = (comp.weight(game), game.span)
         self._score_cost = (comp.weight(scoring.items[2]), scoring.span)
@@ -251,11 +194,11 @@ class PreparedGame:
         self._decls = dynamic_decls
         self._flow = self._closure_flow = flow
         self._compiler = comp
-        # the Python source of the compiled engine (recycle/lang/pygen.py) and the closures it calls
+        # the Python source of the compiled engine (recycle/lang/python/pygen.py) and the closures it calls
         self.generated = None
         self.consts_of_generated: dict = {}
         self.generation_seconds = 0.0  # writing and compiling that source
-        self.bytecode_from_cache = False  # its bytecode came from the cache, not compile() (lang/codecache.py)
+        self.bytecode_from_cache = False  # its bytecode came from the cache, not compile() (lang/python/codecache.py)
         if self.engine == "compiled":
             self._generate(comp, flow)
         self.scope = scope
@@ -265,13 +208,13 @@ class PreparedGame:
         self.compiled_blocks = frozenset(self.layout.loc_base)
 
     def _generate(self, comp, flow) -> None:
-        """Play the flow by Python source generated from it (recycle/lang/pygen.py); a game
+        """Play the flow by Python source generated from it (recycle/lang/python/pygen.py); a game
         the generator cannot write stays on the closures, with a note in ``warnings``."""
-        from ..lang.pygen import CompiledFlow, GenerationLimit
+        from ..lang.python.pygen import CompiledFlow, GenerationLimit
 
         t0 = time.perf_counter()
         # (a ValueError is compile() refusing the source, a NUL in it say: outside text never
-        # gets there (lang/pytext.py), so that would be the generator's fault, not the game's)
+        # gets there (lang/python/pytext.py), so that would be the generator's fault, not the game's)
         try:
             compiled = CompiledFlow(comp, flow, self.name, self.source.filename)
         except (GenerationLimit, RecycleError, RecursionError, SyntaxError, ValueError, MemoryError) as exc:
@@ -324,73 +267,16 @@ class PreparedGame:
         return n
 
     # -- the card table --------------------------------------------------------------------
-    def deal_cards(self, s: State, key, deck_name: str, combos: list[dict], span) -> list[Card]:
-        """Card ids for one execution of a ``create deck`` (the same ids in every rollout)."""
-        start = len(s.card_loc)
-        cached = self._deck_runs.get((key, start))
-        if cached is not None:
-            return cached
-        ids = []
-        if start == len(self.card_deck):
-            serial = self._deck_sizes.get(deck_name, 0)
-        else:
-            serial = sum(1 for d in self.card_deck[:start] if d == deck_name)
-        for k, attrs in enumerate(combos):
-            cid = start + k
-            if cid < len(self.card_attrs):
-                if self._card_origin[cid] != (key, k):
-                    raise RecycleRuntimeError("decks are created in a different order than in an earlier game; "
-                                              "create decks only in setup", span, form="create")
-            else:
-                if cid >= 200_000:
-                    raise RecycleRuntimeError("more than 200000 cards created", span, form="create")
-                self.card_attrs.append(dict(attrs, __serial__=str(serial + k)))
-                self.card_deck.append(deck_name)
-                self._deck_sizes[deck_name] = self._deck_sizes.get(deck_name, 0) + 1
-                self._card_origin.append((key, k))
-                self.card_objs.append(Card(cid))
-                for col_key, col in self._attr_cols.items():
-                    col.append(attrs.get(col_key, ""))
-            ids.append(self.card_objs[cid])
-        if len(self.empty_points.table) != len(self.card_attrs):
-            for pm in (self.empty_points, *self._live_maps):
-                pm.refresh()
-        self._deck_runs[(key, start)] = ids
-        return ids
-
-    def attr_column(self, key: str) -> list[str]:
-        """``column[card]`` = the card's value for ``key`` ("" when it has none); grows with the table."""
-        col = self._attr_cols.get(key)
-        if col is None:
-            col = [a.get(key, "") for a in self.card_attrs]
-            self._attr_cols[key] = col
-        return col
-
-    def point_map(self, awards, s: State | None = None, span=None) -> PointMap:
-        """The point map of ``awards`` (one object per distinct awards). Making a new one
-        scores every card of the card table: with ``s`` given, that costs one unit of its
-        work budget per card and award (a game that makes a new map at every turn pays)."""
-        pm = self._point_maps.get(awards)
-        if pm is None:
-            if s is not None:
-                charge(s, len(self.card_attrs) * max(1, len(awards)), span, "set")
-            if self.maps_full(len(self._point_maps)):
-                self._point_maps.clear()  # the maps still in use stay alive (and refreshed)
-            pm = PointMap(self, awards)
-            self._point_maps[awards] = pm
-            self._live_maps.add(pm)
-        return pm
-
-    def maps_full(self, n: int) -> bool:
-        """Is a cache of ``n`` point maps full? At most ``MAX_POINT_MAPS`` maps, and at most
-        ``MAX_MAP_CELLS`` card scores in all, are kept for reuse."""
-        return n >= MAX_POINT_MAPS or n * len(self.card_attrs) >= MAX_MAP_CELLS
+    @property
+    def card_attrs(self) -> list[dict]:
+        """Per card id, its attributes (``card_table.attrs``: the cards made so far)."""
+        return self.card_table.attrs
 
     def card_name(self, c: int) -> str:
         """A short name for a card, e.g. ``A♠`` or ``RED-7``."""
         from .transcript import card_name
 
-        return card_name(self.card_attrs[c])
+        return card_name(self.card_table.attrs[c])
 
     # -- playing ---------------------------------------------------------------------------
     def new_state(self, seed: int = 0, record=False, max_steps: int = DEFAULT_MAX_STEPS,
@@ -573,7 +459,7 @@ def load(path: str | Path, fast: bool = True, max_work: int | None = None, engin
     """Parse and compile a .rcy file.
 
     ``engine`` chooses what plays it: ``"compiled"`` (the default: the game's flow as
-    generated Python source, ``PreparedGame.generated``; recycle/lang/pygen.py),
+    generated Python source, ``PreparedGame.generated``; recycle/lang/python/pygen.py),
     ``"closures"`` (the compiled closures with every speed special case) or ``"plain"``
     (no special case: fused closures, caches, batched deals, lazily listed options and
     inline random play all off). All three must give the same games (tests/engine/test_differential.py).

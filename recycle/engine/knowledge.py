@@ -14,8 +14,8 @@ a player neither sees nor knows, so sampled worlds agree with everything it obse
 
 from __future__ import annotations
 
-from ..lang.values import MEMORY, Card, MoveEvent
-from ..lang.values import may_see
+from ..lang.forms.values import MEMORY, Card, MoveEvent
+from ..lang.forms.values import may_see
 
 
 class KnowledgeSink:
@@ -78,7 +78,7 @@ def redeal_plan(state, observer: int, known: dict | None = None) -> list:
     game = state.game
     infos = game.layout.infos
     known = known or {}
-    decks = game.card_deck
+    decks = game.card_table.decks
     team_of = state.team_of
     slots: dict[str, list] = {}
     for i, lst in enumerate(state.locs):

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from itertools import product
 
-from ..lang.items import ANY, STATIC, LazyOptions
-from ..lang.values import Card, may_see
+from ..lang.forms.items import ANY, STATIC, LazyOptions
+from ..lang.forms.values import Card, may_see
 
 
 def _canon(v):

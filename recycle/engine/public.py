@@ -36,7 +36,7 @@ import weakref
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from ..lang.notes import NO_WORDS, GameWords
+from ..lang.syntax.notes import NO_WORDS, GameWords
 from ..streams import Stream
 
 
@@ -61,7 +61,7 @@ class PublicGame:
     card_attrs: tuple  # per card id: a read-only mapping of its attributes (RANK, SUIT, ...)
     card_names: tuple  # per card id: its short name (``A♠``)
     layout: PublicLayout
-    words: GameWords = NO_WORDS  # the game's names of options and labels of storages (lang/notes.py)
+    words: GameWords = NO_WORDS  # the game's names of options and labels of storages (lang/syntax/notes.py)
 
     def card_name(self, c: int) -> str:
         """A short name for a card, e.g. ``A♠`` or ``RED-7``."""

@@ -9,8 +9,8 @@ addressing can tell them apart.
 
 from __future__ import annotations
 
-from ..lang.items import DEFAULT_MAX_WORK
-from ..lang.values import Suspend
+from ..lang.forms.items import DEFAULT_MAX_WORK
+from ..lang.forms.values import Suspend
 from ..streams import Stream
 
 
@@ -260,7 +260,7 @@ class State(_Stepping):
         self.card_loc: list[int] = []
         self.ints = [0] * layout.nints
         self.strs = [""] * layout.nstrs
-        self.points = [game.empty_points] * layout.npoints
+        self.points = [game.card_table.empty_points] * layout.npoints
         self.pstack = [[0, None]]
         self.tstack = [[0, None]]
         self.rng = rng
@@ -270,7 +270,7 @@ class State(_Stepping):
         self.decisions = 0
         self.options_total = 0
         self.max_steps = max_steps
-        # the work budget left (recycle/lang/items.py, DEFAULT_MAX_WORK): steps only advance at
+        # the work budget left (recycle/lang/forms/items.py, DEFAULT_MAX_WORK): steps only advance at
         # choices and stage rounds, so the loops and expressions inside one step need a
         # budget of their own
         self.max_work = max_work
@@ -314,7 +314,7 @@ class State(_Stepping):
         layout = self.game.layout
         self.ints.extend([0] * (layout.nints - len(self.ints)))
         self.strs.extend([""] * (layout.nstrs - len(self.strs)))
-        self.points.extend([self.game.empty_points] * (layout.npoints - len(self.points)))
+        self.points.extend([self.game.card_table.empty_points] * (layout.npoints - len(self.points)))
 
     # -- snapshots, used when working out options that need the state mid-option --------
     def snapshot(self):

@@ -4,9 +4,9 @@ storage changes, final scores. Hidden cards stay hidden unless ``reveal``.
 
 from __future__ import annotations
 
-from ..lang.values import MEMORY, PUBLIC, Card, PLoc, PlayerId, StorageEvent, TeamId
-from ..lang.syntax import VAR, Atom
-from ..lang.values import may_see
+from ..lang.forms.values import MEMORY, PUBLIC, Card, PLoc, PlayerId, StorageEvent, TeamId
+from ..lang.syntax.reader import VAR, Atom
+from ..lang.forms.values import may_see
 
 SUITS = {"HEARTS": "♥", "DIAMONDS": "♦", "CLUBS": "♣", "SPADES": "♠"}
 ASCII_SUITS = {"HEARTS": "H", "DIAMONDS": "D", "CLUBS": "C", "SPADES": "S"}

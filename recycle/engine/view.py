@@ -12,7 +12,7 @@ describes the state at one decision; take a new one after ``apply``.
 
 from __future__ import annotations
 
-from ..lang.values import may_see
+from ..lang.forms.values import may_see
 from ..streams import Stream
 
 

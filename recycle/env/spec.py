@@ -38,8 +38,8 @@ import numpy as np
 
 from ..engine.game import DEFAULT_MAX_STEPS, PreparedGame, load
 from ..errors import RecycleError
-from ..lang.syntax import SList
-from ..lang.values import HIDDEN, OTHERS, PRIVATE, may_see, visibility_class
+from ..lang.syntax.reader import SList
+from ..lang.forms.values import HIDDEN, OTHERS, PRIVATE, may_see, visibility_class
 
 SAMPLE_GAMES = 64          # random games played to find the action space and the locations used
 SAMPLE_DECISIONS = 10_000  # ... or fewer, once this many decisions were seen in all

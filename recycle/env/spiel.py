@@ -35,7 +35,7 @@ from ..engine.game import DEFAULT_MAX_STEPS
 from ..engine.knowledge import KnowledgeSink
 from ..engine.public import public_options
 from ..errors import StepLimitExceeded
-from ..lang.values import MoveEvent, StorageEvent, may_see
+from ..lang.forms.values import MoveEvent, StorageEvent, may_see
 from ..streams import Stream
 from .spec import EnvSpec, spec_for
 

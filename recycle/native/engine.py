@@ -65,8 +65,8 @@ def cache_folder() -> Path | None:
 
 def _cache_folder() -> Path | None:
     """Where native modules are kept: ``native`` in recycle's cache folder, when that folder is
-    safe (this user's, writable by nobody else: recycle/lang/codecache.py checks it), else None."""
-    from ..lang import codecache
+    safe (this user's, writable by nobody else: recycle/lang/python/codecache.py checks it), else None."""
+    from ..lang.python import codecache
 
     folder = codecache.cache_dir()
     if folder is None:

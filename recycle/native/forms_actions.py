@@ -1,6 +1,6 @@
 """Native writers of the actions: moves, swaps, shuffles, storages, repeats and the turn order.
 
-Each does what the action's closure in recycle/lang/actions.py or actions_state.py does to the
+Each does what the action's closure in recycle/lang/forms/actions.py or actions_state.py does to the
 cards, storages and cycles; where the closure raises a rule error, the native action sets
 ``ctr[STATUS]`` and the game returns (the Python engine then plays the rollout for the
 message).
@@ -8,9 +8,9 @@ message).
 
 from __future__ import annotations
 
-from ..lang.forms import Kind
-from ..lang.shapes import head_of, is_atom, is_storage_form, kw
-from ..lang.syntax import COLON, INT, VAR, Atom, SList
+from ..lang.forms.registry import Kind
+from ..lang.forms.shapes import head_of, is_atom, is_storage_form, kw
+from ..lang.syntax.reader import COLON, INT, VAR, Atom, SList
 from .registry import native
 from .writer import LOC_T, VIEW_T, NativeUnsupported
 
@@ -137,7 +137,7 @@ def shuffle(w, x, sc) -> None:
 
 
 def owner_offset(w, owner, sc) -> str:
-    """The owner's place in a block of locations or storages (recycle/lang/layout.py): 0 the
+    """The owner's place in a block of locations or storages (recycle/lang/forms/layout.py): 0 the
     game, 1 + p player p, 1 + NPLAYERS + t team t."""
     if kw(owner, "game"):
         return "0"

@@ -1,6 +1,6 @@
 """Native writers of blocks of options: ``(do (ITEM ...))`` as options of a choice.
 
-The Python engine lists a block's options with ``compose`` (recycle/lang/items.py): each item
+The Python engine lists a block's options with ``compose`` (recycle/lang/forms/items.py): each item
 that lists options of its own forks the block, and an item that needs the state the earlier
 ones leave is listed after a dry run of them (the state kept and put back). ``_Block`` picks the
 cheapest faithful way to write a block: a block of actions is one option; a first item that
@@ -10,8 +10,8 @@ forks, then actions (``composed``); items before the one that forks run in a dry
 
 from __future__ import annotations
 
-from ..lang.items import uses_rng
-from ..lang.syntax import SList
+from ..lang.forms.items import uses_rng
+from ..lang.syntax.reader import SList
 from .forms_flow import sequence
 from .forms_options import (KeyAround, Offer, condition_draws, decline_keys, do_parts, is_single, is_static, key_step,
                             key_steps, offer, offer_keys, offer_of, one_option, options, raw_count, raw_walk,
@@ -22,7 +22,7 @@ from .writer import NativeUnsupported
 @offer("do")
 class _Block(Offer):
     """(do (ITEM ...)): a block of actions is one option; otherwise its items compose
-    (recycle/lang/items.py, compose)."""
+    (recycle/lang/forms/items.py, compose)."""
 
     def static(self, x) -> bool:
         inner = x.items[1] if len(x.items) == 2 else None
@@ -140,7 +140,7 @@ class _Block(Offer):
 
 def block_functions(w, x, sc, drop_empty: bool = False) -> tuple[str, str]:
     """(the call counting the options of the block ``x``, the call running its ``k``-th): the
-    Python engine's ``compose`` (recycle/lang/items.py) over items of which any number fork.
+    Python engine's ``compose`` (recycle/lang/forms/items.py) over items of which any number fork.
     Depth first: an item's options are listed in the state the branch so far leaves (its
     items run, kept and put back with ``dry_state`` at a level of its own), an item with none
     is passed over, and every option of one continues with the next item. ``drop_empty``: as
@@ -279,7 +279,7 @@ def walk_block(w, calls: tuple, suffix: list, sc) -> None:
 
 def composed(w, first, suffix: list, sc, counting: bool) -> None:
     """(do (ITEM ACTION ...)) as an option, ITEM offering options of its own: each of them,
-    then the actions (recycle/lang/items.py, compose; no dry run is needed, the actions come
+    then the actions (recycle/lang/forms/items.py, compose; no dry run is needed, the actions come
     after). None or one listed: a single option."""
     listed = w.fresh("listed")
     w.line(f"{listed} = 0")
@@ -300,7 +300,7 @@ def composed(w, first, suffix: list, sc, counting: bool) -> None:
 def dry_run_block(w, x, parts: list, fork: int | None, sc, counting: bool) -> None:
     """(do (ITEM ...)) as an option where the items before the one that forks (``fork``, or
     none) need the state: the Python engine lists its options by running them on the state
-    and putting it back (a dry run, recycle/lang/items.py, compose). So does this: the state is
+    and putting it back (a dry run, recycle/lang/forms/items.py, compose). So does this: the state is
     kept (``dry_state``), the items before the fork run, the fork's options are counted, the
     state is put back. An error in the dry run stops the game as Python's
     listing does (Python then plays it again for the message)."""

@@ -7,9 +7,9 @@ only if) the Python engine works them out.
 
 from __future__ import annotations
 
-from ..lang.forms import Kind
-from ..lang.shapes import MAX_COLLECTION, head_of, is_storage_form, kw
-from ..lang.syntax import VAR, Atom, SList
+from ..lang.forms.registry import Kind
+from ..lang.forms.shapes import MAX_COLLECTION, head_of, is_storage_form, kw
+from ..lang.syntax.reader import VAR, Atom, SList
 from .forms_actions import owner_offset, storage_slot
 from .forms_flow import collection, groups_of, is_groups_form, loop_var, open_loop
 from .registry import INDEXED, LITERAL, LOCATION, NAME, STORAGE, VARIABLE, WHO, native
@@ -164,10 +164,10 @@ def bool_any_all(w, x, sc) -> str:
 
 def remembered(w, x, sc, compute: str) -> str | None:
     """A call of ``compute`` that answers again from memory while the one location the form
-    reads, and the point maps, are unchanged (recycle/lang/purity.py decides, from the syntax,
+    reads, and the point maps, are unchanged (recycle/lang/forms/purity.py decides, from the syntax,
     that the form is such a function of that location's cards). None when it is not."""
-    from ..lang.purity import analyse
-    from ..lang.shapes import Const
+    from ..lang.forms.purity import analyse
+    from ..lang.forms.shapes import Const
 
     found = analyse(x, lambda name: isinstance(sc.lookup(name), Const))
     if found is None or len(found[0]) != 1:
@@ -363,7 +363,7 @@ def loc_variable(w, x, sc) -> tuple[str, str]:
 @native(Kind.LOC, "top", "bottom")
 def first_n(w, x, sc) -> tuple[str, str]:
     """(top|bottom N CARDS): a view of the N topmost cards, the topmost first, or the N
-    bottommost, bottom first (recycle/lang/expr_locs.py, first_n); more than it holds is a rule
+    bottommost, bottom first (recycle/lang/forms/expr_locs.py, first_n); more than it holds is a rule
     broken."""
     top = head_of(x) == "top"
     if len(x.items) == 2:
@@ -550,7 +550,7 @@ def card_index(w, x, sc, optional=False) -> str:
 
 @native(Kind.INT, "//", "%")
 def int_div_mod(w, x, sc) -> str:
-    """C#'s division and remainder (recycle/lang/expr_int.py); by zero, the rollout is
+    """C#'s division and remainder (recycle/lang/forms/expr_int.py); by zero, the rollout is
     played again by Python for the message."""
     fn = "c_div" if head_of(x) == "//" else "c_mod"
     return f"{fn}(ctr, {w.int_(x.items[1], sc)}, {w.int_(x.items[2], sc)})"

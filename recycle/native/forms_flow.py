@@ -1,7 +1,7 @@
 """Native writers of the flow: blocks, conditionals, loops, let and stages (choices: in
 forms_options.py).
 
-Each writes what the form's closure in recycle/lang/flow.py does, counter for counter: a
+Each writes what the form's closure in recycle/lang/forms/flow.py does, counter for counter: a
 stage's turns and a choice's decision are steps (``ctr[STEPS]``), a choice counts its options
 (``ctr[OPTIONS]``) and the random player draws ``int(random() * n)`` from the players'
 stream only when there are two or more, as ``State.play_inline`` does.
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..lang.forms import Kind, registry
-from ..lang.shapes import MAX_COLLECTION, declared_forms, head_of, is_atom, kw, literal_names, literal_range
-from ..lang.syntax import VAR, Atom, SList
+from ..lang.forms.registry import Kind, registry
+from ..lang.forms.shapes import MAX_COLLECTION, declared_forms, head_of, is_atom, kw, literal_names, literal_range
+from ..lang.syntax.reader import VAR, Atom, SList
 from .registry import CONDITIONAL, native
 from .writer import (CARD_T, GROUPS_T, INT_T, LOC_T, NUMBERS_T, PLAYER_T, PLAYERS_T, STR_T, TEAM_T, TEAMS_T, VIEW_T,
                      NativeUnsupported)

@@ -1,9 +1,9 @@
 """Native writers of choices: how each form offers options, registered by the form.
 
-A choice lists its options in the Python engine's order (recycle/lang/items.py: each item's
+A choice lists its options in the Python engine's order (recycle/lang/forms/items.py: each item's
 ``expand``, ``compose`` for blocks); the native ``count_options`` function counts them and
 ``run_option`` runs the ``k``-th. How a form takes part is an ``Offer``, registered under the
-form's head in ``OFFERS`` (``recycle/lang/writers.py``'s table, sealed against recycle's
+form's head in ``OFFERS`` (``recycle/lang/forms/writers.py``'s table, sealed against recycle's
 registry); a conditional is found by its shape. An action offers itself, once.
 """
 
@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..lang.flow import REGISTRY
-from ..lang.forms import Kind
-from ..lang.items import uses_rng
-from ..lang.shapes import Const, head_of, is_atom, kw, literal_names
-from ..lang.syntax import INT, SYMBOL, VAR, Atom, SList
-from ..lang.writers import Writers
+from ..lang.forms.flow import REGISTRY
+from ..lang.forms.items import uses_rng
+from ..lang.forms.registry import Kind
+from ..lang.forms.shapes import Const, head_of, is_atom, kw, literal_names
+from ..lang.forms.writers import Writers
+from ..lang.syntax.reader import INT, SYMBOL, VAR, Atom, SList
 from .forms_flow import collection, loop_var, open_loop, sequence
 from .registry import native, shape_of, CONDITIONAL
 from .writer import NativeUnsupported
@@ -51,7 +51,7 @@ class Offer:
 
     def raw_count(self, w, x, sc, var: str) -> None:
         """Add to ``var`` how many options ``x`` lists before empty ones are dropped (an element
-        of an ``any`` whose item offers none still lists one, empty: recycle/lang/flow.py)."""
+        of an ``any`` whose item offers none still lists one, empty: recycle/lang/forms/flow.py)."""
         if not self.static(x):
             raise NativeUnsupported(f"({head_of(x)} ...) in a block of options", x)
         w.line(f"{var} += 1")
@@ -257,7 +257,7 @@ class _Any(Forming):
 
     def lists_empty(self, x) -> bool:
         # an element whose item offers none lists one empty option, unless the item is an any
-        # of a fixed action (Python lists such pairs without: recycle/lang/flow.py, c_each)
+        # of a fixed action (Python lists such pairs without: recycle/lang/forms/flow.py, c_each)
         return len(x.items) != 4 or not (is_static(x.items[3]) or self.pairs(x))
 
     def pairs(self, x) -> bool:
@@ -369,7 +369,7 @@ class _Let(Forming):
 @offer("all")
 class _All(Forming):
     """(all COLLECTION 'X ACTION): one option, the actions for every element, when the
-    collection holds one; none when it is empty (recycle/lang/flow.py, c_each)."""
+    collection holds one; none when it is empty (recycle/lang/forms/flow.py, c_each)."""
 
     def single(self, x) -> bool:
         return len(x.items) == 4 and is_static(x.items[3])
@@ -418,7 +418,7 @@ def unroll_alls_of_names(node, consts: dict, in_choice: bool = False):
     """``node`` with every (all NAMES 'X ITEM) of a choice whose ITEM offers options written
     as the block (do (ITEM ...)) of ITEM for each name in turn, 'X replaced by the name (a
     block ITEM's own items spliced in). The Python engine composes the items' options alike,
-    one name after another (recycle/lang/flow.py, c_each), and a block's options are written
+    one name after another (recycle/lang/forms/flow.py, c_each), and a block's options are written
     natively (forms_blocks.py). NAMES is a literal list of names or a declared one; at most
     MAX_UNROLLED of them."""
     if not isinstance(node, SList):
@@ -463,7 +463,7 @@ def _named(node, var: str, name: str):
 @offer("repeat")
 class _Repeat(Offer):
     """(repeat N ACTION) is one option; (repeat all ...) and a computed count offer none when
-    there is nothing to repeat (recycle/lang/actions_state.py, whose listing charges the work
+    there is nothing to repeat (recycle/lang/forms/actions_state.py, whose listing charges the work
     of a computed count and stops at a count over MAX_REPEAT)."""
 
     def static(self, x) -> bool:

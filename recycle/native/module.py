@@ -3,8 +3,8 @@ writer registered (``forms_flow``, ``forms_actions``, ``forms_exprs``)."""
 
 from __future__ import annotations
 
-from ..lang.shapes import head_of
-from ..lang.syntax import SList
+from ..lang.forms.shapes import head_of
+from ..lang.syntax.reader import SList
 from . import forms_actions, forms_blocks, forms_exprs, forms_flow, forms_options  # noqa: F401 - they register the writers
 from . import registry as reg
 from .registry import NativeUnsupported

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..lang.values import Card
+from ..lang.forms.values import Card
 from ..streams import Stream
 
 

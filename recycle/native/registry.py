@@ -1,7 +1,7 @@
 """The native writers of RECYCLE's forms, registered beside the form they write.
 
 ``@native(kind, head)`` registers the function writing the form ``head`` of that kind (as the
-form registry of recycle/lang/forms.py names it); structural forms that have no head keyword
+form registry of recycle/lang/forms/registry.py names it); structural forms that have no head keyword
 (a location ``(OWNER KIND NAME)``, a storage, a literal, a variable, a conditional, ``(current
 player)``) are registered under a label in angle brackets and found by their shape here, in
 ``shape_of``: the only place that looks at a form's shape to find its writer. ``seal()``
@@ -13,9 +13,9 @@ the value (a location writer ``(type, code)``), a flow or action writer emits st
 
 from __future__ import annotations
 
-from ..lang.forms import Kind
-from ..lang.shapes import head_of, is_location_form, is_storage_form, kw
-from ..lang.syntax import INT, SYMBOL, VAR, Atom, SList
+from ..lang.forms.registry import Kind
+from ..lang.forms.shapes import head_of, is_location_form, is_storage_form, kw
+from ..lang.syntax.reader import INT, SYMBOL, VAR, Atom, SList
 
 class NativeUnsupported(Exception):
     """The game uses a form (or a use of one) the native writer does not write."""
@@ -131,7 +131,7 @@ def typed_value(w, x, sc) -> tuple[str, str]:
 
 def seal() -> None:
     """Check that every head registered names a form of recycle's registry, of that kind."""
-    from ..lang.flow import REGISTRY
+    from ..lang.forms.flow import REGISTRY
 
     for (kind, h) in _WRITERS:
         if h in STRUCTURAL:

@@ -1,7 +1,7 @@
 """What every generated native module calls: the state's arrays, the generator, moves.
 
 A native state is one tuple ``S`` of NumPy arrays (``make_state``), the same layout as the
-Python engine's ``State`` (recycle/lang/layout.py): location ``i`` of the Python engine is
+Python engine's ``State`` (recycle/lang/forms/layout.py): location ``i`` of the Python engine is
 row ``i`` of ``locs`` (its cards bottom first, ``lens[i]`` of them), storage slot ``j`` is
 ``ints[j]`` / ``strs[j]`` / ``pts[j]``. So a native game's final state compares with the
 Python engine's cell by cell. Strings are interned when the game is written (0 is "").
@@ -81,7 +81,7 @@ def pick(ctr, keys, which, n):
 
 @njit(cache=True, nogil=True, _nrt=False)
 def shuffle(locs, lens, ver, ctr, keys, loc):
-    """Fisher-Yates with ``random()`` floats, as ``recycle.lang.items.shuffle``."""
+    """Fisher-Yates with ``random()`` floats, as ``recycle.lang.forms.items.shuffle``."""
     n = lens[loc]
     ver[loc] += 1
     for i in range(n - 1, 0, -1):
@@ -381,7 +381,7 @@ def member_block(table, i, ctr):
     return table[i]
 
 
-MAX_REPEAT = 100_000  # as recycle.lang.items.MAX_REPEAT
+MAX_REPEAT = 100_000  # as recycle.lang.forms.items.MAX_REPEAT
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -481,7 +481,7 @@ def dry_array(a, dry, k, back):
 @njit(cache=True, nogil=True, _nrt=False)
 def dry_state(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry, back):
     """A dry run's state kept and put back. The options of a block of items are worked out on
-    the state itself (recycle/lang/items.py, compose): ``back=False`` keeps in ``dry`` what
+    the state itself (recycle/lang/forms/items.py, compose): ``back=False`` keeps in ``dry`` what
     the run may change (locations, card places, storages, point maps, the turn, the chance
     stream's count: its draws are drawn again for real, as Python rewinds them), ``back=True``
     puts it back and gives every location and the point maps a new version, so that no answer

@@ -1,5 +1,5 @@
 """What a generated native module calls for mem locations (references to cards, which stay
-where they lie: recycle/lang/actions.py, remember and forget), cards moved out of views, and runs
+where they lie: recycle/lang/forms/actions.py, remember and forget), cards moved out of views, and runs
 of cards."""
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def drop_entry(locs, lens, ver, ctr, loc, top):
 
 @njit(cache=True, nogil=True, _nrt=False)
 def run_of(scratch, ctr, v, low, from_top, pts, row):
-    """(run top|bottom N CARDS using POINTS) of the view ``v`` (recycle/lang/expr_locs.py,
+    """(run top|bottom N CARDS using POINTS) of the view ``v`` (recycle/lang/forms/expr_locs.py,
     loc_run): the largest k >= max(N, 1) such that the k topmost (bottommost) cards, sorted by
     score (stably), have scores rising by exactly 1: a view of those cards, sorted; empty when
     no k works."""
@@ -87,7 +87,7 @@ def _sorted_chunk(scratch, v, out, k, from_top, pts, row):
 @njit(cache=True, nogil=True, _nrt=False)
 def drop_picked(scratch, v, top):
     """A card moved out of view ``v`` by its top (bottom) leaves the view too, as a move out of
-    a view drops the entry picked (recycle/lang/actions.py, a_move)."""
+    a view drops the entry picked (recycle/lang/forms/actions.py, a_move)."""
     n = scratch[v]
     if n == 0:
         return

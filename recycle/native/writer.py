@@ -1,6 +1,6 @@
 """The native writer: a RECYCLE game as the source of a Numba module (one per game).
 
-The writer walks the game's forms (the positioned AST of recycle/lang/syntax.py) and asks the
+The writer walks the game's forms (the positioned AST of recycle/lang/syntax/reader.py) and asks the
 native registry (``recycle/native/registry.py``) for the writer of each form; a form with no
 native writer stops the writing with ``NativeUnsupported`` naming it, and the game is played
 by the Python engine. The module it writes (``NativeModule.source``) is plain Python for
@@ -21,10 +21,10 @@ import re
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from ..lang.forms import Kind
-from ..lang.pytext import embed
-from ..lang.shapes import Const, head_of, is_atom, is_location_form, is_storage_form, kw
-from ..lang.syntax import INT, SYMBOL, VAR, Atom, SList
+from ..lang.forms.registry import Kind
+from ..lang.python.pytext import embed
+from ..lang.forms.shapes import Const, head_of, is_atom, is_location_form, is_storage_form, kw
+from ..lang.syntax.reader import INT, SYMBOL, VAR, Atom, SList
 from . import registry as reg
 from .merge import merge_alike
 from .registry import NativeUnsupported
@@ -55,7 +55,7 @@ def declared_constants(game, consts: dict) -> dict:
     """The declared variables the game works out when it starts from constants alone (say
     ``(declare (// 36 'NUMP) 'HANDSIZE)``): the same integer or string in every game, so
     native code takes them as constants, with the value the Python engine computes."""
-    from ..lang.purity import constant
+    from ..lang.forms.purity import constant
 
     out: dict = {}
     top = game.source.forms[0]
@@ -240,7 +240,7 @@ class Writer:
             while name in self.columns.values():
                 name += "_"
             self.columns[key] = name
-            for v in self.game.attr_column(key):
+            for v in self.game.card_table.column(key):
                 self.intern(v)
         return name
 
@@ -447,7 +447,7 @@ class Writer:
             owners.append(info.owner if info.owner_kind == "player" else -1)
         out.append(f"LOC_PLAYER = np.array({owners!r}, dtype=np.int64)")
         for key, name in self.columns.items():
-            col = [self.intern(v) for v in g.attr_column(key)]
+            col = [self.intern(v) for v in g.card_table.column(key)]
             out.append(f"{name} = np.array({col!r}, dtype=np.int32)  # {embed(key, 'text')}")
         if self.uses_teams:
             members = setup_teams(g)

@@ -38,7 +38,7 @@ import random
 from ..errors import RecycleRuntimeError
 from ..engine.options import option_key, option_keys
 from ..engine.runner import privileged
-from ..lang.items import shuffle as _shuffle
+from ..lang.forms.items import shuffle as _shuffle
 from ..streams import MASK, Stream, mix64
 
 REWARDS = ("win", "score")

@@ -27,7 +27,7 @@ def check_text(text: str, name: str, max_work: int | None = None):
     """Parse, compile and lint ``text``: ``(game or None, messages)``; the messages are
     those of ``recycle check``, each with its line and column."""
     from ..engine.game import loads
-    from ..lang.lint import lint
+    from ..lang.reading.lint import lint
 
     try:
         game = loads(text, name, max_work=max_work)

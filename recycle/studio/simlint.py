@@ -6,7 +6,7 @@ breaks at run time, a conditional rule ``((CONDITION) ITEM)`` that never fires (
 never true) or always fires, or is never reached. Each finding has the line it is about.
 
 The games are played by the plain engine compiled with a probe on every conditional's
-condition (``rule_counts``: recycle/lang/items.py, counted). Why that hook: the probe is put in
+condition (``rule_counts``: recycle/lang/forms/items.py, counted). Why that hook: the probe is put in
 at compile time, into this lint's own copy of the game only, so normal play (every engine, the
 compiled engine's generated source) carries no probe and not even a check for one; the plain
 engine evaluates every condition through its closure (the closures engine caches pure
@@ -24,10 +24,10 @@ import time
 
 from ..errors import RecycleError, StepLimitExceeded
 from ..engine.game import PreparedGame, players_stream
-from ..lang.lint import _loc_key, _walk
-from ..lang.shapes import head_of, is_location_form
-from ..lang.syntax import VAR, Atom, SList
-from ..lang.values import MEMORY, may_see
+from ..lang.reading.lint import _loc_key, _walk
+from ..lang.forms.shapes import head_of, is_location_form
+from ..lang.syntax.reader import VAR, Atom, SList
+from ..lang.forms.values import MEMORY, may_see
 
 MAX_STEPS = 20_000
 ALWAYS = 20  # a rule whose condition held every time is a finding once it was reached this often

@@ -57,7 +57,7 @@ def score_now(game, state, draws: bool) -> list[int] | None:
 
 
 def _scoring_draws(game) -> bool:
-    from ..lang.items import uses_rng
+    from ..lang.forms.items import uses_rng
 
     return uses_rng(game.source.forms[0].items[-1])
 
@@ -163,7 +163,7 @@ class TurnCounter:
 
 def _player_stages(game) -> list[tuple]:
     """(start, end) source positions of every ``(stage player ...)`` form, in source order."""
-    from ..lang.syntax import SList
+    from ..lang.syntax.reader import SList
 
     out = []
     todo = list(game.source.forms[:1])

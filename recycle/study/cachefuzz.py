@@ -1,4 +1,4 @@
-"""Fuzzing the bytecode cache's entries (``lang/codecache.py``): a load must play the same game.
+"""Fuzzing the bytecode cache's entries (``lang/python/codecache.py``): a load must play the same game.
 
 A real entry of a game is damaged in one way per trial and the game loaded from it, as a
 new process would (``codecache.forget()``), and played: the transcript must be the
@@ -30,7 +30,7 @@ from pathlib import Path
 
 from ..engine.game import load
 from ..engine.transcript import transcript
-from ..lang import codecache
+from ..lang.python import codecache
 
 GAMES = Path(__file__).resolve().parent.parent.parent / "games"
 KINDS = ("flip",) * 12 + ("cut", "cut", "extend", "random", "header", "planted", "planted")

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from ..errors import RecycleError, StepLimitExceeded, printable
 from ..engine.game import PreparedGame, rollout_seed
-from ..lang.syntax import parse_text
+from ..lang.syntax.reader import parse_text
 from .analysis import game_heuristics, trace_game
 from .mutations import OPERATORS, mutate
 

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import networkx as nx
 
-from ..lang.values import HIDDEN, MEMORY, OTHERS, PRIVATE, PUBLIC, MoveEvent
+from ..lang.forms.values import HIDDEN, MEMORY, OTHERS, PRIVATE, PUBLIC, MoveEvent
 from .layoutcheck import layout_problems  # noqa: F401  (checks a drawing of to_dot's)
 
 # node fill per visibility class (RECYCLE.md section 6); "others" is our choice (orange)
@@ -93,7 +93,7 @@ class _Tally:
 
     def __init__(self, game):
         self.infos = game.layout.infos  # the live list: it grows when a name is computed at run time
-        self.card_deck = game.card_deck
+        self.card_deck = game.card_table.decks
         self.moves: Counter = Counter()    # (src, dst, class, action) -> cards
         self.chosen: Counter = Counter()   # same key -> cards moved by a player's decision
         self.created: Counter = Counter()  # loc -> cards created there

@@ -20,7 +20,7 @@ import time
 
 from ..errors import StepLimitExceeded
 from ..engine.game import rollout_seed
-from ..lang.values import MEMORY, may_see
+from ..lang.forms.values import MEMORY, may_see
 from .analysis import mean_ci, wilson
 
 TRIAL_GAMES = 8  # random games that find the locations hidden from each seat

@@ -1,6 +1,6 @@
 """The largest game files allowed, in the shapes that cost the most to check.
 
-``recycle check`` of any file of at most ``syntax.MAX_SOURCE_BYTES`` must finish in about two
+``recycle check`` of any file of at most ``reader.MAX_SOURCE_BYTES`` must finish in about two
 seconds and well under 500 MB (issue 25). What costs most per byte is many small forms: a
 choice of thousands of options, thousands of choices in a row (each resumes the rest of its
 turn), thousands of stages, thousands of actions, and a condition of thousands of terms.
@@ -10,7 +10,7 @@ them in a process of their own (memory), and ``python tools/bench.py limits`` ti
 
 from __future__ import annotations
 
-from ..lang.syntax import MAX_SOURCE_BYTES
+from ..lang.syntax.reader import MAX_SOURCE_BYTES
 
 HEAD = """(game
  (setup (create players 2)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..lang.syntax import _BREAK, INT, SList, Atom
+from ..lang.syntax.reader import _BREAK, INT, SList, Atom
 
 COMPARISONS = ("==", "!=", "<", ">", "<=", ">=")
 
@@ -45,7 +45,7 @@ class Mutation:
 
 
 class Offsets:
-    """1-based (line, column) of a span → offset in the text (line breaks as ``syntax.position``)."""
+    """1-based (line, column) of a span → offset in the text (line breaks as ``reader.position``)."""
 
     def __init__(self, text: str):
         self.starts = [0] + [m.end() for m in _BREAK.finditer(text)]

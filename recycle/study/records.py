@@ -92,7 +92,7 @@ class Recorder:
 
 def deal_of(state) -> dict[str, list[str]]:
     """Every non-empty physical location with its cards named (bottom first), all revealed."""
-    from ..lang.values import MEMORY
+    from ..lang.forms.values import MEMORY
 
     g = state.game
     out = {}
@@ -378,7 +378,7 @@ def _load_checked(path: Path, sha256: str, max_work, force: bool):
     recorded one is not parsed at all unless ``force`` (``ValueError`` then comes from
     ``replay``): a tampered record cannot make recycle parse, and quote, a file it names."""
     from ..engine.game import PreparedGame
-    from ..lang.syntax import decode_source, parse_text, read_source
+    from ..lang.syntax.reader import decode_source, parse_text, read_source
 
     if not path.exists():
         raise ValueError(f"the recorded game file {printable(str(path))} is not there "

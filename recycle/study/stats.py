@@ -247,8 +247,8 @@ def _compile_in_background(game, in_thread: bool = False):
         t = threading.Thread(target=make, name="recycle-native-compile", daemon=True)
         t.start()
         return t
-    script = ("import sys; from recycle.lang.syntax import parse_text; from recycle.engine.game import PreparedGame; "
-              "from recycle.native import native_game; "
+    script = ("import sys; from recycle.lang.syntax.reader import parse_text; "
+              "from recycle.engine.game import PreparedGame; from recycle.native import native_game; "
               "native_game(PreparedGame(parse_text(sys.stdin.read(), sys.argv[1]))).warm()")
     proc = subprocess.Popen([sys.executable, "-c", script, game.source.filename], stdin=subprocess.PIPE,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -13,14 +13,14 @@ import textwrap
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ..lang.flow import REGISTRY
-from ..lang.forms import WORDS_FIELD, Kind
-from ..lang.shapes import STORAGE_SORTS
-from ..lang.syntax import INT, SYMBOL, Atom, SList
-from ..lang.values import KINDS as LOC_KINDS
+from ..lang.forms.flow import REGISTRY
+from ..lang.forms.registry import WORDS_FIELD, Kind
+from ..lang.forms.shapes import STORAGE_SORTS
+from ..lang.syntax.reader import INT, SYMBOL, Atom, SList
+from ..lang.forms.values import KINDS as LOC_KINDS
 
 INFIX = REGISTRY.operators  # the forms written between their operands: a + b, a == b
-# Every other form is written by the facts registered with it (recycle/lang/forms.py): its
+# Every other form is written by the facts registered with it (recycle/lang/forms/registry.py): its
 # ``words`` (templates, filled here) and its ``role`` (stage, choice, block, loop ...). This
 # module compares no form's head keyword: a new form declares its words and role instead.
 

@@ -8,8 +8,8 @@ from typer.testing import CliRunner
 
 import recycle
 from recycle.cli.main import app
-from recycle.lang.player_count import with_player_count
-from recycle.lang.syntax import parse_file, parse_text
+from recycle.lang.reading.player_count import with_player_count
+from recycle.lang.syntax.reader import parse_file, parse_text
 from recycle.study.analysis import duplicate
 
 from ..conftest import CORPUS, GAMES, requires_corpus

@@ -16,7 +16,7 @@ import pytest
 import recycle
 from recycle.cli.play import PlaySession, Terminal, seat_specs
 from recycle.engine.knowledge import determinize
-from recycle.lang.values import MoveEvent, may_see
+from recycle.lang.forms.values import MoveEvent, may_see
 from recycle.players import make_player, make_players
 from recycle.players.human import HumanPlayer, hint, strongest
 

@@ -1,4 +1,4 @@
-"""The play screen of `recycle play` in the game's own words (``;@`` notes, recycle/lang/notes.py):
+"""The play screen of `recycle play` in the game's own words (``;@`` notes, recycle/lang/syntax/notes.py):
 named options and hidden or labelled storages, forced moves, the order of the options, who gave
 a hint, and where a quit game's record goes."""
 

@@ -132,8 +132,8 @@ def test_the_reference_form_tables_are_generated_from_the_registry():
 
 
 def test_the_reference_has_every_registered_form():
-    from recycle.lang.flow import REGISTRY
-    from recycle.lang.forms import Kind
+    from recycle.lang.forms.flow import REGISTRY
+    from recycle.lang.forms.registry import Kind
 
     text = REFERENCE.read_text()
     blocks = re.findall(r"<!-- forms: ([a-z ]+) -->", text)

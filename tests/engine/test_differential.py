@@ -3,7 +3,7 @@
 ``recycle.load(path, engine="plain")`` (or ``fast=False``) turns off every speed special case
 (fused closures, caches, batched deals, lazily listed options, inline random play);
 ``engine="closures"`` has them all; ``engine="compiled"`` (the default) plays the game's flow
-as generated Python source (recycle/lang/pygen.py). Here every game of ``games/`` and of the
+as generated Python source (recycle/lang/python/pygen.py). Here every game of ``games/`` and of the
 shared corpus (``../shared/corpus/cardstock``, skipped when absent) is loaded by each fast
 engine and plainly
 and played with random players for ``len(SEEDS)`` seeds; the two must agree on
@@ -462,7 +462,7 @@ def test_more_moves_than_max_repeat_agree_fast_and_plain(body, outcome):
     """``repeat all`` moves every card the location holds — 120,000, more than MAX_REPEAT —
     on both paths (the fast one moved them at once and refused, the plain one moved them one
     by one); ``repeat N`` over MAX_REPEAT is refused on both."""
-    from recycle.lang.items import MAX_REPEAT
+    from recycle.lang.forms.items import MAX_REPEAT
 
     text = (f"(game (setup (create players 2) (create deck (game iloc STOCK) {BIG_DECK}))\n"
             f" (do ({body}))\n (scoring max (size (game iloc PILE))))")

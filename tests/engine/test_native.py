@@ -58,7 +58,7 @@ def user_cache():
     """recycle's own cache folder (``~/.cache/recycle``, or ``$XDG_CACHE_HOME/recycle``) as
     ``RECYCLE_CACHE_DIR`` for a while: where ``recycle simulate`` keeps native modules. With
     no such folder (no home folder, or ``RECYCLE_NO_CACHE``), the suite's folder stays."""
-    from recycle.lang import codecache
+    from recycle.lang.python import codecache
 
     with pytest.MonkeyPatch.context() as mp:
         mp.delenv("RECYCLE_CACHE_DIR", raising=False)
@@ -287,7 +287,7 @@ def test_a_rollout_stopped_at_the_step_limit_is_played_again_by_python():
     assert None in records and any(r is not None for r in records)
 
 
-# -- options listed by a dry run (recycle/lang/items.py, compose) --------------------------------
+# -- options listed by a dry run (recycle/lang/forms/items.py, compose) --------------------------
 
 DRY_RUN = """(do ((shuffle (game iloc STOCK))))
  (stage player (end (> (game sto TURNS) 14))
@@ -506,7 +506,7 @@ def test_load_with_the_native_engine_plays_rollouts_natively_at_once():
 def test_how_each_form_offers_options_is_registered_by_the_form():
     """A choice's options are walked through ``Offer``s registered by head (forms_options.py),
     each a form of recycle's registry; an action offers itself once, a loop of options none."""
-    from recycle.lang.forms import Kind
+    from recycle.lang.forms.registry import Kind
     from recycle.native import forms_options as fo
     from recycle.native import module  # noqa: F401 - every writer registered (a block's: forms_blocks.py)
 
@@ -520,6 +520,6 @@ def test_how_each_form_offers_options_is_registered_by_the_form():
 
 
 def parsed_form(text: str):
-    from recycle.lang.syntax import parse_text
+    from recycle.lang.syntax.reader import parse_text
 
     return parse_text(text, "form.rcy").forms[0]

@@ -95,7 +95,7 @@ def test_the_compiled_game_does_not_grow_while_playing():
 
 
 def test_an_internal_error_is_reported_as_ours_with_the_position(monkeypatch):
-    import recycle.lang.actions as actions
+    import recycle.lang.forms.actions as actions
 
     def broken(lst, random):
         raise ZeroDivisionError("boom")
@@ -117,7 +117,7 @@ def test_keys_of_lazily_listed_options_are_those_of_the_options_built(path):
     """The look-ahead players key a decision's options from its lazy listing without building
     them (``option_keys``): the keys must be those of the options built one by one."""
     from recycle.engine.options import option_key, option_keys
-    from recycle.lang.items import LazyOptions
+    from recycle.lang.forms.items import LazyOptions
 
     s = recycle.load(path).new_state(seed=4)
     draw = random.Random(4).random

@@ -133,9 +133,9 @@ def test_inside_a_game_every_draw_is_random_times_n():
 
     lang = Path(recycle.__file__).parent / "lang"
     other = re.compile(r"rng\.(randrange|randint|choice|choices|sample|shuffle|getrandbits|uniform)\b")
-    found = [f"{p.name}: {m.group(0)}" for p in sorted(lang.glob("*.py")) for m in other.finditer(p.read_text())]
+    found = [f"{p.name}: {m.group(0)}" for p in sorted(lang.rglob("*.py")) for m in other.finditer(p.read_text())]
     assert found == []
-    assert "tied[int(s.rng.random() * len(tied))]" in (lang / "pycards.py").read_text()
+    assert "tied[int(s.rng.random() * len(tied))]" in (lang / "python" / "pycards.py").read_text()
 
 
 def test_a_families_deal_depends_on_its_key_and_itself_alone():

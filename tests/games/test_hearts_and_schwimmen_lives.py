@@ -20,7 +20,7 @@ import pytest
 import recycle
 from recycle.engine.game import rollout_seed
 from recycle.players import RandomPlayer, ScriptedPlayer
-from recycle.lang.values import MoveEvent
+from recycle.lang.forms.values import MoveEvent
 
 from ..conftest import GAMES
 

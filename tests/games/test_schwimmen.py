@@ -8,7 +8,7 @@ import pytest
 
 import recycle
 from recycle import RandomPlayer, ScriptedPlayer
-from recycle.lang.values import HIDDEN, PRIVATE
+from recycle.lang.forms.values import HIDDEN, PRIVATE
 from recycle.engine.transcript import transcript
 
 from ..conftest import GAMES, NATIVE, ConservationCheck

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 import recycle
-from recycle.lang.values import MoveEvent
+from recycle.lang.forms.values import MoveEvent
 
 from ..conftest import GAMES, ConservationCheck
 

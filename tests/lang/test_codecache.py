@@ -1,4 +1,4 @@
-"""The on-disk bytecode cache of generated game modules (recycle/lang/codecache.py)."""
+"""The on-disk bytecode cache of generated game modules (recycle/lang/python/codecache.py)."""
 
 import hashlib
 import hmac
@@ -13,7 +13,7 @@ import pytest
 
 import recycle
 from recycle.engine.transcript import transcript
-from recycle.lang import codecache
+from recycle.lang.python import codecache
 
 from ..conftest import GAMES
 

@@ -1,4 +1,4 @@
-"""The compiled engine (recycle/lang/pygen.py): the generated module, its fallback, ``recycle compile``.
+"""The compiled engine (recycle/lang/python/pygen.py): the generated module, its fallback, ``recycle compile``.
 
 That it plays the same games as the plain path is tests/engine/test_differential.py's to show."""
 
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import recycle
-from recycle.lang import pygen
+from recycle.lang.python import pygen
 from ..helpers import PEAK_MB
 
 ROOT = Path(__file__).resolve().parents[2]

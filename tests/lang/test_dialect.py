@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 import recycle
 from recycle.cli import app
 from recycle.errors import RecycleCompileErrors
-from recycle.lang.lint import lint
+from recycle.lang.reading.lint import lint
 
 from ..conftest import GAMES, ConservationCheck
 

@@ -1,4 +1,4 @@
-"""The form registry (recycle.lang.forms): every form defined once, the side tables derived
+"""The form registry (recycle.lang.forms.registry): every form defined once, the side tables derived
 from it, and docs/forms.md generated from it."""
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from typing import Callable
 
 import pytest
 
-from recycle.lang import forms as forms_module
-from recycle.lang.flow import REGISTRY, FlowCompiler
-from recycle.lang.forms import STRUCTURAL_HEADS, Form, FormError, Kind, form, seal
-from recycle.lang.items import uses_rng
-from recycle.lang.syntax import OP, SYMBOL, Atom, SList, parse_file, parse_text
+from recycle.lang.forms import registry as forms_module
+from recycle.lang.forms.flow import REGISTRY, FlowCompiler
+from recycle.lang.forms.registry import STRUCTURAL_HEADS, Form, FormError, Kind, form, seal
+from recycle.lang.forms.items import uses_rng
+from recycle.lang.syntax.reader import OP, SYMBOL, Atom, SList, parse_file, parse_text
 
 from ..conftest import CORPUS, GAMES, ROOT, requires_corpus
 
@@ -172,7 +172,7 @@ ENTRY_POINTS: dict[str, Callable] = {
 
 @pytest.mark.parametrize("kind", Kind.ALL)
 def test_each_entry_point_dispatches_on_the_heads_of_its_kind(kind):
-    from recycle.lang.shapes import Scope
+    from recycle.lang.forms.shapes import Scope
 
     comp = FlowCompiler(None, 2)
     comp.forms = _Spy()
@@ -227,7 +227,7 @@ def test_a_new_form_is_one_decorated_method(sandbox):
     assert reg.lookup(Kind.INT, "twice").method == "int_twice" and "twice" in reg.safe
     comp = WithTwice(None, 2)
     comp.forms = reg
-    from recycle.lang.shapes import Scope
+    from recycle.lang.forms.shapes import Scope
 
     assert comp.c_value(sexp("(+ (twice 3) 1)"), Scope())(None, []) == 7
     assert "(twice N)" in reg.markdown()
@@ -296,8 +296,9 @@ def test_the_registry_is_not_used_before_it_is_sealed(sandbox):
 # -- modules read facts of forms, not their head keywords --------------------------------------
 # the modules that know a form only by the facts registered with it (role, words, loops, puts,
 # sets ...): none compares a form's head keyword with a string
-FACT_READERS = ("recycle/study/structure.py", "recycle/lang/lint.py", "recycle/lang/costs.py", "recycle/lang/pyexpr.py",
-                "recycle/lang/pycards.py", "recycle/lang/purity.py", "recycle/lang/deal_limit.py")
+FACT_READERS = ("recycle/study/structure.py", "recycle/lang/reading/lint.py", "recycle/lang/forms/costs.py",
+                "recycle/lang/python/pyexpr.py", "recycle/lang/python/pycards.py", "recycle/lang/forms/purity.py",
+                "recycle/lang/reading/deal_limit.py")
 
 
 def test_the_facts_the_readers_use_are_those_their_head_comparisons_were():
@@ -355,14 +356,14 @@ def test_the_head_check_finds_each_kind_of_comparison():
 def test_these_modules_compare_no_form_head(module):
     found = head_comparisons((ROOT / module).read_text(encoding="utf-8"))
     assert not found, (f"{module} compares form heads ({', '.join(found)}): register a fact with the form "
-                       "instead (forms.py: role, words, loops ...; docs/development.md, 'Adding a form')")
+                       "instead (forms/registry.py: role, words, loops ...; docs/development.md, 'Adding a form')")
 
 
 def test_the_compiled_engine_s_writers_are_registered_by_form():
     """pyexpr writes forms out through a table of writers by (kind, head), each head a form of
     the registry: a writer for a head the registry does not have is refused."""
-    from recycle.lang.pyexpr import WRITERS
-    from recycle.lang.writers import Writers
+    from recycle.lang.python.pyexpr import WRITERS
+    from recycle.lang.forms.writers import Writers
 
     WRITERS.seal()
     assert (Kind.BOOL, "and") in WRITERS.heads() and (Kind.ACTION, "move") in WRITERS.heads()

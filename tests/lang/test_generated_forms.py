@@ -1,4 +1,4 @@
-"""Card-level forms written out as Python (recycle/lang/pycards.py) keep the closures' meaning.
+"""Card-level forms written out as Python (recycle/lang/python/pycards.py) keep the closures' meaning.
 
 Each small game below drives one written-out form into its rare case (an empty view, a card
 no player owns, a tie broken at random, an overflowing sum, recorded events, a queued next
@@ -253,8 +253,8 @@ def test_arithmetic_in_a_players_loop_overflows_as_the_closure():
 
 
 def test_a_blocks_comment_prints_only_the_start_of_its_form():
-    from recycle.lang.pytext import short
-    from recycle.lang.syntax import SList, parse_file
+    from recycle.lang.python.pytext import short
+    from recycle.lang.syntax.reader import SList, parse_file
 
     def whole_then_cut(node, width):
         text = "".join(ch if ch.isprintable() else "?" for ch in " ".join(str(node).split()))

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 import recycle
-from recycle.lang.pytext import embed
-from recycle.lang.syntax import parse_text
+from recycle.lang.python.pytext import embed
+from recycle.lang.syntax.reader import parse_text
 
 HEAD = """(game (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (A, B, C)) (SUIT (X, Y)))))
 """
@@ -118,8 +118,8 @@ def test_computed_names_are_bounded():
 def test_a_computed_cardatt_key_makes_no_column_per_key():
     g = recycle.loads(game("(do ((all (range 1..5000) 'I (set (game str S) (cardatt 'I (top (game iloc STOCK)))))"
                            " (set (game str T) (cardatt (game str K) (top (game iloc STOCK))))))"), "keys.rcy")
-    before = len(g._attr_cols)
-    assert len(g._attr_cols) == before
+    before = len(g.card_table._columns)
+    assert len(g.card_table._columns) == before
 
 
 # -- literals, decks and views too large --------------------------------------------------------
@@ -240,7 +240,7 @@ def test_a_syntax_error_after_a_form_feed_quotes_its_line():
     assert lines[1].strip() == "(b #))" and lines[2].index("^") == lines[1].index("#")
 
 
-# -- outside text in the generated module (recycle/lang/pytext.py) -------------------------------
+# -- outside text in the generated module (recycle/lang/python/pytext.py) -------------------------
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHWIMMEN = ROOT / "games" / "schwimmen.rcy"

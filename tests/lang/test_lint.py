@@ -1,7 +1,7 @@
 """recycle check's static warnings."""
 
-from recycle.lang.lint import lint
-from recycle.lang.syntax import parse_text
+from recycle.lang.reading.lint import lint
+from recycle.lang.syntax.reader import parse_text
 
 from ..conftest import CORPUS, GAMES, requires_corpus
 

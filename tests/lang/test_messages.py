@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 import recycle
 from recycle.cli.main import app
-from recycle.lang.lint import lint
+from recycle.lang.reading.lint import lint
 
 from ..conftest import tiny
 

@@ -3,7 +3,7 @@
 import pytest
 
 import recycle
-from recycle.lang.syntax import INT, SYMBOL, VAR, Atom, SList, parse_text
+from recycle.lang.syntax.reader import INT, SYMBOL, VAR, Atom, SList, parse_text
 
 
 def test_atoms_and_positions():
@@ -65,7 +65,7 @@ from pathlib import Path  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
 from recycle.cli.main import app  # noqa: E402
-from recycle.lang import syntax  # noqa: E402
+from recycle.lang.syntax import reader  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT.parent / "shared" / "corpus" / "cardstock"
@@ -102,14 +102,14 @@ def test_every_game_reads_to_the_same_forms_and_spans_as_before(which):
 
 def test_lark_is_what_parses(monkeypatch):
     from lark import Lark
-    parser, to_ast = syntax._parser()
+    parser, to_ast = reader._parser()
     assert isinstance(parser, Lark) and parser.options.parser == "lalr"
     assert parse_text("(a , b)").forms[0].items[1].kind == "comma"
     # the same grammar without the comma: the reader follows the grammar
-    grammar = (Path(syntax.__file__).parent / "grammar.lark").read_text()
+    grammar = (Path(reader.__file__).parent / "grammar.lark").read_text()
     grammar = grammar.replace("     | COMMA    -> comma\n", "").replace('COMMA: ","\n', "")
     changed = Lark(grammar, parser="lalr", lexer="basic", transformer=to_ast, maybe_placeholders=False)
-    monkeypatch.setattr(syntax, "_PARSER", [(changed, to_ast)])
+    monkeypatch.setattr(reader, "_PARSER", [(changed, to_ast)])
     with pytest.raises(recycle.RecycleSyntaxError, match="unexpected character ','"):
         parse_text("(a , b)")
 
@@ -136,20 +136,20 @@ def test_non_utf8_and_too_large_files(tmp_path):
     bad = tmp_path / "bad.rcy"
     bad.write_bytes(b"(game\n  (x \xc3(y)))")
     with pytest.raises(recycle.RecycleSyntaxError, match=r"bad\.rcy:2:6: .*not UTF-8 text \(byte 0xc3\)"):
-        syntax.parse_file(bad)
+        reader.parse_file(bad)
     big = tmp_path / "big.rcy"
-    big.write_text("(game " + " " * syntax.MAX_SOURCE_BYTES + ")")
-    with pytest.raises(recycle.RecycleSyntaxError, match=f"more than the limit of {syntax.MAX_SOURCE_BYTES:,}"):
-        syntax.parse_file(big)
+    big.write_text("(game " + " " * reader.MAX_SOURCE_BYTES + ")")
+    with pytest.raises(recycle.RecycleSyntaxError, match=f"more than the limit of {reader.MAX_SOURCE_BYTES:,}"):
+        reader.parse_file(big)
     with pytest.raises(recycle.RecycleSyntaxError, match="larger than the limit"):
-        syntax.decode_source(b" " * (syntax.MAX_SOURCE_BYTES + 1), "big.rcy")
+        reader.decode_source(b" " * (reader.MAX_SOURCE_BYTES + 1), "big.rcy")
 
 
 def test_the_largest_file_allowed_is_read():
-    body = " ".join("((== (game sto X) 1) (inc (game sto Y)))" for _ in range((syntax.MAX_SOURCE_BYTES - 20) // 41))
+    body = " ".join("((== (game sto X) 1) (inc (game sto Y)))" for _ in range((reader.MAX_SOURCE_BYTES - 20) // 41))
     text = "(game (do (" + body + ")))"
-    assert syntax.MAX_SOURCE_BYTES - 100 < len(text) <= syntax.MAX_SOURCE_BYTES
-    assert len(parse_text(text).forms[0].items[1].items[1].items) == (syntax.MAX_SOURCE_BYTES - 20) // 41
+    assert reader.MAX_SOURCE_BYTES - 100 < len(text) <= reader.MAX_SOURCE_BYTES
+    assert len(parse_text(text).forms[0].items[1].items[1].items) == (reader.MAX_SOURCE_BYTES - 20) // 41
 
 
 def war_without_the_stage_paren() -> str:
@@ -181,7 +181,7 @@ def test_unknown_words_are_named_with_the_nearest_known_one():
 
 
 # a deal behind a choice: the count of players it serves cannot be known before playing
-# (recycle/lang/deal_limit.py stops at the first choice), so it runs out while playing
+# (recycle/lang/reading/deal_limit.py stops at the first choice), so it runs out while playing
 DEAL_AFTER_A_CHOICE = """(game (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (A, B, C)) (SUIT (X, Y)))))
  (stage player (end (== (game sto DEALT) 1))
   (choice ((do ((all player 'P (repeat 3 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))
@@ -200,7 +200,7 @@ def test_a_deal_that_runs_out_names_the_player_count(n, tmp_path):
 
 
 def test_a_location_of_one_card_is_singular():
-    from recycle.lang.shapes import n_cards as cards
+    from recycle.lang.forms.shapes import n_cards as cards
     assert (cards(0), cards(1), cards(2)) == ("0 cards", "1 card", "2 cards")
     text = ("(game (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (A, B)))))\n"
             " (do ((move (top (game iloc STOCK)) (top (game vloc PILE)))\n"

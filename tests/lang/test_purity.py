@@ -2,8 +2,8 @@
 
 import pytest
 
-from recycle.lang.purity import order_free
-from recycle.lang.syntax import parse_text
+from recycle.lang.forms.purity import order_free
+from recycle.lang.syntax.reader import parse_text
 
 from ..conftest import tiny
 

@@ -1,5 +1,5 @@
 """Games in their own words: ``;@`` structured comments name options and hide or label
-storages (recycle/lang/notes.py); notes not understood are warnings with their position.
+storages (recycle/lang/syntax/notes.py); notes not understood are warnings with their position.
 How the play screen shows them is tests/cli/test_play_screen.py's."""
 
 from typer.testing import CliRunner

@@ -1,18 +1,18 @@
 """--num-players beyond what a game's deal can serve is refused before playing (issue 28):
-recycle.lang.deal_limit counts the deal from the text, soundly, and says nothing where it cannot."""
+recycle.lang.reading.deal_limit counts the deal from the text, soundly, and says nothing where it cannot."""
 
 from __future__ import annotations
 
 import pytest
 from typer.testing import CliRunner
 
-import recycle.lang.player_count as player_count
+import recycle.lang.reading.player_count as player_count
 from recycle.cli.main import app
 from recycle.engine.game import PreparedGame
 from recycle.errors import RecycleCompileError, RecycleError
-from recycle.lang.deal_limit import DealFailure, deal_failure, refusal, supported_counts
-from recycle.lang.player_count import with_player_count
-from recycle.lang.syntax import parse_file, parse_text
+from recycle.lang.reading.deal_limit import DealFailure, deal_failure, refusal, supported_counts
+from recycle.lang.reading.player_count import with_player_count
+from recycle.lang.syntax.reader import parse_file, parse_text
 
 from ..conftest import CORPUS, GAMES, requires_corpus
 

@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-from recycle.lang.syntax import MAX_SOURCE_BYTES
+from recycle.lang.syntax.reader import MAX_SOURCE_BYTES
 from recycle.study.largest import SHAPES, largest_files
 from ..helpers import PEAK_MB
 

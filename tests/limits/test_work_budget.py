@@ -17,8 +17,8 @@ import pytest
 
 import recycle
 from recycle.engine.game import DEFAULT_MAX_WORK
-from recycle.lang import items
-from recycle.lang.syntax import MAX_SOURCE_BYTES, parse_text
+from recycle.lang.forms import items
+from recycle.lang.syntax.reader import MAX_SOURCE_BYTES, parse_text
 from recycle.players.lookahead import MAX_CONSIDERED, GreedyPlayer, ISMCTSPlayer, PIMCPlayer
 
 from ..conftest import ROOT
@@ -397,10 +397,10 @@ def test_a_repeat_of_shuffles_of_a_huge_deck_stops_within_seconds():
 
 
 def test_point_maps_kept_for_reuse_are_bounded():
-    from recycle.engine.game import MAX_POINT_MAPS
+    from recycle.lang.forms.card_table import MAX_POINT_MAPS
 
     g = recycle.loads(game("(do ((repeat 30000 (do ((set (game points Q) (((RANK : A) (game sto X)))) "
                            "(inc (game sto X)))))))"), "maps.rcy")
     s = g.random_rollout(0)
-    assert s.ints and len(g._point_maps) <= MAX_POINT_MAPS < 30_000
-    assert len(g._live_maps) <= MAX_POINT_MAPS + 1  # the 20,000 others, no longer used, are freed
+    assert s.ints and len(g.card_table._point_maps) <= MAX_POINT_MAPS < 30_000
+    assert len(g.card_table._live_maps) <= MAX_POINT_MAPS + 1  # the 20,000 others, no longer used, are freed

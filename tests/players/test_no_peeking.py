@@ -142,7 +142,7 @@ def assert_nothing_hidden_reachable(state, p, *roots):
     """No state, generator, code or card object of the state is reachable from ``roots``, and
     no list or set reachable holds a card ``p`` may not see (nor knows the place of)."""
     from recycle.engine.state import State
-    from recycle.lang.values import Card
+    from recycle.lang.forms.values import Card
 
     hidden = hidden_from(state, p) - set(state.observation(p).known_locations())
     for x in reachable(*roots):

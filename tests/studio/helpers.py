@@ -40,7 +40,7 @@ def chromium_path() -> str:
 
 def seen_by(table, seat: int) -> set[int]:
     """Every card that was, at some moment of the table's game, in a place ``seat`` may see."""
-    from recycle.lang.values import may_see
+    from recycle.lang.forms.values import may_see
 
     s = table.state
     layout = table.game.layout

@@ -384,7 +384,7 @@ def test_studio_simulation_lint_names_rules_that_never_or_always_fire():
 def test_rule_counts_are_the_plain_engines_only():
     """The probe is compiled into a plain game that asks for it, and into no other."""
     from recycle.engine.game import PreparedGame
-    from recycle.lang.syntax import parse_text
+    from recycle.lang.syntax.reader import parse_text
 
     with pytest.raises(ValueError, match="rule_counts needs engine='plain'"):
         PreparedGame(parse_text(RULES_GAME, "rules.rcy"), rule_counts={})

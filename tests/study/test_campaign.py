@@ -13,8 +13,8 @@ import pytest
 
 duckdb = pytest.importorskip("duckdb")
 
-from recycle.lang.constants import declared, with_constants, with_points  # noqa: E402
-from recycle.lang.syntax import parse_file  # noqa: E402
+from recycle.lang.reading.constants import declared, with_constants, with_points  # noqa: E402
+from recycle.lang.syntax.reader import parse_file  # noqa: E402
 from recycle.study.campaign import Plan, PlanError, StoreError, chunk_seed, report, run_campaign  # noqa: E402
 from recycle.study.intervals import holm, mean_diff, rate_diff, t_quantile  # noqa: E402
 

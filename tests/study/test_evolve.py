@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 import recycle
 from recycle.cli import app
-from recycle.lang.syntax import parse_text
+from recycle.lang.syntax.reader import parse_text
 from recycle.study import mutations
 from recycle.study.analysis import analyze
 from recycle.study.evolve import (evolve, fairness, measures, measures_of_summary, play_chunk, validate,

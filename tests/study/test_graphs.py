@@ -14,10 +14,10 @@ import recycle
 from recycle.study import graphs
 from recycle.cli import app
 from recycle.study.graphs import EDGE_STYLES, VIS_COLOURS, flow_graph, to_dot, to_json, write_dot
-from recycle.lang.values import MoveEvent
+from recycle.lang.forms.values import MoveEvent
 from recycle.study.layoutcheck import heading_and_drawing
 from recycle.study.structure import action_text, expr, game_tree, outline, raw_tree, tree_dot
-from recycle.lang.syntax import parse_text
+from recycle.lang.syntax.reader import parse_text
 
 from ..conftest import CORPUS, GAMES, requires_corpus
 

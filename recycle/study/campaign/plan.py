@@ -217,7 +217,7 @@ def _lineup(x: dict) -> Lineup:
 
 
 def _game(x: dict, folder: Path) -> GameEntry:
-    from ...lang.syntax import parse_file
+    from ...lang.syntax.reader import parse_file
 
     extra = sorted(set(x) - {"file", "name", "vary"})
     if extra:
@@ -272,9 +272,9 @@ def variant_source(game: GameEntry, settings: tuple):
     """The ``SourceFile`` of a variant: declared constants, then point maps, then the
     number of players (``players``). ValueError for a setting that does not fit the game."""
     from ...errors import RecycleError
-    from ...lang.constants import with_constants, with_points
-    from ...lang.player_count import with_player_count
-    from ...lang.syntax import parse_text
+    from ...lang.reading.constants import with_constants, with_points
+    from ...lang.reading.player_count import with_player_count
+    from ...lang.syntax.reader import parse_text
 
     source = parse_text(game.text, game.file)
     consts = {k: (list(v) if isinstance(v, tuple) else v) for k, v in settings

@@ -1,0 +1,356 @@
+"""Compiling RECYCLE's conditions into closures ``f(state, env) -> bool``: and, or, not,
+comparisons, and any/all over a collection; the binder shape they share with filter; and
+the cache of pure conditions (``purity``).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .registry import Kind, form
+from .items import out_of_work
+from .shapes import SMALL, Const, Scope, compare_attr_slot, compare_size, compare_slot, element_hint, fail, head_of, is_atom, kw
+from ..syntax.reader import INT, SYMBOL, VAR, Atom, SList
+
+
+class BoolForms:
+    """The boolean forms of the compiler (a mixin of ``FlowCompiler``)."""
+
+    def c_bool(self, x, scope: Scope) -> Callable:
+        """A condition: a boolean form (there are no boolean literals or storages)."""
+        if not isinstance(x, SList) or not x.items:
+            fail(f"expected a condition, got {x if isinstance(x, Atom) else '()'}", x)
+        f = self.by_head(Kind.BOOL, x, scope)
+        if f is not None:
+            return f
+        fail(f"expected a condition, got {self.form_name(x)}", x)
+
+    # -- connectives -----------------------------------------------------------------------
+    def conditions(self, x: SList, scope: Scope) -> list:
+        h = head_of(x)
+        if len(x.items) < 3:
+            fail(f"({h} ...) takes two or more conditions", x, h)
+        return [self.c_bool(i, scope) for i in x.items[1:]]
+
+    @form("and", "(and CONDITION CONDITION ...)", Kind.BOOL, pure=True, role="junction", words="{1~* and }")
+    def bool_and(self, x: SList, scope: Scope) -> Callable:
+        """(and CONDITION CONDITION ...)
+
+        True when every condition holds; they are evaluated left to right, stopping at the
+        first that fails."""
+        parts = self.conditions(x, scope)
+        if len(parts) == 2:
+            p, q = parts
+            return lambda s, e: p(s, e) and q(s, e)
+        if len(parts) == 3:
+            p, q, r = parts
+            return lambda s, e: p(s, e) and q(s, e) and r(s, e)
+
+        def and_(s, e):
+            for p in parts:
+                if not p(s, e):
+                    return False
+            return True
+        return and_
+
+    @form("or", "(or CONDITION CONDITION ...)", Kind.BOOL, pure=True, role="junction", words="{1~* or }")
+    def bool_or(self, x: SList, scope: Scope) -> Callable:
+        """(or CONDITION CONDITION ...)
+
+        True when at least one condition holds; they are evaluated left to right, stopping
+        at the first that holds."""
+        parts = self.conditions(x, scope)
+        if len(parts) == 2:
+            p, q = parts
+            return lambda s, e: p(s, e) or q(s, e)
+        if len(parts) == 3:
+            p, q, r = parts
+            return lambda s, e: p(s, e) or q(s, e) or r(s, e)
+
+        def or_(s, e):
+            for p in parts:
+                if p(s, e):
+                    return True
+            return False
+        return or_
+
+    @form("not", "(not CONDITION)", Kind.BOOL, pure=True, words="not {1~}")
+    def bool_not(self, x: SList, scope: Scope) -> Callable:
+        """(not CONDITION)
+
+        True when the condition does not hold."""
+        self.arity(x, 2)
+        p = self.c_bool(x.items[1], scope)
+        return lambda s, e: not p(s, e)
+
+    # -- comparisons -----------------------------------------------------------------------
+    def c_order(self, x: SList, scope: Scope) -> Callable:
+        """(< > <= >= A B) on two integers, fused with a constant B where it can be."""
+        h = head_of(x)
+        items = x.items
+        if len(items) != 3:
+            fail(f"({h} A B) compares two integers", x, h)
+        a, b = self.c_int(items[1], scope), self.c_int(items[2], scope)
+        cb = self.const_value(items[2], scope)
+        k = getattr(a, "sto_slot", None)
+        if cb is not None and k is not None and self.fast:
+            return {"<": lambda s, e: s.ints[k] < cb, ">": lambda s, e: s.ints[k] > cb,
+                    "<=": lambda s, e: s.ints[k] <= cb, ">=": lambda s, e: s.ints[k] >= cb}[h]
+        if cb is not None and self.fast:
+            fused = compare_size(a, h, cb)
+            if fused is not None:
+                return fused
+            return {"<": lambda s, e: a(s, e) < cb, ">": lambda s, e: a(s, e) > cb,
+                    "<=": lambda s, e: a(s, e) <= cb, ">=": lambda s, e: a(s, e) >= cb}[h]
+        return {"<": lambda s, e: a(s, e) < b(s, e), ">": lambda s, e: a(s, e) > b(s, e),
+                "<=": lambda s, e: a(s, e) <= b(s, e), ">=": lambda s, e: a(s, e) >= b(s, e)}[h]
+
+    @form("<", "(< A B)", Kind.BOOL, pure=True)
+    def bool_lt(self, x: SList, scope: Scope) -> Callable:
+        """(< A B)
+
+        True when the integer A is less than B."""
+        return self.c_order(x, scope)
+
+    @form(">", "(> A B)", Kind.BOOL, pure=True)
+    def bool_gt(self, x: SList, scope: Scope) -> Callable:
+        """(> A B)
+
+        True when the integer A is greater than B."""
+        return self.c_order(x, scope)
+
+    @form("<=", "(<= A B)", Kind.BOOL, pure=True)
+    def bool_le(self, x: SList, scope: Scope) -> Callable:
+        """(<= A B)
+
+        True when the integer A is at most B."""
+        return self.c_order(x, scope)
+
+    @form(">=", "(>= A B)", Kind.BOOL, pure=True)
+    def bool_ge(self, x: SList, scope: Scope) -> Callable:
+        """(>= A B)
+
+        True when the integer A is at least B."""
+        return self.c_order(x, scope)
+
+    def c_equal(self, x: SList, scope: Scope) -> Callable:
+        """(== != A B) on two values of any one kind, fused with a constant B where it can be."""
+        h = head_of(x)
+        items = x.items
+        if len(items) != 3:
+            fail(f"({h} A B) compares two values", x, h)
+        if self.is_card_ref(items[1]) or self.is_card_ref(items[2]):
+            return self.c_card_equal(x, scope)
+        a, b = self.c_value(items[1], scope), self.c_value(items[2], scope)
+        cb = self.const_value(items[2], scope)
+        if cb is None and isinstance(items[2], Atom) and items[2].kind == SYMBOL:
+            cb = items[2].value
+        k = getattr(a, "sto_slot", None)
+        if cb is not None and k is not None and self.fast:
+            if h == "==":
+                return lambda s, e: s.ints[k] == cb
+            return lambda s, e: s.ints[k] != cb
+        if cb is not None and self.fast:
+            fused = compare_size(a, h, cb) or compare_slot(a, h, cb)
+            if fused is not None:
+                return fused
+        if cb is None and self.fast:
+            fused = compare_attr_slot(a, h, b) or compare_attr_slot(b, h, a)
+            if fused is not None:
+                return fused
+        if h == "==":
+            if cb is not None:
+                return lambda s, e: a(s, e) == cb
+            return lambda s, e: a(s, e) == b(s, e)
+        if cb is not None:
+            return lambda s, e: a(s, e) != cb
+        return lambda s, e: a(s, e) != b(s, e)
+
+    def is_card_ref(self, x) -> bool:
+        """Is ``x`` a form that names a card of a location (top, bottom, index, max, min,
+        actual), one that may name no card?"""
+        if not isinstance(x, SList) or not x.items:
+            return False
+        h = head_of(x)
+        if h in self.forms.only[Kind.CARD]:
+            return True
+        if (h in ("top", "bottom") or is_atom(x.items[0], INT)) and len(x.items) == 2:
+            return not kw(x.items[1], "player", "team") and not self.is_groups_form(x.items[1])
+        return False
+
+    def c_card_equal(self, x: SList, scope: Scope) -> Callable:
+        """(== != A B) with a card reference: the same physical card. A reference that names
+        no card (the top of an empty location) equals no card: ``==`` is false and ``!=``
+        true, even when both name none (RECYCLE.md 9.2)."""
+        h, items = head_of(x), x.items
+        a, b = (self.c_card(i, scope, optional=True) if self.is_card_ref(i) else self.c_card(i, scope)
+                for i in items[1:])
+        if h == "==":
+            def card_eq(s, e):
+                c = a(s, e)
+                return c is not None and c == b(s, e)
+            return card_eq
+
+        def card_ne(s, e):
+            c = a(s, e)
+            if c is None:
+                return True
+            d = b(s, e)
+            return d is None or c != d
+        return card_ne
+
+    @form("==", "(== A B)", Kind.BOOL, pure=True, role="equality")
+    def bool_eq(self, x: SList, scope: Scope) -> Callable:
+        """(== A B)
+
+        True when A and B are the same integer, string, card (the same physical card),
+        player or team."""
+        return self.c_equal(x, scope)
+
+    @form("!=", "(!= A B)", Kind.BOOL, pure=True, role="equality")
+    def bool_ne(self, x: SList, scope: Scope) -> Callable:
+        """(!= A B)
+
+        True when A and B differ (integers, strings, cards, players or teams)."""
+        return self.c_equal(x, scope)
+
+    # -- any / all -------------------------------------------------------------------------
+    @form("any", "(any COLLECTION 'VARIABLE CONDITION)", Kind.BOOL, pure=True, expensive=True, binds=True,
+          loops=True, role="quantifier", words="any {1:each}: {3}")
+    def bool_any(self, x: SList, scope: Scope) -> Callable:
+        """(any COLLECTION 'VARIABLE CONDITION)
+
+        True when the condition holds for at least one element bound to 'VARIABLE (false
+        for an empty collection)."""
+        coll, slot, inner = self.c_binder(x, scope, self.c_bool)
+        w = self.weight(x.items[3])
+        span = x.span
+        if kw(x.items[1], "player"):
+            players = self.players
+
+            def any_player(s, e):  # a players loop: paid with the form around it
+                for v in players:
+                    e[slot] = v
+                    if inner(s, e):
+                        return True
+                return False
+            return any_player
+
+        if self.players_loop(x):
+            def any_free(s, e):
+                for v in coll(s, e):
+                    e[slot] = v
+                    if inner(s, e):
+                        return True
+                return False
+            return any_free
+
+        if self.loop_free(x.items[3]):
+            def any_small(s, e):
+                c = coll(s, e)
+                if len(c) > SMALL:  # a few turns of a body without loops: paid for by its forms
+                    s.work -= len(c) * w
+                    if s.work < 0:
+                        out_of_work(s, span, "any")
+                for v in c:
+                    e[slot] = v
+                    if inner(s, e):
+                        return True
+                return False
+            return any_small
+
+        def any_(s, e):
+            c = coll(s, e)
+            s.work -= len(c) * w
+            if s.work < 0:
+                out_of_work(s, span, "any")
+            for v in c:
+                e[slot] = v
+                if inner(s, e):
+                    return True
+            return False
+        return any_
+
+    @form("all", "(all COLLECTION 'VARIABLE CONDITION)", Kind.BOOL, pure=True, expensive=True, binds=True,
+          loops=True, role="quantifier", words="all {1:each}: {3}")
+    def bool_all(self, x: SList, scope: Scope) -> Callable:
+        """(all COLLECTION 'VARIABLE CONDITION)
+
+        True when the condition holds for every element bound to 'VARIABLE (true for an
+        empty collection)."""
+        coll, slot, inner = self.c_binder(x, scope, self.c_bool)
+        w = self.weight(x.items[3])
+        span = x.span
+        if kw(x.items[1], "player"):
+            players = self.players
+
+            def all_players(s, e):  # a players loop: paid with the form around it
+                for v in players:
+                    e[slot] = v
+                    if not inner(s, e):
+                        return False
+                return True
+            return all_players
+
+        if self.players_loop(x):
+            def all_free(s, e):
+                for v in coll(s, e):
+                    e[slot] = v
+                    if not inner(s, e):
+                        return False
+                return True
+            return all_free
+
+        if self.loop_free(x.items[3]):
+            def all_small(s, e):
+                c = coll(s, e)
+                if len(c) > SMALL:  # a few turns of a body without loops: paid for by its forms
+                    s.work -= len(c) * w
+                    if s.work < 0:
+                        out_of_work(s, span, "all")
+                for v in c:
+                    e[slot] = v
+                    if not inner(s, e):
+                        return False
+                return True
+            return all_small
+
+        def all_(s, e):
+            c = coll(s, e)
+            s.work -= len(c) * w
+            if s.work < 0:
+                out_of_work(s, span, "all")
+            for v in c:
+                e[slot] = v
+                if not inner(s, e):
+                    return False
+            return True
+        return all_
+
+    def c_binder(self, x: SList, scope: Scope, body_compiler):
+        """(any|all|filter COLL 'V BODY) → (collection closure, slot, body closure)."""
+        h = head_of(x)
+        if len(x.items) != 4 or not is_atom(x.items[2], VAR):
+            fail(f"expected ({h} COLLECTION 'VARIABLE BODY)", x, h)
+        coll = self.c_coll(x.items[1], scope)
+        slot = self.new_slot()
+        self.binder_colls[slot] = x.items[1]  # (families of locations: the members it may name)
+        self.fresh_groups(x, slot)
+        inner_scope = scope.bind(x.items[2].value, slot, element_hint(x.items[1]))
+        inner = body_compiler(x.items[3], inner_scope)
+        if body_compiler == self.c_bool:
+            inner = self.cache_pure(x.items[3], inner_scope, inner)
+        return coll, slot, inner
+
+    def cache_pure(self, x, scope: Scope, fn: Callable) -> Callable:
+        """``fn`` wrapped in a cache when ``x`` depends only on the cards of a few locations."""
+        if not self.fast:
+            return fn
+        from .purity import analyse, cached, order_free
+
+        found = analyse(x, lambda name: isinstance(scope.lookup(name), Const))
+        if found is None:
+            return fn
+        locs, pts = found
+        return cached(fn, [self.c_cards(l, scope) for l in locs], [self.c_points(p, scope) for p in pts],
+                      sort_cards=order_free(x))

@@ -1,0 +1,468 @@
+"""Compiled items and how options are listed.
+
+Every action, block or flow element compiles to an ``Item`` holding two closures:
+``run(state, env)`` executes it; ``expand(state, env)`` lists the options it contributes
+inside a ``choice``. An option is a list of steps ``(item, env)``: the actions are run
+only when chosen, each in the state reached by the steps before it (RECYCLE.md 4.6).
+Items whose options cannot depend on the state ("static" ones) are expanded without
+touching it. A ``choice`` reached while the state is stepped from outside raises
+``Suspend``; items that contain a choice also have ``resume`` to continue from there.
+"""
+
+from __future__ import annotations
+
+
+from ...errors import RecycleBug, RecycleError, StepLimitExceeded
+from .registry import registry
+from .shapes import SCAN, SMALL, charge, head_of, n_cards, out_of_work, rt_error  # noqa: F401 - out_of_work, charge: used via items
+from ..syntax.reader import VAR, Atom, SList
+from .values import MoveEvent, StorageEvent, Suspend
+
+MAX_REPEAT = 100_000
+MAX_OPTIONS = 100_000
+# The work budget of one game (``State.work``): every loop iteration costs the number of
+# forms of its body (repeat, all, any, filter, a stage's turns), every card or group an
+# expression handles costs one (union, sort, sum, partition, tuples ...), every option a
+# choice lists costs one. Sized so that a game that exhausts it stops within about ten
+# seconds (docs/language.md, "Limits"); ``max_work`` raises it.
+DEFAULT_MAX_WORK = 10_000_000
+# events a game may emit while they are recorded or tracked (about 150 bytes each)
+MAX_EVENTS = 1_000_000
+
+
+def too_many_options(span):
+    rt_error(f"more than {MAX_OPTIONS} options", span, "choice")
+
+
+def too_many_events(s):
+    """Stop a game whose recorded (or tracked) events would no longer fit in memory."""
+    raise StepLimitExceeded(f"the game emitted more than {MAX_EVENTS:,} events (moves and storage changes) while "
+                            f"they were recorded, by step {s.steps} and decision {s.decisions}")
+
+
+def suspendable(run, frame):
+    """``run`` that, when a choice inside it suspends, records ``frame`` for its parent."""
+    def run_marked(s, e):
+        try:
+            run(s, e)
+        except Suspend as sus:
+            sus.frames.append(frame)
+            raise
+    return run_marked
+
+
+def resume_into(child_resume, frame):
+    """A resume for an element that only passes through to its one child (if, let)."""
+    def resume(s, e, frames, k):
+        try:
+            child_resume(s, e, frames, k - 1)
+        except Suspend as sus:
+            sus.frames.append(frame)
+            raise
+    return resume
+
+
+class ChoicePoint:
+    """A choice where a stepped state waits: lists its options again for a copied state.
+    ``live``: the environment's slots of the variables in scope there (the others may hold
+    what an earlier part of the game left in them, never read again)."""
+
+    __slots__ = ("expand", "span", "node", "live")
+
+    def __init__(self, expand, span, node, live: tuple = ()):
+        self.expand, self.span, self.node, self.live = expand, span, node, live
+
+
+class Item:
+    """A compiled action, block or flow element (see the module docstring).
+
+    ``resume(state, env, frames, k)`` exists on items that contain a choice: it continues
+    the item from the place ``frames[k]`` (and the frames below it) recorded.
+    """
+
+    __slots__ = ("run", "expand", "static", "node", "scope", "has_choice", "any_parts", "pair_parts", "_draws",
+                 "bulk", "resume", "weight", "charge", "shape")
+
+    def __init__(self, node, scope, run=None, expand=None, static=False, has_choice=False):
+        self.node = node
+        self.scope = scope
+        self.run = run
+        self.has_choice = has_choice
+        self.any_parts = None
+        self.pair_parts = None
+        # (source index, destination index) closures of a top-to-top move whose two
+        # addresses cannot change while cards move: a repeat of it moves the cards at once
+        self.bulk = None
+        self._draws = None
+        # the number of forms of its syntax: what one run of it costs from the work budget
+        # (set by the compiler's c_item); ``charge``: what its run takes itself (a repeat's body)
+        self.weight = 1
+        self.charge = 0
+        self.static = static
+        self.expand = expand
+        self.resume = None
+        # what the Python-source generator (pygen) needs of a flow element: its kind and parts
+        self.shape = None
+        if static and expand is None:
+            item = self
+            self.expand = lambda s, e: [[(item, e)]]
+
+    @property
+    def draws(self) -> bool:
+        """Does it draw random numbers (worked out on first use)?"""
+        d = self._draws
+        if d is None:
+            d = self._draws = uses_rng(self.node)
+        return d
+
+
+def counted(cond, counts: dict, span):
+    """``cond`` that also counts, in ``counts[(line, column)]`` = ``[evaluations, true]``, how
+    often the conditional at ``span`` was reached and how often it held: the probe of the lint
+    backed by simulation (recycle/studio/simlint.py). Only a game compiled with a
+    ``rule_counts`` dict (``PreparedGame(..., engine="plain", rule_counts={})``) has it, so
+    every other game's conditions, and the compiled engine's generated source, are untouched.
+    Evaluations made while options are listed count too: a condition in a choice's option is
+    only ever evaluated there."""
+    tally = counts.setdefault((span.line, span.column), [0, 0]) if span is not None else [0, 0]
+
+    def probe(s, e):
+        tally[0] += 1
+        if cond(s, e):
+            tally[1] += 1
+            return True
+        return False
+    return probe
+
+
+def run_steps(s, steps) -> None:
+    for item, env in steps:
+        item.run(s, env)
+
+
+def compose(s, pairs):
+    """Options of items in sequence: every branch of one continues with the next.
+
+    A branch is worked out depth first: its actions run on the state (a dry run: events
+    off, the state and the random generator restored at the end) only as far as a later
+    item needs the state, and the state is copied only where a branch forks, so the work
+    is linear in the options listed (once quadratic: every item re-ran its branch from the
+    start). The random generator is rewound around each expansion, so the chosen option
+    draws the same numbers when it runs. Costs come from the work budget."""
+    n = len(pairs)
+    if all(item.static for item, _ in pairs):
+        return [list(pairs)]
+    out: list = []
+    entry = None  # the state (and generator) before the first dry run
+    rewind = any(item.draws for item, _ in pairs)
+    events = s.events
+    s.events = None
+    todo = [(0, [], 0, None)]  # (next item, the branch so far, how much of it ran, fork to restore)
+    try:
+        while todo:
+            i, branch, ran, fork = todo.pop()
+            if fork is None:  # a fork before anything ran: back to the state at entry
+                fork = entry
+            if fork is not None:
+                s.restore(fork[0], keep=True)
+                if rewind:
+                    s.rng.setstate(fork[1])
+            while i < n:
+                item, env = pairs[i]
+                if item.static:
+                    branch.append((item, env))
+                    i += 1
+                    continue
+                span = item.node.span
+                if ran < len(branch):
+                    if entry is None:
+                        charge(s, len(s.card_loc) + len(s.locs), span, "choice")
+                        entry = (s.snapshot(), s.rng.getstate() if rewind else None)
+                    for st, env2 in branch[ran:]:
+                        charge(s, st.weight, span, "choice")
+                        st.run(s, env2)
+                    ran = len(branch)
+                charge(s, item.weight, span, "choice")
+                if item.draws:
+                    rng_state = s.rng.getstate()
+                    try:
+                        subs = item.expand(s, env)
+                    finally:
+                        s.rng.setstate(rng_state)
+                else:
+                    subs = item.expand(s, env)
+                i += 1
+                if not subs:
+                    continue
+                if len(subs) == 1:
+                    branch.extend(subs[0])
+                    continue
+                if len(out) + len(subs) > MAX_OPTIONS:
+                    rt_error(f"more than {MAX_OPTIONS} options", span, "choice")
+                charge(s, len(s.card_loc) + len(s.locs) + len(subs) * (len(branch) + 1), span, "choice")
+                here = (s.snapshot(), s.rng.getstate() if rewind else None) if ran else None
+                for sub in reversed(subs):
+                    todo.append((i, branch + sub, ran, here))
+                break
+            else:
+                out.append(branch)
+                if len(out) > MAX_OPTIONS:
+                    rt_error(f"more than {MAX_OPTIONS} options", pairs[-1][0].node.span, "choice")
+    finally:
+        if entry is not None:
+            s.restore(entry[0])
+            if rewind:
+                s.rng.setstate(entry[1])
+        s.events = events
+    return out
+
+
+STATIC, ANY, PAIRS = 0, 1, 2
+
+
+def lazy_segments(s, e, plan, span, plain) -> tuple[list, int]:
+    """The options of a lazily listed choice as segments ``(count, kind, data, env, elements)``
+    and their number; no option is built.
+
+    The work budget is charged exactly as listing them one by one (``plain(s, e)``, the
+    choice's expansion on the plain path) would, in one sum; when the budget or the option
+    limit runs out, or listing fails, ``plain`` lists them again from the same budget, so
+    that the error is the plain path's to the letter."""
+    segments = []
+    n = 0
+    cost = 0  # what listing them one by one charges besides working out the collections
+    w0 = s.work
+    try:
+        for kind, data in plan:
+            if kind == STATIC:
+                segments.append((1, STATIC, data, e, None))
+                n += 1
+            elif kind == ANY:
+                elems = list(data[0](s, e))
+                k = len(elems)
+                if k:
+                    if k > SMALL:  # as c_each lists a fixed action's options
+                        cost += k
+                    segments.append((k, ANY, data, e, elems))
+                    n += k
+            else:
+                outer = list(data[0](s, e))
+                if not outer:
+                    continue
+                before = s.work
+                inner = list(data[2](s, e))
+                # listed one by one, the inner collection is worked out once per outer element
+                cost += (len(outer) - 1) * (before - s.work) + len(outer) * (len(inner) + 1)
+                if inner:
+                    segments.append((len(outer) * len(inner), PAIRS, data, e, (outer, inner)))
+                    n += len(outer) * len(inner)
+    except RecycleError:
+        s.work = w0
+        plain(s, e)  # the plain path's error, if it fails too
+        raise
+    if cost:
+        s.work -= cost
+        if s.work < 0:
+            n = MAX_OPTIONS + 1
+    if n <= MAX_OPTIONS:
+        return segments, n
+    s.work = w0
+    plain(s, e)  # raises the plain path's error
+    raise RecycleBug("lazily listed options exceed a limit that listing them one by one does not")
+
+
+def segment_option(segments, i: int) -> list:
+    """Option ``i`` (0 <= i < the number of options) of ``lazy_segments``: its (item, env) steps."""
+    for count, kind, data, e, elems in segments:
+        if i < count:
+            if kind == STATIC:
+                return [(data, e)]
+            if kind == ANY:
+                coll, slot, body = data
+                e2 = e[:]
+                e2[slot] = elems[i]
+                return [(body, e2)]
+            coll, slot, coll2, slot2, body2 = data
+            outer, inner = elems
+            e2 = e[:]
+            e2[slot] = outer[i // len(inner)]
+            e2[slot2] = inner[i % len(inner)]
+            return [(body2, e2)]
+        i -= count
+    raise IndexError(i)
+
+
+class LazyOptions:
+    """The options of a choice, built on demand: ``len()`` is cheap, ``[i]`` builds one.
+
+    Used when every part of the choice is a fixed action, an ``any`` over a collection, or
+    two nested ``any`` whose inner collection does not depend on the outer element.
+    """
+
+    __slots__ = ("segments", "n")
+
+    def __init__(self, s, e, plan, span, plain):
+        self.segments, self.n = lazy_segments(s, e, plan, span, plain)
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __bool__(self) -> bool:
+        return self.n > 0
+
+    def __getitem__(self, i: int) -> list:
+        if i < 0:
+            i += self.n
+        if not 0 <= i < self.n:
+            raise IndexError(i)
+        return segment_option(self.segments, i)
+
+
+def mentions(node, name: str) -> bool:
+    """Does the form mention the variable ``'name``?"""
+    if isinstance(node, Atom):
+        return node.kind == VAR and node.value == name
+    return any(mentions(i, name) for i in node.items)
+
+
+def shuffle(lst: list, random) -> None:
+    """Fisher-Yates with ``random()`` floats: uniform to within 2**-53, and much faster in
+    CPython than ``Random.shuffle``'s integer draws. A game's Stream draws a long shuffle's
+    floats in one go (``Stream.randoms``): the same numbers, without a Python call each."""
+    n = len(lst)
+    stream = getattr(random, "__self__", None)
+    if n > 16 and type(stream).__name__ == "Stream" and getattr(random, "__name__", "") == "random":
+        draws = stream.randoms(n - 1)
+        for k, i in enumerate(range(n - 1, 0, -1)):
+            j = int(draws[k] * (i + 1))
+            lst[i], lst[j] = lst[j], lst[i]
+        return
+    for i in range(n - 1, 0, -1):
+        j = int(random() * (i + 1))
+        lst[i], lst[j] = lst[j], lst[i]
+
+
+def uses_rng(x) -> bool:
+    """Does the form draw random numbers: does it contain a form whose ``Form`` says it
+    draws (random, shuffle, ties of max/min)?"""
+    return _draws(x, registry().drawing)
+
+
+def _draws(x, drawing) -> bool:
+    if isinstance(x, SList):
+        if head_of(x) in drawing:
+            return True
+        return any(_draws(i, drawing) for i in x.items)
+    return False
+
+
+
+def place(s, d: int, c, pos, e, span, memory: bool = False) -> None:
+    """Insert card ``c`` into location ``d`` at ``pos`` (top, bottom or an index); below the
+    top of a location of more than SCAN cards, the cards above it shifting cost work."""
+    lst = s.locs[d]
+    if pos == "top":
+        lst.append(c)
+    elif pos == "bottom":
+        if len(lst) > SCAN:
+            charge(s, len(lst) >> 8, span, "remember" if memory else "move")
+        lst.insert(0, c)
+    else:
+        i = pos(s, e)
+        if not 0 <= i <= len(lst):
+            rt_error(f"index {i} out of range for a location of {n_cards(len(lst))}", span, "move")
+        if len(lst) - i > SCAN:
+            charge(s, len(lst) >> 8, span, "remember" if memory else "move")
+        lst.insert(i, c)
+    if not memory:
+        s.card_loc[c] = d
+
+
+def bulk_repeat(times, body: Item, span, limit: int = MAX_REPEAT):
+    """``(repeat N (move (top A) (top B)))`` moving the N cards at once (N at most ``limit``:
+    ``MAX_REPEAT``, or for ``repeat all`` the cards a location may hold, as one by one).
+
+    The same result as N single moves (B receives A's top card first); when events are
+    recorded, A holds too few cards, A is B, or the work budget would run out during the
+    moves, they run one by one as written, so events and errors are exactly those of the
+    single moves (the body charges its own forms, ``body.charge``, each time it runs)."""
+    src_index, dst_index = body.bulk
+    brun = body.run
+    extra = body.charge
+    if not extra:
+        return _bulk_moves(times, src_index, dst_index, brun, span, limit)
+
+    def run(s, e):
+        k = times(s, e)
+        if k > limit:
+            rt_error(f"repeat {k} times is more than the limit of {MAX_REPEAT}", span, "repeat")
+        if k <= 0:
+            return
+        s.work -= k
+        if s.work < 0:
+            out_of_work(s, span, "repeat")
+        i = src_index(s, e)
+        d = dst_index(s, e)
+        lst = s.locs[i]
+        if s.events is not None or len(lst) < k or i == d or s.work < k * extra:
+            for _ in range(k):
+                brun(s, e)
+            return
+        s.work -= k * extra
+        moved = lst[-k:]
+        del lst[-k:]
+        moved.reverse()
+        s.locs[d].extend(moved)
+        card_loc = s.card_loc
+        for c in moved:
+            card_loc[c] = d
+    return run
+
+
+def _bulk_moves(times, src_index, dst_index, brun, span, limit):
+    """``bulk_repeat`` for a body that charges nothing itself."""
+    def run(s, e):
+        k = times(s, e)
+        if k > limit:
+            rt_error(f"repeat {k} times is more than the limit of {MAX_REPEAT}", span, "repeat")
+        if k <= 0:
+            return
+        s.work -= k
+        if s.work < 0:
+            out_of_work(s, span, "repeat")
+        i = src_index(s, e)
+        d = dst_index(s, e)
+        lst = s.locs[i]
+        if s.events is not None or len(lst) < k or i == d:
+            for _ in range(k):
+                brun(s, e)
+            return
+        moved = lst[-k:]
+        del lst[-k:]
+        moved.reverse()
+        s.locs[d].extend(moved)
+        card_loc = s.card_loc
+        for c in moved:
+            card_loc[c] = d
+    return run
+
+
+def record_move(s, infos, action: str, c, src, dst, whole: bool = False) -> None:
+    """Emit the move of card ``c`` from ``src`` to ``dst`` (``infos``: the layout's, for their
+    visibility)."""
+    s.nevents += 1
+    if s.nevents > MAX_EVENTS:
+        too_many_events(s)
+    s.events.append(MoveEvent(s.steps, action, int(c), src, dst,
+                              infos[src].visibility if src is not None else None,
+                              infos[dst].visibility if dst is not None else None,
+                              s.chooser, s.decisions, whole))
+
+
+def record_storage(s, label: str, value) -> None:
+    s.nevents += 1
+    if s.nevents > MAX_EVENTS:
+        too_many_events(s)
+    s.events.append(StorageEvent(s.steps, label, value, s.chooser, s.decisions))
+
+
