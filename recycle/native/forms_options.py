@@ -558,7 +558,13 @@ def choice(w, x, sc) -> None:
         w.line("j = 0")
         w.line("work = ctr[WORK]")
         for p in parts:
-            offer_keys(w, p, sc)
+            mark, depth = len(w.fn.lines), w.fn.depth
+            try:
+                offer_keys(w, p, sc)
+            except NativeUnsupported:  # (a shape the keys cannot follow: the search declines)
+                del w.fn.lines[mark:]
+                w.fn.depth = depth
+                decline_keys(w)
         w.line("ctr[WORK] = work  # (listing them again is not charged twice)")
     keyed = w.fns[-1]
     with w.block("if ctr[RESUMING]:"):

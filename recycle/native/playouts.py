@@ -231,16 +231,16 @@ class NativePlayouts:
         return visits, sums, tree[rs.T_STOP] == rs.STOP_SPENT, int(tree[rs.T_UNFINISHED]), keys
 
 
-def key_agreement(game, seeds, upto: int = 40) -> dict:
-    """Native option keys against Python's over every decision (up to ``upto``) of random games
-    of ``seeds`` (a verification: tests/players/test_native_search.py, tools/native_check.py):
+def key_agreement(native: NativePlayouts, seeds, upto: int = 40) -> dict:
+    """Native option keys (``native``: the game's playouts, ``native_playouts(game, "native")``)
+    against Python's over every decision (up to ``upto``) of random games of ``seeds`` (a
+    verification: tests/players/test_native_search.py, tools/native_check.py):
     ``keys`` Python's keys seen, ``split`` those given two native keys or more, ``merged``
     native keys given to two Python keys or more (both must be 0), ``declined`` decisions
     native code did not key."""
     from ..engine.options import option_key
-    from . import native_playouts
 
-    native = native_playouts(game, "native")
+    game = native.native.game
     pairs: dict = {}
     declined = 0
     for seed in seeds:

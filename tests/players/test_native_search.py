@@ -19,7 +19,7 @@ from __future__ import annotations
 import pytest
 
 from recycle.engine.game import players_stream
-from recycle.native import available
+from recycle.native import available, native_playouts
 from recycle.native.playouts import key_agreement
 from recycle.native.runtime import DECLINE, STATUS_WORDS
 from recycle.players.lookahead import _SPENT, ISMCTSPlayer, OmniscientPlayer, RevealingPlayer
@@ -173,7 +173,7 @@ def test_native_option_keys_are_equal_exactly_when_python_s_are(which):
                     declare="(declare (RED, BLUE) 'COLORS) (declare (range 1..3) 'SLOTS)",
                     scoring="(scoring max (+ ((current player) sto FIRST) ((current player) sto DRAWS)))")
     compiled(game)
-    got = key_agreement(game, range(1, 7))
+    got = key_agreement(native_playouts(game, "native"), range(1, 7))
     assert got["keys"] > 20
     assert got["split"] == 0 and got["merged"] == 0
     if which == "shapes":
