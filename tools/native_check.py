@@ -128,7 +128,7 @@ def check_search(path: Path, decisions: int, budget: int = 60) -> dict:
 
     try:
         g.play([Probe() for _ in range(g.nplayers)], seed=1)
-        row["keys"] = key_agreement(native_playouts(g, "native"), range(1, 4), upto=60)
+        row["keys"] = key_agreement(native_playouts(g, "native", search=True), range(1, 4), upto=60)
     except recycle.errors.RecycleError as exc:
         row["error"] = str(exc)[:100]
     return row

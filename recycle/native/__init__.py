@@ -33,36 +33,31 @@ def available() -> bool:
     return _available()
 
 
-def native_source(game) -> str:
+def native_source(game, search: bool = False) -> str:
     """The source of the game's native module (``recycle compile --native``), or NativeUnsupported.
-    Written once per prepared game (asked again by every look-ahead player of ``auto``)."""
-    got = getattr(game, "_native_source", None)
-    if got is None:
-        from .module import write
+    Written once per prepared game (asked again by every look-ahead player of ``auto``).
+    ``search``: its search module, made for the players that search natively (ISMCTS: its
+    choices also key their options, which costs a fifth more compile time; runtime_search.py)."""
+    from .engine import native_source as _native_source
 
-        try:
-            got = write(game)
-        except NativeUnsupported as exc:
-            got = exc
-        game._native_source = got
-    if isinstance(got, Exception):
-        raise got
-    return got
+    return _native_source(game, search)
 
 
-def native_game(game):
-    """The game's compiled native module (made once per prepared game)."""
+def native_game(game, search: bool = False):
+    """The game's compiled native module (made once per prepared game); ``search``: its search
+    module (``native_source``)."""
     if not available():
         raise NativeUnavailable("the native engine needs Numba (pip install 'recycle[native]')")
     from .engine import native_game as _native_game
 
-    return _native_game(game)
+    return _native_game(game, search)
 
 
-def native_ready(game, on_disk: bool = False) -> bool:
+def native_ready(game, on_disk: bool = False, search: bool = False) -> bool:
     """Is the game's native module compiled already (in this process, or in the cache folder)?
-    ``on_disk``: in the cache folder, where worker processes load it from."""
-    got = getattr(game, "_native", None)
+    ``on_disk``: in the cache folder, where worker processes load it from; ``search``: its
+    search module."""
+    got = getattr(game, "_native_search" if search else "_native", None)
     if got is not None and (isinstance(got, Exception) or not on_disk):
         return not isinstance(got, Exception)
     if not available():
@@ -70,7 +65,7 @@ def native_ready(game, on_disk: bool = False) -> bool:
     from .engine import is_cached
 
     try:
-        return is_cached(native_source(game), on_disk)
+        return is_cached(native_source(game, search), on_disk)
     except NativeUnsupported:
         return False
 
@@ -87,19 +82,26 @@ def why_not_native(game) -> str | None:
     return None
 
 
-def native_playouts(game, engine: str = "auto"):
+def native_playouts(game, engine: str = "auto", search: bool = False):
     """The game's ``NativePlayouts``, or None (Python plays the playouts): ``engine`` "python"
     never, "native" compiles the game now if need be, "auto" only when its machine code is
     made already (in this process or the cache folder: ``recycle compile --native`` or a
-    native simulation makes it)."""
+    native simulation makes it). ``search``: for a player that searches natively (its search
+    module; with "auto", the plain module when only that one is made: native playouts, the
+    search in Python)."""
     if engine == "python":
         return None
     from .playouts import NativePlayouts
 
-    if engine == "auto" and not native_ready(game):
-        return None
+    if engine == "auto":
+        if search and native_ready(game, search=True):
+            pass
+        elif native_ready(game):
+            search = False
+        else:
+            return None
     try:
-        ng = native_game(game)
+        ng = native_game(game, search)
     except (NativeUnavailable, NativeUnsupported):
         if engine == "native":
             raise

@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from ..version import __version__
+from .registry import NativeUnsupported
 
 ENTRY = "games"  # the one entry of a native module (writer.py, ROLLOUTS), whose cached index says it is made
 _LOADED: dict[str, object] = {}  # source digest -> module, this process's
@@ -152,6 +153,7 @@ class NativeGame:
 
         self.game = game
         self.source = source
+        self.searches = False  # a search module (``native_game(game, search=True)``)
         self.module = load_module(source, game.name)
         self.compiled = False  # machine code made (or loaded) by a first call
         self.compile_seconds = 0.0
@@ -270,19 +272,38 @@ def chance_and_player_keys(seeds):
     return out
 
 
-def native_game(game):
-    """The game's ``NativeGame`` (made once per prepared game), or raises NativeUnsupported."""
-    from .module import write
+def native_source(game, search: bool = False) -> str:
+    """The source of the game's native module (``search``: its search module), written once
+    per prepared game, or NativeUnsupported (``recycle.native.native_source``)."""
+    attr = "_native_search_source" if search else "_native_source"
+    got = getattr(game, attr, None)
+    if got is None:
+        from .module import write
 
-    got = getattr(game, "_native", None)
+        try:
+            got = write(game, search)
+        except NativeUnsupported as exc:
+            got = exc
+        setattr(game, attr, got)
+    if isinstance(got, Exception):
+        raise got
+    return got
+
+
+def native_game(game, search: bool = False):
+    """The game's ``NativeGame`` (made once per prepared game), or raises NativeUnsupported;
+    ``search``: its search module (``module.write``)."""
+    attr = "_native_search" if search else "_native"
+    got = getattr(game, attr, None)
     if got is not None:
         if isinstance(got, Exception):
             raise got
         return got
     try:
-        ng = NativeGame(game, write(game))
+        ng = NativeGame(game, native_source(game, search))
     except Exception as exc:
-        game._native = exc
+        setattr(game, attr, exc)
         raise
-    game._native = ng
+    ng.searches = search
+    setattr(game, attr, ng)
     return ng

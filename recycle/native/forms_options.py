@@ -553,20 +553,7 @@ def choice(w, x, sc) -> None:
         for p in parts:
             options(w, p, sc, False)
     run = w.fns[-1]
-    with w.function("key_options", params, f"The keys of the options of the choice at line {x.span.line}, into the "
-                    "tree (a look-ahead search: runtime_search.py).", inline=False):
-        w.line("j = 0")
-        w.line("work = ctr[WORK]")
-        for p in parts:
-            mark, depth = len(w.fn.lines), w.fn.depth
-            try:
-                offer_keys(w, p, sc)
-            except NativeUnsupported:  # (a shape the keys cannot follow: the search declines)
-                del w.fn.lines[mark:]
-                w.fn.depth = depth
-                decline_keys(w)
-        w.line("ctr[WORK] = work  # (listing them again is not charged twice)")
-    keyed = w.fns[-1]
+    keyed = choice_keys(w, x, parts, sc, params) if w.search else None
     with w.block("if ctr[RESUMING]:"):
         w.line("arrive(ctr, keys, resume, locs, card_loc, ver)  # the sampled world's decision: its cards")
         w.check()
@@ -583,9 +570,30 @@ def choice(w, x, sc) -> None:
     w.line("ctr[DECISIONS] += 1")
     w.line("ctr[OPTIONS] += n")
     w.line("ctr[WORK] += n")
-    with w.block("if ctr[SEARCHING] == 2 and 1 < n <= MAX_CONSIDERED:"):
-        w.line(keyed.call(*params))
-    w.line("k = choose(ctr, keys, resume, pst, tree, treef, n)")
+    if w.search:
+        with w.block("if ctr[SEARCHING] == 2 and 1 < n <= MAX_CONSIDERED:"):
+            w.line(keyed.call(*params))
+        w.line("k = choose_searching(ctr, keys, resume, pst, tree, treef, n)")
+    else:
+        w.line("k = choose(ctr, keys, resume, n)")
     w.check()
     w.line(run.call(*params, "k"))
     w.check()
+
+
+def choice_keys(w, x, parts: list, sc, params: list):
+    """The choice's ``key_options`` (a search module's): the key of each option it offers now."""
+    with w.function("key_options", params, f"The keys of the options of the choice at line {x.span.line}, into the "
+                    "tree (a look-ahead search: runtime_search.py).", inline=False):
+        w.line("j = 0")
+        w.line("work = ctr[WORK]")
+        for p in parts:
+            mark, depth = len(w.fn.lines), w.fn.depth
+            try:
+                offer_keys(w, p, sc)
+            except NativeUnsupported:  # (a shape the keys cannot follow: the search declines)
+                del w.fn.lines[mark:]
+                w.fn.depth = depth
+                decline_keys(w)
+        w.line("ctr[WORK] = work  # (listing them again is not charged twice)")
+    return w.fns[-1]

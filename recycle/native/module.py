@@ -22,11 +22,12 @@ def flow_items(game) -> tuple[list, SList]:
     return items, scoring
 
 
-def write(game) -> str:
-    """The native module's source for a prepared game, or NativeUnsupported."""
+def write(game, search: bool = False) -> str:
+    """The native module's source for a prepared game, or NativeUnsupported; ``search``: a
+    search module (its choices key their options, its entry runs look-ahead searches)."""
     reg.seal()
     items, scoring = flow_items(game)
-    w = Writer(game, items, scoring)
+    w = Writer(game, items, scoring, search)
     w.items = [forms_options.unroll_alls_of_names(x, w.consts) for x in items]
     src = w.write_module()
     if len(src) > MAX_SOURCE:

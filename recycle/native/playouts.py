@@ -174,6 +174,8 @@ class NativePlayouts:
         from . import runtime_search as rs
         from ..engine.view import RESAMPLE_TRIES, _without
 
+        if not self.native.searches:
+            return None  # (a plain module: its playouts only)
         s = view._state
         n = s.num_options()
         plan = view._redeal_plan() if determinize else []

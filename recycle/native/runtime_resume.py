@@ -1,12 +1,12 @@
 """What a generated native module calls to play a look-ahead playout from a sampled world
-(recycle/native/playouts.py): the world put in place at its decision (the choices, forced or
-a search's: ``choose`` in runtime_search.py)."""
+(recycle/native/playouts.py): the forced choices, and the world put in place at its decision
+(a search's choices: ``choose_searching`` in runtime_search.py)."""
 
 from __future__ import annotations
 
 from numba import njit
 
-from .runtime import CHANCE_N, DECISIONS, FORCED_AT, MISMATCH, STATUS
+from .runtime import CHANCE_N, DECISIONS, FORCED_AT, MAX_WORK, MISMATCH, RESUMING, STATUS, WORK, pick
 
 # A playout from a sampled world (recycle/native/playouts.py) is the game played again from its
 # start: its choices forced to the decision's history, the world's cards put in place when the
@@ -43,3 +43,29 @@ def arrive(ctr, keys, resume, locs, card_loc, ver):
     keys[0] = keys[2]
     ctr[CHANCE_N] = resume[R_FUTURE_COUNT]
     resume[R_STAGE] = 1
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def choose(ctr, keys, resume, n):
+    """The option taken among ``n``: a random player's pick, or in a playout from a sampled
+    world (ctr[RESUMING]) the next forced choice while there is one. At the root decision the
+    world's work budget starts (resume[R_ROOT_WORK]: what the world had left there)."""
+    if ctr[RESUMING] == 0:
+        return pick(ctr, keys, 1, n) if n > 1 else 0
+    if resume[R_STAGE] == 1:
+        ctr[MAX_WORK] = ctr[WORK] + resume[R_ROOT_WORK]
+        resume[R_STAGE] = 2
+    if n <= 1:
+        return 0
+    f = ctr[FORCED_AT]
+    if f < resume[R_NFORCED]:
+        ctr[FORCED_AT] = f + 1
+        k = resume[R_HEADER + f]
+        if k < 0 or k >= n:
+            ctr[STATUS] = MISMATCH
+            return 0
+        return k
+    if resume[R_STAGE] == 0:  # the history ran out before the root decision
+        ctr[STATUS] = MISMATCH
+        return 0
+    return pick(ctr, keys, 1, n)

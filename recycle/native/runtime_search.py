@@ -345,12 +345,9 @@ def world_done(ctr, resume, tree, treef, max_work, work, nplayers, base):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def choose(ctr, keys, resume, pst, tree, treef, n):
-    """The option taken among ``n``: a random player's pick, or in a playout from a sampled
-    world (ctr[RESUMING]) the next forced choice while there is one. At the root decision the
-    world's work budget starts (resume[R_ROOT_WORK]: what the world had left there). In a
-    search (ctr[SEARCHING], runtime_search.py) the tree chooses from the root on, until it
-    expands a node."""
+def choose_searching(ctr, keys, resume, pst, tree, treef, n):
+    """``runtime_resume.choose`` in a search module: in a search (ctr[SEARCHING]) the tree
+    chooses from the root on, until it expands a node."""
     if ctr[RESUMING] == 0:
         return pick(ctr, keys, 1, n) if n > 1 else 0
     if resume[R_STAGE] == 1:

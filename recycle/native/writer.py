@@ -174,8 +174,11 @@ class Fn:
 class Writer:
     """Writes one game's native module; ``write()`` returns its source."""
 
-    def __init__(self, game, items: list, scoring: SList):
+    def __init__(self, game, items: list, scoring: SList, search: bool = False):
         self.game = game
+        # a search module: each choice also keys its options, and the entry runs whole
+        # look-ahead searches (runtime_search.py); made only for the players that search
+        self.search = search
         self.layout = game.layout
         self.nplayers = game.nplayers
         self.items, self.scoring = items, scoring
@@ -425,6 +428,7 @@ class Writer:
                "",
                "CACHE = False  # set by the loader",
                f"NPLAYERS = {self.nplayers}",
+               f"SEARCH = {self.search}  # a search module: choices key their options (runtime_search.py)",
                f"NCARDS = {len(g.card_attrs)}",
                f"NCOUNTERS_FIXED = {NCOUNTERS}",
                f"POINTS_EPOCH = {self.layout.nlocs}  # ver[POINTS_EPOCH] counts the point maps set",
@@ -480,7 +484,7 @@ class Writer:
         for src in sources:
             out.append(src)
             out.append("")
-        out.append(ROLLOUTS.replace("play(S)", self.play_call))
+        out.append(ROLLOUTS.replace("    # (SEARCHES)\n", SEARCHES if self.search else "").replace("play(S)", self.play_call))
         return "\n".join(out)
 
     def const_table(self, awards) -> list[int]:
@@ -533,19 +537,11 @@ def games(initial, state, nteams, all_keys, max_steps, max_work, scores, counts,
     ctr[PLAYERS_N] is taken from ``out[5]``. out: status, steps, decisions, options, rounds, the
     players' stream's count, the work left, then the scores.
 
-    Or, when ``tree`` has a budget, a look-ahead search (runtime_search.py): worlds sampled and
-    played, their choices from the root on made by the tree, until the budget is spent."""
+    In a search module (``SEARCH``), when ``tree`` has a budget: a look-ahead search
+    (runtime_search.py), worlds sampled and played, their choices from the root on made by the
+    tree, until the budget is spent."""
     locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, keys, team_of, scratch, ver, memo, dry, resume, tree, treef = state
-    if out.shape[0] > 0 and tree[T_BUDGET] > 0:
-        while next_world(tree, keys, resume):
-            begin(initial, state, nteams, max_steps, 1 << 62)
-            ctr[RESUMING] = 1
-            ctr[SEARCHING] = 2 if tree[T_PROBE] else 1  # (a probe keys the root's options: below)
-            ctr[PLAYERS_N] = tree[T_PCOUNT]
-            resume[R_STAGE] = 0
-            play(S)
-            world_done(ctr, resume, tree, treef, ctr[MAX_WORK], ctr[WORK], NPLAYERS, NCOUNTERS_FIXED)
-        return
+    # (SEARCHES)
     playout = out.shape[0] > 0
     n = 1 if playout else all_keys.shape[0]
     for i in range(n):
@@ -585,6 +581,18 @@ def games(initial, state, nteams, all_keys, max_steps, max_work, scores, counts,
             for c in range(where.shape[1]):
                 where[i, c] = card_loc[c]
 '''
+
+SEARCHES = """    if out.shape[0] > 0 and tree[T_BUDGET] > 0:
+        while next_world(tree, keys, resume):
+            begin(initial, state, nteams, max_steps, 1 << 62)
+            ctr[RESUMING] = 1
+            ctr[SEARCHING] = 2 if tree[T_PROBE] else 1  # (a probe keys the root's options: below)
+            ctr[PLAYERS_N] = tree[T_PCOUNT]
+            resume[R_STAGE] = 0
+            play(S)
+            world_done(ctr, resume, tree, treef, ctr[MAX_WORK], ctr[WORK], NPLAYERS, NCOUNTERS_FIXED)
+        return
+"""
 
 
 __all__ = ["write", "Writer", "NativeUnsupported", "NScope", "ident", "is_atom", "is_location_form",

@@ -120,6 +120,7 @@ class _AIPlayer:
     needs_view = True
     kind = "?"
     default_budget = 100
+    searches = False  # does it search natively (the game's search module: recycle/native/runtime_search.py)?
 
     def __init__(self, budget: int | None = None, reward: str = "win", playouts: str = "auto"):
         self.budget = int(budget if budget is not None else self.default_budget)
@@ -161,7 +162,7 @@ class _AIPlayer:
         if self._native[0] is not game:
             from ..native import native_playouts
 
-            self._native = (game, native_playouts(game, self.playouts))
+            self._native = (game, native_playouts(game, self.playouts, self.searches))
         native = self._native[1]
         root = native.root(view) if native is not None else None
         return (native, root) if root is not None else (None, None)
@@ -351,6 +352,7 @@ class ISMCTSPlayer(_AIPlayer):
 
     kind = "ismcts"
     default_budget = 200
+    searches = True
     determinize = True
     exploration = 0.7
     reveal: frozenset = frozenset()  # locations seen beyond the rules (RevealingPlayer)

@@ -69,11 +69,12 @@ def user_cache():
         yield
 
 
-def compiled(game):
-    """The game's native module, loaded (and compiled when needed) through recycle's own cache
-    folder, its machine code made now. Later calls (``simulate``) reuse it."""
+def compiled(game, search: bool = False):
+    """The game's native module (``search``: its search module), loaded (and compiled when
+    needed) through recycle's own cache folder, its machine code made now. Later calls
+    (``simulate``, look-ahead players) reuse it."""
     with user_cache():
-        ng = native_game(game)
+        ng = native_game(game, search)
     ng.warm()
     return ng
 

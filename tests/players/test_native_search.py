@@ -102,13 +102,13 @@ def assert_searched_as_python(game, make, seeds, upto: int = 10, declines: bool 
 
 def test_every_shape_of_option_native_code_keys_is_searched_as_python():
     game = keyed_game()
-    compiled(game)
+    compiled(game, search=True)
     assert_searched_as_python(game, lambda e: ISMCTSPlayer(150, playouts=e), (1, 2, 3))
 
 
 def test_schwimmen_is_searched_as_python_with_a_deep_tree():
     game = load(GAMES / "schwimmen.rcy")
-    compiled(game)
+    compiled(game, search=True)
     assert_searched_as_python(game, lambda e: ISMCTSPlayer(400, playouts=e), (5,), upto=6)
 
 
@@ -118,7 +118,7 @@ def test_schwimmen_is_searched_as_python_with_a_deep_tree():
                          ids=["omniscient", "revealing", "score-reward"])
 def test_cheating_players_and_the_score_reward_are_searched_as_python(make):
     game = keyed_game()
-    compiled(game)
+    compiled(game, search=True)
     assert_searched_as_python(game, make, (4,), upto=6)
 
 
@@ -129,7 +129,7 @@ def test_options_native_code_cannot_key_leave_the_search_to_python_with_the_same
     game = tiny(SHAPES, deck="(deck (RANK (A, B, C, D, E)) (SUIT (X, Y)))",
                 declare="(declare (RED, BLUE) 'COLORS) (declare (range 1..3) 'SLOTS)",
                 scoring="(scoring max (+ ((current player) sto FIRST) ((current player) sto DRAWS)))")
-    compiled(game)
+    compiled(game, search=True)
     native, searched, why = searches(game, lambda e: ISMCTSPlayer(40, playouts=e), "native", 2, upto=4)
     python, _, _ = searches(game, lambda e: ISMCTSPlayer(40, playouts=e), "python", 2, upto=4)
     assert native == python
@@ -140,7 +140,7 @@ def test_options_native_code_cannot_key_leave_the_search_to_python_with_the_same
 
 def test_a_search_that_spends_its_work_budget_stops_and_says_so():
     game = keyed_game()
-    compiled(game)
+    compiled(game, search=True)
     s = game.new_state(1)
     while s.num_options() == 1:
         s.apply(0)
@@ -172,8 +172,8 @@ def test_native_option_keys_are_equal_exactly_when_python_s_are(which):
         game = tiny(SHAPES, deck="(deck (RANK (A, B, C, D, E)) (SUIT (X, Y)))",
                     declare="(declare (RED, BLUE) 'COLORS) (declare (range 1..3) 'SLOTS)",
                     scoring="(scoring max (+ ((current player) sto FIRST) ((current player) sto DRAWS)))")
-    compiled(game)
-    got = key_agreement(native_playouts(game, "native"), range(1, 7))
+    compiled(game, search=True)
+    got = key_agreement(native_playouts(game, "native", search=True), range(1, 7))
     assert got["keys"] > 20
     assert got["split"] == 0 and got["merged"] == 0
     if which == "shapes":
