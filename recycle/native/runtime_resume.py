@@ -46,6 +46,13 @@ def arrive(ctr, keys, resume, locs, card_loc, ver):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
+def reach_root(ctr, resume):
+    """The root decision's choice is made: the world's work budget starts there."""
+    ctr[MAX_WORK] = ctr[WORK] + resume[R_ROOT_WORK]
+    resume[R_STAGE] = 2
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def choose(ctr, keys, resume, n):
     """The option taken among ``n``: a random player's pick, or in a playout from a sampled
     world (ctr[RESUMING]) the next forced choice while there is one. At the root decision the
@@ -53,8 +60,7 @@ def choose(ctr, keys, resume, n):
     if ctr[RESUMING] == 0:
         return pick(ctr, keys, 1, n) if n > 1 else 0
     if resume[R_STAGE] == 1:
-        ctr[MAX_WORK] = ctr[WORK] + resume[R_ROOT_WORK]
-        resume[R_STAGE] = 2
+        reach_root(ctr, resume)
     if n <= 1:
         return 0
     f = ctr[FORCED_AT]

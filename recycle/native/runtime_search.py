@@ -29,9 +29,9 @@ import math
 import numpy as np
 from numba import njit
 
-from .runtime import (CAPACITY, DECLINE, FORCED_AT, MAX_WORK, MISMATCH, OK, PLAYERS_N, PSP, RESAMPLE, RESUMING,
-                      SEARCHING, STATUS, WORK, WORK_LIMIT, _GOLDEN, _UNIT, mix64, pick)
-from .runtime_resume import R_HEADER, R_NFORCED, R_NPLACES, R_ROOT_WORK, R_STAGE
+from .runtime import (CAPACITY, DECLINE, FORCED_AT, MISMATCH, OK, PLAYERS_N, PSP, RESAMPLE, SEARCHING, STATUS,
+                      WORK_LIMIT, _GOLDEN, _UNIT, mix64)
+from .runtime_resume import R_HEADER, R_NFORCED, R_NPLACES, R_ROOT_WORK, R_STAGE, choose, reach_root
 
 # ctr[SEARCHING]: 0 not searching; 1 on the way to the root; 2 walking down the tree; 3 playing out
 MAX_CONSIDERED = 64  # options of a decision a search looks at (players/lookahead.py)
@@ -348,30 +348,14 @@ def world_done(ctr, resume, tree, treef, max_work, work, nplayers, base):
 def choose_searching(ctr, keys, resume, pst, tree, treef, n):
     """``runtime_resume.choose`` in a search module: in a search (ctr[SEARCHING]) the tree
     chooses from the root on, until it expands a node."""
-    if ctr[RESUMING] == 0:
-        return pick(ctr, keys, 1, n) if n > 1 else 0
-    if resume[R_STAGE] == 1:
-        ctr[MAX_WORK] = ctr[WORK] + resume[R_ROOT_WORK]
-        resume[R_STAGE] = 2
-        if ctr[SEARCHING] == 1:
-            if n != tree[T_N]:  # this world offers another number of options: deal it again
-                ctr[STATUS] = RESAMPLE
-                resume[R_STAGE] = 1
-                return 0
-            return choose_in_tree(ctr, keys, pst, tree, treef, n, True)
-    if n <= 1:
-        return 0
-    f = ctr[FORCED_AT]
-    if f < resume[R_NFORCED]:
-        ctr[FORCED_AT] = f + 1
-        k = resume[R_HEADER + f]
-        if k < 0 or k >= n:
-            ctr[STATUS] = MISMATCH
+    if ctr[SEARCHING] == 1 and resume[R_STAGE] == 1:  # the root
+        if n != tree[T_N]:  # this world offers another number of options: deal it again
+            ctr[STATUS] = RESAMPLE
             return 0
-        return k
-    if resume[R_STAGE] == 0:  # the history ran out before the root decision
-        ctr[STATUS] = MISMATCH
-        return 0
-    if ctr[SEARCHING] == 2:
+        reach_root(ctr, resume)
+        return choose_in_tree(ctr, keys, pst, tree, treef, n, True)
+    if ctr[SEARCHING] == 2 and resume[R_STAGE] != 0 and n > 1 and ctr[FORCED_AT] >= resume[R_NFORCED]:
+        if resume[R_STAGE] == 1:  # (a probe: the root's options keyed as those below it)
+            reach_root(ctr, resume)
         return choose_in_tree(ctr, keys, pst, tree, treef, n, False)
-    return pick(ctr, keys, 1, n)
+    return choose(ctr, keys, resume, n)
