@@ -9,14 +9,15 @@ registry); a conditional is found by its shape. An action offers itself, once.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from ..lang.forms.flow import REGISTRY
 from ..lang.forms.items import uses_rng
 from ..lang.forms.registry import Kind
-from ..lang.forms.shapes import Const, head_of, is_atom, kw, literal_names
+from ..lang.forms.shapes import head_of, kw
 from ..lang.forms.writers import Writers
-from ..lang.syntax.reader import INT, SYMBOL, VAR, Atom, SList
+from ..lang.syntax.reader import INT, Atom, SList
 from .forms_flow import collection, loop_var, open_loop, sequence
 from .registry import native, shape_of, CONDITIONAL
 from .writer import NativeUnsupported
@@ -199,6 +200,19 @@ def one_option(w, x, sc, counting: bool, suffix: list) -> None:
     w.line("k -= 1")
 
 
+@contextmanager
+def each_element(w, x, sc):
+    """Inside the loop over the collection of (any|all COLLECTION 'X ITEM): yields the scope
+    with 'X bound to the element."""
+    name = loop_var(x)
+    var = w.local(name)
+    loop = collection(w, x.items[1], sc, var)
+    depth = w.fn.depth
+    open_loop(w, loop)
+    yield sc.bind(name, var, loop.type)
+    w.fn.depth = depth
+
+
 def sized(w, loop) -> str:
     """The code of a collection's size, its snapshot written first when the size needs it."""
     for line in loop.before if loop.size_before else ():
@@ -280,13 +294,8 @@ class _Any(Forming):
         w.fn.depth = depth
 
     def offer_keys(self, w, x, sc, around: KeyAround | None = None) -> None:
-        name = loop_var(x)
-        var = w.local(name)
-        loop = collection(w, x.items[1], sc, var)
-        depth = w.fn.depth
-        open_loop(w, loop)
-        offer_keys(w, x.items[3], sc.bind(name, var, loop.type), around)
-        w.fn.depth = depth
+        with each_element(w, x, sc) as inner:
+            offer_keys(w, x.items[3], inner, around)
 
     def raw_count(self, w, x, sc, var: str) -> None:
         name = loop_var(x)
@@ -401,63 +410,8 @@ class _All(Forming):
         if not self.single(x) or uses_rng(x.items[1]):
             decline_keys(w)
             return
-        name = loop_var(x)
-        var = w.local(name)
-        loop = collection(w, x.items[1], sc, var)
-        depth = w.fn.depth
-        open_loop(w, loop)
-        key_step(w, x.items[3], sc.bind(name, var, loop.type), steps)
-        w.fn.depth = depth
-
-
-BINDERS = ("any", "all", "filter", "let")
-MAX_UNROLLED = 16  # names an (all ...) of options is written out for
-
-
-def unroll_alls_of_names(node, consts: dict, in_choice: bool = False):
-    """``node`` with every (all NAMES 'X ITEM) of a choice whose ITEM offers options written
-    as the block (do (ITEM ...)) of ITEM for each name in turn, 'X replaced by the name (a
-    block ITEM's own items spliced in). The Python engine composes the items' options alike,
-    one name after another (recycle/lang/forms/flow.py, c_each), and a block's options are written
-    natively (forms_blocks.py). NAMES is a literal list of names or a declared one; at most
-    MAX_UNROLLED of them."""
-    if not isinstance(node, SList):
-        return node
-    h = head_of(node)
-    inside = in_choice or h == "choice"
-    items = tuple(unroll_alls_of_names(i, consts, inside) for i in node.items)
-    if inside and h == "all" and len(items) == 4 and is_atom(items[2], VAR) and not is_static(items[3]):
-        names = literal_names(items[1])
-        held = consts.get(items[1].value) if is_atom(items[1], VAR) else None
-        if names is None and isinstance(held, Const) and isinstance(held.value, list) \
-                and all(isinstance(v, str) for v in held.value):
-            names = held.value
-        var = items[2].value
-        if names and len(names) <= MAX_UNROLLED and not _rebinds(items[3], var):
-            body = items[3]
-            # a block's items join the block (compose runs a block's items in turn alike)
-            inner = do_parts(body) if head_of(body) == "do" and len(body.items) == 2 and isinstance(body.items[1], SList) \
-                else [body]
-            parts = tuple(_named(p, var, name) for name in names for p in inner)
-            return SList((Atom(SYMBOL, "do", items[0].span), SList(parts, node.span)), node.span)
-    return SList(items, node.span)
-
-
-def _rebinds(node, var: str) -> bool:
-    if not isinstance(node, SList):
-        return False
-    if head_of(node) in BINDERS and len(node.items) == 4 and is_atom(node.items[2], VAR, var):
-        return True
-    return any(_rebinds(i, var) for i in node.items)
-
-
-def _named(node, var: str, name: str):
-    """``node`` with the variable ``var`` replaced by the NAME ``name``."""
-    if is_atom(node, VAR, var):
-        return Atom(SYMBOL, name, node.span)
-    if isinstance(node, SList):
-        return SList(tuple(_named(i, var, name) for i in node.items), node.span)
-    return node
+        with each_element(w, x, sc) as inner:
+            key_step(w, x.items[3], inner, steps)
 
 
 @offer("repeat")

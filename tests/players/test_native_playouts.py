@@ -32,7 +32,8 @@ GAMES_COMPARED = [pytest.param(GAMES / "schwimmen.rcy", id="games/schwimmen"),
 
 
 def decisions(game, make, playouts: str, seed: int, upto: int = 12):
-    """Each decision of one game (seat 0 looks ahead, the others too): (option, values, visits)."""
+    """Each decision of one game, every seat looking ahead: (player, option, values, visits,
+    the players' stream's count after), and the players' ``NativePlayouts``."""
     s = game.new_state(seed)
     rng = players_stream(seed)
     players = [make(playouts) for _ in range(game.nplayers)]
@@ -45,10 +46,10 @@ def decisions(game, make, playouts: str, seed: int, upto: int = 12):
         p = s.current_player()
         player = players[p]
         i = player.choose(s.observation(p), opts, rng)
-        out.append((p, i, [round(v, 12) for v in player.last_values], list(getattr(player, "last_visits", []))))
+        out.append((p, i, [round(v, 12) for v in player.last_values], list(getattr(player, "last_visits", [])),
+                    rng.count))
         s.apply(i)
-    natives = [pl._native[1] for pl in players if pl._native[1] is not None]
-    return out, sum(n.played for n in natives), sum(n.declined for n in natives)
+    return out, [pl._native[1] for pl in players if pl._native[1] is not None]
 
 
 def tree_in_python(player):
@@ -67,11 +68,12 @@ def test_native_playouts_decide_as_python_playouts(path, kind):
     make = (lambda e: tree_in_python(ISMCTSPlayer(24, playouts=e))) if kind == "ismcts" \
         else (lambda e: PIMCPlayer(24, playouts=e))
     for seed in (1, 2) if "schwimmen" in path.name else (1,):
-        native, played, declined = decisions(game, make, "native", seed)
-        python, none_played, _ = decisions(game, make, "python", seed)
+        native, natives = decisions(game, make, "native", seed)
+        python, none = decisions(game, make, "python", seed)
         assert native == python, f"seed {seed}"
-        assert none_played == 0
-        assert declined == 0
+        assert none == []
+        assert sum(n.declined for n in natives) == 0
+        played = sum(n.played for n in natives)
         assert played >= len(native), (played, len(native))  # (a small game's tree reaches its ends)
 
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import pytest
 
-from recycle.engine.game import players_stream
 from recycle.native import available, native_playouts
 from recycle.native.playouts import key_agreement
 from recycle.native.runtime import DECLINE, STATUS_WORDS
@@ -27,6 +26,7 @@ from recycle.streams import Stream
 
 from ..conftest import GAMES, tiny
 from ..engine.test_native import SHAPES, compiled, load
+from .test_native_playouts import decisions
 
 pytestmark = pytest.mark.skipif(not available(), reason="the native engine needs Numba and NumPy")
 
@@ -64,23 +64,9 @@ def keyed_game():
 
 
 def searches(game, make, playouts: str, seed: int, upto: int = 10):
-    """Each decision of one game, every seat looking ahead: (player, option, values, visits,
-    the players' stream's count after), and the native searches made and declined."""
-    s = game.new_state(seed)
-    rng = players_stream(seed)
-    players = [make(playouts) for _ in range(game.nplayers)]
-    out = []
-    while not s.is_terminal() and len(out) < upto:
-        opts = s.legal_options()
-        if len(opts) == 1:
-            s.apply(0)
-            continue
-        p = s.current_player()
-        player = players[p]
-        i = player.choose(s.observation(p), opts, rng)
-        out.append((p, i, [round(v, 12) for v in player.last_values], list(player.last_visits), rng.count))
-        s.apply(i)
-    natives = [pl._native[1] for pl in players if pl._native[1] is not None]
+    """``decisions`` of one game (test_native_playouts.py), the native searches made, and why
+    the others were declined."""
+    out, natives = decisions(game, make, playouts, seed, upto)
     why: dict = {}
     for n in natives:
         for status, times in n.why.items():
