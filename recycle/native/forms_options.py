@@ -176,10 +176,12 @@ def key_step(w, x, sc, steps: str) -> None:
         bound.pop(name, None)
         bound[name] = var  # (the innermost binding of a name, as Scope.names)
     for var in bound.values():
-        if var.type in ("view", "groups"):
-            decline_keys(w)  # a list bound: Python's key holds its cards, native code a view
-            return
-        w.line(f"h = key_add(h, {var.name})")
+        if var.type == "view":  # a list bound: Python's key holds its first cards
+            w.line(f"h = key_view(h, scratch, {var.name})")
+        elif var.type == "groups":
+            w.line(f"h = key_groups(h, scratch, {var.name})")
+        else:
+            w.line(f"h = key_add(h, {var.name})")
     w.line(f"{steps} += 1")
 
 
@@ -525,7 +527,7 @@ def choice(w, x, sc) -> None:
     w.line("ctr[OPTIONS] += n")
     w.line("ctr[WORK] += n")
     if w.search:
-        with w.block("if ctr[SEARCHING] == 2 and 1 < n <= MAX_CONSIDERED:"):
+        with w.block("if ctr[SEARCHING] == 2 and resume[R_STAGE] != 0 and 1 < n <= MAX_CONSIDERED:"):
             w.line(keyed.call(*params))
         w.line("k = choose_searching(ctr, keys, resume, pst, tree, treef, n)")
     else:

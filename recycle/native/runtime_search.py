@@ -87,6 +87,27 @@ def key_add(h, v):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
+def key_view(h, scratch, v):
+    """The key ``h`` followed by a list of cards (a view bound where the step stands): its
+    first 16 cards in order, as ``option_key`` keeps a list (``_canon``)."""
+    n = min(scratch[v], 16)
+    h = key_add(h, -1 - n)  # (a list, and how many of its cards follow)
+    for t in range(n):
+        h = key_add(h, scratch[v + 1 + t])
+    return h
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def key_groups(h, scratch, g):
+    """The key ``h`` followed by a group list: its first 16 groups, each as ``key_view``."""
+    n = min(scratch[g], 16)
+    h = key_add(h, -1 - n)
+    for t in range(n):
+        h = key_view(h, scratch, scratch[g + 1 + t])
+    return h
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def put_key(tree, j, h):
     """Option ``j``'s key ``h``, kept (a search looks at MAX_CONSIDERED options at most)."""
     if j < MAX_CONSIDERED:
