@@ -31,7 +31,8 @@ from numba import njit
 
 from .runtime import (CAPACITY, DECLINE, FORCED_AT, MISMATCH, OK, PLAYERS_N, PSP, RESAMPLE, SEARCHING, STATUS,
                       WORK_LIMIT, _GOLDEN, _UNIT, mix64)
-from .runtime_resume import R_HEADER, R_NFORCED, R_NPLACES, R_ROOT_WORK, R_STAGE, choose, reach_root
+from .runtime_resume import (R_FUTURE_COUNT, R_HEADER, R_NFORCED, R_NPLACES, R_ROOT_CHANCE, R_ROOT_WORK, R_STAGE, choose,
+                             reach_root)
 
 # ctr[SEARCHING]: 0 not searching; 1 on the way to the root; 2 walking down the tree; 3 playing out
 MAX_CONSIDERED = 64  # options of a decision a search looks at (players/lookahead.py)
@@ -184,6 +185,9 @@ def next_world(tree, keys, resume):
     # ``Stream`` keyed by the deal's key; only its shuffles use streams of their own)
     keys[2] = _next64(np.uint64(tree[T_DEAL_KEY]), tree[T_TRY] + 1)
     keys[0] = np.uint64(tree[T_CHANCE_KEY])  # the real game's chance stream, replayed to the root
+    if tree[T_PROBE]:  # a probe keys the real decision: the real chance stream goes on
+        keys[2] = keys[0]
+        resume[R_FUTURE_COUNT] = resume[R_ROOT_CHANCE]
     if tree[T_TRY] == 0:
         tree[T_LEFT] -= tree[T_N]  # listing the options again in that world
         tree[T_HAD] = min(tree[T_ROOT_WORK], tree[T_LEFT])
