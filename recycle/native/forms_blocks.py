@@ -95,7 +95,9 @@ class _Block(Offer):
             key_steps(w, p, sc, steps)
             sequence(w, [p], sc)
         w.line(f"{prefix} = h")
-        after = KeyAround(prefix, steps, [(p, sc) for p in parts[f + 1:]] + (around.after if around else []))
+        names = [tuple(w.naming) + ((w.named_parts[id(p)],) if id(p) in w.named_parts else ()) for p in parts[f + 1:]]
+        after = KeyAround(prefix, steps, [(p, sc, n) for p, n in zip(parts[f + 1:], names)]
+                          + (around.after if around else []))
         w.line(f"{first} = j")
         offer_keys(w, fork, sc, after)
         with w.block(f"if j == {first}:"):

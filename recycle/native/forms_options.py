@@ -139,7 +139,8 @@ def raw_walk(w, x, sc, suffix: list) -> None:
 class KeyAround:
     """The steps around the options of a block's item that forks: the hash (``prefix``, a
     local) and number (``steps``, a local) of the steps of the items before it, and the
-    fixed items after it with their scope (recycle/lang/items.py, compose)."""
+    fixed items after it with their scope and the written-out names bound where each stands
+    (recycle/lang/items.py, compose; ``naming``)."""
 
     prefix: str
     steps: str
@@ -147,11 +148,27 @@ class KeyAround:
 
 
 def offer_keys(w, x, sc, around: KeyAround | None = None) -> None:
-    offer_of(x).offer_keys(w, x, sc, around)
+    with naming(w, x):
+        offer_of(x).offer_keys(w, x, sc, around)
 
 
 def key_steps(w, x, sc, steps: str) -> None:
-    offer_of(x).key_steps(w, x, sc, steps)
+    with naming(w, x):
+        offer_of(x).key_steps(w, x, sc, steps)
+
+
+@contextmanager
+def naming(w, x):
+    """While the keys of ``x`` are written: the name its 'X stood for, when ``x`` is a part an
+    (all NAMES 'X ...) was written out into (Python's keys hold 'X's value)."""
+    bound = w.named_parts.get(id(x))
+    if bound is not None:
+        w.naming.append(bound)
+    try:
+        yield
+    finally:
+        if bound is not None:
+            w.naming.pop()
 
 
 def single_key(w, x, sc, around: KeyAround | None = None) -> None:
@@ -161,8 +178,10 @@ def single_key(w, x, sc, around: KeyAround | None = None) -> None:
     w.line(f"h = {around.prefix if around else 'KEY_SEED'}")
     if x is not None:
         key_steps(w, x, sc, steps)
-    for node, scope in around.after if around else ():
+    for node, scope, names in around.after if around else ():
+        outer, w.naming = w.naming, list(names)  # (the names bound where that item stands)
         key_step(w, node, scope, steps)
+        w.naming = outer
     with w.block(f"if {steps} > 0:"):
         w.line("j = put_key(tree, j, h)")
 
@@ -182,6 +201,8 @@ def key_step(w, x, sc, steps: str) -> None:
             w.line(f"h = key_groups(h, scratch, {var.name})")
         else:
             w.line(f"h = key_add(h, {var.name})")
+    for _var, name in w.naming:  # ('X of a written-out (all NAMES 'X ...): its name's id)
+        w.line(f"h = key_add(h, {w.intern(name)})")
     w.line(f"{steps} += 1")
 
 

@@ -28,18 +28,19 @@ BINDERS = ("any", "all", "filter", "let")
 MAX_UNROLLED = 16  # names an (all ...) of options is written out for
 
 
-def unroll_alls_of_names(node, consts: dict, in_choice: bool = False):
+def unroll_alls_of_names(node, consts: dict, in_choice: bool = False, named: dict | None = None):
     """``node`` with every (all NAMES 'X ITEM) of a choice whose ITEM offers options written
     as the block (do (ITEM ...)) of ITEM for each name in turn, 'X replaced by the name (a
     block ITEM's own items spliced in). The Python engine composes the items' options alike,
     one name after another (recycle/lang/forms/flow.py, c_each), and a block's options are written
     natively (forms_blocks.py). NAMES is a literal list of names or a declared one; at most
-    MAX_UNROLLED of them."""
+    MAX_UNROLLED of them. ``named``: filled with id(part) -> ('X, name) for each part written
+    (Python's option keys hold the name 'X is bound to: forms_options.key_step)."""
     if not isinstance(node, SList):
         return node
     h = head_of(node)
     inside = in_choice or h == "choice"
-    items = tuple(unroll_alls_of_names(i, consts, inside) for i in node.items)
+    items = tuple(unroll_alls_of_names(i, consts, inside, named) for i in node.items)
     if inside and h == "all" and len(items) == 4 and is_atom(items[2], VAR) and not is_static(items[3]):
         names = literal_names(items[1])
         held = consts.get(items[1].value) if is_atom(items[1], VAR) else None
@@ -52,7 +53,10 @@ def unroll_alls_of_names(node, consts: dict, in_choice: bool = False):
             # a block's items join the block (compose runs a block's items in turn alike)
             inner = do_parts(body) if head_of(body) == "do" and len(body.items) == 2 and isinstance(body.items[1], SList) \
                 else [body]
-            parts = tuple(_named(p, var, name) for name in names for p in inner)
+            parts = tuple((name, _named(p, var, name)) for name in names for p in inner)
+            if named is not None:
+                named.update((id(part), (var, name)) for name, part in parts)
+            parts = tuple(part for _, part in parts)
             return SList((Atom(SYMBOL, "do", items[0].span), SList(parts, node.span)), node.span)
     return SList(items, node.span)
 
@@ -80,7 +84,7 @@ def write(game, search: bool = False) -> str:
     reg.seal()
     items, scoring = flow_items(game)
     w = Writer(game, items, scoring, search)
-    w.items = [unroll_alls_of_names(x, w.consts) for x in items]
+    w.items = [unroll_alls_of_names(x, w.consts, named=w.named_parts) for x in items]
     src = w.write_module()
     if len(src) > MAX_SOURCE:
         raise NativeUnsupported(f"a native module of {len(src):,} characters (at most {MAX_SOURCE:,})")

@@ -70,6 +70,20 @@ def tree_layout(budget: int, nlooked: int, plan_size: int) -> tuple[dict, int]:
     return where, at
 
 
+# the search loop of a search module's entry (writer.py, ``games``: it replaces "# (SEARCHES)")
+SEARCHES = """    if out.shape[0] > 0 and tree[T_BUDGET] > 0:
+        while next_world(tree, keys, resume):
+            begin(initial, state, nteams, max_steps, 1 << 62)
+            ctr[RESUMING] = 1
+            ctr[SEARCHING] = 2 if tree[T_PROBE] else 1  # (a probe keys the root's options: below)
+            ctr[PLAYERS_N] = tree[T_PCOUNT]
+            resume[R_STAGE] = 0
+            play(S)
+            world_done(ctr, resume, tree, treef, ctr[MAX_WORK], ctr[WORK], NPLAYERS, NCOUNTERS_FIXED)
+        return
+"""
+
+
 KEY_SEED = np.int64(0x2545F4914F6CDD1D)  # the hash of an option's key before its first step
 
 

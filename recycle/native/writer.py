@@ -179,6 +179,9 @@ class Writer:
         # a search module: each choice also keys its options, and the entry runs whole
         # look-ahead searches (runtime_search.py); made only for the players that search
         self.search = search
+        # parts an (all NAMES 'X ...) of options was written out into: id -> ('X, name), and a stack
+        self.named_parts: dict = {}
+        self.naming: list = []
         self.layout = game.layout
         self.nplayers = game.nplayers
         self.items, self.scoring = items, scoring
@@ -484,7 +487,10 @@ class Writer:
         for src in sources:
             out.append(src)
             out.append("")
-        out.append(ROLLOUTS.replace("    # (SEARCHES)\n", SEARCHES if self.search else "").replace("play(S)", self.play_call))
+        searches = ""
+        if self.search:
+            from .runtime_search import SEARCHES as searches
+        out.append(ROLLOUTS.replace("    # (SEARCHES)\n", searches).replace("play(S)", self.play_call))
         return "\n".join(out)
 
     def const_table(self, awards) -> list[int]:
@@ -581,18 +587,6 @@ def games(initial, state, nteams, all_keys, max_steps, max_work, scores, counts,
             for c in range(where.shape[1]):
                 where[i, c] = card_loc[c]
 '''
-
-SEARCHES = """    if out.shape[0] > 0 and tree[T_BUDGET] > 0:
-        while next_world(tree, keys, resume):
-            begin(initial, state, nteams, max_steps, 1 << 62)
-            ctr[RESUMING] = 1
-            ctr[SEARCHING] = 2 if tree[T_PROBE] else 1  # (a probe keys the root's options: below)
-            ctr[PLAYERS_N] = tree[T_PCOUNT]
-            resume[R_STAGE] = 0
-            play(S)
-            world_done(ctr, resume, tree, treef, ctr[MAX_WORK], ctr[WORK], NPLAYERS, NCOUNTERS_FIXED)
-        return
-"""
 
 
 __all__ = ["write", "Writer", "NativeUnsupported", "NScope", "ident", "is_atom", "is_location_form",

@@ -24,7 +24,7 @@ from recycle.native.runtime import DECLINE, STATUS_WORDS
 from recycle.players.lookahead import _SPENT, ISMCTSPlayer, OmniscientPlayer, RevealingPlayer
 from recycle.streams import Stream
 
-from ..conftest import GAMES, tiny
+from ..conftest import CORPUS, GAMES, tiny
 from ..engine.test_native import SHAPES, compiled, load
 from .test_native_playouts import decisions
 
@@ -160,7 +160,7 @@ def test_the_native_search_considers_as_many_options_as_the_python_one():
     assert runtime_search.MAX_CONSIDERED == lookahead.MAX_CONSIDERED
 
 
-@pytest.mark.parametrize("which", ["keyed", "shapes", "schwimmen", "forks-twice"])
+@pytest.mark.parametrize("which", ["keyed", "shapes", "schwimmen", "forks-twice", "LostCities2"])
 def test_native_option_keys_are_equal_exactly_when_python_s_are(which):
     """Over every decision of a few random games: each Python key has one native key, and no
     two Python keys share one (so a search's tree has the same children natively)."""
@@ -168,6 +168,8 @@ def test_native_option_keys_are_equal_exactly_when_python_s_are(which):
         game = keyed_game()
     elif which == "forks-twice":
         game = forks_twice_game()
+    elif which == "LostCities2":  # (all COLORS 'C ...) of options written out color by color
+        game = load(CORPUS / "LostCities2.rcy")
     elif which == "schwimmen":
         game = load(GAMES / "schwimmen.rcy")
     else:
