@@ -7,8 +7,9 @@ worlds* (``Observation.sample_world``): a copy of the state at the current decis
 which every card the player neither sees nor knows the place of is re-dealt among such
 places, and the future randomness is reseeded. From there it steps the copy with
 ``clone``/``apply`` and finishes games with ``play_randomly``, or in machine code where the
-game is native (``playouts``: recycle/native/playouts.py; the same decisions either way). A
-player therefore never learns which of the consistent worlds is the true one.
+game is native (``playouts``: recycle/native/playouts.py; an ISMCTS decision's whole search,
+where the game's search module is made: recycle/native/runtime_search.py; the same decisions
+either way). A player therefore never learns which of the consistent worlds is the true one.
 
 Budgets count iterations (rollouts), never seconds, and each player draws only from the
 ``rng`` passed to ``choose``, so a game with a given seed is played the same way every time.
