@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 
 from .runtime import (CAPACITY, DECLINE, FORCED_AT, MISMATCH, OK, PLAYERS_N, PSP, RESAMPLE, SEARCHING, STATUS,
-                      WORK_LIMIT, _GOLDEN, _UNIT, mix64)
+                      WORK_LIMIT, _GOLDEN, _UNIT, mix64, pick)
 from .runtime_resume import (R_FUTURE_COUNT, R_HEADER, R_NFORCED, R_NPLACES, R_ROOT_CHANCE, R_ROOT_WORK, R_STAGE, choose,
                              reach_root)
 
@@ -289,10 +289,7 @@ def choose_in_tree(ctr, keys, pst, tree, treef, n, at_root):
         return 0
     p = pst[ctr[PSP], 0]
     if nuntried:
-        n_draw = ctr[PLAYERS_N] + 1
-        ctr[PLAYERS_N] = n_draw
-        r = float(_next64(keys[1], n_draw) >> np.uint64(11)) * _UNIT
-        u = int(r * nuntried)
+        u = pick(ctr, keys, 1, nuntried)  # (the player's stream: Python's rng.random())
         i = tree[untried + 2 * u]
         key = tree[untried + 2 * u + 1]
         ch = tree[T_NODES]
