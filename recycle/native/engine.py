@@ -22,9 +22,8 @@ import time
 from pathlib import Path
 
 from ..version import __version__
+from .compiling import ENTRY, MODULE_PREFIX
 from .registry import NativeUnsupported
-
-ENTRY = "games"  # the one entry of a native module (writer.py, ROLLOUTS), whose cached index says it is made
 _LOADED: dict[str, object] = {}  # source digest -> module, this process's
 _LOCK = threading.Lock()
 
@@ -97,6 +96,9 @@ def load_module(source: str, name: str):
         mod = _LOADED.get(digest)
         if mod is not None:
             return mod
+        from . import compiling
+
+        compiling.install()  # before Numba compiles the module's first function
         folder = _cache_folder()
         text = source.replace("CACHE = False  # set by the loader", f"CACHE = {folder is not None}  # set by the loader")
         if folder is not None:
@@ -109,7 +111,7 @@ def load_module(source: str, name: str):
                 tmp = folder / f".g{digest}.{os.getpid()}.tmp"
                 tmp.write_text(text, "utf-8")
                 os.replace(tmp, path)
-            spec = importlib.util.spec_from_file_location(f"recycle_native_g{digest}", path)
+            spec = importlib.util.spec_from_file_location(f"{MODULE_PREFIX}{digest}", path)
             mod = importlib.util.module_from_spec(spec)
             # Numba's cached machine code finds its module again by name
             sys.modules[spec.name] = mod
@@ -119,7 +121,7 @@ def load_module(source: str, name: str):
             linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
             import types
 
-            mod = types.ModuleType(f"recycle_native_g{digest}")
+            mod = types.ModuleType(f"{MODULE_PREFIX}{digest}")
             mod.__file__ = filename
             exec(compile(text, filename, "exec"), mod.__dict__)  # noqa: S102 - our own generated source
         _LOADED[digest] = mod

@@ -36,8 +36,13 @@ INT_T, BOOL_T, STR_T, CARD_T, PLAYER_T, TEAM_T, LOC_T, VIEW_T, GROUPS_T = (
 PLAYERS_T, TEAMS_T = "players", "teams"  # views holding player (team) numbers: (filter player ...)
 NUMBERS_T = "numbers"  # a view holding integers: (filter (range A..B) ...)
 
-INLINE = ", inline='always'"  # small generated functions (filters, unions ...) inlined into their callers
-INTERNAL = ", no_cpython_wrapper=True, no_cfunc_wrapper=True"  # called only from native code
+# called only from native code; no_rewrites: Numba's rewrites (constant indexes made static,
+# array expressions, branches on constants pruned) change nothing in generated code that LLVM
+# does not do anyway, and cost 0.5 s of Coup4's compile
+INTERNAL = ", no_cpython_wrapper=True, no_cfunc_wrapper=True, no_rewrites=True"
+# small generated functions (filters, unions ...) inlined into their callers by LLVM (Numba's own
+# inline='always' copies and types the callee again at every call site: seconds of compile)
+INLINE = ", forceinline=True" + INTERNAL
 STATE_NAMES = ("locs", "lens", "card_loc", "ints", "strs", "pts", "pst", "tst", "ctr", "keys", "team_of", "scratch",
                "ver", "memo", "dry", "resume", "tree", "treef")
 CURRENT = "pst[ctr[PSP], 0]"
@@ -126,8 +131,7 @@ class Fn:
 
     def __init__(self, name: str, params: list[str], doc: str, keeps_scratch: bool = False, inline: bool = True):
         self.name, self.params, self.doc = name, params, doc
-        # inlined into its callers (Numba's inline='always'): calls cost nothing, but each call
-        # site is compiled again
+        # inlined into its callers (by LLVM: INLINE): calls cost nothing
         self.inline = inline and name != "play"
         # a function returning a view on the scratch stack leaves it for its caller to free
         self.keeps_scratch = keeps_scratch
@@ -166,7 +170,9 @@ class Fn:
         params = self.state_used
         if any("ctr[SP]" in ln for ln in lines) and "ctr" not in params:
             params = [n for n in STATE_NAMES if n in params or n == "ctr"]
-        head = [f"@njit(nogil=True, cache=CACHE, _nrt=False{INLINE if self.inline else INTERNAL})", f"def {self.name}({', '.join(params + self.params)}):",
+        # cache=False: only the entry is kept in the cache, with all the module's machine code
+        # (compiling.py: the other functions have none of their own)
+        head = [f"@njit(nogil=True, cache=False, _nrt=False{INLINE if self.inline else INTERNAL})", f"def {self.name}({', '.join(params + self.params)}):",
                 f"    \"\"\"{embed(self.doc, 'text')}\"\"\""]
         return "\n".join(head + (lines or ["    pass"]))
 
@@ -503,7 +509,7 @@ class Writer:
 
 
 ROLLOUTS = '''
-@njit(nogil=True, cache=CACHE, _nrt=False, inline='always')
+@njit(nogil=True, cache=False, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True, no_rewrites=True)
 def begin(initial, state, nteams, max_steps, max_work):
     """``state`` made the state after setup again (``initial``), its counters zero."""
     locs0, lens0, card_loc0, ints0, strs0, pts0, team_of0 = initial
