@@ -11,7 +11,7 @@ seconds of its first native call (compile, or load from the cache) and how many 
 rollouts agree with the Python engine on scores, steps, decisions, options and every card's
 final place (a rollout native code stopped is played again by Python, so it agrees by
 construction and is counted apart). The differential test (tests/engine/test_native.py) runs a
-few games; this runs them all, which takes minutes (a first compile is 10-30 s a game).
+few games; this runs them all, which takes minutes (a first compile is 3-13 s a game).
 
 ``--search K``: at K decisions of one game played at random (the 1st, 4th, 7th ... of those
 with two or more options), an ISMCTS decision (budget 60) searched in machine code and in Python

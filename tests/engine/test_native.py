@@ -12,7 +12,7 @@ games/go-fish.rcy and three corpus games (skipped when ``../shared/corpus/cardst
   hostile file name enters it only as words of its docstring: compiled and run, it runs nothing;
 * a rollout the native code stops (the step limit) is played again by Python: the same records.
 
-Numba compiles each game's module at its first call (10-30 s); this file compiles six (the
+Numba compiles each game's module at its first call (3-13 s); this file compiles six (the
 five games above and schwimmen under a hostile name). The suite points ``RECYCLE_CACHE_DIR``
 at an empty folder (tests/conftest.py), so the compiles here use recycle's own cache folder
 instead (``user_cache``): a second run loads the machine code and takes seconds. Only the
