@@ -24,6 +24,7 @@ from pathlib import Path
 from ..version import __version__
 from .compiling import ENTRY, MODULE_PREFIX
 from .registry import NativeUnsupported
+
 _LOADED: dict[str, object] = {}  # source digest -> module, this process's
 _LOCK = threading.Lock()
 
