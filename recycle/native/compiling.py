@@ -101,25 +101,25 @@ def _machine_code_for_the_entry_only() -> bool:
         library._finalized = True
 
     def get_executable(self, library, fndesc, env):
-        if _generated(fndesc) and fndesc.qualname == ENTRY:
-            library._recycle_entry = True  # read by optimise_final_module below
-        if _generated(fndesc) and fndesc.qualname != ENTRY and not library._finalized:
+        if not _generated(fndesc) or (fndesc.qualname != ENTRY and library._finalized):
+            return original(self, library, fndesc, env)
+        if fndesc.qualname != ENTRY:
             link_only(library)
             # no address: the function has no Python wrapper (INTERNAL in writer.py), and Numba
             # asks for one only to make the dispatcher's (never called) entry
             name = fndesc.qualname.split(".")[-1]
             return _dynfunc.make_function(fndesc.lookup_module(), name, f"native {name}", 0, env, (library,))
+        library._recycle_entry = True  # optimised by the full pipeline alone (optimise_final_module)
         made = original(self, library, fndesc, env)
-        if _generated(fndesc):
-            # the linked functions' environments live in the entry's machine code alone: set
-            # them as Numba does when it loads a cached function
-            own = self.get_env_name(fndesc)
-            engine = library.codegen._engine
-            for gv in library._final_module.global_variables:
-                if gv.name.startswith("_ZN08NumbaEnv") and gv.name != own:
-                    linked_env = lookup_environment(gv.name)
-                    if linked_env is not None and engine.get_global_value_address(gv.name):
-                        library.codegen.set_env(gv.name, linked_env)
+        # the linked functions' environments live in the entry's machine code alone: set them as
+        # Numba does when it loads a cached function
+        own = self.get_env_name(fndesc)
+        engine = library.codegen._engine
+        for gv in library._final_module.global_variables:
+            if gv.name.startswith("_ZN08NumbaEnv") and gv.name != own:
+                linked_env = lookup_environment(gv.name)
+                if linked_env is not None and engine.get_global_value_address(gv.name):
+                    library.codegen.set_env(gv.name, linked_env)
         return made
 
     original_optimise = library_class._optimize_final_module
