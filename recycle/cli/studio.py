@@ -10,7 +10,6 @@ The server itself is ``recycle.studio`` (see docs/studio.md); this is its comman
 from __future__ import annotations
 
 import os
-import random
 import socket
 import sys
 import webbrowser
@@ -51,8 +50,9 @@ def register(app: typer.Typer, fail, load) -> None:
                seats: Annotated[str, typer.Option(
                    "--seats", help="With --table: one player per seat, human or a computer kind (the last "
                                    "repeats).")] = "human,ismcts:30",
-               deal: Annotated[Optional[int], typer.Option("--deal", min=0, help="With --table: the deal number.",
-                                                           show_default=False)] = None,
+               deal: Annotated[Optional[int], typer.Option(
+                   "--deal", min=0, help="With --table: the deal number (the seed: whoever knows it knows every "
+                                         "card). Default: a secret deal no seat is told.", show_default=False)] = None,
                open_browser: Annotated[bool, typer.Option("--open/--no-open", help="Open the browser.")] = True):
         """A local web studio: edit a game with its errors at their lines, lint it by simulation,
         simulate and analyze it with plots and graphs, play and replay it in the browser.
@@ -88,8 +88,8 @@ def register(app: typer.Typer, fail, load) -> None:
             except Refused as r:
                 typer.echo(f"error: --seats: {r.message}", err=True)
                 raise typer.Exit(2) from None
-            number = deal if deal is not None else random.SystemRandom().randrange(1, 100_000)
-            tables.append(Table(g, table, specs, number, records=table.parent / "records"))
+            # no --deal: a secret deal, told to no one (a deal number is the seed)
+            tables.append(Table(g, table, specs, deal, records=table.parent / "records"))
         app_ = make_app(root, token, loopback_only=loopback, tables=tables)
         try:
             server = Server(app_, host, port).start()
@@ -106,7 +106,8 @@ def register(app: typer.Typer, fail, load) -> None:
                            "the folder's games", err=True)
         else:
             t = tables[0]
-            typer.echo(f"recycle studio: a table of {printable(g.name)}, deal #{t.deal}, "
+            dealt = "a secret deal" if deal is None else f"deal #{deal} (whoever knows the number knows every card)"
+            typer.echo(f"recycle studio: a table of {printable(g.name)}, {dealt}, "
                        f"seats {', '.join(t.specs)}; one secret link per person:")
             for p, tok in t.tokens.items():
                 typer.echo(f"  P{p}: {base}/table?token={tok}")

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import random
 from importlib.resources import files
 from pathlib import Path
 
@@ -339,7 +338,8 @@ async def table_new(request: Request):
     except (RecycleError, RecycleBug) as exc:
         raise Refused(422, f"the game does not check: {exc.message if isinstance(exc, RecycleError) else exc}")
     specs = parse_seats(_field(data, "players", str, "") or "human,random", game.nplayers)
-    deal = _field(data, "deal", int, None, 0, 2**31) or random.SystemRandom().randrange(1, 100_000)
+    # no deal given: a secret one (a deal number is the seed; see recycle.studio.table)
+    deal = _field(data, "deal", int, None, 0, 2**63)
     table = Table(game, full, specs, deal, records=full.parent / "records")
     studio.add_table(table)
     return JSONResponse({"links": {str(p): f"/table?token={t}" for p, t in table.tokens.items()},
@@ -428,10 +428,7 @@ async def table_action(request: Request):
     elif what == "hint":
         await asyncio.to_thread(table.hint, seat, claimed)
     elif what == "again":
-        table._must_be(seat, claimed)
-        if not table.state.is_terminal():
-            raise Refused(409, "the game is not over yet")
-        await asyncio.to_thread(table.start, table.deal + (1 if data.get("next") else 0))
+        await asyncio.to_thread(table.again, seat, claimed, bool(data.get("next")))
     else:
         raise Refused(404, "no such action")
     return JSONResponse(await asyncio.to_thread(table.seat_view, seat))

@@ -16,6 +16,9 @@ from pathlib import Path, PurePosixPath, PureWindowsPath
 
 LOOPBACK_NAMES = {"127.0.0.1", "localhost", "::1", "[::1]"}
 MAX_FILE_BYTES = 1_000_000
+# a table's deal: a secret no seat can guess or search (a deal number is a seed, and a seat
+# that knows or can search the seed knows every hidden card)
+DEAL_SECRET_BITS = 128
 
 
 class Refused(Exception):
@@ -30,6 +33,11 @@ class Refused(Exception):
 def new_token() -> str:
     """A fresh secret (192 bits, URL-safe)."""
     return secrets.token_urlsafe(24)
+
+
+def new_deal_secret() -> int:
+    """A table's deal: ``DEAL_SECRET_BITS`` bits from the system's secure generator."""
+    return secrets.randbits(DEAL_SECRET_BITS)
 
 
 def same(a: str | None, b: str) -> bool:

@@ -6,10 +6,20 @@ other location as a count, the history told as the seat saw it
 (``recycle.cli.table.narrative_lines``), its own options in words when it is to move. No
 card id is sent, and no other seat's options. Only when the game is over does the view add
 the final reveal. A seat acts only through its own secret link (``Table.act`` checks it).
+
+The deal is the seed of the game's generator, so no seat is told it: a table deals from a
+secret of 128 bits (``security.new_deal_secret``) unless its owner chose a deal number, and
+a seat's messages name the deal only by its place at the table ("deal 2 at this table").
+Hints draw from a fresh secret of their own, an error of recycle's own is told without its
+place (which names the seed), and the record of a finished deal, which holds the seed, is
+written for the owner alone (mode 0600, under a name that is not the seed).
 """
 
 from __future__ import annotations
 
+import os
+import secrets
+import sys
 import threading
 from pathlib import Path
 
@@ -20,15 +30,16 @@ from ..engine.runner import replay_choices
 from ..errors import RecycleBug, RecycleError
 from ..players import make_player
 from ..players.human import hint, strongest
-from .security import Refused, new_token
+from .security import Refused, new_deal_secret, new_token
 
 HISTORY_LINES = 400
 
 
 class Table:
-    """One deal of ``game`` with ``specs`` (one per seat: ``human`` or a computer kind)."""
+    """Deals of ``game`` with ``specs`` (one per seat: ``human`` or a computer kind): the
+    first from ``deal`` when the owner chose one, else from a secret (``new_deal_secret``)."""
 
-    def __init__(self, game, path, specs: list[str], deal: int, records: Path | None = None,
+    def __init__(self, game, path, specs: list[str], deal: int | None = None, records: Path | None = None,
                  max_steps: int = DEFAULT_MAX_STEPS):
         if len(specs) != game.nplayers:
             raise ValueError(f"{game.name} has {game.nplayers} seats; {len(specs)} players given")
@@ -43,15 +54,17 @@ class Table:
         self.players = [None if s == "human" else make_player(s) for s in specs]
         self.cond = threading.Condition(threading.RLock())
         self.version = 0
-        self.start(deal)
+        self.dealt = 0  # deals at this table so far: what a seat is told of the deal
+        self.start(new_deal_secret() if deal is None else deal)
 
     # -- the deal -------------------------------------------------------------------------
     def start(self, deal: int) -> None:
-        """Deal ``deal`` (the seed) afresh and let the computer players play up to a person."""
+        """Deal ``deal`` (the seed: secret) afresh and let the computer players play up to a person."""
         from ..study.records import Recorder
 
         with self.cond:
             self.generation = getattr(self, "generation", 0) + 1
+            self.dealt += 1
             self.deal = deal
             self.rng = players_stream(deal)  # as PreparedGame.play: records replay
             self.recorder = Recorder(self.game)
@@ -109,7 +122,7 @@ class Table:
                     options = s.legal_options()
                     view = s.observation(p) if pl.needs_view else None
                 except (RecycleError, RecycleBug) as exc:
-                    self.error = exc.format()
+                    self.error = seat_error(exc)
                     self._changed()
                     return
                 self._changed()
@@ -117,7 +130,7 @@ class Table:
                 i = int(pl.choose(view, options, self.rng))
             except (RecycleError, RecycleBug) as exc:
                 with self.cond:
-                    self.error = exc.format()
+                    self.error = seat_error(exc)
                     self._changed()
                 return
             with self.cond:
@@ -126,7 +139,7 @@ class Table:
                 try:
                     self._apply(p, options, i)
                 except (RecycleError, RecycleBug) as exc:
-                    self.error = exc.format()
+                    self.error = seat_error(exc)
                     self._changed()
                     return
 
@@ -149,7 +162,10 @@ class Table:
         if self.records is not None:
             try:
                 self.records.mkdir(exist_ok=True)
-                out = self.records / f"{self.game.name}-deal-{self.deal}.json"
+                # the record holds the seed: for the owner only, under a name that is not it
+                out = self.records / f"{self.game.name}-table-{secrets.token_hex(6)}.json"
+                out.touch(mode=0o600, exist_ok=False)
+                os.chmod(out, 0o600)
                 write_record(rec, out)
                 self.saved = f"records/{out.name}"
             except OSError as exc:
@@ -179,11 +195,20 @@ class Table:
             try:
                 self._apply(seat, options, option)
             except (RecycleError, RecycleBug) as exc:
-                self.error = exc.format()
+                self.error = seat_error(exc)
             self.hints.pop(seat, None)
             self.message[seat] = ""
             self._changed()
         self._computers()
+
+    def again(self, seat: int, claimed, new: bool) -> None:
+        """After the end: the same deal again, or (``new``) a new one from a fresh secret."""
+        self._must_be(seat, claimed)
+        with self.cond:
+            if not self.state.is_terminal():
+                raise Refused(409, "the game is not over yet")
+            deal = new_deal_secret() if new else self.deal
+        self.start(deal)
 
     def _busy(self) -> bool:
         s = self.state
@@ -226,7 +251,8 @@ class Table:
                 raise Refused(409, "a hint is for your turn")
             copy, d, generation = s.clone(track=True), s.decisions, self.generation
         spec = strongest([x for p, x in enumerate(self.specs) if p != seat])
-        got = hint(copy.observation(seat), copy.legal_options(), spec, seed=self.deal * 1_000_003 + d)
+        # a seed of its own, not derived from the deal's: a hint is no window on the seed
+        got = hint(copy.observation(seat), copy.legal_options(), spec, seed=secrets.randbits(64))
         with self.cond:
             if self.generation == generation and self.state.decisions == d:
                 self.hints[seat] = (d, got)
@@ -240,6 +266,16 @@ class Table:
         """Everything the seat's browser is sent (see the module docstring)."""
         with self.cond:
             return seat_view(self, seat)
+
+
+def seat_error(exc) -> str:
+    """What a seat is told of an error: a game's error as it is (its place in the game file);
+    an error of recycle's own without its place, which names the seed (the whole of it goes
+    to the server's log)."""
+    if isinstance(exc, RecycleBug):
+        print(exc.format(), file=sys.stderr)
+        return f"internal error: {exc.message} (a bug in recycle, not in the game; the server's log has the details)"
+    return exc.format()
 
 
 def location_rows(obs, seat: int) -> list[dict]:
@@ -281,7 +317,7 @@ def seat_view(table: Table, seat: int) -> dict:
     busy = table._busy()
     to_move = None if over else s.current_player()
     view = {
-        "game": game.name, "deal": table.deal, "seat": seat, "players": names, "version": table.version,
+        "game": game.name, "deal_at_table": table.dealt, "seat": seat, "players": names, "version": table.version,
         "decision": s.decisions, "to_move": to_move, "over": over, "thinking": busy,
         "locations": location_rows(obs, seat),
         "storages": {**obs.ints(), **obs.strs()},

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from pathlib import Path
 
@@ -155,7 +156,8 @@ def test_studio_plays_crazy_eights_by_clicking_and_replays_it(page, studio):
     table = page.context.new_page()
     table.goto(server.url(link))
     table.wait_for_selector("#options button", timeout=WAIT)
-    assert table.inner_text("#title") == "crazy-eights · deal #3 · you are P0"
+    # the deal number is the seed: the seat is told the deal's place at the table only
+    assert table.inner_text("#title") == "crazy-eights · deal 1 at this table · you are P0"
     assert table.locator(".seat.mine .card").count() == 5  # your five cards, by name
     assert "5 cards" in table.inner_text("#view")  # the others' as counts
     table.click("#hint")
@@ -173,15 +175,15 @@ def test_studio_plays_crazy_eights_by_clicking_and_replays_it(page, studio):
     assert clicks >= 1
     result = table.inner_text("#result")
     assert "Every card, revealed" in result and "Final scores" in result
-    assert "records/crazy-eights-deal-3.json" in result
+    saved = re.search(r"records/crazy-eights-table-[0-9a-f]{12}\.json", result).group(0)
     shot(table, "table-end")
-    record = json.loads((folder / "records" / "crazy-eights-deal-3.json").read_text())
+    record = json.loads((folder / saved).read_text())
     steps = len(record["decisions"])
     # the replay: the slider steps through it, from a seat's view or revealed
     page.click("button[data-tab=replay]")
     page.evaluate("window.studio.loadFiles()")
-    page.wait_for_selector("#replay-file option[value='records/crazy-eights-deal-3.json']", state="attached")
-    page.select_option("#replay-file", "records/crazy-eights-deal-3.json")
+    page.wait_for_selector(f"#replay-file option[value='{saved}']", state="attached")
+    page.select_option("#replay-file", saved)
     page.wait_for_selector("#replay-label:has-text('deal #3')", timeout=WAIT)
     assert page.get_attribute("#replay-step", "max") == str(steps)
     page.evaluate("s => { const r = document.getElementById('replay-step'); r.value = s; "

@@ -285,7 +285,9 @@
     if ($("play-deal").value !== "") body.deal = +$("play-deal").value;
     try {
       const d = await api("POST", "/api/table", body);
-      $("play-state").textContent = "deal #" + d.deal + ": " + d.specs.join(", ") + ". A link per person (each is secret):";
+      // a deal the owner did not choose is a secret: no one is told it (it is the seed)
+      $("play-state").textContent = (d.deal === null ? "a secret deal" : "deal #" + d.deal) + ": " +
+        d.specs.join(", ") + ". A link per person (each is secret):";
       const ul = $("play-links");
       ul.replaceChildren();
       for (const [seat, link] of Object.entries(d.links)) {

@@ -83,10 +83,12 @@
   }
 
   function show(v) {
-    if (view && v.version < view.version && v.deal === view.deal) return;
+    if (view && v.version < view.version) return;
     view = v;
-    document.title = v.game + " \u00b7 deal #" + v.deal;
-    $("title").textContent = v.game + " \u00b7 deal #" + v.deal + " \u00b7 you are P" + v.seat;
+    // the deal is told by its place at the table only: its number would be the seed
+    const dealt = "deal " + v.deal_at_table + " at this table";
+    document.title = v.game + " \u00b7 " + dealt;
+    $("title").textContent = v.game + " \u00b7 " + dealt + " \u00b7 you are P" + v.seat;
     $("status").textContent = "decision " + v.decision + (v.thinking ? " \u00b7 a computer player is thinking\u2026" : "");
     renderView($("view"), v);
     const opts = $("options");
@@ -120,10 +122,10 @@
       res.appendChild(el("h3", null, word));
       res.appendChild(el("div", null, "Every card, revealed:\n" + v.result.reveal.join("\n")));
       if (v.result.record) res.appendChild(el("div", "muted", "Game record saved: " + v.result.record));
-      const again = el("button", null, "Deal #" + v.deal + " again");
+      const again = el("button", null, "The same deal again");
       again.id = "again";
       again.addEventListener("click", () => post("again", { next: false }));
-      const next = el("button", null, "New deal #" + (v.deal + 1));
+      const next = el("button", null, "A new deal");
       next.id = "next";
       next.addEventListener("click", () => post("again", { next: true }));
       res.append(again, " ", next);
