@@ -104,12 +104,26 @@ async def _secured(response, send, scope, receive):
     await response(scope, receive, lambda m: send(_with_headers(m)))
 
 
+async def _body(request: Request) -> bytes:
+    """The request's body, counted as it arrives: refused (413) as soon as it passes
+    ``MAX_BODY``, whatever its Content-Length says (a chunked body has none)."""
+    too_large = Refused(413, f"the request is larger than {MAX_BODY} bytes")
+    try:
+        if int(request.headers.get("content-length") or 0) > MAX_BODY:
+            raise too_large
+    except ValueError:
+        raise Refused(400, "the request's Content-Length is not a number") from None
+    parts, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise too_large
+        parts.append(chunk)
+    return b"".join(parts)
+
+
 async def _json(request: Request) -> dict:
-    if int(request.headers.get("content-length") or 0) > MAX_BODY:
-        raise Refused(413, f"the request is larger than {MAX_BODY} bytes")
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise Refused(413, f"the request is larger than {MAX_BODY} bytes")
+    raw = await _body(request)
     try:
         data = json.loads(raw or b"{}")
     except (ValueError, RecursionError):
