@@ -30,6 +30,7 @@ from ..engine.runner import replay_choices
 from ..errors import RecycleBug, RecycleError
 from ..players import make_player
 from ..players.human import hint, strongest
+from .hints import HINTS
 from .security import Refused, new_deal_secret, new_token
 
 HISTORY_LINES = 400
@@ -74,6 +75,7 @@ class Table:
             self.error = None
             self.saved = None
             self.hints: dict = {}
+            self.hint_waiting: set = getattr(self, "hint_waiting", set())  # seats whose hint is queued
             self.message = {p: "" for p in self.tokens}
             self.state = self.game.new_state(seed=deal, record=self.events, track=True, max_steps=self.max_steps)
             self._changed()
@@ -242,21 +244,37 @@ class Table:
             self._changed()
 
     def hint(self, seat: int, claimed) -> None:
-        """Ask the strongest fair computer kind at the table, from the seat's view only. It
-        thinks on a copy of the state, without the lock: the other seats' pages go on."""
+        """Ask the strongest fair computer kind at the table, from the seat's view only. The
+        request only queues it (``hints.HINTS``: one hint at a time in the studio, one per
+        seat waiting, in the order asked); it thinks on a copy of the state, without the
+        lock, and the seat's view shows it when it is ready."""
         self._must_be(seat, claimed)
         with self.cond:
             s = self.state
             if s.is_terminal() or s.current_player() != seat or self._busy():
                 raise Refused(409, "a hint is for your turn")
             copy, d, generation = s.clone(track=True), s.decisions, self.generation
-        spec = strongest([x for p, x in enumerate(self.specs) if p != seat])
-        # a seed of its own, not derived from the deal's: a hint is no window on the seed
-        got = hint(copy.observation(seat), copy.legal_options(), spec, seed=secrets.randbits(64))
-        with self.cond:
-            if self.generation == generation and self.state.decisions == d:
-                self.hints[seat] = (d, got)
-                self._changed()
+            spec = strongest([x for p, x in enumerate(self.specs) if p != seat])
+
+            def work():
+                try:
+                    # a seed of its own, not derived from the deal's: a hint is no window on the seed
+                    got = hint(copy.observation(seat), copy.legal_options(), spec, seed=secrets.randbits(64))
+                    failed = None
+                except (RecycleError, RecycleBug, ValueError) as exc:
+                    got, failed = None, seat_error(exc) if not isinstance(exc, ValueError) else str(exc)
+                with self.cond:
+                    self.hint_waiting.discard(seat)
+                    if self.generation == generation and self.state.decisions == d:
+                        if got is not None:
+                            self.hints[seat] = (d, got)
+                        else:
+                            self.message[seat] = f"the hint failed: {failed}"
+                    self._changed()
+
+            HINTS.ask(self.tokens[seat], work)
+            self.hint_waiting.add(seat)
+            self._changed()
 
     # -- what a seat sees ---------------------------------------------------------------------
     def names(self, seat: int) -> list[str]:
@@ -322,7 +340,7 @@ def seat_view(table: Table, seat: int) -> dict:
         "locations": location_rows(obs, seat),
         "storages": {**obs.ints(), **obs.strs()},
         "history": narrative_lines(obs, table.events, table.log, 0, names, full=True)[-HISTORY_LINES:],
-        "options": [], "hint": None, "undo": len(table.tokens) == 1,
+        "options": [], "hint": None, "hint_pending": seat in table.hint_waiting, "undo": len(table.tokens) == 1,
         "message": table.message.get(seat, ""), "error": table.error, "result": None,
     }
     if not over and to_move == seat and not busy:

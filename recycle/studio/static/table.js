@@ -108,11 +108,11 @@
       li.appendChild(b);
       opts.appendChild(li);
     });
-    $("hint").disabled = !mine;
+    $("hint").disabled = !mine || v.hint_pending;  // one hint at a time per seat (the server refuses more)
     $("undo").disabled = !v.undo || v.thinking || v.over;
     $("undo").hidden = !v.undo;
     $("message").textContent = v.error ? v.error : (v.hint ? "hint from " + v.hint.player + ": option " +
-      (v.hint.choice + 1) : v.message || "");
+      (v.hint.choice + 1) : v.hint_pending ? "working out a hint\u2026" : v.message || "");
     $("history").textContent = (v.history || []).join("\n");
     $("history").scrollTop = $("history").scrollHeight;
     const res = $("result");
