@@ -34,11 +34,12 @@ from ..engine.game import DEFAULT_MAX_STEPS, GameResult, players_stream, rank
 from ..engine.runner import play_out, replay_choices
 from ..errors import RecycleBug, RecycleError, printable
 from ..players import make_player
-from ..players.human import HumanPlayer, strongest
+from ..players.human import HumanPlayer, adviser
 from .options import GameArg, MaxStepsOpt, MaxWorkOpt, NumPlayersOpt
 from .outputs import check_file
 from .printing import terminal_of
-from .table import MAX_NARRATIVE, display_order, narrative_lines, options_lines, reveal_lines, table_lines
+from .table import (MAX_NARRATIVE, display_order, narrative_lines, options_lines, reveal_lines, said_words,
+                    table_lines)
 
 DEFAULT_OPPONENTS = "ismcts:30"  # quick enough to wait for, and not a pushover
 KEYS = "h hint · u undo · r record · q quit"
@@ -192,14 +193,8 @@ class Screen:
                                 f"or {KEYS}")
 
     def adviser(self, me: int) -> tuple[str, str]:
-        """``(spec, who)``: the player kind asked for hints (``strongest`` of the others at the
-        table) and who that is in words: ``P2's ismcts:200`` when a player at the table is that
-        very player, else ``an ismcts:200 adviser`` (the kind of the strongest, with more budget)."""
-        spec = strongest([s for p, s in enumerate(self.specs) if p != me])
-        seats = [p for p, s in enumerate(self.specs) if p != me and s.strip() == spec]
-        if seats:
-            return spec, f"P{seats[0]}'s {spec}"
-        return spec, f"{'an' if spec[:1] in 'aeiou' else 'a'} {spec} adviser"
+        """``(spec, who)``: who is asked for hints (``recycle.players.human.adviser``)."""
+        return adviser(self.specs, me)
 
     def ask_hint(self, view, options) -> None:
         spec, who = self.adviser(view.player)
@@ -209,10 +204,8 @@ class Screen:
             return
         got = self.human.hint(spec, seed=self.deal * 1_000_003 + self.decision(view))
         self.hinted = (self.decision(view), got, who)
-        best = got.chances[got.choice]
-        chance = "" if best is None else f" (estimated chance of winning {best:.0%})"
         place = self.order.index(got.choice) + 1 if got.choice in self.order else got.choice + 1
-        self.message = f"hint from {who}: {place}. {options[got.choice].describe()}{chance}"
+        self.message = got.advice(who, place, options[got.choice].describe())
 
     def draw(self, view, options) -> None:
         me = view.player
@@ -227,14 +220,15 @@ class Screen:
                 story = story[-(MAX_NARRATIVE - 1):]
             lines += story
         lines.append(("bold", f"Your turn, P{me}. Your options:"))
-        chances = best = None
+        figures = best = None
         order = self.order if len(self.order) == len(options) else list(range(len(options)))
         if self.hinted is not None and self.hinted[0] == self.decision(view):
             got = self.hinted[1]
-            chances = [got.chances[k] if k < len(got.chances) else None for k in order]
+            figures = [got.figure(k) if k < len(got.chances) else None for k in order]
             best = order.index(got.choice) if got.choice in order else None
-            lines.append(("dim", f"  (with the estimated chance of winning, from {self.hinted[2]})"))
-        for line in options_lines([options[k] for k in order], chances, best):
+            # a figure with its range (about 95%) and its tries: a bare 0% read as a certainty
+            lines.append(("dim", f"  (estimated chance of winning, its likely range and its tries, from {self.hinted[2]})"))
+        for line in options_lines([options[k] for k in order], figures, best):
             lines.append(("cyan", line) if "<- hint" in line else line)
         lines.append(("dim", f"Keys: a number plays that option · {KEYS}"))
         if self.message:
@@ -298,12 +292,11 @@ class PlaySession(Screen):
             # the person's own moves are told in the game's words where it names them (the
             # words the person saw; a forced move's as the person would have been told it)
             from ..engine.describe import option_name
-            from ..engine.public import public_options
 
             if option_name(state.game, options[i].steps) is None:
                 self.chose.pop(state.decisions, None)
             elif len(options) == 1:
-                self.chose[state.decisions] = public_options(state, options)[0].words
+                self.chose[state.decisions] = said_words(state, options, 0)
         self.recorder.on_decision(state, p, options, i)
         self.log.append((state.decisions, p, len(options), i))
 

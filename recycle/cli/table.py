@@ -65,6 +65,33 @@ def _owner_of(label: str) -> tuple:
     return ("player" if m.group(2) == "P" else "team", int(m.group(3))), m.group(1)
 
 
+def storage_texts(obs) -> list[tuple[tuple, str]]:
+    """The storages ``obs.player`` may see, as the game names them (``;@`` notes: a hidden
+    storage left out, a label and value words used): ``((owner kind, owner), "suit led ♣")``
+    in the game's order; the owner kind is ``player``, ``team`` or ``game``. The terminal
+    (``table_lines``) and the studio's table both show these."""
+    words = getattr(obs.game, "words", NO_WORDS)
+    out = []
+    for label, v in {**obs.ints(), **obs.strs()}.items():
+        key, name = _owner_of(label)
+        shown = words.slot(name)
+        if shown is not None:  # None: a storage the game hides (``;@ hide:``)
+            out.append((key, f"{shown} {words.value(name, v)}"))
+    return out
+
+
+def said_words(state, options, i: int) -> str | None:
+    """Option ``i`` of a decision in the words its chooser is shown (``public_options``),
+    when the game names it (a ``;@ name:`` note), for telling the chooser's own move, forced
+    or chosen, as the game says it; None where the game does not name it (its moves are told)."""
+    from ..engine.describe import option_name
+    from ..engine.public import public_options
+
+    if option_name(state.game, options[i].steps) is None:
+        return None
+    return public_options(state, options)[i].words
+
+
 def table_lines(obs, names: list[str], deal, to_move: int | None = None) -> list[str]:
     """The table as ``obs.player`` may see it: one block per player (the seat first), then
     the table's own locations and storages. ``names[p]`` is who sits at seat p."""
@@ -101,13 +128,8 @@ def table_lines(obs, names: list[str], deal, to_move: int | None = None) -> list
             if info.index in known_at:
                 where += f" (you know {hand_text(game, known_at[info.index])})"
             b["counts"].append(where)
-    values = {**obs.ints(), **obs.strs()}
-    words = getattr(game, "words", NO_WORDS)
-    for label, v in values.items():
-        key, name = _owner_of(label)
-        shown = words.slot(name)
-        if shown is not None:  # None: a storage the game hides (``;@ hide:``)
-            block(key)["storage"].append(f"{shown} {words.value(name, v)}")
+    for key, text in storage_texts(obs):
+        block(key)["storage"].append(text)
     lines = []
     order = [("player", me)] + [("player", p) for p in range(game.nplayers) if p != me]
     order += sorted(k for k in blocks if k[0] == "team") + [("game", 0)]
@@ -284,18 +306,19 @@ def display_order(obs, options) -> list[int]:
     return order
 
 
-def options_lines(options, chances=None, best: int | None = None) -> list[str]:
+def options_lines(options, figures=None, best: int | None = None) -> list[str]:
     """The options numbered from 1 in words as the chooser sees them; with a hint, each
-    one's estimated chance of winning and the hint's choice marked."""
+    one's figure (``Hint.figure``: the estimated chance of winning, its interval and its
+    tries, or "not tried") and the hint's choice marked."""
     width = len(str(len(options)))
     lines = []
+    column = max((len(f) for f in figures or () if f), default=0)
     for i, o in enumerate(options):
         text = o.describe()
-        if chances is not None:
-            c = chances[i] if i < len(chances) else None
-            pct = "  -- " if c is None else f"{c:4.0%} "
+        if figures is not None:
+            f = figures[i] if i < len(figures) and figures[i] else "not tried"
             mark = "  <- hint" if i == best else ""
-            lines.append(f"  {i + 1:>{width}}  {pct} {text}{mark}")
+            lines.append(f"  {i + 1:>{width}}  {f:<{column}}  {text}{mark}")
         else:
             lines.append(f"  {i + 1:>{width}}  {text}")
     return lines

@@ -15,8 +15,9 @@ interface is asked, ``HumanPlayer.hint(spec, seed)`` asks about the decision wai
 
 from __future__ import annotations
 
+import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Sequence
 
 from ..engine.runner import privileged
@@ -67,14 +68,71 @@ class HumanPlayer:
         return "human"
 
 
+# a figure from fewer tries than this is said to be a guess
+FEW_TRIES = 30
+# the interval shown with a chance: about 95% (Wilson's score interval)
+Z = 1.96
+
+
 @dataclass
 class Hint:
     """What a computer player would play: ``choice`` (an option index), its name, and per
-    option the estimated chance of winning (``None`` for an option it did not look at)."""
+    option the estimated chance of winning (``None`` for an option it did not look at) and
+    how many playouts (``visits``) that estimate rests on (``None``: not known).
+
+    A chance read alone reads as a certainty (``0%`` beside an option tried three times);
+    ``figure(i)`` says it with its interval and its tries, and ``few(i)`` whether it rests
+    on fewer than ``FEW_TRIES``: the terminal and the studio both show these."""
 
     player: str
     choice: int
     chances: list
+    visits: list = field(default_factory=list)
+
+    def tries(self, i: int) -> int | None:
+        """How many playouts option ``i``'s estimate rests on (None: not known)."""
+        return self.visits[i] if i < len(self.visits) else None
+
+    def few(self, i: int) -> bool:
+        """Whether option ``i``'s figure is a guess: not tried, or fewer than ``FEW_TRIES`` tries."""
+        n = self.tries(i)
+        return self.chances[i] is None or n is not None and n < FEW_TRIES
+
+    def interval(self, i: int) -> tuple[float, float] | None:
+        """About 95% of option ``i``'s chance of winning (Wilson's score interval of its
+        tries); None when it was not tried or its tries are not known."""
+        p, n = self.chances[i], self.tries(i)
+        if p is None or not n:
+            return None
+        centre = (p + Z * Z / (2 * n)) / (1 + Z * Z / n)
+        half = Z * math.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n)) / (1 + Z * Z / n)
+        return max(0.0, centre - half), min(1.0, centre + half)
+
+    def figure(self, i: int) -> str:
+        """Option ``i``'s chance in words: ``33% (20-48%, 38 tries)``, ``0% (0-56%, only 3
+        tries: a guess)``, ``not tried``."""
+        p, n = self.chances[i], self.tries(i)
+        if p is None:
+            return "not tried"
+        if n is None:
+            return f"{p:.0%}"
+        lo, hi = self.interval(i)
+        spread = f"{100 * lo:.0f}-{hi:.0%}"
+        if n < FEW_TRIES:
+            return f"{p:.0%} ({spread}, only {n} {'try' if n == 1 else 'tries'}: a guess)"
+        return f"{p:.0%} ({spread}, {n} tries)"
+
+    def advice(self, who: str, place: int, words: str) -> str:
+        """The hint in the game's words: ``hint from P2's ismcts:300: 4. follow suit: J♦
+        (estimated chance of winning 33% (20-48%, 38 tries))``; ``place`` is the option's
+        number as shown, ``words`` its words as shown, ``who`` from ``adviser``."""
+        chance = "" if self.chances[self.choice] is None else \
+            f" (estimated chance of winning {self.figure(self.choice)})"
+        return f"hint from {who}: {place}. {words}{chance}"
+
+    def figures(self) -> list[str]:
+        """``figure(i)`` of every option."""
+        return [self.figure(i) for i in range(len(self.chances))]
 
 
 def strongest(specs: Sequence[str]) -> str:
@@ -109,4 +167,17 @@ def hint(view, options: Sequence, spec: str = DEFAULT_HINT, seed: int = 0) -> Hi
             chances.append(None)  # never tried: no estimate
         else:
             chances.append(None if v is None else max(0.0, min(1.0, float(v))))
-    return Hint(player.name, choice, chances)
+    tried = [int(n) for n in visits] if visits is not None else [None] * len(chances)
+    return Hint(player.name, choice, chances, tried)
+
+
+def adviser(specs: Sequence[str], me: int) -> tuple[str, str]:
+    """``(spec, who)``: the player kind asked for ``me``'s hints (``strongest`` of the others
+    at the table) and who that is in words: ``P2's ismcts:200`` when a player at the table
+    is that very player, else ``an ismcts:200 adviser`` (the kind of the strongest, with more
+    budget). The terminal and the studio's table both say it so."""
+    spec = strongest([s for p, s in enumerate(specs) if p != me])
+    seats = [p for p, s in enumerate(specs) if p != me and s.strip() == spec]
+    if seats:
+        return spec, f"P{seats[0]}'s {spec}"
+    return spec, f"{'an' if spec[:1] in 'aeiou' else 'a'} {spec} adviser"

@@ -499,9 +499,10 @@ class RevealingPlayer(ISMCTSPlayer):
 def _best_of(player, totals: list, counts: list, rng: random.Random, looked: list, cut: bool) -> int:
     """The option of ``looked`` with the best mean value, ties at random (after a ``cut``,
     among those simulated at least once); sets ``player.last_values`` (0.0 for an option
-    never simulated)."""
+    never simulated) and ``player.last_visits`` (the simulations of each)."""
     values = [t / c if c else 0.0 for t, c in zip(totals, counts)]
     player.last_values = values
+    player.last_visits = list(counts)  # what each value rests on (a hint shows it)
     pool = looked
     if cut:
         pool = [i for i in looked if counts[i]] or looked

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..cli.table import narrative_lines, reveal_lines
+from ..cli.table import narrative_lines, reveal_lines, storage_texts
 from ..engine.game import load
 from ..study.records import game_path, read_record, source_hash
 from .security import Refused, inside
-from .table import location_rows
+from .table import location_rows, owner_name
 
 
 def open_record(root: Path, rel: str):
@@ -68,6 +68,7 @@ def replay_view(root: Path, rel: str, step: int, seat: int | None) -> dict:
         obs = s.observation(seat)
         view["locations"] = location_rows(obs, seat)
         view["history"] = narrative_lines(obs, events, log, 0, names, full=True)
-    view["storages"] = {**obs.ints(), **obs.strs()}
+    view["storages"] = [{"owner": owner_name(key, -1 if seat is None else seat), "text": text}
+                        for key, text in storage_texts(obs)]
     view["reveal"] = reveal_lines(s, names) if s.is_terminal() else None
     return view

@@ -23,13 +23,13 @@ import sys
 import threading
 from pathlib import Path
 
-from ..cli.table import card_key, narrative_lines, reveal_lines
+from ..cli.table import card_key, narrative_lines, reveal_lines, said_words, storage_texts
 from ..engine.game import DEFAULT_MAX_STEPS, GameResult, players_stream, rank
 from ..engine.public import public_options
 from ..engine.runner import replay_choices
 from ..errors import RecycleBug, RecycleError
 from ..players import make_player
-from ..players.human import hint, strongest
+from ..players.human import adviser, hint
 from .hints import HINTS
 from .security import Refused, new_deal_secret, new_token
 
@@ -75,6 +75,9 @@ class Table:
             self.error = None
             self.saved = None
             self.hints: dict = {}
+            # per person, decision -> the words of their own move (chosen or forced) where the
+            # game names it: the history tells it so, as the terminal does
+            self.said: dict = {p: {} for p in self.tokens}
             self.hint_waiting: set = getattr(self, "hint_waiting", set())  # seats whose hint is queued
             self.message = {p: "" for p in self.tokens}
             self.state = self.game.new_state(seed=deal, record=self.events, track=True, max_steps=self.max_steps)
@@ -149,6 +152,10 @@ class Table:
         s = self.state
         if self.players[p] is None and len(options) > 1:
             self.snapshots.append((len(s.history), self.rng.getstate(), len(self.recorder.decisions), len(self.log)))
+        if self.players[p] is None:
+            words = said_words(s, options, i)
+            if words is not None:
+                self.said[p][s.decisions] = words
         self.recorder.on_decision(s, p, options, i)
         self.log.append((s.decisions, p, len(options), i))
         s.apply(i)
@@ -238,6 +245,9 @@ class Table:
             self.rng.setstate(rng_state)
             del self.recorder.decisions[nrec:]
             del self.log[nlog:]
+            for said in self.said.values():
+                for d in [d for d in said if d >= s.decisions]:
+                    del said[d]
             self.saved = None
             self.hints.clear()
             self.message[seat] = "took back your last decision"
@@ -254,7 +264,7 @@ class Table:
             if s.is_terminal() or s.current_player() != seat or self._busy():
                 raise Refused(409, "a hint is for your turn")
             copy, d, generation = s.clone(track=True), s.decisions, self.generation
-            spec = strongest([x for p, x in enumerate(self.specs) if p != seat])
+            spec, who = adviser(self.specs, seat)
 
             def work():
                 try:
@@ -267,7 +277,7 @@ class Table:
                     self.hint_waiting.discard(seat)
                     if self.generation == generation and self.state.decisions == d:
                         if got is not None:
-                            self.hints[seat] = (d, got)
+                            self.hints[seat] = (d, got, who)
                         else:
                             self.message[seat] = f"the hint failed: {failed}"
                     self._changed()
@@ -296,6 +306,14 @@ def seat_error(exc) -> str:
     return exc.format()
 
 
+def owner_name(key: tuple, seat: int) -> str:
+    """Who owns a location or storage, as a seat's page names it: ``you``, ``P1``, ``team T0``, ``table``."""
+    kind, who = key
+    if kind == "player":
+        return "you" if who == seat else f"P{who}"
+    return f"team T{who}" if kind == "team" else "table"
+
+
 def location_rows(obs, seat: int) -> list[dict]:
     """The table as ``seat`` may see it: each non-empty location with its owner, its size and
     the names of its cards where the seat may see them (else no card at all)."""
@@ -311,8 +329,7 @@ def location_rows(obs, seat: int) -> list[dict]:
             continue
         if not n:
             continue
-        owner = ("you" if info.owner == seat else f"P{info.owner}") if info.owner_kind == "player" else \
-            (f"team T{info.owner}" if info.owner_kind == "team" else "table")
+        owner = owner_name((info.owner_kind, info.owner), seat)
         row = {"owner": owner, "name": info.name, "count": n, "cards": None, "known": []}
         if obs.can_see(info.index):
             cards = obs.cards(info.index)
@@ -338,8 +355,10 @@ def seat_view(table: Table, seat: int) -> dict:
         "game": game.name, "deal_at_table": table.dealt, "seat": seat, "players": names, "version": table.version,
         "decision": s.decisions, "to_move": to_move, "over": over, "thinking": busy,
         "locations": location_rows(obs, seat),
-        "storages": {**obs.ints(), **obs.strs()},
-        "history": narrative_lines(obs, table.events, table.log, 0, names, full=True)[-HISTORY_LINES:],
+        # as the game names them, and where the terminal shows them: in their owner's block
+        "storages": [{"owner": owner_name(key, seat), "text": text} for key, text in storage_texts(obs)],
+        "history": narrative_lines(obs, table.events, table.log, 0, names, full=True,
+                                   said=table.said.get(seat))[-HISTORY_LINES:],
         "options": [], "hint": None, "hint_pending": seat in table.hint_waiting, "undo": len(table.tokens) == 1,
         "message": table.message.get(seat, ""), "error": table.error, "result": None,
     }
@@ -349,7 +368,10 @@ def seat_view(table: Table, seat: int) -> dict:
         view["options"] = [o.describe() for o in public_options(s, s.legal_options())]
         got = table.hints.get(seat)
         if got is not None and got[0] == s.decisions:
-            view["hint"] = {"player": got[1].player, "choice": got[1].choice, "chances": got[1].chances}
+            _, h, who = got
+            view["hint"] = {"who": who, "choice": h.choice, "figures": h.figures(),
+                            "few": [h.few(i) for i in range(len(h.chances))],
+                            "advice": h.advice(who, h.choice + 1, view["options"][h.choice])}
     if over:
         winners = s.winners()
         view["result"] = {"scores": s.returns(), "winners": winners,

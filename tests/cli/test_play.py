@@ -138,8 +138,10 @@ def test_undo_hint_bad_key_and_record(tmp_path):
     screen = plain(child.before)
     # random players at the table: the hint comes from an adviser, and the screen says so
     assert re.search(r"hint from an ismcts:200 adviser: \d+\. ", screen)
-    assert "(with the estimated chance of winning, from an ismcts:200 adviser)" in screen
-    assert "<- hint" in screen and re.search(r"^\s+1\s+\d+%", screen, re.M)
+    assert "(estimated chance of winning, its likely range and its tries, from an ismcts:200 adviser)" in screen
+    # each figure with its interval and its tries (issue 40.6): a bare 0% read as a certainty
+    assert re.search(r"^\s+1\s+(\d+% \(\d+-\d+%, (only )?\d+ tr(y|ies)(: a guess)?\)|not tried)", screen, re.M)
+    assert "<- hint" in screen
     # the record so far, as the seat saw it
     child.sendline("r")
     child.expect("Press Enter")

@@ -18,7 +18,8 @@
     return c;
   }
 
-  // the table: one block per owner (you first), each location with its cards or its count
+  // the table: one block per owner (you first), each location with its cards or its count,
+  // then the owner's storages as the game names them (the server words them, as the terminal)
   function renderView(box, view) {
     box.replaceChildren();
     const blocks = new Map();
@@ -29,6 +30,12 @@
       if (!blocks.has(row.owner)) blocks.set(row.owner, []);
       blocks.get(row.owner).push(row);
     }
+    const stored = new Map();
+    for (const s of view.storages || []) {
+      if (!stored.has(s.owner)) stored.set(s.owner, []);
+      stored.get(s.owner).push(s.text);
+    }
+    for (const k of stored.keys()) if (!blocks.has(k)) blocks.set(k, []);
     for (const k of blocks.keys()) if (!order.includes(k)) order.push(k);
     for (const owner of order) {
       const rows = blocks.get(owner);
@@ -54,14 +61,9 @@
         }
         b.appendChild(line);
       }
-      if (!rows) b.appendChild(el("div", "muted", "(no cards)"));
-      box.appendChild(b);
-    }
-    const st = Object.entries(view.storages || {});
-    if (st.length) {
-      const b = el("div", "seat");
-      b.appendChild(el("h4", null, "Storages"));
-      b.appendChild(el("div", "loc", st.map(([k, v]) => k + " = " + v).join(" \u00b7 ")));
+      if ((!rows || !rows.length) && (seatNo !== null || !stored.has(owner)))
+        b.appendChild(el("div", "muted", "(no cards)"));
+      if (stored.has(owner)) b.appendChild(el("div", "loc storages", stored.get(owner).join(" \u00b7 ")));
       box.appendChild(b);
     }
   }
@@ -98,10 +100,13 @@
       "Waiting for P" + v.to_move + " (" + (v.players[v.to_move] || "") + ")";
     v.options.forEach((text, i) => {
       const li = el("li");
-      let label = (i + 1) + ". " + text;
-      if (v.hint && v.hint.chances && v.hint.chances[i] !== null && v.hint.chances[i] !== undefined)
-        label += "   (" + Math.round(100 * v.hint.chances[i]) + "%)";
-      const b = el("button", "option", label);
+      const b = el("button", "option", (i + 1) + ". " + text);
+      if (v.hint && v.hint.figures) {
+        // the chance with its interval and its tries: a figure from few tries says so
+        const f = el("span", "figure", v.hint.figures[i]);
+        if (v.hint.few[i]) f.classList.add("few");
+        b.appendChild(f);
+      }
       if (v.hint && v.hint.choice === i) b.classList.add("hinted");
       b.dataset.index = i;
       b.addEventListener("click", () => post("act", { option: i, decision: v.decision }));
@@ -111,8 +116,8 @@
     $("hint").disabled = !mine || v.hint_pending;  // one hint at a time per seat (the server refuses more)
     $("undo").disabled = !v.undo || v.thinking || v.over;
     $("undo").hidden = !v.undo;
-    $("message").textContent = v.error ? v.error : (v.hint ? "hint from " + v.hint.player + ": option " +
-      (v.hint.choice + 1) : v.hint_pending ? "working out a hint\u2026" : v.message || "");
+    $("message").textContent = v.error ? v.error : (v.hint ? v.hint.advice :
+      v.hint_pending ? "working out a hint\u2026" : v.message || "");
     $("history").textContent = (v.history || []).join("\n");
     $("history").scrollTop = $("history").scrollHeight;
     const res = $("result");
