@@ -116,12 +116,15 @@ def register(app: typer.Typer, fail, load) -> None:
         # a browser only where one can show a page: without a display Python's webbrowser
         # would start a text browser in this terminal
         graphical = sys.platform in ("darwin", "win32") or os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
-        if open_browser and loopback and graphical:
-            try:
-                webbrowser.open(url)
-            except Exception:  # no browser here: the link is printed
-                pass
         try:
+            if open_browser and loopback and graphical:
+                # not the token: the browser's command line is readable by every local user;
+                # a code that opens the page once and is exchanged for a cookie
+                opens = "/" if table is None else "/table"
+                try:
+                    webbrowser.open(base + app_.studio.one_time_link(url.split("token=", 1)[1], opens))
+                except Exception:  # no browser here: the link is printed
+                    pass
             while server.thread.is_alive():
                 server.thread.join(0.5)
         except KeyboardInterrupt:

@@ -22,11 +22,13 @@ from starlette.routing import Route
 
 from ..errors import RecycleBug, RecycleError
 from .jobs import MAX_GAMES, MAX_SECONDS, Jobs
-from .security import Refused, check_origin, read_text, same, write_text
+from .security import OneTimeCodes, Refused, check_origin, read_text, same, write_text
 
 MAX_BODY = 2_000_000
 MAX_TABLES = 16
 MAX_FILES = 2000
+# the cookie that carries the owner's token once a one-time code was exchanged for it
+COOKIE = "recycle_studio"
 # the page's own files (no library is vendored: the editor and the table are plain JavaScript)
 STATIC = {"studio.js": "text/javascript", "studio.css": "text/css", "table.js": "text/javascript"}
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
@@ -43,6 +45,12 @@ class Studio:
         self.loopback_only = loopback_only
         self.jobs = Jobs()
         self.tables: dict[str, object] = {}
+        self.codes = OneTimeCodes()
+
+    def one_time_link(self, token: str, page: str = "/") -> str:
+        """A path that opens ``page`` with ``token`` once (``/open?code=...``): what the browser
+        the studio starts is given, instead of the token (see ``recycle.studio.security``)."""
+        return f"/open?code={self.codes.new((token, page))}"
 
     def who(self, token: str | None):
         """``"owner"``, ``(table, seat)`` or None for a token that is nobody's."""
@@ -78,7 +86,10 @@ class Guard:
         request = Request(scope)
         try:
             check_origin(request.headers, self.studio.loopback_only)
-            token = request.query_params.get("token") or request.headers.get("x-token")
+            if scope["path"] == "/open":
+                return await _secured(self._open(request), send, scope, receive)
+            token = request.query_params.get("token") or request.headers.get("x-token") or \
+                request.cookies.get(COOKIE)
             if not token:
                 raise Refused(401, "this studio needs its token: open the link printed when it started")
             who = self.studio.who(token)
@@ -88,6 +99,17 @@ class Guard:
             return await _secured(_error(r.status, r.message), send, scope, receive)
         scope.setdefault("state", {})["who"] = who
         await self.app(scope, receive, lambda m: send(_with_headers(m)))
+
+    def _open(self, request: Request) -> Response:
+        """A one-time code exchanged for the owner's token in a cookie, then the studio."""
+        got = self.studio.codes.use(request.query_params.get("code"))
+        if got is None:
+            raise Refused(403, "this link opens the studio once, within a minute of its start: "
+                               "open the link printed in the terminal")
+        token, page = got
+        response = Response(status_code=303, headers={"location": page})
+        response.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/")
+        return response
 
 
 def _with_headers(message):
@@ -171,7 +193,8 @@ def _page(name: str, token: str) -> Response:
 
 async def index(request: Request):
     _owner(request)
-    return _page("index.html", request.query_params.get("token") or request.headers.get("x-token"))
+    # opened with the cookie: the page's requests carry it, the page holds no token
+    return _page("index.html", request.query_params.get("token") or request.headers.get("x-token") or "")
 
 
 async def static(request: Request):

@@ -1,7 +1,10 @@
 """What keeps the studio safe to run: tokens, origins, hosts and paths.
 
 Every request carries a token (``?token=`` or the ``X-Token`` header): the studio's own,
-printed at start, or one seat's secret token of a table. A page on another origin cannot
+printed at start, or one seat's secret token of a table. The browser the studio starts is
+given no token (a command line is readable by every local user): it opens a one-time code
+(``OneTimeCodes``) that the studio exchanges, once and within a minute, for the token in a
+cookie (``HttpOnly``, ``SameSite=Strict``). A page on another origin cannot
 drive the studio: a request whose ``Origin`` is not the studio's own, or that the browser
 marks as cross-site, is refused, and while the studio listens on loopback a ``Host`` that
 is not a loopback name is refused too (a rebound DNS name). Files are read and written only
@@ -12,6 +15,8 @@ from __future__ import annotations
 
 import hmac
 import secrets
+import threading
+import time
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
 LOOPBACK_NAMES = {"127.0.0.1", "localhost", "::1", "[::1]"}
@@ -38,6 +43,34 @@ def new_token() -> str:
 def new_deal_secret() -> int:
     """A table's deal: ``DEAL_SECRET_BITS`` bits from the system's secure generator."""
     return secrets.randbits(DEAL_SECRET_BITS)
+
+
+class OneTimeCodes:
+    """Codes that stand for a token once: each is good for one exchange within ``ttl`` seconds."""
+
+    def __init__(self, ttl: float = 60.0):
+        self.ttl = ttl
+        self.codes: dict[str, tuple] = {}
+        self.lock = threading.Lock()
+
+    def new(self, value) -> str:
+        """A fresh code (192 bits, URL-safe) for ``value`` (a token and where it opens)."""
+        code = new_token()
+        with self.lock:
+            self.codes[code] = (time.monotonic() + self.ttl, value)
+        return code
+
+    def use(self, code: str | None):
+        """The value of ``code`` if it is live (None otherwise); it is spent either way."""
+        now = time.monotonic()
+        with self.lock:
+            for known, (until, value) in list(self.codes.items()):
+                if until < now:
+                    del self.codes[known]
+                elif same(code, known):
+                    del self.codes[known]
+                    return value
+        return None
 
 
 def same(a: str | None, b: str) -> bool:
