@@ -479,6 +479,7 @@ def register(app: typer.Typer, fail, load) -> None:
                                 "new random deal.", show_default=False)] = None,
              record: Annotated[Optional[Path], typer.Option(
                  "--record", help="Write each deal's game record (JSON) here; `recycle replay` plays it back. "
+                                  "A record holds the seed and every card: a spoiler by design. "
                                   "Without it, a game you quit is saved as GAME-deal-N.json in the records folder of "
                                   "your data folder ($XDG_DATA_HOME/recycle/records, by default "
                                   "~/.local/share/recycle/records).",
