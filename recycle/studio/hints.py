@@ -14,7 +14,7 @@ import sys
 import threading
 import traceback
 from collections import deque
-from typing import Callable, Hashable
+from collections.abc import Callable, Hashable
 
 from .security import Refused
 
@@ -61,7 +61,7 @@ class HintQueue:
                 key, job = self.jobs.popleft()
             try:
                 job()
-            except Exception:  # a job reports its own failures; this one is a bug: log it, go on
+            except Exception:  # noqa: BLE001 -- a job reports its own failures; this is a bug: log it, go on
                 traceback.print_exc(file=sys.stderr)
             finally:
                 with self.cond:

@@ -23,7 +23,13 @@ import sys
 import threading
 from pathlib import Path
 
-from ..cli.table import card_key, narrative_lines, reveal_lines, said_words, storage_texts
+from ..cli.table import (
+    card_key,
+    narrative_lines,
+    reveal_lines,
+    said_words,
+    storage_texts,
+)
 from ..engine.game import DEFAULT_MAX_STEPS, GameResult, players_stream, rank
 from ..engine.public import public_options
 from ..engine.runner import replay_choices
