@@ -28,6 +28,7 @@ from .security import Refused, check_origin, read_text, same, write_text
 MAX_BODY = 2_000_000
 MAX_TABLES = 16
 MAX_FILES = 2000
+SIMLINT_SECONDS = 5.0  # the lint backed by simulation: a quick look as the person types
 # the page's own files (no library is vendored: the editor and the table are plain JavaScript)
 STATIC = {"studio.js": "text/javascript", "studio.css": "text/css", "table.js": "text/javascript"}
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
@@ -231,9 +232,6 @@ def _load_for_run(text: str, path: str):
 
 
 async def run(request: Request):
-    from . import runs
-    from .simlint import simulation_lint
-
     studio = _owner(request)
     data = await _json(request)
     kind = _field(data, "kind", str, "simulate")
@@ -257,20 +255,12 @@ async def run(request: Request):
             make_players(players, game.nplayers)
         except ValueError as exc:
             raise Refused(400, f"players: {exc}") from None
-
-    def work(job):
-        if kind == "simulate":
-            return runs.run_simulate(game, job, n, seed, players, timeout)
-        if kind == "analyze":
-            return runs.run_analyze(game, job, n, seed, players, timeout)
-        if kind == "graph":
-            return runs.run_graph(game, job, n, seed, per_player, timeout)
-        out = simulation_lint(game, n, seed, seconds=min(timeout, 5.0), stop=job.cancelled.is_set)
-        job.done = out["games"]
-        return out
-
+    # the run itself is played in a process of its own, killed on Cancel or at its time limit
+    # (recycle/studio/jobs.py, worker.py): the game is sent as text and checked there again
+    request = {"path": path, "text": text, "seed": seed, "players": players, "per_player": per_player,
+               "seconds": min(timeout, SIMLINT_SECONDS) if kind == "simlint" else timeout}
     try:
-        job = studio.jobs.start(kind, n, work)
+        job = studio.jobs.start(kind, n, request)
     except ValueError as exc:
         raise Refused(429, str(exc)) from None
     return JSONResponse({"job": job.id})
