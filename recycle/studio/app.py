@@ -266,6 +266,13 @@ async def run(request: Request):
     return JSONResponse({"job": job.id})
 
 
+async def words(request: Request):
+    from .runs import editor_words
+
+    _owner(request)
+    return JSONResponse(editor_words())
+
+
 async def job_get(request: Request):
     studio = _owner(request)
     job = studio.jobs.get(request.path_params["jid"])
@@ -454,7 +461,7 @@ def make_app(root: Path, token: str | None, loopback_only: bool = True, tables=(
                    Route("/api/jobs/{jid}/events", job_events),
                    Route("/api/jobs/{jid}/cancel", job_cancel, methods=["POST"]),
                    Route("/api/tree", tree, methods=["POST"]), Route("/api/table", table_new, methods=["POST"]),
-                   Route("/api/replay", replay_get)]
+                   Route("/api/replay", replay_get), Route("/api/words", words)]
     app = Starlette(routes=routes, exception_handlers={Refused: _refused, Exception: _bad})
     app.state.studio = studio
     guard = Guard(app, studio)
