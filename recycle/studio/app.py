@@ -17,6 +17,7 @@ from importlib.resources import files
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
@@ -122,7 +123,9 @@ async def _json(request: Request) -> dict:
 
 
 def _field(data: dict, name: str, kind, default=None, low=None, high=None):
-    v = data.get(name, default)
+    v = data.get(name)
+    if v is None:  # null is "not given"
+        v = default
     if v is None:
         return None
     if kind is int and (isinstance(v, bool) or not isinstance(v, int)):
@@ -199,7 +202,9 @@ async def file_get(request: Request):
 async def file_put(request: Request):
     studio = _owner(request)
     data = await _json(request)
-    path, text = _field(data, "path", str, ""), _field(data, "text", str, "")
+    path, text = _field(data, "path", str, ""), _field(data, "text", str)
+    if text is None:  # a save names its text: an empty file is "text": ""
+        raise Refused(400, "text must be a string")
     write_text(studio.root, path, text)
     return JSONResponse({"saved": path})
 
@@ -434,6 +439,11 @@ async def table_action(request: Request):
     return JSONResponse(await asyncio.to_thread(table.seat_view, seat))
 
 
+async def _http(request, exc: HTTPException):
+    # a path no route serves, a method a route does not take: in JSON, as every other answer
+    return _error(exc.status_code, "no such page" if exc.status_code == 404 else str(exc.detail))
+
+
 async def _refused(request, exc: Refused):
     return _error(exc.status, exc.message)
 
@@ -462,7 +472,7 @@ def make_app(root: Path, token: str | None, loopback_only: bool = True, tables=(
                    Route("/api/jobs/{jid}/cancel", job_cancel, methods=["POST"]),
                    Route("/api/tree", tree, methods=["POST"]), Route("/api/table", table_new, methods=["POST"]),
                    Route("/api/replay", replay_get), Route("/api/words", words)]
-    app = Starlette(routes=routes, exception_handlers={Refused: _refused, Exception: _bad})
+    app = Starlette(routes=routes, exception_handlers={Refused: _refused, HTTPException: _http, Exception: _bad})
     app.state.studio = studio
     guard = Guard(app, studio)
     guard.studio = studio

@@ -62,6 +62,10 @@ def refuse_path(text: str) -> None:
     """Refuse an empty, absolute or ``..`` path (``Refused``), before any look at the disk."""
     if not text or "\x00" in text:
         raise Refused(400, "a file name is needed")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate (JSON's "\udcff"): no file has that name here
+        raise Refused(400, "the file name is not UTF-8 text") from None
     if len(text) > 1000:
         raise Refused(400, "the file name is too long")
     pure = PurePosixPath(text)
