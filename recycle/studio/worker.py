@@ -88,7 +88,7 @@ def main() -> int:
         Progress(out, 0).say({"error": exc.format()})
     except Unfit as exc:
         Progress(out, 0).say({"error": str(exc)})
-    except Exception as exc:  # a bug: said in words, the traceback on the server's log
+    except Exception as exc:  # noqa: BLE001 - a bug: said in words, the traceback on the server's log
         import traceback
 
         traceback.print_exc()

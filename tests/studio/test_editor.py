@@ -11,11 +11,11 @@ import recycle
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
-from starlette.testclient import TestClient  # noqa: E402
+from starlette.testclient import TestClient
 
-from recycle.studio import make_app  # noqa: E402
+from recycle.studio import make_app
 
-from .helpers import ROOT, TOKEN, game_folder  # noqa: E402
+from .helpers import ROOT, TOKEN, game_folder
 
 OWNER = {"X-Token": TOKEN}
 PILES = """(game

@@ -8,12 +8,12 @@ import pytest
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
-from starlette.testclient import TestClient  # noqa: E402
+from starlette.testclient import TestClient
 
-from recycle.studio import make_app  # noqa: E402
+from recycle.studio import make_app
 
-from ..helpers import fuzz_tool  # noqa: E402
-from .helpers import TOKEN, game_folder  # noqa: E402
+from ..helpers import fuzz_tool
+from .helpers import TOKEN, game_folder
 
 OWNER = {"X-Token": TOKEN}
 

@@ -12,12 +12,12 @@ import pytest
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
-from starlette.testclient import TestClient  # noqa: E402
+from starlette.testclient import TestClient
 
-from recycle.studio import make_app  # noqa: E402
-from recycle.studio.jobs import MAX_RUNNING  # noqa: E402
+from recycle.studio import make_app
+from recycle.studio.jobs import MAX_RUNNING
 
-from .helpers import ROOT, TOKEN, game_folder  # noqa: E402
+from .helpers import ROOT, TOKEN, game_folder
 
 OWNER = {"X-Token": TOKEN}
 # one decision of this player at Hearts takes minutes: a run of it ends only when killed
@@ -77,7 +77,7 @@ def test_a_lookahead_run_is_killed_at_its_hard_limit(studio):
 
 
 def test_the_pages_lint_never_blocks_a_persons_run(studio):
-    _, client, st = studio
+    _, client, _ = studio
     lint = {"path": "hearts.rcy", "kind": "simlint", "n": 2000}
     first = _start(client, lint)  # the page opens on a game
     second = _start(client, lint)  # and the person chooses another at once

@@ -11,13 +11,13 @@ import pytest
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
-from starlette.testclient import TestClient  # noqa: E402
+from starlette.testclient import TestClient
 
-from recycle.studio import make_app  # noqa: E402
-from recycle.studio.security import Refused  # noqa: E402
-from recycle.studio.writes import safe_name, write_file  # noqa: E402
+from recycle.studio import make_app
+from recycle.studio.security import Refused
+from recycle.studio.writes import safe_name, write_file
 
-from .helpers import TOKEN, game_folder  # noqa: E402
+from .helpers import TOKEN, game_folder
 
 OWNER = {"X-Token": TOKEN}
 
