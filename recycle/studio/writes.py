@@ -99,6 +99,8 @@ def write_file(root: Path, rel: str, data: bytes, suffixes: tuple[str, ...] = ("
         temp = f".{name}.{secrets.token_hex(6)}.tmp"
         out = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o644, dir_fd=fd)
         try:
+            if st is not None:  # the file keeps its permissions
+                os.fchmod(out, stat.S_IMODE(st.st_mode))
             with os.fdopen(out, "wb") as f:
                 f.write(data)
             os.replace(temp, name, src_dir_fd=fd, dst_dir_fd=fd)

@@ -117,4 +117,7 @@ def test_write_file_refuses_what_is_not_a_regular_file(tmp_path):
             write_file(tmp_path, name, b"x")
         assert got.value.status == 400 and "not a regular file" in got.value.message
     assert write_file(tmp_path, "new.rcy", b"x").read_bytes() == b"x"
+    os.chmod(tmp_path / "new.rcy", 0o600)
+    assert write_file(tmp_path, "new.rcy", b"yz").read_bytes() == b"yz"  # replaced whole,
+    assert (tmp_path / "new.rcy").stat().st_mode & 0o777 == 0o600  # its permissions kept
     assert safe_name("w$(touch X)") == "w__touch_X_" and safe_name("-x") == "_-x" and safe_name("") == "_"
