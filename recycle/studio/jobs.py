@@ -111,7 +111,8 @@ class Jobs:
                 del self._jobs[k]
             job = Job(str(next(self._ids)), kind, total, lane, float(request["seconds"]) + self.grace)
             self._jobs[job.id] = job
-        threading.Thread(target=self._supervise, args=(job, {**request, "kind": kind, "n": total}),
+        threading.Thread(target=self._supervise, args=(job, {**request, "kind": kind, "n": total,
+                                                               "limit": job.limit + 1}),
                          name=f"studio-{kind}-{job.id}", daemon=True).start()
         return job
 

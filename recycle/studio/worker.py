@@ -9,13 +9,16 @@ whatever it is doing, native code included.
 
 The request is one JSON object on standard input: ``kind`` (simulate, analyze, graph,
 simlint), ``path`` and ``text`` of the game, ``n``, ``seed``, ``players``, ``per_player``,
-``seconds``. The answer is JSON lines on standard output: ``{"done": k, "total": n}`` now
+``seconds``, and ``limit``: the seconds after which the process ends itself (SIGALRM), as the
+studio would kill it. The answer is JSON lines on standard output: ``{"done": k, "total": n}`` now
 and then, then ``{"result": ...}`` or ``{"error": "..."}``.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import signal
 import sys
 import threading
 import time
@@ -80,6 +83,8 @@ def main() -> int:
     sys.stdout = sys.stderr  # whatever a run prints goes to the server's log, not into the answer
     try:
         req = json.loads(sys.stdin.read())
+        if req.get("limit"):  # its own end too, should the studio die without killing it
+            signal.alarm(max(1, math.ceil(float(req["limit"]))))
         job = Progress(out, int(req["n"]))
         result = run_request(req, job)
         job.say({"done": job.done, "total": job.total})
