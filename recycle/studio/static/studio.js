@@ -196,7 +196,14 @@
       const { job } = await api("POST", "/api/run", { kind: "simlint", path: current, text: $("source").value, n: 300, seconds: 5 });
       const d = await follow(job, () => {});
       if (seq !== checkSeq) return;
-      if (d.status !== "done") { $("simlint-state").textContent = "(" + (d.error || d.status) + ")"; return; }
+      if (d.status === "cancelled") return;  // a newer lint took its place
+      if (d.status !== "done") {  // the header says so; the message itself goes in the list, as a finding would
+        simFindings = [];
+        $("simlint-state").textContent = "(the random games could not run)";
+        renderProblems();
+        $("simlint").replaceChildren(el("li", "error", d.error || d.status));
+        return;
+      }
       simFindings = d.result.findings;
       $("simlint-state").textContent = "(" + count(d.result.games, "random game") + ": " +
         (simFindings.length ? count(simFindings.length, "finding") : "nothing to report") + ")";
