@@ -24,7 +24,7 @@ from starlette.routing import Route
 
 from ..errors import RecycleBug, RecycleError
 from .jobs import MAX_GAMES, MAX_SECONDS, Jobs
-from .security import Refused, check_origin, read_text, same, write_text
+from .security import Refused, check_origin, read_text, refuse_path, same, write_text
 
 MAX_BODY = 2_000_000
 MAX_TABLES = 16
@@ -214,6 +214,8 @@ def _game_text(studio: Studio, data: dict) -> tuple[str, str]:
     text = _field(data, "text", str)
     if text is None:
         text = read_text(studio.root, path)
+    else:  # the text is given: the path is only its name, in messages, but a name of a file still
+        refuse_path(path)
     return path, text
 
 

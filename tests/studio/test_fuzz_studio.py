@@ -31,6 +31,9 @@ def test_hostile_requests_the_fuzzer_found_get_a_clear_4xx(tmp_path):
         r = c.post("/api/tree", headers={**OWNER, "Content-Type": "application/json"},
                    content=b'{"path": "\\udcff.rcy"}')  # a lone surrogate: before, a 500
         assert r.status_code == 400 and r.json() == {"error": "the file name is not UTF-8 text"}
+        r = c.post("/api/check", headers={**OWNER, "Content-Type": "application/json"},
+                   content=b'{"path": "\\udcff.rcy", "text": "(game)"}')  # the text given: before, a 500
+        assert r.status_code == 400 and r.json() == {"error": "the file name is not UTF-8 text"}
         r = c.get("/api/nothing", headers=OWNER)  # before: "Not Found" in plain text
         assert r.status_code == 404 and r.json() == {"error": "no such page"}
         r = c.post("/api/run", headers=OWNER, json={"path": "war.rcy", "n": None, "seed": None, "seconds": None})
