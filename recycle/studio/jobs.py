@@ -39,8 +39,8 @@ _LIVE: set = set()  # every worker process still running, killed when the studio
 def _kill(proc) -> None:
     """Kill ``proc`` and its process group (Graphviz's ``dot`` with it)."""
     try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)  # the worker leads its own session (start_new_session)
+    except (ProcessLookupError, PermissionError, AttributeError):  # gone already; no groups here
         pass
     try:
         proc.kill()
