@@ -8,6 +8,7 @@
     python tools/fuzz.py --kind names -n 2000                # hostile file names
     python tools/fuzz.py --cache-entries -n 2000 [--seed 0]  # damaged bytecode-cache entries
     python tools/fuzz.py --record-files -n 300 --timeout 60  # record files through `recycle replay`
+    python tools/fuzz.py --studio-requests -n 2000 [--seed 0]  # hostile requests to the studio
 
 Kinds of input (``recycle/study/fuzzing.py`` and ``statefuzz.py``):
 
@@ -53,6 +54,14 @@ runs in a process of its own, killed after ``--timeout`` seconds (a hang); it fa
 command ends in a traceback, if an ``open`` of a file outside the record's folder is seen
 (an audit hook), if a line of that file shows in the output, or if a control character
 reaches standard output or standard error.
+
+``--studio-requests`` (a mode of its own: ``fuzz_studio_requests``, the requests and checks in
+``tools/fuzz_studio.py``) sends hostile requests to every endpoint of the studio through
+Starlette's TestClient, in a served folder laid with traps (links out of it and inside it, a
+``records`` folder that is a link out, a named pipe): hostile paths, names, bodies and query
+strings. It fails on any 5xx or an answer that is not JSON, on any file outside the folder
+made, changed or removed, on a write through an in-folder link, on a name outside the
+studio's safe alphabet, and on a run that ended in an internal error.
 
 Inputs are made as the workers ask for them, never all up front: the Hypothesis kinds are
 drawn ``--batch`` (200) at a time, batch ``b`` by one Hypothesis run seeded with ``(seed <<
@@ -315,7 +324,11 @@ def main(argv=None) -> int:
     ap.add_argument("--cache-game", default=None, help="the game whose entry --cache-entries damages")
     ap.add_argument("--record-files", action="store_true",
                     help="fuzz record files through `recycle replay` (see fuzz_record_files)")
+    ap.add_argument("--studio-requests", action="store_true",
+                    help="send hostile requests to the studio (see fuzz_studio_requests)")
     args = ap.parse_args(argv)
+    if args.studio_requests:
+        return fuzz_studio_requests(args.examples, args.seed, Path(args.out))
     if args.cache_entries:
         return fuzz_cache_entries(args.examples, args.seed, args.cache_game, args.timeout)
     if args.record_files:
@@ -465,6 +478,25 @@ def fuzz_record_files(n: int, seed: int, timeout: float, out: Path) -> int:
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod.run(n, seed, timeout, out)
+
+
+# -- hostile requests to the studio (--studio-requests) -------------------------------------------
+
+def fuzz_studio_requests(n: int, seed: int, out: Path) -> int:
+    """``--studio-requests``: ``n`` hostile requests to the studio's endpoints
+    (``tools/fuzz_studio.py``, where the requests and checks are); exit status 0 if none failed."""
+    import importlib.util
+
+    try:
+        import starlette  # noqa: F401
+    except ImportError:
+        print("fuzz.py: --studio-requests needs the studio extra: pip install 'recycle[studio]'", file=sys.stderr)
+        return 2
+    spec = importlib.util.spec_from_file_location("fuzz_studio", Path(__file__).resolve().parent / "fuzz_studio.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.run(n, seed, out)
+
 
 if __name__ == "__main__":
     sys.exit(main())

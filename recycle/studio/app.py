@@ -16,19 +16,21 @@ from importlib.resources import files
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from ..errors import RecycleBug, RecycleError
 from .jobs import MAX_GAMES, MAX_SECONDS, Jobs
-from .security import OneTimeCodes, Refused, check_origin, read_text, same, write_text
+from .security import OneTimeCodes, Refused, check_origin, read_text, refuse_path, same, write_text
 
 MAX_BODY = 2_000_000
 MAX_TABLES = 16
 MAX_FILES = 2000
 # the cookie that carries the owner's token once a one-time code was exchanged for it
 COOKIE = "recycle_studio"
+SIMLINT_SECONDS = 5.0  # the lint backed by simulation: a quick look as the person types
 # the page's own files (no library is vendored: the editor and the table are plain JavaScript)
 STATIC = {"studio.js": "text/javascript", "studio.css": "text/css", "table.js": "text/javascript"}
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
@@ -156,7 +158,9 @@ async def _json(request: Request) -> dict:
 
 
 def _field(data: dict, name: str, kind, default=None, low=None, high=None):
-    v = data.get(name, default)
+    v = data.get(name)
+    if v is None:  # null is "not given"
+        v = default
     if v is None:
         return None
     if kind is int and (isinstance(v, bool) or not isinstance(v, int)):
@@ -234,7 +238,9 @@ async def file_get(request: Request):
 async def file_put(request: Request):
     studio = _owner(request)
     data = await _json(request)
-    path, text = _field(data, "path", str, ""), _field(data, "text", str, "")
+    path, text = _field(data, "path", str, ""), _field(data, "text", str)
+    if text is None:  # a save names its text: an empty file is "text": ""
+        raise Refused(400, "text must be a string")
     write_text(studio.root, path, text)
     return JSONResponse({"saved": path})
 
@@ -244,6 +250,8 @@ def _game_text(studio: Studio, data: dict) -> tuple[str, str]:
     text = _field(data, "text", str)
     if text is None:
         text = read_text(studio.root, path)
+    else:  # the text is given: the path is only its name, in messages, but a name of a file still
+        refuse_path(path)
     return path, text
 
 
@@ -267,9 +275,6 @@ def _load_for_run(text: str, path: str):
 
 
 async def run(request: Request):
-    from . import runs
-    from .simlint import simulation_lint
-
     studio = _owner(request)
     data = await _json(request)
     kind = _field(data, "kind", str, "simulate")
@@ -293,23 +298,22 @@ async def run(request: Request):
             make_players(players, game.nplayers)
         except ValueError as exc:
             raise Refused(400, f"players: {exc}") from None
-
-    def work(job):
-        if kind == "simulate":
-            return runs.run_simulate(game, job, n, seed, players, timeout)
-        if kind == "analyze":
-            return runs.run_analyze(game, job, n, seed, players, timeout)
-        if kind == "graph":
-            return runs.run_graph(game, job, n, seed, per_player, timeout)
-        out = simulation_lint(game, n, seed, seconds=min(timeout, 5.0), stop=job.cancelled.is_set)
-        job.done = out["games"]
-        return out
-
+    # the run itself is played in a process of its own, killed on Cancel or at its time limit
+    # (recycle/studio/jobs.py, worker.py): the game is sent as text and checked there again
+    request = {"path": path, "text": text, "seed": seed, "players": players, "per_player": per_player,
+               "seconds": min(timeout, SIMLINT_SECONDS) if kind == "simlint" else timeout}
     try:
-        job = studio.jobs.start(kind, n, work)
+        job = studio.jobs.start(kind, n, request)
     except ValueError as exc:
         raise Refused(429, str(exc)) from None
     return JSONResponse({"job": job.id})
+
+
+async def words(request: Request):
+    from .runs import editor_words
+
+    _owner(request)
+    return JSONResponse(editor_words())
 
 
 async def job_get(request: Request):
@@ -471,6 +475,11 @@ async def table_action(request: Request):
     return JSONResponse(await asyncio.to_thread(table.seat_view, seat))
 
 
+async def _http(request, exc: HTTPException):
+    # a path no route serves, a method a route does not take: in JSON, as every other answer
+    return _error(exc.status_code, "no such page" if exc.status_code == 404 else str(exc.detail))
+
+
 async def _refused(request, exc: Refused):
     return _error(exc.status, exc.message)
 
@@ -498,8 +507,8 @@ def make_app(root: Path, token: str | None, loopback_only: bool = True, tables=(
                    Route("/api/jobs/{jid}/events", job_events),
                    Route("/api/jobs/{jid}/cancel", job_cancel, methods=["POST"]),
                    Route("/api/tree", tree, methods=["POST"]), Route("/api/table", table_new, methods=["POST"]),
-                   Route("/api/replay", replay_get)]
-    app = Starlette(routes=routes, exception_handlers={Refused: _refused, Exception: _bad})
+                   Route("/api/replay", replay_get), Route("/api/words", words)]
+    app = Starlette(routes=routes, exception_handlers={Refused: _refused, HTTPException: _http, Exception: _bad})
     app.state.studio = studio
     guard = Guard(app, studio)
     guard.studio = studio

@@ -18,7 +18,7 @@ from collections.abc import Callable, Hashable
 
 from .security import Refused
 
-# hints waiting at most, over every table of the studio (16 tables of a few seats each)
+# hints waiting or being worked out at most, over every table of the studio (16 tables of a few seats each)
 MAX_WAITING = 64
 
 
@@ -39,7 +39,7 @@ class HintQueue:
         with self.cond:
             if key in self.keys:
                 raise Refused(429, "your hint is still being worked out: it shows when it is ready")
-            if len(self.jobs) >= self.limit:
+            if len(self.keys) >= self.limit:  # waiting or running: not a race with the worker
                 raise Refused(429, "too many hints are being worked out: ask again in a moment")
             self.keys.add(key)
             self.jobs.append((key, job))

@@ -109,6 +109,18 @@ def run_graph(game, job, rollouts: int, seed: int, per_player: bool, timeout: fl
             "played": G.graph.get("played"), "skipped": G.graph.get("skipped")}
 
 
+def editor_words() -> dict:
+    """The words the editor colours, from the form registry (``recycle.lang.forms.shapes.known_words``:
+    every head and every lowercase word of a form's syntax): ``locations`` (location kinds and
+    storage sorts) and ``keywords`` (the rest). Nothing is kept by hand in the page."""
+    from ..lang.forms import flow  # noqa: F401 - assembles the compiler, which seals the registry
+    from ..lang.forms.shapes import STORAGE_SORTS, known_words
+    from ..lang.forms.values import KINDS
+
+    locations = set(KINDS) | STORAGE_SORTS
+    return {"keywords": sorted(known_words() - locations), "locations": sorted(locations)}
+
+
 def structure(game) -> dict:
     """The structure tree: an outline (lines) and, when Graphviz is there, an SVG."""
     from ..study.structure import game_tree, outline, tree_dot

@@ -7,8 +7,9 @@ given no token (a command line is readable by every local user): it opens a one-
 cookie (``HttpOnly``, ``SameSite=Strict``). A page on another origin cannot
 drive the studio: a request whose ``Origin`` is not the studio's own, or that the browser
 marks as cross-site, is refused, and while the studio listens on loopback a ``Host`` that
-is not a loopback name is refused too (a rebound DNS name). Files are read and written only
-inside the folder the studio serves: no ``..``, no absolute path, no link that leads out.
+is not a loopback name is refused too (a rebound DNS name). Files are read only
+inside the folder the studio serves: no ``..``, no absolute path, no link that leads out;
+they are written through no link at all (``recycle.studio.writes``).
 """
 
 from __future__ import annotations
@@ -98,9 +99,14 @@ def check_origin(headers, loopback_only: bool) -> None:
         raise Refused(403, "a cross-site request may not use the studio")
 
 
-def _refuse_path(text: str) -> None:
+def refuse_path(text: str) -> None:
+    """Refuse an empty, absolute or ``..`` path (``Refused``), before any look at the disk."""
     if not text or "\x00" in text:
         raise Refused(400, "a file name is needed")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate (JSON's "\udcff"): no file has that name here
+        raise Refused(400, "the file name is not UTF-8 text") from None
     if len(text) > 1000:
         raise Refused(400, "the file name is too long")
     pure = PurePosixPath(text)
@@ -113,7 +119,7 @@ def _refuse_path(text: str) -> None:
 def inside(root: Path, text: str, must_exist: bool = True) -> Path:
     """The file ``text`` (a path relative to ``root``) resolved, links followed, if it stays
     inside ``root``; else ``Refused`` (403 for a path that leads out, 404 for a missing file)."""
-    _refuse_path(text)
+    refuse_path(text)
     root = root.resolve()
     path = root / text
     try:
@@ -142,15 +148,7 @@ def read_text(root: Path, text: str) -> str:
 
 def write_text(root: Path, text: str, content: str) -> Path:
     """Save ``content`` as the game file ``text`` inside ``root``: a ``.rcy`` file in an
-    existing folder; a link is followed only if it stays inside."""
-    if not text.endswith(".rcy"):
-        raise Refused(400, "the studio saves only game files (.rcy)")
-    if len(content.encode("utf-8", "replace")) > MAX_FILE_BYTES:
-        raise Refused(413, f"a game file is at most {MAX_FILE_BYTES} bytes")
-    path = inside(root, text, must_exist=False)
-    if not path.parent.is_dir():
-        raise Refused(404, f"no such folder for {text}")
-    if path.exists() and not path.is_file():
-        raise Refused(400, f"{text} is not a file")
-    path.write_text(content, encoding="utf-8")
-    return path
+    existing folder, written through no link (``recycle.studio.writes``)."""
+    from .writes import save_game
+
+    return save_game(root, text, content, MAX_FILE_BYTES)

@@ -39,9 +39,9 @@ def _finding(text: str, span=None) -> dict:
             "end_column": span.end_column if span else 0}
 
 
-def _teams(game) -> list:
-    """Each seat's team (its own number where the game has no teams), as ``may_see`` asks."""
-    return list(game.new_state(seed=0).team_of)
+def _n(n: int, noun: str) -> str:
+    """``1 game``, ``2 games``."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _within(span, line: int, col: int) -> bool:
@@ -66,6 +66,7 @@ def simulation_lint(game, games: int = 300, seed: int = 0, seconds: float = 3.0,
     wins = [0] * game.nplayers
     limit_hits = 0
     errors: dict = {}
+    teams = None
     deadline = time.monotonic() + seconds
     played = 0
     for i in range(games):
@@ -75,6 +76,8 @@ def simulation_lint(game, games: int = 300, seed: int = 0, seconds: float = 3.0,
         rng = players_stream(rollout_seed(seed, i))  # the rollout's own players' stream
         try:
             s = game.new_state(seed=rollout_seed(seed, i), record=events, max_steps=MAX_STEPS)
+            if teams is None:  # each seat's team, as ``may_see`` asks (from a game that got past its setup)
+                teams = list(s.team_of)
             while not s.is_terminal():
                 opts = s.legal_options()
                 span = s.waiting.span
@@ -107,19 +110,22 @@ def simulation_lint(game, games: int = 300, seed: int = 0, seconds: float = 3.0,
     if not played:
         return {"games": 0, "findings": []}
     for exc, k in errors.values():
-        findings.append(_finding(f"{k} of {played} random games stopped with an error: {exc.message}", exc.span))
+        findings.append(_finding(f"{k} of {_n(played, 'random game')} stopped with an error: {exc.message}", exc.span))
     if limit_hits:
-        findings.append(_finding(f"{limit_hits} of {played} random games hit the step limit ({MAX_STEPS} steps)"))
+        findings.append(_finding(f"{limit_hits} of {_n(played, 'random game')} hit the step limit ({MAX_STEPS} steps)"))
+    finished = played - limit_hits - sum(k for _, k in errors.values())
+    if not finished:  # every game broke or ran on: what never happened after that says nothing more
+        return {"games": played, "findings": sorted(findings, key=lambda f: (f["line"] == 0, f["line"]))}
     for ch in choices:
         t = reached.get((ch.span.line, ch.span.column))
         if t is None:
-            findings.append(_finding(f"this choice was never reached in {played} random games", ch.span))
+            findings.append(_finding(f"this choice was never reached in {_n(played, 'random game')}", ch.span))
             continue
         if t[1] == t[0]:
-            findings.append(_finding(f"this choice always had one option ({t[0]} times in {played} games)", ch.span))
+            findings.append(_finding(f"this choice always had one option ({_n(t[0], 'time')} in {_n(played, 'game')})", ch.span))
         for opt in ch.items[1:]:
             if isinstance(opt, SList) and opt.span is not None and not any(_within(opt.span, *p) for p in offered):
-                findings.append(_finding(f"this option was never offered in {played} random games", opt.span))
+                findings.append(_finding(f"this option was never offered in {_n(played, 'random game')}", opt.span))
     findings += _rule_findings(form, rules, played, [f for f in findings if "never reached" in f["message"]])
     seen_names = {}
     for node in _walk(form):
@@ -132,25 +138,25 @@ def simulation_lint(game, games: int = 300, seed: int = 0, seconds: float = 3.0,
         if info.visibility != "memory":
             got[info.name] = got.get(info.name, False) or info.index in received
     for name in sorted(n for n, ok in got.items() if not ok):
-        findings.append(_finding(f"the location {name} never received a card in {played} random games",
+        findings.append(_finding(f"the location {name} never received a card in {_n(played, 'random game')}",
                                  seen_names.get(name)))
     # cards moved during play into a location no player may see, other than the stock they were
     # made in: information leaves the game there (a hidden discard, a burnt card) — by design
     # or by a slip in a location's kind
     unseen: dict = {}  # a location name -> cards moved into its members
-    teams = _teams(game) if moved_in else []
+    if teams is None:  # no game got past its setup (its error is a finding): each seat its own team
+        teams = list(range(game.nplayers))
     for info in game.layout.infos:
         if info.visibility != MEMORY and moved_in.get(info.index) and info.index not in decks and not any(
                 may_see(info, p, teams) for p in range(game.nplayers)):
             unseen[info.name] = unseen.get(info.name, 0) + moved_in[info.index]
     for name, k in sorted(unseen.items()):
-        findings.append(_finding(f"no player ever sees the location {name}: {k} cards were moved into it in "
-                                 f"{played} random games", seen_names.get(name)))
-    finished = played - limit_hits - sum(k for _, k in errors.values())
+        findings.append(_finding(f"no player ever sees the location {name}: {_n(k, 'card')} moved into it in "
+                                 f"{_n(played, 'random game')}", seen_names.get(name)))
     if finished >= 20:
         for p, w in enumerate(wins):
             if not w:
-                findings.append(_finding(f"seat P{p} never won in {finished} random games"))
+                findings.append(_finding(f"seat P{p} never won in {_n(finished, 'random game')}"))
     findings.sort(key=lambda f: (f["line"] == 0, f["line"], f["column"]))
     return {"games": played, "findings": findings}
 
@@ -176,12 +182,12 @@ def _rule_findings(form, rules: dict, played: int, unreached: list) -> list:
             continue
         if not fired:
             quiet.append((span.line, span.column, span.end_line, span.end_column))
-            out.append(_finding(f"this rule never fired in {played} random games: its condition was never true "
-                                f"(reached {times} times)" if times else
-                                f"this rule was never reached in {played} random games", span))
+            out.append(_finding(f"this rule never fired in {_n(played, 'random game')}: its condition was never true "
+                                f"(reached {_n(times, 'time')})" if times else
+                                f"this rule was never reached in {_n(played, 'random game')}", span))
         elif fired == times >= ALWAYS and not _guard(node.items[0]):
-            out.append(_finding(f"this rule's condition was true every time ({times} times in {played} random "
-                                f"games)", span))
+            out.append(_finding(f"this rule's condition was true every time ({_n(times, 'time')} in "
+                                f"{_n(played, 'random game')})", span))
     return out
 
 

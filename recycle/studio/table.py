@@ -17,7 +17,6 @@ written for the owner alone (mode 0600, under a name that is not the seed).
 
 from __future__ import annotations
 
-import os
 import secrets
 import sys
 import threading
@@ -167,7 +166,7 @@ class Table:
         s.apply(i)
 
     def _finish(self) -> None:
-        from ..study.records import write_record
+        from .writes import save_record
 
         s = self.state
         scores = s.returns()
@@ -175,14 +174,11 @@ class Table:
         result = GameResult(self.deal, scores, ranks, winners, s.decisions, s.options_total, s.steps, s)
         rec = self.recorder.finish(result, self.path, self.specs, self.max_steps)
         if self.records is not None:
-            try:
-                self.records.mkdir(exist_ok=True)
-                # the record holds the seed: for the owner only, under a name that is not it
-                out = self.records / f"{self.game.name}-table-{secrets.token_hex(6)}.json"
-                out.touch(mode=0o600, exist_ok=False)
-                os.chmod(out, 0o600)
-                write_record(rec, out)
-                self.saved = f"records/{out.name}"
+            try:  # through no link, owner-only, under a random name in the safe alphabet (writes.py)
+                self.saved = save_record(self.records, self.game.name, rec)
+            except Refused as exc:
+                self.saved = None
+                self.error = f"the record could not be saved: {exc.message}"
             except OSError as exc:
                 self.saved = None
                 self.error = f"the record could not be saved: {exc.strerror or exc}"

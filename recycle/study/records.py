@@ -137,19 +137,26 @@ def write_record(record: dict, out: str | Path) -> Path | None:
     named with ``--game-folder``. Returns that folder for a game elsewhere (the game's
     own folder: what to name with ``--game-folder``), None for a game beside the record."""
     out = Path(out)
+    out.write_bytes(record_bytes(record, out))
+    game = Path(record["game"]).resolve()
+    return None if _inside(game, out.resolve().parent) is not None else game.parent
+
+
+def record_bytes(record: dict, out: str | Path) -> bytes:
+    """The bytes ``write_record`` writes to ``out`` (the studio writes them itself, through
+    no link: recycle/studio/writes.py)."""
+    out = Path(out)
     rec = dict(record)
     game = Path(rec["game"]).resolve()
     inside = _inside(game, out.resolve().parent)
     rec["game"] = inside.as_posix() if inside is not None else game.name
     text = json.dumps(rec, ensure_ascii=False, indent=1) + "\n"
     try:
-        data = text.encode("utf-8")
+        return text.encode("utf-8")
     except UnicodeEncodeError:
         # a file name that is not UTF-8 (its bytes held as lone surrogates): as \udcXX
         # escapes, which read back as the same name
-        data = (json.dumps(rec, ensure_ascii=True, indent=1) + "\n").encode("ascii")
-    out.write_bytes(data)
-    return None if inside is not None else game.parent
+        return (json.dumps(rec, ensure_ascii=True, indent=1) + "\n").encode("ascii")
 
 
 def _inside(path: Path, folder: Path):

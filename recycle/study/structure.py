@@ -134,10 +134,14 @@ def who(x) -> str:
 
 
 def _place(x) -> str | None:
-    """``(OWNER KIND NAME)`` / ``(HOLDER sto NAME)`` as ``NAME`` or ``NAME(owner)``; else None."""
+    """``(OWNER KIND NAME)`` / ``(HOLDER sto NAME)`` as ``NAME`` or ``NAME(owner)`` (``KIND 'V`` for a
+    name held by a variable ``'V``); else None."""
     if not (isinstance(x, SList) and len(x.items) == 3 and _kw(x.items[1], *LOC_KINDS, *STORAGE_SORTS)):
         return None
     owner, name = x.items[0], expr(x.items[2])
+    if not (isinstance(x.items[2], Atom) and x.items[2].kind == SYMBOL):
+        # a place named by a variable or a computed name: ``vloc 'S``, not ``'S`` (the variable's value)
+        name = f"{x.items[1].value} {name}"
     if _kw(owner, "game"):
         return name
     return f"{name}({who(owner)})"

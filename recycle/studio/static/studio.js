@@ -22,6 +22,8 @@
     return data;
   }
   function status(text) { $("status").textContent = text; }
+  // "1 warning", "2 warnings": a count and its noun, in the plural only where it is one
+  function count(n, noun) { return n + " " + noun + (n === 1 ? "" : "s"); }
 
   // -- tabs ----------------------------------------------------------------------------------
   document.querySelectorAll(".tab").forEach((b) => b.addEventListener("click", () => showTab(b.dataset.tab)));
@@ -76,12 +78,14 @@
   });
 
   // -- the editor ------------------------------------------------------------------------------
-  const KEYWORDS = new Set(["game", "setup", "stage", "choice", "do", "create", "players", "teams", "deck",
-    "move", "remember", "forget", "set", "inc", "dec", "shuffle", "turn", "pass", "end", "all", "any", "filter",
-    "repeat", "cycle", "declare", "scoring", "max", "min", "top", "bottom", "actual", "and", "or", "not",
-    "current", "next", "previous", "owner", "player", "team", "size", "sum", "cardatt", "score", "tuples",
-    "union", "triggers", "points", "initialize", "swap", "copy", "random", "mod"]);
-  const LOCS = new Set(["iloc", "vloc", "hloc", "mem", "sto", "str", "points"]);
+  // the words coloured: the form registry's, as the server gives them (/api/words), not a
+  // list kept here by hand
+  let KEYWORDS = new Set(), LOCS = new Set();
+  async function loadWords() {
+    const w = await api("GET", "/api/words");
+    KEYWORDS = new Set(w.keywords); LOCS = new Set(w.locations);
+    render();
+  }
   const TOKEN = /(;[^\n]*)|('[A-Za-z0-9_\-]+)|(-?\d+\b)|([()])|([A-Za-z_][A-Za-z0-9_\-]*)|(\s+|[^\s()';]+|.)/g;
 
   function span(cls, text) { const s = el("span", cls, text); return s; }
@@ -149,7 +153,7 @@
   function renderProblems() {
     $("problems").replaceChildren(...messages.map(problemItem));
     const errors = messages.filter((m) => m.severity === "error").length;
-    $("problem-count").textContent = messages.length ? "(" + errors + " errors, " + (messages.length - errors) + " warnings)" : "";
+    $("problem-count").textContent = messages.length ? "(" + count(errors, "error") + ", " + count(messages.length - errors, "warning") + ")" : "";
     $("simlint").replaceChildren(...simFindings.map(problemItem));
   }
 
@@ -178,7 +182,7 @@
       if (seq !== checkSeq) return;
       messages = data.messages;
       $("check-state").textContent = data.ok ? "\u2713 checks: " + data.name + ", " + data.players + " players" +
-        (messages.length ? ", " + messages.length + " warnings" : "") : "\u2717 does not check";
+        (messages.length ? ", " + count(messages.length, "warning") : "") : "\u2717 does not check";
       $("check-state").className = "status " + (data.ok ? "ok" : "bad");
       render();
       if (data.ok) { clearTimeout(lintTimer); lintTimer = setTimeout(() => simLint(seq), 600); }
@@ -192,10 +196,17 @@
       const { job } = await api("POST", "/api/run", { kind: "simlint", path: current, text: $("source").value, n: 300, seconds: 5 });
       const d = await follow(job, () => {});
       if (seq !== checkSeq) return;
-      if (d.status !== "done") { $("simlint-state").textContent = "(" + (d.error || d.status) + ")"; return; }
+      if (d.status === "cancelled") return;  // a newer lint took its place
+      if (d.status !== "done") {  // the header says so; the message itself goes in the list, as a finding would
+        simFindings = [];
+        $("simlint-state").textContent = "(the random games could not run)";
+        renderProblems();
+        $("simlint").replaceChildren(el("li", "error", d.error || d.status));
+        return;
+      }
       simFindings = d.result.findings;
-      $("simlint-state").textContent = "(" + d.result.games + " random games: " +
-        (simFindings.length ? simFindings.length + " findings" : "nothing to report") + ")";
+      $("simlint-state").textContent = "(" + count(d.result.games, "random game") + ": " +
+        (simFindings.length ? count(simFindings.length, "finding") : "nothing to report") + ")";
       render();
     } catch (e) { $("simlint-state").textContent = "(" + e.message + ")"; }
   }
@@ -237,9 +248,9 @@
       $("run-cancel").disabled = false; $("run-go").disabled = true;
       const d = await follow(job, (p) => {
         $("run-bar").style.width = (100 * p.done / Math.max(1, p.total)) + "%";
-        $("run-state").textContent = kind + ": " + p.done + " of " + p.total + " games";
+        $("run-state").textContent = kind + ": " + p.done + " of " + count(p.total, "game");
       });
-      $("run-state").textContent = kind + " " + d.status + (d.error ? ": " + d.error : "") + " (" + d.done + " of " + d.total + " games)";
+      $("run-state").textContent = kind + " " + d.status + (d.error ? ": " + d.error : "") + " (" + d.done + " of " + count(d.total, "game") + ")";
       if (d.result) {
         $("run-bar").style.width = "100%";
         $("run-lines").textContent = d.result.lines.join("\n");
@@ -260,8 +271,8 @@
         n: +$("graph-n").value, per_player: $("graph-per-player").checked });
       const d = await follow(job, () => {});
       if (d.status !== "done") { $("graph-state").textContent = d.error || d.status; return; }
-      $("graph-state").textContent = "information flow over " + d.result.played + " random games: " +
-        d.result.locations + " locations, " + d.result.edges + " edges" + ($("graph-per-player").checked ? " (per player)" : " (folded)");
+      $("graph-state").textContent = "information flow over " + count(d.result.played, "random game") + ": " +
+        count(d.result.locations, "location") + ", " + count(d.result.edges, "edge") + ($("graph-per-player").checked ? " (per player)" : " (folded)");
       $("graph").appendChild(svgImage(d.result.svg, "information-flow graph"));
     } catch (e) { $("graph-state").textContent = e.message; }
   });
@@ -326,6 +337,7 @@
   $("replay-seat").addEventListener("change", () => loadReplay(+$("replay-step").value));
   $("replay-file").addEventListener("change", () => loadReplay(0));
 
+  loadWords().catch((e) => status(e.message));
   loadFiles().then((files) => {
     const want = new URLSearchParams(location.search).get("open");
     const first = want && files.includes(want) ? want : files.find((f) => f.endsWith(".rcy"));
