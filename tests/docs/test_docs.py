@@ -151,3 +151,16 @@ def test_the_reference_example_game_plays():
     source = re.search(r"```lisp\n(.*?)```", REFERENCE.read_text(), re.S).group(1)
     g = recycle.loads(source, "draw21.rcy")
     assert g.play(seed=1).winners
+
+
+def test_the_verbatim_schwimmens_scoring_slip_is_told_where_it_is_used():
+    """Issue 40.11: games/schwimmen.rcy, kept verbatim, scores some hands below the rule (a
+    plain suit sum compared with a doubled score); the README and docs/games.md say so and
+    point to schwimmen-lives.rcy."""
+    game = (ROOT / "games" / "schwimmen.rcy").read_text()
+    assert "((> 'RS ((current player) sto SCORE))\n      (set ((current player) sto SCORE) (* 2 'RS))" in game
+    for doc in (README, ROOT / "docs" / "games.md"):
+        text = " ".join(doc.read_text().split())
+        assert "Q♥ A♦ Q♣ scores 20" in text and "the rule gives 22" in text, doc
+        note = text[text.index("Q♥ A♦ Q♣ scores 20") - 800:text.index("Q♥ A♦ Q♣ scores 20") + 800]
+        assert "games/schwimmen-lives.rcy" in note, doc
