@@ -144,7 +144,7 @@ class RecycleCompileErrors(RecycleCompileError):
                 e.source = self.source
             parts.append(e.format())
         n = len(self.errors)
-        tail = f"{n} errors" + (f" (the first {n}; there may be more)" if self.more else "")
+        tail = f"{n} error{'s' if n != 1 else ''}" + (f" (the first {n}; there may be more)" if self.more else "")
         return "\n".join(parts) + "\n" + tail
 
 
