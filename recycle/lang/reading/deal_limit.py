@@ -462,15 +462,15 @@ def _let(an, x, env):
 
 
 def _turn_stage(x) -> bool:
-    """``(stage player (end CONDITION) ITEM ...)`` with no choice (nobody decides) nor ``cycle``
-    (turns go round in order) in its items: a deal made a card at a time round the table."""
+    """``(stage player (end CONDITION) ITEM ...)`` with no choice (nobody decides), ``cycle`` or
+    ``turn`` (turns go round in order, whole) in its items: a deal a card at a time round the table."""
     items, todo = x.items, list(x.items[3:])
     if not ("stage" in REGISTRY.roles.get(head_of(x), ()) and len(items) >= 4 and kw(items[1], "player")
             and head_of(items[2]) == "end" and len(items[2].items) == 2):
         return False
     while todo:
         h = head_of(y := todo.pop())
-        if "choice" in REGISTRY.roles.get(h, ()) or READ.get(Kind.ACTION, h) is _cycle:
+        if "choice" in REGISTRY.roles.get(h, ()) or READ.get(Kind.ACTION, h) in (_cycle, _turn):
             return False
         todo.extend(y.items if isinstance(y, SList) else ())
     return True
