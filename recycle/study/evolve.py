@@ -166,12 +166,17 @@ def _compiled(game, text: str, filename: str):
     return g
 
 
-def play_chunk(game, text: str, filename: str, seeds: list, specs: list, max_steps: int) -> list:
+def play_chunk(game, text: str, filename: str, seeds: list, specs: list, max_steps: int,
+               until: float | None = None) -> list | None:
     """Play a variant's games (a parallel job: ``game`` is the worker's original, used for its
-    options); one compact record per seed (``compact``)."""
+    options); one compact record per seed (``compact``). None when the wall-clock time
+    ``until`` (``time.time()``, the same in every process) passes before its last game starts:
+    a slow variant's chunk does not hold a time limit up for long."""
     g = _compiled(game, text, filename)
     out = []
     for sd in seeds:
+        if until is not None and time.time() > until:
+            return None
         try:
             t = trace_game(g, specs, sd, max_steps)
         except RecycleError as exc:
@@ -282,14 +287,19 @@ def _evaluate(game, batch: list, games: int, specs: list, max_steps: int, worker
     when ``stop`` cut the games short, only the variants whose games all finished, in order."""
     from .parallel import map_games
 
+    until = None
+    if stop is not None and stop.deadline is not None:
+        until = time.time() + (stop.deadline - time.perf_counter())
     items = []
     for v in batch:
         base = variant_seed(v["seed_of"][0], v["seed_of"][1], v["seed_of"][2])
         seeds = [rollout_seed(base, i) for i in range(games)]
         seats = seat_specs(specs, v["nplayers"])
         for c in range(0, games, CHUNK):
-            items.append((v["text"], game.source.filename, seeds[c:c + CHUNK], seats, max_steps))
+            items.append((v["text"], game.source.filename, seeds[c:c + CHUNK], seats, max_steps, until))
     chunks = map_games(game, play_chunk, items, workers, tick, stop=stop)
+    if None in chunks:  # cut by the time limit: the variants before the first cut chunk
+        chunks = chunks[:chunks.index(None)]
     per = math.ceil(games / CHUNK)
     return [[rec for ch in chunks[k * per:(k + 1) * per] for rec in ch] for k in range(len(chunks) // per)]
 
@@ -357,9 +367,13 @@ def evolve(game, generations: int = 10, population: int = 12, games: int = 200, 
             "the time limit ended before the original's games were played")
     [recs] = evaluated
     final_deadline = stop.deadline
-    if final_deadline is not None and compare_games:  # leave the comparison its time
-        rate = (time.perf_counter() - t0) / games
-        stop.deadline -= max(0.0, min(rate * compare_games, (final_deadline - time.perf_counter()) / 2))
+    per_game = (time.perf_counter() - t0) / games  # seconds a game, the slowest seen so far
+
+    def leave_time():  # for the comparison: a quarter to a half of the budget, at the rate seen
+        if final_deadline is not None and compare_games:
+            budget = final_deadline - t0
+            stop.deadline = final_deadline - min(max(per_game * compare_games, budget / 4), budget / 2)
+    leave_time()
     m0 = measures(recs, np_)
     by = "decisions" if m0["decisions"] > 0 else "rounds"
     base_length = length_of(m0, by)
@@ -379,7 +393,11 @@ def evolve(game, generations: int = 10, population: int = 12, games: int = 200, 
         batch = _make_batch(archive, seen, rejected, seed, gen, population, operators, filename, max_steps,
                             game.max_work, stop, np_)
         new_elites = 0
+        t1 = time.perf_counter()
         results = run(batch) if batch and not stop() else []
+        if results:  # the variants may play slower than the original (longer games, another engine)
+            per_game = max(per_game, (time.perf_counter() - t1) / (games * len(results)))
+            leave_time()
         for v, recs in zip(batch, results):
             m = measures(recs, v["nplayers"])
             var = Variant(v["text"], v["changes"], gen, v["index"], m, nplayers=v["nplayers"])

@@ -312,3 +312,10 @@ def test_cli_interrupted_writes_what_was_found(tmp_path, monkeypatch):
     assert "interrupted after 1 of 4 generations: keeping what was found" in r.output
     assert [p.name for p in out.glob("variant-*.rcy")][:1] == ["variant-01.rcy"]
     assert json.loads((out / "report.json").read_text())["stopped"] == "interrupted"
+
+
+def test_a_chunk_past_the_time_limit_is_left_unplayed():
+    """A slow variant's chunk of games gives way to --seconds between its games."""
+    g = recycle.loads(DRAW, "d.rcy")
+    assert play_chunk(g, DRAW, "d.rcy", [1, 2], ["random", "random"], 1000, until=0.0) is None
+    assert len(play_chunk(g, DRAW, "d.rcy", [1, 2], ["random", "random"], 1000, until=None)) == 2
