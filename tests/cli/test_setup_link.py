@@ -81,3 +81,20 @@ def test_a_command_that_is_not_a_link_is_never_touched(checkout):
     r = link(here, bin_dir, RECYCLE_LINK="replace")
     assert r.returncode == 0 and (bin_dir / "recycle").read_text() == "someone else's\n"
     assert "exists and is not a link (not ours): left as it is" in r.stderr
+
+
+def test_a_user_who_is_not_root_gets_the_link_in_their_own_bin(checkout, tmp_path):
+    here, _ = checkout
+    fake = tmp_path / "fakebin"
+    fake.mkdir()
+    (fake / "id").write_text("#!/bin/sh\necho 1000\n")  # `id -u` of a user who is not root
+    (fake / "id").chmod(0o755)
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("RECYCLE_LINK", "RECYCLE_LINK_DIR")}
+    env.update(HOME=str(home), PATH=f"{fake}:{os.environ.get('PATH', '')}")
+    r = subprocess.run(["bash", str(here / "setup.sh"), "--link-only"], capture_output=True, text=True, env=env,
+                       timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert os.readlink(home / ".local" / "bin" / "recycle") == str(here / ".venv" / "bin" / "recycle")
+    assert f"add {home}/.local/bin to your PATH" in r.stderr
