@@ -1,8 +1,61 @@
 #!/usr/bin/env bash
 # Set up recycle in ./.venv (Python 3.11+), install Graphviz where we can, and run
 # the main job: one game of Schwimmen. Safe to run again.
+#
+#   bash setup.sh               everything
+#   bash setup.sh --link-only   only step 3: put the `recycle` command on the PATH
+#
+# Step 3 links the command into RECYCLE_LINK_DIR if set, else /usr/local/bin for root and
+# ~/.local/bin for anyone else. A link there that belongs to another checkout is left alone
+# (with a message naming it) unless RECYCLE_LINK=replace; one whose checkout is gone is
+# replaced, saying so; a file that is not a link is never touched.
 set -euo pipefail
 cd "$(dirname "$0")"
+
+say() { echo "setup: $*"; }
+
+# 3. put the `recycle` command on the PATH (a link to .venv/bin/recycle), so that it can be
+#    typed without activating the environment
+link_command() {
+  local ours="$PWD/.venv/bin/recycle" link_dir link current
+  if [ -n "${RECYCLE_LINK_DIR:-}" ]; then link_dir=$RECYCLE_LINK_DIR
+  elif [ "$(id -u)" -eq 0 ] && [ -w /usr/local/bin ]; then link_dir=/usr/local/bin
+  else link_dir="$HOME/.local/bin"
+  fi
+  mkdir -p "$link_dir" 2>/dev/null || { echo "setup: cannot make $link_dir; use $ours" >&2; return 0; }
+  link="$link_dir/recycle"
+  if [ -L "$link" ]; then
+    current=$(readlink "$link")
+    if [ "$current" = "$ours" ]; then
+      say "$link already links to this checkout's recycle"
+    elif [ ! -e "$link" ]; then
+      ln -sfn "$ours" "$link"
+      say "replaced $link: it linked to $current, which no longer exists; it now links to $ours"
+    elif [ "${RECYCLE_LINK:-}" = replace ]; then
+      ln -sfn "$ours" "$link"
+      say "replaced $link: it linked to $current (another checkout); it now links to $ours"
+    else
+      echo "setup: $link belongs to another checkout (it links to $current) and is left as it is;" >&2
+      echo "setup: here use $ours, or run RECYCLE_LINK=replace bash setup.sh --link-only to make it this one's" >&2
+      return 0
+    fi
+  elif [ -e "$link" ]; then
+    echo "setup: $link exists and is not a link (not ours): left as it is; use $ours" >&2
+    return 0
+  else
+    ln -s "$ours" "$link"
+    say "linked the recycle command into $link_dir"
+  fi
+  case ":$PATH:" in
+    *":$link_dir:"*) ;;
+    *) echo "setup: add $link_dir to your PATH to type 'recycle' (or run . .venv/bin/activate)" >&2 ;;
+  esac
+}
+
+if [ "${1:-}" = "--link-only" ]; then
+  link_command
+  exit 0
+fi
 
 PY=${PYTHON:-python3}
 SUDO=""
@@ -13,8 +66,6 @@ apt_install() {
   if [ $apt_updated -eq 0 ]; then $SUDO apt-get update -qq >/dev/null || true; apt_updated=1; fi
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "$@" >/dev/null
 }
-
-say() { echo "setup: $*"; }
 
 # 1. a virtual environment (Debian ships venv separately)
 if [ ! -x .venv/bin/python ]; then
@@ -74,28 +125,19 @@ if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/
   fi
 fi
 
-# 3. put the `recycle` command on the PATH (a link to .venv/bin/recycle), so that it can be
-#    typed without activating the environment; an existing command that is not a link is kept
-link_dir=""
-if [ -w /usr/local/bin ]; then link_dir=/usr/local/bin; else link_dir="$HOME/.local/bin"; mkdir -p "$link_dir"; fi
-if [ ! -e "$link_dir/recycle" ] || [ -L "$link_dir/recycle" ]; then
-  say "linking the recycle command into $link_dir"
-  ln -sfn "$PWD/.venv/bin/recycle" "$link_dir/recycle"
-  case ":$PATH:" in
-    *":$link_dir:"*) ;;
-    *) echo "setup: add $link_dir to your PATH to type 'recycle' (or run . .venv/bin/activate)" >&2 ;;
-  esac
-else
-  echo "setup: $link_dir/recycle exists and is not ours; use .venv/bin/recycle" >&2
-fi
+# 3. the command on the PATH (link_command, above)
+link_command
 
 # 4. the main job
 echo "== recycle run games/schwimmen.rcy --seed 7 =="
 .venv/bin/recycle run games/schwimmen.rcy --seed 7
 
 # 5. what to type next
-cmd=recycle
-command -v recycle >/dev/null 2>&1 || cmd=.venv/bin/recycle
+cmd=.venv/bin/recycle
+# `recycle` on the PATH only if it is this checkout's (another checkout's may be found first)
+if [ "$(readlink -f "$(command -v recycle 2>/dev/null || true)" 2>/dev/null)" = "$(readlink -f .venv/bin/recycle)" ]; then
+  cmd=recycle
+fi
 echo
 echo "setup: done. Next: '$cmd --help', '$cmd play games/crazy-eights.rcy' to play a game yourself,"
 echo "       or read docs/tutorial.md to write your own game."

@@ -219,8 +219,10 @@ def register(app: typer.Typer, fail, load) -> None:
     def replay(
             record: Annotated[Path, typer.Argument(help="A game record written by `recycle run --record`.",
                                                    show_default=False)],
-            text: Annotated[bool, typer.Option("--text", help="Print the readable game record (the deal, "
-                                                             "every decision, the result).")] = False,
+            text: Annotated[bool, typer.Option("--text", help="Print the readable game record at once (the deal, "
+                                                             "every decision in the game's words, the result): "
+                                                             "the recorded choices are played back, as with "
+                                                             "--scripted.")] = False,
             reveal: Annotated[bool, typer.Option("--reveal", help="Show hidden cards.")] = False,
             force: Annotated[bool, typer.Option("--force", help="Replay even if the game file is not the "
                                                                "recorded one (its hash differs).")] = False,
@@ -240,8 +242,9 @@ def register(app: typer.Typer, fail, load) -> None:
         record naming a file elsewhere (an absolute path, '..', a symbolic link out) is
         refused, and the file's hash is checked before it is read as a game. The same deal
         is played by the same players (computer players are run again; a person's recorded
-        choices are replayed)."""
-        from ..study.records import EarlierGenerator, read_record, record_text
+        choices are replayed). With --text the recorded choices are played back without running
+        the players (as --scripted), so the readable record is printed at once."""
+        from ..study.records import EarlierGenerator, decision_words, read_record, record_text
         from ..study.records import replay as run_replay
         from ..engine.transcript import transcript
 
@@ -255,7 +258,7 @@ def register(app: typer.Typer, fail, load) -> None:
             # a record of the earlier generator is no bad input: it just cannot be played again
             raise typer.Exit(1 if isinstance(exc, EarlierGenerator) else 2) from None
         try:
-            rp = run_replay(rec, record_path=record, reveal=reveal, force=force, scripted=scripted,
+            rp = run_replay(rec, record_path=record, reveal=reveal, force=force, scripted=scripted or text,
                             max_work=max_work, game_folder=game_folder)
         except (RecycleError, RecycleBug) as exc:
             fail(exc)
@@ -265,7 +268,10 @@ def register(app: typer.Typer, fail, load) -> None:
             raise typer.Exit(1) from None
         for w in rp.warnings:
             typer.echo(w, err=True)
-        lines = record_text(rec, reveal=reveal) if text else transcript(rp.game, rp.result, reveal=reveal)
+        if text:
+            lines = record_text(rec, reveal=reveal, words=decision_words(rp.result))
+        else:
+            lines = transcript(rp.game, rp.result, reveal=reveal)
         for line in lines:
             typer.echo(line)
         if rp.problems:
@@ -273,8 +279,10 @@ def register(app: typer.Typer, fail, load) -> None:
                 typer.echo(f"replay differs: {p}", err=True)
             raise typer.Exit(1)
         outcome = "unfinished" if rec.get("unfinished") else f"scores {' '.join(map(str, rec['scores']))}"
+        how = " (the recorded choices played back; without --text the players are run again)" \
+            if text and not scripted else ""
         typer.echo(f"replay identical to the record: deal #{rec['seed']}, {len(rec['decisions'])} decisions, "
-                   f"{outcome}", err=True)
+                   f"{outcome}{how}", err=True)
 
 
 def _information(game, n, seed, players, skilled, seats, max_steps, workers, as_json, progress, timeout,

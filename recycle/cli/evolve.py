@@ -1,6 +1,10 @@
 """The ``evolve`` command (registered into ``recycle.cli``): search variants of a game.
 
     recycle evolve GAME --generations 20 --population 24 --games 2000 -o evolved/ [--json]
+    recycle evolve GAME --generations 1000 --seconds 600 -o evolved/   # a budget in seconds
+
+``--seconds`` (or Ctrl-C) ends the search early: what was found is still measured again (in
+the time left for it), written and reported; after Ctrl-C the exit status is 130.
 """
 
 from __future__ import annotations
@@ -81,13 +85,18 @@ def register(app: typer.Typer, fail, load) -> None:
                                     "threshold, drop-option, duplicate-option.")] = None,
             seed: SeedOpt = 0, max_steps: MaxStepsOpt = 100_000, workers: WorkersOpt = 1,
             as_json: JsonOpt = False, progress: ProgressOpt = True, max_work: MaxWorkOpt = None,
-            num_players: NumPlayersOpt = None):
+            num_players: NumPlayersOpt = None,
+            seconds: Annotated[Optional[float], typer.Option(
+                "--seconds", "--timeout", min=0, show_default=False,
+                help="A budget in seconds: the search stops in time for the best variants to be measured "
+                     "again, and what was found is written and reported (as after Ctrl-C).")] = None):
         """Search variants of a game (MAP-Elites over game length and decisiveness), keep the
         fittest, measure them again beside the original and write them as .rcy files
         (see docs/evolve.md)."""
         from ..study.evolve import OPERATORS, compare
         from ..study.evolve import evolve as run_evolve
         from ..study.parallel import progress_bar
+        from ..study.stopping import Stop
         from .analysis import _specs
 
         check_folder(out, "-o")
@@ -107,19 +116,32 @@ def register(app: typer.Typer, fail, load) -> None:
             g = load(game, max_work, num_players)
             specs = _specs(players, g)
             total = (1 + generations * population + keep + 1) * games
+            budget = f", at most {seconds:g} s" if seconds is not None else ""
             typer.echo(f"evolving {g.name}: {generations} generations of {population} variants, {games:,} games "
-                       f"each ({','.join(specs)})", err=True)
-            with progress_bar(total, f"{g.name}: evolving", enabled=progress and not as_json) as upd:
+                       f"each ({','.join(specs)}){budget}", err=True)
+            with progress_bar(total, f"{g.name}: evolving", enabled=progress and not as_json) as upd, \
+                    Stop(seconds, interruptible=True) as stop:
                 r = run_evolve(g, generations, population, games, seed, workers, specs, keep, w, rng, ops,
-                               max_steps, progress=upd)
-                searched = (1 + generations * population) * games
-                compare(r, games, workers, progress=(lambda k: upd(searched + k)) if upd else None)
+                               max_steps, progress=upd, stop=stop, compare_games=(keep + 1) * games)
+                if r.stopped != "interrupted":
+                    searched = (1 + generations * population) * games
+                    compare(r, games, workers, progress=(lambda k: upd(searched + k)) if upd else None, stop=stop)
         except (RecycleError, RecycleBug) as exc:
             fail(exc)
             return
+        except KeyboardInterrupt:
+            typer.echo("interrupted before the original's games were played: nothing to report", err=True)
+            raise typer.Exit(130) from None
+        except TimeoutError as exc:
+            typer.echo(f"error: {exc} (--seconds {seconds:g})", err=True)
+            raise typer.Exit(1) from None
         except ValueError as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
+        if r.stopped:
+            gens = len(r.history)
+            typer.echo(f"{'interrupted' if r.stopped == 'interrupted' else 'time budget reached'} after "
+                       f"{gens} of {generations} generations: keeping what was found", err=True)
         lines = report_lines(r)
         if out is not None:
             try:
@@ -136,6 +158,8 @@ def register(app: typer.Typer, fail, load) -> None:
         else:
             for line in lines:
                 typer.echo(line)
+        if r.stopped == "interrupted":
+            raise typer.Exit(130)  # the shell's status for Ctrl-C, after what was found is written
 
 
 def report_lines(r) -> list[str]:
@@ -152,20 +176,23 @@ def report_lines(r) -> list[str]:
         return lines
     rows = c["rows"]
     names = ["original"] + [f"variant-{k:02d}" for k in range(1, len(rows))]
+    if c.get("not_measured"):
+        lines.append("not measured again (the time ran out): "
+                     + ", ".join(f"variant-{k:02d}" for k in range(len(rows), len(r.best) + 1)))
     lines.append(f"measured again on {c['games']} fresh deals (seed {c['seed']}); 95% intervals in brackets")
     lines.append(f"{'':<22}" + "".join(f"{n:>22}" for n in names))
 
     def row(label, cells):
         lines.append(f"{label:<22}" + "".join(f"{x:>22}" for x in cells))
 
+    seats = max(len(x["analysis"]["seats"]) for x in rows)  # a variant may change the number of players
+    row("players", [str(len(x["analysis"]["seats"])) for x in rows])
     row("fitness", [f"{x['fitness']:.3f}" for x in rows])
     row("fitness in the search", [f"{x['fitness_in_search']:.3f}" for x in rows])
     for term in ("fairness", "drama", "lead_changes", "length"):
         row(f"  term {term}", [f"{x['terms'][term]:.3f}" for x in rows])
-    a0 = rows[0]["analysis"]
-    for p in range(len(a0["seats"])):
-        row(f"P{p} win rate", [f"{x['analysis']['seats'][p]['win_rate']:.1%} [{x['analysis']['seats'][p]['win_rate_ci'][0]:.0%},"
-                               f"{x['analysis']['seats'][p]['win_rate_ci'][1]:.0%}]" for x in rows])
+    for p in range(seats):
+        row(f"P{p} win rate", [_win_rate(x["analysis"]["seats"], p) for x in rows])
     row("fairness p-value", [f"{x['analysis']['fairness']['p_value']:.3f}" for x in rows])
     row("ties", [f"{x['analysis']['ties']['rate']:.1%} [{x['analysis']['ties']['ci'][0]:.0%},"
                  f"{x['analysis']['ties']['ci'][1]:.0%}]" for x in rows])
@@ -179,3 +206,11 @@ def report_lines(r) -> list[str]:
     for k, x in enumerate(rows[1:], 1):
         lines.append(f"variant-{k:02d}: " + "; ".join(x["changes"]))
     return lines
+
+
+def _win_rate(seats: list, p: int) -> str:
+    """Seat ``p``'s win rate with its interval, or a dash where the variant has no such seat."""
+    if p >= len(seats):
+        return "-"
+    s = seats[p]
+    return f"{s['win_rate']:.1%} [{s['win_rate_ci'][0]:.0%},{s['win_rate_ci'][1]:.0%}]"

@@ -255,15 +255,19 @@ def game_heuristics(g: dict, higher: bool) -> dict:
 def analyze(game, n: int = 500, seed: int = 0, specs: list[str] | None = None, max_steps: int = 100_000,
             skilled: str | None = None, hidden: bool = False, skill_games: int | None = None,
             workers: int = 1, progress=None, keep_games: bool = True, values: str = "scoring",
-            timeout: float | None = None, interruptible: bool = False) -> dict:
+            timeout: float | None = None, interruptible: bool = False, stop=None) -> dict:
     """Play ``n`` traced games (and the skill / hidden-information games when asked); return
     the summary as a JSON-ready dict (``games_detail`` holds the per-game records).
 
     ``timeout`` (seconds): no game is started after that time (with ``interruptible``, nor after
-    Ctrl-C); the summary is over the games played (a skill measure with no game is left out)."""
-    with Stop(timeout, interruptible, t0 := time.perf_counter()) as stop:
+    Ctrl-C); the summary is over the games played (a skill measure with no game is left out).
+    ``stop``: a caller's ``stopping.Stop`` (already active) instead of those two."""
+    if stop is not None:
         return _analyze(game, n, seed, specs, max_steps, skilled, hidden, skill_games, workers, progress,
-                        keep_games, values, stop, t0)
+                        keep_games, values, stop, time.perf_counter())
+    with Stop(timeout, interruptible, t0 := time.perf_counter()) as own:
+        return _analyze(game, n, seed, specs, max_steps, skilled, hidden, skill_games, workers, progress,
+                        keep_games, values, own, t0)
 
 
 def _analyze(game, n, seed, specs, max_steps, skilled, hidden, skill_games, workers, progress, keep_games,

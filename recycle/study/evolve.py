@@ -17,6 +17,15 @@ decisiveness, and every new variant is a mutation of an elite drawn at random. T
 elites are then measured again on fresh deals by ``analysis.analyze`` (``compare``), which
 removes the optimism of having been selected on their own games, and written as
 ``variant-NN.rcy`` files with a comment at the top saying what changed.
+
+A variant may change the number of players (the ``constant`` operator on the declared count
+of ``(create players 'NUMP)``): its games are then played by that many players, the given
+``specs`` spread over its seats the same way (the last one repeats), and its measures are over
+its own seats.
+
+With a ``stopping.Stop`` (``--seconds``, Ctrl-C), no new variant is made and no new game is
+started once it says stop: the variants whose games all finished are kept, and the result says
+``stopped`` ("time" or "interrupted").
 """
 
 from __future__ import annotations
@@ -54,6 +63,7 @@ class Variant:
     measures: dict = field(default_factory=dict)
     fitness: float = 0.0
     cell: tuple = ()
+    nplayers: int = 0
 
     @property
     def name(self) -> str:
@@ -76,6 +86,7 @@ class EvolveResult:
     history: list
     rejected: dict
     comparison: dict | None = None
+    stopped: str | None = None  # "time" (the --seconds budget) or "interrupted" (Ctrl-C); None: ran to the end
 
     def variant_text(self, v: Variant, number: int | None = None) -> str:
         """The variant's file text: a comment saying what changed, then the game."""
@@ -97,10 +108,11 @@ class EvolveResult:
         """A JSON-ready summary (texts left out)."""
         def one(v):
             return {"name": v.name, "generation": v.generation, "changes": v.changes, "fitness": v.fitness,
-                    "cell": list(v.cell), "measures": v.measures}
+                    "players": v.nplayers, "cell": list(v.cell), "measures": v.measures}
         return {"game": self.game, "seed": self.seed, "settings": self.settings, "original": one(self.original),
                 "best": [one(v) for v in self.best], "archive_cells": len(self.archive),
-                "history": self.history, "rejected": self.rejected, "comparison": self.comparison}
+                "history": self.history, "rejected": self.rejected, "comparison": self.comparison,
+                "stopped": self.stopped}
 
 
 def variant_header(result: EvolveResult, v: Variant, number: int | None = None) -> str:
@@ -154,12 +166,17 @@ def _compiled(game, text: str, filename: str):
     return g
 
 
-def play_chunk(game, text: str, filename: str, seeds: list, specs: list, max_steps: int) -> list:
+def play_chunk(game, text: str, filename: str, seeds: list, specs: list, max_steps: int,
+               until: float | None = None) -> list | None:
     """Play a variant's games (a parallel job: ``game`` is the worker's original, used for its
-    options); one compact record per seed (``compact``)."""
+    options); one compact record per seed (``compact``). None when the wall-clock time
+    ``until`` (``time.time()``, the same in every process) passes before its last game starts:
+    a slow variant's chunk does not hold a time limit up for long."""
     g = _compiled(game, text, filename)
     out = []
     for sd in seeds:
+        if until is not None and time.time() > until:
+            return None
         try:
             t = trace_game(g, specs, sd, max_steps)
         except RecycleError as exc:
@@ -260,18 +277,31 @@ def variant_seed(seed: int, generation: int, index: int) -> int:
     return random.Random(f"evolve:{seed}:{generation}:{index}").getrandbits(62)
 
 
-def _evaluate(game, batch: list, games: int, specs: list, max_steps: int, workers: int, tick) -> list:
+def seat_specs(specs: list[str], nplayers: int) -> list[str]:
+    """The players of each of ``nplayers`` seats from ``specs`` (the last one repeats)."""
+    return [specs[min(p, len(specs) - 1)] for p in range(nplayers)]
+
+
+def _evaluate(game, batch: list, games: int, specs: list, max_steps: int, workers: int, tick, stop=None) -> list:
+    """The records of each variant of ``batch`` (each played by its own number of players);
+    when ``stop`` cut the games short, only the variants whose games all finished, in order."""
     from .parallel import map_games
 
+    until = None
+    if stop is not None and stop.deadline is not None:
+        until = time.time() + (stop.deadline - time.perf_counter())
     items = []
     for v in batch:
         base = variant_seed(v["seed_of"][0], v["seed_of"][1], v["seed_of"][2])
         seeds = [rollout_seed(base, i) for i in range(games)]
+        seats = seat_specs(specs, v["nplayers"])
         for c in range(0, games, CHUNK):
-            items.append((v["text"], game.source.filename, seeds[c:c + CHUNK], specs, max_steps))
-    chunks = map_games(game, play_chunk, items, workers, tick)
+            items.append((v["text"], game.source.filename, seeds[c:c + CHUNK], seats, max_steps, until))
+    chunks = map_games(game, play_chunk, items, workers, tick, stop=stop)
+    if None in chunks:  # cut by the time limit: the variants before the first cut chunk
+        chunks = chunks[:chunks.index(None)]
     per = math.ceil(games / CHUNK)
-    return [[rec for ch in chunks[k * per:(k + 1) * per] for rec in ch] for k in range(len(batch))]
+    return [[rec for ch in chunks[k * per:(k + 1) * per] for rec in ch] for k in range(len(chunks) // per)]
 
 
 # -- the search ------------------------------------------------------------------------------
@@ -279,16 +309,23 @@ def _evaluate(game, batch: list, games: int, specs: list, max_steps: int, worker
 def evolve(game, generations: int = 10, population: int = 12, games: int = 200, seed: int = 0,
            workers: int = 1, specs: list[str] | None = None, keep: int = 5, weights: dict | None = None,
            length_range: tuple | None = None, operators: list[str] | None = None, max_steps: int = 100_000,
-           progress=None) -> EvolveResult:
+           progress=None, stop=None, compare_games: int = 0) -> EvolveResult:
     """Search variants of ``game`` (a ``PreparedGame`` or a path) by MAP-Elites.
 
     ``generations`` × ``population`` new valid variants, each evaluated by ``games`` games
-    of ``specs`` (players per seat, the last repeats; default random). ``keep``: how many of
-    the best elites to return. ``weights``: of the fitness terms (``WEIGHTS``);
-    ``length_range``: (low, high) mean length counted as ideal (default ``LENGTH_RANGE`` times
-    the original's); ``operators``: the mutation operators used (default all).
-    ``progress(done)`` counts games played. Same seed, same result, for any ``workers``."""
+    of ``specs`` (players per seat, the last repeats; default random; a variant with another
+    number of players gets them spread the same way). ``keep``: how many of the best elites
+    to return. ``weights``: of the fitness terms (``WEIGHTS``); ``length_range``: (low, high)
+    mean length counted as ideal (default ``LENGTH_RANGE`` times the original's);
+    ``operators``: the mutation operators used (default all). ``progress(done)`` counts games
+    played. Same seed, same result, for any ``workers``.
+
+    ``stop`` (a ``stopping.Stop``: a time limit, Ctrl-C): the search ends early with what it
+    has; ``compare_games``: the games ``compare`` will play after it within the same time
+    limit, for which the search leaves time (at the rate of the original's games, at most
+    half of what is left)."""
     from ..engine.game import load
+    from .stopping import as_stop
 
     if not isinstance(game, PreparedGame):
         game = load(game)
@@ -301,9 +338,10 @@ def evolve(game, generations: int = 10, population: int = 12, games: int = 200, 
     bad = [k for k in weights if k not in WEIGHTS]
     if bad or any(w < 0 for w in weights.values()) or not sum(weights.values()):
         raise ValueError(f"weights: give non-negative numbers, not all 0, for {', '.join(WEIGHTS)}")
+    stop = as_stop(stop)
     np_ = game.nplayers
-    specs = list(specs or ["random"])
-    specs = [specs[min(p, len(specs) - 1)] for p in range(np_)]
+    given = list(specs or ["random"])
+    specs = seat_specs(given, np_)
     filename = game.source.filename
     done = [0]
 
@@ -317,18 +355,31 @@ def evolve(game, generations: int = 10, population: int = 12, games: int = 200, 
         def tick(k):  # k chunks finished (in no particular order): about as many games
             if progress:
                 progress(before + sum(sizes[:k]))
-        recs = _evaluate(game, batch, games, specs, max_steps, workers, tick)
-        done[0] = before + games * len(batch)
+        recs = _evaluate(game, batch, games, given, max_steps, workers, tick, stop)
+        done[0] = before + games * len(recs)
         return recs
 
     original_text = game.source.text
-    [recs] = run([{"text": original_text, "seed_of": (seed, 0, 0)}])
+    t0 = time.perf_counter()
+    evaluated = run([{"text": original_text, "seed_of": (seed, 0, 0), "nplayers": np_}])
+    if not evaluated:
+        raise KeyboardInterrupt if stop.interrupted else TimeoutError(
+            "the time limit ended before the original's games were played")
+    [recs] = evaluated
+    final_deadline = stop.deadline
+    per_game = (time.perf_counter() - t0) / games  # seconds a game, the slowest seen so far
+
+    def leave_time():  # for the comparison: a quarter to a half of the budget, at the rate seen
+        if final_deadline is not None and compare_games:
+            budget = final_deadline - t0
+            stop.deadline = final_deadline - min(max(per_game * compare_games, budget / 4), budget / 2)
+    leave_time()
     m0 = measures(recs, np_)
     by = "decisions" if m0["decisions"] > 0 else "rounds"
     base_length = length_of(m0, by)
     if length_range is None:
         length_range = (LENGTH_RANGE[0] * base_length, LENGTH_RANGE[1] * base_length)
-    original = Variant(original_text, [], 0, 0, m0)
+    original = Variant(original_text, [], 0, 0, m0, nplayers=np_)
     original.fitness, terms = fitness(m0, length_range, weights, by)
     original.measures["terms"] = terms
     original.cell = cell_of(m0, base_length, by)
@@ -337,34 +388,19 @@ def evolve(game, generations: int = 10, population: int = 12, games: int = 200, 
     history = []
     rejected: dict = {}
     for gen in range(1, generations + 1):
-        batch = []
-        for k in range(population):
-            rng = random.Random(variant_seed(seed, gen, k))
-            for _ in range(MAX_TRIES):
-                parents = [archive[c] for c in sorted(archive)]
-                parent = parents[rng.randrange(len(parents))]
-                text, changes = parent.text, list(parent.changes)
-                for _ in range(2 if rng.random() < TWO_MUTATIONS else 1):
-                    mut = mutate(parse_text(text, filename), rng, operators)
-                    if mut is None:
-                        break
-                    text = mut.apply(text)
-                    changes.append(mut.description)
-                if text in seen:
-                    rejected["already made"] = rejected.get("already made", 0) + 1
-                    continue
-                seen.add(text)
-                _, reason = validate(text, filename, variant_seed(seed, gen, k), max_steps, game.max_work)
-                if reason:
-                    key = reason.split(":")[0]
-                    rejected[key] = rejected.get(key, 0) + 1
-                    continue
-                batch.append({"text": text, "changes": changes, "seed_of": (seed, gen, k), "index": k})
-                break
+        if stop():
+            break
+        batch = _make_batch(archive, seen, rejected, seed, gen, population, operators, filename, max_steps,
+                            game.max_work, stop, np_)
         new_elites = 0
-        for v, recs in zip(batch, run(batch) if batch else []):
-            m = measures(recs, np_)
-            var = Variant(v["text"], v["changes"], gen, v["index"], m)
+        t1 = time.perf_counter()
+        results = run(batch) if batch and not stop() else []
+        if results:  # the variants may play slower than the original (longer games, another engine)
+            per_game = max(per_game, (time.perf_counter() - t1) / (games * len(results)))
+            leave_time()
+        for v, recs in zip(batch, results):
+            m = measures(recs, v["nplayers"])
+            var = Variant(v["text"], v["changes"], gen, v["index"], m, nplayers=v["nplayers"])
             var.fitness, terms = fitness(m, length_range, weights, by)
             var.measures["terms"] = terms
             var.cell = cell_of(m, base_length, by)
@@ -372,31 +408,95 @@ def evolve(game, generations: int = 10, population: int = 12, games: int = 200, 
             if held is None or var.fitness > held.fitness:
                 archive[var.cell] = var
                 new_elites += 1
-        history.append({"generation": gen, "evaluated": len(batch), "new_elites": new_elites,
+        if not results and stop():
+            break  # stopped before any variant of this generation was played
+        history.append({"generation": gen, "evaluated": len(results), "new_elites": new_elites,
                         "cells": len(archive), "best_fitness": max(v.fitness for v in archive.values())})
+    stopped = "interrupted" if stop.interrupted else ("time" if stop() else None)
+    stop.deadline = final_deadline
     best = sorted((v for v in archive.values() if v.changes), key=lambda v: (-v.fitness, v.generation, v.index))[:keep]
     settings = {"generations": generations, "population": population, "games": games, "players": specs,
                 "weights": weights, "length_range": list(length_range), "length_by": by,
                 "operators": list(operators or OPERATORS), "max_steps": max_steps, "max_work": game.max_work}
-    return EvolveResult(game.name, filename, seed, settings, original, archive, best, history, rejected)
+    return EvolveResult(game.name, filename, seed, settings, original, archive, best, history, rejected,
+                        stopped=stopped)
 
 
-def compare(result: EvolveResult, games: int | None = None, workers: int = 1, progress=None) -> dict:
+def _make_batch(archive, seen, rejected, seed, gen, population, operators, filename, max_steps, max_work,
+                stop, nplayers) -> list:
+    """Up to ``population`` new valid variants of generation ``gen`` (fewer once ``stop`` says
+    stop); ``seen`` and ``rejected`` are updated. A variant of a game of ``nplayers`` (2 or
+    more) that leaves one player is rejected: a game against nobody is trivially fair."""
+    batch = []
+    for k in range(population):
+        rng = random.Random(variant_seed(seed, gen, k))
+        for _ in range(MAX_TRIES):
+            if stop():
+                return batch
+            parents = [archive[c] for c in sorted(archive)]
+            parent = parents[rng.randrange(len(parents))]
+            text, changes = parent.text, list(parent.changes)
+            for _ in range(2 if rng.random() < TWO_MUTATIONS else 1):
+                mut = mutate(parse_text(text, filename), rng, operators)
+                if mut is None:
+                    break
+                text = mut.apply(text)
+                changes.append(mut.description)
+            if text in seen:
+                rejected["already made"] = rejected.get("already made", 0) + 1
+                continue
+            try:
+                stop.hold = False  # Ctrl-C in a long trial game stops at once
+                variant, reason = validate(text, filename, variant_seed(seed, gen, k), max_steps, max_work)
+            except KeyboardInterrupt as exc:
+                if not stop.catches(exc):
+                    raise
+                return batch
+            finally:
+                stop.hold = True
+            seen.add(text)
+            if not reason and variant.nplayers < 2 <= nplayers:
+                reason = "leaves a single player"
+            if reason:
+                key = reason.split(":")[0]
+                rejected[key] = rejected.get(key, 0) + 1
+                continue
+            batch.append({"text": text, "changes": changes, "seed_of": (seed, gen, k), "index": k,
+                          "nplayers": variant.nplayers})
+            break
+    return batch
+
+
+def compare(result: EvolveResult, games: int | None = None, workers: int = 1, progress=None, stop=None) -> dict:
     """Measure the original and every best variant again with ``analysis.analyze`` on the same
     fresh deals (seed derived from the run's, never used by the search), so the figures are
-    free of the selection's optimism; sets and returns ``result.comparison``."""
+    free of the selection's optimism; sets and returns ``result.comparison``.
+
+    ``stop`` (a ``stopping.Stop``): once it says stop, the variants not measured again on all
+    the deals are left out of the rows (named in ``not_measured``)."""
     from .analysis import analyze
 
     games = games or result.settings["games"]
-    specs = result.settings["players"]
+    given = result.settings["players"]
     seed = variant_seed(result.seed, -1, 0)
     rows = []
     done = [0]
-    for v in [result.original] + result.best:
+    variants = [result.original] + result.best
+    for v in variants:
+        if stop is not None and stop():
+            break
         g = PreparedGame.from_text(v.text, result.filename, max_work=result.settings["max_work"])
         base = done[0]
-        a = analyze(g, games, seed, specs, result.settings["max_steps"], workers=workers, keep_games=False,
-                    progress=(lambda k, base=base: progress(base + k)) if progress else None)
+        try:
+            a = analyze(g, games, seed, seat_specs(given, g.nplayers), result.settings["max_steps"],
+                        workers=workers, keep_games=False, stop=stop,
+                        progress=(lambda k, base=base: progress(base + k)) if progress else None)
+        except (KeyboardInterrupt, TimeoutError):
+            if stop is None or not stop():
+                raise
+            break
+        if a["games"] < games:  # cut short: not the same deals as the others
+            break
         done[0] += games
         m = measures_of_summary(a)
         f, terms = fitness(m, tuple(result.settings["length_range"]), result.settings["weights"],
@@ -404,5 +504,11 @@ def compare(result: EvolveResult, games: int | None = None, workers: int = 1, pr
         a["branching"].pop("by_index", None)
         rows.append({"name": v.name, "changes": v.changes, "fitness_in_search": v.fitness, "fitness": f,
                      "terms": terms, "measures": m, "analysis": a})
-    result.comparison = {"games": games, "seed": seed, "rows": rows}
+    if not rows:
+        result.comparison = None
+        return None
+    result.comparison = {"games": games, "seed": seed, "rows": rows,
+                         "not_measured": [v.name for v in variants[len(rows):]]}
+    if stop is not None and stop() and result.stopped is None:
+        result.stopped = "interrupted" if stop.interrupted else "time"
     return result.comparison

@@ -430,11 +430,21 @@ def _short(d: dict) -> str:
     return f"P{d['player']} option {d['chosen'] + 1} of {d['options']} ({printable(d['description'])})"
 
 
-def record_text(record: dict, reveal: bool = True) -> list[str]:
+def decision_words(result) -> dict[int, str]:
+    """Each decision of a game played with ``describe`` (a replay's ``result``) in the game's
+    words, as ``recycle run``'s transcript says it (``swap a card from P0's HAND for Q♠ from
+    MIDDLE``), by decision number."""
+    return {d.index: d.description for d in result.choices or []}
+
+
+def record_text(record: dict, reveal: bool = True, words: dict[int, str] | None = None) -> list[str]:
     """The record as a readable game record: deal number, seats, the deal, every decision, result.
 
-    Each string of the record is ``printable`` (a tampered record's fields could hold escape
-    sequences or line breaks: one field stays on its one line)."""
+    ``words`` (``decision_words`` of a replay of the record, by decision number) says each
+    decision in the game's words; without it (or for a decision it lacks) the record's own
+    text of the option, the form as written, is shown. Each string of the record is
+    ``printable`` (a tampered record's fields could hold escape sequences or line breaks:
+    one field stays on its one line)."""
     text = printable
     players = [text(p) for p in record["players"]]
     lines = [f"Game record: {text(record['game_name'])} ({text(record['game'])})",
@@ -451,7 +461,8 @@ def record_text(record: dict, reveal: bool = True) -> list[str]:
     for k, d in enumerate(record["decisions"], 1):
         who = players[d["player"]] if d["player"] < len(players) else "?"
         forced = "  (forced)" if d["options"] == 1 else ""
-        lines.append(f"  {k:>{width}}. P{d['player']} [{who}] {d['chosen'] + 1}/{d['options']}: {text(d[key])}{forced}")
+        said = (words or {}).get(d.get("index"), d[key])
+        lines.append(f"  {k:>{width}}. P{d['player']} [{who}] {d['chosen'] + 1}/{d['options']}: {text(said)}{forced}")
     if record.get("unfinished"):
         lines.append(f"Unfinished: stopped after {len(record['decisions'])} decisions")
         return lines

@@ -151,3 +151,45 @@ def test_the_reference_example_game_plays():
     source = re.search(r"```lisp\n(.*?)```", REFERENCE.read_text(), re.S).group(1)
     g = recycle.loads(source, "draw21.rcy")
     assert g.play(seed=1).winners
+
+
+def test_the_verbatim_schwimmens_scoring_slip_is_told_where_it_is_used():
+    """Issue 40.11: games/schwimmen.rcy, kept verbatim, scores some hands below the rule (a
+    plain suit sum compared with a doubled score); the README and docs/games.md say so and
+    point to schwimmen-lives.rcy."""
+    game = (ROOT / "games" / "schwimmen.rcy").read_text()
+    assert "((> 'RS ((current player) sto SCORE))\n      (set ((current player) sto SCORE) (* 2 'RS))" in game
+    for doc in (README, ROOT / "docs" / "games.md"):
+        text = " ".join(doc.read_text().split())
+        assert "Q♥ A♦ Q♣ scores 20" in text and "the rule gives 22" in text, doc
+        note = text[text.index("Q♥ A♦ Q♣ scores 20") - 800:text.index("Q♥ A♦ Q♣ scores 20") + 800]
+        assert "games/schwimmen-lives.rcy" in note, doc
+
+
+def test_the_verbatim_schwimmen_scores_57_of_200_dealt_hands_below_the_rule():
+    """The figure docs/games.md gives: the file's own scoring stage on the hands of deals 0-39."""
+    import recycle
+
+    text = (ROOT / "games" / "schwimmen.rcy").read_text()
+    scoring = text[text.index(" ;; calculate the scores"):text.index(" (scoring max")]
+    scoring = scoring.replace("(repeat all (move (top ((current player) iloc HAND))\n                     "
+                              "(top (game vloc DISCARD))))", "(inc (game sto SCORED))")
+    scoring = scoring.replace("(end (all player 'P (== (size ('P iloc HAND)) 0)))", "(end (== (game sto SCORED) 'NUMP))")
+    g = recycle.loads(text[:text.index(" ;; dealer can swap")] + scoring + " (scoring max ((current player) sto SCORE)))",
+                      "scored.rcy")
+    value = {"A": 11, "K": 10, "Q": 10, "J": 10, "10": 10, "9": 9, "8": 8, "7": 7}
+    below = []
+    for seed in range(40):
+        r = g.play(seed=seed)
+        for p in range(5):
+            info = next(i for i in g.layout.infos if i.label == f"HAND(P{p})")
+            # (card names may be in ASCII when a test before switched them: 9S)
+            hand = [n[:-1] + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}.get(n[-1], n[-1])
+                    for n in map(g.card_name, r.state.locs[info.index])]
+            ranks, suits = [c[:-1] for c in hand], [c[-1] for c in hand]
+            rule = 2 * max(sum(value[k] for k, s in zip(ranks, suits) if s == suit) for suit in suits)
+            if len(set(ranks)) == 1:
+                rule = 64 if ranks[0] == "A" else 61
+            if r.scores[p] < rule:
+                below.append((hand, r.scores[p], rule))
+    assert len(below) == 57 and (["9♠", "A♦", "7♦"], 18, 36) in below

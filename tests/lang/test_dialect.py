@@ -209,6 +209,15 @@ def test_check_stops_at_20_errors():
     assert str(exc.value).endswith("20 errors (the first 20; there may be more)")
 
 
+def test_a_count_of_one_error_is_singular():
+    """Issue 40.12: '1 errors'."""
+    from recycle.errors import RecycleCompileError
+
+    one = RecycleCompileErrors([RecycleCompileError("expected an action")])
+    assert one.format().endswith("\n1 error")
+    assert RecycleCompileErrors([RecycleCompileError("a")] * 2).format().endswith("\n2 errors")
+
+
 def test_one_error_is_reported_as_before():
     with pytest.raises(recycle.RecycleError) as exc:
         game("(do ((set (game sto X) (+ 1))))")

@@ -298,7 +298,7 @@ def test_the_registry_is_not_used_before_it_is_sealed(sandbox):
 # sets ...): none compares a form's head keyword with a string
 FACT_READERS = ("recycle/study/structure.py", "recycle/lang/reading/lint.py", "recycle/lang/forms/costs.py",
                 "recycle/lang/python/pyexpr.py", "recycle/lang/python/pycards.py", "recycle/lang/forms/purity.py",
-                "recycle/lang/reading/deal_limit.py")
+                "recycle/lang/reading/deal_limit.py", "recycle/lang/reading/deal_values.py")
 
 
 def test_the_facts_the_readers_use_are_those_their_head_comparisons_were():

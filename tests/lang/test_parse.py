@@ -116,7 +116,8 @@ def test_lark_is_what_parses(monkeypatch):
 
 @pytest.mark.parametrize("text, where, words", [
     ("(game (x $))", "f.rcy:1:10", "unexpected character '$'; expected '(', ')', a keyword, a NAME"),
-    ("(game (x))\n(y", "f.rcy:2:1", "never closed (expected ')' before the end of the file"),
+    ("(game (x))\n(y", "f.rcy:2:1", "(y ...) is never closed: add ')' at the end of the file"),
+    ("(game (x\n (y (z)", "f.rcy:1:1", "(game ...) is never closed: 3 forms are left open, this one and 2 inside it"),
     ("(game (x)) ) (y)", "f.rcy:1:14", "unexpected '('; expected ')' or the end of the file"),
     ("(game (x)) ) y", "f.rcy:1:14", "unexpected 'y'; expected ')' or the end of the file"),
     ("(game\r\n  (x\r $))", "f.rcy:3:2", "unexpected character '$'"),
@@ -166,8 +167,53 @@ def test_a_missing_paren_is_found_by_indentation():
     with pytest.raises(recycle.RecycleSyntaxError) as info:
         parse_text(text, "war.rcy")
     msg = info.value.format()
-    assert msg.startswith(f"war.rcy:{stage}:2: syntax error: the (stage ...) opened on line {stage} is not closed: "
-                          f"its body is indented deeper than the (scoring on line {scoring} that follows"), msg
+    assert msg.startswith(f"war.rcy:{stage}:2: syntax error: the (stage ...) opened on line {stage} is never closed: "
+                          f"add its ')' before line {scoring}, whose (scoring ... is indented as outside it\n"), msg
+
+
+GAMES = sorted((ROOT / "games").glob("*.rcy"))
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+def test_the_last_paren_missing_names_the_game_form(path):
+    """Issue 40.2: the most common slip, the file's last ')' forgotten, was blamed on a form in
+    the middle of the file by its indentation; the (game form is what is left open."""
+    text = path.read_text()
+    end = text.rindex(")")
+    game_line = parse_text(text).forms[0].span.line
+    with pytest.raises(recycle.RecycleSyntaxError) as info:
+        parse_text(text[:end] + text[end + 1:], path.name)
+    msg = info.value.format()
+    assert msg.startswith(f"{path.name}:{game_line}:1: syntax error: (game ...) is never closed: "
+                          "add ')' at the end of the file\n"), msg
+
+
+def _without_the_close_of(text: str, form) -> str:
+    """``text`` with the ')' that closes ``form`` deleted."""
+    lines = text.splitlines(keepends=True)
+    at = sum(len(x) for x in lines[:form.span.end_line - 1]) + form.span.end_column - 2
+    assert text[at] == ")"
+    return text[:at] + text[at + 1:]
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("head", ["stage", "do"])
+def test_a_paren_missing_in_the_middle_is_placed_by_indentation(path, head):
+    """The first stage, or the first block after the setup, loses its ')': that form is named,
+    with the line its ')' belongs before."""
+    text = path.read_text()
+    form = next(x for x in parse_text(text).forms[0].items if isinstance(x, SList) and x.head == head
+                and x.span.end_line > x.span.line)
+    with pytest.raises(recycle.RecycleSyntaxError) as info:
+        parse_text(_without_the_close_of(text, form), path.name)
+    msg = info.value.format()
+    line = form.span.line
+    assert msg.startswith(f"{path.name}:{line}:{form.span.column}: syntax error: the ({head} ...) opened on line "
+                          f"{line} is never closed: add its ')' before line "), msg
+    lines = text.splitlines()
+    sibling = next(k for k in range(form.span.end_line + 1, len(lines) + 1)
+                   if lines[k - 1].strip()[:1] not in ("", ";"))  # the next form after it
+    assert f"before line {sibling}, whose (" in msg, msg
 
 
 def test_unknown_words_are_named_with_the_nearest_known_one():

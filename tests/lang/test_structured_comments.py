@@ -30,6 +30,17 @@ def test_notes_not_understood_are_warnings_with_their_position(tmp_path):
     assert "3 warnings" in r.output
 
 
+def test_a_label_warning_quotes_the_whole_note_with_its_closing_quote():
+    """Issue 40.12: a note was cut at 30 characters, so a label's warning lost its closing quote."""
+    bad = LAY.replace(";@ hide: TURNS", ';@ hide: TURNS\n;@ label: NOSUCH "cards laid on the table so far"')
+    [w] = [str(w) for w in recycle.loads(bad, "bad.rcy").note_warnings]
+    assert w == ("bad.rcy:2:1: warning: structured comment ';@ label: NOSUCH \"cards laid on the table so far\"' "
+                 "ignored: the game has no storage NOSUCH")
+    long = LAY.replace(";@ hide: TURNS", ";@ hide: TURNS\n;@ colour: " + "red " * 40)
+    [w] = [str(w) for w in recycle.loads(long, "long.rcy").note_warnings]
+    assert "';@ colour: red red" in w and "…' not understood" in w and len(w) < 220
+
+
 def test_a_name_must_stand_next_to_an_option():
     far = LAY.replace("   ;@ name: lay\n", "").replace(";@ hide: TURNS", ";@ hide: TURNS\n;@ name: lay")
     g = recycle.loads(far, "far.rcy")

@@ -3,6 +3,8 @@ recycle.lang.reading.deal_limit counts the deal from the text, soundly, and says
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from typer.testing import CliRunner
 
@@ -78,8 +80,9 @@ def test_the_failure_and_the_counts_of_hearts():
     (f"(do ((move (top (game iloc S)) (top (game vloc UP))) {DEAL4}))", 3,
      DealFailure(3, ("game", "iloc", "S"), 12, 4, 9, False)),
     # the first turn of a stage whose end is false on arrival (a storage 0 until set, a declared count)
-    (f"(stage player (end (> (game sto ROUND) 5)) (do ({DEAL4} (inc (game sto ROUND)))))", 3,
+    (f"(stage player (end (> (game sto ROUND) 0)) (do ({DEAL4} (inc (game sto ROUND)))))", 3,
      DealFailure(3, ("game", "iloc", "S"), 12, 4, 10, True)),
+
     # a condition worked out: the deal depends on the number of players
     (f"(do (((== (size player) 3) (repeat 11 (move (top (game iloc S)) (top (game vloc UP)))))))", 3,
      DealFailure(3, ("game", "iloc", "S"), 11, None, 10, True)),
@@ -87,6 +90,34 @@ def test_the_failure_and_the_counts_of_hearts():
 def test_the_deal_is_followed(flow, n, expected):
     assert deal_failure(src(game(flow)), n) == expected
     assert deal_failure(src(game(flow)), 2) is None
+
+
+@pytest.mark.parametrize("flow, expected", [
+    # a stage in which nobody decides is followed turn by turn (issue 40.12): a card to each in
+    # turn, the stage told as a whole (6 each)
+    ("(stage player (end (all player 'P (== (size ('P iloc H)) 6))) (do ((move (top (game iloc S)) "
+     "(top ((current player) iloc H))))))", DealFailure(2, ("game", "iloc", "S"), 12, 6, 10, True)),
+    # a hand at each turn: the turn that fails is told (the second one, 2 cards left)
+    (f"(stage player (end (== (game sto T) 2)) (do ({DEAL4} (inc (game sto T)))))",
+     DealFailure(2, ("game", "iloc", "S"), 8, 4, 2, False)),
+])
+def test_a_stage_in_which_nobody_decides_is_followed_to_its_end(flow, expected):
+    assert deal_failure(src(game(flow)), 2) == expected
+    assert deal_failure(src(game(flow)), 1) is None
+
+
+KNOCKOUT = Path(__file__).parent / "knockout-whist.rcy"
+
+
+def test_knockout_whist_for_8_is_refused_before_playing():
+    """Issue 40.12: its deal goes round the table a card at a time, which was not followed:
+    -p 8 played, and stopped on an empty stock."""
+    r = runner.invoke(app, ["run", str(KNOCKOUT), "-p", "8"])
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert r.output.strip().endswith("deals 7 cards to each player from a deck of 52: it supports at most "
+                                     "7 players; -p 8 asks for 8"), r.output
+    assert "STOCK →" not in r.output  # nothing was played
+    assert runner.invoke(app, ["run", str(KNOCKOUT), "-p", "7", "--seed", "1"]).exit_code == 0
 
 
 @pytest.mark.parametrize("flow", [

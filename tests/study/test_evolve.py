@@ -13,9 +13,10 @@ from recycle.cli import app
 from recycle.lang.syntax.reader import parse_text
 from recycle.study import mutations
 from recycle.study.analysis import analyze
-from recycle.study.evolve import (evolve, fairness, measures, measures_of_summary, play_chunk, validate,
+from recycle.study.evolve import (compare, evolve, fairness, measures, measures_of_summary, play_chunk, validate,
                                   variant_seed)
 from recycle.engine.game import rollout_seed
+from recycle.study.stopping import Stop
 
 runner = CliRunner()
 
@@ -234,3 +235,87 @@ def test_cli_refuses_an_output_that_is_a_file(tmp_path):
     path.write_text(DRAW)
     r = runner.invoke(app, ["evolve", str(path), "-g", "1", "--games", "2", "-o", str(path)])
     assert r.exit_code == 2 and "it is a file, not a folder" in r.output
+
+
+# -- a variant's own number of players (issue 40.1) ------------------------------------------------
+
+SEATS = (DRAW.replace("(declare 2 'BONUS)", "(declare 3 'NUMP)").replace("(create players 2)", "(create players 'NUMP)")
+         .replace("'BONUS)", "2)"))
+
+
+def test_a_variant_that_changes_the_player_count_is_played_by_its_own_players(tmp_path):
+    path = tmp_path / "seats.rcy"
+    path.write_text(SEATS)
+    r = evolve(path, generations=3, population=3, games=10, seed=1, operators=["constant"],
+               specs=["greedy", "random"])
+    counts = {v.nplayers for v in r.archive.values()}
+    assert r.original.nplayers == 3 and counts - {3}, counts  # some variant has another count
+    for v in r.archive.values():
+        assert v.nplayers == recycle.loads(v.text, "v.rcy").nplayers >= 2
+        assert len(v.measures["win_shares"]) == v.nplayers and v.measures["finished"] == 10
+    rows = compare(r, games=10)["rows"]
+    assert [len(x["analysis"]["seats"]) for x in rows] == [v.nplayers for v in [r.original] + r.best]
+    assert all(x["analysis"]["players"][0] == "greedy" for x in rows)
+
+
+def test_cli_evolves_a_game_that_declares_its_player_count(tmp_path):
+    path = tmp_path / "seats.rcy"
+    path.write_text(SEATS)
+    r = runner.invoke(app, ["evolve", str(path), "-g", "3", "--population", "3", "--games", "10", "--keep", "3",
+                            "--operators", "constant", "--no-progress", "-o", str(tmp_path / "out")])
+    assert r.exit_code == 0, r.output
+    players_row = next(line for line in r.stdout.splitlines() if line.startswith("players "))
+    assert players_row.split()[1] == "3" and set(players_row.split()[2:]) - {"3"}
+
+
+def test_evolve_stopped_keeps_the_generations_done(tmp_path):
+    path = tmp_path / "draw.rcy"
+    path.write_text(DRAW)
+    stop = Stop()
+
+    def progress(done):  # "Ctrl-C" once the original and the first generation are played
+        if done >= 20 * (1 + 3):
+            stop.interrupted = True
+    r = evolve(path, generations=5, population=3, games=20, seed=5, progress=progress, stop=stop)
+    full = evolve(path, generations=1, population=3, games=20, seed=5)
+    assert r.stopped == "interrupted" and len(r.history) == 1 and full.stopped is None
+    assert [(v.text, v.fitness) for v in r.best] == [(v.text, v.fitness) for v in full.best] and r.best
+    assert compare(r, games=10, stop=stop) is None and r.comparison is None
+
+
+def test_evolve_with_no_time_for_the_original_says_so(tmp_path):
+    path = tmp_path / "draw.rcy"
+    path.write_text(DRAW)
+    r = runner.invoke(app, ["evolve", str(path), "-g", "1", "--games", "5", "--seconds", "0", "--no-progress"])
+    assert r.exit_code == 1 and "the time limit ended before the original's games were played (--seconds 0)" \
+        in r.output and "Traceback" not in r.output
+
+
+def test_cli_interrupted_writes_what_was_found(tmp_path, monkeypatch):
+    import recycle.study.evolve as ev
+
+    path = tmp_path / "draw.rcy"
+    path.write_text(DRAW)
+    real = ev._make_batch
+
+    def make_batch(archive, seen, rejected, seed, gen, *args):
+        stop = args[-2]
+        if gen == 2:  # Ctrl-C while the second generation is made
+            stop.interrupted = True
+            return []
+        return real(archive, seen, rejected, seed, gen, *args)
+    monkeypatch.setattr(ev, "_make_batch", make_batch)
+    out = tmp_path / "out"
+    r = runner.invoke(app, ["evolve", str(path), "-g", "4", "--population", "3", "--games", "10", "--keep", "2",
+                            "--no-progress", "-o", str(out)])
+    assert r.exit_code == 130, r.output
+    assert "interrupted after 1 of 4 generations: keeping what was found" in r.output
+    assert [p.name for p in out.glob("variant-*.rcy")][:1] == ["variant-01.rcy"]
+    assert json.loads((out / "report.json").read_text())["stopped"] == "interrupted"
+
+
+def test_a_chunk_past_the_time_limit_is_left_unplayed():
+    """A slow variant's chunk of games gives way to --seconds between its games."""
+    g = recycle.loads(DRAW, "d.rcy")
+    assert play_chunk(g, DRAW, "d.rcy", [1, 2], ["random", "random"], 1000, until=0.0) is None
+    assert len(play_chunk(g, DRAW, "d.rcy", [1, 2], ["random", "random"], 1000, until=None)) == 2

@@ -51,6 +51,30 @@ def test_replay_text_is_a_readable_game_record(tmp_path):
     assert "HAND(P0)" not in hidden  # the deal is shown only with --reveal
 
 
+def test_replay_text_says_the_decisions_in_the_games_words_without_running_the_players(tmp_path, monkeypatch):
+    """Issue 40.7: --text printed the options as raw forms, after running the recorded
+    look-ahead players again (36-40 s for a Hearts record)."""
+    out = tmp_path / "game.json"
+    assert runner.invoke(app, ["run", SCHWIMMEN, "--seed", "3", "--players", "pimc:4,random",
+                               "--record", str(out)]).exit_code == 0
+    rec = read_record(out)
+    run = runner.invoke(app, ["run", SCHWIMMEN, "--seed", "3", "--players", "pimc:4,random"]).stdout
+    ran = []
+    monkeypatch.setattr("recycle.players.make_player", lambda spec, *a, **k: ran.append(spec) or 1 / 0)
+    r = runner.invoke(app, ["replay", str(out), "--text", "--game-folder", str(GAMES)])
+    assert r.exit_code == 0, r.output
+    assert ran == []  # no player was made: the recorded choices were played back
+    plays = [line for line in r.stdout.splitlines() if ". P" in line]
+    assert len(plays) == len(rec["decisions"])
+    assert plays[0] == "   1. P0 [pimc:4] 2/2: pass"
+    assert "swap a card from P1's HAND for " in r.stdout
+    assert not any("(swap" in line or "(do" in line or "current player" in line for line in plays)
+    assert "replay identical to the record: deal #3" in r.stderr
+    # the words of a scripted replay are those of `recycle run`'s transcript
+    said = [line.split(": ", 1)[1] for line in run.splitlines() if " chooses option " in line]
+    assert [line.split(": ", 1)[1].removesuffix("  (forced)") for line in plays] == said
+
+
 def test_a_tampered_record_is_reported(tmp_path):
     out = tmp_path / "game.json"
     assert runner.invoke(app, ["run", SCHWIMMEN, "--seed", "5", "--record", str(out)]).exit_code == 0

@@ -10,7 +10,8 @@ The analysis follows the start of the game exactly, and only as far as it can: t
 from its beginning: ``do`` blocks, a stage whose end condition it can work out (false on
 arrival: its first turn is played; true: the stage is skipped), loops over the players,
 ``repeat N`` with N known, conditions it can decide, moves whose source is ``(top|bottom
-LOCATION)``, shuffles, integer storages. It stops, without a verdict, at the first thing it
+LOCATION)``, shuffles, integer storages, and a stage in which nobody decides (a deal a card at
+a time round the table) turn by turn. It stops, without a verdict, at the first thing it
 cannot follow exactly (a choice, a computed location name, a card variable, a count it cannot
 work out...). So a refusal is sound: the game with that many players reaches, by steps that do
 not depend on chance or on anybody's choice, a move from a location that is then empty (or
@@ -27,17 +28,14 @@ from dataclasses import dataclass
 from functools import partial
 
 from ...errors import RecycleError
+from ..forms.flow import REGISTRY
 from ..forms.registry import Kind
 from ..forms.shapes import deck_combinations, head_of, is_location_form, kw
 from ..syntax.reader import INT, VAR, Atom, SList, SourceFile
 from ..forms.writers import Writers
+from .deal_values import NOT_MINE, READ, _players_loop, _Stop
 
 MAX_STEPS = 200_000  # abstract steps per count analysed: beyond it the analysis gives up
-MAX_INT = 2**53  # integers beyond it are left unknown (no overflow question arises)
-
-
-class _Stop(Exception):
-    """The analysis cannot follow the game exactly from here on."""
 
 
 class _Empty(Exception):
@@ -300,8 +298,27 @@ class _Analysis:
                     pass
                 raise _Failed(DealFailure(self.n, exc.key, self.taken, self._per_player(), held, deck)) from None
 
+    def whole_stage(self, x, env) -> None:
+        """Follow a ``_turn_stage``; a failing item of a turn is told when it deals to every
+        player, else the whole stage is (re-run from before it to count what it takes)."""
+        snap = self.snapshot()
+        try:
+            _stage(self, x, env)
+        except _Failed as exc:
+            if exc.failure.per_player is not None:
+                raise
+            key = exc.failure.location
+            held, deck = self._held(snap, key)
+            self.restore(snap)
+            self.dry, self.watch, self.taken, self.in_player_loops = True, key, 0, 0
+            try:
+                _stage(self, x, env)
+            except _Stop:
+                pass
+            raise _Failed(DealFailure(self.n, key, self.taken, self._per_player(), held, deck)) from None
+
     def _held(self, snap, key):
-        counts, unknown, moved = snap[0], snap[1], snap[2]
+        counts, moved = snap[0], snap[2]
         held = counts.get(key, 0)
         return held, key not in moved and 0 < held == self.created.get(key, 0)
 
@@ -339,71 +356,10 @@ class _Analysis:
         return None
 
 
-# -- what the analysis follows, by form (recycle/lang/forms/writers.py's tables) ------------
+# -- what the analysis follows, by form (writers.py's tables; values and conditions: deal_values.py)
 # A reader of an action or block returns NOT_MINE for a use of its form it does not follow.
 
-READ = Writers("deal-limit")  # values, conditions, actions and blocks
 TOP = Writers("deal-limit flow")  # the game's own flow, a statement at a time
-NOT_MINE = object()
-_ARITHMETIC = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b}
-_COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
-            ">": lambda a, b: a > b, "<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b}
-
-
-@READ.register(Kind.INT, "+", "-", "*")
-def _arithmetic(an, x, env):
-    if len(x.items) != 3:
-        return None
-    a, b = an.integer(x.items[1], env), an.integer(x.items[2], env)
-    if a is None or b is None:
-        return None
-    v = _ARITHMETIC[x.items[0].value](a, b)
-    return v if abs(v) < MAX_INT else None
-
-
-@READ.register(Kind.INT, "size")
-def _size(an, x, env):
-    if len(x.items) != 2:
-        return None
-    if kw(x.items[1], "player"):
-        return an.n
-    if is_location_form(x.items[1]):
-        try:
-            owner, kind, name = an.location(x.items[1], env)
-        except _Stop:
-            return None
-        return None if owner is None else an.count((owner, kind, name))
-    return None
-
-
-def _junction(an, x, env, decisive: bool):
-    return an.decided([an.truth(i, env) for i in x.items[1:]], decisive) if len(x.items) >= 3 else None
-
-
-@READ.register(Kind.BOOL, "not")
-def _not(an, x, env):
-    v = an.truth(x.items[1], env) if len(x.items) == 2 else None
-    return None if v is None else not v
-
-
-@READ.register(Kind.BOOL, "==", "!=", "<", ">", "<=", ">=")
-def _compare(an, x, env):
-    if len(x.items) != 3:
-        return None
-    a, b = an.integer(x.items[1], env), an.integer(x.items[2], env)
-    return None if a is None or b is None else _COMPARE[x.items[0].value](a, b)
-
-
-def _players_loop(x) -> bool:
-    return len(x.items) == 4 and kw(x.items[1], "player") and isinstance(x.items[2], Atom) and x.items[2].kind == VAR
-
-
-def _each_player(an, x, env) -> list:
-    return [an.truth(x.items[3], {**env, x.items[2].value: ("player", p)}) for p in range(an.n)]
-
-
-def _quantifier(an, x, env, decisive: bool):
-    return an.decided(_each_player(an, x, env), decisive) if _players_loop(x) else None
 
 
 @READ.register(Kind.ACTION, "move")
@@ -449,10 +405,7 @@ def _add(an, x, env, sign: int):
     an.storage(x.items[1], env, None if amount is None else amount * sign, add=True)
 
 
-# a true operand decides an or (any), a false one an and (all); inc adds, dec takes away
-for _head, _read in (("and", partial(_junction, decisive=False)), ("or", partial(_junction, decisive=True)),
-                     ("any", partial(_quantifier, decisive=True)), ("all", partial(_quantifier, decisive=False))):
-    READ.register(Kind.BOOL, _head)(_read)
+# inc adds, dec takes away
 READ.register(Kind.ACTION, "inc")(partial(_add, sign=1))
 READ.register(Kind.ACTION, "dec")(partial(_add, sign=-1))
 
@@ -508,6 +461,51 @@ def _let(an, x, env):
     an.action(x.items[3], {**env, x.items[2].value: an.integer(x.items[1], env)})
 
 
+def _turn_stage(x) -> bool:
+    """``(stage player (end CONDITION) ITEM ...)`` with no choice (nobody decides), ``cycle`` or
+    ``turn`` (turns go round in order, whole) in its items: a deal a card at a time round the table."""
+    items, todo = x.items, list(x.items[3:])
+    if not ("stage" in REGISTRY.roles.get(head_of(x), ()) and len(items) >= 4 and kw(items[1], "player")
+            and head_of(items[2]) == "end" and len(items[2].items) == 2):
+        return False
+    while todo:
+        h = head_of(y := todo.pop())
+        if "choice" in REGISTRY.roles.get(h, ()) or READ.get(Kind.ACTION, h) in (_cycle, _turn):
+            return False
+        todo.extend(y.items if isinstance(y, SList) else ())
+    return True
+
+
+@READ.register(Kind.FLOW, "stage")
+def _stage(an, x, env):
+    """A ``_turn_stage`` followed turn by turn, as ``flow.a_stage`` plays it: the end is checked
+    before every turn, the current player advances by one between turns, and the one before the
+    stage is current again after it. Its turns count as loops over the players (a card to each
+    player in turn is a card per player)."""
+    if not _turn_stage(x):
+        return NOT_MINE
+    saved, first = an.current, True
+    if saved is None:
+        raise _Stop
+    an.player_loops += 1
+    try:
+        while not _known(an.truth(x.items[2].items[1], env)):
+            if not first:
+                an.current = (an.current + 1) % an.n
+            first = False
+            an.step()
+            an.statements(x.items[3:], env)
+    finally:
+        an.player_loops -= 1
+    an.current = saved
+
+
+def _known(value):
+    if value is None:
+        raise _Stop
+    return value
+
+
 @TOP.register(Kind.FLOW, "do")
 def _top_do(an, x, env):
     if len(x.items) != 2 or not isinstance(x.items[1], SList):
@@ -517,6 +515,9 @@ def _top_do(an, x, env):
 
 @TOP.register(Kind.FLOW, "stage")
 def _top_stage(an, x, env):
+    if _turn_stage(x):  # followed to its end
+        an.whole_stage(x, env)
+        return None
     if len(x.items) < 3 or head_of(x.items[2]) != "end":
         return NOT_MINE
     done = an.truth(x.items[2].items[1], env) if len(x.items[2].items) == 2 else None

@@ -151,6 +151,13 @@ def _named_option(options: list, span: Span, lines: list):
     return f
 
 
+def _shown(text: str, limit: int = MAX_WORDS + 30) -> str:
+    """A note as a warning quotes it: whole (its quoted words with their closing quote) up to
+    ``limit`` characters, longer ones cut with '…' so the cut is seen."""
+    text = text.strip()
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 def read_notes(source: SourceFile) -> tuple[GameWords, list]:
     """The ``GameWords`` of ``source``'s notes, and a ``NoteWarning`` for each note not
     understood (the notes that are understood still count)."""
@@ -174,7 +181,7 @@ def read_notes(source: SourceFile) -> tuple[GameWords, list]:
         m = _KIND.match(text)
         kind = m.group(1).lower() if m else ""
         body = m.group(2).strip() if m else ""
-        shown = text.strip()[:30]
+        shown = _shown(text)
         if kind == "name":
             if not body or len(body) > MAX_WORDS:
                 warn(span, shown, f"ignored: a name is 1 to {MAX_WORDS} characters of words")
