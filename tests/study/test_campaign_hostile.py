@@ -2,8 +2,8 @@
 two campaigns on one Dask cluster, foreign and crafted databases, text that matplotlib would
 read as markup, a full disk, a lost scheduler, and what reports say and compare."""
 
-import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -12,7 +12,7 @@ import pytest
 
 duckdb = pytest.importorskip("duckdb")
 
-from recycle.study.campaign import Plan, PlanError, StoreError, report, run_campaign  # noqa: E402
+from recycle.study.campaign import Plan, PlanError, StoreError, report, run_campaign
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ROOT / "games"
@@ -60,7 +60,7 @@ def reference(tmp_path_factory):
 def _cli(*args, cwd):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     return subprocess.run([sys.executable, "-m", "recycle", *args], capture_output=True, text=True, env=env,
-                          cwd=cwd, timeout=300)
+                          cwd=cwd, timeout=300, check=False)
 
 
 # -- 39.11: a plan too large to plan -----------------------------------------------------------
@@ -72,3 +72,230 @@ def test_a_plan_of_a_billion_chunks_is_refused_before_it_is_planned(tmp_path):
     r = _cli("campaign", "plan.toml", cwd=tmp_path)
     assert r.returncode == 1 and "Traceback" not in r.stderr and r.stderr.count("\n") == 1
     assert r.stderr.startswith("error: the plan has 2,000,000,000 chunks")
+
+
+# -- 39.3: two campaigns on one Dask cluster -------------------------------------------------------
+
+def test_two_campaigns_on_one_cluster_each_get_their_own_games(tmp_path, monkeypatch):
+    distributed = pytest.importorskip("distributed")
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    plan_a = _folder(tmp_path / "a")
+    plan_b = _folder(tmp_path / "b", "max_steps = 10\n" + PLAN)  # the same names and seed, another limit
+    run_campaign(plan_b, tmp_path / "b" / "alone.duckdb")
+    # A's tasks stay on the cluster (as when both campaigns run at once)
+    monkeypatch.setattr(distributed.Future, "release", lambda self, *a, **k: None)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        run_campaign(plan_a, tmp_path / "a" / "a.duckdb", scheduler=client)
+        run_b = run_campaign(plan_b, tmp_path / "b" / "b.duckdb", scheduler=client)
+    games, _ = tables(tmp_path / "b" / "b.duckdb")
+    assert sum(g[13] == "max_steps" for g in games) > len(games) // 2  # B's 10-step rule, not A's games
+    assert tables(tmp_path / "b" / "b.duckdb") == tables(tmp_path / "b" / "alone.duckdb")
+    assert run_b.chunks_run == 12 and not run_b.rejected
+
+
+def test_a_result_is_checked_against_the_chunk_it_was_asked_for(tmp_path):
+    from recycle.study.campaign.job import mismatch, run_chunk
+    from recycle.study.campaign.run import prepare
+
+    _, tasks_a = prepare(Plan.from_toml(_folder(tmp_path)))
+    _, tasks_b = prepare(Plan.from_text("max_steps = 10\n" + PLAN, tmp_path))
+    a, b = tasks_a[0], tasks_b[0]
+    assert a.key == b.key and a.seed == b.seed and a.dask_key != b.dask_key
+    res = run_chunk(a)
+    assert mismatch(a, res) is None
+    assert mismatch(b, res) == "the cluster returned the result of another task (another campaign's?)"
+    res.columns["idx"][0] += 1
+    assert mismatch(a, res) == "the result's games are not the chunk's (indexes or seeds differ)"
+    res.columns["idx"].pop()
+    assert mismatch(a, res) == "the result does not hold the 4 games of the chunk"
+    assert mismatch(a, "junk") == "the cluster returned a str, not a chunk's result"
+
+
+# -- 39.4 and 39.13: databases from someone else -------------------------------------------------
+
+def _valid_db(path, extra_sql=()):
+    """A small campaign database written by hand (two seats, a baseline and a variant), then
+    ``extra_sql`` run on it."""
+    from recycle.study.campaign import store
+
+    con = store.connect(path)
+    con.execute("INSERT INTO plan VALUES ('name', 'fake'), ('seed', '1'), ('games', '20'), ('chunk', '20')")
+    for v, base in (("baseline", True), ("X=1", False)):
+        con.execute("INSERT INTO cells VALUES ('g', ?, 'r', ?, '[]', 'random', 2, 'max', 1, 20)", [v, base])
+        for i in range(20):
+            con.execute("INSERT INTO games (game, variant, lineup, chunk, idx, seed, scores, winners, decisions, "
+                        "options, lead_changes, settled_at, winner_gap, final_spread) "
+                        "VALUES ('g', ?, 'r', 0, ?, ?, [1, 0], ?, ?, ?, ?, 0.5, 1.0, 1.0)",
+                        [v, i, i, [i % 2], i % 5 + 1, 2 * (i % 5 + 1), i % 3])
+        con.execute("INSERT INTO chunks (game, variant, lineup, chunk, seed, games, status) "
+                    "VALUES ('g', ?, 'r', 0, 1, 20, 'done')", [v])
+    for sql in extra_sql:
+        con.execute(sql)
+    con.close()
+    return path
+
+
+@pytest.mark.parametrize("reader", ["read_text('{secret}')", "glob('{folder}/*')"])
+def test_a_database_whose_views_read_local_files_is_refused(tmp_path, reader):
+    secret = tmp_path / "id_rsa"
+    secret.write_text("-----BEGIN PRIVATE KEY----- s3cr3t\n")
+    source = reader.format(secret=secret, folder=tmp_path)
+    column = "content" if "read_text" in source else "file"
+    _valid_db(tmp_path / "evil.duckdb", ["DROP TABLE plan",
+                                          f"CREATE VIEW plan AS SELECT 'name' AS key, {column} AS value FROM {source}"])
+    for extra in ([], ["--json"], ["--html", "r.html"]):
+        r = _cli("report", "evil.duckdb", *extra, cwd=tmp_path)
+        assert r.returncode == 1, r.stdout
+        assert r.stderr == "error: evil.duckdb is not a campaign database: it holds views (main.plan), which a " \
+                           "campaign never writes and which are not read\n"
+        assert "s3cr3t" not in r.stdout and "id_rsa" not in r.stdout and not (tmp_path / "r.html").exists()
+
+
+def test_a_foreign_database_is_read_without_file_access_or_macros(tmp_path):
+    from recycle.study.campaign.foreign import open_foreign
+
+    (tmp_path / "secret").write_text("s3cr3t")
+    _valid_db(tmp_path / "m.duckdb", ["CREATE MACRO duckdb_views() AS TABLE SELECT 1 AS x WHERE false"])
+    con = open_foreign(tmp_path / "m.duckdb")
+    try:
+        with pytest.raises(duckdb.Error, match="disabled by configuration"):
+            con.execute(f"SELECT * FROM read_text('{tmp_path / 'secret'}')").fetchall()
+        with pytest.raises(duckdb.Error, match="locked"):
+            con.execute("SET enable_external_access = true")
+    finally:
+        con.close()
+    with pytest.raises(StoreError, match=r"it holds macros \(main.duckdb_views\)"):
+        report(tmp_path / "m.duckdb")
+
+
+CRAFTED = [
+    (["UPDATE cells SET settings = '{not json'"], "a cell's settings are not a JSON list"),
+    ([("INSERT INTO games (game, variant, lineup, chunk, idx, seed, scores, winners) VALUES ('nosuch', "
+       "'baseline', 'r', 0, 0, 0, [1, 0], [0])")], "a game of no cell"),
+    (["UPDATE plan SET value = 'many' WHERE key = 'seed'"], "the plan's seed is not a number"),
+    (["UPDATE cells SET nplayers = 100000"], "a cell with a missing or over-long name"),
+    (["UPDATE games SET winners = [5] WHERE idx = 3"], "a game whose scores, winners or measures do not fit"),
+    (["UPDATE games SET scores = [1] WHERE idx = 3"], "a game whose scores, winners or measures do not fit"),
+    (["UPDATE games SET settled_at = 'nan'::DOUBLE WHERE idx = 3"], "do not fit its cell"),
+    (["UPDATE games SET stopped_by = 'aliens' WHERE idx = 3"], "do not fit its cell"),
+    (["UPDATE chunks SET status = 'maybe'"], "a chunk with a bad status"),
+    (["INSERT INTO plan VALUES ('evil', 'x')"], "a plan row 'evil' is not one a campaign writes"),
+    (["CREATE TABLE more (x INTEGER)"], r"it holds other tables \(main.more\)"),
+    (["DROP TABLE chunks"], "no table chunks"),
+    (["DROP TABLE cells", ("CREATE TABLE cells (game TEXT, variant TEXT, lineup TEXT, baseline BOOLEAN, "
+                            "settings TEXT, players TEXT, nplayers INTEGER AS (2000000000), scoring TEXT, "
+                            "chunks INTEGER, games INTEGER)")],
+     "the table cells is not the campaign's"),
+]
+
+
+@pytest.mark.parametrize("sql, message", CRAFTED)
+def test_a_crafted_database_is_refused_with_what_is_wrong(tmp_path, sql, message):
+    _valid_db(tmp_path / "c.duckdb", sql)
+    with pytest.raises(StoreError, match=message):
+        report(tmp_path / "c.duckdb")
+
+
+def test_a_crafted_database_gives_one_line_through_the_command(tmp_path):
+    _valid_db(tmp_path / "c.duckdb", ["UPDATE cells SET settings = '{not json'"])
+    r = _cli("report", "c.duckdb", "--html", "x.html", cwd=tmp_path)
+    assert (r.returncode, r.stdout) == (1, "")
+    assert r.stderr == "error: c.duckdb is not a valid campaign database: a cell's settings are not a JSON list\n"
+
+
+def test_a_resume_refuses_a_database_with_views(tmp_path):
+    plan = _folder(tmp_path)
+    _valid_db(tmp_path / "plan.duckdb", ["CREATE VIEW v AS SELECT * FROM glob('/*')"])
+    with pytest.raises(StoreError, match=r"holds views \(main.v\)"):
+        run_campaign(plan, tmp_path / "plan.duckdb", resume=True)
+
+
+# -- 39.13: a full disk ------------------------------------------------------------------------
+
+def test_a_full_disk_is_one_line_and_exit_1_and_the_resume_is_exact(tmp_path, reference, monkeypatch):
+    from typer.testing import CliRunner
+
+    from recycle.cli.main import app
+    from recycle.study.campaign import store
+
+    _folder(tmp_path)
+    real = store._write_chunk
+    writes = []
+
+    def full(con, res):
+        writes.append(res.key)
+        if len(writes) == 4:
+            raise duckdb.IOException('IO Error: Could not write file "plan.duckdb.wal": No space left on device')
+        return real(con, res)
+
+    monkeypatch.setattr(store, "_write_chunk", full)
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(app, ["campaign", "plan.toml", "-w", "1", "--no-progress"])
+    assert r.exit_code == 1 and not isinstance(r.exception, duckdb.Error), r.exception
+    assert r.stderr == ("error: cannot write to plan.duckdb: IO Error: Could not write file \"plan.duckdb.wal\": "
+                        "No space left on device (the chunks written before are kept: --resume to go on)\n")
+    assert len(tables(tmp_path / "plan.duckdb")[1]) == 3
+    monkeypatch.setattr(store, "_write_chunk", real)
+    run = run_campaign(tmp_path / "plan.toml", tmp_path / "plan.duckdb", resume=True)
+    assert run.chunks_run == 9
+    assert tables(tmp_path / "plan.duckdb") == reference
+
+
+# -- 39: a Dask scheduler lost in the middle of a campaign ---------------------------------------
+
+CLUSTER = """
+import sys, time
+from distributed import LocalCluster
+cluster = LocalCluster(n_workers=1, threads_per_worker=1, processes=False, host="127.0.0.1", protocol="tcp",
+                       dashboard_address=None)
+print(cluster.scheduler_address, flush=True)
+time.sleep(600)
+"""
+
+
+def _cluster(tmp_path):
+    """A scheduler and a worker in a process of their own (on loopback), and its address."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, "-c", CLUSTER], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            text=True, env=env, cwd=tmp_path)
+    address = proc.stdout.readline().strip()
+    assert address.startswith("tcp://127.0.0.1:"), address
+    return proc, address
+
+
+@pytest.mark.parametrize("how", ["SIGKILL", "SIGSTOP"])
+def test_a_lost_scheduler_stops_the_run_and_resume_finishes_elsewhere(tmp_path, reference, monkeypatch, how):
+    pytest.importorskip("distributed")
+    from recycle.study.campaign import run as run_module
+
+    monkeypatch.setattr(run_module, "SCHEDULER_LOST_AFTER", 3.0)
+    monkeypatch.setattr(run_module, "PING_TIMEOUT", 1.0)
+    plan = _folder(tmp_path)
+    first, address = _cluster(tmp_path)
+    second = None
+    try:
+        def kill_after_two(p):
+            if p.chunks_done >= 2 and first.poll() is None and not stopped:
+                # the scheduler and its worker die at once, or stop answering with the connection open
+                os.kill(first.pid, getattr(signal, how))
+                stopped.append(how)
+
+        stopped = []
+
+        with pytest.raises(StoreError, match=r"lost the Dask scheduler tcp://127\.0\.0\.1:\d+ \((the connection "
+                                             r"broke|no answer for 3 s)\): the finished chunks are kept; run "
+                                             r"the same command with --resume"):
+            run_campaign(plan, tmp_path / "plan.duckdb", scheduler=address, progress=kill_after_two)
+        kept = len(tables(tmp_path / "plan.duckdb")[1])
+        assert 2 <= kept < 12
+        second, address2 = _cluster(tmp_path)
+        run = run_campaign(plan, tmp_path / "plan.duckdb", scheduler=address2, resume=True)
+        assert run.chunks_run == 12 - kept and run.lost == 0
+        assert tables(tmp_path / "plan.duckdb") == reference
+    finally:
+        for proc in (first, second):
+            if proc is not None and proc.poll() is None:
+                proc.kill()
+                proc.wait()

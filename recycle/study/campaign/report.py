@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, field
 
 from ..analysis import Z95, chi2_sf, wilson
 from . import store
+from .store import StoreError
 from ..intervals import ALPHA, holm, mean_diff, mean_interval, rate_diff
 from .measures import COMPARED, MEANS, RATES
 
@@ -112,10 +113,21 @@ def _num(x):
 
 
 def report(db) -> Report:
-    """The report of the campaign in the DuckDB file ``db`` (finished or not)."""
-    con = store.connect(db, read_only=True)
+    """The report of the campaign in the DuckDB file ``db`` (finished or not). The file may be
+    someone else's: it is opened read-only without file system access, and refused (StoreError)
+    unless its tables and rows are those a campaign writes (foreign.py)."""
+    from .foreign import check_rows, check_schema, open_foreign
+
+    duckdb = store._duckdb()
+    con = open_foreign(db)
     try:
+        check_schema(con, db)
+        check_rows(con, db)
         return _report(con, str(db))
+    except (duckdb.Error, KeyError, ValueError, TypeError, ArithmeticError) as exc:
+        # a last guard: what check_rows lets through must still end in a message
+        raise StoreError(f"{db} is not a valid campaign database: {type(exc).__name__}: "
+                         f"{str(exc).splitlines()[0][:200] if str(exc) else ''}") from None
     finally:
         con.close()
 
