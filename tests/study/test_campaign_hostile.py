@@ -299,3 +299,30 @@ def test_a_lost_scheduler_stops_the_run_and_resume_finishes_elsewhere(tmp_path, 
             if proc is not None and proc.poll() is None:
                 proc.kill()
                 proc.wait()
+
+
+# -- 39.12: text from outside in plots -------------------------------------------------------------
+
+MARKUP = "x$\\frac$y"  # an unbalanced math expression: matplotlib raised ValueError on it
+
+
+def test_dollars_in_a_game_files_name_reach_the_plots_as_text(tmp_path):
+    game = tmp_path / f"{MARKUP}.rcy"
+    game.write_text((GAMES / "schwimmen.rcy").read_text())
+    r = _cli("analyze", game.name, "-n", "6", "--plots", "plots", cwd=tmp_path)
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    assert sorted(p.name for p in (tmp_path / "plots").iterdir()) == [f"{MARKUP}-branching.png",
+                                                                        f"{MARKUP}-scores.png"]
+
+
+def test_dollars_in_a_plans_names_reach_the_report_plots_as_text(tmp_path):
+    from recycle.study.plots import plot_text
+
+    plan = PLAN.replace('name = "random"', f'name = "{MARKUP.replace(chr(92), chr(92) * 2)}"') + \
+        '[[lineup]]\nname = "$^$"\nplayers = "random"\n'
+    run_campaign(_folder(tmp_path, plan.replace("games = 24", "games = 8")), tmp_path / "p.duckdb")
+    r = _cli("report", "p.duckdb", "--plots", "plots", "--html", "r.html", cwd=tmp_path)
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    assert len(list((tmp_path / "plots").glob("*.png"))) == 3
+    assert (tmp_path / "r.html").read_text().count("<img") == 3
+    assert plot_text("a$b\x1b") == "a\\$b\\u001b"

@@ -7,6 +7,7 @@ import html as _html
 import io
 
 from ...errors import printable
+from ..plots import PLAIN_TEXT, plot_text
 from .measures import MEANS, RATES
 
 LABELS = {name: label for name, _, label in MEANS} | {name: label for name, _, _, label in RATES} | {
@@ -110,9 +111,9 @@ def _win_figure(game, cells):
                 err[0] += lo
                 err[1] += hi
         ax.bar(xs, ys, width, yerr=err, capsize=3, label=f"P{s}")
-    ax.set_xticks(range(len(cells)), [printable(c.variant) + "\n" + printable(c.lineup) for c in cells], fontsize=8)
+    ax.set_xticks(range(len(cells)), [plot_text(c.variant) + "\n" + plot_text(c.lineup) for c in cells], fontsize=8)
     ax.set_ylabel("win rate (95% Wilson interval)")
-    ax.set_title(printable(f"{game}: win rate per seat"))
+    ax.set_title(plot_text(f"{game}: win rate per seat"))
     ax.legend(fontsize=8, ncol=min(seats, 8))
     fig.tight_layout()
     return fig
@@ -138,13 +139,13 @@ def _measures_figure(game, cells):
             if e is not None:
                 ax.errorbar([e.value], [y], xerr=_err(e), fmt="o", capsize=3,
                             color="C3" if c.baseline else "C0")
-        ax.set_yticks(list(ys), [printable(f"{c.variant} · {c.lineup}") for c in cells], fontsize=7)
+        ax.set_yticks(list(ys), [plot_text(f"{c.variant} · {c.lineup}") for c in cells], fontsize=7)
         ax.set_ylim(len(cells) - 0.5, -0.5)  # the first cell on top (the axes share y)
         ax.set_title(name.replace("_", " "), fontsize=9)
         ax.tick_params(axis="x", labelsize=7)
     for ax in list(axes.flat)[len(names):]:
         ax.axis("off")
-    fig.suptitle(printable(f"{game}: measures per cell (95% intervals; red: baseline)"), fontsize=10)
+    fig.suptitle(plot_text(f"{game}: measures per cell (95% intervals; red: baseline)"), fontsize=10)
     fig.tight_layout()
     return fig
 
@@ -161,11 +162,11 @@ def _effects_figure(game, comps):
         ax.errorbar([x.effect], [y], xerr=[[max(0.0, x.effect - lo)], [max(0.0, hi - x.effect)]], fmt="o", capsize=2,
                     color="C3" if x.beyond_chance else "C7")
     ax.axvline(0, color="black", lw=0.8)
-    ax.set_yticks(range(len(comps)), [printable(f"{x.variant} · {x.lineup} · {x.measure}") for x in comps],
+    ax.set_yticks(range(len(comps)), [plot_text(f"{x.variant} · {x.lineup} · {x.measure}") for x in comps],
                   fontsize=7)
     ax.invert_yaxis()
     ax.set_xlabel("effect size vs the baseline (Cohen's h for rates, d for means), 95% interval")
-    ax.set_title(printable(f"{game}: variants against the baseline (red: beyond chance, Holm)"), fontsize=10)
+    ax.set_title(plot_text(f"{game}: variants against the baseline (red: beyond chance, Holm)"), fontsize=10)
     fig.tight_layout()
     return fig
 
@@ -174,16 +175,18 @@ def write_plots(r, out_dir) -> list:
     """Write the report's figures as PNG files into ``out_dir`` (made if missing); their paths."""
     from pathlib import Path
 
+    import matplotlib
     import matplotlib.pyplot as plt
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths = []
-    for name, fig in figures(r):
-        p = out / f"{_safe(name)}.png"
-        fig.savefig(p, dpi=110)
-        plt.close(fig)
-        paths.append(p)
+    with matplotlib.rc_context(PLAIN_TEXT):
+        for name, fig in figures(r):
+            p = out / f"{_safe(name)}.png"
+            fig.savefig(p, dpi=110)
+            plt.close(fig)
+            paths.append(p)
     return paths
 
 
@@ -193,8 +196,6 @@ def _safe(name: str) -> str:
 
 def html(r) -> str:
     """One self-contained HTML page: the tables and the plots (PNG, inline)."""
-    import matplotlib.pyplot as plt
-
     esc = _html.escape
     parts = ["<!doctype html><html><head><meta charset='utf-8'>",
              f"<title>{esc(r.name)}: campaign report</title><style>body{{font-family:sans-serif;margin:2em}}"
@@ -235,18 +236,30 @@ def html(r) -> str:
                              f"<td>{esc(diff)}</td><td>{x.effect_kind}={x.effect:+.2f}</td><td>{_p(x.p_holm)}"
                              f"{' *' if x.beyond_chance else ''}</td></tr>")
             parts.append("</table>")
-        for name, fig in figures(_only(r, game)):
-            buf = io.BytesIO()
-            fig.savefig(buf, format="png", dpi=90)
-            plt.close(fig)
+        for name, png in _figures_plain(_only(r, game)):
             parts.append(f"<p><img alt='{esc(name)}' src='data:image/png;base64,"
-                         f"{base64.b64encode(buf.getvalue()).decode()}'></p>")
+                         f"{base64.b64encode(png).decode()}'></p>")
     if r.failures:
         parts.append("<h2>Failed chunks</h2><ul>" + "".join(
             f"<li>{esc(f'{g} · {v} · {ln} chunk {ch}')}: <code>{esc(err or '')}</code></li>"
             for g, v, ln, ch, err in r.failures) + "</ul>")
     parts.append("</body></html>")
     return "\n".join(parts)
+
+
+def _figures_plain(r) -> list:
+    """``(name, PNG bytes)`` of the report's figures, drawn without LaTeX."""
+    import matplotlib
+    import matplotlib.pyplot as plt
+
+    out = []
+    with matplotlib.rc_context(PLAIN_TEXT):
+        for name, fig in figures(r):
+            buf = io.BytesIO()
+            fig.savefig(buf, format="png", dpi=90)
+            plt.close(fig)
+            out.append((name, buf.getvalue()))
+    return out
 
 
 def _only(r, game):
