@@ -326,3 +326,63 @@ def test_dollars_in_a_plans_names_reach_the_report_plots_as_text(tmp_path):
     assert len(list((tmp_path / "plots").glob("*.png"))) == 3
     assert (tmp_path / "r.html").read_text().count("<img") == 3
     assert plot_text("a$b\x1b") == "a\\$b\\u001b"
+
+
+# -- 40.8: what reports say, compare and how wide they are ------------------------------------------
+
+LINEUPS = PLAN.replace("games = 24", "games = 16").replace("chunk = 4", "chunk = 8") + \
+    '[[lineup]]\nname = "greedy"\nplayers = "greedy,random"\n'
+
+
+@pytest.fixture(scope="module")
+def two_lineups(tmp_path_factory):
+    """Schwimmen (its score is set only when a round ends, after the last decision) with two
+    line-ups and two variants."""
+    folder = tmp_path_factory.mktemp("lineups")
+    run_campaign(_folder(folder, LINEUPS), folder / "l.duckdb")
+    return report(folder / "l.duckdb"), folder
+
+
+def test_a_score_that_never_moves_in_play_is_not_measurable_not_zero(two_lineups):
+    r, _ = two_lineups
+    text = r.text()
+    assert "lead_changes  not measurable (the score does not move during play)" in text
+    assert "decisiveness  not measurable (the score does not move during play)" in text
+    assert "0.00 [0.00, 0.00]" not in text
+    assert all("lead_changes" not in c.measures and "decisions" in c.measures for c in r.cells)
+    assert not [x for x in r.comparisons if x.measure in ("lead_changes", "decisiveness", "drama", "comebacks")]
+    assert "<p class=na>lead changes, decisiveness, drama, comebacks: not measurable in any cell" in r.html()
+
+
+def test_line_ups_are_compared_with_the_first_line_up(two_lineups):
+    r, _ = two_lineups
+    vs = [x for x in r.comparisons if x.against == "line-up"]
+    assert {(x.variant, x.lineup, x.reference) for x in vs} == {("baseline", "greedy", "random"),
+                                                                ("NUMP=3", "greedy", "random")}
+    assert {"win_rate P0", "decisions"} <= {x.measure for x in vs}
+    p0 = next(x for x in vs if x.variant == "baseline" and x.measure == "win_rate P0")
+    assert (p0.baseline_value, p0.value) == (r.cell("schwimmen", "baseline", "random").win_rate[0].value,
+                                             r.cell("schwimmen", "baseline", "greedy").win_rate[0].value)
+    assert "line-ups against the first line-up (random):" in r.text()
+    assert "<h3>line-ups against the first line-up</h3>" in r.html()
+    assert all(x.reference == "baseline" for x in r.comparisons if x.against == "baseline")
+
+
+def test_the_html_report_is_no_wider_than_the_window(two_lineups):
+    import shutil
+
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        pytest.skip("no chromium to render the page")
+    r, folder = two_lineups
+    probe = "<script>document.title = 'W' + document.documentElement.scrollWidth + 'x' + innerWidth</script>"
+    page = folder / "probe.html"
+    page.write_text(r.html().replace("</body>", probe + "</body>"), encoding="utf-8")
+    out = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1280,900",
+                          "--dump-dom", page.as_uri()], capture_output=True, text=True, timeout=120, check=False)
+    import re
+
+    m = re.search(r"<title>W(\d+)x(\d+)</title>", out.stdout)
+    assert m, out.stderr[-500:]
+    width, window = int(m.group(1)), int(m.group(2))
+    assert width <= window

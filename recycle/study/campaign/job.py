@@ -194,7 +194,18 @@ def play_one(game, players: str, seed: int, max_steps: int, heuristics: bool) ->
 
     r = game.play(pl, seed=seed, max_steps=max_steps, on_decision=on_decision)
     h = game_heuristics({"trace": trace, "final": r.scores, "winners": r.winners}, game.scoring_max)
-    return {"scores": list(r.scores), "winners": list(r.winners), "decisions": len(options),
-            "choices": sum(1 for o in options if o > 1), "options": sum(options), "rounds": r.state.rounds,
-            "steps": r.state.steps, "lead_changes": h["lead_changes"], "settled_at": h["settled_at"],
-            "winner_gap": h["winner_gap"], "final_spread": h["final_spread"]}
+    row = {"scores": list(r.scores), "winners": list(r.winners), "decisions": len(options),
+           "choices": sum(1 for o in options if o > 1), "options": sum(options), "rounds": r.state.rounds,
+           "steps": r.state.steps, "final_spread": h["final_spread"]}
+    if score_moved(trace):
+        row.update(lead_changes=h["lead_changes"], settled_at=h["settled_at"], winner_gap=h["winner_gap"])
+    return row
+
+
+def score_moved(trace: list) -> bool:
+    """Whether the scores seen at the decisions changed during the game. When they never did
+    (the scoring can be computed only at the end, or its value moves only after the last
+    decision), lead changes, the settle point and the winner's deficit measure nothing: they
+    are stored as NULL, not as zeros, and the report says "not measurable"."""
+    seen = [s for s in trace if s is not None]
+    return any(s != seen[0] for s in seen[1:])

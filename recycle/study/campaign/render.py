@@ -31,6 +31,23 @@ def _cell_title(c) -> str:
     return printable(f"{c.game} · {c.variant} · {c.lineup} ({c.players})")
 
 
+# the measures that need the score to move during play (job.score_moved)
+SCORE_MEASURES = {"lead_changes", "decisiveness", "drama", "comebacks"}
+NOT_MEASURABLE = "not measurable (the score does not move during play)"
+SECTIONS = [("baseline", "variants against the baseline"), ("line-up", "line-ups against the first line-up")]
+
+
+def _measure_text(name: str, c, scored: bool) -> str:
+    """A measure of a cell as the report shows it: its estimate (and in how many games, when
+    not all), "not measurable", or "" when it was not measured at all."""
+    e = c.measures.get(name)
+    if e is None:
+        return NOT_MEASURABLE if scored and name in SCORE_MEASURES and c.finished else ""
+    part = f" (in {e.n:,} of {c.finished:,} games: those whose score moved)" if (
+        name in SCORE_MEASURES and e.n < c.finished) else ""
+    return _est(name, e) + part
+
+
 def _p(p: float) -> str:
     return "<0.0001" if p < 1e-4 else f"{p:.4f}"
 
@@ -41,6 +58,7 @@ def text(r) -> str:
                        + ("" if r.chunks_done == r.chunks_total else " (not finished: --resume to go on)")),
              "95% intervals: Wilson for rates, Student's t for means; differences vs the baseline: Newcombe "
              "(rates), Welch (means); p-values Holm-corrected"]
+    scored = bool(r.plan.get("heuristics"))
     for c in r.cells:
         lines += ["", _cell_title(c) + ("  [baseline]" if c.baseline else "")]
         stopped = ", ".join(f"{n} by {k}" for k, n in c.stopped.items())
@@ -54,15 +72,20 @@ def text(r) -> str:
             lines.append(f"  fairness      spread {_est('fairness', f['win_rate_spread'])} (P{f['best_seat']} - "
                          f"P{f['worst_seat']}), chi2 {f['chi2']:.2f} df {f['df']}, p {_p(f['p_value'])}")
         for name in ORDER:
-            if name in c.measures:
-                lines.append(f"  {name:<13} {_est(name, c.measures[name])}")
-    if r.comparisons:
-        lines += ["", f"against the baseline ({len(r.comparisons)} comparisons; * beyond chance, Holm-corrected "
-                      f"p < 0.05; effect: Cohen's h for rates, d for means)"]
-        vw = min(40, max(7, *(len(x.variant) for x in r.comparisons)))
-        lines.append(f"  {'game':<14} {'line-up':<14} {'variant':<{vw}} {'measure':<14} {'baseline':>10} "
-                     f"{'variant':>10} {'difference [95%]':>28} {'effect':>8} {'p (Holm)':>9}")
-        for x in r.comparisons:
+            shown = _measure_text(name, c, scored)
+            if shown:
+                lines.append(f"  {name:<13} {shown}")
+    for against, title in SECTIONS:
+        comps = [x for x in r.comparisons if x.against == against]
+        if not comps:
+            continue
+        refs = "" if against == "baseline" else f" ({', '.join(sorted({x.reference for x in comps}))})"
+        lines += ["", printable(f"{title}{refs}: {len(comps)} comparisons; * beyond chance, Holm-corrected "
+                      f"p < 0.05 over all {len(r.comparisons)}; effect: Cohen's h for rates, d for means")]
+        vw = min(40, max(7, *(len(x.variant) for x in comps)))
+        lines.append(f"  {'game':<14} {'line-up':<14} {'variant':<{vw}} {'measure':<14} {'reference':>10} "
+                     f"{'this':>10} {'difference [95%]':>28} {'effect':>8} {'p (Holm)':>9}")
+        for x in comps:
             diff = f"{_fmt(x.measure, x.diff)} [{_fmt(x.measure, x.ci[0])}, {_fmt(x.measure, x.ci[1])}]"
             lines.append(printable(
                 f"  {x.game[:14]:<14} {x.lineup[:14]:<14} {x.variant[:vw]:<{vw}} {x.measure:<14} "
@@ -162,11 +185,14 @@ def _effects_figure(game, comps):
         ax.errorbar([x.effect], [y], xerr=[[max(0.0, x.effect - lo)], [max(0.0, hi - x.effect)]], fmt="o", capsize=2,
                     color="C3" if x.beyond_chance else "C7")
     ax.axvline(0, color="black", lw=0.8)
-    ax.set_yticks(range(len(comps)), [plot_text(f"{x.variant} · {x.lineup} · {x.measure}") for x in comps],
+    ax.set_yticks(range(len(comps)), [plot_text(f"{x.variant} · {x.lineup} · {x.measure}"
+                                                    + ("" if x.against == "baseline" else f" (vs {x.reference})"))
+                                          for x in comps],
                   fontsize=7)
     ax.invert_yaxis()
-    ax.set_xlabel("effect size vs the baseline (Cohen's h for rates, d for means), 95% interval")
-    ax.set_title(plot_text(f"{game}: variants against the baseline (red: beyond chance, Holm)"), fontsize=10)
+    ax.set_xlabel("effect size vs the reference (Cohen's h for rates, d for means), 95% interval")
+    ax.set_title(plot_text(f"{game}: against the baseline and the first line-up\n(red: beyond chance, Holm)"),
+                 fontsize=10)
     fig.tight_layout()
     return fig
 
@@ -194,48 +220,78 @@ def _safe(name: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name)[:120]
 
 
-def html(r) -> str:
-    """One self-contained HTML page: the tables and the plots (PNG, inline)."""
+CSS = ("body{font-family:sans-serif;margin:1em 2em;max-width:100%;box-sizing:border-box}"
+       ".wide{overflow-x:auto;max-width:100%}"  # a table wider than the window scrolls inside its box
+       "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 6px;font-size:85%;"
+       "text-align:right;vertical-align:top}th{background:#eee}.l{text-align:left}.sig{background:#fde2e2}"
+       "td small{color:#555}.na{color:#888;font-style:italic}"
+       "table.cells{width:100%}"  # the browser wraps headers and cells to fit the window before it scrolls
+       "img{max-width:100%;height:auto}")
+
+
+def _cell_html(name: str, e, c=None, scored: bool = False) -> str:
+    """A table cell: the estimate over its interval (two short lines, not one long one)."""
     esc = _html.escape
-    parts = ["<!doctype html><html><head><meta charset='utf-8'>",
-             f"<title>{esc(r.name)}: campaign report</title><style>body{{font-family:sans-serif;margin:2em}}"
-             "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 7px;"
-             "font-size:90%;text-align:right}th{background:#eee}.l{text-align:left}.sig{background:#fde2e2}"
-             "</style></head><body>",
+    if e is None:
+        na = c is not None and scored and name in SCORE_MEASURES and c.finished
+        return "<td class=na>not measurable</td>" if na else "<td></td>"
+    part = ""
+    if c is not None and name in SCORE_MEASURES and e.n < c.finished:
+        part = f"<br><small>in {e.n:,} of {c.finished:,} games</small>"
+    return (f"<td>{esc(_fmt(name, e.value))}<br><small>[{esc(_fmt(name, e.lo))}, {esc(_fmt(name, e.hi))}]</small>"
+            f"{part}</td>")
+
+
+def html(r) -> str:
+    """One self-contained HTML page: the tables and the plots (PNG, inline), as wide as the window."""
+    esc = _html.escape
+    scored = bool(r.plan.get("heuristics"))
+    parts = ["<!doctype html><html><head><meta charset='utf-8'>"
+             "<meta name='viewport' content='width=device-width, initial-scale=1'>",
+             f"<title>{esc(r.name)}: campaign report</title><style>{CSS}</style></head><body>",
              f"<h1>{esc(r.name)}</h1><p>{r.chunks_done} of {r.chunks_total} chunks; seed {esc(str(r.plan.get('seed')))}"
              f", {esc(str(r.plan.get('games')))} games per cell. 95% intervals: Wilson for rates, Student's t for "
-             "means. Differences from the baseline: Newcombe (rates) and Welch (means); p-values Holm-corrected "
-             "over all comparisons.</p>"]
+             "means. Differences from the baseline (and from the first line-up): Newcombe (rates) and Welch (means); "
+             "p-values Holm-corrected over all comparisons. \"not measurable\": the score does not move during "
+             "play, so lead changes, decisiveness, drama and comebacks say nothing.</p>"]
     for game in dict.fromkeys(c.game for c in r.cells):
         cells = [c for c in r.cells if c.game == game]
         seats = max(c.nplayers for c in cells)
         names = [n for n in ORDER if any(n in c.measures for c in cells)]
-        parts.append(f"<h2>{esc(game)}</h2><table><tr><th class=l>variant</th><th class=l>line-up</th>"
-                     "<th>games</th>" + "".join(f"<th>win P{s}</th>" for s in range(seats))
-                     + "<th>fairness</th>" + "".join(f"<th>{esc(n)}</th>" for n in names) + "</tr>")
+        unmeasured = [n for n in ORDER if scored and n in SCORE_MEASURES and n not in names
+                      and any(c.finished for c in cells)]
+        parts.append(f"<h2>{esc(game)}</h2><div class=wide><table class=cells><tr><th class=l>variant</th>"
+                     "<th class=l>line-up</th><th>games</th>" + "".join(f"<th>win P{s}</th>" for s in range(seats))
+                     + "<th>fairness</th>" + "".join(f"<th>{esc(n.replace('_', ' '))}</th>" for n in names)
+                     + "</tr>")
         for c in cells:
             row = [f"<td class=l>{esc(c.variant)}{' (baseline)' if c.baseline else ''}</td>",
                    f"<td class=l>{esc(c.lineup)}</td>", f"<td>{c.finished:,}</td>"]
-            row += [f"<td>{esc(_est('win_rate', c.win_rate[s]))}</td>" if s < len(c.win_rate) else "<td></td>"
+            row += [_cell_html("win_rate", c.win_rate[s]) if s < len(c.win_rate) else "<td></td>"
                     for s in range(seats)]
-            f = c.fairness.get("win_rate_spread") if c.fairness else None
-            row.append(f"<td>{esc(_est('fairness', f))}</td>" if f else "<td></td>")
-            row += [f"<td>{esc(_est(n, c.measures[n]))}</td>" if n in c.measures else "<td></td>" for n in names]
+            row.append(_cell_html("fairness", c.fairness.get("win_rate_spread") if c.fairness else None))
+            row += [_cell_html(n, c.measures.get(n), c, scored) for n in names]
             parts.append("<tr>" + "".join(row) + "</tr>")
-        parts.append("</table>")
-        comps = [x for x in r.comparisons if x.game == game]
-        if comps:
-            parts.append("<table><tr><th class=l>variant</th><th class=l>line-up</th><th class=l>measure</th>"
-                         "<th>baseline</th><th>variant</th><th>difference [95%]</th><th>effect</th>"
-                         "<th>p (Holm)</th></tr>")
+        parts.append("</table></div>")
+        if unmeasured:
+            parts.append(f"<p class=na>{esc(', '.join(n.replace('_', ' ') for n in unmeasured))}: not measurable in "
+                         "any cell (the score does not move during play)</p>")
+        for against, title in SECTIONS:
+            comps = [x for x in r.comparisons if x.game == game and x.against == against]
+            if not comps:
+                continue
+            parts.append(f"<h3>{esc(title)}</h3><div class=wide><table><tr><th class=l>variant</th>"
+                         "<th class=l>line-up</th><th class=l>against</th><th class=l>measure</th><th>reference</th>"
+                         "<th>this</th><th>difference [95%]</th><th>effect</th><th>p (Holm)</th></tr>")
             for x in comps:
                 diff = f"{_fmt(x.measure, x.diff)} [{_fmt(x.measure, x.ci[0])}, {_fmt(x.measure, x.ci[1])}]"
                 parts.append(f"<tr{' class=sig' if x.beyond_chance else ''}><td class=l>{esc(x.variant)}</td>"
-                             f"<td class=l>{esc(x.lineup)}</td><td class=l>{esc(x.measure)}</td>"
-                             f"<td>{_fmt(x.measure, x.baseline_value)}</td><td>{_fmt(x.measure, x.value)}</td>"
-                             f"<td>{esc(diff)}</td><td>{x.effect_kind}={x.effect:+.2f}</td><td>{_p(x.p_holm)}"
+                             f"<td class=l>{esc(x.lineup)}</td><td class=l>{esc(x.reference)}</td>"
+                             f"<td class=l>{esc(x.measure)}</td><td>{_fmt(x.measure, x.baseline_value)}</td>"
+                             f"<td>{_fmt(x.measure, x.value)}</td><td>{esc(diff)}</td>"
+                             f"<td>{x.effect_kind}={x.effect:+.2f}</td><td>{_p(x.p_holm)}"
                              f"{' *' if x.beyond_chance else ''}</td></tr>")
-            parts.append("</table>")
+            parts.append("</table></div>")
         for name, png in _figures_plain(_only(r, game)):
             parts.append(f"<p><img alt='{esc(name)}' src='data:image/png;base64,"
                          f"{base64.b64encode(png).decode()}'></p>")
