@@ -2,11 +2,26 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from ..errors import printable
 from .analysis import DECILES
 
 Z95 = 1.96  # a 95% normal confidence interval: mean ± Z95 standard errors
 PLAIN_TEXT = {"text.usetex": False}  # a user's matplotlibrc may turn LaTeX on: outside text is never LaTeX
+
+
+@contextmanager
+def plain_text():
+    """A context in which figures are drawn without LaTeX and without a warning per glyph that
+    the font lacks (a name in another script is drawn as boxes, not reported line by line)."""
+    import warnings
+
+    import matplotlib
+
+    with matplotlib.rc_context(PLAIN_TEXT), warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r"Glyph \d+ .* missing from font")
+        yield
 
 
 def plot_text(text) -> str:
@@ -28,7 +43,7 @@ def write_plots(a: dict, out_dir) -> list:
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths = []
-    with matplotlib.rc_context(PLAIN_TEXT):
+    with plain_text():
         for fig, name in ((branching_figure(a), "branching"), trend_figure(a)):
             p = out / f"{a['game']}-{name}.png"
             fig.savefig(p, dpi=110)

@@ -386,3 +386,27 @@ def test_the_html_report_is_no_wider_than_the_window(two_lineups):
     assert m, out.stderr[-500:]
     width, window = int(m.group(1)), int(m.group(2))
     assert width <= window
+
+
+# -- tools/fuzz.py's campaign surfaces ------------------------------------------------------------
+
+def test_the_campaign_fuzz_inputs_are_made_again_from_their_number_and_pass(tmp_path):
+    from recycle.study.campaign import hostile
+
+    assert hostile.plan_input(3, 1) == hostile.plan_input(3, 1) != hostile.plan_input(4, 1)
+    template = hostile.template_database(tmp_path)
+    canary = tmp_path / "id_rsa"
+    canary.write_text(hostile.CANARY)
+    outcomes = set()
+    for i in range(12):
+        edits, damage = hostile.database_edits(i, 0, canary)
+        assert (edits, damage) == hostile.database_edits(i, 0, canary)
+        hostile.make_database(template, tmp_path / f"{i}.duckdb", edits, damage)
+        outcomes.add(hostile.exercise_database(tmp_path / f"{i}.duckdb"))
+    assert outcomes <= {"refused", "ok"} and "refused" in outcomes
+    plan_folder = tmp_path / "p"
+    plan_folder.mkdir()
+    assert hostile.exercise_plan('seed = 1\ngames = 2\nchunk = 1\nname = "$\\\\frac$"\n[[game]]\nfile = '
+                                 '"schwimmen.rcy"\n[[lineup]]\nname = "a$b$"\n', plan_folder) == "ok"
+    assert hostile.exercise_plan('games = 2\n[[game]]\nfile = "link.rcy"\n[[lineup]]\nname = "r"\n',
+                                 plan_folder) == "refused"

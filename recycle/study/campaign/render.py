@@ -7,7 +7,7 @@ import html as _html
 import io
 
 from ...errors import printable
-from ..plots import PLAIN_TEXT, plot_text
+from ..plots import plain_text, plot_text
 from .measures import MEANS, RATES
 
 LABELS = {name: label for name, _, label in MEANS} | {name: label for name, _, _, label in RATES} | {
@@ -201,13 +201,12 @@ def write_plots(r, out_dir) -> list:
     """Write the report's figures as PNG files into ``out_dir`` (made if missing); their paths."""
     from pathlib import Path
 
-    import matplotlib
     import matplotlib.pyplot as plt
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths = []
-    with matplotlib.rc_context(PLAIN_TEXT):
+    with plain_text():
         for name, fig in figures(r):
             p = out / f"{_safe(name)}.png"
             fig.savefig(p, dpi=110)
@@ -305,11 +304,10 @@ def html(r) -> str:
 
 def _figures_plain(r) -> list:
     """``(name, PNG bytes)`` of the report's figures, drawn without LaTeX."""
-    import matplotlib
     import matplotlib.pyplot as plt
 
     out = []
-    with matplotlib.rc_context(PLAIN_TEXT):
+    with plain_text():
         for name, fig in figures(r):
             buf = io.BytesIO()
             fig.savefig(buf, format="png", dpi=90)

@@ -16,10 +16,10 @@ import math
 from dataclasses import asdict, dataclass, field
 
 from ..analysis import Z95, chi2_sf, wilson
-from . import store
-from .store import StoreError
 from ..intervals import ALPHA, holm, mean_diff, mean_interval, rate_diff
+from . import store
 from .measures import COMPARED, MEANS, RATES
+from .store import StoreError
 
 
 @dataclass
