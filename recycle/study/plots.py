@@ -24,11 +24,14 @@ def plain_text():
         yield
 
 
-def plot_text(text) -> str:
+def plot_text(text, limit: int = 120) -> str:
     """Text from outside (a game's or file's name, a plan's names, a player's spec) as a plot
     shows it: printable, and with every ``$`` escaped, so that matplotlib never reads it as
     math markup (``$\\frac$`` in a name was a ValueError traceback)."""
-    return printable(str(text)).replace("$", r"\$")
+    text = printable(str(text))
+    if len(text) > limit:  # a name of 1,000 characters would push the plot out of its figure
+        text = text[:limit - 1] + "…"
+    return text.replace("$", r"\$")
 
 
 def write_plots(a: dict, out_dir) -> list:

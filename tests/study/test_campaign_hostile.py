@@ -410,3 +410,22 @@ def test_the_campaign_fuzz_inputs_are_made_again_from_their_number_and_pass(tmp_
                                  '"schwimmen.rcy"\n[[lineup]]\nname = "a$b$"\n', plan_folder) == "ok"
     assert hostile.exercise_plan('games = 2\n[[game]]\nfile = "link.rcy"\n[[lineup]]\nname = "r"\n',
                                  plan_folder) == "refused"
+
+
+def test_a_database_of_many_cells_draws_figures_of_a_bounded_size(tmp_path):
+    from recycle.study.campaign.render import figures
+
+    long = "v" * 900
+    _valid_db(tmp_path / "big.duckdb", [
+        f"INSERT INTO cells SELECT 'g', '{long}' || i, 'r', false, '[]', 'random', 64, 'max', 1, 2 FROM range(300) t(i)",
+        "INSERT INTO games (game, variant, lineup, chunk, idx, seed, scores, winners, decisions, options) "
+        f"SELECT 'g', '{long}' || i, 'r', 0, k, k, list_transform(range(64), lambda x: 0), [k], 3, 6 "
+        "FROM range(300) t(i), range(2) u(k)"])
+    r = report(tmp_path / "big.duckdb")
+    assert len(r.cells) == 302
+    import matplotlib.pyplot as plt
+
+    for _name, fig in figures(r):
+        width, height = fig.get_size_inches()
+        assert width <= 30 and height <= 40
+        plt.close(fig)

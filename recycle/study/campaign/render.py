@@ -98,6 +98,10 @@ def text(r) -> str:
 
 # -- plots ---------------------------------------------------------------------------------
 
+PLOT_CELLS = 30
+PLOT_COMPARISONS = 80
+PLOT_SEATS = 12  # seats drawn in the win-rate figure
+
 def figures(r) -> list:
     """``(name, matplotlib figure)`` pairs: per game, the win rates per seat and cell, the
     measures per cell, and the differences from the baseline (when there are variants)."""
@@ -106,22 +110,24 @@ def figures(r) -> list:
     matplotlib.use("Agg")
     out = []
     for game in dict.fromkeys(c.game for c in r.cells):
-        cells = [c for c in r.cells if c.game == game and c.finished]
+        # a figure shows at most PLOT_CELLS cells and PLOT_COMPARISONS comparisons (those beyond
+        # chance first): a database of 10,000 cells would make a figure hundreds of metres tall
+        cells = [c for c in r.cells if c.game == game and c.finished][:PLOT_CELLS]
         if not cells:
             continue
         out.append((f"{game}-win-rates", _win_figure(game, cells)))
         out.append((f"{game}-measures", _measures_figure(game, cells)))
-        comps = [x for x in r.comparisons if x.game == game]
+        comps = sorted((x for x in r.comparisons if x.game == game), key=lambda x: not x.beyond_chance)
         if comps:
-            out.append((f"{game}-vs-baseline", _effects_figure(game, comps)))
+            out.append((f"{game}-vs-baseline", _effects_figure(game, comps[:PLOT_COMPARISONS])))
     return out
 
 
 def _win_figure(game, cells):
     import matplotlib.pyplot as plt
 
-    seats = max(c.nplayers for c in cells)
-    fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(cells) * max(seats, 2) / 2), 4))
+    seats = min(PLOT_SEATS, max(c.nplayers for c in cells))
+    fig, ax = plt.subplots(figsize=(min(30, max(6, 1.2 * len(cells) * max(seats, 2) / 2)), 4))
     width = 0.8 / seats
     for s in range(seats):
         xs, ys, err = [], [], [[], []]
