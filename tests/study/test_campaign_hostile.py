@@ -418,9 +418,9 @@ def test_a_database_of_many_cells_draws_figures_of_a_bounded_size(tmp_path):
     long = "v" * 900
     _valid_db(tmp_path / "big.duckdb", [
         f"INSERT INTO cells SELECT 'g', '{long}' || i, 'r', false, '[]', 'random', 64, 'max', 1, 2 FROM range(300) t(i)",
-        "INSERT INTO games (game, variant, lineup, chunk, idx, seed, scores, winners, decisions, options) "
-        f"SELECT 'g', '{long}' || i, 'r', 0, k, k, list_transform(range(64), lambda x: 0), [k], 3, 6 "
-        "FROM range(300) t(i), range(2) u(k)"])
+        ("INSERT INTO games (game, variant, lineup, chunk, idx, seed, scores, winners, decisions, options) "
+         f"SELECT 'g', '{long}' || i, 'r', 0, k, k, list_transform(range(64), lambda x: 0), [k], 3, 6 "
+         "FROM range(300) t(i), range(2) u(k)")])
     r = report(tmp_path / "big.duckdb")
     assert len(r.cells) == 302
     import matplotlib.pyplot as plt

@@ -145,8 +145,8 @@ def database_edits(i: int, seed: int, canary: Path) -> tuple[list[str], bytes | 
         if kind == 0:
             table = rng.choice(["plan", "cells", "chunks", "games"])
             if table == "plan":
-                edits += ["DROP TABLE plan", f"CREATE VIEW plan AS SELECT 'name' AS key, {col}::TEXT AS value "
-                                             f"FROM {reader}"]
+                edits += ["DROP TABLE plan", (f"CREATE VIEW plan AS SELECT 'name' AS key, {col}::TEXT AS value "
+                                              f"FROM {reader}")]
             else:
                 edits.append(f"CREATE VIEW v{rng.randrange(99)} AS SELECT * FROM {reader}")
         elif kind == 1:
@@ -162,11 +162,11 @@ def database_edits(i: int, seed: int, canary: Path) -> tuple[list[str], bytes | 
                                 "[99]", "[]", "[0, 0]", "repeat('x', 100000)", "'$\\frac$'", "'\x1b[31m'"])
             edits.append(f"UPDATE {table} SET {col2} = {value}")
         elif kind == 3:
-            edits.append(rng.choice(["INSERT INTO games (game, variant, lineup, chunk, idx, seed) "
-                                     "VALUES ('nosuch', 'baseline', 'r', 0, 0, 0)",
+            edits.append(rng.choice([("INSERT INTO games (game, variant, lineup, chunk, idx, seed) "
+                                      "VALUES ('nosuch', 'baseline', 'r', 0, 0, 0)"),
                                      "INSERT INTO plan VALUES ('toml', repeat('y', 2000000))",
-                                     "INSERT INTO cells SELECT 'g' || i, 'v', 'l', true, '[]', 'random', 64, 'max', "
-                                     "100000, 1000000000 FROM range(20000) t(i)"]))
+                                     ("INSERT INTO cells SELECT 'g' || i, 'v', 'l', true, '[]', 'random', 64, 'max', "
+                                      "100000, 1000000000 FROM range(20000) t(i)")]))
         elif kind == 4:
             edits += rng.choice([["DROP TABLE chunks"], ["CREATE TABLE extra (x INTEGER)"],
                                  ["ALTER TABLE games ADD COLUMN z INTEGER"],
