@@ -47,7 +47,7 @@ class ChunkTask:
         """SHA-256 of everything that decides the chunk's games: the game's text, the variant's
         values, the players, the seed and place, the limits and recycle's version. Two
         campaigns that share a Dask cluster never share a task key (``dask_key``)."""
-        from ... import __version__
+        from ...version import __version__
 
         body = [__version__, self.game, self.variant, self.lineup, self.chunk, self.seed, self.first, self.n,
                 self.file, hashlib.sha256(self.text.encode("utf-8", "surrogatepass")).hexdigest(),
