@@ -9,6 +9,8 @@
     python tools/fuzz.py --cache-entries -n 2000 [--seed 0]  # damaged bytecode-cache entries
     python tools/fuzz.py --record-files -n 300 --timeout 60  # record files through `recycle replay`
     python tools/fuzz.py --studio-requests -n 2000 [--seed 0]  # hostile requests to the studio
+    python tools/fuzz.py --campaign-plans -n 500             # hostile campaign plans
+    python tools/fuzz.py --campaign-databases -n 500         # crafted campaign databases for `recycle report`
 
 Kinds of input (``recycle/study/fuzzing.py`` and ``statefuzz.py``):
 
@@ -62,6 +64,16 @@ Starlette's TestClient, in a served folder laid with traps (links out of it and 
 strings. It fails on any 5xx or an answer that is not JSON, on any file outside the folder
 made, changed or removed, on a write through an in-folder link, on a name outside the
 studio's safe alphabet, and on a run that ended in an internal error.
+``--campaign-plans`` and ``--campaign-databases`` (modes of their own: ``fuzz_campaign``, the
+inputs and checks in ``recycle/study/campaign/hostile.py``) fuzz campaigns: plans with hostile
+keys, values, names (``$`` markup, control characters, paths out of the folder, a link out),
+numbers past every bound and broken TOML, read, planned and (when small) run and reported; and
+valid campaign databases changed by SQL (views and macros reading a canary file with
+``read_text``, ``glob``, ``read_csv``, a billion-row ``range``; rows with hostile values; tables
+dropped, added or altered) or by damaged bytes, then reported as ``recycle report`` does. Each
+input runs in a process of its own killed after ``--timeout`` seconds; it fails if it ends in an
+exception other than the refusal (PlanError, StoreError), if the canary's text reaches a report
+or a message, if the process dies, or if it hangs.
 
 Inputs are made as the workers ask for them, never all up front: the Hypothesis kinds are
 drawn ``--batch`` (200) at a time, batch ``b`` by one Hypothesis run seeded with ``(seed <<
@@ -326,6 +338,9 @@ def main(argv=None) -> int:
                     help="fuzz record files through `recycle replay` (see fuzz_record_files)")
     ap.add_argument("--studio-requests", action="store_true",
                     help="send hostile requests to the studio (see fuzz_studio_requests)")
+    ap.add_argument("--campaign-plans", action="store_true", help="fuzz campaign plans (see fuzz_campaign)")
+    ap.add_argument("--campaign-databases", action="store_true",
+                    help="fuzz campaign databases through `recycle report` (see fuzz_campaign)")
     args = ap.parse_args(argv)
     if args.studio_requests:
         return fuzz_studio_requests(args.examples, args.seed, Path(args.out))
@@ -333,6 +348,9 @@ def main(argv=None) -> int:
         return fuzz_cache_entries(args.examples, args.seed, args.cache_game, args.timeout)
     if args.record_files:
         return fuzz_record_files(args.examples, args.seed, args.timeout, Path(args.out))
+    if args.campaign_plans or args.campaign_databases:
+        return fuzz_campaign("plans" if args.campaign_plans else "databases", args.examples, args.seed,
+                             args.timeout, Path(args.out))
     kind = "state" if args.state else args.kind
     if args.examples < 0 or args.jobs < 1 or args.jobs > 64 or args.timeout <= 0 or args.batch < 1:
         ap.error("-n must be >= 0, --workers 1..64, --timeout > 0 and --batch >= 1")
@@ -496,6 +514,88 @@ def fuzz_studio_requests(n: int, seed: int, out: Path) -> int:
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod.run(n, seed, out)
+# -- campaign plans and databases (--campaign-plans, --campaign-databases) ---------------------------
+
+def _campaign_trial(conn, surface: str, i: int, seed: int, folder: str, template: str | None) -> None:
+    """One campaign input, in a process of its own: sends ``(outcome, detail)``."""
+    import os
+
+    from recycle.study.campaign import hostile
+
+    os.chdir(folder)
+    try:
+        if surface == "plans":
+            outcome = hostile.exercise_plan(hostile.plan_input(i, seed), folder)
+        else:
+            canary = Path(folder) / "id_rsa"
+            canary.write_text(hostile.CANARY + "\n")
+            edits, damage = hostile.database_edits(i, seed, canary)
+            db = Path(folder) / "c.duckdb"
+            hostile.make_database(Path(template), db, edits, damage)
+            outcome = hostile.exercise_database(db, html=i % 20 == 0)
+        conn.send((outcome, ""))
+    except hostile.Leak as exc:
+        conn.send(("leak", str(exc)))
+    except BaseException:  # noqa: BLE001 - anything else is what the fuzzer looks for
+        conn.send(("crash", traceback.format_exc()[-3000:]))
+
+
+def fuzz_campaign(surface: str, n: int, seed: int, timeout: float, out: Path) -> int:
+    """``--campaign-plans`` / ``--campaign-databases``: ``n`` inputs of
+    ``recycle.study.campaign.hostile``, each in a forked process killed after ``timeout``
+    seconds. Prints the count of each outcome; saves each failure's number and detail in
+    ``out``; exit status 0 if none failed."""
+    import shutil
+    import tempfile
+
+    from recycle.study.campaign import hostile
+
+    ctx = mp.get_context("fork")
+    counts: collections.Counter = collections.Counter()
+    failures = []
+    base = Path(tempfile.mkdtemp(prefix="recycle-fuzz-campaign-"))
+    try:
+        template = str(hostile.template_database(base)) if surface == "databases" else None
+        t0 = time.perf_counter()
+        for i in range(n):
+            folder = base / f"t{i}"
+            folder.mkdir()
+            parent, child = ctx.Pipe(duplex=False)
+            proc = ctx.Process(target=_campaign_trial, args=(child, surface, i, seed, str(folder), template))
+            proc.start()
+            child.close()
+            if parent.poll(timeout):
+                try:
+                    outcome, detail = parent.recv()
+                except EOFError:
+                    outcome, detail = "crash", "the process died"
+            else:
+                outcome, detail = "hang", f"killed after {timeout} s"
+                proc.kill()
+            proc.join()
+            if outcome == "crash" and detail == "the process died":
+                detail = f"the process died (exit {proc.exitcode})"
+            counts[outcome] += 1
+            if outcome not in ("ok", "refused"):
+                failures.append((i, outcome, detail))
+            shutil.rmtree(folder, ignore_errors=True)
+            if (i + 1) % 100 == 0:
+                print(f"  {i + 1}/{n} in {time.perf_counter() - t0:.0f} s: "
+                      + ", ".join(f"{k} {v}" for k, v in counts.most_common()), file=sys.stderr, flush=True)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+    print(f"{n} campaign {surface} (seed {seed}): " + ", ".join(f"{k} {v}" for k, v in counts.most_common()))
+    if failures:
+        out.mkdir(parents=True, exist_ok=True)
+        for i, outcome, detail in failures:
+            again = (f"hostile.plan_input({i}, {seed})" if surface == "plans"
+                     else f"hostile.database_edits({i}, {seed}, CANARY_PATH)")
+            (out / f"campaign-{surface}-{i:05d}.txt").write_text(f"input #{i}: {outcome}\nagain: {again}\n\n"
+                                                                  f"{detail}\n", encoding="utf-8")
+            print(f"  #{i}: {outcome}: {detail.strip().splitlines()[-1] if detail.strip() else ''}")
+        return 1
+    print("no failures")
+    return 0
 
 
 if __name__ == "__main__":

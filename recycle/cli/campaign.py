@@ -119,10 +119,12 @@ def register(app: typer.Typer, fail, load) -> None:
                                  f"{run.seconds:.1f} s), {run.chunks} in the plan; workers: {len(run.workers)}"))
         for g, v, ln, ch, err in run.failures:
             typer.echo(printable(f"failed: {g} · {v} · {ln} chunk {ch}: {err}"), err=True)
+        for g, v, ln, ch, why in run.rejected:
+            typer.echo(printable(f"error: not stored: {g} · {v} · {ln} chunk {ch}: {why}"), err=True)
         if run.lost:
             typer.echo(f"error: the cluster could not run {run.lost} chunk(s): run the same command with --resume",
                        err=True)
-        if run.failures or run.lost:
+        if run.failures or run.lost or run.rejected:
             raise typer.Exit(1)
 
     @app.command()

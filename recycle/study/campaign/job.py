@@ -9,6 +9,7 @@ stopped it. Nothing here depends on which worker runs the task or when.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import socket
 import time
@@ -41,6 +42,22 @@ class ChunkTask:
     def key(self) -> tuple:
         return (self.game, self.variant, self.lineup, self.chunk)
 
+    @property
+    def digest(self) -> str:
+        """SHA-256 of everything that decides the chunk's games: the game's text, the variant's
+        values, the players, the seed and place, the limits and recycle's version. Two
+        campaigns that share a Dask cluster never share a task key (``dask_key``)."""
+        from ...version import __version__
+
+        body = [__version__, self.game, self.variant, self.lineup, self.chunk, self.seed, self.first, self.n,
+                self.file, hashlib.sha256(self.text.encode("utf-8", "surrogatepass")).hexdigest(),
+                repr(self.settings), self.players, self.max_steps, self.max_work, self.heuristics]
+        return hashlib.sha256(json.dumps(body).encode()).hexdigest()
+
+    @property
+    def dask_key(self) -> str:
+        return f"recycle-chunk-{self.digest}"
+
 
 @dataclass
 class ChunkResult:
@@ -51,6 +68,7 @@ class ChunkResult:
     error: str | None = None
     worker: str = ""
     seconds: float = 0.0
+    digest: str = ""  # of the task that was run (ChunkTask.digest)
 
 
 _CACHE: dict = {}
@@ -90,7 +108,7 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
     from ...errors import RecycleBug, RecycleError, StepLimitExceeded
 
     t0 = time.perf_counter()
-    out = ChunkResult(task.key, task.seed, task.n, worker=worker_name())
+    out = ChunkResult(task.key, task.seed, task.n, worker=worker_name(), digest=task.digest)
     cols = {c: [] for c in COLUMNS}
     try:
         game = compiled(task)
@@ -114,6 +132,27 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
     out.columns = cols
     out.seconds = time.perf_counter() - t0
     return out
+
+
+def mismatch(task: ChunkTask, res) -> str | None:
+    """Why ``res`` is not the result of ``task`` (None when it is): checked before a result is
+    stored, so that a result made for another task (another campaign's, on a shared cluster)
+    never enters the database."""
+    if not isinstance(res, ChunkResult):
+        return f"the cluster returned a {type(res).__name__}, not a chunk's result"
+    if res.digest != task.digest or tuple(res.key) != task.key or res.seed != task.seed or res.n != task.n:
+        return "the cluster returned the result of another task (another campaign's?)"
+    if res.error is not None:
+        return None if isinstance(res.error, str) else "the result's error is not text"
+    cols = res.columns
+    from ...engine.game import rollout_seed
+
+    if set(cols) != set(COLUMNS) or any(not isinstance(cols[c], list) or len(cols[c]) != task.n for c in COLUMNS):
+        return f"the result does not hold the {task.n} games of the chunk"
+    if cols["idx"] != list(range(task.first, task.first + task.n)) or \
+            cols["seed"] != [rollout_seed(task.seed, k) for k in range(task.n)]:
+        return "the result's games are not the chunk's (indexes or seeds differ)"
+    return None
 
 
 def _message(exc: BaseException) -> str:
@@ -155,7 +194,18 @@ def play_one(game, players: str, seed: int, max_steps: int, heuristics: bool) ->
 
     r = game.play(pl, seed=seed, max_steps=max_steps, on_decision=on_decision)
     h = game_heuristics({"trace": trace, "final": r.scores, "winners": r.winners}, game.scoring_max)
-    return {"scores": list(r.scores), "winners": list(r.winners), "decisions": len(options),
-            "choices": sum(1 for o in options if o > 1), "options": sum(options), "rounds": r.state.rounds,
-            "steps": r.state.steps, "lead_changes": h["lead_changes"], "settled_at": h["settled_at"],
-            "winner_gap": h["winner_gap"], "final_spread": h["final_spread"]}
+    row = {"scores": list(r.scores), "winners": list(r.winners), "decisions": len(options),
+           "choices": sum(1 for o in options if o > 1), "options": sum(options), "rounds": r.state.rounds,
+           "steps": r.state.steps, "final_spread": h["final_spread"]}
+    if score_moved(trace):
+        row.update(lead_changes=h["lead_changes"], settled_at=h["settled_at"], winner_gap=h["winner_gap"])
+    return row
+
+
+def score_moved(trace: list) -> bool:
+    """Whether the scores seen at the decisions changed during the game. When they never did
+    (the scoring can be computed only at the end, or its value moves only after the last
+    decision), lead changes, the settle point and the winner's deficit measure nothing: they
+    are stored as NULL, not as zeros, and the report says "not measurable"."""
+    seen = [s for s in trace if s is not None]
+    return any(s != seen[0] for s in seen[1:])

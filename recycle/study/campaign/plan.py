@@ -20,6 +20,9 @@ MAX_GAMES = 10**9  # games per cell
 MAX_CHUNK = 1_000_000  # game seeds of one chunk stay apart from the next chunk's (chunk_seed)
 MAX_VARIANTS = 1000
 MAX_LINEUPS = 100
+MAX_GAME_ENTRIES = 100  # [[game]] tables
+MAX_CELLS = 10_000  # variants x line-ups over all games
+MAX_CHUNKS = 100_000  # chunks of the whole plan: each is a task held in memory and a row of `chunks`
 SEED_BITS = 43  # a chunk's seed; its games' seeds, seed * 1_000_003 + k, stay below 2**63
 PLAYERS_KEY = "players"  # [game.vary] players = [4, 3]: the -p number of players
 POINTS_PREFIX = "points "  # [game.vary] "points PENALTY" = ["(((SUIT : HEARTS) 2))", ...]
@@ -111,8 +114,11 @@ class Plan:
                    chunk=_int(d, "chunk", 1000, 1, MAX_CHUNK), games=[], lineups=[],
                    max_steps=_int(d, "max_steps", 100_000, 1, 10**12),
                    max_work=_int(d, "max_work", None, 1, 10**15), heuristics=_bool(d, "heuristics", True),
-                   name=str(d.get("name", default_name)), source=text)
-        plan.games = [_game(g, Path(folder)) for g in _tables(d, "game")]
+                   name=_name(d, default_name), source=text)
+        tables = _tables(d, "game")
+        if len(tables) > MAX_GAME_ENTRIES:
+            raise PlanError(f"more than {MAX_GAME_ENTRIES} [[game]] tables")
+        plan.games = [_game(g, Path(folder)) for g in tables]
         names = [g.name for g in plan.games]
         if len(set(names)) < len(names):
             raise PlanError("two [[game]] entries have the same name: give one a `name`")
@@ -122,7 +128,20 @@ class Plan:
             raise PlanError("two [[lineup]] entries have the same name")
         if len(plan.lineups) > MAX_LINEUPS:
             raise PlanError(f"more than {MAX_LINEUPS} line-ups")
+        plan.check_size()
         return plan
+
+    def check_size(self) -> None:
+        """Refuse a plan whose cells or chunks are too many to plan, counted without listing
+        them (``games = 10^9, chunk = 1`` would otherwise list a billion chunks)."""
+        cells = sum(math.prod(len(vals) for _, vals in g.vary) for g in self.games) * len(self.lineups)
+        if cells > MAX_CELLS:
+            raise PlanError(f"the plan has {cells:,} cells (variants x line-ups); at most {MAX_CELLS:,}")
+        chunks = cells * math.ceil(self.games_per_cell / self.chunk)
+        if chunks > MAX_CHUNKS:
+            raise PlanError(f"the plan has {chunks:,} chunks ({cells:,} cells x {self.games_per_cell:,} games "
+                            f"/ chunk {self.chunk:,}); at most {MAX_CHUNKS:,}: make `chunk` larger or `games` "
+                            "smaller")
 
     # -- the cells and chunks ----------------------------------------------------------------
     def variants(self, game: GameEntry) -> list[Variant]:
@@ -185,6 +204,13 @@ def _int(d: dict, key: str, default, lo: int, hi: int):
         raise PlanError(f"the plan needs `{key} = NUMBER`")
     if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
         raise PlanError(f"`{key}` must be an integer from {lo:,} to {hi:,}, not {v!r}")
+    return v
+
+
+def _name(d: dict, default: str) -> str:
+    v = d.get("name", default)
+    if not isinstance(v, str) or not v.strip() or len(v) > 100:
+        raise PlanError("`name` must be text, up to 100 characters")
     return v
 
 

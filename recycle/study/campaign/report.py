@@ -16,9 +16,10 @@ import math
 from dataclasses import asdict, dataclass, field
 
 from ..analysis import Z95, chi2_sf, wilson
-from . import store
 from ..intervals import ALPHA, holm, mean_diff, mean_interval, rate_diff
+from . import store
 from .measures import COMPARED, MEANS, RATES
+from .store import StoreError
 
 
 @dataclass
@@ -64,6 +65,9 @@ class Comparison:
     p: float
     p_holm: float = 1.0
     beyond_chance: bool = False
+    against: str = "baseline"  # "baseline": the variant against its game's baseline (same line-up);
+    # "line-up": the line-up against the plan's first line-up (same variant)
+    reference: str = ""  # the baseline variant's or the first line-up's name
 
 
 @dataclass
@@ -112,10 +116,21 @@ def _num(x):
 
 
 def report(db) -> Report:
-    """The report of the campaign in the DuckDB file ``db`` (finished or not)."""
-    con = store.connect(db, read_only=True)
+    """The report of the campaign in the DuckDB file ``db`` (finished or not). The file may be
+    someone else's: it is opened read-only without file system access, and refused (StoreError)
+    unless its tables and rows are those a campaign writes (foreign.py)."""
+    from .foreign import check_rows, check_schema, open_foreign
+
+    duckdb = store._duckdb()
+    con = open_foreign(db)
     try:
+        check_schema(con, db)
+        check_rows(con, db)
         return _report(con, str(db))
+    except (duckdb.Error, KeyError, ValueError, TypeError, ArithmeticError) as exc:
+        # a last guard: what check_rows lets through must still end in a message
+        raise StoreError(f"{db} is not a valid campaign database: {type(exc).__name__}: "
+                         f"{str(exc).splitlines()[0][:200] if str(exc) else ''}") from None
     finally:
         con.close()
 
@@ -213,33 +228,50 @@ def _measures(con, cells: dict) -> None:
 
 
 def _compare(cells: list) -> list:
-    """Each variant against its game's baseline with the same line-up, Holm-corrected."""
+    """Each variant against its game's baseline with the same line-up, and each line-up against
+    the game's first line-up with the same variant; Holm-corrected over all of them."""
     base = {(c.game, c.lineup): c for c in cells if c.baseline}
+    first = {}
+    for c in cells:
+        first.setdefault((c.game, c.variant), c)
     out = []
     for c in cells:
         b = base.get((c.game, c.lineup))
-        if c.baseline or b is None or not c.finished or not b.finished:
-            continue
-
-        def add(measure, x: Estimate, y: Estimate):
-            if x.k is not None:
-                d = rate_diff(x.k, x.n, y.k, y.n)
-            elif x.n > 1 and y.n > 1 and x.sd is not None and y.sd is not None:
-                d = mean_diff(x.value, x.sd, x.n, y.value, y.sd, y.n)
-            else:
-                return
-            out.append(Comparison(c.game, c.lineup, c.variant, measure, y.value, x.value, d["diff"], d["ci"],
-                                  d["effect"], d["effect_kind"], d["p"]))
-
-        if c.nplayers == b.nplayers:
-            for s, (x, y) in enumerate(zip(c.win_rate, b.win_rate)):
-                add(f"win_rate P{s}", x, y)
-        if c.fairness and b.fairness:
-            add("fairness", c.fairness["win_rate_spread"], b.fairness["win_rate_spread"])
-        for m in COMPARED:
-            if m in c.measures and m in b.measures:
-                add(m, c.measures[m], b.measures[m])
+        if not c.baseline and b is not None:
+            out += _pair(c, b, "baseline", b.variant)
+        f = first[(c.game, c.variant)]
+        if f is not c:
+            out += _pair(c, f, "line-up", f.lineup)
     for comp, p in zip(out, holm([x.p for x in out])):
         comp.p_holm = p
         comp.beyond_chance = p < ALPHA
+    return out
+
+
+def _pair(c: CellReport, b: CellReport, against: str, reference: str) -> list:
+    """The comparisons of cell ``c`` with the reference cell ``b``, measure by measure."""
+    if not c.finished or not b.finished:
+        return []
+    out = []
+
+    def add(measure, x: Estimate, y: Estimate):
+        if x.k is not None:
+            d = rate_diff(x.k, x.n, y.k, y.n)
+        elif x.n > 1 and y.n > 1 and x.sd is not None and y.sd is not None:
+            if x.sd == 0 and y.sd == 0 and x.value == y.value:
+                return  # a constant, the same in both: nothing to compare (and no comparison to correct for)
+            d = mean_diff(x.value, x.sd, x.n, y.value, y.sd, y.n)
+        else:
+            return
+        out.append(Comparison(c.game, c.lineup, c.variant, measure, y.value, x.value, d["diff"], d["ci"],
+                              d["effect"], d["effect_kind"], d["p"], against=against, reference=reference))
+
+    if c.nplayers == b.nplayers:
+        for s, (x, y) in enumerate(zip(c.win_rate, b.win_rate)):
+            add(f"win_rate P{s}", x, y)
+    if c.fairness and b.fairness:
+        add("fairness", c.fairness["win_rate_spread"], b.fairness["win_rate_spread"])
+    for m in COMPARED:
+        if m in c.measures and m in b.measures:
+            add(m, c.measures[m], b.measures[m])
     return out

@@ -12,15 +12,19 @@ with ``resume=True`` from the chunks in the database.
 from __future__ import annotations
 
 import time
+from concurrent.futures import CancelledError
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 from . import store
-from .job import ChunkResult, ChunkTask, run_chunk
+from .job import ChunkResult, ChunkTask, mismatch, run_chunk
 from .plan import Plan, PlanError, chunk_seed, variant_source
 
 MAX_POOL_BREAKS = 3  # a chunk that was running when a worker died this often is recorded as failed
+SCHEDULER_LOST_AFTER = 30.0  # seconds without a connection to the Dask scheduler before the run stops
+POLL = 2.0  # seconds between looks at the scheduler's connection while no chunk finishes
+PING_TIMEOUT = 10.0  # seconds a scheduler has to answer a ping (one that is stopped keeps its connection)
 
 
 @dataclass
@@ -63,6 +67,7 @@ class CampaignRun:
     restarts: int
     failures: list  # (game, variant, lineup, chunk, error) of the chunks that failed in this run
     lost: int = 0  # chunks the cluster could not run (not in the database: run them with resume)
+    rejected: list = field(default_factory=list)  # (game, variant, lineup, chunk, why) of results not stored
 
 
 def prepare(plan: Plan) -> tuple[list[dict], list[ChunkTask]]:
@@ -73,6 +78,7 @@ def prepare(plan: Plan) -> tuple[list[dict], list[ChunkTask]]:
     from ...errors import RecycleBug, RecycleError
     from ...players import make_players
 
+    plan.check_size()
     cells, tasks = [], []
     for game, variant, lineup in plan.cells():
         key = (game.name, variant.name)
@@ -119,15 +125,22 @@ def run_campaign(plan: Plan | str | Path, db=None, scheduler: str | None = None,
     t0 = time.perf_counter()
     con = store.connect(db)
     try:
+        from .foreign import check_schema
+
+        check_schema(con, db)  # a file with views or macros is not written to (they would run on resume)
         done = store.begin(con, plan, cells, resume)
         todo = [t for t in tasks if t.key not in done]
         state = CampaignProgress(chunks_total=len(tasks), chunks_before=len(tasks) - len(todo),
                                  games_total=sum(t.n for t in todo))
-        failures = []
+        failures, rejected = [], []
         lost = 0
 
-        def finished(res: ChunkResult) -> None:
-            if not store.write_chunk(con, res):
+        def finished(task: ChunkTask, res: ChunkResult) -> None:
+            why = mismatch(task, res)
+            if why is not None:
+                rejected.append((*task.key, why))
+                return
+            if not store.write_chunk(con, res, db):
                 return
             state.chunks_done += 1
             state.workers.add(res.worker)
@@ -146,13 +159,14 @@ def run_campaign(plan: Plan | str | Path, db=None, scheduler: str | None = None,
                 lost = _run_dask(todo, scheduler, finished)
             elif workers <= 1:
                 for t in todo:
-                    finished(run_chunk(t))
+                    finished(t, run_chunk(t))
             else:
                 _run_local(todo, workers, finished, state)
         return CampaignRun(str(db), len(tasks), state.chunks_done, state.chunks_failed, state.games_done,
-                           time.perf_counter() - t0, sorted(state.workers), state.restarts, failures, lost)
+                           time.perf_counter() - t0, sorted(state.workers), state.restarts, failures, lost,
+                           rejected)
     finally:
-        con.close()
+        store.close(con, db)
 
 
 def _run_local(todo: list[ChunkTask], workers: int, finished, state: CampaignProgress) -> None:
@@ -178,28 +192,32 @@ def _run_local(todo: list[ChunkTask], workers: int, finished, state: CampaignPro
                     ready, _ = wait(running, return_when=FIRST_COMPLETED)
                     for f in ready:
                         res = f.result()  # raises BrokenProcessPool: the chunk stays in `running`
-                        del running[f]
-                        finished(res)
+                        finished(running.pop(f), res)
             except BrokenProcessPool:
                 broken = True
         if broken:
             state.restarts += 1
             for f, t in running.items():
                 if f.done() and not f.exception():
-                    finished(f.result())
+                    finished(t, f.result())
                     continue
                 breaks[t.key] = breaks.get(t.key, 0) + 1
                 if breaks[t.key] >= MAX_POOL_BREAKS:
-                    finished(ChunkResult(t.key, t.seed, t.n, error=f"a worker process died while running this "
-                                                                    f"chunk, {MAX_POOL_BREAKS} times"))
+                    finished(t, ChunkResult(t.key, t.seed, t.n, digest=t.digest,
+                                            error=f"a worker process died while running this chunk, "
+                                                  f"{MAX_POOL_BREAKS} times"))
                 else:
                     pending.append(t)
 
 
 def _run_dask(todo: list[ChunkTask], scheduler, finished) -> int:
-    """Chunks as tasks of a Dask cluster; the scheduler reruns a lost worker's tasks."""
+    """Chunks as tasks of a Dask cluster; the scheduler reruns a lost worker's tasks. Each
+    task's key is the digest of what decides its games (``ChunkTask.dask_key``), so two
+    campaigns on one cluster never receive each other's results. A scheduler out of reach
+    for ``SCHEDULER_LOST_AFTER`` seconds stops the run with StoreError; the chunks written
+    until then are kept, and ``resume`` finishes on any scheduler."""
     try:
-        from distributed import Client, as_completed
+        from distributed import Client, wait
     except ImportError:
         raise store.StoreError("--scheduler needs 'distributed', which is not installed: "
                                "pip install -e '.[campaign]'") from None
@@ -208,19 +226,59 @@ def _run_dask(todo: list[ChunkTask], scheduler, finished) -> int:
         client = Client(scheduler, timeout="20s") if own else scheduler
     except (OSError, TimeoutError) as exc:
         raise store.StoreError(f"cannot reach the Dask scheduler {scheduler}: {exc}") from None
+    address = scheduler if own else getattr(client.scheduler, "address", "of the client")
     try:
-        futures = [client.submit(run_chunk, t, key=f"recycle-chunk-{t.seed}-{t.chunk}", pure=False,
-                                 retries=2) for t in todo]
+        futures = {client.submit(run_chunk, t, key=t.dask_key, pure=False, retries=2): t for t in todo}
         lost = 0
-        for f in as_completed(futures):
-            # run_chunk returns a game's error: an exception here is the cluster's (a worker
-            # lost again and again, the scheduler gone): not recorded, run again on resume
-            if f.status == "finished":
-                finished(f.result())
-            else:
-                lost += 1
-            f.release()
+        reached = time.monotonic()
+        while futures:
+            cancelled = False
+            try:
+                done = wait(list(futures), timeout=POLL, return_when="FIRST_COMPLETED").done
+            except TimeoutError:
+                done = set()
+            except CancelledError:  # the client cancels every future when its scheduler's connection breaks
+                done, cancelled = set(), True
+            except OSError:  # the client's own connection broke: seen as the scheduler lost below
+                done = set()
+            if done or (not cancelled and client.status == "running" and _answers(client)):
+                reached = time.monotonic()
+            now = time.monotonic()
+            if cancelled or now - reached > SCHEDULER_LOST_AFTER:
+                raise store.StoreError(f"lost the Dask scheduler {address} ("
+                                       + ("the connection broke" if cancelled else
+                                          f"no answer for {SCHEDULER_LOST_AFTER:.0f} s")
+                                       + "): the finished chunks are kept; run the same command with --resume "
+                                         "(on this or another scheduler) to finish")
+            for f in done:
+                t = futures.pop(f)
+                # run_chunk returns a game's error: an exception here is the cluster's (a worker
+                # lost again and again, or the scheduler): not recorded, run again on resume
+                try:
+                    res = f.result(timeout=SCHEDULER_LOST_AFTER) if f.status == "finished" else None
+                except Exception:  # noqa: BLE001 - any failure to fetch a result is the cluster's
+                    res = None
+                if res is None:
+                    lost += 1
+                else:
+                    finished(t, res)
+                f.release()
         return lost
     finally:
         if own:
-            client.close()
+            try:
+                client.close(timeout=5)
+            except Exception:  # noqa: BLE001 - closing a client whose scheduler is gone: nothing to keep
+                pass
+
+
+def _answers(client) -> bool:
+    """Whether the scheduler answers a ping within PING_TIMEOUT seconds (a scheduler whose
+    machine stopped keeps its connection open, so the connection alone does not tell)."""
+    import asyncio
+
+    try:
+        client.sync(lambda: asyncio.wait_for(client.scheduler.identity(), PING_TIMEOUT))
+        return True
+    except Exception:  # noqa: BLE001 - no answer, whatever the reason
+        return False

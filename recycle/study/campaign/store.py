@@ -111,9 +111,33 @@ def begin(con, plan, cells: list[dict], resume: bool) -> set:
     return {tuple(r) for r in con.execute("SELECT game, variant, lineup, chunk FROM chunks").fetchall()}
 
 
-def write_chunk(con, res: ChunkResult) -> bool:
+def write_chunk(con, res: ChunkResult, db="the database") -> bool:
     """Write a finished chunk and its games in one transaction; False if it was already there
-    (a chunk run twice, after a lost worker, is counted once)."""
+    (a chunk run twice, after a lost worker, is counted once). A write that fails (a full
+    disk) is rolled back and raised as StoreError: the chunks written before it are kept."""
+    duckdb = _duckdb()
+    try:
+        return _write_chunk(con, res)
+    except (duckdb.Error, OSError) as exc:
+        raise StoreError(f"cannot write to {db}: {_first_line(exc)} (the chunks written before are kept: "
+                         "--resume to go on)") from None
+
+
+def close(con, db="the database") -> None:
+    """Close a connection; a failure to write the last of the file (a full disk) is a StoreError."""
+    duckdb = _duckdb()
+    try:
+        con.close()
+    except (duckdb.Error, OSError) as exc:
+        raise StoreError(f"cannot write to {db}: {_first_line(exc)}") from None
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc) if not isinstance(exc, OSError) or not exc.strerror else exc.strerror
+    return (text.splitlines() or [type(exc).__name__])[0][:300]
+
+
+def _write_chunk(con, res: ChunkResult) -> bool:
     game, variant, lineup, chunk = res.key
     con.execute("BEGIN")
     try:
