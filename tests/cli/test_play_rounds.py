@@ -12,7 +12,7 @@ import recycle
 from recycle.cli.play import PlaySession, Terminal, seat_specs
 from recycle.cli.rounds import RoundWatch
 
-from ..conftest import GAMES
+from ..conftest import GAMES, ROOT
 from .test_play import PROMPT, plain, spawn
 
 HEARTS = str(GAMES / "hearts.rcy")
@@ -214,3 +214,13 @@ def test_a_rounds_pause_through_a_real_terminal(tmp_path):
     assert "hearts · deal #4711 · decision 68 · you are P2" in plain(child.before)
     child.sendline("q")
     child.expect(pexpect.EOF)
+
+
+def test_the_rounds_end_in_docs_play_is_the_programs():
+    doc = (ROOT / "docs" / "play.md").read_text(encoding="utf-8")
+    shown = re.search(r"```text\n( schwimmen-lives · deal #2 · round 1 is over.*?)\n```", doc, re.DOTALL).group(1)
+    _, out = play(SCHWIMMEN, 2, 0, tty=True)
+    lines = [line.rstrip() for line in out.splitlines()]
+    want = [line.rstrip() for line in shown.splitlines()]
+    start = lines.index(want[0])
+    assert lines[start:start + len(want)] == want
