@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from ..lang.forms.values import MEMORY, MoveEvent, StorageEvent
 from ..lang.syntax.notes import NO_WORDS
-from .table import OWNER_WIDTH, owner_of, seat_title
+from .table import OWNER_WIDTH, owner_of, seat_title, zero_tells
 
 
 @dataclass
@@ -159,12 +159,17 @@ def summary_lines(game, rnd: Round, names: list[str], me: int) -> list[str]:
                 if v or before.get(key, {}).get(label, (name, 0))[1]:
                     nonzero.add(label)
     used = {label: name for label, name in used.items() if label in nonzero}
+    zero_told = {label for label, name in used.items() if zero_tells(words, name)}
     order = [("player", me)] + [("player", p) for p in range(game.nplayers) if p != me]
     order += sorted(k for k in after if k[0] == "team") + [("game", 0)]
     lines = []
     for key in order:
         was, now = before.get(key, {}), after.get(key, {})
-        slots = {label: now.get(label, (name, 0)) for label, name in used.items()} if key[0] == "player" else now
+        if key[0] == "player":  # a count some player has: 0 too; a flag or a word: where set or changed
+            slots = {label: now.get(label, (name, 0)) for label, name in used.items()
+                     if label in zero_told or now.get(label, (name, 0))[1] or was.get(label, (name, 0))[1]}
+        else:
+            slots = now
         parts = []
         for label, (name, v) in slots.items():
             old = was.get(label, (name, 0))[1]

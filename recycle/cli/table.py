@@ -67,16 +67,23 @@ def owner_of(label: str) -> tuple:
     return ("player" if m.group(2) == "P" else "team", int(m.group(3))), m.group(1)
 
 
+def zero_tells(words, name: str) -> bool:
+    """Is a storage's 0 worth showing? Yes for a count (a score, lives); not for a flag or a
+    value the game names in words but not its 0 (``SUNK`` 1="yes")."""
+    named = words.values.get(name)
+    return named is None or "0" in named
+
+
 def storage_parts(game, values: dict, ints: dict) -> list[tuple]:
     """``(owner key, "words value")`` of the storages the game shows (``;@ hide:`` ones left
     out, ``;@ label:`` words used), in the order of ``values`` (label -> value; 0 and "" are
-    not set). An integer storage that some player has set is shown for every player, 0
-    where it is not set: your own score of 0 too."""
+    not set). An integer count that some player has set is shown for every player, 0 where
+    it is not set: your own score of 0 too (``zero_tells``)."""
     words = getattr(game, "words", NO_WORDS)
     in_use: dict = {}  # the players' integer storages set for someone, by name
     for label in ints:
         key, name = owner_of(label)
-        if key[0] == "player":
+        if key[0] == "player" and zero_tells(words, name):
             in_use.setdefault(name, None)
     out = []
     done: set = set()
