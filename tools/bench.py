@@ -13,6 +13,15 @@
 
 ``--engine compiled|closures|plain`` chooses the engine measured (compiled, the default).
 
+Every figure is the best of ``--repeat`` rounds, with its spread (the worst and the best
+round), and the two sides of every comparison are measured in one run, alternating (one
+round of each in turn, the order reversed every other round), so that a host whose speed
+drifts slows both alike; a ratio is given with the range of the rounds' own ratios. The
+command, the date and the load average (as ``uptime`` prints it) are printed first, the load
+again at the end. Figures are current ones only when taken on a quiet machine: above a
+1-minute load of 0.5 (``QUIET_LOAD``) the benchmark refuses to run (exit 2), unless ``--busy``
+is given, and then says loudly, at the start and the end, that its figures are not current.
+
 ``rollouts``: random rollouts of Schwimmen by recycle and by ../shared/bench/schwimmen_native.py
 in this one process, in alternating rounds, best of ``--repeat`` each, so that a machine whose
 speed drifts slows both alike and the ratio is comparable across machines.
@@ -41,19 +50,34 @@ games/s); Schwimmen with ``threads=2`` against 1 (and whether the statistics are
 from __future__ import annotations
 
 import argparse
+import datetime
 import importlib.util
 import os
 import random
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tools"))
 
-import recycle  # noqa: E402
-from recycle.players.lookahead import ISMCTSPlayer  # noqa: E402
+from timing import (
+    OWN_LOAD,
+    QUIET_LOAD,
+    Side,
+    alternate,
+    busy_banner,
+    load_average,
+    load_text,
+    ratio_text,
+    timed,
+)
+
+import recycle
+from recycle.players.lookahead import ISMCTSPlayer
 
 CORPUS = ROOT.parent / "shared" / "corpus" / "cardstock"
 
@@ -106,19 +130,18 @@ def bench_hearts(args) -> None:
         game = recycle.load(path, engine=args.engine)
         spiel = mod.pyspiel.load_game(spiel_name)
         recycle.simulate(game, 200, seed=args.seed + 99)
-        ours = theirs = float("inf")
         n = max(1, args.games // 10)
-        for _ in range(args.repeat):
-            ours = min(ours, time_recycle(game, n, args.seed))
-            theirs = min(theirs, time_openspiel(mod, spiel, n, args.seed))
         # games/hearts.rcy plays deals until someone has 100 points: compare deals
         deals = 1.0
         if "DEAL" in game.layout._bases["sto"]:
             deals = sum(game.random_rollout(i).sto("game", "DEAL") for i in range(n)) / n
+        ours = Side(name, timed(n * deals, lambda game=game, n=n: time_recycle(game, n, args.seed)))
+        theirs = Side(spiel_name, timed(n, lambda spiel=spiel, n=n: time_openspiel(mod, spiel, n, args.seed)))
+        alternate([ours, theirs], args.repeat)
         what = "deals" if deals != 1.0 else "games"
-        print(f"{name:20} {n * deals / ours:8,.0f} {what}/s   OpenSpiel {spiel_name}: {n / theirs:8,.0f} deals/s   "
-              f"ratio {n * deals / ours / (n / theirs):5.2f}  ({args.engine}, {n} games of {deals:.1f} deals, "
-              f"best of {args.repeat})")
+        print(f"{name:20} {ours.best():8,.0f} {what}/s ({ours.spread()})   OpenSpiel {spiel_name}: "
+              f"{theirs.best():8,.0f} deals/s ({theirs.spread()})   ratio {ratio_text(ours, theirs)}  "
+              f"({args.engine}, {n} games of {deals:.1f} deals, best of {args.repeat})")
 
 
 def bench_corpus(args) -> None:
@@ -126,35 +149,33 @@ def bench_corpus(args) -> None:
     import statistics
 
     os.environ["RECYCLE_NO_CACHE"] = "1"  # generation as a first load pays it
+    def rollouts_for(game) -> Callable[[], float]:
+        def run() -> float:  # rollouts a second for args.seconds
+            n, seed, t0 = 0, 0, time.perf_counter()
+            while time.perf_counter() - t0 < args.seconds:
+                try:
+                    game.random_rollout(seed, max_steps=20_000)
+                except recycle.RecycleError:
+                    pass
+                n, seed = n + 1, seed + 1
+            return n / (time.perf_counter() - t0)
+        return run
+
     rows = []
     for path in sorted(CORPUS.glob("*.rcy")):
-        rates, gen = {}, None
-        for engine in ("closures", "compiled"):
-            t0 = time.perf_counter()
-            try:
-                game = recycle.load(path, engine=engine)
-            except recycle.RecycleError:
-                break
-            if engine == "compiled":
-                gen = game.generation_seconds
-            best = 0.0
-            for _ in range(args.repeat):
-                n, seed, t0 = 0, 0, time.perf_counter()
-                while time.perf_counter() - t0 < args.seconds:
-                    try:
-                        game.random_rollout(seed, max_steps=20_000)
-                    except recycle.RecycleError:
-                        pass
-                    n, seed = n + 1, seed + 1
-                best = max(best, n / (time.perf_counter() - t0))
-            rates[engine] = best
-        if len(rates) == 2:
-            rows.append((path.stem, rates["closures"], rates["compiled"], gen))
-    for name, slow, fast, gen in rows:
-        print(f"{name:22} closures {slow:9,.0f}/s  compiled {fast:9,.0f}/s  x{fast / slow:5.2f}  "
-              f"generate {gen * 1000:5.0f} ms")
-    ups = sorted(fast / slow for _, slow, fast, _ in rows)
+        try:
+            games = {engine: recycle.load(path, engine=engine) for engine in ("closures", "compiled")}
+        except recycle.RecycleError:
+            continue
+        slow, fast = alternate([Side("closures", rollouts_for(games["closures"])),
+                                Side("compiled", rollouts_for(games["compiled"]))], args.repeat)
+        rows.append((path.stem, slow.best(), fast.best(), games["compiled"].generation_seconds, slow, fast))
+    for name, slow, fast, gen, s_side, f_side in rows:
+        print(f"{name:22} closures {slow:9,.0f}/s ({s_side.spread()})  compiled {fast:9,.0f}/s ({f_side.spread()})  "
+              f"x{ratio_text(f_side, s_side)}  generate {gen * 1000:5.0f} ms")
+    ups = sorted(fast / slow for _, slow, fast, *_ in rows)
     slowest = min(rows, key=lambda r: r[2])
+    print(f"(each game: best of {args.repeat} rounds of {args.seconds} s per engine, the engines alternating)")
     print(f"median speed-up x{statistics.median(ups):.2f} (range x{ups[0]:.2f}..x{ups[-1]:.2f}) over {len(rows)} "
           f"games; slowest compiled: {slowest[0]} {slowest[2]:,.0f}/s; longest generation "
           f"{max(r[3] for r in rows) * 1000:.0f} ms")
@@ -171,19 +192,16 @@ def bench_rollouts(args) -> None:
     recycle.simulate(game, 500, seed=args.seed + 99, engine="python")  # warm caches, as a long run would
     native_path = Path(args.native)
     mod = load_native(native_path) if native_path.exists() else None
-    ours = native = float("inf")
-    for _ in range(args.repeat):
-        ours = min(ours, time_recycle(game, args.games, args.seed))
-        if mod is not None:
-            native = min(native, time_native(mod, args.games, args.seed))
-    ours_rate = args.games / ours
-    print(f"recycle : {ours_rate:10,.0f} rollouts/s  ({args.games} games, best of {args.repeat})")
-    if mod is None:
+    n = args.games
+    ours = Side("recycle", timed(n, lambda: time_recycle(game, n, args.seed)))
+    theirs = None if mod is None else Side("hand-written", timed(n, lambda: time_native(mod, n, args.seed)))
+    alternate([ours] + ([theirs] if theirs else []), args.repeat)
+    print(f"recycle : {ours.best():10,.0f} rollouts/s  ({n} games, best of {args.repeat}; rounds {ours.spread()})")
+    if theirs is None:
         print(f"native  : {native_path} not found; no ratio")
         return
-    native_rate = args.games / native
-    print(f"native  : {native_rate:10,.0f} rollouts/s")
-    print(f"ratio   : {ours_rate / native_rate:10.3f}  (recycle / hand-written; goal >= 0.5)")
+    print(f"native  : {theirs.best():10,.0f} rollouts/s  (rounds {theirs.spread()}; {native_path.name})")
+    print(f"ratio   : {ratio_text(ours, theirs, '.3f', 10)}  (recycle / hand-written; goal >= 0.5)")
 
 
 def simulate_native(game, games: int, seed: int, threads: int = 1, keep_records: bool = True):
@@ -254,13 +272,13 @@ def bench_native(args) -> None:
         print(f"schwimmen vs hand-written: {native_path} not found; skipped")
     else:
         mod = load_native(native_path)
-        ours = theirs = float("inf")
-        for _ in range(rep):
-            ours = min(ours, time_simulate_native(schwimmen, n, args.seed))
-            theirs = min(theirs, time_native(mod, n, args.seed))
-        print(f"schwimmen native      : {n / ours:12,.0f} rollouts/s  ({n} games, best of {rep})")
-        print(f"schwimmen hand-written: {n / theirs:12,.0f} rollouts/s  ({native_path.name})")
-        print(f"ratio                 : {(n / ours) / (n / theirs):12.2f}  (native / hand-written)")
+        ours, theirs = alternate([Side("native", timed(n, lambda: time_simulate_native(schwimmen, n, args.seed))),
+                                  Side("hand-written", timed(n, lambda: time_native(mod, n, args.seed)))], rep)
+        print(f"schwimmen native      : {ours.best():12,.0f} rollouts/s  ({n} games, best of {rep}; "
+              f"rounds {ours.spread()})")
+        print(f"schwimmen hand-written: {theirs.best():12,.0f} rollouts/s  ({native_path.name}; "
+              f"rounds {theirs.spread()})")
+        print(f"ratio                 : {ratio_text(ours, theirs, '.2f', 12)}  (native / hand-written)")
     # (2) corpus Hearts4 against OpenSpiel's hearts played in C++
     script = ROOT.parent / "shared" / "bench" / "openspiel_hearts_cpp.py"
     spiel_name, spiel_games = "hearts(pass_cards=false)", 5000
@@ -271,28 +289,32 @@ def bench_native(args) -> None:
     else:
         hearts = native_ready("corpus Hearts4.rcy", CORPUS / "Hearts4.rcy", args.seed)
         if hearts is not None:
-            ours, theirs = float("inf"), 0.0
-            for _ in range(rep):
-                ours = min(ours, time_simulate_native(hearts, n, args.seed))
-                theirs = max(theirs, openspiel_cpp_rate(script, spiel_name, spiel_games, args.seed))
-            print(f"Hearts4 native        : {n / ours:12,.0f} games/s  ({n} games, best of {rep})")
-            print(f"OpenSpiel C++         : {theirs:12,.0f} games/s  ({spiel_name}, {spiel_games} games, "
-                  f"pyspiel.evaluate_bots)")
-            print(f"ratio                 : {(n / ours) / theirs:12.2f}  (native / OpenSpiel C++)")
+            ours, theirs = alternate([
+                Side("native", timed(n, lambda: time_simulate_native(hearts, n, args.seed))),
+                Side("OpenSpiel C++", lambda: openspiel_cpp_rate(script, spiel_name, spiel_games, args.seed))], rep)
+            print(f"Hearts4 native        : {ours.best():12,.0f} games/s  ({n} games, best of {rep}; "
+                  f"rounds {ours.spread()})")
+            print(f"OpenSpiel C++         : {theirs.best():12,.0f} games/s  ({spiel_name}, {spiel_games} games, "
+                  f"pyspiel.evaluate_bots; rounds {theirs.spread()})")
+            print(f"ratio                 : {ratio_text(ours, theirs, '.2f', 12)}  (native / OpenSpiel C++)")
     # (3) Schwimmen on two threads against one: ten times the games, no records kept (as the
     # command line), so that the play, not the Python between chunks, is measured
     if schwimmen is not None:
-        times = {1: float("inf"), 2: float("inf")}
         m = 10 * n
-        for _ in range(rep):
-            for threads in (1, 2):
-                times[threads] = min(times[threads], time_simulate_native(schwimmen, m, args.seed, threads, False))
+
+        def threaded(threads: int) -> Side:
+            return Side(f"threads={threads}",
+                        timed(m, lambda: time_simulate_native(schwimmen, m, args.seed, threads, False)))
+
+        single, double = alternate([threaded(1), threaded(2)], rep)
         keep = ("seconds", "rollouts_per_second")
         one, two = ({k: v for k, v in simulate_native(schwimmen, m, args.seed, t, False).to_dict().items()
                      if k not in keep} for t in (1, 2))
-        print(f"schwimmen threads=1   : {m / times[1]:12,.0f} rollouts/s  ({m} games, no records)")
-        print(f"schwimmen threads=2   : {m / times[2]:12,.0f} rollouts/s  x{times[1] / times[2]:.2f}, statistics "
-              f"{'identical' if one == two else 'DIFFERENT'} ({os.cpu_count()} cores here)")
+        print(f"schwimmen threads=1   : {single.best():12,.0f} rollouts/s  ({m} games, no records; "
+              f"rounds {single.spread()})")
+        print(f"schwimmen threads=2   : {double.best():12,.0f} rollouts/s  (rounds {double.spread()})  "
+              f"x{ratio_text(double, single)}, statistics {'identical' if one == two else 'DIFFERENT'} "
+              f"({os.cpu_count()} cores here; two threads add about 1 to the load)")
 
 
 def state_at(game, seed: int, decision: int):
@@ -331,33 +353,41 @@ def bench_lookahead(args) -> None:
             if s is None:
                 continue
             obs, options = s.observation(s.current_player()), s.legal_options()
-            best = dict.fromkeys(engines, float("inf"))
             if "native" in engines:
                 ISMCTSPlayer(2, playouts="native").choose(obs, options, Stream(1))  # compile or load
-            for _ in range(3):
-                for playouts in engines:
+
+            def search(playouts: str, obs=obs, options=options) -> Callable[[], float]:
+                def run() -> float:
                     player = ISMCTSPlayer(args.budget, playouts=playouts)
                     t0 = time.perf_counter()
                     player.choose(obs, options, Stream(1))
-                    best[playouts] = min(best[playouts], time.perf_counter() - t0)
-            for playouts in engines:
-                ratio = f"  x{best['python'] / best[playouts]:.2f}" if playouts != "python" else ""
-                print(f"ismcts {name:17} decision {d:3} {playouts:6}: {args.budget / best[playouts]:8,.0f} "
-                      f"iterations/s ({best[playouts] / args.budget * 1000:.3f} ms each){ratio}")
+                    return args.budget / (time.perf_counter() - t0)
+                return run
+
+            sides = alternate([Side(playouts, search(playouts)) for playouts in engines], args.repeat)
+            for side in sides:
+                ratio = f"  x{ratio_text(side, sides[0])}" if side is not sides[0] else ""
+                print(f"ismcts {name:17} decision {d:3} {side.name:6}: {side.best():8,.0f} iterations/s "
+                      f"({1000 / side.best():.3f} ms each; rounds {side.spread()}, best of {args.repeat}){ratio}")
 
 
 def bench_clone(args) -> None:
     game = recycle.load(ROOT / "games" / "hearts.rcy")
-    for d in (1, 40):
-        s = state_at(game, 5, d)
-        n = 2000
-        best = float("inf")
-        for _ in range(5):
+    n = 2000
+
+    def clones(s) -> Callable[[], float]:
+        def run() -> float:
             t0 = time.perf_counter()
             for _ in range(n):
                 s.clone()
-            best = min(best, (time.perf_counter() - t0) / n)
-        print(f"clone hearts.rcy decision {d:3}: {best * 1e6:7.1f} µs")
+            return n / (time.perf_counter() - t0)
+        return run
+
+    # the two decisions alternate, as the sides of a comparison do
+    sides = alternate([Side(str(d), clones(state_at(game, 5, d))) for d in (1, 40)], args.repeat)
+    for side in sides:
+        print(f"clone hearts.rcy decision {side.name:>3}: {1e6 / side.best():7.1f} µs  "
+              f"(rounds {side.spread_of_time(1e6)} µs, best of {args.repeat})")
 
 
 def bench_load(args) -> None:
@@ -368,27 +398,33 @@ def bench_load(args) -> None:
 
     paths = sorted(CORPUS.glob("*.rcy")) + sorted((ROOT / "games").glob("*.rcy"))
 
-    def best_load(path) -> float:
-        best = float("inf")
-        for _ in range(args.repeat):
+    def loading(path, cached: bool) -> Callable[[], float]:
+        def run() -> float:  # loads a second
+            if cached:
+                os.environ.pop("RECYCLE_NO_CACHE", None)
+            else:
+                os.environ["RECYCLE_NO_CACHE"] = "1"
             codecache.forget()  # as a new process would: the folder's entry, not this process's memory
             t0 = time.perf_counter()
             recycle.load(path)
-            best = min(best, time.perf_counter() - t0)
-        return best
+            return 1 / (time.perf_counter() - t0)
+        return run
 
     rows = []
     with tempfile.TemporaryDirectory() as folder:
         os.environ["RECYCLE_CACHE_DIR"] = folder
         for path in paths:
-            os.environ["RECYCLE_NO_CACHE"] = "1"
-            cold = best_load(path)
-            del os.environ["RECYCLE_NO_CACHE"]
+            os.environ.pop("RECYCLE_NO_CACHE", None)
             recycle.load(path)  # fills the cache
-            rows.append((cold, best_load(path), path.name))
+            cold, warm = alternate([Side("cold", loading(path, False)), Side("cached", loading(path, True))],
+                                   args.repeat)
+            rows.append((1 / cold.best(), 1 / warm.best(), path.name, cold, warm))
+        os.environ.pop("RECYCLE_NO_CACHE", None)
     rows.sort(reverse=True)
-    for cold, warm, name in rows[:5]:
-        print(f"load {name:28} {cold * 1000:6.1f} ms, {warm * 1000:6.1f} ms from the cache")
+    print(f"(each game: best of {args.repeat}, a load without the cache and one reading it alternating)")
+    for cold, warm, name, c_side, w_side in rows[:5]:
+        print(f"load {name:28} {cold * 1000:6.1f} ms ({c_side.spread_of_time(1000)}), {warm * 1000:6.1f} ms "
+              f"({w_side.spread_of_time(1000)}) from the cache")
     print(f"load median over {len(rows)} games: {statistics.median(r[0] for r in rows) * 1000:.1f} ms, "
           f"{statistics.median(r[1] for r in rows) * 1000:.1f} ms from the cache")
 
@@ -403,9 +439,9 @@ def per_game(fn, games: int) -> float:
 
 def bench_parts(args) -> None:
     """Where one Schwimmen game's time goes, and what a ratio of 0.5 leaves for the play itself."""
-    from recycle.streams import CHANCE, PLAYERS, Stream
     from recycle.engine.state import State
     from recycle.lang.forms.items import shuffle
+    from recycle.streams import CHANCE, PLAYERS, Stream
     from recycle.study.stats import _Aggregate
 
     mod = load_native(Path(args.native)) if Path(args.native).exists() else None
@@ -433,19 +469,20 @@ def bench_parts(args) -> None:
         "shuffle": lambda i: shuffle(deck, rng.random),
         "scoring": lambda i: (game.final_scores(final, final.env), agg.add(record)),
     }
-    best = dict.fromkeys([*parts, "ours"], float("inf"))
-    for _ in range(rep):  # rounds in turn, so that a drifting host slows every part alike
-        best["ours"] = min(best["ours"], time_recycle(game, n, args.seed) / n * 1e6)
-        for name, fn in parts.items():
-            best[name] = min(best[name], per_game(fn, n))
+    # rounds in turn, so that a drifting host slows every part alike (rates: games a second)
+    sides = [Side("ours", timed(n, lambda: time_recycle(game, n, args.seed)))]
+    sides += [Side(name, lambda fn=fn: 1e6 / per_game(fn, n)) for name, fn in parts.items()]
+    alternate(sides, rep)
+    best = {side.name: 1e6 / side.best() for side in sides}  # microseconds a game
+    spread = {side.name: side.spread_of_time(1e6) for side in sides}
     native, native_shuffle, ours = best["native"], best["native shuffle"], best["ours"]
     seeding, state, our_shuffle, scoring = best["seeding"], best["state"], best["shuffle"], best["scoring"]
     fixed = seeding + state + our_shuffle + scoring
     budget = native / 0.5
     print(f"Schwimmen, microseconds per game (best of {rep}, {n} games)")
     print(f"  hand-written simulator      {native:6.1f}   "
-          f"its shuffle {native_shuffle:.1f}, its play {native - native_shuffle:.1f}")
-    print(f"  {'recycle (' + args.engine + ')':27} {ours:6.1f}   ratio {native / ours:.3f}")
+          f"its shuffle {native_shuffle:.1f}, its play {native - native_shuffle:.1f}   (rounds {spread['native']})")
+    print(f"  {'recycle (' + args.engine + ')':27} {ours:6.1f}   ratio {native / ours:.3f}   (rounds {spread['ours']})")
     print(f"    seeding its two generators {seeding:5.1f}   (the chance and the players' streams of this rollout)")
     print(f"    a new state                {state:5.1f}")
     print(f"    the shuffle                {our_shuffle:5.1f}")
@@ -473,7 +510,7 @@ def bench_limits(args) -> None:
         for name, text in largest_files().items():
             path = Path(tmp) / "largest.rcy"
             path.write_text(text)
-            best = best_cpu = None
+            walls, cpus = [], []
             for _ in range(args.repeat):
                 before = resource.getrusage(resource.RUSAGE_CHILDREN)
                 t = time.perf_counter()
@@ -483,12 +520,12 @@ def bench_limits(args) -> None:
                 after = resource.getrusage(resource.RUSAGE_CHILDREN)
                 # CPU time too: on a busy machine the wall time also counts the others' work
                 cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-                best = dt if best is None else min(best, dt)
-                best_cpu = cpu if best_cpu is None else min(best_cpu, cpu)
+                walls.append(dt)
+                cpus.append(cpu)
             peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024
             status = "ok" if r.returncode == 0 else f"exit {r.returncode}: {r.stderr.strip()[:80]}"
-            print(f"  {name:28} {best:5.2f} s wall, {best_cpu:5.2f} s CPU   (peak of any check so far "
-                  f"{peak} MB)  {status}")
+            print(f"  {name:28} {min(walls):5.2f} s wall ({min(walls):.2f}–{max(walls):.2f}), {min(cpus):5.2f} s CPU "
+                  f"({min(cpus):.2f}–{max(cpus):.2f})   (peak of any check so far {peak} MB)  {status}")
 
 
 def main(argv=None) -> int:
@@ -504,7 +541,33 @@ def main(argv=None) -> int:
     ap.add_argument("--budget", type=int, default=300)
     ap.add_argument("--game", default=str(ROOT / "games" / "schwimmen.rcy"))
     ap.add_argument("--native", default=str(ROOT.parent / "shared" / "bench" / "schwimmen_native.py"))
+    ap.add_argument("--busy", action="store_true",
+                    help=f"run even when the 1-minute load is above {QUIET_LOAD} (the figures are then not current "
+                         "ones, and the output says so)")
     args = ap.parse_args(argv)
+    command = "python tools/bench.py " + " ".join(sys.argv[1:] if argv is None else argv)
+    now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    print(f"$ {command.strip()}")
+    print(f"{now}, {os.cpu_count()} cores, Python {sys.version.split()[0]}; at the start: {load_text()}")
+    start = load_average()[0]
+    if start > QUIET_LOAD:
+        if not args.busy:
+            print(f"refused: the 1-minute load is {start:.2f}, above {QUIET_LOAD}: figures taken now would not be "
+                  "current ones. Wait for a quiet machine, or give --busy to measure anyway (not for the docs).")
+            return 2
+        print(busy_banner(start, "at the start"))
+    code = run_benchmarks(args)
+    end = load_average()[0]
+    print(f"at the end: {load_text()} (this benchmark itself adds about {OWN_LOAD:.0f} while it runs)")
+    if start > QUIET_LOAD:
+        print(busy_banner(start, "at the start"))
+    elif end > QUIET_LOAD + OWN_LOAD + (1 if args.what == "native" else 0):  # native: two threads at the end
+        print(busy_banner(end, "at the end"))
+    return code
+
+
+def run_benchmarks(args) -> int:
+    """The benchmarks ``args.what`` names."""
     if args.what in ("rollouts", "all"):
         bench_rollouts(args)
     if args.what in ("lookahead", "all"):

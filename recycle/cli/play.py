@@ -38,8 +38,17 @@ from ..players.human import HumanPlayer, adviser
 from .options import GameArg, MaxStepsOpt, MaxWorkOpt, NumPlayersOpt
 from .outputs import check_file
 from .printing import terminal_of
-from .table import (MAX_NARRATIVE, display_order, narrative_lines, options_lines, reveal_lines, said_words,
-                    table_lines)
+from .rounds import RoundWatch, summary_lines
+from .table import (
+    MAX_NARRATIVE,
+    display_order,
+    narrative_lines,
+    options_lines,
+    received_lines,
+    reveal_lines,
+    said_words,
+    table_lines,
+)
 
 DEFAULT_OPPONENTS = "ismcts:30"  # quick enough to wait for, and not a pushover
 KEYS = "h hint · u undo · r record · q quit"
@@ -146,6 +155,9 @@ class Screen:
     def narrative(self, view) -> list[str]:
         return []
 
+    def received(self, view) -> list[str]:
+        return []
+
     def undo(self) -> None:
         self.message = "undo is only in `recycle play`"
 
@@ -212,6 +224,7 @@ class Screen:
         lines = [("bold reverse", f" {self.game.name} · deal #{self.deal} · decision {self.decision(view)} · "
                                   f"you are P{me} ")]
         lines += table_lines(view, self.names, self.deal)
+        lines += [("bold cyan", line) for line in self.received(view)]
         story = self.narrative(view)
         if story:
             lines.append(("bold", "Since your last turn:"))
@@ -270,6 +283,7 @@ class PlaySession(Screen):
         self.message = ""
         self.hinted = None
         self.state = self._new_state()
+        self.rounds = RoundWatch(self.game)
 
     def _new_state(self):
         self.events: list = []
@@ -285,6 +299,10 @@ class PlaySession(Screen):
                 self._go_back()
 
     def _on_decision(self, state, p, options, i) -> None:
+        self.rounds.feed(self.events)
+        self.rounds.at_decision(state)
+        for rnd in self.rounds.untold():
+            self.round_over(rnd)
         if p == self.seat and len(options) > 1:
             self.snapshots.append((len(state.history), self.rng.getstate(), len(self.recorder.decisions),
                                    len(self.log)))
@@ -317,6 +335,7 @@ class PlaySession(Screen):
         s = self._new_state()
         replay_choices(s, history)
         self.state = s
+        self.rounds.rewind(self.events, s.decisions)
         self.rng.setstate(rng_state)
         del self.recorder.decisions[nrec:]
         del self.log[nlog:]
@@ -329,8 +348,34 @@ class PlaySession(Screen):
         return self.state.decisions
 
     def narrative(self, view) -> list[str]:
+        return narrative_lines(view, self.events, self.log, self.since(), self.names, said=self.chose)
+
+    def since(self) -> int:
+        """The person's last decision of two or more options (0 before the first)."""
         mine = [d for d, p, n, _ in self.log if p == self.seat and n > 1]
-        return narrative_lines(view, self.events, self.log, mine[-1] if mine else 0, self.names, said=self.chose)
+        return mine[-1] if mine else 0
+
+    def received(self, view) -> list[str]:
+        return received_lines(view, self.events, self.since())
+
+    def round_over(self, rnd) -> None:
+        """Round ``rnd`` ended (its cards were gathered; ``rounds``): show what happened since
+        the person's last turn and what the round changed, and wait for Enter (on a
+        terminal; plain lines go on, so that a script's keys stay the same)."""
+        view = self.state.observation(self.seat)
+        lines = [("bold reverse", f" {self.game.name} · deal #{self.deal} · round {rnd.number} is over ")]
+        # every move of the round's end (the hands shown, the cards gathered): not cut short
+        story = narrative_lines(view, self.events[:rnd.upto], self.log, self.since(), self.names, full=True,
+                                said=self.chose)[-MAX_NARRATIVE:]
+        if story:
+            lines += [("bold", "The last moves:")] + story
+        lines.append(("bold", f"Round {rnd.number} (decisions {rnd.first} to {rnd.last}), what it changed:"))
+        lines += summary_lines(self.game, rnd, self.names, self.seat)
+        self.term.show(lines, clear=True)
+        if self.term.tty:
+            key = self.term.ask(f"Press Enter for round {rnd.number + 1} (q quits) ")
+            if key is None or key.lower() in ("q", "quit"):
+                raise Quit(eof=key is None)
 
     def record_lines(self, view) -> list[str]:
         players = ", ".join(f"P{p} {n}" for p, n in enumerate(self.names))
@@ -389,7 +434,18 @@ class PlaySession(Screen):
         story = self.narrative(view)[-MAX_NARRATIVE:]
         if story:
             lines += [("bold", "The last moves:")] + story
-        if self.recorder.deal:
+        self.rounds.feed(self.events)
+        last = self.rounds.finish()
+        rounds = self.rounds.rounds
+        if len(rounds) > 1:
+            lines.append(("bold", f"Round {last.number}, the last (decisions {last.first} to {s.decisions}), "
+                                  "what it changed:"))
+            lines += summary_lines(self.game, last, self.names, self.seat)
+            lines.append(("bold", "The deal of every round, revealed (at its first decision):"))
+            for rnd in rounds:
+                lines.append(f"  Round {rnd.number} (decision {rnd.first})")
+                lines += [f"    {label:<14}{' '.join(cards)}" for label, cards in rnd.deal.items()]
+        elif self.recorder.deal:
             lines.append(("bold", "The deal, revealed (at the first decision):"))
             lines += [f"  {label:<14}{' '.join(cards)}" for label, cards in self.recorder.deal.items()]
         lines.append(("bold", "Every card now, revealed:"))

@@ -13,8 +13,8 @@ import re
 
 from ..engine.describe import place_name
 from ..engine.transcript import ARROWS
+from ..lang.forms.values import PRIVATE, MoveEvent, StorageEvent
 from ..lang.syntax.notes import NO_WORDS
-from ..lang.forms.values import MoveEvent, StorageEvent
 
 # hands sorted by suit (colours alternating) and rank, aces high
 SUIT_ORDER = {"SPADES": 0, "HEARTS": 1, "CLUBS": 2, "DIAMONDS": 3}
@@ -58,7 +58,9 @@ def pile_text(game, cards: list) -> str:
     return " ".join("?" if c is None else game.card_name(c) for c in cards)
 
 
-def _owner_of(label: str) -> tuple:
+def owner_of(label: str) -> tuple:
+    """``((kind, index), name)`` of a storage label: ``SCORE(P1)`` -> ``(("player", 1), "SCORE")``,
+    a table's ``POT`` -> ``(("game", 0), "POT")``."""
     m = LABEL.match(label)
     if not m:
         return ("game", 0), label
@@ -69,11 +71,41 @@ def storage_texts(obs) -> list[tuple[tuple, str]]:
     """The storages ``obs.player`` may see, as the game names them (``;@`` notes: a hidden
     storage left out, a label and value words used): ``((owner kind, owner), "suit led ♣")``
     in the game's order; the owner kind is ``player``, ``team`` or ``game``. The terminal
-    (``table_lines``) and the studio's table both show these."""
-    words = getattr(obs.game, "words", NO_WORDS)
+    (``table_lines``) and the studio's table both show these (``storage_parts``)."""
+    return storage_parts(obs.game, {**obs.ints(), **obs.strs()}, obs.ints())
+
+
+def zero_tells(words, name: str) -> bool:
+    """Is a storage's 0 worth showing? Yes for a count (a score, lives); not for a flag or a
+    value the game names in words but not its 0 (``SUNK`` 1="yes")."""
+    named = words.values.get(name)
+    return named is None or "0" in named
+
+
+def storage_parts(game, values: dict, ints: dict) -> list[tuple]:
+    """``(owner key, "words value")`` of the storages the game shows (``;@ hide:`` ones left
+    out, ``;@ label:`` words used), in the order of ``values`` (label -> value; 0 and "" are
+    not set). An integer count that some player has set is shown for every player, 0 where
+    it is not set: your own score of 0 too (``zero_tells``)."""
+    words = getattr(game, "words", NO_WORDS)
+    in_use: dict = {}  # the players' integer storages set for someone, by name
+    for label in ints:
+        key, name = owner_of(label)
+        if key[0] == "player" and zero_tells(words, name):
+            in_use.setdefault(name, None)
     out = []
-    for label, v in {**obs.ints(), **obs.strs()}.items():
-        key, name = _owner_of(label)
+    done: set = set()
+    for label, v in values.items():
+        key, name = owner_of(label)
+        if key[0] == "player" and name in in_use:
+            if name in done:
+                continue
+            done.add(name)
+            for p in range(game.nplayers):  # every player's, where the first is met
+                shown = words.slot(name)
+                if shown is not None:
+                    out.append((("player", p), f"{shown} {words.value(name, values.get(f'{name}(P{p})', 0))}"))
+            continue
         shown = words.slot(name)
         if shown is not None:  # None: a storage the game hides (``;@ hide:``)
             out.append((key, f"{shown} {words.value(name, v)}"))
@@ -90,6 +122,9 @@ def said_words(state, options, i: int) -> str | None:
     if option_name(state.game, options[i].steps) is None:
         return None
     return public_options(state, options)[i].words
+def seat_title(p: int, me: int, names: list[str]) -> str:
+    """How the screen names seat ``p`` to the person at ``me``: ``You, P0`` or ``P1 random``."""
+    return f"You, P{p}" if p == me else f"P{p} {names[p] if p < len(names) else ''}".rstrip()
 
 
 def table_lines(obs, names: list[str], deal, to_move: int | None = None) -> list[str]:
@@ -137,9 +172,9 @@ def table_lines(obs, names: list[str], deal, to_move: int | None = None) -> list
         b = blocks.get(key)
         kind, who = key
         if kind == "player":
-            title = f"You, P{who}" if who == me else f"P{who} {names[who] if who < len(names) else ''}"
+            title = seat_title(who, me, names)
             if to_move == who and who != me:
-                title = title.rstrip() + " *"
+                title += " *"
         elif kind == "team":
             title = f"Team T{who}"
         else:
@@ -250,6 +285,28 @@ def narrative_lines(obs, events, log, since: int, names: list[str], full: bool =
             then = then[:MAX_GROUP - 2] + [f"... {len(then) - MAX_GROUP + 1} more moves"] + then[-1:]
         lines.extend(f"  {'':<6}then {t}" for t in then)
     return lines
+
+
+def received_lines(obs, events, since: int) -> list[str]:
+    """The cards ``obs.player`` received from other players from decision ``since`` on (a
+    Hearts pass, a Go Fish answer): those moved from another player's (or team's) location
+    into a location of the seat's that only it sees, named where the seat may see them, one
+    line per giver: ``You received from P1: 3♠ 8♠ A♠``. Told apart from the account of the
+    moves, which may be cut short."""
+    game = obs.game
+    infos = game.layout.infos
+    me = obs.player
+    got: dict = {}
+    for ev in events:
+        if (ev.decision < since or not isinstance(ev, MoveEvent) or ev.action not in ("move", "swap")
+                or ev.src is None or ev.dst is None):
+            continue
+        src, dst = infos[ev.src], infos[ev.dst]
+        if (dst.owner_kind == "player" and dst.owner == me and dst.visibility == PRIVATE
+                and src.owner_kind != "game" and not (src.owner_kind == "player" and src.owner == me)):
+            giver = f"{'P' if src.owner_kind == 'player' else 'T'}{src.owner}"
+            got.setdefault(giver, []).append(ev.card if obs.can_see(ev.dst) else None)
+    return [f"You received from {giver}: {' '.join(hand_text(game, cards).split())}" for giver, cards in got.items()]
 
 
 def display_positions(obs) -> dict:

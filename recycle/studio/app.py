@@ -23,7 +23,8 @@ from starlette.routing import Route
 
 from ..errors import RecycleBug, RecycleError
 from .jobs import MAX_GAMES, MAX_SECONDS, Jobs
-from .security import OneTimeCodes, Refused, check_origin, read_text, refuse_path, same, write_text
+from .security import MAX_FILE_BYTES, OneTimeCodes, Refused, check_origin, read_text, refuse_path, same
+from .writes import save_game
 
 MAX_BODY = 2_000_000
 MAX_TABLES = 16
@@ -241,7 +242,7 @@ async def file_put(request: Request):
     path, text = _field(data, "path", str, ""), _field(data, "text", str)
     if text is None:  # a save names its text: an empty file is "text": ""
         raise Refused(400, "text must be a string")
-    write_text(studio.root, path, text)
+    save_game(studio.root, path, text, MAX_FILE_BYTES)  # through no link (writes.py)
     return JSONResponse({"saved": path})
 
 

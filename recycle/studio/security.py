@@ -144,11 +144,3 @@ def read_text(root: Path, text: str) -> str:
         return path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise Refused(415, f"{text} is not UTF-8 text") from None
-
-
-def write_text(root: Path, text: str, content: str) -> Path:
-    """Save ``content`` as the game file ``text`` inside ``root``: a ``.rcy`` file in an
-    existing folder, written through no link (``recycle.studio.writes``)."""
-    from .writes import save_game
-
-    return save_game(root, text, content, MAX_FILE_BYTES)

@@ -26,6 +26,7 @@ SCHWIMMEN = str(GAMES / "schwimmen-lives.rcy")
 HEARTS = str(GAMES / "hearts.rcy")
 PROMPT = r"Your choice \(1-(\d+), h, u, r, q\): "
 AGAIN = r"Play again\? a = deal"
+PAUSE = r"Press Enter for round \d+ \(q quits\) "  # a round's end, on a terminal
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 DECISION = re.compile(r"decision (\d+) · you are")
 
@@ -42,15 +43,22 @@ def plain(text: str) -> str:
 
 
 def play_to_end(child, key="1", limit=3000):
-    """Answer every decision with ``key`` until the game-over offer; the screens seen."""
+    """Answer every decision with ``key`` (and Enter at a round's end) until the game-over
+    offer; the screens seen."""
     screens = []
     for _ in range(limit):
-        got = child.expect([PROMPT, AGAIN])
+        got = child.expect([PROMPT, AGAIN, PAUSE])
         screens.append(plain(child.before))
         if got == 1:
             return screens
-        child.sendline(key)
+        child.sendline(key if got == 0 else "")
     raise AssertionError("the game did not end")
+
+
+def next_prompt(child):
+    """Wait for the next decision, pressing Enter at a round's end on the way."""
+    while child.expect([PROMPT, PAUSE]) == 1:
+        child.sendline("")
 
 
 def replay(path):
@@ -66,7 +74,8 @@ def test_a_whole_game_of_schwimmen_through_a_terminal(tmp_path):
     child = spawn(SCHWIMMEN, "--deal", "2", "--players", "random", "--record", str(out))
     screens = play_to_end(child)
     end = screens[-1]
-    assert "game over" in end and "Every card now, revealed" in end and "The deal, revealed" in end
+    assert "game over" in end and "Every card now, revealed" in end
+    assert "The deal of every round, revealed (at its first decision):" in end and "  Round 2 (decision " in end
     assert re.search(r"Winner: P\d|Tie for first: ", end)
     assert f"Game record saved to {out}" in end
     first = screens[0]
@@ -167,9 +176,9 @@ def test_undo_then_the_record_replays(tmp_path):
     out = tmp_path / "undo.json"
     child = spawn(SCHWIMMEN, "--deal", "5", "--players", "greedy:1,random", "--record", str(out))
     for key in ("2", "1", "u", "3", "u", "u", "1", "2"):
-        child.expect(PROMPT)
+        next_prompt(child)  # deal 5's first round ends on the way
         child.sendline(key)
-    child.expect(PROMPT)
+    next_prompt(child)
     child.sendline("q")
     child.expect(pexpect.EOF)
     rec = json.loads(out.read_text())

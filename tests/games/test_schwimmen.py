@@ -209,7 +209,8 @@ def test_the_parts_benchmark_splits_a_game_and_prices_the_goal(capsys):
     spec = importlib.util.spec_from_file_location("tool_bench", tool)
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
-    assert bench.main(["parts", "--games", "200", "--repeat", "1"]) == 0
+    # --busy: the test suite runs on busy machines; the figures are not for the docs
+    assert bench.main(["parts", "--games", "200", "--repeat", "1", "--busy"]) == 0
     out = capsys.readouterr().out
     line = r"^ +([a-z][a-z' -]+?|recycle \(compiled\)) +([\d.]+)"
     figure = {name: float(v) for name, v in re.findall(line, out, re.M)}
