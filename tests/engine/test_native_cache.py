@@ -308,8 +308,8 @@ def test_a_damaged_entry_is_compiled_again_with_one_line(built, tmp_path, how):
     path.write_bytes(damaged(path.read_bytes(), how))
     stats, lines, _ = simulate(game, cache)
     assert stats == clean
-    assert lines == [f"recycle: the native cache entry {path} was damaged or not written by this user: "
-                     f"compiling it again"]
+    assert lines == [(f"recycle: the native cache entry {path} was damaged or not written by this user: "
+                      f"compiling it again")]
     # the entry is genuine again: the next run loads it, silently
     assert simulate(game, cache)[:2] == (clean, [])
 
@@ -339,10 +339,14 @@ def plant(shared: Path, marker: Path, cache: Path, game: Path) -> list[Path]:
     would look for the runtime's functions and the game's module with ``NUMBA_CACHE_DIR``
     set to ``shared`` (numba.core.caching.UserProvidedCacheLocator)."""
     import hashlib
+    import importlib
     import inspect
 
     import recycle
-    from recycle.native import engine, runtime, runtime_cards, runtime_groups, runtime_resume, runtime_search
+    from recycle.native import engine
+
+    runtimes = [importlib.import_module(f"recycle.native.{name}")
+                for name in ("runtime", "runtime_cards", "runtime_groups", "runtime_resume", "runtime_search")]
 
     def subpath(source_file: Path) -> Path:
         folder = os.path.dirname(os.path.abspath(source_file))  # as Numba names it
@@ -351,7 +355,7 @@ def plant(shared: Path, marker: Path, cache: Path, game: Path) -> list[Path]:
     tag = f"py{sys.version_info[0]}{sys.version_info[1]}{getattr(sys, 'abiflags', '')}"
     poison = pickle.dumps(Planted(marker))
     planted = []
-    for module in (runtime, runtime_cards, runtime_groups, runtime_resume, runtime_search):
+    for module in runtimes:
         for name, f in vars(module).items():
             py_func = getattr(f, "py_func", None)
             if py_func is not None and py_func.__module__ == module.__name__:
@@ -391,7 +395,7 @@ def test_a_cache_folder_others_can_write_is_not_used_and_the_run_plays_the_same(
     game, clean, _ = built
     cache = copy_of(built, tmp_path)
     cache.chmod(0o777)
-    stats, lines, done = simulate(game, cache)
+    stats, _, done = simulate(game, cache)
     assert stats == clean
     assert f"recycle: not using the bytecode cache {cache}: it is writable by others (mode 0777)" in done.stderr
     assert "compiling" in done.stderr  # its entries were not loaded
