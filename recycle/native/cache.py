@@ -69,7 +69,8 @@ _lock = threading.RLock()
 _said: set[str] = set()  # the lines this process has written on stderr (each once)
 
 
-def _say(line: str) -> None:
+def say(line: str) -> None:
+    """Write ``recycle: LINE`` on stderr, once per process."""
     if line not in _said:
         _said.add(line)
         print(f"recycle: {line}", file=sys.stderr)
@@ -124,14 +125,14 @@ def _open() -> int | None:
         fd = os.open(FOLDER, os.O_RDONLY | os.O_DIRECTORY | codecache._NOFOLLOW | getattr(os, "O_CLOEXEC", 0),
                      dir_fd=parent)
     except OSError:  # a link or a file of that name, or no room: compiled each time
-        _say(f"not using the native cache {where}: it is not a folder of this user's")
+        say(f"not using the native cache {where}: it is not a folder of this user's")
         return None
     finally:
         os.close(parent)
     try:
         st = os.fstat(fd)
         if st.st_uid != os.geteuid():
-            _say(f"not using the native cache {where}: it is owned by user {st.st_uid}, not by this user "
+            say(f"not using the native cache {where}: it is owned by user {st.st_uid}, not by this user "
                  f"({os.geteuid()})")
             os.close(fd)
             return None
@@ -142,7 +143,7 @@ def _open() -> int | None:
                 os.unlink(codecache.KEY_NAME, dir_fd=fd)  # every entry tagged with it is made again
             except FileNotFoundError:
                 pass
-            _say(f"the native cache {where} was writable by {who} (mode {stat.S_IMODE(st.st_mode):04o}): "
+            say(f"the native cache {where} was writable by {who} (mode {stat.S_IMODE(st.st_mode):04o}): "
                  f"made it this user's alone (0700); its entries will be compiled again")
         return fd
     except OSError:
@@ -231,9 +232,9 @@ def _reject(fd: int, file: str, regular: bool) -> None:
             os.unlink(file, dir_fd=fd)
         except OSError:
             pass
-        _say(f"the native cache entry {where} was damaged or not written by this user: compiling it again")
+        say(f"the native cache entry {where} was damaged or not written by this user: compiling it again")
     else:
-        _say(f"the native cache entry {where} is not a regular file: compiling it without the cache")
+        say(f"the native cache entry {where} is not a regular file: compiling it without the cache")
 
 
 def write(name: str, items: dict[str, bytes]) -> bool:
@@ -383,4 +384,4 @@ def _prune_legacy_numba(fd: int) -> None:
         pass
 
 
-__all__ = ["digest", "entry_file", "folder", "prune", "read", "write"]
+__all__ = ["digest", "entry_file", "folder", "prune", "read", "say", "write"]

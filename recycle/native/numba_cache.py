@@ -45,14 +45,15 @@ def _where() -> str | None:
 
 
 def _items(where: str, entry: str, fresh: bool = False) -> dict[str, bytes]:
-    """The entry's items as this process knows them (read once, verified; ``fresh``: read
-    again from the folder, where another process may have written it since)."""
+    """The entry's items as this process knows them: read once, verified (``fresh``: read
+    again, since another process may have written it: the one compiling in the background,
+    a worker), with the items made here."""
     key = (where, entry)
     known = _known.get(key)
-    if known is None or (fresh and not known):
-        known = dict(store.read(entry) or {})
-        known.update(_known.get(key, {}))
-        _known[key] = known
+    if known is None or fresh:
+        found = dict(store.read(entry) or {})
+        found.update((item, data) for item, data in (known or {}).items() if item in _made.get(key, ()))
+        _known[key] = known = found
     return known
 
 
@@ -130,6 +131,8 @@ class ProtectedCache:
             target_context.refresh()
             item = self._item(sig, target_context.codegen())
             data = _items(where, self._entry).get(item)
+            if data is None:  # perhaps written since by another process (a background compile)
+                data = _items(where, self._entry, fresh=True).get(item)
         if data is None:
             return None
         try:
@@ -140,6 +143,8 @@ class ProtectedCache:
         except Exception:  # noqa: BLE001 - a result this Numba cannot load: compiled again
             with _lock:
                 _items(where, self._entry).pop(item, None)
+            store.say(f"the native cache entry {Path(where) / store.entry_file(self._entry)} could not be loaded "
+                      f"by this Numba: compiling it again")
             return None
 
     def save_overload(self, sig, cres) -> None:
