@@ -89,6 +89,25 @@ def test_a_damaged_entry_is_removed_with_one_line_and_never_read(folder, capsys,
         f"recycle: the native cache entry {path} was damaged or not written by this user: compiling it again"]
 
 
+def test_no_flipped_bit_of_an_entry_is_ever_read(folder, monkeypatch):
+    """Every bit of a small entry flipped, one at a time: each is refused (and removed)."""
+    import random
+
+    monkeypatch.setattr(native_cache, "say", lambda line: None)
+    items = {"games.0123": bytes(range(40)), "play.4567": b"\xcc" * 24}
+    native_cache.write(NAME, items)
+    genuine = entry_path(folder).read_bytes()
+    bits = random.Random(7).sample(range(len(genuine) * 8), 400)
+    for bit in bits:
+        flipped = bytearray(genuine)
+        flipped[bit // 8] ^= 1 << (bit % 8)
+        entry_path(folder).write_bytes(bytes(flipped))
+        assert native_cache.read(NAME) is None, bit
+        assert not entry_path(folder).exists()
+    entry_path(folder).write_bytes(genuine)
+    assert native_cache.read(NAME) == items
+
+
 def test_an_entry_of_another_key_or_name_is_refused(folder, capsys):
     """Another user's entry (their key), or a genuine entry copied under another name."""
     native_cache.write(NAME, {"games.0123": b"code"})
