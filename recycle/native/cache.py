@@ -124,8 +124,8 @@ def _open() -> int | None:
             pass
         fd = os.open(FOLDER, os.O_RDONLY | os.O_DIRECTORY | codecache._NOFOLLOW | getattr(os, "O_CLOEXEC", 0),
                      dir_fd=parent)
-    except OSError:  # a link or a file of that name, or no room: compiled each time
-        say(f"not using the native cache {where}: it is not a folder of this user's")
+    except OSError as exc:  # a link or a file of that name, or no room: compiled each time
+        say(f"not using the native cache {where}: {_why_not_opened(parent, exc)}")
         return None
     finally:
         os.close(parent)
@@ -149,6 +149,18 @@ def _open() -> int | None:
     except OSError:
         os.close(fd)
         return None
+
+
+def _why_not_opened(parent: int, exc: OSError) -> str:
+    try:
+        st = os.stat(FOLDER, dir_fd=parent, follow_symlinks=False)
+    except OSError:
+        return exc.strerror or "it cannot be opened"
+    if stat.S_ISLNK(st.st_mode):
+        return "it is a symbolic link (never followed)"
+    if not stat.S_ISDIR(st.st_mode):
+        return "it is not a folder"
+    return exc.strerror or "it cannot be opened"
 
 
 # --- entries ------------------------------------------------------------------------------
