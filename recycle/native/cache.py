@@ -246,7 +246,7 @@ def _reject(fd: int, file: str, regular: bool) -> None:
             pass
         say(f"the native cache entry {where} was damaged or not written by this user: compiling it again")
     else:
-        say(f"the native cache entry {where} is not a regular file: compiling it without the cache")
+        say(f"the native cache entry {where} is not a regular file: left alone, the game compiled each time")
 
 
 def write(name: str, items: dict[str, bytes]) -> bool:
@@ -262,6 +262,14 @@ def write(name: str, items: dict[str, bytes]) -> bool:
         try:
             key = _key(fd)
             if key is None:
+                return False
+            try:
+                st = os.stat(entry_file(name), dir_fd=fd, follow_symlinks=False)
+                if not stat.S_ISREG(st.st_mode):
+                    return False  # a link, FIFO or folder of that name is not ours: left alone
+            except FileNotFoundError:
+                pass
+            except OSError:
                 return False
             body = _pack(items)
             tmp = f".{entry_file(name)}.{secrets.token_hex(8)}.tmp"

@@ -128,8 +128,11 @@ def test_what_is_not_a_regular_file_is_never_read_nor_removed(folder, capsys, tm
     entry_path(folder).unlink()
     entry_path(folder).symlink_to(real)  # a genuine entry, but through a link
     assert native_cache.read(NAME) is None
-    assert entry_path(folder).is_symlink() and real.exists()
-    assert "is not a regular file" in capsys.readouterr().err
+    assert native_cache.write(NAME, {"games.0123": b"new code"}) is False
+    assert entry_path(folder).is_symlink() and real.read_bytes() == entry_path(folder).read_bytes()
+    assert capsys.readouterr().err.splitlines() == [
+        (f"recycle: the native cache entry {entry_path(folder)} is not a regular file: left alone, the game "
+         f"compiled each time")]
 
 
 # -- the folder ------------------------------------------------------------------------------
