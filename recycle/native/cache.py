@@ -92,17 +92,24 @@ def digest(*parts: str) -> str:
 
 # --- the folder ---------------------------------------------------------------------------
 
-def folder() -> Path | None:
-    """Where native entries are kept (``native`` in recycle's cache folder), or None: the cache
-    is turned off (``RECYCLE_NO_CACHE``), or the folder is not safe to use (said on stderr)."""
-    fd = _open()
+def base_folder() -> Path | None:
+    """recycle's cache folder as the environment names it now (``codecache.cache_dir``)."""
+    return codecache.cache_dir()
+
+
+def folder(base: Path | None = None) -> Path | None:
+    """Where native entries are kept (``native`` in recycle's cache folder ``base``, or the
+    one the environment names), or None: the cache is turned off (``RECYCLE_NO_CACHE``), or
+    the folder is not safe to use (said on stderr)."""
+    base = base_folder() if base is None else base
+    fd = _open(base)
     if fd is None:
         return None
     os.close(fd)
-    return codecache.cache_dir() / FOLDER
+    return base / FOLDER
 
 
-def _open() -> int | None:
+def _open(base: Path | None) -> int | None:
     """A descriptor of the native folder when it is safe to use, else None.
 
     recycle's cache folder is opened and checked by the bytecode cache (this user's, writable
@@ -110,7 +117,6 @@ def _open() -> int | None:
     missing and opened without following a link; it must be a folder owned by this user. One
     its group or others could write (made so by hand, or by an older recycle) is made this
     user's alone and its key replaced, since others may have read or planted files there."""
-    base = codecache.cache_dir()
     if base is None or not _FOLDER_SAFE:
         return None
     parent = codecache._open_folder(base)
@@ -200,14 +206,16 @@ def _unpack(body: bytes) -> dict[str, bytes] | None:
         return None
 
 
-def read(name: str) -> dict[str, bytes] | None:
+def read(name: str, base: Path | None = None) -> dict[str, bytes] | None:
     """The items of the entry ``name`` when it is a genuine one (this user's, written by
     recycle, not changed since); None when there is none (or no usable folder). A damaged or
-    foreign entry is removed with one line on stderr and gives None: its code is made again."""
+    foreign entry is removed with one line on stderr and gives None: its code is made again.
+    ``base``: recycle's cache folder (the environment's when None)."""
     if not NAME.fullmatch(name):
         raise ValueError(f"not an entry name: {name!r}")
+    base = base_folder() if base is None else base
     with _lock:
-        fd = _open()
+        fd = _open(base)
         if fd is None:
             return None
         try:
@@ -227,7 +235,7 @@ def read(name: str) -> dict[str, bytes] | None:
                     and hmac.compare_digest(raw[len(HEADER):start], _tag(key, name, raw[start:])):
                 items = _unpack(raw[start:])
             if items is None:
-                _reject(fd, file, raw is not None)
+                _reject(fd, base / FOLDER / file, raw is not None)
                 return None
             _touch(fd, file)
             return items
@@ -235,13 +243,12 @@ def read(name: str) -> dict[str, bytes] | None:
             os.close(fd)
 
 
-def _reject(fd: int, file: str, regular: bool) -> None:
+def _reject(fd: int, where: Path, regular: bool) -> None:
     """A damaged or foreign entry: never loaded, removed (a link, FIFO or folder of that name is
     left alone: it is not ours), its code made again."""
-    where = codecache.cache_dir() / FOLDER / file
     if regular:
         try:
-            os.unlink(file, dir_fd=fd)
+            os.unlink(where.name, dir_fd=fd)
         except OSError:
             pass
         say(f"the native cache entry {where} was damaged or not written by this user: compiling it again")
@@ -249,14 +256,15 @@ def _reject(fd: int, file: str, regular: bool) -> None:
         say(f"the native cache entry {where} is not a regular file: left alone, the game compiled each time")
 
 
-def write(name: str, items: dict[str, bytes]) -> bool:
+def write(name: str, items: dict[str, bytes], base: Path | None = None) -> bool:
     """Keep ``items`` as the entry ``name`` (written whole under a temporary name, then
     renamed: parallel processes may write the same entry at once), then prune. False when
-    there is no usable folder or the disk refused: the code is made again next time."""
+    there is no usable folder or the disk refused: the code is made again next time.
+    ``base``: recycle's cache folder (the environment's when None)."""
     if not NAME.fullmatch(name) or not all(ITEM_NAME.fullmatch(i) for i in items):
         raise ValueError(f"not an entry name or item names: {name!r}")
     with _lock:
-        fd = _open()
+        fd = _open(base_folder() if base is None else base)
         if fd is None:
             return False
         try:
@@ -317,10 +325,10 @@ def _is_entry(fd: int, file: str) -> bool:
         os.close(f)
 
 
-def prune() -> None:
+def prune(base: Path | None = None) -> None:
     """Prune the native folder now (``prune_folder``); nothing without a usable folder."""
     with _lock:
-        fd = _open()
+        fd = _open(base_folder() if base is None else base)
         if fd is not None:
             try:
                 prune_folder(fd)
@@ -404,4 +412,4 @@ def _prune_legacy_numba(fd: int) -> None:
         pass
 
 
-__all__ = ["digest", "entry_file", "folder", "prune", "read", "say", "write"]
+__all__ = ["base_folder", "digest", "entry_file", "folder", "prune", "read", "say", "write"]

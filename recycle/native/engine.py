@@ -80,7 +80,7 @@ def load_module(source: str, name: str):
         mod = _LOADED.get(digest)
         if mod is not None:
             return mod
-        from . import compiling, numba_cache
+        from . import cache, compiling, numba_cache
 
         compiling.install()  # before Numba compiles the module's first function
         filename = f"<recycle native {digest}>"
@@ -92,7 +92,10 @@ def load_module(source: str, name: str):
         # a cached compile result finds its module again by name (Numba's FunctionDescriptor)
         sys.modules[mod.__name__] = mod
         exec(compile(source, filename, "exec"), mod.__dict__)  # noqa: S102 - our own generated source
-        numba_cache.protect(getattr(mod, ENTRY), entry_name(source))
+        # kept in the cache folder named now (a module's place is fixed when it is loaded)
+        base = cache.base_folder()
+        if base is not None:
+            numba_cache.protect(getattr(mod, ENTRY), entry_name(source), base)
         _LOADED[digest] = mod
         return mod
 

@@ -39,9 +39,13 @@ _made: dict[tuple[str, str], set[str]] = {}  # the items made here and not yet w
 _UNSAFE = re.compile(r"[^A-Za-z0-9_]")
 
 
-def _where() -> str | None:
-    found = store.folder()
-    return None if found is None else str(found)
+def _where(base: str | None = None) -> str | None:
+    """recycle's cache folder ``base`` (the environment's when None) when its native folder is
+    usable, else None."""
+    folder = store.base_folder() if base is None else Path(base)
+    if folder is None or store.folder(folder) is None:
+        return None
+    return str(folder)
 
 
 def _items(where: str, entry: str, fresh: bool = False) -> dict[str, bytes]:
@@ -51,14 +55,15 @@ def _items(where: str, entry: str, fresh: bool = False) -> dict[str, bytes]:
     key = (where, entry)
     known = _known.get(key)
     if known is None or fresh:
-        found = dict(store.read(entry) or {})
+        found = dict(store.read(entry, Path(where)) or {})
         found.update((item, data) for item, data in (known or {}).items() if item in _made.get(key, ()))
         _known[key] = known = found
     return known
 
 
 def has(entry: str, function: str) -> bool:
-    """Is a compile result of ``function`` kept in the entry (in the folder, verified)?"""
+    """Is a compile result of ``function`` kept in the entry (in the folder the environment
+    names, verified)?"""
     with _lock:
         where = _where()
         if where is None:
@@ -73,12 +78,12 @@ def commit() -> None:
     with _lock:
         for key, made in list(_made.items()):
             where, entry = key
-            if not made or where != _where():
+            if not made or _where(where) is None:
                 continue
-            items = dict(store.read(entry) or {})
+            items = dict(store.read(entry, Path(where)) or {})
             mine = _known.get(key, {})
             items.update((item, mine[item]) for item in made if item in mine)
-            if store.write(entry, items):
+            if store.write(entry, items, Path(where)):
                 _known[key] = items
                 made.clear()
 
@@ -91,15 +96,16 @@ class ProtectedCache:
     the entry ``entry`` of the native cache. Loads only what ``cache.read`` verified; any
     failure to load is a miss (the function is compiled again), never an error."""
 
-    def __init__(self, py_func, entry: str):
+    def __init__(self, py_func, entry: str, base: str | None = None):
         self._py_func = py_func
         self._entry = entry
+        self._base = base  # recycle's cache folder; None: the one the environment names at each use
         self._name = _UNSAFE.sub("_", py_func.__qualname__)
         self._enabled = True
 
     @property
     def cache_path(self) -> str:
-        return _where() or ""
+        return _where(self._base) or ""
 
     def enable(self) -> None:
         self._enabled = True
@@ -125,7 +131,7 @@ class ProtectedCache:
         if not self._enabled:
             return None
         with _lock:
-            where = _where()
+            where = _where(self._base)
             if where is None:
                 return None
             target_context.refresh()
@@ -143,15 +149,15 @@ class ProtectedCache:
         except Exception:  # noqa: BLE001 - a result this Numba cannot load: compiled again
             with _lock:
                 _items(where, self._entry).pop(item, None)
-            store.say(f"the native cache entry {Path(where) / store.entry_file(self._entry)} could not be loaded "
-                      f"by this Numba: compiling it again")
+            path = Path(where) / store.FOLDER / store.entry_file(self._entry)
+            store.say(f"the native cache entry {path} could not be loaded by this Numba: compiling it again")
             return None
 
     def save_overload(self, sig, cres) -> None:
         if not self._enabled or any(not x.can_cache for x in cres.lifted) or cres.library.has_dynamic_globals:
             return
         with _lock:
-            where = _where()
+            where = _where(self._base)
             if where is None:
                 return
             try:
@@ -165,11 +171,12 @@ class ProtectedCache:
             _made.setdefault((where, self._entry), set()).add(item)
 
 
-def protect(dispatcher, entry: str) -> None:
+def protect(dispatcher, entry: str, base: Path | None = None) -> None:
     """Keep ``dispatcher``'s compile results in the native cache's ``entry`` (before its first
-    compile). A dispatcher of another shape keeps Numba's null cache: compiled each process."""
+    compile), in recycle's cache folder ``base`` (None: the one the environment names at each
+    load and save). A dispatcher of another shape keeps Numba's null cache: compiled each time."""
     if hasattr(dispatcher, "_cache") and hasattr(dispatcher, "py_func"):
-        dispatcher._cache = ProtectedCache(dispatcher.py_func, entry)
+        dispatcher._cache = ProtectedCache(dispatcher.py_func, entry, None if base is None else str(base))
 
 
 @functools.cache

@@ -382,8 +382,8 @@ def plant(shared: Path, marker: Path, cache: Path, game: Path) -> list[Path]:
         for name, f in vars(module).items():
             py_func = getattr(f, "py_func", None)
             if py_func is not None and py_func.__module__ == module.__name__:
-                stem = Path(inspect.getfile(py_func)).stem
-                planted.append(subpath(Path(module.__file__)) / f"{stem}.{name}-{py_func.__code__.co_firstlineno}.{tag}.nbi")
+                stem, line = Path(inspect.getfile(py_func)).stem, py_func.__code__.co_firstlineno
+                planted.append(subpath(Path(module.__file__)) / f"{stem}.{name}-{line}.{tag}.nbi")
     # the game's module, where the layout before this one kept its source
     source = engine.native_source(recycle.load(game))
     digest = engine._digest(source)
