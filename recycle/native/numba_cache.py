@@ -69,7 +69,8 @@ def has(entry: str, function: str) -> bool:
         if where is None:
             return False
         prefix = _UNSAFE.sub("_", function) + "."
-        return any(item.startswith(prefix) for item in _items(where, entry, fresh=True))
+        not_written = _made.get((where, entry), set())
+        return any(item.startswith(prefix) and item not in not_written for item in _items(where, entry, fresh=True))
 
 
 def commit() -> None:
