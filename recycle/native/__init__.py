@@ -4,7 +4,8 @@
 the same records as the Python engine's ``random_rollout`` (scores, decisions, options), seed
 for seed; ``native_game(game)`` is the compiled game itself. The writer is
 ``recycle/native/writer.py`` (one writer per form, registered in ``registry.py``), the arrays
-and helpers every game uses are in ``runtime.py``, loading and caching in ``engine.py``.
+and helpers every game uses are in ``runtime.py``, loading in ``engine.py``, the cache of machine
+code in ``cache.py`` (authenticated entries of a user-only folder) and ``numba_cache.py``.
 
 Numba is an optional dependency (the ``native`` extra): without it, or for a game that uses a
 form the writer does not write, ``NativeUnavailable`` / ``NativeUnsupported`` say why and the

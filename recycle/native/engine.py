@@ -13,9 +13,7 @@ played again by the Python engine, which gives the exact outcome and message.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import linecache
-import os
 import sys
 import threading
 import time
@@ -60,71 +58,44 @@ def _digest(source: str) -> str:
 
 
 def cache_folder() -> Path | None:
-    """The folder native modules are kept in, or None (no usable cache: compiled each time)."""
-    return _cache_folder()
+    """The folder native entries are kept in (recycle/native/cache.py), or None (no usable
+    cache: compiled each time)."""
+    from . import cache
+
+    return cache.folder()
 
 
-def _cache_folder() -> Path | None:
-    """Where native modules are kept: ``native`` in recycle's cache folder, when that folder is
-    safe (this user's, writable by nobody else: recycle/lang/python/codecache.py checks it), else None."""
-    from ..lang.python import codecache
-
-    folder = codecache.cache_dir()
-    if folder is None:
-        return None
-    fd = codecache._open_folder(folder)
-    if fd is None:
-        return None
-    os.close(fd)
-    native = folder / "native"
-    try:
-        os.makedirs(native, mode=0o700, exist_ok=True)
-        st = os.stat(native, follow_symlinks=False)
-    except OSError:
-        return None
-    import stat
-
-    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-        return None
-    return native
+def entry_name(source: str) -> str:
+    """The native cache's entry of a module's machine code (``g`` + the module's digest)."""
+    return "g" + _digest(source)
 
 
 def load_module(source: str, name: str):
-    """The module of ``source``: compiled by Numba at its first call, its machine code kept in
-    the cache folder (a second run compiles nothing). Without a usable folder, compiled anew."""
+    """The module of ``source``: compiled by Numba at its first call, its entry's machine code
+    kept in the native cache (recycle/native/cache.py: a second run compiles nothing). The
+    module is made in memory (no file of it is read back), its entry's compile results are
+    loaded only when the native cache authenticated them (numba_cache.py)."""
     digest = _digest(source)
     with _LOCK:
         mod = _LOADED.get(digest)
         if mod is not None:
             return mod
-        from . import compiling
+        from . import cache, compiling, numba_cache
 
         compiling.install()  # before Numba compiles the module's first function
-        folder = _cache_folder()
-        text = source.replace("CACHE = False  # set by the loader", f"CACHE = {folder is not None}  # set by the loader")
-        if folder is not None:
-            path = folder / f"g{digest}.py"
-            try:
-                current = path.read_text("utf-8") if path.is_file() and not path.is_symlink() else None
-            except (OSError, UnicodeDecodeError):
-                current = None
-            if current != text:
-                tmp = folder / f".g{digest}.{os.getpid()}.tmp"
-                tmp.write_text(text, "utf-8")
-                os.replace(tmp, path)
-            spec = importlib.util.spec_from_file_location(f"{MODULE_PREFIX}{digest}", path)
-            mod = importlib.util.module_from_spec(spec)
-            # Numba's cached machine code finds its module again by name
-            sys.modules[spec.name] = mod
-            spec.loader.exec_module(mod)
-        else:
-            filename = f"<recycle native {digest}>"
-            linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
-            import types
+        filename = f"<recycle native {digest}>"
+        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+        import types
 
-            mod = types.ModuleType(f"{MODULE_PREFIX}{digest}")
-            mod.__file__ = filename
-            exec(compile(text, filename, "exec"), mod.__dict__)  # noqa: S102 - our own generated source
+        mod = types.ModuleType(f"{MODULE_PREFIX}{digest}")
+        mod.__file__ = filename
+        # a cached compile result finds its module again by name (Numba's FunctionDescriptor)
+        sys.modules[mod.__name__] = mod
+        exec(compile(source, filename, "exec"), mod.__dict__)  # noqa: S102 - our own generated source
+        # kept in the cache folder named now (a module's place is fixed when it is loaded)
+        base = cache.base_folder()
+        if base is not None:
+            numba_cache.protect(getattr(mod, ENTRY), entry_name(source), base)
         _LOADED[digest] = mod
         return mod
 
@@ -135,15 +106,11 @@ def is_cached(source: str, on_disk: bool = False) -> bool:
     digest = _digest(source)
     if not on_disk and digest in _LOADED and getattr(_LOADED[digest], "_warm", False):
         return True
-    folder = _cache_folder()
-    if folder is None:
+    if not available():
         return False
-    pyc = folder / "__pycache__"
-    try:
-        # Numba's index of the module's one entry (writer.py, ROLLOUTS: ``games``)
-        return any(name.startswith(f"g{digest}.{ENTRY}-") and name.endswith(".nbi") for name in os.listdir(pyc))
-    except OSError:
-        return False
+    from . import numba_cache
+
+    return numba_cache.has(entry_name(source), ENTRY)
 
 
 class NativeGame:
@@ -221,8 +188,6 @@ class NativeGame:
     def rollouts(self, seeds, max_steps: int, max_work: int, places: bool = False):
         """Play one random game per seed; returns (scores[n, P], counters[n, 5]: status, steps,
         decisions, options, rounds, and card places[n, cards] when ``places``)."""
-        import numpy as np
-
         return self.rollouts_of_keys(chance_and_player_keys(seeds), max_steps, max_work, places)
 
     def rollouts_of_keys(self, keys, max_steps: int, max_work: int, places: bool = False, state=None):
@@ -241,6 +206,9 @@ class NativeGame:
         if not self.compiled:
             self.compiled = True
             self.compile_seconds = time.perf_counter() - t0
+            from . import numba_cache
+
+            numba_cache.commit()  # the machine code made now, kept for other processes at once
         return scores, counts, where
 
 

@@ -14,9 +14,11 @@ Python engine, which gives the exact positioned message (recycle/native/engine.p
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..streams import GOLDEN, MIX1, MIX2
+
+# cache=True: kept in recycle's native cache (numba_cache.py), never in Numba's own
+from .numba_cache import njit
 
 # the counters of a state: ctr[NAME]
 (STATUS, STEPS, DECISIONS, OPTIONS, ROUNDS, WORK, PSP, TSP, CHANCE_N, PLAYERS_N, NTEAMS, MAX_STEPS, MAX_WORK, SP,

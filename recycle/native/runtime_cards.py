@@ -4,8 +4,8 @@ of cards."""
 
 from __future__ import annotations
 
-from numba import njit
-
+# cache=True: kept in recycle's native cache (numba_cache.py), never in Numba's own
+from .numba_cache import njit
 from .runtime import CAPACITY, RULE, STATUS, WORK, alloc
 
 

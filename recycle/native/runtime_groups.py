@@ -6,8 +6,8 @@ view ...], then the groups, each [cards, card ...]; a block too large for the st
 
 from __future__ import annotations
 
-from numba import njit
-
+# cache=True: kept in recycle's native cache (numba_cache.py), never in Numba's own
+from .numba_cache import njit
 from .runtime import CAPACITY, RULE, SP, STATUS, alloc
 
 MAX_TUPLE = 64  # as recycle.lang.forms.shapes.MAX_TUPLE

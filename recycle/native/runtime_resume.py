@@ -4,8 +4,8 @@
 
 from __future__ import annotations
 
-from numba import njit
-
+# cache=True: kept in recycle's native cache (numba_cache.py), never in Numba's own
+from .numba_cache import njit
 from .runtime import CHANCE_N, DECISIONS, FORCED_AT, MAX_WORK, MISMATCH, RESUMING, STATUS, WORK, pick
 
 # A playout from a sampled world (recycle/native/playouts.py) is the game played again from its

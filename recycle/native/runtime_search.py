@@ -27,8 +27,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+# cache=True: kept in recycle's native cache (numba_cache.py), never in Numba's own
+from .numba_cache import njit
 from .runtime import (CAPACITY, DECLINE, FORCED_AT, MISMATCH, OK, PLAYERS_N, PSP, RESAMPLE, SEARCHING, STATUS,
                       WORK_LIMIT, _GOLDEN, _UNIT, mix64, pick)
 from .runtime_resume import (R_FUTURE_COUNT, R_HEADER, R_NFORCED, R_NPLACES, R_ROOT_CHANCE, R_ROOT_WORK, R_STAGE, choose,

@@ -435,7 +435,7 @@ class Writer:
                "from recycle.native.runtime_cards import *  # noqa: F401,F403 - mem locations, runs",
                "from recycle.native.runtime_groups import *  # noqa: F401,F403 - tuples, runs, subsets",
                "",
-               "CACHE = False  # set by the loader",
+               "CACHE = False  # never Numba's own cache: the loader keeps the entry in recycle's (native/numba_cache.py)",
                f"NPLAYERS = {self.nplayers}",
                f"SEARCH = {self.search}  # a search module: choices key their options (runtime_search.py)",
                f"NCARDS = {len(g.card_attrs)}",

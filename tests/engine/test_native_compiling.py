@@ -30,6 +30,7 @@ CHILD = r"""
 import json, os, sys
 import recycle
 from recycle.native import compiling, native_game
+from recycle.native.engine import entry_name
 sys.path.insert(0, sys.argv[2])
 from tests.conftest import tiny
 from tests.engine.test_native import DRY_RUN
@@ -40,7 +41,7 @@ compiled = sorted(name for name, f in vars(native.module).items()
                   if getattr(f, "overloads", None) and getattr(f, "py_func", None) is not None
                   and f.py_func.__module__ == native.module.__name__)
 print(json.dumps({"scores": scores.tolist(), "counts": counts.tolist(), "changes": list(compiling.installed()),
-                  "compiled": compiled}))
+                  "compiled": compiled, "entry": entry_name(native.source)}))
 """
 
 
@@ -54,7 +55,7 @@ def child(tmp_path: Path, **env: str) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def test_numba_as_is_and_the_changed_compile_play_the_same_games_and_only_the_entry_is_cached(tmp_path):
+def test_numba_as_is_and_the_changed_compile_play_the_same_games_and_only_the_entry_is_cached(tmp_path, monkeypatch):
     import numba
 
     from recycle.native.compiling import TESTED
@@ -76,5 +77,8 @@ def test_numba_as_is_and_the_changed_compile_play_the_same_games_and_only_the_en
     # entry from the cache and compiled nothing
     assert "games" in changed["compiled"] and "play" in changed["compiled"]
     assert again["compiled"] == ["games"]
-    kept = sorted(p.name.split(".")[1].split("-")[0] for p in (cache / "native" / "__pycache__").glob("*.nbi"))
-    assert kept == ["games"]
+    from recycle.native import cache as native_cache
+
+    monkeypatch.setenv("RECYCLE_CACHE_DIR", str(cache))
+    kept = native_cache.read(again["entry"])  # the module's entry in the native cache (cache.py)
+    assert kept and sorted({item.split(".")[0] for item in kept}) == ["games"]
