@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+from ..errors import printable
 from .analysis import DECILES
 
-
 Z95 = 1.96  # a 95% normal confidence interval: mean ± Z95 standard errors
+PLAIN_TEXT = {"text.usetex": False}  # a user's matplotlibrc may turn LaTeX on: outside text is never LaTeX
+
+
+def plot_text(text) -> str:
+    """Text from outside (a game's or file's name, a plan's names, a player's spec) as a plot
+    shows it: printable, and with every ``$`` escaped, so that matplotlib never reads it as
+    math markup (``$\\frac$`` in a name was a ValueError traceback)."""
+    return printable(str(text)).replace("$", r"\$")
 
 
 def write_plots(a: dict, out_dir) -> list:
@@ -20,11 +28,12 @@ def write_plots(a: dict, out_dir) -> list:
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths = []
-    for fig, name in ((branching_figure(a), "branching"), trend_figure(a)):
-        p = out / f"{a['game']}-{name}.png"
-        fig.savefig(p, dpi=110)
-        plt.close(fig)
-        paths.append(p)
+    with matplotlib.rc_context(PLAIN_TEXT):
+        for fig, name in ((branching_figure(a), "branching"), trend_figure(a)):
+            p = out / f"{a['game']}-{name}.png"
+            fig.savefig(p, dpi=110)
+            plt.close(fig)
+            paths.append(p)
     return paths
 
 
@@ -61,7 +70,7 @@ def branching_figure(a: dict):
     ax2.set_xlabel("progress through the game")
     ax2.set_title("Mean options by decile of the game")
     ax2.tick_params(axis="x", labelrotation=45)
-    fig.suptitle(f"{a['game']}: branching ({a['finished']} games, {','.join(a['players'])})")
+    fig.suptitle(plot_text(f"{a['game']}: branching ({a['finished']} games, {','.join(a['players'])})"))
     fig.tight_layout()
     return fig
 
@@ -115,7 +124,7 @@ def trend_figure(a: dict):
     px = [xs[j] for j in keep]
     for pl in range(np_):
         means, lows, highs = band(sums[pl], squares[pl], *((0.0, 1.0) if winprob else (None, None)))
-        line, = ax1.plot(px, means, marker=".", label=f"P{pl} {a['seats'][pl]['player']}")
+        line, = ax1.plot(px, means, marker=".", label=plot_text(f"P{pl} {a['seats'][pl]['player']}"))
         ax1.fill_between(px, lows, highs, color=line.get_color(), alpha=0.15, linewidth=0)
     ax1.set_xlabel("progress through the game (1 = final scores)")
     ax1.set_ylabel("estimated win probability" if winprob else "mean score (scoring expression)")
@@ -128,8 +137,8 @@ def trend_figure(a: dict):
     ax2.set_xlabel("progress through the game (1 = final scores)")
     ax2.set_ylabel("win probability behind the leader" if winprob else "points behind the leader")
     ax2.set_title("How far behind the eventual winner is\n(mean, shaded: 95% confidence band)")
-    fig.suptitle(f"{a['game']}: {'win probability (' + a['values'] + ')' if winprob else 'scores'} over time "
-                 f"(scoring {a['scoring']}; {a['finished']} games)")
+    fig.suptitle(plot_text(f"{a['game']}: {'win probability (' + a['values'] + ')' if winprob else 'scores'} "
+                           f"over time (scoring {a['scoring']}; {a['finished']} games)"))
     fig.tight_layout()
     return fig, "winprob" if winprob else "scores"
 
