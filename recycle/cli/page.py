@@ -58,14 +58,14 @@ def register(app: typer.Typer, fail, load) -> None:
         decision spread and lead history (from the look-ahead players' own estimates), the
         simulation lint's findings and its code (see docs/page.md)."""
         from ..players import make_players
-        from ..study.page import DEFAULT_GAMES, QUICK_GAMES, QUICK_PLAYERS, PageError, build_page, check_folder
+        from ..study.page import DEFAULT_GAMES, DEFAULT_PLAYERS, QUICK_GAMES, QUICK_PLAYERS, PageError, build_page, check_folder
         from ..study.page import write_page, write_pages
         from ..study.parallel import progress_bar
 
         if output is None and not as_json:
             _error("say where the page goes (-o FOLDER), or print its data with --json", 2)
         count = n if n is not None else (QUICK_GAMES if quick else DEFAULT_GAMES)
-        spec = players if players is not None else (QUICK_PLAYERS if quick else None)
+        spec = players or (QUICK_PLAYERS if quick else DEFAULT_PLAYERS)
         if output is not None:
             try:
                 check_folder(output)
