@@ -58,8 +58,17 @@ def register(app: typer.Typer, fail, load) -> None:
         decision spread and lead history (from the look-ahead players' own estimates), the
         simulation lint's findings and its code (see docs/page.md)."""
         from ..players import make_players
-        from ..study.page import DEFAULT_GAMES, DEFAULT_PLAYERS, QUICK_GAMES, QUICK_PLAYERS, PageError, build_page, check_folder
-        from ..study.page import write_page, write_pages
+        from ..study.page import (
+            DEFAULT_GAMES,
+            DEFAULT_PLAYERS,
+            QUICK_GAMES,
+            QUICK_PLAYERS,
+            PageError,
+            build_page,
+            check_folder,
+            write_page,
+            write_pages,
+        )
         from ..study.parallel import progress_bar
 
         if output is None and not as_json:

@@ -26,13 +26,17 @@ from pathlib import Path
 
 from ..engine.game import rollout_seed
 from .estimates import decision_spread, estimate_game, lead_history
+from .intervals import Z95
 from .parallel import map_games
 from .stopping import Stop
 
 DEFAULT_GAMES = 100
 DEFAULT_PLAYERS = "ismcts"
 QUICK_GAMES, QUICK_PLAYERS = 20, "ismcts:50"
-SMOOTHING = 5  # decisions in the window of the branching figure's smoothed mean
+# the branching figure's smoothed mean: decisions up to SMOOTHING away count, those exactly
+# SMOOTHING away half, so that a game alternating between two kinds of decision (Schwimmen:
+# an exchange of 11 options, then whether to close) gives a flat line, not a zig-zag
+SMOOTHING = 3
 LINT_SECONDS = 3.0
 MAX_NAME = 60  # characters of a page's folder name
 MAX_SUMMARY = 4000  # characters of the summary shown
@@ -85,7 +89,7 @@ class GamePage:
 
 def game_summary(game) -> str:
     """The game's summary: its ``;@ summary:`` notes, else the ``;;`` comment lines at the top
-    of its file (before the first form), joined; at most ``MAX_SUMMARY`` characters."""
+    of its file (before the first form), one line each; at most ``MAX_SUMMARY`` characters."""
     words = getattr(getattr(game, "words", None), "summary", "")
     if not words:
         lines = []
@@ -95,7 +99,7 @@ def game_summary(game) -> str:
                 lines.append(s.lstrip(";").strip())
             elif s:
                 break
-        words = " ".join(x for x in lines if x)
+        words = "\n".join(x for x in lines if x)
     return words[:MAX_SUMMARY]
 
 
@@ -112,10 +116,11 @@ def safe_name(name: str, taken: set | None = None) -> str:
     return out
 
 
-def branching(records: list[dict], window: int = SMOOTHING) -> dict:
+def branching(records: list[dict], half: int = SMOOTHING) -> dict:
     """The branching figure's data from traced random games (``analysis.trace_game``): each
     game's options per decision, and per decision number the mean with its 95% band and the
-    same smoothed over ``window`` decisions (a mean weighted by the games at each)."""
+    same smoothed: the games' decisions up to ``half`` decision numbers away, those exactly
+    ``half`` away weighted one half (``smooth``, ``smooth_low``, ``smooth_high``)."""
     done = [r for r in records if not r["limit"]]
     per_game = [list(r["options"]) for r in done]
     by_k: dict = {}
@@ -128,17 +133,19 @@ def branching(records: list[dict], window: int = SMOOTHING) -> dict:
         n = len(xs)
         m = sum(xs) / n
         var = sum((x - m) ** 2 for x in xs) / (n - 1) if n > 1 else 0.0
-        rows.append({"decision": k, "games": n, "mean": m, "low": m - 1.96 * math.sqrt(var / n),
-                     "high": m + 1.96 * math.sqrt(var / n), "_sum": sum(xs), "_sq": sum(x * x for x in xs)})
-    half = window // 2
+        rows.append({"decision": k, "games": n, "mean": m, "low": m - Z95 * math.sqrt(var / n),
+                     "high": m + Z95 * math.sqrt(var / n), "_sum": sum(xs), "_sq": sum(x * x for x in xs)})
     for j, row in enumerate(rows):
-        near = rows[max(0, j - half):j + half + 1]
-        n = sum(r["games"] for r in near)
-        total = sum(r["_sum"] for r in near)
+        n = total = squares = 0.0
+        for i in range(max(0, j - half), min(len(rows), j + half + 1)):
+            w = 0.5 if abs(i - j) == half else 1.0
+            n += w * rows[i]["games"]
+            total += w * rows[i]["_sum"]
+            squares += w * rows[i]["_sq"]
         m = total / n
-        var = max(0.0, sum(r["_sq"] for r in near) / n - m * m) * n / (n - 1) if n > 1 else 0.0
-        row["smooth"], row["smooth_low"], row["smooth_high"] = m, m - 1.96 * math.sqrt(var / n), \
-            m + 1.96 * math.sqrt(var / n)
+        var = max(0.0, squares / n - m * m) * n / (n - 1) if n > 1 else 0.0
+        row["smooth"], row["smooth_low"], row["smooth_high"] = m, m - Z95 * math.sqrt(var / n), \
+            m + Z95 * math.sqrt(var / n)
     for row in rows:
         del row["_sum"], row["_sq"]
     return {"games": len(done), "per_game": per_game, "by_decision": rows}
@@ -152,9 +159,9 @@ def build_page(game, games: int = DEFAULT_GAMES, seed: int = 0, players: list[st
     ISMCTS by default) for the decision spread and lead history. ``seconds``: no game is started
     after that time (with ``interruptible``, nor after Ctrl-C); the figures are then over the
     games played (``stopped``). ``progress(done, total)`` is told of each game."""
+    from ..studio.simlint import simulation_lint
     from ..study.analysis import trace_game
     from .graphs import flow_graph, to_dot, to_json
-    from ..studio.simlint import simulation_lint
 
     t0 = time.perf_counter()
     specs = list(players or [DEFAULT_PLAYERS])

@@ -38,12 +38,19 @@ def _reached(rows: list, games: int) -> list:
     return [r for r in rows if r["games"] >= need]
 
 
+def _legend(ax) -> None:
+    """The legend beside the plot (never over its lines), its samples opaque."""
+    legend = ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    for handle in legend.legend_handles:
+        handle.set_alpha(1)
+
+
 def branching_figure(page):
     """Options per decision point: every game's points (faint), the smoothed mean and its band."""
     import matplotlib.pyplot as plt
 
     b = page.branching
-    fig, ax = plt.subplots(figsize=(7.5, 4))
+    fig, ax = plt.subplots(figsize=(9, 4))
     xs, ys = [], []
     for opts in b["per_game"]:
         xs += range(1, len(opts) + 1)
@@ -57,7 +64,8 @@ def branching_figure(page):
                         color="tab:orange", alpha=0.3, linewidth=0, label="95% band")
         ax.plot(kx, [r["smooth"] for r in rows], color="tab:orange", linewidth=2,
                 label="smoothed mean")
-        ax.legend(fontsize="small", loc="upper right")
+    if xs:
+        _legend(ax)
     ax.set_xlabel("decision point")
     ax.set_ylabel("options (branching factor)")
     ax.set_ylim(bottom=0)
@@ -71,7 +79,7 @@ def spread_figure(page):
     import matplotlib.pyplot as plt
 
     s = page.spread
-    fig, ax = plt.subplots(figsize=(7.5, 4))
+    fig, ax = plt.subplots(figsize=(9, 4))
     for pts in s["per_game"]:
         if pts:
             ax.plot([p[0] for p in pts], [p[1] for p in pts], color="tab:gray", alpha=0.15, linewidth=0.8)
@@ -81,7 +89,7 @@ def spread_figure(page):
         ax.fill_between(kx, [r["low"] for r in rows], [r["high"] for r in rows], color="tab:red", alpha=0.25,
                         linewidth=0, label="95% band")
         ax.plot(kx, [r["mean"] for r in rows], color="tab:red", linewidth=2.2, label="mean")
-        ax.legend(fontsize="small", loc="upper right")
+        _legend(ax)
     else:
         ax.text(0.5, 0.5, "no estimates (no game between look-ahead players)", ha="center",
                 transform=ax.transAxes)
@@ -98,7 +106,7 @@ def lead_figure(page):
     import matplotlib.pyplot as plt
 
     lead = page.lead
-    fig, ax = plt.subplots(figsize=(7.5, 4))
+    fig, ax = plt.subplots(figsize=(9, 4))
     for r, rows in lead["ranks"].items():
         rows = _reached(rows, lead["games"])
         if not rows:
@@ -109,7 +117,7 @@ def lead_figure(page):
         ax.fill_between(kx, [x["low"] for x in rows], [x["high"] for x in rows], color=line.get_color(),
                         alpha=0.15, linewidth=0)
     if lead["ranks"]:
-        ax.legend(fontsize="small", loc="lower left", ncol=2)
+        _legend(ax)
     else:
         ax.text(0.5, 0.5, "no estimates (no game between look-ahead players)", ha="center",
                 transform=ax.transAxes)
@@ -131,7 +139,8 @@ def flow_svg(dot_text: str) -> bytes | None:
     exe = shutil.which("dot")
     if exe is None:
         return None
-    proc = subprocess.run([exe, "-Tsvg"], input=dot_text.encode("utf-8"), capture_output=True, timeout=300)
+    proc = subprocess.run([exe, "-Tsvg"], input=dot_text.encode("utf-8"), capture_output=True, timeout=300,
+                          check=False)
     if proc.returncode != 0:
         return None
     return proc.stdout
@@ -160,7 +169,7 @@ def figures(page) -> dict:
 STYLE = """
 body { font-family: sans-serif; max-width: 60em; margin: 1.5em auto; padding: 0 1em; color: #222; line-height: 1.45; }
 h1 { margin-bottom: 0.2em; } h2 { margin-top: 1.6em; border-bottom: 1px solid #ccc; }
-.meta { color: #555; font-size: 0.9em; }
+.meta { color: #555; font-size: 0.9em; } .summary { white-space: pre-line; }
 .note { background: #fff6d5; border: 1px solid #e6d38a; padding: 0.4em 0.7em; }
 figure { margin: 0.5em 0; } figure img { max-width: 100%; border: 1px solid #ddd; }
 figcaption { font-size: 0.9em; color: #444; }
@@ -175,7 +184,8 @@ CAPTIONS = {
             "green, hidden yellow, private blue, memory grey; edges are card movements, red dotted: "
             "taken (public to private or hidden), blue dashed: shared (private cards to another player).",
     "branching": "The branching factor (options) at each decision point of {n} random games: every game's "
-                 "decisions as faint points, their mean smoothed over five decision points with its 95% band. "
+                 "decisions as faint points (darker where many games had that number), their mean smoothed over "
+                 "seven decision points with its 95% band. "
                  "A decision point is every moment a player chooses, one with a single option included.",
     "spread": "At each decision point (with two or more options) of {n} games between {players} players, "
               "the mover's best estimated option minus its worst (its own estimated final score), divided "
@@ -205,7 +215,7 @@ def _lint(page) -> str:
     for f in found:
         where = f"line {f['line']}: " if f.get("line") else ""
         items.append(f"<li>{_e(where)}{_e(f['message'])}</li>")
-    return f'<p>{len(found)} findings in {page.lint.get("games", 0)} random games:</p><ul class="lint">' \
+    return f'<p>{len(found)} finding{"s" if len(found) > 1 else ""} in {page.lint.get("games", 0)} random games:</p><ul class="lint">' \
            + "".join(items) + "</ul>"
 
 
@@ -230,7 +240,7 @@ def page_html(page, files: set) -> str:
         '<p class="note">Graphviz\'s dot is not installed: the graph was not drawn. Its DOT text is in '
         '<a href="flow.gv">flow.gv</a> (render it with <code>dot -Tsvg flow.gv -o flow.svg</code>); its '
         'numbers in <a href="flow.json">flow.json</a>.</p>')
-    summary = f"<p>{_e(page.summary)}</p>" if page.summary else "<p><em>No summary: add <code>;@ summary:</code> " \
+    summary = f'<p class="summary">{_e(page.summary)}</p>' if page.summary else "<p><em>No summary: add <code>;@ summary:</code> " \
                                                                "lines to the game.</em></p>"
     meta = (f"{_e(page.file)} · {page.nplayers} players · scoring {page.scoring} · seed {page.seed} · "
             f"{page.random_games} random games, {page.estimated_games} games of {_e(','.join(page.players))} · "

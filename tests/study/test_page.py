@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 
 from typer.testing import CliRunner
 
@@ -128,8 +129,8 @@ def test_tracking_estimates_changes_no_decision():
                 players = [cls(budget) for _ in range(2)]
                 for pl in players:
                     pl.track_scores = track
-                chosen = []
-                g.play(players, seed=seed, on_decision=lambda s, pl, o, i: chosen.append((pl, i)))
+                chosen: list = []
+                g.play(players, seed=seed, on_decision=lambda s, pl, o, i, into=chosen: into.append((pl, i)))
                 made.append(chosen)
             assert made[0] == made[1]
             assert players[0].last_scores is not None
@@ -203,3 +204,20 @@ def test_cli_bad_input_is_a_message(tmp_path):
         assert r.exit_code == 1, (args, r.output)
         assert said in r.output and "Traceback" not in r.output
     assert os.listdir(target) == []  # nothing written through the link
+
+
+def test_a_time_budget_or_ctrl_c_keeps_what_is_done(tmp_path):
+    g = recycle.loads(TINY, "tiny.rcy")
+    p = build_page(g, games=3, seed=1, players=["ismcts:10"], seconds=0, lint_seconds=0.2)
+    assert (p.stopped, p.random_games, p.estimated_games) == ("time", 0, 0)
+    write_page(p, tmp_path / "empty")  # a page with no games is still a page
+    assert "This page is partial: stopped by the time budget" in (tmp_path / "empty" / "index.html").read_text()
+
+    def ctrl_c_after_the_second(done, total):
+        if done == 2:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    p = build_page(g, games=3, seed=1, players=["ismcts:10"], progress=ctrl_c_after_the_second,
+                   interruptible=True, lint_seconds=0.2)
+    assert (p.stopped, p.random_games, p.estimated_games) == ("interrupted", 2, 0)
+    assert p.branching["per_game"] == [[2, 2]] * 2
