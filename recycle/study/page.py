@@ -37,7 +37,7 @@ QUICK_GAMES, QUICK_PLAYERS = 20, "ismcts:50"
 # SMOOTHING away half, so that a game alternating between two kinds of decision (Schwimmen:
 # an exchange of 11 options, then whether to close) gives a flat line, not a zig-zag
 SMOOTHING = 3
-LINT_SECONDS = 3.0
+LINT_SECONDS = 30.0  # at most: the lint plays its 300 random games within it (a page is the same every time)
 MAX_NAME = 60  # characters of a page's folder name
 MAX_SUMMARY = 4000  # characters of the summary shown
 

@@ -42,7 +42,7 @@ HOSTILE = '<script>alert("x")</script> & <img src=x onerror=alert(1)>'
 
 def _page(text=TINY, name="tiny.rcy", games=4, players=("ismcts:30",), seed=3):
     g = recycle.loads(text, name)
-    return build_page(g, games=games, seed=seed, players=list(players), lint_seconds=0.5)
+    return build_page(g, games=games, seed=seed, players=list(players))
 
 
 def test_the_figures_data_has_its_shapes(tmp_path):
@@ -50,6 +50,7 @@ def test_the_figures_data_has_its_shapes(tmp_path):
     write_page(p, tmp_path)
     d = json.loads((tmp_path / "page.json").read_text())
     assert d["game"] == "tiny" and d["summary"] == "Two moves: the first player's choice decides the game."
+    assert recycle.loads(TINY, "tiny.rcy").note_warnings == []  # ;@ summary: is a note `recycle check` knows
     assert d["random_games"] == d["estimated_games"] == 4 and d["stopped"] is None
     # branching: each game's options per decision, and one row per decision number
     assert d["branching"]["per_game"] == [[2, 2]] * 4
@@ -118,6 +119,14 @@ def test_same_seed_same_page():
     assert da == db
     c = _page(BLACKJACK, "blackjack.rcy", seed=10).to_dict()
     assert c["spread"] != da["spread"]
+
+
+def test_the_page_is_the_same_with_worker_processes():
+    one = _page(games=3, seed=4).to_dict()
+    two = build_page(recycle.loads(TINY, "tiny.rcy"), games=3, seed=4, players=["ismcts:30"],
+                     workers=2).to_dict()
+    one.pop("seconds"), two.pop("seconds")
+    assert one == two
 
 
 def test_tracking_estimates_changes_no_decision():
