@@ -45,6 +45,13 @@ def _legend(ax) -> None:
         handle.set_alpha(1)
 
 
+def _no_estimates(ax, page) -> None:
+    """Say on an empty figure why it is empty."""
+    why = ("no look-ahead player had a decision of two or more options" if page.estimated_games else
+           "no game between look-ahead players was played")
+    ax.text(0.5, 0.5, f"no estimates: {why}", ha="center", transform=ax.transAxes)
+
+
 def branching_figure(page):
     """Options per decision point: every game's points (faint), the smoothed mean and its band."""
     import matplotlib.pyplot as plt
@@ -91,8 +98,7 @@ def spread_figure(page):
         ax.plot(kx, [r["mean"] for r in rows], color="tab:red", linewidth=2.2, label="mean")
         _legend(ax)
     else:
-        ax.text(0.5, 0.5, "no estimates (no game between look-ahead players)", ha="center",
-                transform=ax.transAxes)
+        _no_estimates(ax, page)
     ax.set_ylim(-0.02, 1.05)
     ax.set_xlabel("decision point (decisions with two or more options)")
     ax.set_ylabel("normalised spread")
@@ -119,8 +125,7 @@ def lead_figure(page):
     if lead["ranks"]:
         _legend(ax)
     else:
-        ax.text(0.5, 0.5, "no estimates (no game between look-ahead players)", ha="center",
-                transform=ax.transAxes)
+        _no_estimates(ax, page)
     ax.set_ylim(-0.02, 1.05)
     ax.set_xlabel("decision point (decisions with two or more options)")
     ax.set_ylabel("estimated rank (1 first, 0 last)")
