@@ -213,6 +213,15 @@ def test_cli_bad_input_is_a_message(tmp_path):
         assert r.exit_code == 1, (args, r.output)
         assert said in r.output and "Traceback" not in r.output
     assert os.listdir(target) == []  # nothing written through the link
+    # nor through a link planted in the folder under a page file's name
+    planted = tmp_path / "planted"
+    planted.mkdir()
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me")
+    (planted / "spread.png").symlink_to(victim)
+    r = _run(game, "-o", planted, "-n", "1", "--players", "ismcts:5")
+    assert r.exit_code == 1 and "cannot write" in r.output and "Traceback" not in r.output
+    assert victim.read_text() == "keep me"
 
 
 def test_a_time_budget_or_ctrl_c_keeps_what_is_done(tmp_path):
