@@ -248,7 +248,7 @@ def page_html(page, files: set) -> str:
     summary = f'<p class="summary">{_e(page.summary)}</p>' if page.summary else "<p><em>No summary: add <code>;@ summary:</code> " \
                                                                "lines to the game.</em></p>"
     meta = (f"{_e(page.file)} · {page.nplayers} players · scoring {page.scoring} · seed {page.seed} · "
-            f"{page.random_games} random games, {page.estimated_games} games of {_e(','.join(page.players))} · "
+            f"{page.random_games} random games, {page.estimated_games} games of {_e(_players(page))} players · "
             f"{page.seconds:.0f} s")
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
@@ -282,7 +282,7 @@ def page_html(page, files: set) -> str:
 def index_html(entries: list) -> str:
     """An index of pages: ``entries`` are ``(folder name, GamePage)``."""
     rows = "".join(f'<li><a href="{_e(name)}/index.html">{_e(p.game)}</a> — {p.nplayers} players, '
-                   f"{p.estimated_games} games of {_e(','.join(p.players))}</li>" for name, p in entries)
+                   f"{p.estimated_games} games of {_e(_players(p))} players</li>" for name, p in entries)
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Game pages</title><style>{STYLE}</style></head>
 <body><h1>Game pages</h1><ul>{rows}</ul></body></html>
