@@ -157,6 +157,14 @@ def test_the_page_escapes_the_games_text(tmp_path):
     assert "http://" not in page.replace("http://www.w3.org", "") and "https://" not in page
 
 
+def test_math_markup_in_a_name_or_players_is_drawn_as_text(tmp_path):
+    # matplotlib reads $...$ as math: a bad formula in text it draws was a ValueError
+    p = _page(TINY, "$\\frac$.rcy", games=2)
+    p.players = ["$\\frac{$"] * 2
+    written = write_page(p, tmp_path)
+    assert (tmp_path / "lead.png").stat().st_size > 0 and len(written) == 11
+
+
 def test_folder_names_come_from_a_safe_alphabet():
     taken: set = set()
     assert safe_name("../../etc/passwd", taken) == "etc-passwd"
