@@ -3,7 +3,7 @@
     recycle run GAME --seed 7 [--reveal]      one game, as a transcript
     recycle simulate GAME -n 10000 [--json]   random rollouts and statistics
     recycle check GAME                        parse and compile only
-    (analyze, duplicate, replay: see analysis.py; graph, tree: graph.py)
+    (analyze, duplicate, replay: see analysis.py; graph, tree: graph.py; page: page.py)
 """
 
 from __future__ import annotations
@@ -329,9 +329,9 @@ def check(game: GameArg,
 
 def _register_extensions() -> None:
     """Commands that live in their own modules (graphs, analysis, env, play) register themselves here."""
-    from . import analysis, campaign, compile, env, evolve, graph, play, studio
+    from . import analysis, campaign, compile, env, evolve, graph, page, play, studio
 
-    for mod in (graph, analysis, env, play, compile, evolve, campaign, studio):
+    for mod in (graph, analysis, env, play, compile, evolve, campaign, studio, page):
         mod.register(app, fail=_fail, load=_load)
 
 

@@ -23,6 +23,15 @@ on what it has simulated so far. Either is said once per player, in
 ``warnings`` and on the ``recycle.players`` logger. A budget is at most ``MAX_BUDGET``
 iterations: a game record names its players, and a record is untrusted input.
 
+**Estimates** (for ``recycle page``: recycle/study/estimates.py). Set ``track_scores`` on a
+PIMC or ISMCTS player and after each decision ``last_scores`` holds, per option, every
+player's mean final score over the simulations that began with that option (None for an
+option never simulated): the player's own estimate of where each option leads. Tracking only
+adds up scores the simulations already had; it draws nothing, so the player decides exactly as
+it would without it. (An ISMCTS player that tracks keeps its search in Python, with the native
+playouts where there are any: the machine-code search keeps no scores; the decisions are the
+same either way, draw for draw.)
+
 Rewards (the ``reward`` argument, ``"win"`` by default) are in [0, 1] for every player:
 
 * ``win``: 1/k for each of the k players tied for best final score, 0 for the others;
@@ -138,6 +147,8 @@ class _AIPlayer:
         self._native: tuple = (None, None)  # (game, its NativePlayouts or None)
         self.name = f"{self.kind}:{self.budget}"
         self.last_values: list[float] | None = None  # per option, from the last decision
+        self.track_scores = False  # keep ``last_scores`` (see the module docstring)
+        self.last_scores: list | None = None  # per option: each player's mean final score, or None
         self.max_work: int | None = None  # work budget of one decision's simulations (None: the game's)
         self.warnings: list[str] = []  # what this player had to cut short, each said once
 
@@ -285,6 +296,7 @@ class PIMCPlayer(_AIPlayer):
         me = view.player
         totals = [0.0] * n
         counts = [0] * n
+        sums = _ScoreSums(n, view.game.nplayers) if self.track_scores else None
         left = self.work_left(view, worlds * len(looked))
         native, here = self.native_playouts(view)
         going = True
@@ -303,6 +315,8 @@ class PIMCPlayer(_AIPlayer):
                         left[0] -= had - work
                         totals[i] += rewards(scores, higher, self.reward)[me]
                         counts[i] += 1
+                        if sums is not None:
+                            sums.add(i, scores)
                         if left[0] <= 0:
                             self.warn(_SPENT)
                             going = False
@@ -322,10 +336,13 @@ class PIMCPlayer(_AIPlayer):
                 if scores is not None:
                     totals[i] += rewards(scores, higher, self.reward)[me]
                     counts[i] += 1
+                    if sums is not None:
+                        sums.add(i, scores)
                 if not going:
                     break
             if not going:
                 break
+        self.last_scores = sums.means() if sums is not None else None
         return _best_of(self, totals, counts, rng, looked, not going)
 
 
@@ -363,14 +380,16 @@ class ISMCTSPlayer(_AIPlayer):
         higher = view.game.scoring_max
         c = self.exploration
         if len(options) == 1:
-            self.last_values, self.last_visits = [0.0], [0]
+            self.last_values, self.last_visits, self.last_scores = [0.0], [0], None
             return 0
         key_cache: dict = {}
         n = len(options)
         looked = self.considered(n, rng)
         left = self.work_left(view, self.budget)
         native, here = self.native_playouts(view) if type(rng) is Stream else (None, None)
-        if native is not None:
+        sums = _ScoreSums(n, view.game.nplayers) if self.track_scores else None
+        self.last_scores = None
+        if native is not None and sums is None:
             got = native.search(here, view, looked, self.budget, left[0], rng, self.reward, self.exploration,
                                 self.determinize, self.reveal)
             if got is not None:  # the whole search in machine code: the same tree, draw for draw
@@ -426,7 +445,7 @@ class ISMCTSPlayer(_AIPlayer):
                     if untried:
                         i, k = untried[int(rng.random() * len(untried))]
                         ch = children[k] = _Node()
-                        path.append((ch, p))
+                        path.append((ch, p, i))
                         got = None
                         if places is not None:
                             got = native.play(here, places, future, had, world.history[len(here.history):] + [i], rng)
@@ -437,7 +456,7 @@ class ISMCTSPlayer(_AIPlayer):
                             world.scores, world.steps, world.work = got
                             world.frames = world.waiting = world.options = None
                         break
-                    path.append((best_child, p))
+                    path.append((best_child, p, best_i))
                     node = best_child
                     world.apply(best_i)
             except RecycleRuntimeError:  # the step limit, or an impossible world (see finish_randomly)
@@ -445,7 +464,9 @@ class ISMCTSPlayer(_AIPlayer):
                     break
                 continue
             r = rewards(world.scores, higher, self.reward)
-            for ch, p in path:
+            if sums is not None and path:
+                sums.add(path[0][2], world.scores)
+            for ch, p, _i in path:
                 ch.visits += 1
                 ch.reward += r[p]
             if not self.spent(world, had, left):
@@ -455,6 +476,8 @@ class ISMCTSPlayer(_AIPlayer):
         for i, ch in root.children.items():
             visits[i] = ch.visits
             means[i] = ch.reward / ch.visits if ch.visits else 0.0
+        if sums is not None:
+            self.last_scores = sums.means()
         return self._most_visited(visits, means, rng)
 
     def _most_visited(self, visits: list, means: list, rng) -> int:
@@ -494,6 +517,24 @@ class RevealingPlayer(ISMCTSPlayer):
         super().__init__(budget, reward, playouts)
         self.reveal = frozenset(int(i) for i in reveal)
         self.name = f"{self.name}+sees{sorted(self.reveal)}"
+
+
+class _ScoreSums:
+    """Each player's final scores summed per option of one decision (``track_scores``)."""
+
+    def __init__(self, n: int, nplayers: int):
+        self.sums = [[0.0] * nplayers for _ in range(n)]
+        self.counts = [0] * n
+
+    def add(self, option: int, scores) -> None:
+        row = self.sums[option]
+        for p, v in enumerate(scores):
+            row[p] += v
+        self.counts[option] += 1
+
+    def means(self) -> list:
+        """Per option, each player's mean final score (None for an option never simulated)."""
+        return [[v / c for v in row] if c else None for row, c in zip(self.sums, self.counts)]
 
 
 def _best_of(player, totals: list, counts: list, rng: random.Random, looked: list, cut: bool) -> int:

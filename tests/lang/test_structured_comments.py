@@ -17,8 +17,8 @@ def test_notes_not_understood_are_warnings_with_their_position(tmp_path):
     found = [str(w) for w in g.note_warnings]
     assert found == [
         "bad.rcy:1:1: warning: structured comment ';@ hide: NOSUCH' ignored: the game has no storage NOSUCH",
-        "bad.rcy:2:1: warning: structured comment ';@ colour: red' not understood: expected ;@ name:, ;@ hide: "
-        "or ;@ label:",
+        "bad.rcy:2:1: warning: structured comment ';@ colour: red' not understood: expected ;@ name:, ;@ hide:"
+        ", ;@ label: or ;@ summary:",
         "bad.rcy:3:1: warning: structured comment ';@ label: LAID cards' ignored: expected ;@ label: NAME "
         "\"words\" [VALUE=\"words\" ...]"]
     # what is understood still counts, and the game plays the same: notes are comments

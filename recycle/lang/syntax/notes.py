@@ -1,7 +1,7 @@
 """Structured comments: a game's own words for its options and storages.
 
 A comment that starts with ``;@`` (``reader.NOTE_PREFIX``) is a *note*. Being a comment, it
-changes nothing in the rules, and CardStock and older readers ignore it. Three notes exist:
+changes nothing in the rules, and CardStock and older readers ignore it. Four notes exist:
 
 * ``;@ name: WORDS`` names an option of a choice: the one whose form ends on the note's line,
   before the note (``(inc (game sto PASS)) ;@ name: pass``), else the next one that starts
@@ -14,6 +14,8 @@ changes nothing in the rules, and CardStock and older readers ignore it. Three n
   account of the game: bookkeeping a player has no use for (``SEATS``, ``BEST``).
 * ``;@ label: NAME "words" [VALUE="words" ...]`` shows a storage as words (``"passes in a
   row"``), and optionally some of its values as words (``3="to the right"``).
+* ``;@ summary: WORDS`` says what the game is, for its page (``recycle page``); several such
+  lines make one text, in their order. It is shown as text, never as markup.
 
 A note that is not one of these, or is malformed, is a warning with its position
 (``recycle check``), never an error: the game plays the same with or without its notes.
@@ -57,6 +59,7 @@ class GameWords:
     hidden: frozenset = frozenset()
     labels: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
     values: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+    summary: str = ""  # the ``;@ summary:`` lines, joined
 
     def option_name(self, span) -> tuple | None:
         """``(words, binds)`` of the named option whose form holds ``span`` (the innermost
@@ -171,6 +174,7 @@ def read_notes(source: SourceFile) -> tuple[GameWords, list]:
     hidden: set = set()
     labels: dict = {}
     values: dict = {}
+    summary: list = []
     warns: list = []
 
     def warn(span, quoted: str, why: str):
@@ -231,7 +235,10 @@ def read_notes(source: SourceFile) -> tuple[GameWords, list]:
                 rest = rest[vm.end():]
             if pairs:
                 values[name] = MappingProxyType(pairs)
+        elif kind == "summary":
+            if body:
+                summary.append(body)
         else:
-            warn(span, shown, "not understood: expected ;@ name:, ;@ hide: or ;@ label:")
+            warn(span, shown, "not understood: expected ;@ name:, ;@ hide:, ;@ label: or ;@ summary:")
     return GameWords(MappingProxyType(names), frozenset(hidden), MappingProxyType(labels),
-                     MappingProxyType(values)), warns
+                     MappingProxyType(values), " ".join(summary)), warns
