@@ -56,7 +56,7 @@ class Progress:
 def run_request(req: dict, job: Progress) -> dict:
     """The run ``req`` asks for (see the module docstring), its result as a JSON-ready dict."""
     from . import runs
-    from .simlint import simulation_lint
+    from ..study.simlint import simulation_lint
 
     game, messages = runs.check_text(req["text"], req["path"])
     if game is None:

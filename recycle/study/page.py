@@ -4,7 +4,7 @@ A page shows the game's name and summary (its ``;@ summary:`` notes, else its op
 comments), four figures — the information-flow graph (one random rollout), the branching factor
 per decision point (random games), the decision spread and the lead history (games between
 look-ahead players: recycle/study/estimates.py) — the simulation lint's findings
-(recycle/studio/simlint.py) and the code with line numbers. ``build_page`` plays the games and
+(recycle/study/simlint.py) and the code with line numbers. ``build_page`` plays the games and
 returns a ``GamePage`` (plain data: ``to_dict`` is the JSON); ``write_page`` writes it as an
 HTML page with its PNG/SVG figures and each figure's numbers in a JSON file beside it
 (recycle/study/page_render.py). The definitions, and where they differ from Valet's, are in
@@ -159,7 +159,7 @@ def build_page(game, games: int = DEFAULT_GAMES, seed: int = 0, players: list[st
     ISMCTS by default) for the decision spread and lead history. ``seconds``: no game is started
     after that time (with ``interruptible``, nor after Ctrl-C); the figures are then over the
     games played (``stopped``). ``progress(done, total)`` is told of each game."""
-    from ..studio.simlint import simulation_lint
+    from .simlint import simulation_lint
     from ..study.analysis import trace_game
     from .graphs import flow_graph, to_dot, to_json
 

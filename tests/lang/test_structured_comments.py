@@ -38,7 +38,7 @@ def test_a_label_warning_quotes_the_whole_note_with_its_closing_quote():
                  "ignored: the game has no storage NOSUCH")
     long = LAY.replace(";@ hide: TURNS", ";@ hide: TURNS\n;@ colour: " + "red " * 40)
     [w] = [str(w) for w in recycle.loads(long, "long.rcy").note_warnings]
-    assert "';@ colour: red red" in w and "…' not understood" in w and len(w) < 220
+    assert "';@ colour: red red" in w and "…' not understood" in w and len(w) < 240
 
 
 def test_a_name_must_stand_next_to_an_option():

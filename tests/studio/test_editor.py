@@ -63,7 +63,7 @@ def test_the_structure_tree_names_a_place_held_by_a_variable(client):
 
 def test_counts_of_one_are_singular():
     from recycle.errors import RecycleCompileError, RecycleCompileErrors
-    from recycle.studio.simlint import simulation_lint
+    from recycle.study.simlint import simulation_lint
 
     one = RecycleCompileErrors([RecycleCompileError("a slip")], more=True)
     assert one.format().endswith("\n1 error (the first 1; there may be more)")
@@ -73,7 +73,7 @@ def test_counts_of_one_are_singular():
 
 
 def test_a_lint_whose_every_game_breaks_positions_the_error(client):
-    from recycle.studio.simlint import simulation_lint
+    from recycle.study.simlint import simulation_lint
 
     out = simulation_lint(recycle.loads(BROKEN_WAR, "war.rcy"), games=5)  # before: the error raised
     assert out["games"] == 5

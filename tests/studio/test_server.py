@@ -338,7 +338,7 @@ def test_studio_table_words_name_no_value_computed_from_a_hidden_card():
 def test_studio_simulation_lint_names_a_location_no_one_sees():
     """Cards moved during play into a location no player may see (a burnt card) are a finding
     at the location's line; a hand (its owner sees it) is not."""
-    from recycle.studio.simlint import simulation_lint
+    from recycle.study.simlint import simulation_lint
 
     text = """(game
  (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (A, B, C)) (SUIT (X, Y)))))
@@ -372,7 +372,7 @@ def test_studio_simulation_lint_names_rules_that_never_or_always_fire():
     rule inside it, never reached, is not another); a rule that fires sometimes is not, nor a
     variant's switch on a declared constant, nor a guard on a location's size that always held;
     a rule whose condition always held is."""
-    from recycle.studio.simlint import simulation_lint
+    from recycle.study.simlint import simulation_lint
 
     found = simulation_lint(recycle.loads(RULES_GAME, "rules.rcy"), games=40, seconds=30)["findings"]
     rules = [(f["line"], f["column"], f["message"]) for f in found if "rule" in f["message"]]
