@@ -1,4 +1,9 @@
-"""Shared helpers: tiny games from text, the shared corpus (skipped when absent)."""
+"""Shared helpers: tiny games from text, the shared corpus (skipped when absent).
+
+The shared folder (the CardStock corpus, seeds, reference engines) is ``../shared`` beside the
+checkout; ``RECYCLE_SHARED`` names another folder, or ``none`` to run the suite as a user's clone
+without it (CI does both: every test that needs the folder must skip cleanly without it).
+"""
 
 from __future__ import annotations
 
@@ -13,7 +18,20 @@ import recycle
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "games"
-SHARED = ROOT.parent / "shared"
+
+
+def shared_folder() -> Path:
+    """``../shared``, or the folder ``RECYCLE_SHARED`` names; with ``RECYCLE_SHARED=none`` a
+    path that never exists, so every test that needs the folder skips."""
+    chosen = os.environ.get("RECYCLE_SHARED")
+    if chosen is None:
+        return ROOT.parent / "shared"
+    if chosen.strip().lower() in ("", "none"):
+        return Path(os.devnull) / "no-shared-folder"  # a file's child: never a folder
+    return Path(chosen).expanduser().resolve()
+
+
+SHARED = shared_folder()
 CORPUS = SHARED / "corpus" / "cardstock"
 NATIVE = SHARED / "bench" / "schwimmen_native.py"
 
@@ -45,6 +63,11 @@ def tiny(body: str, players: int = 2, deck: str = "(deck (RANK (A, B, C)) (SUIT 
 
 def requires_corpus():
     return pytest.mark.skipif(not CORPUS.is_dir(), reason=f"corpus folder {CORPUS} is absent")
+
+
+def requires_shared(path: Path):
+    """Skip unless ``path`` (a file or folder of the shared folder) exists."""
+    return pytest.mark.skipif(not path.exists(), reason=f"{path} is absent (the shared folder {SHARED})")
 
 
 class ConservationCheck(list):

@@ -46,9 +46,11 @@ from recycle.engine.game import players_stream
 
 from recycle.study import fuzzing
 
+from ..conftest import CORPUS
+
 HERE = Path(__file__).resolve()
 GAMES_DIR = HERE.parents[2] / "games"
-CORPUS_DIR = HERE.parents[3] / "shared" / "corpus" / "cardstock"
+CORPUS_DIR = CORPUS
 
 # with the test games of the newer dialect's forms (tests/lang/test_dialect.py)
 GAME_FILES = sorted(GAMES_DIR.glob("*.rcy")) + sorted((HERE.parents[1] / "lang" / "dialect").glob("*.rcy"))

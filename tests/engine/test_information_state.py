@@ -29,9 +29,11 @@ import pytest
 import recycle
 from recycle.engine.game import players_stream
 
+from ..conftest import CORPUS
+
 HERE = Path(__file__).resolve()
 GAMES_DIR = HERE.parents[2] / "games"
-CORPUS_DIR = HERE.parents[3] / "shared" / "corpus" / "cardstock"
+CORPUS_DIR = CORPUS
 HEARTS = GAMES_DIR / "hearts.rcy"
 
 

@@ -20,7 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from recycle.native import available
+pytest.importorskip("numba", reason="the native extra is not installed (pip install -e '.[native]'): no numba")
+
+from recycle.native import available  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not available(), reason="the native engine needs Numba and NumPy")
 

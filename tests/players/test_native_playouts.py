@@ -15,14 +15,16 @@ import random
 
 import pytest
 
-from recycle.engine.game import players_stream
-from recycle.native import available
-from recycle.native.playouts import NativePlayouts, Root
-from recycle.players.lookahead import ISMCTSPlayer, PIMCPlayer
-from recycle.streams import Stream
+pytest.importorskip("numba", reason="the native extra is not installed (pip install -e '.[native]'): no numba")
 
-from ..conftest import CORPUS, GAMES
-from ..engine.test_native import compiled, load
+from recycle.engine.game import players_stream  # noqa: E402
+from recycle.native import available  # noqa: E402
+from recycle.native.playouts import NativePlayouts, Root  # noqa: E402
+from recycle.players.lookahead import ISMCTSPlayer, PIMCPlayer  # noqa: E402
+from recycle.streams import Stream  # noqa: E402
+
+from ..conftest import CORPUS, GAMES  # noqa: E402
+from ..engine.test_native import compiled, load  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not available(), reason="the native engine needs Numba and NumPy")
 
