@@ -126,8 +126,8 @@ def test_the_rooms_of_lang_import_only_their_own_and_earlier_rooms():
 def test_no_import_cycles():
     known = modules()
     graph = {name: imports_of(name, path, known) for name, path in known.items() if name != "recycle"}
-    for name in graph:
-        graph[name].discard("recycle")
+    for targets in graph.values():
+        targets.discard("recycle")
     state: dict[str, int] = {}
     cycle: list[str] = []
 
@@ -205,7 +205,7 @@ def test_a_missing_optional_library_says_which_extra_installs_it(monkeypatch):
 
     import pytest
 
-    import recycle.env as env
+    from recycle import env
 
     for missing in ("pettingzoo", "gymnasium"):  # as if they were not installed
         monkeypatch.setitem(sys.modules, missing, None)

@@ -15,7 +15,7 @@ import socket
 import sys
 import webbrowser
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -45,13 +45,13 @@ def register(app: typer.Typer, fail, load) -> None:
                host: Annotated[str, typer.Option("--host", help="The address to listen on; 127.0.0.1 (this machine "
                                                  "only) unless you mean to share a table on your network.")]
                = "127.0.0.1",
-               table: Annotated[Optional[Path], typer.Option(
+               table: Annotated[Path | None, typer.Option(
                    "--table", help="Serve only a table of this game: one secret link per human seat.",
                    show_default=False)] = None,
                seats: Annotated[str, typer.Option(
                    "--seats", help="With --table: one player per seat, human or a computer kind (the last "
                                    "repeats).")] = "human,ismcts:30",
-               deal: Annotated[Optional[int], typer.Option("--deal", min=0, help="With --table: the deal number.",
+               deal: Annotated[int | None, typer.Option("--deal", min=0, help="With --table: the deal number.",
                                                            show_default=False)] = None,
                open_browser: Annotated[bool, typer.Option("--open/--no-open", help="Open the browser.")] = True):
         """A local web studio: edit a game with its errors at their lines, lint it by simulation,
@@ -118,7 +118,7 @@ def register(app: typer.Typer, fail, load) -> None:
         if open_browser and loopback and graphical:
             try:
                 webbrowser.open(url)
-            except Exception:  # no browser here: the link is printed
+            except Exception:  # noqa: BLE001 - no browser here: the link is printed
                 pass
         try:
             while server.thread.is_alive():

@@ -92,7 +92,7 @@ def option_keys(options, cache: dict | None = None) -> list:
     if not isinstance(options, LazyOptions):
         return [option_key(o, cache) for o in options]
     out: list = []
-    for count, kind, data, e, elems in options.segments:
+    for _count, kind, data, e, elems in options.segments:
         if kind == STATIC:
             out.append(option_key([(data, e)], cache))
             continue

@@ -124,7 +124,7 @@ def load_module(source: str, name: str):
 
             mod = types.ModuleType(f"{MODULE_PREFIX}{digest}")
             mod.__file__ = filename
-            exec(compile(text, filename, "exec"), mod.__dict__)  # noqa: S102 - our own generated source
+            exec(compile(text, filename, "exec"), mod.__dict__)  # our own generated source
         _LOADED[digest] = mod
         return mod
 
@@ -221,7 +221,6 @@ class NativeGame:
     def rollouts(self, seeds, max_steps: int, max_work: int, places: bool = False):
         """Play one random game per seed; returns (scores[n, P], counters[n, 5]: status, steps,
         decisions, options, rounds, and card places[n, cards] when ``places``)."""
-        import numpy as np
 
         return self.rollouts_of_keys(chance_and_player_keys(seeds), max_steps, max_work, places)
 
@@ -251,7 +250,7 @@ def range_keys(seed: int, start: int, stop: int):
 
     from ..engine.game import rollout_seed
 
-    if isinstance(seed, int) and 0 <= rollout_seed(seed, 0) and rollout_seed(seed, stop) < 1 << 64:
+    if isinstance(seed, int) and rollout_seed(seed, 0) >= 0 and rollout_seed(seed, stop) < 1 << 64:
         from .runtime import keys_of
 
         return keys_of(np.arange(start, stop, dtype=np.uint64) + np.uint64(rollout_seed(seed, 0)))

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..engine.runner import privileged
 from ..streams import Stream
@@ -57,7 +57,7 @@ class HumanPlayer:
         finally:
             self._asking = None
 
-    def hint(self, spec: str = DEFAULT_HINT, seed: int = 0) -> "Hint":
+    def hint(self, spec: str = DEFAULT_HINT, seed: int = 0) -> Hint:
         """``hint`` for the decision the interface is being asked about."""
         if self._asking is None:
             raise ValueError("no decision is waiting for this player")

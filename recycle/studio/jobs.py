@@ -78,7 +78,7 @@ class Jobs:
             except (RecycleError, RecycleBug) as exc:
                 job.error = exc.format()
                 job.status = "failed"
-            except Exception as exc:  # a bug: said in words, the traceback on the server's log
+            except Exception as exc:  # noqa: BLE001 - a bug: said in words, the traceback on the server's log
                 traceback.print_exc()
                 job.error = f"internal error: {exc.__class__.__name__}: {exc}"
                 job.status = "failed"

@@ -30,14 +30,14 @@ import pytest
 
 pytest.importorskip("numba", reason="the native extra is not installed (pip install -e '.[native]'): no numba")
 
-import recycle  # noqa: E402
-from recycle.engine.game import rollout_seed  # noqa: E402
-from recycle.errors import StepLimitExceeded  # noqa: E402
-from recycle.native import NativeUnsupported, available, native_game, native_ready, native_source, rollout_records, why_not_native  # noqa: E402
-from recycle.native import engine as native_engine  # noqa: E402
-from recycle.study.stats import NATIVE_MIN_GAMES, simulate  # noqa: E402
+import recycle
+from recycle.engine.game import rollout_seed
+from recycle.errors import StepLimitExceeded
+from recycle.native import NativeUnsupported, available, native_game, native_ready, native_source, rollout_records, why_not_native
+from recycle.native import engine as native_engine
+from recycle.study.stats import NATIVE_MIN_GAMES, simulate
 
-from ..conftest import CORPUS, GAMES, tiny  # noqa: E402
+from ..conftest import CORPUS, GAMES, tiny
 
 pytestmark = pytest.mark.skipif(not available(), reason="the native engine needs Numba and NumPy")
 

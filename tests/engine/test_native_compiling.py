@@ -22,7 +22,7 @@ import pytest
 
 pytest.importorskip("numba", reason="the native extra is not installed (pip install -e '.[native]'): no numba")
 
-from recycle.native import available  # noqa: E402
+from recycle.native import available
 
 pytestmark = pytest.mark.skipif(not available(), reason="the native engine needs Numba and NumPy")
 

@@ -21,10 +21,10 @@ from tests.conftest import CORPUS, GAMES, ROOT
 pytest.importorskip("pettingzoo", reason="the rl extra is not installed (pip install -e '.[rl]'): no pettingzoo")
 pytest.importorskip("gymnasium", reason="the rl extra is not installed (pip install -e '.[rl]'): no gymnasium")
 
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, seed_test
 
-from recycle.env import env_spec, pettingzoo_env  # noqa: E402
-from recycle.env.spec import ActionSpaceExceeded  # noqa: E402
+from recycle.env import env_spec, pettingzoo_env
+from recycle.env.spec import ActionSpaceExceeded
 
 OUR_GAMES = sorted(GAMES.glob("*.rcy"))
 CORPUS_GAMES = sorted(CORPUS.glob("*.rcy")) if CORPUS.is_dir() else []
@@ -98,7 +98,7 @@ def test_reset_deals_the_deal_of_recycle_run_and_rewards_come_from_the_scoring()
     rng = np.random.default_rng(0)
     final = {}  # the reward each agent is told when its game is over
     for agent in env.agent_iter():
-        obs, reward, term, trunc, info = env.last()
+        obs, reward, term, trunc, _info = env.last()
         if term or trunc:
             final[agent] = reward
             env.step(None)

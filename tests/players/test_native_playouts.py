@@ -17,14 +17,14 @@ import pytest
 
 pytest.importorskip("numba", reason="the native extra is not installed (pip install -e '.[native]'): no numba")
 
-from recycle.engine.game import players_stream  # noqa: E402
-from recycle.native import available  # noqa: E402
-from recycle.native.playouts import NativePlayouts, Root  # noqa: E402
-from recycle.players.lookahead import ISMCTSPlayer, PIMCPlayer  # noqa: E402
-from recycle.streams import Stream  # noqa: E402
+from recycle.engine.game import players_stream
+from recycle.native import available
+from recycle.native.playouts import NativePlayouts, Root
+from recycle.players.lookahead import ISMCTSPlayer, PIMCPlayer
+from recycle.streams import Stream
 
-from ..conftest import CORPUS, GAMES  # noqa: E402
-from ..engine.test_native import compiled, load  # noqa: E402
+from ..conftest import CORPUS, GAMES
+from ..engine.test_native import compiled, load
 
 pytestmark = pytest.mark.skipif(not available(), reason="the native engine needs Numba and NumPy")
 
@@ -90,7 +90,7 @@ def _schwimmen_root():
 
 
 def test_a_state_whose_chance_cannot_be_replayed_plays_on_in_python():
-    game, ng, s, view = _schwimmen_root()
+    _game, ng, s, view = _schwimmen_root()
     playouts = NativePlayouts(ng)
     assert playouts.root(view) is not None
     s.rng = random.Random(5)  # a generator given from outside: nothing native code can replay
@@ -101,7 +101,7 @@ def test_a_state_whose_chance_cannot_be_replayed_plays_on_in_python():
 
 
 def test_a_world_that_moved_a_card_in_scope_is_declined():
-    game, ng, s, view = _schwimmen_root()
+    _game, ng, s, view = _schwimmen_root()
     playouts = NativePlayouts(ng)
     root = playouts.root(view)
     world = view.sample_world(Stream(7))
@@ -116,7 +116,7 @@ def test_a_world_that_moved_a_card_in_scope_is_declined():
 
 
 def test_a_history_the_replay_cannot_follow_changes_nothing():
-    game, ng, s, view = _schwimmen_root()
+    game, ng, _s, view = _schwimmen_root()
     playouts = NativePlayouts(ng)
     root = playouts.root(view)
     world = view.sample_world(Stream(7))
@@ -139,7 +139,7 @@ def test_a_history_the_replay_cannot_follow_changes_nothing():
 def test_a_player_that_played_natively_goes_to_another_process_without_its_machine_code():
     import pickle
 
-    game, ng, s, view = _schwimmen_root()
+    _game, _ng, s, view = _schwimmen_root()
     player = PIMCPlayer(8, playouts="native")
     player.choose(view, s.legal_options(), players_stream(3))
     assert player._native[1].played > 0

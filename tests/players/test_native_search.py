@@ -20,15 +20,15 @@ import pytest
 
 pytest.importorskip("numba", reason="the native extra is not installed (pip install -e '.[native]'): no numba")
 
-from recycle.native import available, native_playouts  # noqa: E402
-from recycle.native.playouts import key_agreement  # noqa: E402
-from recycle.native.runtime import DECLINE, STATUS_WORDS  # noqa: E402
-from recycle.players.lookahead import _SPENT, ISMCTSPlayer, OmniscientPlayer, RevealingPlayer  # noqa: E402
-from recycle.streams import Stream  # noqa: E402
+from recycle.native import available, native_playouts
+from recycle.native.playouts import key_agreement
+from recycle.native.runtime import DECLINE, STATUS_WORDS
+from recycle.players.lookahead import _SPENT, ISMCTSPlayer, OmniscientPlayer, RevealingPlayer
+from recycle.streams import Stream
 
-from ..conftest import CORPUS, GAMES, tiny  # noqa: E402
-from ..engine.test_native import SHAPES, compiled, load  # noqa: E402
-from .test_native_playouts import decisions  # noqa: E402
+from ..conftest import CORPUS, GAMES, tiny
+from ..engine.test_native import SHAPES, compiled, load
+from .test_native_playouts import decisions
 
 pytestmark = pytest.mark.skipif(not available(), reason="the native engine needs Numba and NumPy")
 

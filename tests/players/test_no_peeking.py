@@ -172,8 +172,8 @@ def test_the_environments_info_holds_plain_words_that_tell_nothing_hidden():
     for game, deal in [(g, d) for g in (blackjack(), recycle.load(GAMES / "schwimmen.rcy")) for d in range(3)]:
         env = pettingzoo_env(game, seed=1, describe=True)
         env.reset(seed=deal)
-        for _, agent in zip(range(20), env.agent_iter()):
-            obs, reward, term, trunc, info = env.last()
+        for _, _agent in zip(range(20), env.agent_iter()):
+            obs, _reward, term, trunc, info = env.last()
             s = env.state
             if s is not None and not s.is_terminal() and info:
                 assert_nothing_hidden_reachable(s, s.current_player(), info, obs)

@@ -186,7 +186,7 @@ class _Analysis:
         """The location of ``(top|bottom|INDEX LOCATION)``."""
         if not (isinstance(x, SList) and len(x.items) == 2):
             raise _Stop
-        if not (kw(x.items[0], "top", "bottom") or isinstance(x.items[0], Atom) and x.items[0].kind == INT):
+        if not (kw(x.items[0], "top", "bottom") or (isinstance(x.items[0], Atom) and x.items[0].kind == INT)):
             raise _Stop
         return self.location(x.items[1], env)
 
@@ -301,7 +301,7 @@ class _Analysis:
                 raise _Failed(DealFailure(self.n, exc.key, self.taken, self._per_player(), held, deck)) from None
 
     def _held(self, snap, key):
-        counts, unknown, moved = snap[0], snap[1], snap[2]
+        counts, moved = snap[0], snap[2]
         held = counts.get(key, 0)
         return held, key not in moved and 0 < held == self.created.get(key, 0)
 
@@ -579,7 +579,7 @@ def _counts_text(counts: list[int]) -> str:
 
 
 def _label(key) -> str:
-    owner, kind, name = key
+    owner, _kind, name = key
     return name if owner == "game" else f"{name} of P{owner[1]}"
 
 

@@ -228,7 +228,7 @@ def _compare(cells: list) -> list:
                 d = mean_diff(x.value, x.sd, x.n, y.value, y.sd, y.n)
             else:
                 return
-            out.append(Comparison(c.game, c.lineup, c.variant, measure, y.value, x.value, d["diff"], d["ci"],
+            out.append(Comparison(c.game, c.lineup, c.variant, measure, y.value, x.value, d["diff"], d["ci"],  # noqa: B023 - add() runs within its iteration
                                   d["effect"], d["effect_kind"], d["p"]))
 
         if c.nplayers == b.nplayers:
