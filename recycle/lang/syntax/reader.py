@@ -22,6 +22,7 @@ import os
 import re
 import stat
 import threading
+from typing import Any
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,7 +47,7 @@ class Atom:
     """One token: an integer, a 'VARIABLE, a keyword or NAME, an operator or punctuation."""
 
     kind: str
-    value: object
+    value: Any  # an int for INT, else a str
     span: Span
 
     def __str__(self) -> str:
@@ -196,7 +197,7 @@ def _unclosed(text: str, filename: str) -> RecycleSyntaxError:
             score = len(_dedents(fixed, 1000))
             if best is None or score < best[0]:
                 best = (score, form, follower)
-        return _not_closed(text, filename, best[1], best[2])
+        return _not_closed(text, filename, best[1], best[2])  # type: ignore[index]  # a follower was found: best is set
     open_ = []
     for m in _PARENS.finditer(text):
         if m.group() == "(":
@@ -213,11 +214,11 @@ def _not_closed(text: str, filename: str, form: tuple, follower: tuple) -> Recyc
     """The message naming ``form`` (line, column, indentation, offset) as not closed before the
     ``follower`` line (line, column, offset)."""
     line, col, _, at = form
-    head = _HEAD.match(text, at).group(1)
+    head = _HEAD.match(text, at).group(1)  # type: ignore[union-attr]  # _HEAD matches anywhere (its group may be empty)
     what = f"the ({head} ...)" if head else "the form"
     follow = text[follower[2]:].split(None, 1)[0]
     if follow.startswith("("):
-        follow = "(" + (_HEAD.match(text, follower[2]).group(1) or "")
+        follow = "(" + (_HEAD.match(text, follower[2]).group(1) or "")  # type: ignore[union-attr]  # likewise
     return RecycleSyntaxError(
         f"{what} opened on line {line} is not closed: its body is indented deeper than the {follow} "
         f"on line {follower[0]} that follows (a ')' is missing at the end of the form)",
@@ -376,8 +377,8 @@ def _lark_error(exc: UnexpectedInput, text: str, filename: str) -> RecycleSyntax
     col = exc.column if exc.column and exc.column > 0 else 1
     span = Span(filename, line, col, line, col + 1)
     if isinstance(exc, UnexpectedCharacters):
-        return _unexpected_character(text, exc.pos_in_stream, filename, line, col)
-    expected = " or ".join(sorted({_TOKEN_WORDS.get(t, t) for t in exc.expected}))
+        return _unexpected_character(text, exc.pos_in_stream, filename, line, col)  # type: ignore[arg-type]  # set on UnexpectedCharacters
+    expected = " or ".join(sorted({_TOKEN_WORDS.get(t, t) for t in exc.expected}))  # type: ignore[attr-defined]  # UnexpectedToken and UnexpectedEOF have it
     if isinstance(exc, UnexpectedToken) and exc.token.type != "$END":
         tok = exc.token
         span = Span(filename, tok.line, tok.column, tok.end_line or line, tok.end_column or col + 1)
@@ -434,7 +435,7 @@ def _os_reason(exc: OSError) -> str:
     """Why a file could not be read, in a few words ("no such file")."""
     reasons = {errno.ENOENT: "no such file", errno.EACCES: "permission denied", errno.EISDIR: "it is a folder",
                errno.ENOTDIR: "no such file (a part of the path is not a folder)"}
-    return reasons.get(exc.errno) or (exc.strerror or str(exc)).lower()
+    return reasons.get(exc.errno) or (exc.strerror or str(exc)).lower()  # type: ignore[arg-type]  # None is simply not a key
 
 
 def parse_file(path: str | Path) -> SourceFile:
