@@ -45,7 +45,7 @@ from recycle.engine.game import players_stream
 
 from recycle.study import fuzzing
 
-from ..conftest import CORPUS
+from ..conftest import CORPUS, sweep_marks
 
 HERE = Path(__file__).resolve()
 GAMES_DIR = HERE.parents[2] / "games"
@@ -64,7 +64,9 @@ STEPPED_CORPUS = ["Agram4", "Coloretto4", "Coup4", "CrazyEights4", "Cribbage2", 
 
 
 def _params(files, prefix):
-    return [pytest.param(p, id=f"{prefix}/{p.stem}") for p in files]
+    # the corpus games beyond the fast sample are the long sweep (slow: CI's later step)
+    return [pytest.param(p, id=f"{prefix}/{p.stem}", marks=sweep_marks(p) if prefix == "corpus" else [])
+            for p in files]
 
 
 def _corpus_params(names=None):

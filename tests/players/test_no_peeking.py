@@ -18,7 +18,7 @@ import recycle
 from recycle.engine.game import loads
 from recycle.engine.runner import play_out
 
-from ..conftest import CORPUS, GAMES, requires_corpus
+from ..conftest import CORPUS, GAMES, requires_corpus, sweep_marks
 from ..helpers import blackjack
 
 # each player's hand lies face down, even to its owner (hloc): it plays a card blind
@@ -236,7 +236,8 @@ def _corpus_and_games():
     return sorted(CORPUS.glob("*.rcy")) + sorted(GAMES.glob("*.rcy"))
 
 
-@pytest.mark.parametrize("path", _corpus_and_games(), ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize("path", [pytest.param(p, id=f"{p.parent.name}/{p.stem}", marks=sweep_marks(p) if p.parent == CORPUS else [])
+                                  for p in _corpus_and_games()])
 def test_options_are_the_same_in_the_true_state_and_in_worlds_the_chooser_cannot_tell_from_it(path):
     """At every decision of a few random games of every game of the corpus and games/, the
     words, the cards seen and the keys of the options are those of a world sampled from the
