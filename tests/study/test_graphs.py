@@ -493,6 +493,7 @@ def test_tree_legend_and_screen_size(tmp_path):
 
 
 @requires_corpus()
+@pytest.mark.slow  # a corpus-wide sweep: CI's later step
 def test_every_corpus_game_has_a_tree_and_a_graph():
     for path in sorted(CORPUS.glob("*.rcy")):
         g = recycle.load(path)
