@@ -23,10 +23,10 @@ GAMES = ROOT / "games"
 def shared_folder() -> Path:
     """``../shared``, or the folder ``RECYCLE_SHARED`` names; with ``RECYCLE_SHARED=none`` a
     path that never exists, so every test that needs the folder skips."""
-    chosen = os.environ.get("RECYCLE_SHARED")
-    if chosen is None:
+    chosen = os.environ.get("RECYCLE_SHARED", "").strip()
+    if not chosen:  # unset or empty: the folder beside the checkout
         return ROOT.parent / "shared"
-    if chosen.strip().lower() in ("", "none"):
+    if chosen.lower() == "none":
         return Path(os.devnull) / "no-shared-folder"  # a file's child: never a folder
     return Path(chosen).expanduser().resolve()
 
