@@ -87,23 +87,23 @@ class Stream(random.Random):
     """A SplitMix64 stream (see the module docstring). ``Stream(seed)`` keys it with
     ``fold(seed)``; ``Stream.keyed(k)`` with the key ``k`` itself (as ``stream_key`` gives)."""
 
-    def __init__(self, seed=0):  # noqa: D107 - random.Random's signature
+    def __init__(self, seed=0):  # random.Random's signature
         self.key = fold(seed)
         self.count = 0
         self.gauss_next = None
 
     @classmethod
-    def keyed(cls, key: int) -> "Stream":
+    def keyed(cls, key: int) -> Stream:
         s = cls.__new__(cls)
         s.key, s.count, s.gauss_next = key & MASK, 0, None
         return s
 
     @classmethod
-    def for_game(cls, seed, purpose: int) -> "Stream":
+    def for_game(cls, seed, purpose: int) -> Stream:
         """The ``purpose`` stream of the game dealt with ``seed``."""
         return cls.keyed(stream_key(seed, purpose))
 
-    def seed(self, a=None, version=2) -> None:  # noqa: D102 - random.Random's contract
+    def seed(self, a=None, version=2) -> None:  # random.Random's contract
         self.key = fold(0 if a is None else a)
         self.count = 0
         self.gauss_next = None
@@ -162,7 +162,7 @@ class Stream(random.Random):
     def setstate(self, state) -> None:
         self.key, self.count, self.gauss_next = state
 
-    def copy(self) -> "Stream":
+    def copy(self) -> Stream:
         """Another stream at the same point of the same key."""
         s = Stream.__new__(Stream)
         s.key, s.count, s.gauss_next = self.key, self.count, self.gauss_next

@@ -126,8 +126,8 @@ def test_the_rooms_of_lang_import_only_their_own_and_earlier_rooms():
 def test_no_import_cycles():
     known = modules()
     graph = {name: imports_of(name, path, known) for name, path in known.items() if name != "recycle"}
-    for name in graph:
-        graph[name].discard("recycle")
+    for targets in graph.values():
+        targets.discard("recycle")
     state: dict[str, int] = {}
     cycle: list[str] = []
 
@@ -199,13 +199,18 @@ def test_a_campaign_worker_needs_neither_the_database_nor_the_plots():
 
 
 def test_a_missing_optional_library_says_which_extra_installs_it(monkeypatch):
-    import pytest
-
+    """With the rl extra absent (here: its libraries made unimportable, so that the test runs
+    with or without the extra), the adapter names the first library it misses and the extra."""
     import sys
 
-    import recycle.env as env
+    import pytest
 
-    monkeypatch.setitem(sys.modules, "pettingzoo", None)  # as if it were not installed
+    from recycle import env
+
+    for missing in ("pettingzoo", "gymnasium"):  # as if they were not installed
+        monkeypatch.setitem(sys.modules, missing, None)
     monkeypatch.delitem(sys.modules, "recycle.env.petting", raising=False)
-    with pytest.raises(env.MissingExtra, match=r"needs 'pettingzoo', which is not installed: pip install -e '\.\[rl\]'"):
+    with pytest.raises(env.MissingExtra,
+                       match=r"^the PettingZoo environment needs '(pettingzoo|gymnasium)', which is not installed: "
+                             r"pip install -e '\.\[rl\]'"):
         env.pettingzoo_env(str(ROOT / "games" / "schwimmen.rcy"))

@@ -213,3 +213,33 @@ def test_inner_loop(g):
             assert o
 """
     assert _check(src) == ["3", "4", "5", "6", "7", "8", "9", "10", "loop 18", "loop 41"]
+
+
+# -- what CI runs ------------------------------------------------------------------------------
+
+ROOT = TESTS.parent
+
+
+def test_the_readmes_test_command_is_the_one_ci_runs():
+    """The README's test command is a line of .ci/run, word for word: a user runs what CI runs
+    (the fast suite, its 15 slowest tests printed), and CI runs it before its other steps."""
+    readme = (ROOT / "README.md").read_text()
+    command = next(line.split("#", 1)[0].strip() for line in readme.splitlines()
+                   if line.startswith(".venv/bin/python -m pytest"))
+    assert command == ".venv/bin/python -m pytest -q -n auto --dist worksteal --durations=15"
+    ci = (ROOT / ".ci" / "run").read_text().splitlines()
+    assert command in ci
+    steps = [line for line in ci if "pytest" in line and not line.lstrip().startswith("#")]
+    assert steps.index(command) < next(i for i, s in enumerate(steps) if "RECYCLE_SHARED=none" in s)
+    assert any("-m slow" in s for s in steps), "CI runs the long sweeps in a step of their own"
+
+
+def test_the_default_run_leaves_out_the_slow_sweeps():
+    """pyproject's addopts deselect the ``slow`` marker (the README's command is the fast suite),
+    and the marker is declared, so a mistyped marker is an error (--strict-markers)."""
+    import tomllib
+
+    options = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
+    addopts = options["addopts"]
+    assert addopts[addopts.index("-m") + 1] == "not slow" and "--strict-markers" in addopts
+    assert any(m.startswith("slow:") for m in options["markers"])

@@ -64,7 +64,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 
-from timing import (
+from timing import (  # noqa: E402
     OWN_LOAD,
     QUIET_LOAD,
     Side,
@@ -76,8 +76,8 @@ from timing import (
     timed,
 )
 
-import recycle
-from recycle.players.lookahead import ISMCTSPlayer
+import recycle  # noqa: E402
+from recycle.players.lookahead import ISMCTSPlayer  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus" / "cardstock"
 

@@ -115,8 +115,8 @@ def compare_game(path: str, n: int, seed: int, max_steps: int, seconds: float, e
     path = Path(path)
     t0 = time.perf_counter()
     row = {"game": path.stem, "file": str(path)}
-    row["cardstock"] = c = run_cardstock(Path(exe), path, n, seconds, mono)
-    row["recycle"] = r = run_recycle(path, n, seed, max_steps, seconds)
+    row["cardstock"] = run_cardstock(Path(exe), path, n, seconds, mono)
+    row["recycle"] = run_recycle(path, n, seed, max_steps, seconds)
     row["seconds"] = time.perf_counter() - t0
     return judge(row)
 

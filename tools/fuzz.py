@@ -282,11 +282,11 @@ def signature(outcome: str, detail: str, idx: int) -> str:
     """Failures with the same signature are the same bug (saved once); every hang, slow and
     memory input is saved (up to ``MAX_SAVED`` of each), as nothing tells them apart."""
     if outcome == "crash":
-        lines = [l for l in detail.strip().splitlines() if l.strip()]
-        where = [l.strip() for l in lines if l.strip().startswith("File ")]
+        lines = [ln for ln in detail.strip().splitlines() if ln.strip()]
+        where = [ln.strip() for ln in lines if ln.strip().startswith("File ")]
         return f"crash|{lines[-1].split(':')[0] if lines else ''}|{where[-1] if where else ''}"
     if outcome == "bad message":
-        return "bad message|" + detail.split(":")[0]
+        return "bad message|" + detail.split(":", maxsplit=1)[0]
     if outcome in ("invariant", "divergence", "tampering"):
         first = detail.splitlines()[0] if detail else ""
         first = re.sub(r"\(seed \d+, step \d+\)", "", first)

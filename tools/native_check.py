@@ -156,8 +156,8 @@ def main() -> int:
             print(json.dumps(row), flush=True)
         elif row["native"] == "written":
             print(f"{row['game']:28} native  {row['first_call_s']:5.1f} s  {row['agree']}/{args.seeds} agree"
-                  f"{', %d replayed by Python' % row['stopped'] if row['stopped'] else ''}"
-                  f"  {row['games_per_s']:>9,} games/s" + (f"  DIFFER: {row['differ']}" if row['differ'] else ""),
+                  + (f", {row['stopped']} replayed by Python" if row['stopped'] else "")
+                  + f"  {row['games_per_s']:>9,} games/s" + (f"  DIFFER: {row['differ']}" if row['differ'] else ""),
                   flush=True)
             if "search" in row:
                 sr = row["search"]

@@ -12,7 +12,7 @@ import io
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -23,7 +23,7 @@ from .outputs import check_file, check_folder, failed_write, write_file
 
 
 
-def _specs(spec: Optional[str], game) -> list[str]:
+def _specs(spec: str | None, game) -> list[str]:
     from ..players import make_players
 
     try:
@@ -69,10 +69,10 @@ def register(app: typer.Typer, fail, load) -> None:
             game: GameArg,
             n: Annotated[int, typer.Option("-n", "--games", min=1, help="Number of games to analyse.")] = 500,
             seed: SeedOpt = 0,
-            players: Annotated[Optional[str], typer.Option(
+            players: Annotated[str | None, typer.Option(
                 "--players", help="Players per seat for the main games, comma-separated (the last one repeats; "
                                   "default random), e.g. pimc:50,random.")] = None,
-            skilled: Annotated[Optional[str], typer.Option(
+            skilled: Annotated[str | None, typer.Option(
                 "--skilled", help="Also measure skill: this player in each seat in turn against random players, "
                                   "e.g. ismcts:100.")] = None,
             hidden: Annotated[bool, typer.Option(
@@ -83,7 +83,7 @@ def register(app: typer.Typer, fail, load) -> None:
                                       "win rate when its ISMCTS player (the --skilled budget, default ismcts:50) "
                                       "also sees that one location, against the same player without it; -n games "
                                       "per measurement, the other seats --players (default random).")] = False,
-            seat: Annotated[Optional[list[int]], typer.Option(
+            seat: Annotated[list[int] | None, typer.Option(
                 "--seat", min=0, help="With --information: measure this seat only (repeat for more; default "
                                       "every seat).", show_default=False)] = None,
             skill_games: Annotated[int, typer.Option(
@@ -97,9 +97,9 @@ def register(app: typer.Typer, fail, load) -> None:
             as_json: JsonOpt = False,
             as_csv: Annotated[bool, typer.Option("--csv", help="Print the measures as CSV (metric, seat, value, "
                                                               "ci_low, ci_high).")] = False,
-            games_csv: Annotated[Optional[Path], typer.Option(
+            games_csv: Annotated[Path | None, typer.Option(
                 "--games-csv", help="Write one CSV row per game to this file.", show_default=False)] = None,
-            plots: Annotated[Optional[Path], typer.Option(
+            plots: Annotated[Path | None, typer.Option(
                 "--plots", help="Write PNG plots (branching, score over time) into this folder.",
                 show_default=False)] = None,
             progress: ProgressOpt = True, timeout: TimeoutOpt = None, max_work: MaxWorkOpt = None,
@@ -229,10 +229,10 @@ def register(app: typer.Typer, fail, load) -> None:
             scripted: Annotated[bool, typer.Option("--scripted", help="Play the recorded choices back without "
                                                                      "running the computer players again (faster; "
                                                                      "does not check who chose).")] = False,
-            max_work: Annotated[Optional[int], typer.Option(
+            max_work: Annotated[int | None, typer.Option(
                 "--max-work", min=1, help="The work budget of the game (default: the recorded one).",
                 show_default=False)] = None,
-            game_folder: Annotated[Optional[Path], typer.Option(
+            game_folder: Annotated[Path | None, typer.Option(
                 "--game-folder", help="Look for the recorded game file in this folder instead of the record's "
                                       "folder (the record's game path is read inside it).",
                 show_default=False)] = None):

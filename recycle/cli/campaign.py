@@ -11,7 +11,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -77,13 +77,13 @@ def register(app: typer.Typer, fail, load) -> None:
     def campaign(
             plan: Annotated[Path, typer.Argument(help="The campaign's plan (TOML; docs/campaigns.md).",
                                                  show_default=False)],
-            db: Annotated[Optional[Path], typer.Option(
+            db: Annotated[Path | None, typer.Option(
                 "--db", help="The DuckDB file of results (default: the plan's name with .duckdb).",
                 show_default=False)] = None,
-            scheduler: Annotated[Optional[str], typer.Option(
+            scheduler: Annotated[str | None, typer.Option(
                 "--scheduler", help="Run on the Dask cluster of this scheduler (tcp://HOST:8786) instead of "
                                     "local processes.", show_default=False)] = None,
-            workers: Annotated[Optional[int], typer.Option(
+            workers: Annotated[int | None, typer.Option(
                 "--workers", "-w", min=1, max=MAX_WORKERS,
                 help="Worker processes (results do not depend on their number; default: one per CPU).",
                 show_default=False)] = None,
@@ -131,10 +131,10 @@ def register(app: typer.Typer, fail, load) -> None:
     def report(
             db: Annotated[Path, typer.Argument(help="A campaign's DuckDB file.", show_default=False)],
             as_json: JsonOpt = False,
-            html: Annotated[Optional[Path], typer.Option(
+            html: Annotated[Path | None, typer.Option(
                 "--html", help="Write the report as one HTML page (tables and plots) to this file.",
                 show_default=False)] = None,
-            plots: Annotated[Optional[Path], typer.Option(
+            plots: Annotated[Path | None, typer.Option(
                 "--plots", help="Write PNG plots into this folder.", show_default=False)] = None):
         """Report a campaign: every measure per variant and line-up with its 95% interval, and each
         variant against the baseline (difference, interval, effect size, Holm-corrected p)."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -17,7 +17,7 @@ def register(app: typer.Typer, fail, load) -> None:
 
     @app.command("compile")
     def compile_(game: GameArg,
-                 output: Annotated[Optional[Path], typer.Option(
+                 output: Annotated[Path | None, typer.Option(
                      "--output", "-o", help="Write the generated module here ('-' or none: standard output).",
                      show_default=False)] = None,
                  native: Annotated[bool, typer.Option(
@@ -41,7 +41,7 @@ def register(app: typer.Typer, fail, load) -> None:
                 where = exc.where()
                 typer.echo(f"{game}: the native engine does not write {exc.what}" + (f" ({where})" if where else ""),
                            err=True)
-                raise typer.Exit(1)
+                raise typer.Exit(1) from None
             if output is None or str(output) == "-":
                 typer.echo(text, nl=False)
             else:

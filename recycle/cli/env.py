@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -22,7 +22,7 @@ def register(app: typer.Typer, fail, load) -> None:
 
     @env_app.command()
     def describe(game: GameArg, json_out: JsonOpt = False,
-                 max_actions: Annotated[Optional[int], typer.Option(
+                 max_actions: Annotated[int | None, typer.Option(
                      "--max-actions", min=1, help="The action space, instead of the one found by sampling.",
                      show_default=False)] = None,
                  reward: Annotated[str, typer.Option(help="win (1 per winner, 0 otherwise) or score.")] = "win"):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -20,7 +20,7 @@ from .options import GameArg, JsonOpt, MaxStepsOpt, MaxWorkOpt, NumPlayersOpt, P
 from .outputs import check_folder, failed_write, write_file
 
 
-def _weights(spec: Optional[str]) -> dict | None:
+def _weights(spec: str | None) -> dict | None:
     """``fairness=2,drama=1`` → weights (the terms not named keep their default)."""
     from ..study.evolve import WEIGHTS
 
@@ -42,7 +42,7 @@ def _weights(spec: Optional[str]) -> dict | None:
     return out
 
 
-def _length(spec: Optional[str]) -> tuple | None:
+def _length(spec: str | None) -> tuple | None:
     if not spec:
         return None
     lo, sep, hi = spec.partition(":")
@@ -66,27 +66,27 @@ def register(app: typer.Typer, fail, load) -> None:
             population: Annotated[int, typer.Option("--population", min=1, max=10_000,
                                                     help="New valid variants per generation.")] = 12,
             games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games per variant evaluated.")] = 200,
-            out: Annotated[Optional[Path], typer.Option(
+            out: Annotated[Path | None, typer.Option(
                 "-o", "--out", help="Write variant-NN.rcy, report.txt and report.json into this folder.",
                 show_default=False)] = None,
             keep: Annotated[int, typer.Option("--keep", min=1, max=99, help="How many of the best variants "
                                                                             "to write and compare.")] = 5,
-            players: Annotated[Optional[str], typer.Option(
+            players: Annotated[str | None, typer.Option(
                 "--players", help="Players per seat for the evaluation games, comma-separated (the last one "
                                   "repeats; default random).")] = None,
-            weights: Annotated[Optional[str], typer.Option(
+            weights: Annotated[str | None, typer.Option(
                 "--weights", help="Weights of the fitness terms, e.g. fairness=2,drama=1,lead_changes=1,length=1 "
                                   "(see docs/evolve.md).")] = None,
-            length: Annotated[Optional[str], typer.Option(
+            length: Annotated[str | None, typer.Option(
                 "--length", help="MIN:MAX mean decisions (rounds for a game without decisions) counted as ideal "
                                  "(default: half to twice the original's).")] = None,
-            operators: Annotated[Optional[str], typer.Option(
+            operators: Annotated[str | None, typer.Option(
                 "--operators", help="Mutation operators, comma-separated (default all): constant, points, "
                                     "threshold, drop-option, duplicate-option.")] = None,
             seed: SeedOpt = 0, max_steps: MaxStepsOpt = 100_000, workers: WorkersOpt = 1,
             as_json: JsonOpt = False, progress: ProgressOpt = True, max_work: MaxWorkOpt = None,
             num_players: NumPlayersOpt = None,
-            seconds: Annotated[Optional[float], typer.Option(
+            seconds: Annotated[float | None, typer.Option(
                 "--seconds", "--timeout", min=0, show_default=False,
                 help="A budget in seconds: the search stops in time for the best variants to be measured "
                      "again, and what was found is written and reported (as after Ctrl-C).")] = None):

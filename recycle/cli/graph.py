@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -18,7 +18,7 @@ from ..errors import RecycleBug, RecycleError
 from .options import GameArg, NumPlayersOpt, MaxStepsOpt, MaxWorkOpt, SeedOpt, TimeoutOpt
 from .outputs import check_file, write_file
 
-OutOpt = Annotated[Optional[Path], typer.Option(
+OutOpt = Annotated[Path | None, typer.Option(
     "--output", "-o", help="Output file: .gv/.dot (DOT text), .svg/.png/.pdf (needs Graphviz's dot).",
     show_default=False)]
 
@@ -38,7 +38,7 @@ def _write(source: str, out: Path, what: str) -> None:
     typer.echo(note if note else f"wrote {out} ({what})")
 
 
-def _check_suffix(out: Optional[Path]) -> None:
+def _check_suffix(out: Path | None) -> None:
     """Reject an unknown output suffix before any work is done."""
     from ..study.graphs import DOT_SUFFIXES, RENDER_FORMATS
 
@@ -57,7 +57,7 @@ def register(app: typer.Typer, fail, load) -> None:
               per_player: Annotated[bool, typer.Option("--per-player", help="One node per player's location "
                                                        "instead of one 'each player' node.")] = False,
               output: OutOpt = None,
-              json_out: Annotated[Optional[Path], typer.Option("--json", help="Also write the graph as "
+              json_out: Annotated[Path | None, typer.Option("--json", help="Also write the graph as "
                                                                "networkx node-link JSON ('-' for stdout).",
                                                                show_default=False)] = None,
               max_steps: MaxStepsOpt = 100_000,

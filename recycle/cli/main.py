@@ -14,7 +14,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -105,7 +105,7 @@ def _fail(exc: RecycleError | RecycleBug) -> None:
     raise typer.Exit(2 if isinstance(exc, RecycleBug) else 1)
 
 
-def _load(path: Path, max_work: Optional[int] = None, num_players: Optional[int] = None):
+def _load(path: Path, max_work: int | None = None, num_players: int | None = None):
     """The game of ``path``; ``max_work`` (``--max-work``): the work budget of each of its games;
     ``num_players`` (``--num-players``): play it with that many players."""
     from ..engine.game import PreparedGame, load
@@ -122,7 +122,7 @@ def _load(path: Path, max_work: Optional[int] = None, num_players: Optional[int]
     return game
 
 
-def _players(spec: Optional[str], game, people: bool = False, seed: int = 0):
+def _players(spec: str | None, game, people: bool = False, seed: int = 0):
     """The players of ``spec``; ``people``: a ``human`` seat is asked at this terminal
     (else refused: many games are no game for a person)."""
     from ..players import make_players
@@ -163,7 +163,7 @@ def run(game: GameArg, seed: SeedOpt = 0,
         reveal: Annotated[bool, typer.Option("--reveal", help="Show hidden cards in the transcript.")] = False,
         players: PlayersOpt = None, max_steps: MaxStepsOpt = 100_000,
         as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
-        record: Annotated[Optional[Path], typer.Option(
+        record: Annotated[Path | None, typer.Option(
             "--record", help="Also write a game record (JSON) that `recycle replay` plays back.",
             show_default=False)] = None,
         timeout: TimeoutOpt = None, max_work: MaxWorkOpt = None, num_players: NumPlayersOpt = None):
@@ -248,7 +248,7 @@ def _say_native(g, players, engine: str, n: int, workers: int = 1) -> None:
         pass
     except KeyboardInterrupt:
         typer.echo(f"interrupted after 0 of {n:,} games (while compiling)", err=True)
-        raise typer.Exit(130)
+        raise typer.Exit(130) from None
     _ = native_source  # (the module's source: recycle compile --native)
 
 

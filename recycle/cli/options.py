@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -13,7 +13,7 @@ GameArg = Annotated[Path, typer.Argument(help="A RECYCLE game file (.rcy).", sho
 SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="Random seed: the deal number (games after the first "
                                                             "derive their deal numbers from it).")]
 MaxStepsOpt = Annotated[int, typer.Option("--max-steps", min=1, help="Stop a game after this many steps.")]
-PlayersOpt = Annotated[Optional[str], typer.Option(
+PlayersOpt = Annotated[str | None, typer.Option(
     "--players", help="Players per seat, comma-separated (the last one repeats): random, greedy, pimc, "
                       "ismcts, omniscient (cheats), human, with an optional budget, e.g. ismcts:200,random "
                       "(ISMCTS in seat 0, random in the others); `recycle players` lists them.")]
@@ -21,12 +21,12 @@ WorkersOpt = Annotated[int, typer.Option(
     "--workers", "-w", min=1, max=MAX_WORKERS, help="Worker processes (results do not depend on their number).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
 ProgressOpt = Annotated[bool, typer.Option(help="Show a progress bar (on a terminal).")]
-TimeoutOpt = Annotated[Optional[float], typer.Option(
+TimeoutOpt = Annotated[float | None, typer.Option(
     "--timeout", min=0, help="Stop after this many seconds with the results so far: no new game is started "
                              "(run: the game stops at its next decision).", show_default=False)]
-MaxWorkOpt = Annotated[Optional[int], typer.Option(
+MaxWorkOpt = Annotated[int | None, typer.Option(
     "--max-work", min=1, help="The work budget of each game: stop a game after this many units of work (loop "
                               "turns, cards and options handled; default 10,000,000).", show_default=False)]
-NumPlayersOpt = Annotated[Optional[int], typer.Option(
+NumPlayersOpt = Annotated[int | None, typer.Option(
     "--num-players", "-p", min=1, help="Play with this many players instead of the game's own number (where the "
                                        "game declares it as an integer or a declared variable).", show_default=False)]

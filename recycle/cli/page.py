@@ -11,7 +11,7 @@ A thin layer over recycle/study/page.py (``build_page``, ``write_page``, ``write
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -31,15 +31,15 @@ def register(app: typer.Typer, fail, load) -> None:
     def page(
             games: Annotated[list[Path], typer.Argument(help="RECYCLE game files (.rcy): one page each.",
                                                         show_default=False)],
-            output: Annotated[Optional[Path], typer.Option(
+            output: Annotated[Path | None, typer.Option(
                 "--output", "-o", help="The folder to write into: the page itself for one game; for several, a "
                                        "folder per game and index.html.", show_default=False)] = None,
-            n: Annotated[Optional[int], typer.Option(
+            n: Annotated[int | None, typer.Option(
                 "--games", "-n", min=1, help="Random games for the branching, and as many games between the "
                                              "look-ahead players for the spread and lead history [default: 100; "
                                              "--quick: 20].", show_default=False)] = None,
             seed: SeedOpt = 0,
-            players: Annotated[Optional[str], typer.Option(
+            players: Annotated[str | None, typer.Option(
                 "--players", help="The look-ahead players whose estimates make the spread and lead history, one "
                                   "per seat, comma-separated, the last repeats [default: ismcts; --quick: "
                                   "ismcts:50]. Players that keep no estimates (random, greedy) add none.",
@@ -47,7 +47,7 @@ def register(app: typer.Typer, fail, load) -> None:
             quick: Annotated[bool, typer.Option(
                 "--quick", help="A first look in seconds: 20 games, ismcts:50 (unless -n or --players say "
                                 "otherwise).")] = False,
-            seconds: Annotated[Optional[float], typer.Option(
+            seconds: Annotated[float | None, typer.Option(
                 "--seconds", min=0, help="Time budget per game page: no game is started after it; the page is "
                                          "over the games played and says so.", show_default=False)] = None,
             as_json: Annotated[bool, typer.Option("--json", help="Print the figures' data as JSON (one object per "

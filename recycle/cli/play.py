@@ -26,7 +26,7 @@ import random
 import re
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -485,7 +485,7 @@ class PlaySession(Screen):
             deal = self.deal if choice == "a" else self.deal + 1
 
 
-def seat_specs(spec: Optional[str], nplayers: int, seat: int) -> list[str]:
+def seat_specs(spec: str | None, nplayers: int, seat: int) -> list[str]:
     """One spec per seat: ``human`` at ``seat``, the others from ``spec`` (comma-separated,
     for the other seats in order, the last repeating; ``DEFAULT_OPPONENTS`` if none). A
     list with ``human`` at ``seat`` itself (as ``run --players`` takes it) is read the same."""
@@ -526,14 +526,14 @@ def register(app: typer.Typer, fail, load) -> None:
     @app.command()
     def play(game: GameArg,
              seat: Annotated[int, typer.Option("--seat", min=0, help="Your seat (P0 is the first player).")] = 0,
-             players: Annotated[Optional[str], typer.Option(
+             players: Annotated[str | None, typer.Option(
                  "--players", help=f"The computer players of the other seats in order, comma-separated (the last "
                                    f"repeats): random, greedy, pimc, ismcts, omniscient (cheats), with an optional "
                                    f"budget. Default {DEFAULT_OPPONENTS}.", show_default=False)] = None,
-             deal: Annotated[Optional[int], typer.Option(
+             deal: Annotated[int | None, typer.Option(
                  "--deal", help="The deal number (the seed): the same number deals the same cards. Default: a "
                                 "new random deal.", show_default=False)] = None,
-             record: Annotated[Optional[Path], typer.Option(
+             record: Annotated[Path | None, typer.Option(
                  "--record", help="Write each deal's game record (JSON) here; `recycle replay` plays it back. "
                                   "A record holds the seed and every card: a spoiler by design. "
                                   "Without it, a game you quit is saved as GAME-deal-N.json in the records folder of "

@@ -14,7 +14,7 @@ import socket
 import sys
 import webbrowser
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -44,13 +44,13 @@ def register(app: typer.Typer, fail, load) -> None:
                host: Annotated[str, typer.Option("--host", help="The address to listen on; 127.0.0.1 (this machine "
                                                  "only) unless you mean to share a table on your network.")]
                = "127.0.0.1",
-               table: Annotated[Optional[Path], typer.Option(
+               table: Annotated[Path | None, typer.Option(
                    "--table", help="Serve only a table of this game: one secret link per human seat.",
                    show_default=False)] = None,
                seats: Annotated[str, typer.Option(
                    "--seats", help="With --table: one player per seat, human or a computer kind (the last "
                                    "repeats).")] = "human,ismcts:30",
-               deal: Annotated[Optional[int], typer.Option(
+               deal: Annotated[int | None, typer.Option(
                    "--deal", min=0, help="With --table: the deal number (the seed: whoever knows it knows every "
                                          "card). Default: a secret deal no seat is told.", show_default=False)] = None,
                open_browser: Annotated[bool, typer.Option("--open/--no-open", help="Open the browser.")] = True):
@@ -123,7 +123,7 @@ def register(app: typer.Typer, fail, load) -> None:
                 opens = "/" if table is None else "/table"
                 try:
                     webbrowser.open(base + app_.studio.one_time_link(url.split("token=", 1)[1], opens))
-                except Exception:  # no browser here: the link is printed
+                except Exception:  # noqa: BLE001 - no browser here: the link is printed
                     pass
             while server.thread.is_alive():
                 server.thread.join(0.5)

@@ -203,8 +203,8 @@ def _group_moves(events, game, infos, me: int, can_see) -> list[str]:
         done.add((action, src, dst))
 
         def named(group):
-            shown = [game.card_name(e.card) for e in group if e.src is not None and can_see(e.src)
-                     or e.dst is not None and can_see(e.dst)]
+            shown = [game.card_name(e.card) for e in group if (e.src is not None and can_see(e.src))
+                     or (e.dst is not None and can_see(e.dst))]
             hidden = len(group) - len(shown)
             if hidden and not shown:
                 return f"{hidden} card{'s' if hidden != 1 else ''}" if hidden > 1 else "a card"

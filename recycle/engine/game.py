@@ -11,13 +11,13 @@ import gc
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from ..lang.forms.shapes import Const, Scope, fail, head_of, is_atom, kw, literal_names
 from ..lang.forms.card_table import CardTable
 from ..lang.forms.flow import FlowCompiler
 from ..errors import RecycleCompileError, RecycleCompileErrors, RecycleError, StepLimitExceeded, TimeLimitExceeded
-from ..lang.forms.items import DEFAULT_MAX_WORK, MAX_EVENTS, charge  # noqa: F401 - part of the API
+from ..lang.forms.items import DEFAULT_MAX_WORK, MAX_EVENTS, charge  # part of the API
 from .state import State
 from ..lang.syntax.notes import read_notes
 from ..streams import CHANCE, PLAYERS, Stream
@@ -100,7 +100,7 @@ class PreparedGame:
 
     @classmethod
     def from_text(cls, text: str, filename: str = "<string>", fast: bool = True,
-                  max_work: int | None = None, engine: str | None = None) -> "PreparedGame":
+                  max_work: int | None = None, engine: str | None = None) -> PreparedGame:
         return cls(parse_text(text, filename), fast=fast, max_work=max_work, engine=engine)
 
     # -- compilation -----------------------------------------------------------------------
@@ -159,7 +159,7 @@ class PreparedGame:
                         comp.keep_error(exc)
                     scope = scope.bind(name, slot)
             setup_items = [comp.c_item(i, scope, allow_choice=False) for i in setup.items[2:]]
-            for node, it in zip(setup.items[2:], setup_items):
+            for node, _item in zip(setup.items[2:], setup_items):
                 if head_of(node) not in ("create", "repeat"):
                     try:
                         fail("setup may only create teams and decks", node, "setup")

@@ -129,13 +129,6 @@ def redeal(state, plan: list, rng) -> dict:
     return renamed
 
 
-def rename_values(values: list, renamed: dict) -> list:
-    """A copy of ``values`` (an environment: variables, bound option values) with every
-    card, also inside lists, replaced as ``redeal`` returned (``renamed``: old -> new)."""
-    memo: dict = {}
-    return [_rename(v, renamed, memo) if isinstance(v, (list, Card)) else v for v in values]
-
-
 def _rename(v, renamed: dict, memo: dict):
     if isinstance(v, list):
         got = memo.get(id(v))

@@ -92,13 +92,13 @@ def option_keys(options, cache: dict | None = None) -> list:
     if not isinstance(options, LazyOptions):
         return [option_key(o, cache) for o in options]
     out: list = []
-    for count, kind, data, e, elems in options.segments:
+    for _count, kind, data, e, elems in options.segments:
         if kind == STATIC:
             out.append(option_key([(data, e)], cache))
             continue
         if kind == ANY:
             _, slot, item = data
-            binds = ((slot, elems),)
+            binds: tuple = ((slot, elems),)
         else:
             _, slot, _, slot2, item = data
             binds = ((slot, elems[0]), (slot2, elems[1]))
@@ -132,7 +132,7 @@ class Option:
         self.steps = steps
         self._state = state
         self.player = player
-        self._key = None
+        self._key: tuple | None = None
 
     def describe(self, viewer: int | None = -2) -> str:
         """What the option would do, in words (``play Q♠ from your HAND to TRICK``).

@@ -194,7 +194,7 @@ class _Stepping:
         a copy of this state's, at the same point."""
         c = State.__new__(State)
         c.game = self.game
-        c.locs = [l[:] for l in self.locs]
+        c.locs = [loc[:] for loc in self.locs]
         c.card_loc = self.card_loc[:]
         c.ints = self.ints[:]
         c.strs = self.strs[:]
@@ -319,7 +319,7 @@ class State(_Stepping):
     # -- snapshots, used when working out options that need the state mid-option --------
     def snapshot(self):
         """A copy of everything an action can change (not the RNG or counters)."""
-        return ([l[:] for l in self.locs], self.card_loc[:], self.ints[:], self.strs[:], self.points[:],
+        return ([loc[:] for loc in self.locs], self.card_loc[:], self.ints[:], self.strs[:], self.points[:],
                 [c[:] for c in self.pstack], [c[:] for c in self.tstack],
                 [m[:] for m in self.team_members], self.team_of[:], self.nteams)
 

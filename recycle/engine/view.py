@@ -28,7 +28,7 @@ class Observation:
     def __init__(self, state, player: int):
         self._state = state
         self.player = player
-        self._plan = None  # (where the state was, what sample_world re-deals there)
+        self._plan: tuple | None = None  # (where the state was, what sample_world re-deals there)
 
     @property
     def game(self):
@@ -125,7 +125,7 @@ class Observation:
         from .knowledge import redeal
 
         s = self._state
-        plan = self._redeal_plan() if determinize else None
+        plan = self._redeal_plan() if determinize else []
         if plan and reveal:
             plan = _without(plan, reveal)
         wanted = s.num_options()

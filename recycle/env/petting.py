@@ -37,7 +37,7 @@ from .spec import EnvSpec, spec_for
 class RecycleAECEnv(AECEnv):
     """A RECYCLE game as a PettingZoo ``AECEnv`` (see the module docstring)."""
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "recycle_v0", "is_parallelizable": False}
+    metadata = {"render_modes": ["human", "ansi"], "name": "recycle_v0", "is_parallelizable": False}  # noqa: RUF012 - PettingZoo's API
 
     def __init__(self, spec: EnvSpec, seed: int | None = None, render_mode: str | None = None,
                  describe: bool = False, option_observations: bool = False):

@@ -169,13 +169,13 @@ class EnvSpec:
         self.nints = layout.nints
         owners = {"game": [0], "player": list(range(n)), "team": list(range(n))}
         self.size_slots: list[Slot] = []
-        for (kind, name), base in sorted(layout.loc_base.items(), key=lambda kv: kv[1]):
+        for (kind, name), _base in sorted(layout.loc_base.items(), key=lambda kv: kv[1]):
             for owner_kind in ("game", "player", "team"):
                 if (kind, name, owner_kind) in self.sample.used_locs:
                     self.size_slots += [Slot(kind, name, owner_kind, o) for o in owners[owner_kind]]
         self.card_slots = [sl for sl in self.size_slots if self._may_ever_see(sl)]
         self.int_slots: list[Slot] = []
-        for name, base in sorted(layout.storage_names("sto").items(), key=lambda kv: kv[1]):
+        for name, _base in sorted(layout.storage_names("sto").items(), key=lambda kv: kv[1]):
             for owner_kind in ("game", "player", "team"):
                 if (name, owner_kind) in self.sample.used_ints:
                     self.int_slots += [Slot("sto", name, owner_kind, o) for o in owners[owner_kind]]
@@ -382,7 +382,7 @@ class EnvSpec:
         g = self.game
         lines = [f"{g.name}: {self.nplayers} players, {self.ncards} cards",
                  f"actions: {self.num_actions} (an action is the index of a legal option; "
-                 + (f"given as max_actions)" if self.action_source == "given" else
+                 + ("given as max_actions)" if self.action_source == "given" else
                     f"max(2M, M+8) with M = {smp.max_options}, the most options at a decision in "
                     f"{smp.games} random games of seeds 0..{smp.games + smp.failed - 1})"),
                  f"observation: {self.obs_size} float32 values, from the viewer's seat (me, +1 = next player)"]

@@ -91,7 +91,7 @@ def load_module(source: str, name: str):
         mod.__file__ = filename
         # a cached compile result finds its module again by name (Numba's FunctionDescriptor)
         sys.modules[mod.__name__] = mod
-        exec(compile(source, filename, "exec"), mod.__dict__)  # noqa: S102 - our own generated source
+        exec(compile(source, filename, "exec"), mod.__dict__)
         # kept in the cache folder named now (a module's place is fixed when it is loaded)
         base = cache.base_folder()
         if base is not None:
@@ -219,7 +219,7 @@ def range_keys(seed: int, start: int, stop: int):
 
     from ..engine.game import rollout_seed
 
-    if isinstance(seed, int) and 0 <= rollout_seed(seed, 0) and rollout_seed(seed, stop) < 1 << 64:
+    if isinstance(seed, int) and rollout_seed(seed, 0) >= 0 and rollout_seed(seed, stop) < 1 << 64:
         from .runtime import keys_of
 
         return keys_of(np.arange(start, stop, dtype=np.uint64) + np.uint64(rollout_seed(seed, 0)))

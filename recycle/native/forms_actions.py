@@ -146,7 +146,7 @@ def owner_offset(w, owner, sc) -> str:
         if getattr(v, "type", None) == "team":
             return f"1 + NPLAYERS + {v.name}"
         return f"1 + {w.player(owner, sc)}"
-    if isinstance(owner, SList) and (head_of(owner) == "team" or len(owner.items) == 2 and kw(owner.items[1], "team")):
+    if isinstance(owner, SList) and (head_of(owner) == "team" or (len(owner.items) == 2 and kw(owner.items[1], "team"))):
         return f"1 + NPLAYERS + {w.team(owner, sc)}"
     return f"1 + {w.player(owner, sc)}"
 

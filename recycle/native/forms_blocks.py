@@ -309,7 +309,7 @@ def dry_run_block(w, x, parts: list, fork: int | None, sc, counting: bool) -> No
     before, first, after = (parts, None, []) if fork is None else (parts[:fork], parts[fork], parts[fork + 1:])
     # Python lists the options once (its draws rewound) and runs the chosen one's actions: the
     # actions draw alike here, but a condition or the fork's listing would be drawn again
-    if first is not None and uses_rng(first) or any(condition_draws(p) for p in before):
+    if (first is not None and uses_rng(first)) or any(condition_draws(p) for p in before):
         raise NativeUnsupported("a block of options whose listing draws random numbers", x)
     params = sc.params()
     level = w.dry_level

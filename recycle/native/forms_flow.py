@@ -80,7 +80,7 @@ def collection(w, coll, sc, var: str) -> Loop:
         cur, n = (w.fresh("current"), "ctr[NTEAMS]" if team else "NPLAYERS")
         return Loop([f"{cur} = {'tst[ctr[TSP], 0]' if team else 'pst[ctr[PSP], 0]'}"], f"for {var} in range({n}):",
                     f"if {var} == {cur}: continue", TEAM_T if team else PLAYER_T, f"({n} - 1)", False)
-    if isinstance(coll, SList) and (len(coll.items) == 2 and kw(coll.items[1], "team") or head_of(coll) == "team"):
+    if isinstance(coll, SList) and ((len(coll.items) == 2 and kw(coll.items[1], "team")) or head_of(coll) == "team"):
         # a team's members (teams are made in setup: the module holds them)
         t, k = w.fresh("team"), w.fresh("k")
         w.uses_teams = True
@@ -99,13 +99,12 @@ def collection(w, coll, sc, var: str) -> Loop:
     names = literal_names(coll)
     if names is None and isinstance(coll, Atom) and coll.kind == VAR and not hasattr(sc.lookup(coll.value) or 0, "type"):
         names = getattr(sc.lookup(coll.value), "value", None)
-    if names is not None:
-        if isinstance(names, list) and all(isinstance(v, str) for v in names):
-            # a literal or declared list of names: their string ids, as a constant of the module
-            ids = w.name_list(names)
-            k = w.fresh("k")
-            w.name_domain[var] = tuple(names)  # the names the variable can hold (computed location names)
-            return Loop([], f"for {k} in range({len(names)}):", f"{var} = {ids}[{k}]", STR_T, str(len(names)), False)
+    if isinstance(names, list) and all(isinstance(v, str) for v in names):
+        # a literal or declared list of names: their string ids, as a constant of the module
+        ids = w.name_list(names)
+        k = w.fresh("k")
+        w.name_domain[var] = tuple(names)  # the names the variable can hold (computed location names)
+        return Loop([], f"for {k} in range({len(names)}):", f"{var} = {ids}[{k}]", STR_T, str(len(names)), False)
     held = sc.lookup(coll.value) if isinstance(coll, Atom) and coll.kind == VAR else None
     if getattr(held, "type", None) == GROUPS_T:
         # a variable holding a group list (let of a partition): each group, a view

@@ -448,7 +448,7 @@ class _Repeat(Offer):
         return isinstance(n, Atom) and n.kind == INT and int(n.value) >= 1 and is_static(x.items[2])
 
     def single(self, x) -> bool:
-        return self.static(x) or len(x.items) == 3 and (kw(x.items[1], "all") or is_static(x.items[2]))
+        return self.static(x) or (len(x.items) == 3 and (kw(x.items[1], "all") or is_static(x.items[2])))
 
     def _if_any(self, w, x, sc, listing: bool):
         """The block under which the repeat offers its one option."""

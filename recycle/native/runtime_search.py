@@ -159,14 +159,14 @@ def deal(tree, resume):
         slots = at + 1
         cards = at + 1 + 2 * m
         low = np.uint64(tree[cards])
-        family = mix64(((low << np.uint64(32)) + np.uint64(m)))
+        family = mix64((low << np.uint64(32)) + np.uint64(m))
         key = mix64(mix64(np.uint64(tree[T_DEAL_KEY]) ^ family) ^ again)
         # Fisher-Yates with random() floats on the family's own stream (items.shuffle)
         for t in range(m):
             resume[base + 3 * (j + t) + 2] = tree[cards + t]
         count = 0
         for i in range(m - 1, 0, -1):
-            count += 1
+            count += 1  # noqa: SIM113 - the draw's counter on the stream, as items.shuffle counts
             z = _next64(key, count)
             r = float(z >> np.uint64(11)) * _UNIT
             k = int(r * (i + 1))

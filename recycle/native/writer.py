@@ -76,7 +76,7 @@ def declared_constants(game, consts: dict) -> dict:
         if name in consts or type(slot) is not int:
             continue
         known = {**consts, **out}
-        if not constant(d.items[1], lambda n: n in known):
+        if not constant(d.items[1], lambda n: n in known):  # noqa: B023 - called here, in this iteration
             continue  # it reads the state (or draws): not a constant
         if env is None:
             env = game.state_after_setup().env
@@ -113,7 +113,7 @@ class NScope:
                 return v
         return self.consts.get(name)
 
-    def bind(self, name: str, local: str, typ: str) -> "NScope":
+    def bind(self, name: str, local: str, typ: str) -> NScope:
         return NScope(self.consts, self.bound + ((name, Var(local, typ)),))
 
     def params(self) -> list[str]:
@@ -209,10 +209,7 @@ class Writer:
         # the state in, and the most levels used (DRY_LEVELS)
         self._dry_level = 0
         self.dry_levels = 1
-        consts = {}
-        for name, c in game.scope.names().items():
-            if isinstance(c, Const):
-                consts[name] = c
+        consts = {name: c for name, c in game.scope.names().items() if isinstance(c, Const)}
         consts.update(declared_constants(game, consts))
         self.consts = consts
 
@@ -595,5 +592,5 @@ def games(initial, state, nteams, all_keys, max_steps, max_work, scores, counts,
 '''
 
 
-__all__ = ["write", "Writer", "NativeUnsupported", "NScope", "ident", "is_atom", "is_location_form",
+__all__ = ["Writer", "NativeUnsupported", "NScope", "ident", "is_atom", "is_location_form",
            "is_storage_form", "kw", "INT", "SYMBOL", "VAR", "SList", "Atom"]

@@ -11,7 +11,8 @@ building a view for players that ignore it (the random player), which keeps roll
 from __future__ import annotations
 
 import random
-from typing import Protocol, Sequence
+from typing import Protocol
+from collections.abc import Sequence
 
 from ..engine.runner import RandomPlayer, consult, privileged
 

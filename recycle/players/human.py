@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..engine.runner import privileged
 from ..streams import Stream
@@ -58,7 +58,7 @@ class HumanPlayer:
         finally:
             self._asking = None
 
-    def hint(self, spec: str = DEFAULT_HINT, seed: int = 0) -> "Hint":
+    def hint(self, spec: str = DEFAULT_HINT, seed: int = 0) -> Hint:
         """``hint`` for the decision the interface is being asked about."""
         if self._asking is None:
             raise ValueError("no decision is waiting for this player")
@@ -96,7 +96,7 @@ class Hint:
     def few(self, i: int) -> bool:
         """Whether option ``i``'s figure is a guess: not tried, or fewer than ``FEW_TRIES`` tries."""
         n = self.tries(i)
-        return self.chances[i] is None or n is not None and n < FEW_TRIES
+        return self.chances[i] is None or (n is not None and n < FEW_TRIES)
 
     def interval(self, i: int) -> tuple[float, float] | None:
         """About 95% of option ``i``'s chance of winning (Wilson's score interval of its

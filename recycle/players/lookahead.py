@@ -82,11 +82,11 @@ class DealRng(Stream):
     Its own draws (the world's future, ``getrandbits``) are the stream keyed by ``key``.
     """
 
-    def __init__(self, key: int):  # noqa: D107
+    def __init__(self, key: int):
         self.key, self.count, self.gauss_next = key & MASK, 0, None
         self.dealt: dict = {}  # family (lowest card, size) -> how often it was dealt
 
-    def shuffle(self, x) -> None:  # noqa: D401 - same contract as random.Random.shuffle
+    def shuffle(self, x) -> None:  # same contract as random.Random.shuffle
         x.sort()
         if x:
             low, size = int(x[0]), len(x)
@@ -198,8 +198,7 @@ class _AIPlayer:
 
     def budgeted(self, world, left: list):
         """``world`` limited to the decision's budget left; returns the work it had."""
-        if world.work > left[0]:
-            world.work = left[0]
+        world.work = min(world.work, left[0])
         return world.work
 
     def spent(self, world, had: int, left: list, view=None, finished: bool = True) -> bool:
@@ -418,12 +417,11 @@ class ISMCTSPlayer(_AIPlayer):
                     # differ between worlds, so they are told apart by what they do
                     if node is root:
                         keyed = [(i, i) for i in looked]
+                    elif len(opts) <= MAX_CONSIDERED:
+                        keyed = list(enumerate(option_keys(opts, key_cache)))
                     else:
-                        if len(opts) <= MAX_CONSIDERED:
-                            keyed = list(enumerate(option_keys(opts, key_cache)))
-                        else:
-                            idx = sorted(rng.sample(range(len(opts)), MAX_CONSIDERED))
-                            keyed = [(i, option_key(opts[i], key_cache)) for i in idx]
+                        idx = sorted(rng.sample(range(len(opts)), MAX_CONSIDERED))
+                        keyed = [(i, option_key(opts[i], key_cache)) for i in idx]
                     children = node.children
                     untried = []
                     best_i, best_child, best_ucb = -1, None, -1.0
@@ -549,12 +547,6 @@ def _best_of(player, totals: list, counts: list, rng: random.Random, looked: lis
         pool = [i for i in looked if counts[i]] or looked
     best = max(values[i] for i in pool)
     ties = [i for i in pool if values[i] == best]
-    return ties[0] if len(ties) == 1 else ties[int(rng.random() * len(ties))]
-
-
-def _argmax_random(values: list[float], rng: random.Random) -> int:
-    best = max(values)
-    ties = [i for i, v in enumerate(values) if v == best]
     return ties[0] if len(ties) == 1 else ties[int(rng.random() * len(ties))]
 
 

@@ -50,7 +50,7 @@ class Server:
         host = self.host if self.host not in ("0.0.0.0", "::") else "127.0.0.1"
         return f"http://{host}:{self.port}{path}"
 
-    def start(self, wait: float = 20.0) -> "Server":
+    def start(self, wait: float = 20.0) -> Server:
         self.thread = threading.Thread(target=self.server.run, name="studio-server", daemon=True)
         self.thread.start()
         end = time.monotonic() + wait

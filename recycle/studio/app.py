@@ -378,7 +378,7 @@ async def table_new(request: Request):
     try:
         game = await asyncio.to_thread(load, full)
     except (RecycleError, RecycleBug) as exc:
-        raise Refused(422, f"the game does not check: {exc.message if isinstance(exc, RecycleError) else exc}")
+        raise Refused(422, f"the game does not check: {exc.message if isinstance(exc, RecycleError) else exc}") from None
     specs = parse_seats(_field(data, "players", str, "") or "human,random", game.nplayers)
     # no deal given: a secret one (a deal number is the seed; see recycle.studio.table)
     deal = _field(data, "deal", int, None, 0, 2**63)

@@ -67,7 +67,7 @@ def _open_folder(fd: int, name: str, rel: str, make: bool) -> int:
         return _open_folder(fd, name, rel, False)
     except OSError as exc:
         if exc.errno in (errno.ELOOP, errno.ENOTDIR, errno.EMLINK):
-            raise Refused(403, f"{rel}: {name} is a link or not a folder: the studio writes through no link")
+            raise Refused(403, f"{rel}: {name} is a link or not a folder: the studio writes through no link") from None
         raise
 
 

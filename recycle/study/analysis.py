@@ -12,12 +12,13 @@ the number of worker processes.
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 
 from ..errors import RecycleRuntimeError, StepLimitExceeded
 from ..engine.game import rollout_seed, tied_sides
-from .intervals import Z95, chi2_sf, mean_ci, wilson  # noqa: F401 - also this module's API
+from .intervals import Z95, chi2_sf, mean_ci, wilson  # also this module's API
 from .parallel import map_games
 from .stopping import Stop
 
@@ -233,7 +234,7 @@ def game_heuristics(g: dict, higher: bool) -> dict:
     points = [s for s in g["trace"] if s is not None] + [g["final"]]
     winners = frozenset(g["winners"])
     sole = [next(iter(L)) for L in (_leaders(s, higher) for s in points) if len(L) == 1]
-    changes = sum(1 for a, b in zip(sole, sole[1:]) if a != b)
+    changes = sum(1 for a, b in itertools.pairwise(sole) if a != b)
     d = len(g["trace"])
     settle = d  # index (0-based) of the first point from which the leaders are the winners
     for k in range(d - 1, -1, -1):

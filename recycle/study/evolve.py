@@ -250,7 +250,7 @@ def fitness(m: dict, length_range: tuple, weights: dict, by: str = "decisions") 
     """The fitness of measures ``m`` and its terms (each in [0, 1]; docs/evolve.md)."""
     lo, hi = length_range
     L = length_of(m, by)
-    length = 1.0 if lo <= L <= hi else (L / lo if L < lo else hi / L)
+    length = 1.0 if lo <= L <= hi else (L / lo if lo > L else hi / L)
     lc = m["lead_changes"]
     terms = {"fairness": m["fairness"], "drama": min(1.0, m["drama"]), "lead_changes": lc / (1 + lc),
              "length": length}

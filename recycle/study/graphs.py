@@ -260,7 +260,7 @@ def _build(game, t: _Tally, done: int, skipped: int, rollouts: int, seed: int, p
 def _num(x: float) -> str:
     """A count for a label: integers plainly, means with up to two decimals."""
     if abs(x - round(x)) < 1e-9:
-        return str(int(round(x)))
+        return str(round(x))
     return f"{x:.1f}" if x >= 10 else f"{x:.2f}".rstrip("0").rstrip(".")
 
 

@@ -18,11 +18,10 @@ whole process group): the parent decides what an interrupt means and stops them.
 from __future__ import annotations
 
 import multiprocessing
-import os
 import signal
 from collections import deque
 from contextlib import contextmanager
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from ..errors import RecycleError
 
@@ -115,7 +114,7 @@ class _Pool:
             self.close()
             raise
 
-    def __enter__(self) -> "_Pool":
+    def __enter__(self) -> _Pool:
         return self
 
     def __exit__(self, *exc) -> bool:
@@ -270,10 +269,6 @@ def _unwrap(rec):
     if isinstance(rec, _Failure):
         raise rec.exc
     return rec
-
-
-def default_workers() -> int:
-    return max(1, os.cpu_count() or 1)
 
 
 def map_games(game, job: Callable, items: Sequence[tuple], workers: int = 1,

@@ -402,7 +402,7 @@ def _seat(spec: str, record: dict, seat: int, make_player, stop=None):
     """The player of one seat for a replay: its kind run again, or, for a kind that cannot
     be run again (a person), its own recorded choices (then ``stop``, for an unfinished
     record)."""
-    if spec.split(":")[0] in ("human", "scripted"):
+    if spec.split(":", maxsplit=1)[0] in ("human", "scripted"):
         from ..players import ScriptedPlayer
 
         own = [d["chosen"] for d in record["decisions"] if d["options"] > 1 and d["player"] == seat]

@@ -33,7 +33,7 @@ class Stop:
         self._installed = False
         self._old = None
 
-    def __enter__(self) -> "Stop":
+    def __enter__(self) -> Stop:
         # a handler can only be set in the main thread, and only replaces Python's own
         # (an embedding program with a SIGINT handler of its own keeps it)
         if (self.interruptible and threading.current_thread() is threading.main_thread()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import textwrap
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 
 from ..lang.forms.flow import REGISTRY
 from ..lang.forms.registry import WORDS_FIELD, Kind
@@ -55,7 +55,7 @@ def _role(x, kind: str) -> str:
 
 
 # -- a form's words: its templates filled with its items ---------------------------------------
-@lru_cache(maxsize=None)
+@cache
 def _template(template: str) -> tuple:
     """``(parts, size, star)``: the literal texts and fields of a template, the number of items
     its fixed fields need, and the item its ``*``/``+`` field starts at and needs (or None)."""

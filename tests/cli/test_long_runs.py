@@ -27,7 +27,7 @@ from recycle.study.stats import simulate
 
 from ..conftest import CORPUS, GAMES
 
-SAFETY = float(os.environ.get("RECYCLE_TEST_SAFETY", 240))  # seconds: only ever reached when something hangs
+SAFETY = float(os.environ.get("RECYCLE_TEST_SAFETY", "240"))  # seconds: only ever reached when something hangs
 SCHWIMMEN = str(GAMES / "schwimmen.rcy")
 WAR = str(GAMES / "war.rcy")
 KUHN = CORPUS / "KuhnPoker2.rcy"
@@ -53,7 +53,7 @@ def _start(*args, **kw):
         signal.signal(signal.SIGINT, signal.SIG_DFL)
 
     return subprocess.Popen([sys.executable, "-m", "recycle", *map(str, args)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=_env(), preexec_fn=child, **kw)
+                            stderr=subprocess.PIPE, text=True, env=_env(), preexec_fn=child, **kw)  # noqa: PLW1509 - no threads here
 
 
 def _finish(p):
@@ -168,7 +168,7 @@ def _map_with_deaths(tmp_path, always: bool):
     env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), env["PYTHONPATH"]])
     p = subprocess.Popen([sys.executable, str(script), SCHWIMMEN, str(tmp_path / "marker"),
                           "always" if always else "once"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True, env=env, preexec_fn=os.setpgrp)
+                         text=True, env=env, preexec_fn=os.setpgrp)  # noqa: PLW1509 - no threads here
     return p, _finish(p)
 
 
@@ -186,7 +186,7 @@ def test_the_task_of_a_dead_worker_is_run_again(tmp_path):
 
 
 def test_workers_that_keep_dying_stop_the_run(tmp_path):
-    p, (out, err) = _map_with_deaths(tmp_path, always=True)
+    p, (_out, err) = _map_with_deaths(tmp_path, always=True)
     assert p.returncode == 1 and "WorkersLost" in err and "worker processes died 5 times" in err
 
 
@@ -227,7 +227,7 @@ def test_look_ahead_in_a_game_that_never_ends_stops_on_the_work_budget(tmp_path,
     game = tmp_path / "forever.rcy"
     game.write_text(FOREVER)
     p = _start("run", game, "--players", players, "--max-work", 300_000)
-    out, err = _finish(p)
+    _out, err = _finish(p)
     assert p.returncode == 1 and "Traceback" not in err
     assert "the game's work budget of 300,000 units was used up by the look-ahead players' simulations" in err
     assert "raise it with --max-work" in err
@@ -271,7 +271,7 @@ def test_an_output_that_cannot_be_written_is_an_error(tmp_path):
                                      stderr=subprocess.PIPE, text=True, env=_env(), timeout=SAFETY)
         # stdout closed (`>&-`): Python has no sys.stdout at all
         closed = subprocess.run(["sh", "-c", 'exec "$@" >&-', "sh", sys.executable, "-m", "recycle", *map(str, args)],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(), timeout=SAFETY)
+                                capture_output=True, text=True, env=_env(), timeout=SAFETY)
         return to_full, closed
 
     commands = _commands(tmp_path)

@@ -9,7 +9,7 @@ import pytest
 import recycle
 from recycle.cli.play import PlaySession, Terminal, seat_specs
 
-from ..conftest import CORPUS, GAMES, requires_corpus
+from ..conftest import CORPUS, GAMES, requires_corpus, sweep_marks
 
 ANSWERS = 600  # decisions of the person at most; then the game is quit (and saved)
 GAME_FILES = sorted(GAMES.glob("*.rcy"))
@@ -35,6 +35,6 @@ def test_every_game_of_games_can_be_played(path, tmp_path):
 
 
 @requires_corpus()
-@pytest.mark.parametrize("path", CORPUS_FILES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", [pytest.param(p, id=p.stem, marks=sweep_marks(p)) for p in CORPUS_FILES])
 def test_every_corpus_game_can_be_played(path, tmp_path):
     play_option_one(path, tmp_path)

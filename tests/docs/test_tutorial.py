@@ -37,7 +37,7 @@ def blocks():
 def written_files() -> dict[str, str]:
     """The files the tutorial writes, by name, in order."""
     files: dict[str, str] = {}
-    for marker, lang, body in blocks():
+    for marker, _lang, body in blocks():
         if not marker or not marker.startswith("file: "):
             continue
         spec = marker[len("file: "):]
@@ -60,7 +60,7 @@ def normalized(text: str) -> str:
 def commands():
     """(command line, expected output lines) of every console block."""
     out = []
-    for marker, lang, body in blocks():
+    for _marker, lang, body in blocks():
         if lang != "console":
             continue
         current = None
@@ -118,7 +118,7 @@ def test_the_tutorial_has_what_the_issue_asks_for():
 
 def test_excerpts_are_parts_of_their_files():
     files = written_files()
-    for marker, lang, body in blocks():
+    for marker, _lang, body in blocks():
         if marker and marker.startswith("excerpt: "):
             path = marker[len("excerpt: "):]
             text = files[path] if path in files else (ROOT / path).read_text()

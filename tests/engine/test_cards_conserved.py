@@ -44,7 +44,7 @@ def played(body: str):
     which must agree."""
     states = [checked_play(g, 1, 200).state for g in both(body)]
     a, b = states
-    assert [list(l) for l in a.locs] == [list(l) for l in b.locs] and a.card_loc == b.card_loc
+    assert [list(loc) for loc in a.locs] == [list(loc) for loc in b.locs] and a.card_loc == b.card_loc
     return a
 
 

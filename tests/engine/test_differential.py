@@ -34,7 +34,6 @@ identically, and playing on a clone leaves the original untouched.
 from __future__ import annotations
 
 import random
-import re
 import tempfile
 from pathlib import Path
 
@@ -46,9 +45,11 @@ from recycle.engine.game import players_stream
 
 from recycle.study import fuzzing
 
+from ..conftest import CORPUS, sweep_marks
+
 HERE = Path(__file__).resolve()
 GAMES_DIR = HERE.parents[2] / "games"
-CORPUS_DIR = HERE.parents[3] / "shared" / "corpus" / "cardstock"
+CORPUS_DIR = CORPUS
 
 # with the test games of the newer dialect's forms (tests/lang/test_dialect.py)
 GAME_FILES = sorted(GAMES_DIR.glob("*.rcy")) + sorted((HERE.parents[1] / "lang" / "dialect").glob("*.rcy"))
@@ -63,7 +64,9 @@ STEPPED_CORPUS = ["Agram4", "Coloretto4", "Coup4", "CrazyEights4", "Cribbage2", 
 
 
 def _params(files, prefix):
-    return [pytest.param(p, id=f"{prefix}/{p.stem}") for p in files]
+    # the corpus games beyond the fast sample are the long sweep (slow: CI's later step)
+    return [pytest.param(p, id=f"{prefix}/{p.stem}", marks=sweep_marks(p) if prefix == "corpus" else [])
+            for p in files]
 
 
 def _corpus_params(names=None):
@@ -469,7 +472,7 @@ def test_more_moves_than_max_repeat_agree_fast_and_plain(body, outcome):
     fast, plain = (recycle.loads(text, "all.rcy", fast=f) for f in (True, False))
     assert compare_seed(fast, plain, 0) == outcome
     if outcome == "ok":
-        assert fast.play(seed=0).scores == [120_000, 120_000] and 120_000 > MAX_REPEAT
+        assert fast.play(seed=0).scores == [120_000, 120_000] and MAX_REPEAT < 120_000
     else:
         with pytest.raises(recycle.RecycleError, match=f"repeat 120000 times is more than the limit of {MAX_REPEAT}"):
             fast.play(seed=0)

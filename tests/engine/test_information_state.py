@@ -29,9 +29,11 @@ import pytest
 import recycle
 from recycle.engine.game import players_stream
 
+from ..conftest import CORPUS
+
 HERE = Path(__file__).resolve()
 GAMES_DIR = HERE.parents[2] / "games"
-CORPUS_DIR = HERE.parents[3] / "shared" / "corpus" / "cardstock"
+CORPUS_DIR = CORPUS
 HEARTS = GAMES_DIR / "hearts.rcy"
 
 
@@ -185,7 +187,7 @@ def two_of_clubs(game) -> int:
 def test_hearts_sampled_worlds_are_states_the_game_can_be_in(hearts, seed):
     """The first lead goes to the holder of the two of clubs, so everyone knows who holds it;
     a world that re-deals it elsewhere offers no option now and is dealt again."""
-    s, dealt, hands = play_to_after_the_pass(hearts, seed)
+    s, _dealt, hands = play_to_after_the_pass(hearts, seed)
     leader = s.current_player()
     assert s.card_loc[two_of_clubs(hearts)] == hands[leader] and s.num_options() == 1
     for p in range(4):
@@ -201,7 +203,7 @@ def test_a_world_without_options_is_a_recycle_error_not_a_crash(hearts):
     every method, never an internal error."""
     from recycle.engine.knowledge import determinize
 
-    s, dealt, hands = play_to_after_the_pass(hearts, 0)
+    s, _dealt, hands = play_to_after_the_pass(hearts, 0)
     observer = (s.current_player() + 1) % 4
     for k in range(50):
         w = s.clone()
@@ -230,7 +232,7 @@ def test_hearts_knowledge_stays_true_through_whole_games(hearts):
 
 
 def test_a_tracking_clone_keeps_and_updates_its_own_knowledge(hearts):
-    s, dealt, hands = play_to_after_the_pass(hearts, 5)
+    s, _dealt, _hands = play_to_after_the_pass(hearts, 5)
     c = s.clone(track=True)
     assert all(c.known_locations(p) == s.known_locations(p) for p in range(4))
     assert all(s.clone().known_locations(p) == {} for p in range(4))  # clone() does not track

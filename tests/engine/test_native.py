@@ -28,6 +28,8 @@ from pathlib import Path
 
 import pytest
 
+pytest.importorskip("numba", reason="the native extra is not installed (pip install -e '.[native]'): no numba")
+
 import recycle
 from recycle.engine.game import rollout_seed
 from recycle.errors import StepLimitExceeded
@@ -45,11 +47,13 @@ MAX_STEPS = 100_000
 # in to_dict: it is the stats' engine and engine_note)
 NOT_COMPARED = ("seconds", "rollouts_per_second")
 
+# schwimmen in the fast suite (its build serves the simulate tests too); the others: slow
 DIFFERENTIAL = [pytest.param(GAMES / "schwimmen.rcy", id="games/schwimmen"),
-                pytest.param(GAMES / "war.rcy", id="games/war"),
+                pytest.param(GAMES / "war.rcy", id="games/war", marks=pytest.mark.slow),
                 # groups held in a variable, cards moved out of views (each leaves the view)
-                pytest.param(GAMES / "go-fish.rcy", id="games/go-fish")]
-DIFFERENTIAL += [pytest.param(CORPUS / f"{name}.rcy", id=f"corpus/{name}")
+                pytest.param(GAMES / "go-fish.rcy", id="games/go-fish", marks=pytest.mark.slow)]
+# the corpus games are the long sweep (a Numba build each): slow, CI's later step
+DIFFERENTIAL += [pytest.param(CORPUS / f"{name}.rcy", id=f"corpus/{name}", marks=pytest.mark.slow)
                  for name in ("Hearts4", "KuhnPoker2", "LeducPoker2")]
 
 
@@ -137,7 +141,7 @@ def test_native_rollouts_end_as_the_python_engine_s(path):
 # -- simulate ------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("path", [pytest.param(GAMES / "schwimmen.rcy", id="games/schwimmen"),
-                                  pytest.param(CORPUS / "Hearts4.rcy", id="corpus/Hearts4")])
+                                  pytest.param(CORPUS / "Hearts4.rcy", id="corpus/Hearts4", marks=pytest.mark.slow)])
 def test_simulate_natively_gives_the_python_engine_s_statistics(path):
     game = load(path)
     compiled(game)

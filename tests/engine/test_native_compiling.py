@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+pytest.importorskip("numba", reason="the native extra is not installed (pip install -e '.[native]'): no numba")
+
 from recycle.native import available
 
 pytestmark = pytest.mark.skipif(not available(), reason="the native engine needs Numba and NumPy")
@@ -55,6 +57,7 @@ def child(tmp_path: Path, **env: str) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.slow  # compiles games twice, in child processes, with empty caches
 def test_numba_as_is_and_the_changed_compile_play_the_same_games_and_only_the_entry_is_cached(tmp_path, monkeypatch):
     import numba
 

@@ -38,7 +38,7 @@ def test_options_are_typed_and_told_as_the_chooser_sees_them():
     assert opts[0].describe(None) == "swap Q♠ Q♥ J♥ from P0's HAND for 10♣ A♥ K♣ from EXTRA"
     assert opts[1].describe() == "pass"
     assert opts[0].cards[:3] == [23, 20, 16] and opts[0].cards[3:] == [None, None, None]
-    assert "(swap ((current player) iloc HAND) (game iloc EXTRA))" == opts[0].render()
+    assert opts[0].render() == "(swap ((current player) iloc HAND) (game iloc EXTRA))"
     s.apply(opts[1])
     texts = [o.describe() for o in s.legal_options()]
     assert texts[0] == "set PASS to 1"
@@ -57,9 +57,9 @@ def test_clone_is_independent_and_continues_identically():
     for _ in range(30):
         s.apply(0)
     t = s.clone()
-    before = [list(l) for l in s.locs]
+    before = [list(loc) for loc in s.locs]
     t.apply(t.num_options() - 1)
-    assert [list(l) for l in s.locs] == before
+    assert [list(loc) for loc in s.locs] == before
     u = s.clone()
     s.play_randomly(random.Random(9).random)
     u.play_randomly(random.Random(9).random)
@@ -95,7 +95,7 @@ def test_the_compiled_game_does_not_grow_while_playing():
 
 
 def test_an_internal_error_is_reported_as_ours_with_the_position(monkeypatch):
-    import recycle.lang.forms.actions as actions
+    from recycle.lang.forms import actions
 
     def broken(lst, random):
         raise ZeroDivisionError("boom")

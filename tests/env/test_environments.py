@@ -16,19 +16,19 @@ import numpy as np
 import pytest
 
 import recycle
-from tests.conftest import CORPUS, GAMES, ROOT
+from tests.conftest import CORPUS, GAMES, ROOT, sweep_marks
 
 pytest.importorskip("pettingzoo", reason="the rl extra is not installed (pip install -e '.[rl]'): no pettingzoo")
 pytest.importorskip("gymnasium", reason="the rl extra is not installed (pip install -e '.[rl]'): no gymnasium")
 
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, seed_test
 
-from recycle.env import env_spec, pettingzoo_env  # noqa: E402
-from recycle.env.spec import ActionSpaceExceeded  # noqa: E402
+from recycle.env import env_spec, pettingzoo_env
+from recycle.env.spec import ActionSpaceExceeded
 
 OUR_GAMES = sorted(GAMES.glob("*.rcy"))
 CORPUS_GAMES = sorted(CORPUS.glob("*.rcy")) if CORPUS.is_dir() else []
-NO_CORPUS = pytest.param(None, marks=pytest.mark.skip(reason=f"corpus folder {CORPUS} is absent"))
+NO_CORPUS = pytest.param(None, marks=pytest.mark.skip(reason=f"corpus folder {CORPUS} is absent"), id="corpus")
 
 
 def _quiet(fn, *args, **kwargs):
@@ -57,7 +57,7 @@ def test_pettingzoo_api_and_seed_tests_pass_for_our_games(path):
     _check_game(path, seed_cycles=500)
 
 
-@pytest.mark.parametrize("path", CORPUS_GAMES or [NO_CORPUS], ids=[p.name for p in CORPUS_GAMES] or ["corpus"])
+@pytest.mark.parametrize("path", [pytest.param(p, id=p.name, marks=sweep_marks(p)) for p in CORPUS_GAMES] or [NO_CORPUS])
 def test_pettingzoo_api_and_seed_tests_pass_for_the_corpus(path):
     _check_game(path, seed_cycles=100)  # fewer cycles per corpus game: the suite's time
 
@@ -98,7 +98,7 @@ def test_reset_deals_the_deal_of_recycle_run_and_rewards_come_from_the_scoring()
     rng = np.random.default_rng(0)
     final = {}  # the reward each agent is told when its game is over
     for agent in env.agent_iter():
-        obs, reward, term, trunc, info = env.last()
+        obs, reward, term, trunc, _info = env.last()
         if term or trunc:
             final[agent] = reward
             env.step(None)

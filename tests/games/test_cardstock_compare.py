@@ -80,20 +80,25 @@ def test_a_saved_run_is_judged_again_and_a_later_file_replaces_a_row(tmp_path, c
          "win_rate": [0.5, 0.5], "tie_rate": 0.0, "score_mean": [1.0, 1.0], "score_sd": [1.0, 1.0]}
     c = {"games_run": 100, "finished": 100, "failures": 0, "syntax_errors": 0, "mean_choices": 12.0,
          "sd_choices": 1.0, "win_full": [0.5, 0.5], "score_mean": [1.0, 1.0], "failure_kinds": {}}
+    # a folder of games of its own: --from-json reads none, but the tool wants DIR to hold some,
+    # and its default (../shared/corpus/cardstock) is absent in a user's clone
+    games = tmp_path / "games"
+    games.mkdir()
+    (games / "Noop.rcy").write_text(NOOP)
     first = tmp_path / "a.json"
     first.write_text(json.dumps({"games": 100, "rows": [{"game": "Odd", "recycle": r, "cardstock": c},
                                                         {"game": "GoFish2", "recycle": r, "cardstock": c}]}))
-    assert conf.main(["--cardstock", "--from-json", str(first)]) == 1
+    assert conf.main([str(games), "--cardstock", "--from-json", str(first)]) == 1
     out = capsys.readouterr().out
     assert "| Odd | 100/100 | 10.00 ± 0.10 | 12.00 ± 0.10 | -14.1 |" in out and "DIFFERS: Odd" in out
     assert "| GoFish2 |" in out and "explained: reference bug" in out
     second = tmp_path / "b.json"
     second.write_text(json.dumps({"games": 100, "rows": [{"game": "Odd", "recycle": r,
                                                           "cardstock": {**c, "mean_choices": 10.0}}]}))
-    assert conf.main(["--cardstock", "--from-json", str(first), str(second)]) == 0
+    assert conf.main([str(games), "--cardstock", "--from-json", str(first), str(second)]) == 0
     assert "2 games: 1 agree within 3 standard errors, 1 differ as documented" in capsys.readouterr().out
     (tmp_path / "bad.json").write_text("[1, 2")
-    assert conf.main(["--cardstock", "--from-json", str(tmp_path / "bad.json")]) == 2
+    assert conf.main([str(games), "--cardstock", "--from-json", str(tmp_path / "bad.json")]) == 2
     assert "not a --cardstock --json output" in capsys.readouterr().err
 
 

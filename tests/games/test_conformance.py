@@ -19,7 +19,7 @@ import pytest
 
 import recycle
 
-from ..conftest import CORPUS, GAMES, ROOT, requires_corpus
+from ..conftest import CORPUS, GAMES, ROOT, requires_corpus, sweep_marks
 from recycle.study.invariants import (InvariantSink, InvariantViolation, check_conservation, check_views, checked_play,
                          run_rollouts)
 
@@ -34,7 +34,7 @@ OWN_FILES = sorted(GAMES.glob("*.rcy"))
 
 
 def _param(path):
-    marks = []
+    marks = sweep_marks(path) if path.parent == CORPUS else []
     if path.stem in KNOWN_BAD:
         marks.append(pytest.mark.xfail(reason=KNOWN_BAD[path.stem], strict=False))
     return pytest.param(path, id=path.stem, marks=marks)

@@ -153,7 +153,7 @@ def check_hearts_game(game, result, tally: HeartsTally) -> None:
         assert len(takers) == 1, "the four cards of a trick went to different players"
         lead_suit = attrs[played[0][0]]["SUIT"]
         assert len({p for _, p in played}) == 4, "a player played twice to one trick"
-        best_card, best_player = max(((c, p) for c, p in played if attrs[c]["SUIT"] == lead_suit),
+        _best_card, best_player = max(((c, p) for c, p in played if attrs[c]["SUIT"] == lead_suit),
                                      key=lambda cp: RANKS[attrs[cp[0]]["RANK"]])
         assert takers == {best_player}, (
             f"trick {[game.card_name(c) for c, _ in played]} won by P{takers} instead of P{best_player}")

@@ -11,7 +11,7 @@ from recycle import RandomPlayer, ScriptedPlayer
 from recycle.lang.forms.values import HIDDEN, PRIVATE
 from recycle.engine.transcript import transcript
 
-from ..conftest import GAMES, NATIVE, ConservationCheck
+from ..conftest import GAMES, NATIVE, SHARED, ConservationCheck
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -27,7 +27,7 @@ def text_of(game, seed, reveal=False):
 
 
 def test_ships_the_users_description_verbatim():
-    seed = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "seed" / "schwimmen.rcy"
+    seed = SHARED / "corpus" / "seed" / "schwimmen.rcy"
     if not seed.exists():
         pytest.skip("../shared is absent")
     assert (GAMES / "schwimmen.rcy").read_bytes() == seed.read_bytes()

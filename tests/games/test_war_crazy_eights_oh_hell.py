@@ -76,7 +76,7 @@ def test_war_the_higher_card_takes_the_table(war):
         for ev in r.events:
             if type(ev) is not MoveEvent or ev.action != "move":
                 continue
-            (src, sp), (dst, dp) = loc_name(war, ev.src), loc_name(war, ev.dst)
+            (src, _sp), (dst, dp) = loc_name(war, ev.src), loc_name(war, ev.dst)
             if dst == "PLAY":
                 up[dp] = ev.card
                 table.add(ev.card)
@@ -205,7 +205,7 @@ def test_oh_hell_bids_tricks_and_scores(ohhell):
                 # bidding: 0..cards, except the dealer's bid that makes the sum come out
                 nonlocal hooked
                 if s.sto("game", "BIDS") == 0:
-                    deals.append({"cards": cards, "trump": string(s, "game", "TRUMP"), "tricks": [0] * 4,
+                    deals.append({"cards": cards, "trump": string(s, "game", "TRUMP"), "tricks": [0] * 4,  # noqa: B023
                                   "scores": [s.sto(q, "SCORE") for q in range(4)]})
                 last = s.sto("game", "BIDS") == 3
                 forbidden = cards - s.sto("game", "BIDSUM")
@@ -225,12 +225,12 @@ def test_oh_hell_bids_tricks_and_scores(ohhell):
             if type(ev) is MoveEvent and ev.action == "move" and ev.dst in trick_locs:
                 played.append((ev.card, trick_locs[ev.dst]))
                 if len(played) == 4:
-                    trump = deals[-1]["trump"] if len(deals) else None
+                    trump = deals[-1]["trump"] if deals else None
                     lead = attrs[played[0][0]]["SUIT"]
 
                     def power(cp):
                         a = attrs[cp[0]]
-                        return (a["SUIT"] == trump, a["SUIT"] == lead, RANKS[a["RANK"]])
+                        return (a["SUIT"] == trump, a["SUIT"] == lead, RANKS[a["RANK"]])  # noqa: B023 - max() calls it here
                     winner = max(played, key=power)[1]
                     # the deal this trick belongs to: count tricks so far
                     done = sum(sum(d["tricks"]) for d in deals)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 
@@ -66,7 +66,7 @@ def grammar_heads() -> set:
         for lhs, rest in re.findall(r"(\w+)\s*::=(.*?)(?=\w+\s*::=|$)", line) or [(None, line)]:
             for alternatives in re.findall(r"\(([^\s()]+)", rest):
                 for w in alternatives.split("|"):
-                    if not w or w.isupper() or w == "value" or w.rstrip("+*?") in nonterminals and w != lhs:
+                    if not w or w.isupper() or w == "value" or (w.rstrip("+*?") in nonterminals and w != lhs):
                         continue
                     heads.add(w)
     if "(owner card)" in block:
@@ -257,15 +257,15 @@ def test_the_check_rejects_a_shadowed_form_method(sandbox):
         def int_tri(self, x, scope):  # hides the registered method
             return None
 
-    with pytest.raises(FormError, match="int_tri.*is not the method Shadowing.int_tri"):
+    with pytest.raises(FormError, match=r"int_tri.*is not the method Shadowing.int_tri"):
         seal(Shadowing)
 
 
 def test_the_check_rejects_a_mention_of_an_unknown_head(sandbox):
     # a module imported after the registry is sealed is checked at once, the others by seal
-    with pytest.raises(FormError, match="a test names head.* frobnicate"):
+    with pytest.raises(FormError, match=r"a test names head.* frobnicate"):
         forms_module.mention("a test", ("move", "frobnicate"))
-    with pytest.raises(FormError, match="a test names head.* frobnicate"):
+    with pytest.raises(FormError, match=r"a test names head.* frobnicate"):
         seal(FlowCompiler)
 
 

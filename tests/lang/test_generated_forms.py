@@ -105,7 +105,7 @@ def outcome(g, seed: int):
         s = g.random_rollout(seed)
     except recycle.RecycleError as exc:
         return str(exc)
-    return (list(s.scores), [list(l) for l in s.locs])
+    return (list(s.scores), [list(loc) for loc in s.locs])
 
 
 def test_every_budget_runs_out_at_the_same_form():

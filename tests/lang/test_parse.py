@@ -67,8 +67,9 @@ from typer.testing import CliRunner  # noqa: E402
 from recycle.cli.main import app  # noqa: E402
 from recycle.lang.syntax import reader  # noqa: E402
 
+from ..conftest import CORPUS  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[2]
-CORPUS = ROOT.parent / "shared" / "corpus" / "cardstock"
 # sha256 of the dumped forms and warnings of every game, computed with the hand-written reader
 # that Lark replaced: the one reader builds exactly the same forms and spans. (The games' digest
 # changed when they got their ;@ notes, which moved lines; the games before the notes still read

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import recycle.lang.reading.player_count as player_count
+from recycle.lang.reading import player_count
 from recycle.cli.main import app
 from recycle.engine.game import PreparedGame
 from recycle.errors import RecycleCompileError, RecycleError
@@ -84,7 +84,7 @@ def test_the_failure_and_the_counts_of_hearts():
      DealFailure(3, ("game", "iloc", "S"), 12, 4, 10, True)),
 
     # a condition worked out: the deal depends on the number of players
-    (f"(do (((== (size player) 3) (repeat 11 (move (top (game iloc S)) (top (game vloc UP)))))))", 3,
+    ("(do (((== (size player) 3) (repeat 11 (move (top (game iloc S)) (top (game vloc UP)))))))", 3,
      DealFailure(3, ("game", "iloc", "S"), 11, None, 10, True)),
 ])
 def test_the_deal_is_followed(flow, n, expected):

@@ -169,7 +169,7 @@ def results():
     for name, (text, max_steps, _, _) in CASES.items():
         p = subprocess.Popen([sys.executable, "-c", CHILD, str(max_steps)], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, text=True,
-                             preexec_fn=_limits(BUG_CPU_LIMIT if name in BUGS else CPU_LIMIT))
+                             preexec_fn=_limits(BUG_CPU_LIMIT if name in BUGS else CPU_LIMIT))  # noqa: PLW1509 - the child's limits
         p.stdin.write(text)
         p.stdin.close()
         procs[name] = p
@@ -213,7 +213,7 @@ def _param(name):
 
 @pytest.mark.parametrize("name", [_param(n) for n in CASES])
 def test_stopped_cleanly(results, name):
-    text, max_steps, want, phrase = CASES[name]
+    _text, _max_steps, want, phrase = CASES[name]
     r = results(name)
     assert r["outcome"] in ("ok", "error"), f"{r['outcome']}: {r['kind']}: {r['message']}"
     if want == "any":

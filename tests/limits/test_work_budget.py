@@ -89,7 +89,7 @@ def test_the_budget_strikes_alike_on_the_fast_and_the_plain_path(name):
     messages = set()
     for fast in (True, False):
         g = recycle.loads(text, "budget.rcy", fast=fast, max_work=250_000)
-        for play in (lambda: g.play(seed=0), lambda: g.random_rollout(0), lambda: g.new_state(seed=0)):
+        for play in (lambda: g.play(seed=0), lambda: g.random_rollout(0), lambda: g.new_state(seed=0)):  # noqa: B023 - each is called in its iteration
             with pytest.raises(recycle.StepLimitExceeded) as info:
                 play()
             messages.add(str(info.value))

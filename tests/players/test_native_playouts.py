@@ -15,6 +15,8 @@ import random
 
 import pytest
 
+pytest.importorskip("numba", reason="the native extra is not installed (pip install -e '.[native]'): no numba")
+
 from recycle.engine.game import players_stream
 from recycle.native import available
 from recycle.native.playouts import NativePlayouts, Root
@@ -88,7 +90,7 @@ def _schwimmen_root():
 
 
 def test_a_state_whose_chance_cannot_be_replayed_plays_on_in_python():
-    game, ng, s, view = _schwimmen_root()
+    _game, ng, s, view = _schwimmen_root()
     playouts = NativePlayouts(ng)
     assert playouts.root(view) is not None
     s.rng = random.Random(5)  # a generator given from outside: nothing native code can replay
@@ -99,7 +101,7 @@ def test_a_state_whose_chance_cannot_be_replayed_plays_on_in_python():
 
 
 def test_a_world_that_moved_a_card_in_scope_is_declined():
-    game, ng, s, view = _schwimmen_root()
+    _game, ng, s, view = _schwimmen_root()
     playouts = NativePlayouts(ng)
     root = playouts.root(view)
     world = view.sample_world(Stream(7))
@@ -114,7 +116,7 @@ def test_a_world_that_moved_a_card_in_scope_is_declined():
 
 
 def test_a_history_the_replay_cannot_follow_changes_nothing():
-    game, ng, s, view = _schwimmen_root()
+    game, ng, _s, view = _schwimmen_root()
     playouts = NativePlayouts(ng)
     root = playouts.root(view)
     world = view.sample_world(Stream(7))
@@ -137,7 +139,7 @@ def test_a_history_the_replay_cannot_follow_changes_nothing():
 def test_a_player_that_played_natively_goes_to_another_process_without_its_machine_code():
     import pickle
 
-    game, ng, s, view = _schwimmen_root()
+    _game, _ng, s, view = _schwimmen_root()
     player = PIMCPlayer(8, playouts="native")
     player.choose(view, s.legal_options(), players_stream(3))
     assert player._native[1].played > 0

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import pytest
 
+pytest.importorskip("numba", reason="the native extra is not installed (pip install -e '.[native]'): no numba")
+
 from recycle.native import available, native_playouts
 from recycle.native.playouts import key_agreement
 from recycle.native.runtime import DECLINE, STATUS_WORDS
@@ -86,12 +88,18 @@ def assert_searched_as_python(game, make, seeds, upto: int = 10, declines: bool 
             assert not why and searched == len(native), (why, searched, len(native))
 
 
-def test_every_shape_of_option_native_code_keys_is_searched_as_python():
+# the fast suite searches the first 5 decisions of one game; the long sweep (slow) whole games
+# of three (the search in Python is what takes the time)
+@pytest.mark.parametrize("seed, upto", [(1, 5), pytest.param(1, 10, marks=pytest.mark.slow),
+                                        pytest.param(2, 10, marks=pytest.mark.slow),
+                                        pytest.param(3, 10, marks=pytest.mark.slow)])
+def test_every_shape_of_option_native_code_keys_is_searched_as_python(seed, upto):
     game = keyed_game()
     compiled(game, search=True)
-    assert_searched_as_python(game, lambda e: ISMCTSPlayer(150, playouts=e), (1, 2, 3))
+    assert_searched_as_python(game, lambda e: ISMCTSPlayer(150, playouts=e), (seed,), upto=upto)
 
 
+@pytest.mark.slow
 def test_schwimmen_is_searched_as_python_with_a_deep_tree():
     game = load(GAMES / "schwimmen.rcy")
     compiled(game, search=True)
@@ -160,7 +168,8 @@ def test_the_native_search_considers_as_many_options_as_the_python_one():
     assert runtime_search.MAX_CONSIDERED == lookahead.MAX_CONSIDERED
 
 
-@pytest.mark.parametrize("which", ["keyed", "shapes", "schwimmen", "forks-twice", "LostCities2"])
+@pytest.mark.parametrize("which", ["keyed", pytest.param("shapes", marks=pytest.mark.slow), "schwimmen", "forks-twice",
+                                   pytest.param("LostCities2", marks=pytest.mark.slow)])
 def test_native_option_keys_are_equal_exactly_when_python_s_are(which):
     """Over every decision of a few random games: each Python key has one native key, and no
     two Python keys share one (so a search's tree has the same children natively)."""

@@ -18,7 +18,7 @@ import recycle
 from recycle.engine.game import loads
 from recycle.engine.runner import play_out
 
-from ..conftest import CORPUS, GAMES
+from ..conftest import CORPUS, GAMES, requires_corpus, sweep_marks
 from ..helpers import blackjack
 
 # each player's hand lies face down, even to its owner (hloc): it plays a card blind
@@ -155,8 +155,8 @@ def assert_nothing_hidden_reachable(state, p, *roots):
             assert not any(type(c) is int and c in hidden for c in x), f"a hidden card id in {x!r}"
 
 
-@pytest.mark.parametrize("path", [GAMES / "schwimmen.rcy", CORPUS / "Hearts4.rcy", GAMES / "crazy-eights.rcy"],
-                         ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", [GAMES / "schwimmen.rcy", pytest.param(CORPUS / "Hearts4.rcy", marks=requires_corpus()),
+                                  GAMES / "crazy-eights.rcy"], ids=lambda p: p.stem)
 def test_no_state_generator_or_hidden_card_is_reachable_from_what_a_player_receives(path):
     g = recycle.load(path)
     for s in decisions(g, 1, limit=8)[::2]:
@@ -172,8 +172,8 @@ def test_the_environments_info_holds_plain_words_that_tell_nothing_hidden():
     for game, deal in [(g, d) for g in (blackjack(), recycle.load(GAMES / "schwimmen.rcy")) for d in range(3)]:
         env = pettingzoo_env(game, seed=1, describe=True)
         env.reset(seed=deal)
-        for _, agent in zip(range(20), env.agent_iter()):
-            obs, reward, term, trunc, info = env.last()
+        for _, _agent in zip(range(20), env.agent_iter()):
+            obs, _reward, term, trunc, info = env.last()
             s = env.state
             if s is not None and not s.is_terminal() and info:
                 assert_nothing_hidden_reachable(s, s.current_player(), info, obs)
@@ -236,7 +236,8 @@ def _corpus_and_games():
     return sorted(CORPUS.glob("*.rcy")) + sorted(GAMES.glob("*.rcy"))
 
 
-@pytest.mark.parametrize("path", _corpus_and_games(), ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize("path", [pytest.param(p, id=f"{p.parent.name}/{p.stem}", marks=sweep_marks(p) if p.parent == CORPUS else [])
+                                  for p in _corpus_and_games()])
 def test_options_are_the_same_in_the_true_state_and_in_worlds_the_chooser_cannot_tell_from_it(path):
     """At every decision of a few random games of every game of the corpus and games/, the
     words, the cards seen and the keys of the options are those of a world sampled from the

@@ -13,11 +13,11 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api")
 
-from recycle.studio import Server, make_app
+from recycle.studio import Server, make_app  # noqa: E402
 
-from .helpers import TOKEN, game_folder
-from .test_browser import WAIT, browser, page, shot  # noqa: F401 - the browser's fixtures
-from .test_editor import PILES
+from .helpers import TOKEN, game_folder  # noqa: E402
+from .test_browser import WAIT, browser, page, shot  # noqa: F401, E402 - the browser's fixtures
+from .test_editor import PILES  # noqa: E402
 
 # scoremin and using in its stage's end and its scoring
 SCORED = PILES.replace("(scoring max (size ((current player) vloc LEFT))))",

@@ -8,10 +8,10 @@ import pytest
 
 pytest.importorskip("starlette")
 
-from recycle.studio import make_app  # noqa: E402
-from recycle.studio.app import MAX_BODY  # noqa: E402
+from recycle.studio import make_app
+from recycle.studio.app import MAX_BODY
 
-from .helpers import TOKEN, game_folder  # noqa: E402
+from .helpers import TOKEN, game_folder
 
 CHUNK = 64 * 1024
 

@@ -211,7 +211,7 @@ def test_studio_seat_zero_never_receives_seat_ones_hidden_cards(served):
             with s.stream("GET", f"/table/api/events?token={tokens[0]}") as r:
                 for line in r.iter_lines():
                     sent_to_0.append(line)
-                    if line.startswith("data:") and json.loads(line[5:])["over"] or stop.is_set():
+                    if (line.startswith("data:") and json.loads(line[5:])["over"]) or stop.is_set():
                         return
 
     reader = threading.Thread(target=listen, daemon=True)
@@ -307,7 +307,7 @@ def test_studio_command_serves_a_folder_and_a_table(tmp_path):
 
 
 def test_studio_pages_hold_no_name_from_a_file(served):
-    folder, _, c, _ = served
+    _folder, _, c, _ = served
     page = c.get(f"/?token={TOKEN}").text
     assert "<img src=x" not in page and "onerror" not in page
     assert HOSTILE in c.get("/api/files", headers=OWNER).json()["files"]

@@ -11,12 +11,12 @@ import pytest
 
 pytest.importorskip("starlette")
 
-from recycle import load  # noqa: E402
-from recycle.cli.table import FORCED, storage_texts, table_lines  # noqa: E402
-from recycle.players.human import Hint  # noqa: E402
-from recycle.studio import table as table_module  # noqa: E402
+from recycle import load
+from recycle.cli.table import FORCED, storage_texts, table_lines
+from recycle.players.human import Hint
+from recycle.studio import table as table_module
 
-from .helpers import ROOT  # noqa: E402
+from .helpers import ROOT
 
 HEARTS = ROOT / "games" / "hearts.rcy"
 

@@ -97,7 +97,7 @@ def test_win_probability_values_make_drama_measurable():
     sc = a["scores"]
     assert a["values"] == "winprob:4"
     assert 0.0 <= sc["settled_at"] < 1.0 and sc["lead_changes"]["mean"] > 0
-    assert 0.0 < sc["drama"]
+    assert sc["drama"] > 0.0
     for game in a["games_detail"]:
         for v in game["trace"]:
             assert sum(v) == pytest.approx(1.0)
@@ -157,7 +157,7 @@ def test_cli_analyze_json_csv_and_plots(tmp_path):
     for name in ("schwimmen-branching.png", "schwimmen-scores.png"):
         data = (tmp_path / name).read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
-    games = list(csv.reader(open(tmp_path / "games.csv")))
+    games = list(csv.reader((tmp_path / "games.csv").read_text().splitlines()))
     assert len(games) == 21 and games[0][0] == "seed"
     bad = runner.invoke(app, ["analyze", SCHWIMMEN, "-n", "2", "--values", "nonsense"])
     assert bad.exit_code == 2

@@ -12,7 +12,7 @@ import pytest
 
 duckdb = pytest.importorskip("duckdb")
 
-from recycle.study.campaign import Plan, PlanError, StoreError, report, run_campaign
+from recycle.study.campaign import Plan, PlanError, StoreError, report, run_campaign  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ROOT / "games"

@@ -149,7 +149,7 @@ def test_measures_agree_with_the_analysis():
     for k in ("finished", "win_shares", "fairness", "ties", "decisions", "rounds", "lead_changes", "drama",
               "decisiveness"):
         assert mine[k] == pytest.approx(theirs[k]), k
-    assert 0 < mine["lead_changes"] and 0 < mine["drama"]
+    assert mine["lead_changes"] > 0 and mine["drama"] > 0
 
 
 def test_fairness_is_one_for_equal_shares_and_zero_for_one_winner():
@@ -205,7 +205,7 @@ def test_cli_writes_variants_that_pass_check_and_a_report(tmp_path):
     assert "original" in report and "variant-02" in report and "P0 win rate" in report
     data = json.loads((out / "report.json").read_text())
     rows = data["comparison"]["rows"]
-    assert [x["name"] for x in rows][0] == "original" and len(rows) == 3
+    assert rows[0]["name"] == "original" and len(rows) == 3
     assert all(len(x["analysis"]["seats"][0]["win_rate_ci"]) == 2 for x in rows)
     assert [x["changes"] for x in rows[1:]] == [v["changes"] for v in data["best"]]
     j = runner.invoke(app, ["evolve", str(path), "-g", "1", "--population", "2", "--games", "10", "--json",

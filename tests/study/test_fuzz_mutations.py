@@ -88,7 +88,7 @@ def test_crafted_bad_inputs(data):
 @example(("<empty>", b"\x80"))
 @example(("<bytes>", SMALL.encode() + b"\xed\xa0\x80"))
 def test_mutated_games_load_and_run_or_fail_cleanly(case):
-    desc, data = case
+    _desc, data = case
     with watchdog(HANG):
         exercise(data)
 
@@ -117,7 +117,7 @@ def assert_cli_agrees(path: Path, expected: str) -> None:
 @CLI_FUZZ
 @given(mutated_inputs())
 def test_cli_check_and_run_exit_status_and_no_traceback(case):
-    desc, data = case
+    _desc, data = case
     raw = data if isinstance(data, bytes) else data.encode("utf-8")
     with tempfile.TemporaryDirectory(prefix="recycle-fuzz-") as tmp, watchdog(HANG):
         path = Path(tmp) / FILENAME

@@ -34,7 +34,7 @@ def test_the_checks_catch_a_file_left_behind(monkeypatch):
         real(name, load_it)
 
     monkeypatch.setattr(namefuzz, "_check_message", leaves_a_file)
-    with pytest.raises(namefuzz.NameFailure, match="files left behind.*pwned"):
+    with pytest.raises(namefuzz.NameFailure, match=r"files left behind.*pwned"):
         namefuzz.exercise_name(b"plain.rcy")
 
 

@@ -35,7 +35,7 @@ RECORDS = settings(max_examples=25, deadline=None, database=None,
 @SHAPES
 @given(shaped_inputs(big=False))
 def test_small_multiplying_shapes_run_or_fail_cleanly(case):
-    desc, text = case
+    _desc, text = case
     assert exercise(text) in ("ok", "compile error", "runtime error", "step limit")
 
 

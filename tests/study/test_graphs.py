@@ -121,7 +121,10 @@ def test_schwimmen_edges(G):
         (HAND, MIDDLE): "move", (MIDDLE, HAND): "taken",      # exchanges: taking from the table
         (HAND, DISCARD): "move", (MIDDLE, DISCARD): "move", (STOCK, MIDDLE): "move",  # end, new middle
     }
-    e = lambda u, v: G.edges[u, v, edges[(u, v)]]
+
+    def e(u, v):
+        return G.edges[u, v, edges[(u, v)]]
+
     assert e(STOCK, HAND)["count"] == 15 and e(STOCK, EXTRA)["count"] == 3 and e(EXTRA, MIDDLE)["count"] == 3
     assert e(HAND, DISCARD)["count"] == 15
     assert e(HAND, EXTRA)["count"] == e(EXTRA, HAND)["count"] == 3
@@ -167,7 +170,7 @@ def test_two_way_edges_get_a_label_each_between_their_ends(G):
     for lid in ids.values():
         assert re.search(rf'^\s*"{re.escape(lid)}" \[label="3 · (hidden|private) → (hidden|private)"', dot, re.M)
     written = set()
-    for u, lid in ids.items():
+    for lid in ids.values():
         halves = [ln.strip() for ln in dot.splitlines() if f'"{lid}"' in ln and "->" in ln and "invis" not in ln]
         assert len(halves) == 2, halves
         # the DOT direction of each half: (upper end, lower end) of the label node
@@ -232,7 +235,7 @@ def test_shared_information_in_a_passing_game(passing):
     assert "color=blue" in line and "style=dashed" in line
     assert VIS_COLOURS["memory"] in _node_line(dot, "table/mem/SEEN")
     assert "penwidth=3.5" in _node_line(dot, STOCK) and "bold" in _node_line(dot, STOCK)
-    colour, style, head = EDGE_STYLES["remember"]
+    _colour, _style, head = EDGE_STYLES["remember"]
     assert f"arrowhead={head}" in _edge_line(dot, HAND, "table/mem/SEEN")
     split = flow_graph(passing, seed=1, per_player=True)
     shared = {(u, v) for u, v, k in split.edges(keys=True) if k == "shared"}
@@ -490,6 +493,7 @@ def test_tree_legend_and_screen_size(tmp_path):
 
 
 @requires_corpus()
+@pytest.mark.slow  # a corpus-wide sweep: CI's later step
 def test_every_corpus_game_has_a_tree_and_a_graph():
     for path in sorted(CORPUS.glob("*.rcy")):
         g = recycle.load(path)

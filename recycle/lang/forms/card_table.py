@@ -52,7 +52,7 @@ class PointMap:
 
     __slots__ = ("awards", "table", "cards", "wide", "__weakref__")
 
-    def __init__(self, cards: "CardTable", awards):
+    def __init__(self, cards: CardTable, awards):
         self.cards = cards
         self.awards = awards
         self.table: list[int] = []

@@ -5,7 +5,7 @@ the cache of pure conditions (``purity``).
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from .registry import Kind, form
 from .items import out_of_work
@@ -352,5 +352,5 @@ class BoolForms:
         if found is None:
             return fn
         locs, pts = found
-        return cached(fn, [self.c_cards(l, scope) for l in locs], [self.c_points(p, scope) for p in pts],
+        return cached(fn, [self.c_cards(loc, scope) for loc in locs], [self.c_points(p, scope) for p in pts],
                       sort_cards=order_free(x))

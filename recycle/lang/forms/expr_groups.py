@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import itertools
 import math
-from typing import Callable
+from collections.abc import Callable
 
 from .registry import Kind, form, mention
 from .items import out_of_work
 from .shapes import MAX_COLLECTION, MAX_TUPLE, SMALL, Scope, describe_value, fail, find_runs, head_of, is_atom, \
     is_location_form, kw, literal_names, rt_error
-from ..syntax.reader import DOTDOT, SYMBOL, VAR, Atom, SList
+from ..syntax.reader import DOTDOT, VAR, Atom, SList
 from .values import Groups, PLoc, TeamId
 
 
@@ -260,7 +260,7 @@ class GroupForms:
         """The collections known by their shape: a team's members, a list of names; else the
         cards of a location or view."""
         items = x.items
-        if len(items) == 2 and kw(items[1], "team") or head_of(x) in self.forms.only[Kind.TEAM]:
+        if (len(items) == 2 and kw(items[1], "team")) or head_of(x) in self.forms.only[Kind.TEAM]:
             t = self.c_team(x, scope)
             players = self.players
             return lambda s, e: [players[p] for p in s.team_members[t(s, e)]]
@@ -307,7 +307,7 @@ class GroupForms:
 
         A list of locations, one per element bound to 'VARIABLE (the argument of union,
         intersect, disjunction and partition)."""
-        if len(x.items) == 4 and not (head_of(x.items[3]) in self.forms.only[Kind.BOOL]):
+        if len(x.items) == 4 and head_of(x.items[3]) not in self.forms.only[Kind.BOOL]:
             return self.c_loc_list([x], scope, x)
         return self.c_coll_shape(x, scope)
 

@@ -4,7 +4,7 @@ integer storages, arithmetic (64-bit, C# division), tri, fib, random, size, sum,
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from .registry import Kind, form
 from .items import out_of_work

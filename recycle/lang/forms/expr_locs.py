@@ -5,7 +5,7 @@ disjunction, sort, filter, run, the first or last N cards, one group of a group 
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from .registry import Kind, form, mention
 from .items import out_of_work
@@ -218,10 +218,10 @@ class LocationForms:
                 return []
             views_size(s, sum(map(len, lists)), len(lists), span, "intersect", bounded=False)
             keep = set(lists[0])
-            for l in lists[1:]:
+            for cards in lists[1:]:
                 if not keep:
                     break
-                keep.intersection_update(l)
+                keep.intersection_update(cards)
             return [c for c in lists[0] if c in keep]
         return intersect
 
@@ -239,8 +239,8 @@ class LocationForms:
             order = []
             lists = parts(s, e)
             views_size(s, sum(map(len, lists)), len(lists), span, "disjunction", bounded=False)
-            for l in lists:
-                for c in l:
+            for cards in lists:
+                for c in cards:
                     if c not in count:
                         order.append(c)
                     count[c] = count.get(c, 0) + 1

@@ -10,7 +10,7 @@ lists and collections have their own modules (``expr_int``, ``expr_bool``, ``exp
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from .registry import Kind, form, mention
 from .shapes import MAX_NAMES, Const, Scope, describe_value, fail, head_of, is_atom, is_location_form, is_storage_form, kw, \
@@ -145,9 +145,9 @@ class ScalarForms:
         return None
 
     # what a variable bound by an any/all/filter/let is known to hold, when it is not a string
-    NOT_A_STRING = {"cards": "a list of cards", "loc": "a location", "groups": "a list of groups",
-                    "list": "a collection"}
-    NOT_A_NAME = {**NOT_A_STRING, "player": "a player", "card": "a card"}
+    NOT_A_STRING = {"cards": "a list of cards", "loc": "a location", "groups": "a list of groups",  # noqa: RUF012
+                    "list": "a collection"}  # (a constant table, never changed)
+    NOT_A_NAME = {**NOT_A_STRING, "player": "a player", "card": "a card"}  # noqa: RUF012 - likewise
 
     def c_str_var(self, x: Atom, scope: Scope, name: bool) -> Callable:
         """A variable used as a string (``name``: as a NAME or KEY)."""

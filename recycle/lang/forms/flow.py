@@ -300,7 +300,7 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, F
             elems, j = frames[k]
             try:
                 bresume(s, e, frames, k - 1)
-                for j in range(j + 1, len(elems)):
+                for j in range(j + 1, len(elems)):  # noqa: B020 - the loop resumes from its saved j
                     e[slot] = elems[j]
                     brun(s, e)
             except Suspend as sus:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ...errors import RecycleBug, RecycleError, StepLimitExceeded
 from .registry import registry
-from .shapes import SCAN, SMALL, charge, head_of, n_cards, out_of_work, rt_error  # noqa: F401 - out_of_work, charge: used via items
+from .shapes import SCAN, SMALL, charge, head_of, n_cards, out_of_work, rt_error  # out_of_work, charge: used via items
 from ..syntax.reader import VAR, Atom, SList
 from .values import MoveEvent, StorageEvent, Suspend
 
@@ -133,11 +133,6 @@ def counted(cond, counts: dict, span):
             return True
         return False
     return probe
-
-
-def run_steps(s, steps) -> None:
-    for item, env in steps:
-        item.run(s, env)
 
 
 def compose(s, pairs):
@@ -278,11 +273,11 @@ def segment_option(segments, i: int) -> list:
             if kind == STATIC:
                 return [(data, e)]
             if kind == ANY:
-                coll, slot, body = data
+                _coll, slot, body = data
                 e2 = e[:]
                 e2[slot] = elems[i]
                 return [(body, e2)]
-            coll, slot, coll2, slot2, body2 = data
+            _coll, slot, _coll2, slot2, body2 = data
             outer, inner = elems
             e2 = e[:]
             e2[slot] = outer[i // len(inner)]

@@ -26,7 +26,7 @@ import inspect
 import re
 import sys
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from ...errors import RecycleBug
 
@@ -308,7 +308,7 @@ def _check_facts(f: Form) -> None:
         for m in re.finditer(r"\{[^{}]*\}", template):
             field_ = WORDS_FIELD.fullmatch(m.group())
             transform = field_.group(2) or "" if field_ else ""
-            if field_ is None or transform.startswith(":") and transform[1:] not in TRANSFORMS:
+            if field_ is None or (transform.startswith(":") and transform[1:] not in TRANSFORMS):
                 raise FormError(f"{where}: the field {m.group()} of its words {template!r} is not one of "
                                 "{N}, {N~}, {N:T}, {N=KEYWORD}, {N*SEP}, {N+SEP} (T one of "
                                 f"{', '.join(TRANSFORMS)})")

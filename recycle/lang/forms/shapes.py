@@ -7,7 +7,7 @@ from __future__ import annotations
 import difflib
 import itertools
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from ...errors import RecycleCompileError, RecycleRuntimeError, Span, StepLimitExceeded
 from .registry import Kind, mention, registry
@@ -188,7 +188,7 @@ def c_div(a: int, b: int) -> int:
 class Scope:
     """Compile-time variable scope: names to env slots, or to folded constants."""
 
-    def __init__(self, parent: "Scope | None" = None, bindings: dict | None = None, hints: dict | None = None):
+    def __init__(self, parent: Scope | None = None, bindings: dict | None = None, hints: dict | None = None):
         self.parent = parent
         self.bindings = bindings or {}
         self.hints = hints or {}
@@ -210,7 +210,7 @@ class Scope:
             s = s.parent
         return None
 
-    def bind(self, name: str, what, hint: str | None = None) -> "Scope":
+    def bind(self, name: str, what, hint: str | None = None) -> Scope:
         return Scope(self, {name: what}, {name: hint} if hint else None)
 
     def names(self) -> dict:
@@ -326,7 +326,7 @@ def element_hint(coll) -> str | None:
     only = registry().only
     if kw(coll, "player") or (h == "other" and len(coll.items) == 2 and kw(coll.items[1], "player")):
         return "player"
-    if is_location_form(coll) or h in only[Kind.LOC] and len(coll.items) > 1 and is_location_form(coll.items[1]):
+    if is_location_form(coll) or (h in only[Kind.LOC] and len(coll.items) > 1 and is_location_form(coll.items[1])):
         return "card"
     if h in only[Kind.GROUPS]:
         return "cards"

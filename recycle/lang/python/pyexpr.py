@@ -228,11 +228,6 @@ class ExprWriter(CardWriter):
             return str(base + 1 + int(off))
         return str(base) if off == "" else f"({base + 1} + {off})"
 
-    def static_storage(self, node, scope):
-        """The slot of ``(game sto NAME)`` with a literal name, else None."""
-        const, _ = self.comp.c_storage_slot("sto", node, scope)
-        return const
-
     # -- actions -----------------------------------------------------------------------------
     def inline_action(self, item) -> list[str] | None:
         """Statements for a simple action (without indentation), or None for its closure.
@@ -376,7 +371,7 @@ def _sum(ew, node, scope):
 @WRITERS.register(Kind.INT, "+", "-", "*")
 def _arithmetic(ew, node, scope):
     op = node.items[0].value
-    if not (len(node.items) == 3 or op in ("+", "*") and len(node.items) > 3) or ew.literal:
+    if not (len(node.items) == 3 or (op in ("+", "*") and len(node.items) > 3)) or ew.literal:
         return None  # (in a players loop written out the closure would read the loop's variable)
     parts = [ew.write_int(i, scope) for i in node.items[1:]]
     if None in parts:

@@ -162,7 +162,7 @@ class FlowWriter(ExprWriter):
         return self.advance(item, ind, top) + self.count_turn(item, ind) + self.emit(item.shape[2], ind)
 
     def count_turn(self, item, ind: int) -> list[str]:
-        _, end, body, team, w, limit = item.shape
+        _, _end, _body, team, w, limit = item.shape
         pad = "    " * ind
         rounds = [] if team else [f"{pad}if len(s.pstack) == 2:", f"{pad}    s.rounds += 1"]
         return [f"{pad}s.steps += 1"] + rounds + [f"{pad}s.work -= {w}",
@@ -171,7 +171,7 @@ class FlowWriter(ExprWriter):
     def stage(self, item, ind: int) -> list[str]:
         """A stage (flow.a_stage): its turns until the end holds, the cycle advanced between
         turns; the body is written once, the first turn told apart by a flag."""
-        _, end, body, team, w, limit = item.shape
+        _, end, body, team, _w, _limit = item.shape
         pad = "    " * ind
         stack, top, first = self.fresh("stack"), self.fresh("top"), self.fresh("first")
         cond = self.bool_expr(item.node.items[2].items[1], item.scope, end)
@@ -375,13 +375,13 @@ class FlowWriter(ExprWriter):
             lines += ["    try:", f"        {self.resume_of(sub)}(s, e, frames, k - 1)",
                       "    except Suspend as _sus:", "        _sus.frames.append(None)", "        raise"]
         elif kind == "each":
-            _, coll, slot, body, w, h = item.shape
+            _, _coll, slot, body, _w, _h = item.shape
             lines += ["    elems, j = frames[k]", "    try:", f"        {self.resume_of(body)}(s, e, frames, k - 1)",
                       "        for j in range(j + 1, len(elems)):", f"            e[{slot}] = elems[j]"]
             lines += self.block(self.emit(body, 3), "            ")
             lines += ["    except Suspend as _sus:", "        _sus.frames.append((elems, j))", "        raise"]
         elif kind == "stage":
-            _, end, body, team, w, limit = item.shape
+            _, end, body, team, _w, _limit = item.shape
             cond = self.bool_expr(item.node.items[2].items[1], item.scope, end)
             self.chars_elsewhere += len(cond)
             lines += ["    d = frames[k]", f"    stack = s.{'tstack' if team else 'pstack'}", "    top = stack[d]",

@@ -184,7 +184,7 @@ class _Analysis:
         """The location of ``(top|bottom|INDEX LOCATION)``."""
         if not (isinstance(x, SList) and len(x.items) == 2):
             raise _Stop
-        if not (kw(x.items[0], "top", "bottom") or isinstance(x.items[0], Atom) and x.items[0].kind == INT):
+        if not (kw(x.items[0], "top", "bottom") or (isinstance(x.items[0], Atom) and x.items[0].kind == INT)):
             raise _Stop
         return self.location(x.items[1], env)
 
@@ -580,7 +580,7 @@ def _counts_text(counts: list[int]) -> str:
 
 
 def _label(key) -> str:
-    owner, kind, name = key
+    owner, _kind, name = key
     return name if owner == "game" else f"{name} of P{owner[1]}"
 
 

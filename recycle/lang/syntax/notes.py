@@ -104,7 +104,7 @@ def _walk(node):
 
 def _options(game_form) -> list:
     """The option forms of every choice: the items of ``(choice (ITEM ...))``, in text order."""
-    out = []
+    out: list = []
     for n in _walk(game_form):
         if isinstance(n, SList) and n.head == "choice" and len(n.items) > 1 and isinstance(n.items[1], SList):
             out.extend(i for i in n.items[1].items if isinstance(i, SList))

@@ -22,6 +22,7 @@ import os
 import re
 import stat
 import threading
+from typing import Any
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,7 +47,7 @@ class Atom:
     """One token: an integer, a 'VARIABLE, a keyword or NAME, an operator or punctuation."""
 
     kind: str
-    value: object
+    value: Any  # an int for INT, else a str
     span: Span
 
     def __str__(self) -> str:
@@ -238,8 +239,8 @@ def _unclosed(text: str, filename: str) -> RecycleSyntaxError:
             score = (_misaligned(fixed), len(_dedents(fixed, 1000)))
             if best is None or score < best[0]:
                 best = (score, form, follower)
-        if best[0][0] < misaligned:
-            return _not_closed(text, filename, best[1], best[2])
+        if best[0][0] < misaligned:  # type: ignore[index]  # a follower was found: best is set
+            return _not_closed(text, filename, best[1], best[2])  # type: ignore[index]
     open_ = []
     for m in _PARENS.finditer(text):
         if m.group() == "(":
@@ -247,7 +248,8 @@ def _unclosed(text: str, filename: str) -> RecycleSyntaxError:
         elif m.group() == ")" and open_:
             open_.pop()
     line, col = position(text, open_[0])
-    head = _HEAD.match(text, open_[0]).group(1)
+    m = _HEAD.match(text, open_[0])
+    head = m.group(1) if m else None
     what = f"({head} ...)" if head else "this '('"
     if len(open_) == 1:
         advice = "add ')' at the end of the file"
@@ -261,14 +263,14 @@ def _not_closed(text: str, filename: str, form: tuple, follower: tuple) -> Recyc
     """The message naming ``form`` (line, column, indentation, offset) as not closed before the
     ``follower`` line (line, column, offset)."""
     line, col, _, at = form
-    head = _HEAD.match(text, at).group(1)
+    head = _HEAD.match(text, at).group(1)  # type: ignore[union-attr]  # _HEAD matches anywhere (its group may be empty)
     what = f"the ({head} ...)" if head else "the form"
     outer = re.search(r"\(\s*([A-Za-z][A-Za-z0-9_]*)\s*$", text[text.rfind("\n", 0, at) + 1:at])
     if not head and outer:  # the list of a (choice ( or (do (
         what = f"the '(' of ({outer.group(1)} ("
     follow = text[follower[2]:].split(None, 1)[0]
     if follow.startswith("("):
-        follow = "(" + (_HEAD.match(text, follower[2]).group(1) or "") + " ..."
+        follow = "(" + (_HEAD.match(text, follower[2]).group(1) or "") + " ..."  # type: ignore[union-attr]
     return RecycleSyntaxError(
         f"{what} opened on line {line} is never closed: add its ')' before line {follower[0]}, whose "
         f"{follow} is indented as outside it", Span(filename, line, col, line, col + 1), text)
@@ -426,8 +428,8 @@ def _lark_error(exc: UnexpectedInput, text: str, filename: str) -> RecycleSyntax
     col = exc.column if exc.column and exc.column > 0 else 1
     span = Span(filename, line, col, line, col + 1)
     if isinstance(exc, UnexpectedCharacters):
-        return _unexpected_character(text, exc.pos_in_stream, filename, line, col)
-    expected = " or ".join(sorted({_TOKEN_WORDS.get(t, t) for t in exc.expected}))
+        return _unexpected_character(text, exc.pos_in_stream, filename, line, col)  # type: ignore[arg-type]  # set on UnexpectedCharacters
+    expected = " or ".join(sorted({_TOKEN_WORDS.get(t, t) for t in exc.expected}))  # type: ignore[attr-defined]  # UnexpectedToken and UnexpectedEOF have it
     if isinstance(exc, UnexpectedToken) and exc.token.type != "$END":
         tok = exc.token
         span = Span(filename, tok.line, tok.column, tok.end_line or line, tok.end_column or col + 1)
@@ -484,7 +486,7 @@ def _os_reason(exc: OSError) -> str:
     """Why a file could not be read, in a few words ("no such file")."""
     reasons = {errno.ENOENT: "no such file", errno.EACCES: "permission denied", errno.EISDIR: "it is a folder",
                errno.ENOTDIR: "no such file (a part of the path is not a folder)"}
-    return reasons.get(exc.errno) or (exc.strerror or str(exc)).lower()
+    return reasons.get(exc.errno) or (exc.strerror or str(exc)).lower()  # type: ignore[arg-type]  # None is simply not a key
 
 
 def parse_file(path: str | Path) -> SourceFile:

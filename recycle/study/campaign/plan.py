@@ -84,7 +84,7 @@ class Plan:
     nplayers: dict = field(default_factory=dict)  # (game, variant) -> its number of players
 
     @classmethod
-    def from_toml(cls, path) -> "Plan":
+    def from_toml(cls, path) -> Plan:
         """Read and check the plan at ``path``; its game files are named relative to its folder."""
         path = Path(path)
         try:
@@ -100,7 +100,7 @@ class Plan:
         return cls.from_text(text, path.parent, default_name=path.stem)
 
     @classmethod
-    def from_text(cls, text: str, folder, default_name: str = "campaign") -> "Plan":
+    def from_text(cls, text: str, folder, default_name: str = "campaign") -> Plan:
         """A plan from TOML ``text``, its game files relative to ``folder``."""
         try:
             d = tomllib.loads(text)

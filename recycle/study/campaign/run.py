@@ -15,7 +15,7 @@ import time
 from concurrent.futures import CancelledError
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 from . import store
 from .job import ChunkResult, ChunkTask, mismatch, run_chunk

@@ -101,7 +101,7 @@ def begin(con, plan, cells: list[dict], resume: bool) -> set:
                 "games": str(plan.games_per_cell), "chunk": str(plan.chunk), "max_steps": str(plan.max_steps),
                 "max_work": "" if plan.max_work is None else str(plan.max_work),
                 "heuristics": str(plan.heuristics).lower(),
-                "started": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")}
+                "started": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")}
         con.execute("BEGIN")
         con.executemany("INSERT INTO plan VALUES (?, ?)", list(rows.items()))
         con.executemany("INSERT INTO cells VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -151,7 +151,7 @@ def _write_chunk(con, res: ChunkResult) -> bool:
             _insert_games(con, res)
         con.execute("INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [game, variant, lineup, chunk, res.seed, games, "failed" if res.error else "done", res.error,
-                     res.worker, res.seconds, _dt.datetime.now(_dt.timezone.utc).replace(tzinfo=None)])
+                     res.worker, res.seconds, _dt.datetime.now(_dt.UTC).replace(tzinfo=None)])
         con.execute("COMMIT")
     except BaseException:
         try:
