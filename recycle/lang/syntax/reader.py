@@ -248,8 +248,8 @@ def _unclosed(text: str, filename: str) -> RecycleSyntaxError:
         elif m.group() == ")" and open_:
             open_.pop()
     line, col = position(text, open_[0])
-    m = _HEAD.match(text, open_[0])
-    head = m.group(1) if m else None
+    opened = _HEAD.match(text, open_[0])
+    head = opened.group(1) if opened else None
     what = f"({head} ...)" if head else "this '('"
     if len(open_) == 1:
         advice = "add ')' at the end of the file"
