@@ -201,8 +201,9 @@ class _Stepping:
         c.points = self.points[:]
         c.pstack = [x[:] for x in self.pstack]
         c.tstack = [x[:] for x in self.tstack]
+        self_rng_copy = None
         if rng is None:
-            rng = self.rng.copy() if type(self.rng) is Stream else _copied(self.rng)
+            rng = self_rng_copy = self.rng.copy() if type(self.rng) is Stream else _copied(self.rng)
         c.rng = rng
         c.steps, c.decisions, c.options_total = self.steps, self.decisions, self.options_total
         c.rounds = self.rounds
@@ -224,6 +225,8 @@ class _Stepping:
         c.chosen = None
         c.knowledge = None
         c.events = None
+        # a copy given another generator is no longer the game of its seed (pickling refuses it)
+        c.resampled = self.resampled or rng is not self_rng_copy
         if track and self.knowledge is not None:
             from .knowledge import KnowledgeSink
 
@@ -238,6 +241,13 @@ class _Stepping:
             return {}
         return dict(self.knowledge[player])
 
+    def __reduce__(self):
+        """Pickled as its game's text, its seed and the decisions applied: unpickling plays
+        them again (recycle/engine/serial.py). Unpickle only what you trust."""
+        from .serial import state_reduce
+
+        return state_reduce(self)
+
 
 
 
@@ -251,7 +261,8 @@ class State(_Stepping):
     __slots__ = ("game", "locs", "card_loc", "ints", "strs", "points", "pstack", "tstack", "rng",
                  "events", "steps", "rounds", "decisions", "options_total", "max_steps", "chooser",
                  "team_members", "team_of", "nteams", "scores", "decide", "pick",
-                 "seed", "history", "work", "max_work", "nevents", "env", "frames", "waiting", "options", "chosen", "knowledge")
+                 "seed", "history", "work", "max_work", "nevents", "env", "frames", "waiting", "options", "chosen", "knowledge",
+                 "resampled")
 
     def __init__(self, game, rng: Stream, record: bool, max_steps: int, max_work: int = DEFAULT_MAX_WORK):
         self.game = game
@@ -302,6 +313,9 @@ class State(_Stepping):
         self.chosen = None
         # per player, the cards whose location it knows (card -> location), when tracked
         self.knowledge = None
+        # True once its hidden cards or its generator were changed (clone(rng=...)): no
+        # longer the game its seed and history replay, so it cannot be pickled
+        self.resampled = False
 
     def grow_locs(self) -> None:
         """Make room for locations registered after this state was made (computed names)."""
