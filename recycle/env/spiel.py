@@ -47,7 +47,7 @@ class _Core:
     """What one OpenSpiel state holds; OpenSpiel copies a Python state by deep-copying its
     attributes, so this one object copies itself cheaply (``State.clone``)."""
 
-    __slots__ = ("spec", "deal", "s", "log", "truncated", "seen", "cache")
+    __slots__ = ("spec", "deal", "s", "log", "truncated", "seen", "cache", "resampled")
 
     def __init__(self, spec: EnvSpec):
         self.spec = spec
@@ -58,6 +58,8 @@ class _Core:
         # per player: the log entries told as it saw them (told lazily: [tokens, entries told])
         self.seen = [[[f"P{p}"], 0] for p in range(spec.nplayers)]
         self.cache: dict = {}
+        # True for a world dealt again by resample_from_infostate: not the game of its actions
+        self.resampled = False
 
     def __deepcopy__(self, memo):
         c = _Core.__new__(_Core)
@@ -66,7 +68,46 @@ class _Core:
         c.seen = [[tokens[:], told] for tokens, told in self.seen]
         c.cache = {}
         c.s = self.s if self.s is None or isinstance(self.s, _Stopped) else _tracked_copy(self.s, c.log)
+        c.resampled = self.resampled
         return c
+
+    def apply(self, action: int) -> None:
+        """Play ``action``: a deal byte, then an option index (``RecycleState.apply_action``)."""
+        self.cache = {}
+        if self.s is None:
+            self.deal.append(action)
+            if len(self.deal) == DEAL_BYTES:
+                spec = self.spec
+                try:
+                    self.s = spec.game.new_state(seed=int.from_bytes(bytes(self.deal), "big"), record=self.log,
+                                                 track=True, max_steps=spec.max_steps)
+                except StepLimitExceeded as exc:
+                    self.truncated = str(exc)
+                    self.s = _Stopped()
+                    return
+                if not self.s.is_terminal():
+                    spec.check(self.s)
+            return
+        s = self.s
+        self.log.append(("d", s.current_player(), action))
+        try:
+            s.apply(action)
+        except StepLimitExceeded as exc:
+            self.truncated = str(exc)
+            return
+        if not s.is_terminal():
+            self.spec.check(s)
+
+    def actions(self) -> list[int]:
+        """Every action applied since the initial state: the deal bytes, then the decisions."""
+        return self.deal + [e[2] for e in self.log if type(e) is tuple]
+
+    def __reduce__(self):
+        # OpenSpiel serializes a Python state as a pickle of its attributes (this core): it
+        # is pickled as the game and the actions applied, replayed when it is loaded
+        from .saving import core_reduce
+
+        return core_reduce(self)
 
 
 def _tracked_copy(s, log, knowledge=None):
@@ -105,31 +146,7 @@ class RecycleState(pyspiel.State):
         return [(b, p) for b in range(OUTCOMES)]
 
     def _apply_action(self, action):
-        c = self._core
-        c.cache = {}
-        if c.s is None:
-            c.deal.append(int(action))
-            if len(c.deal) == DEAL_BYTES:
-                spec = c.spec
-                try:
-                    c.s = spec.game.new_state(seed=self.deal_number(), record=c.log, track=True,
-                                              max_steps=spec.max_steps)
-                except StepLimitExceeded as exc:
-                    c.truncated = str(exc)
-                    c.s = _Stopped()
-                    return
-                if not c.s.is_terminal():
-                    spec.check(c.s)
-            return
-        s = c.s
-        c.log.append(("d", s.current_player(), int(action)))
-        try:
-            s.apply(int(action))
-        except StepLimitExceeded as exc:
-            c.truncated = str(exc)
-            return
-        if not s.is_terminal():
-            c.spec.check(s)
+        self._core.apply(int(action))
 
     def deal_number(self) -> int:
         """The deal (the recycle seed) the chance nodes chose, once they have all been played."""
@@ -147,6 +164,13 @@ class RecycleState(pyspiel.State):
 
     def rewards(self):
         return self.returns()
+
+    def serialize(self) -> str:
+        """This state as plain text: the game's digest and the actions applied (see
+        ``recycle.env.saving``); ``game.deserialize_state`` reads it back."""
+        from .saving import state_text
+
+        return state_text(self._core)
 
     def recycle_state(self):
         """The underlying recycle ``State`` (None before the deal)."""
@@ -221,6 +245,7 @@ class RecycleState(pyspiel.State):
             if p != player_id:
                 core.seen[p] = [[f"P{p} as P{player_id} saw:"] + mine[0][1:], mine[1]]
         core.cache = {}
+        core.resampled = True
         return clone
 
 
@@ -306,6 +331,13 @@ class RecycleGame(pyspiel.Game):
     def new_initial_state(self):
         return RecycleState(self)
 
+    def deserialize_state(self, text: str) -> "RecycleState":
+        """The state ``RecycleState.serialize`` wrote: checked (this game, legal actions, a
+        bounded length) and replayed; ValueError with the reason for anything else."""
+        from .saving import read_state_text
+
+        return read_state_text(self, text)
+
     def make_py_observer(self, iig_obs_type=None, params=None):
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
@@ -340,6 +372,9 @@ def _game_class(spec: EnvSpec):
     cls = type(f"RecycleGame_{name}", (RecycleGame,), {"spec": spec, "game_type": game_type})
     pyspiel.register_game(game_type, cls)
     _CLASSES[id(spec)] = cls
+    from .saving import remember_spec
+
+    remember_spec(spec)
     return cls
 
 

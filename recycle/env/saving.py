@@ -1,0 +1,158 @@
+"""Serialized OpenSpiel states of RECYCLE games: ``state.serialize()`` and
+``game.deserialize_state(text)``, pickle, and OpenSpiel's own ``serialize_game_and_state``.
+
+``state.serialize()`` is plain text of three lines::
+
+    recycle-openspiel-state 1
+    game 3f9a...            (32 hex digits: the game's text, file name, work budget and env options)
+    actions 17,201,4,96,0,2 (every action since the initial state: the deal bytes, then decisions)
+
+``game.deserialize_state(text)`` reads only that: text from anywhere is checked (this format,
+this game, a length no state of the game can exceed, each action legal where it is applied)
+and replayed, and anything else is a ``ValueError`` that says what is wrong.
+
+OpenSpiel's C++ side (``pyspiel.serialize_game_and_state``, ``random_sim_test(serialize=True)``,
+``pickle`` of a state) saves a Python game's state as a pickle of its attributes, and loads it by
+unpickling: the core of a state pickles as its game's record and the text above, replayed
+when loaded (recycle/engine/serial.py says why replay). Unpickling runs code chosen by the
+pickle's author, so those are for trusted data only (docs/security.md).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..engine.serial import game_digest, game_record, prepared_game, text_digest
+from ..errors import RecycleError
+
+HEADER = "recycle-openspiel-state 1"
+_NUMBERS = re.compile(r"\d{1,9}(?:,\d{1,9})*")
+_HEX = re.compile(r"[0-9a-f]{32}")
+
+_SPECS: dict = {}
+
+
+def _options_digest(game, reward: str, max_actions, max_steps: int) -> str:
+    return text_digest(f"{game_digest(game)}\n{reward}\n{max_actions}\n{max_steps}")[:32]
+
+
+def spec_digest(spec) -> str:
+    """The digest a serialized state names its game by: the game and the spec's options."""
+    given = spec.num_actions if spec.action_source == "given" else None
+    return _options_digest(spec.game, spec.reward, given, spec.max_steps)
+
+
+def remember_spec(spec) -> None:
+    """Keep ``spec`` (a registered OpenSpiel game's) for the states loaded in this process."""
+    _SPECS.setdefault(spec_digest(spec), spec)
+
+
+def _spec_of(record: tuple):
+    """The spec of a saved state's game: the registered one when this process has it, else
+    the game is compiled from its text and registered (so later loads find it)."""
+    from .spec import spec_for
+    from .spiel import _game_class
+
+    game_rec, max_actions, reward, max_steps = record
+    game = prepared_game(*game_rec)
+    spec = _SPECS.get(_options_digest(game, reward, max_actions, max_steps))
+    if spec is None:
+        spec = spec_for(game, max_actions, reward, max_steps)
+        _game_class(spec)
+    return spec
+
+
+def state_text(core) -> str:
+    """The plain text of a state's core (see the module docstring)."""
+    if core.resampled:
+        raise ValueError("a state dealt again by resample_from_infostate cannot be serialized: "
+                         "its actions do not lead to it")
+    actions = core.actions()
+    listed = f" {','.join(map(str, actions))}" if actions else ""
+    return f"{HEADER}\ngame {spec_digest(core.spec)}\nactions{listed}"
+
+
+def max_text_length(spec) -> int:
+    """The longest text a state of ``spec``'s game can serialize to."""
+    from .spiel import DEAL_BYTES, OUTCOMES
+
+    digits = len(str(max(spec.num_actions, OUTCOMES)))
+    return len(HEADER) + 60 + (DEAL_BYTES + spec.max_steps) * (digits + 1)
+
+
+def parse_state_text(spec, text) -> list[int]:
+    """The actions of a serialized state of ``spec``'s game; ValueError for any other text."""
+    if not isinstance(text, str):
+        raise ValueError(f"a serialized RECYCLE state is a string, not {type(text).__name__}")
+    limit = max_text_length(spec)
+    if len(text) > limit:
+        raise ValueError(f"a serialized state of {len(text)} characters: no state of {spec.game.name} "
+                         f"is longer than {limit}")
+    lines = text.split("\n")
+    if len(lines) != 3 or lines[0] != HEADER:
+        raise ValueError(f"not a serialized RECYCLE state: expected 3 lines, {HEADER!r}, 'game DIGEST' "
+                         "and 'actions A,B,...'")
+    game, actions = lines[1], lines[2]
+    if not game.startswith("game ") or not _HEX.fullmatch(game[5:]):
+        raise ValueError("line 2 of a serialized RECYCLE state must be 'game' and 32 hex digits")
+    mine = spec_digest(spec)
+    if game[5:] != mine:
+        raise ValueError(f"the state was serialized for another game (digest {game[5:]}), not "
+                         f"{spec.game.name} with these options (digest {mine})")
+    if actions == "actions":
+        return []
+    if not actions.startswith("actions ") or not _NUMBERS.fullmatch(actions[8:]):
+        raise ValueError("line 3 of a serialized RECYCLE state must be 'actions' and numbers "
+                         "separated by commas")
+    return [int(a) for a in actions[8:].split(",")]
+
+
+def check_action(core, action: int, k: int) -> None:
+    """ValueError unless ``action`` is legal in ``core`` (the ``k``-th action, from 1)."""
+    from .spiel import OUTCOMES
+
+    if core.s is None:
+        if action >= OUTCOMES:
+            raise ValueError(f"action {k} is deal byte {action}: a byte is 0 to {OUTCOMES - 1}")
+        return
+    if core.truncated or core.s.is_terminal():
+        raise ValueError(f"action {k}: the game is already over")
+    n = core.spec.check(core.s)
+    if action >= n:
+        raise ValueError(f"action {k} is option {action} of a decision with {n} options")
+
+
+def _replay(apply, core, actions: list[int]) -> None:
+    for k, a in enumerate(actions, 1):
+        check_action(core, a, k)
+        try:
+            apply(a)
+        except RecycleError as exc:
+            raise ValueError(f"action {k} broke a rule of the game: {exc}") from None
+
+
+def read_state_text(game, text):
+    """``RecycleGame.deserialize_state``: the checked text replayed from a new initial state."""
+    actions = parse_state_text(game.spec, text)
+    state = game.new_initial_state()
+    _replay(state.apply_action, state._core, actions)
+    return state
+
+
+def core_reduce(core) -> tuple:
+    """``_Core.__reduce__``: the game's record and the state's text."""
+    if core.resampled:
+        raise TypeError("cannot pickle a state dealt again by resample_from_infostate: "
+                        "its actions do not lead to it")
+    spec = core.spec
+    given = spec.num_actions if spec.action_source == "given" else None
+    return (_core_from_saved, ((game_record(spec.game), given, spec.reward, spec.max_steps), state_text(core)))
+
+
+def _core_from_saved(record: tuple, text: str):
+    from .spiel import _Core
+
+    spec = _spec_of(record)
+    core = _Core(spec)
+    _replay(core.apply, core, parse_state_text(spec, text))
+    return core
