@@ -29,7 +29,7 @@ from collections import OrderedDict
 GAME_CACHE_SIZE = 32
 
 _GAMES: OrderedDict = OrderedDict()
-_KEYS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_KEYS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _LOCK = threading.Lock()
 
 
@@ -51,7 +51,7 @@ def game_record(game) -> tuple:
 def game_digest(game) -> str:
     """A short name of a game's text and load options (what a saved state must match)."""
     game_record(game)
-    digest, filename, engine, max_work = _KEYS[game]
+    digest, filename, _engine, max_work = _KEYS[game]
     return text_digest(f"{digest}\n{filename}\n{max_work}")[:32]
 
 
@@ -70,7 +70,7 @@ def prepared_game(text: str, filename: str, engine: str | None, max_work: int):
     from .game import ENGINES, PreparedGame
 
     if not isinstance(text, str) or not isinstance(filename, str):
-        raise ValueError("a saved game's text and file name must be strings")
+        raise ValueError("a saved game's text and file name must be strings")  # noqa: TRY004 - bad data
     if engine not in ENGINES:
         engine = None
     key = (text_digest(text), filename, engine, max_work)

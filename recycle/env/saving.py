@@ -24,6 +24,7 @@ import re
 
 from ..engine.serial import game_digest, game_record, prepared_game, text_digest
 from ..errors import RecycleError
+from .spec import ActionSpaceExceeded
 
 HEADER = "recycle-openspiel-state 1"
 _NUMBERS = re.compile(r"\d{1,9}(?:,\d{1,9})*")
@@ -83,7 +84,8 @@ def max_text_length(spec) -> int:
 def parse_state_text(spec, text) -> list[int]:
     """The actions of a serialized state of ``spec``'s game; ValueError for any other text."""
     if not isinstance(text, str):
-        raise ValueError(f"a serialized RECYCLE state is a string, not {type(text).__name__}")
+        # a ValueError, as OpenSpiel's callers expect for any text that is no state
+        raise ValueError(f"a serialized RECYCLE state is a string, not {type(text).__name__}")  # noqa: TRY004
     limit = max_text_length(spec)
     if len(text) > limit:
         raise ValueError(f"a serialized state of {len(text)} characters: no state of {spec.game.name} "
@@ -127,8 +129,8 @@ def _replay(apply, core, actions: list[int]) -> None:
         check_action(core, a, k)
         try:
             apply(a)
-        except RecycleError as exc:
-            raise ValueError(f"action {k} broke a rule of the game: {exc}") from None
+        except (RecycleError, ActionSpaceExceeded) as exc:
+            raise ValueError(f"action {k} cannot be replayed: {exc}") from None
 
 
 def read_state_text(game, text):

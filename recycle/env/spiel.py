@@ -331,7 +331,7 @@ class RecycleGame(pyspiel.Game):
     def new_initial_state(self):
         return RecycleState(self)
 
-    def deserialize_state(self, text: str) -> "RecycleState":
+    def deserialize_state(self, text: str) -> RecycleState:
         """The state ``RecycleState.serialize`` wrote: checked (this game, legal actions, a
         bounded length) and replayed; ValueError with the reason for anything else."""
         from .saving import read_state_text
