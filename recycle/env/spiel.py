@@ -22,6 +22,9 @@
   stopped by its step limit or work budget ends with all returns 0.
 * ``resample_from_infostate(p, sampler)`` deals a state consistent with p's information
   (``Observation.sample_world``): OpenSpiel's ISMCTS bot works through it.
+* **Saving**: ``state.serialize()`` is plain text (the game's digest and the actions) that
+  ``game.deserialize_state`` checks and replays; OpenSpiel's own serialization and pickle
+  replay the same text (``saving.py``).
 """
 
 from __future__ import annotations
