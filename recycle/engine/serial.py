@@ -43,7 +43,9 @@ def game_record(game) -> tuple:
     The game is kept by ``prepared_game`` too, so that loading it in this process is free."""
     key = _KEYS.get(game)
     if key is None:
-        key = _KEYS[game] = (text_digest(game.source.text), game.source.filename, game.engine, game.max_work)
+        key = (text_digest(game.source.text), game.source.filename, game.engine, game.max_work)
+        with _LOCK:
+            _KEYS[game] = key
     _remember(key, game)
     return (game.source.text, game.source.filename, game.engine, game.max_work)
 
@@ -80,7 +82,8 @@ def prepared_game(text: str, filename: str, engine: str | None, max_work: int):
             _GAMES.move_to_end(key)
             return game
     game = PreparedGame.from_text(text, filename, engine=engine, max_work=max_work)
-    _KEYS[game] = key
+    with _LOCK:
+        _KEYS[game] = key
     _remember(key, game)
     return game
 

@@ -252,3 +252,36 @@ def test_a_resampled_openspiel_state_is_not_serialized():
     world = state.resample_from_infostate(state.current_player(), random.Random(1).random)
     with pytest.raises(ValueError, match="resample_from_infostate cannot be serialized"):
         world.serialize()
+
+
+def test_a_pettingzoo_envs_underlying_state_pickles():
+    pytest.importorskip("pettingzoo", reason="the rl extra is not installed (pip install -e '.[rl]'): no pettingzoo")
+    from recycle.env import pettingzoo_env
+
+    env = pettingzoo_env(GAMES / "schwimmen.rcy", seed=3)
+    env.reset(seed=3)
+    for _ in range(4):
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            break
+        env.step(int(env.observe(agent)["action_mask"].argmax()))
+    s = env.state
+    t = pickle.loads(pickle.dumps(s))
+    assert _looks(t) == _looks(s)
+
+
+def test_an_openspiel_state_pickled_here_loads_in_another_process_that_registered_its_game():
+    _pyspiel()
+    from recycle.env import openspiel_game
+
+    path = GAMES / "go-fish.rcy"
+    state = openspiel_game(path).new_initial_state()
+    rng = random.Random(2)
+    while len(state.history()) < 10 and not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    code = ("import pickle, sys; from recycle.env import openspiel_game; openspiel_game(sys.argv[1]); "
+            "s = pickle.loads(sys.stdin.buffer.read()); print(s.serialize()); print(s.history())")
+    out = subprocess.run([sys.executable, "-c", code, str(path)], input=pickle.dumps(state), capture_output=True,
+                         check=False, cwd=ROOT, timeout=300, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert out.returncode == 0, out.stderr.decode()
+    assert out.stdout.decode() == f"{state.serialize()}\n{state.history()}\n"
