@@ -85,6 +85,9 @@ def prepared_game(text: str, filename: str, engine: str | None, max_work: int):
     with _LOCK:
         _KEYS[game] = key
     _remember(key, game)
+    # the engine that plays it may differ from the one asked for (the default, or a fallback):
+    # its records name that one, and find it again
+    _remember((key[0], filename, game.engine, max_work), game)
     return game
 
 
