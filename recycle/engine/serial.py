@@ -21,6 +21,7 @@ text instead (recycle/env/spiel.py).
 from __future__ import annotations
 
 import hashlib
+import sys
 import threading
 import weakref
 from collections import OrderedDict
@@ -39,21 +40,22 @@ def text_digest(text: str) -> str:
 
 
 def game_record(game) -> tuple:
-    """What ``prepared_game`` needs to load ``game`` again: (text, file name, engine, max_work).
-    The game is kept by ``prepared_game`` too, so that loading it in this process is free."""
+    """What ``prepared_game`` needs to load ``game`` again: (its class, text, file name, engine,
+    max_work). The game is kept by ``prepared_game`` too, so that loading it here is free."""
+    kind = type(game)
     key = _KEYS.get(game)
     if key is None:
-        key = (text_digest(game.source.text), game.source.filename, game.engine, game.max_work)
+        key = (kind, text_digest(game.source.text), game.source.filename, game.engine, game.max_work)
         with _LOCK:
             _KEYS[game] = key
     _remember(key, game)
-    return (game.source.text, game.source.filename, game.engine, game.max_work)
+    return (kind, game.source.text, game.source.filename, game.engine, game.max_work)
 
 
 def game_digest(game) -> str:
     """A short name of a game's text and load options (what a saved state must match)."""
     game_record(game)
-    digest, filename, _engine, max_work = _KEYS[game]
+    _kind, digest, filename, _engine, max_work = _KEYS[game]
     return text_digest(f"{digest}\n{filename}\n{max_work}")[:32]
 
 
@@ -65,29 +67,30 @@ def _remember(key: tuple, game) -> None:
             _GAMES.popitem(last=False)
 
 
-def prepared_game(text: str, filename: str, engine: str | None, max_work: int):
-    """The ``PreparedGame`` of ``text``, compiled once per process for each (text, file name,
-    engine, max_work). An engine this version does not have is replaced by the default one
-    (all engines play the same games)."""
-    from .game import ENGINES, PreparedGame
-
+def prepared_game(kind: type, text: str, filename: str, engine: str | None, max_work: int):
+    """The game of ``text`` (a ``kind``: ``PreparedGame``), compiled once per process for each
+    (text, file name, engine, max_work). An engine this version does not have is replaced by
+    the default one (all engines play the same games)."""
+    # the class comes with the record (pickled by name), so that this module needs no import
+    # of the game's: the game's module imports the state's, which pickles through this one
     if not isinstance(text, str) or not isinstance(filename, str):
-        raise ValueError("a saved game's text and file name must be strings")  # noqa: TRY004 - bad data
-    if engine not in ENGINES:
+        raise ValueError("a saved game's text and file name must be strings")
+    engines = getattr(sys.modules.get(kind.__module__), "ENGINES", ())
+    if engine not in engines:
         engine = None
-    key = (text_digest(text), filename, engine, max_work)
+    key = (kind, text_digest(text), filename, engine, max_work)
     with _LOCK:
         game = _GAMES.get(key)
         if game is not None:
             _GAMES.move_to_end(key)
             return game
-    game = PreparedGame.from_text(text, filename, engine=engine, max_work=max_work)
+    game = kind.from_text(text, filename, engine=engine, max_work=max_work)
     with _LOCK:
         _KEYS[game] = key
     _remember(key, game)
     # the engine that plays it may differ from the one asked for (the default, or a fallback):
     # its records name that one, and find it again
-    _remember((key[0], filename, game.engine, max_work), game)
+    _remember((kind, key[1], filename, game.engine, max_work), game)
     return game
 
 
@@ -102,8 +105,10 @@ def state_reduce(s) -> tuple:
     from .knowledge import KnowledgeSink
 
     if s.resampled:
-        raise TypeError("cannot pickle a state whose hidden cards or future randomness were changed "
-                        "(clone(rng=...), Observation.sample_world): it is not the game of its seed")
+        raise TypeError(
+            "cannot pickle a state whose hidden cards or future randomness were changed "
+            "(clone(rng=...), Observation.sample_world): it is not the game of its seed"
+        )
     if s.frames is None and s.scores is None:
         raise TypeError("cannot pickle a state whose game has not begun (state_after_setup)")
     if s.decide is not None or s.pick is not None:
@@ -113,12 +118,22 @@ def state_reduce(s) -> tuple:
     if track:
         events = events.inner
     record = type(events) is list  # a caller's own event sink is not saved
-    return (restore_state, (game_record(s.game), s.seed, s.max_steps, s.max_work, applied_decisions(s),
-                            list(s.history), track, record))
+    return (
+        restore_state,
+        (game_record(s.game), s.seed, s.max_steps, s.max_work, applied_decisions(s), list(s.history), track, record),
+    )
 
 
-def restore_state(record: tuple, seed: int, max_steps: int, max_work: int, applied: int, history: list,
-                  track: bool = False, events: bool = False):
+def restore_state(
+    record: tuple,
+    seed: int,
+    max_steps: int,
+    max_work: int,
+    applied: int,
+    history: list,
+    track: bool = False,
+    events: bool = False,
+):
     """A state of the game ``record`` (``game_record``) dealt with ``seed`` and replayed
     through ``applied`` decisions, taking ``history``'s options at those of 2+ options."""
     game = prepared_game(*record)

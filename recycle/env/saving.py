@@ -48,74 +48,74 @@ def remember_spec(spec) -> None:
     _SPECS.setdefault(spec_digest(spec), spec)
 
 
-def _spec_of(record: tuple):
-    """The spec of a saved state's game: the registered one when this process has it, else
-    the game is compiled from its text and registered (so later loads find it)."""
-    from .spec import spec_for
-    from .spiel import _game_class
+def spec_record(spec) -> tuple:
+    """What ``known_spec`` needs to find or make ``spec`` again (its game's record and options)."""
+    given = spec.num_actions if spec.action_source == "given" else None
+    return (game_record(spec.game), given, spec.reward, spec.max_steps)
 
+
+def known_spec(record: tuple):
+    """The spec of a ``spec_record``, and the game: (game, the spec this process registered
+    for it, or None when it has none yet)."""
     game_rec, max_actions, reward, max_steps = record
     game = prepared_game(*game_rec)
-    spec = _SPECS.get(_options_digest(game, reward, max_actions, max_steps))
-    if spec is None:
-        spec = spec_for(game, max_actions, reward, max_steps)
-        _game_class(spec)
-    return spec
+    return game, _SPECS.get(_options_digest(game, reward, max_actions, max_steps))
 
 
 def state_text(core) -> str:
     """The plain text of a state's core (see the module docstring)."""
     if core.resampled:
-        raise ValueError("a state dealt again by resample_from_infostate cannot be serialized: "
-                         "its actions do not lead to it")
+        raise ValueError(
+            "a state dealt again by resample_from_infostate cannot be serialized: its actions do not lead to it"
+        )
     actions = core.actions()
     listed = f" {','.join(map(str, actions))}" if actions else ""
     return f"{HEADER}\ngame {spec_digest(core.spec)}\nactions{listed}"
 
 
-def max_text_length(spec) -> int:
-    """The longest text a state of ``spec``'s game can serialize to."""
-    from .spiel import DEAL_BYTES, OUTCOMES
+def max_text_length(spec, deal_bytes: int, outcomes: int) -> int:
+    """The longest text a state of ``spec``'s game can serialize to (``deal_bytes`` chance
+    nodes of ``outcomes`` outcomes, then its decisions)."""
+    digits = len(str(max(spec.num_actions, outcomes)))
+    return len(HEADER) + 60 + (deal_bytes + spec.max_steps) * (digits + 1)
 
-    digits = len(str(max(spec.num_actions, OUTCOMES)))
-    return len(HEADER) + 60 + (DEAL_BYTES + spec.max_steps) * (digits + 1)
 
-
-def parse_state_text(spec, text) -> list[int]:
-    """The actions of a serialized state of ``spec``'s game; ValueError for any other text."""
+def parse_state_text(spec, text, limit: int) -> list[int]:
+    """The actions of a serialized state of ``spec``'s game, a text of at most ``limit``
+    characters (``max_text_length``); ValueError for any other text."""
     if not isinstance(text, str):
-        # a ValueError, as OpenSpiel's callers expect for any text that is no state
-        raise ValueError(f"a serialized RECYCLE state is a string, not {type(text).__name__}")  # noqa: TRY004
-    limit = max_text_length(spec)
+        raise ValueError(f"a serialized RECYCLE state is a string, not {type(text).__name__}")
     if len(text) > limit:
-        raise ValueError(f"a serialized state of {len(text)} characters: no state of {spec.game.name} "
-                         f"is longer than {limit}")
+        raise ValueError(
+            f"a serialized state of {len(text)} characters: no state of {spec.game.name} is longer than {limit}"
+        )
     lines = text.split("\n")
     if len(lines) != 3 or lines[0] != HEADER:
-        raise ValueError(f"not a serialized RECYCLE state: expected 3 lines, {HEADER!r}, 'game DIGEST' "
-                         "and 'actions A,B,...'")
+        raise ValueError(
+            f"not a serialized RECYCLE state: expected 3 lines, {HEADER!r}, 'game DIGEST' and 'actions A,B,...'"
+        )
     game, actions = lines[1], lines[2]
     if not game.startswith("game ") or not _HEX.fullmatch(game[5:]):
         raise ValueError("line 2 of a serialized RECYCLE state must be 'game' and 32 hex digits")
     mine = spec_digest(spec)
     if game[5:] != mine:
-        raise ValueError(f"the state was serialized for another game (digest {game[5:]}), not "
-                         f"{spec.game.name} with these options (digest {mine})")
+        raise ValueError(
+            f"the state was serialized for another game (digest {game[5:]}), not "
+            f"{spec.game.name} with these options (digest {mine})"
+        )
     if actions == "actions":
         return []
     if not actions.startswith("actions ") or not _NUMBERS.fullmatch(actions[8:]):
-        raise ValueError("line 3 of a serialized RECYCLE state must be 'actions' and numbers "
-                         "separated by commas")
+        raise ValueError("line 3 of a serialized RECYCLE state must be 'actions' and numbers separated by commas")
     return [int(a) for a in actions[8:].split(",")]
 
 
-def check_action(core, action: int, k: int) -> None:
-    """ValueError unless ``action`` is legal in ``core`` (the ``k``-th action, from 1)."""
-    from .spiel import OUTCOMES
-
+def check_action(core, action: int, k: int, outcomes: int) -> None:
+    """ValueError unless ``action`` is legal in ``core`` (the ``k``-th action, from 1; a deal
+    byte has ``outcomes`` values)."""
     if core.s is None:
-        if action >= OUTCOMES:
-            raise ValueError(f"action {k} is deal byte {action}: a byte is 0 to {OUTCOMES - 1}")
+        if action >= outcomes:
+            raise ValueError(f"action {k} is deal byte {action}: a byte is 0 to {outcomes - 1}")
         return
     if core.truncated or core.s.is_terminal():
         raise ValueError(f"action {k}: the game is already over")
@@ -124,37 +124,12 @@ def check_action(core, action: int, k: int) -> None:
         raise ValueError(f"action {k} is option {action} of a decision with {n} options")
 
 
-def _replay(apply, core, actions: list[int]) -> None:
+def replay(apply, core, actions: list[int], outcomes: int) -> None:
+    """Check each action in ``core`` (``check_action``) and play it with ``apply``; a rule of
+    the game broken on the way is a ValueError too."""
     for k, a in enumerate(actions, 1):
-        check_action(core, a, k)
+        check_action(core, a, k, outcomes)
         try:
             apply(a)
         except (RecycleError, ActionSpaceExceeded) as exc:
             raise ValueError(f"action {k} cannot be replayed: {exc}") from None
-
-
-def read_state_text(game, text):
-    """``RecycleGame.deserialize_state``: the checked text replayed from a new initial state."""
-    actions = parse_state_text(game.spec, text)
-    state = game.new_initial_state()
-    _replay(state.apply_action, state._core, actions)
-    return state
-
-
-def core_reduce(core) -> tuple:
-    """``_Core.__reduce__``: the game's record and the state's text."""
-    if core.resampled:
-        raise TypeError("cannot pickle a state dealt again by resample_from_infostate: "
-                        "its actions do not lead to it")
-    spec = core.spec
-    given = spec.num_actions if spec.action_source == "given" else None
-    return (_core_from_saved, ((game_record(spec.game), given, spec.reward, spec.max_steps), state_text(core)))
-
-
-def _core_from_saved(record: tuple, text: str):
-    from .spiel import _Core
-
-    spec = _spec_of(record)
-    core = _Core(spec)
-    _replay(core.apply, core, parse_state_text(spec, text))
-    return core

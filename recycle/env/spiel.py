@@ -40,6 +40,7 @@ from ..engine.public import public_options
 from ..errors import StepLimitExceeded
 from ..lang.forms.values import MoveEvent, StorageEvent, may_see
 from ..streams import Stream
+from .saving import known_spec, max_text_length, parse_state_text, remember_spec, replay, spec_record, state_text
 from .spec import EnvSpec, spec_for
 
 DEAL_BYTES = 4
@@ -108,9 +109,23 @@ class _Core:
     def __reduce__(self):
         # OpenSpiel serializes a Python state as a pickle of its attributes (this core): it
         # is pickled as the game and the actions applied, replayed when it is loaded
-        from .saving import core_reduce
+        if self.resampled:
+            raise TypeError("cannot pickle a state dealt again by resample_from_infostate: "
+                            "its actions do not lead to it")
+        return (_core_from_saved, (spec_record(self.spec), state_text(self)))
 
-        return core_reduce(self)
+
+def _core_from_saved(record: tuple, text: str) -> _Core:
+    """A pickled core (``_Core.__reduce__``): its game found (or compiled and registered),
+    its actions checked and replayed."""
+    game, spec = known_spec(record)
+    if spec is None:
+        _, max_actions, reward, max_steps = record
+        spec = spec_for(game, max_actions, reward, max_steps)
+        _game_class(spec)
+    core = _Core(spec)
+    replay(core.apply, core, parse_state_text(spec, text, max_text_length(spec, DEAL_BYTES, OUTCOMES)), OUTCOMES)
+    return core
 
 
 def _tracked_copy(s, log, knowledge=None):
@@ -171,8 +186,6 @@ class RecycleState(pyspiel.State):
     def serialize(self) -> str:
         """This state as plain text: the game's digest and the actions applied (see
         ``recycle.env.saving``); ``game.deserialize_state`` reads it back."""
-        from .saving import state_text
-
         return state_text(self._core)
 
     def recycle_state(self):
@@ -337,9 +350,11 @@ class RecycleGame(pyspiel.Game):
     def deserialize_state(self, text: str) -> RecycleState:
         """The state ``RecycleState.serialize`` wrote: checked (this game, legal actions, a
         bounded length) and replayed; ValueError with the reason for anything else."""
-        from .saving import read_state_text
-
-        return read_state_text(self, text)
+        spec = self.spec
+        actions = parse_state_text(spec, text, max_text_length(spec, DEAL_BYTES, OUTCOMES))
+        state = self.new_initial_state()
+        replay(state.apply_action, state._core, actions, OUTCOMES)
+        return state
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         if params:
@@ -375,8 +390,6 @@ def _game_class(spec: EnvSpec):
     cls = type(f"RecycleGame_{name}", (RecycleGame,), {"spec": spec, "game_type": game_type})
     pyspiel.register_game(game_type, cls)
     _CLASSES[id(spec)] = cls
-    from .saving import remember_spec
-
     remember_spec(spec)
     return cls
 

@@ -17,7 +17,7 @@ import sys
 import pytest
 
 import recycle
-from recycle.engine.game import ENGINES
+from recycle.engine.game import ENGINES, PreparedGame
 from recycle.engine.serial import prepared_game, restore_state
 from recycle.streams import Stream
 from tests.conftest import CORPUS, GAMES, ROOT
@@ -30,11 +30,13 @@ STOPS = (0, 2, 7)  # decisions applied before saving (or the end, when the game 
 
 
 def _pyspiel():
-    return pytest.importorskip("pyspiel", reason="the rl extra is not installed (pip install -e '.[rl]'): "
-                                                 "no open_spiel")
+    return pytest.importorskip(
+        "pyspiel", reason="the rl extra is not installed (pip install -e '.[rl]'): no open_spiel"
+    )
 
 
 # -- the engine's State: pickle -----------------------------------------------------------------
+
 
 def _step_randomly(s, rng: random.Random, decisions: int | None = None) -> None:
     """Apply random options until ``decisions`` have been applied (or the end)."""
@@ -51,8 +53,20 @@ def _looks(s) -> tuple:
     options = [o.describe() for o in s.legal_options()]
     views = [repr(s.observation(p)) for p in range(n)] if not s.is_terminal() else []
     known = [s.known_locations(p) for p in range(n)]
-    return (s.is_terminal(), options, views, known, s.history, s.decisions, s.steps, s.work,
-            s.locs, s.ints, s.strs, None if not s.is_terminal() else s.current_player())
+    return (
+        s.is_terminal(),
+        options,
+        views,
+        known,
+        s.history,
+        s.decisions,
+        s.steps,
+        s.work,
+        s.locs,
+        s.ints,
+        s.strs,
+        None if not s.is_terminal() else s.current_player(),
+    )
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -84,19 +98,28 @@ def test_a_state_unpickled_in_another_process_is_the_same_game():
     game = recycle.load(GAMES / "go-fish.rcy")
     s = game.new_state(seed=4)
     _step_randomly(s, random.Random(4), 6)
-    code = ("import json, pickle, sys; s = pickle.loads(sys.stdin.buffer.read()); "
-            "print(json.dumps([s.history, s.locs, [o.describe() for o in s.legal_options()]]))")
-    out = subprocess.run([sys.executable, "-c", code], input=pickle.dumps(s), capture_output=True, check=False,
-                         cwd=ROOT, timeout=300, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    code = (
+        "import json, pickle, sys; s = pickle.loads(sys.stdin.buffer.read()); "
+        "print(json.dumps([s.history, s.locs, [o.describe() for o in s.legal_options()]]))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        input=pickle.dumps(s),
+        capture_output=True,
+        check=False,
+        cwd=ROOT,
+        timeout=300,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    )
     assert out.returncode == 0, out.stderr.decode()
     assert json.loads(out.stdout) == [s.history, s.locs, [o.describe() for o in s.legal_options()]]
 
 
 def test_loading_the_same_text_twice_compiles_it_once():
     text = (GAMES / "war.rcy").read_text()
-    a = prepared_game(text, "war.rcy", None, 10_000_000)
-    b = prepared_game(text, "war.rcy", None, 10_000_000)
-    c = prepared_game(text, "war.rcy", None, 5_000_000)
+    a = prepared_game(PreparedGame, text, "war.rcy", None, 10_000_000)
+    b = prepared_game(PreparedGame, text, "war.rcy", None, 10_000_000)
+    c = prepared_game(PreparedGame, text, "war.rcy", None, 5_000_000)
     assert a is b and a is not c
 
 
@@ -111,7 +134,7 @@ def test_a_resampled_world_is_not_pickled_as_the_game_of_its_seed():
 
 def test_a_saved_game_whose_choices_do_not_fit_is_a_valueerror():
     game = recycle.load(GAMES / "schwimmen.rcy")
-    record = (game.source.text, game.source.filename, game.engine, game.max_work)
+    record = (PreparedGame, game.source.text, game.source.filename, game.engine, game.max_work)
     with pytest.raises(ValueError, match=r"choice 99 at decision 1, which has \d+ options"):
         restore_state(record, 1, 1000, game.max_work, 1, [99])
     with pytest.raises(ValueError, match="saved choices ran out at decision 1"):
@@ -122,12 +145,12 @@ def test_a_saved_game_whose_choices_do_not_fit_is_a_valueerror():
 
 # -- OpenSpiel: serialize / deserialize_state, its own serialization, random_sim_test ---------------
 
+
 def _spiel_looks(state) -> tuple:
     n = state.num_players()
     info = [state.information_state_string(p) for p in range(n)] if not state.is_chance_node() else []
     obs = [state.observation_string(p) for p in range(n)] if not state.is_chance_node() else []
-    return (str(state), state.history(), state.current_player(), state.legal_actions(), info, obs,
-            state.is_terminal())
+    return (str(state), state.history(), state.current_player(), state.legal_actions(), info, obs, state.is_terminal())
 
 
 def _finish(state, rng: random.Random):
@@ -147,9 +170,11 @@ def test_openspiel_round_trips_give_the_same_state(path):
         rng = random.Random(stop)
         while len(state.history()) < stop and not state.is_terminal():
             state.apply_action(rng.choice(state.legal_actions()))
-        copies = [game.deserialize_state(state.serialize()),
-                  pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1],
-                  pickle.loads(pickle.dumps(state))]
+        copies = [
+            game.deserialize_state(state.serialize()),
+            pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1],
+            pickle.loads(pickle.dumps(state)),
+        ]
         for copy in copies:
             assert _spiel_looks(copy) == _spiel_looks(state)
         returns = _finish(state.clone(), random.Random(7))
@@ -189,6 +214,7 @@ def test_a_serialized_state_is_plain_text_naming_the_game_and_its_actions():
 
 def _hostile_cases(game, other_game):
     from recycle.env.saving import max_text_length
+    from recycle.env.spiel import DEAL_BYTES, OUTCOMES
 
     good = game.new_initial_state()
     for a in (0, 0, 1, 7):
@@ -214,7 +240,10 @@ def _hostile_cases(game, other_game):
         (head + "\nactions 0,,1", "must be 'actions' and numbers separated by commas"),
         (head + "\nactions 0,0,1,7,0\n", "not a serialized RECYCLE state"),
         (over.serialize() + ",0", "the game is already over"),
-        (head + "\nactions " + ",".join(["0"] * (max_text_length(game.spec) // 2)), "no state of schwimmen is longer"),
+        (
+            head + "\nactions " + ",".join(["0"] * (max_text_length(game.spec, DEAL_BYTES, OUTCOMES) // 2)),
+            "no state of schwimmen is longer",
+        ),
         (head.replace("game ", "game x") + "\nactions", "'game' and 32 hex digits"),
         (other_game.new_initial_state().serialize(), "serialized for another game"),
     ]
@@ -279,9 +308,18 @@ def test_an_openspiel_state_pickled_here_loads_in_another_process_that_registere
     rng = random.Random(2)
     while len(state.history()) < 10 and not state.is_terminal():
         state.apply_action(rng.choice(state.legal_actions()))
-    code = ("import pickle, sys; from recycle.env import openspiel_game; openspiel_game(sys.argv[1]); "
-            "s = pickle.loads(sys.stdin.buffer.read()); print(s.serialize()); print(s.history())")
-    out = subprocess.run([sys.executable, "-c", code, str(path)], input=pickle.dumps(state), capture_output=True,
-                         check=False, cwd=ROOT, timeout=300, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    code = (
+        "import pickle, sys; from recycle.env import openspiel_game; openspiel_game(sys.argv[1]); "
+        "s = pickle.loads(sys.stdin.buffer.read()); print(s.serialize()); print(s.history())"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(path)],
+        input=pickle.dumps(state),
+        capture_output=True,
+        check=False,
+        cwd=ROOT,
+        timeout=300,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    )
     assert out.returncode == 0, out.stderr.decode()
     assert out.stdout.decode() == f"{state.serialize()}\n{state.history()}\n"
