@@ -27,7 +27,10 @@ from ..errors import RecycleError
 from .spec import ActionSpaceExceeded
 
 HEADER = "recycle-openspiel-state 1"
-_NUMBERS = re.compile(r"\d{1,9}(?:,\d{1,9})*")
+# ASCII digits only (``\d`` would take any script's digits, which ``int`` reads too), and no
+# leading zero: one state has one text
+_NUMBER = r"(?:0|[1-9][0-9]{0,8})"
+_NUMBERS = re.compile(f"{_NUMBER}(?:,{_NUMBER})*")
 _HEX = re.compile(r"[0-9a-f]{32}")
 
 _SPECS: dict = {}

@@ -238,6 +238,8 @@ def _hostile_cases(game, other_game):
         (head + "\nactions 0,0,-1,7", "must be 'actions' and numbers separated by commas"),
         (head + "\nactions 0,0,1,7,99999999999", "must be 'actions' and numbers separated by commas"),
         (head + "\nactions 0,,1", "must be 'actions' and numbers separated by commas"),
+        (head + "\nactions 0,00,1,7", "must be 'actions' and numbers separated by commas"),
+        (head + "\nactions 0,0,1,\u0667", "must be 'actions' and numbers separated by commas"),  # an Arabic-Indic 7
         (head + "\nactions 0,0,1,7,0\n", "not a serialized RECYCLE state"),
         (over.serialize() + ",0", "the game is already over"),
         (
@@ -323,3 +325,38 @@ def test_an_openspiel_state_pickled_here_loads_in_another_process_that_registere
     )
     assert out.returncode == 0, out.stderr.decode()
     assert out.stdout.decode() == f"{state.serialize()}\n{state.history()}\n"
+
+
+def test_mutated_serialized_states_are_either_that_state_or_a_valueerror():
+    """Any text near a real one (characters changed, added, removed) loads as the state it
+    names, or is a ValueError: never another exception."""
+    _pyspiel()
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from recycle.env import openspiel_game
+
+    game = openspiel_game(GAMES / "schwimmen.rcy")
+    state = game.new_initial_state()
+    rng = random.Random(5)
+    while len(state.history()) < 12 and not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    text = state.serialize()
+    alphabet = st.sampled_from("0123456789,\n abcdefgx-\u0667\x00")
+    loaded = []
+
+    @settings(max_examples=300, derandomize=True, database=None, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.lists(st.tuples(st.integers(0, len(text)), st.integers(0, 3), st.text(alphabet, max_size=3)), max_size=4))
+    def check(edits):
+        mutated = text
+        for at, cut, put in edits:
+            mutated = mutated[:at] + put + mutated[at + cut :]
+        try:
+            copy = game.deserialize_state(mutated)
+        except ValueError:
+            return
+        assert copy.serialize() == mutated
+        loaded.append(mutated)
+
+    check()
+    assert text in loaded  # the draws include the text unchanged, which loads
