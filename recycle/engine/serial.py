@@ -104,11 +104,8 @@ def state_reduce(s) -> tuple:
     """``State.__reduce__``: the state as its game, seed, limits and decisions (see above)."""
     from .knowledge import KnowledgeSink
 
-    if s.resampled:
-        raise TypeError(
-            "cannot pickle a state whose hidden cards or future randomness were changed "
-            "(clone(rng=...), Observation.sample_world): it is not the game of its seed"
-        )
+    if s.unsaved:
+        raise TypeError(f"cannot pickle this state: {s.unsaved}, so it is not the game of its seed and decisions")
     if s.frames is None and s.scores is None:
         raise TypeError("cannot pickle a state whose game has not begun (state_after_setup)")
     if s.decide is not None or s.pick is not None:

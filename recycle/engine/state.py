@@ -141,6 +141,14 @@ class _Stepping:
         self.decide, self.pick = decide, pick
 
     def _advance(self, run) -> None:
+        try:
+            self._run_on(run)
+        except BaseException as exc:
+            # stopped half-way through a step: replaying its decisions would not stop there
+            self.unsaved = f"it was stopped by {type(exc).__name__} in the middle of a step"
+            raise
+
+    def _run_on(self, run) -> None:
         from ..errors import RecycleBug, RecycleError, RecycleRuntimeError
 
         try:
@@ -226,7 +234,9 @@ class _Stepping:
         c.knowledge = None
         c.events = None
         # a copy given another generator is no longer the game of its seed (pickling refuses it)
-        c.resampled = self.resampled or rng is not self_rng_copy
+        c.unsaved = self.unsaved
+        if rng is not self_rng_copy:
+            c.unsaved = "its hidden cards or future randomness were changed (clone(rng=...), Observation.sample_world)"
         if track and self.knowledge is not None:
             from .knowledge import KnowledgeSink
 
@@ -262,7 +272,7 @@ class State(_Stepping):
                  "events", "steps", "rounds", "decisions", "options_total", "max_steps", "chooser",
                  "team_members", "team_of", "nteams", "scores", "decide", "pick",
                  "seed", "history", "work", "max_work", "nevents", "env", "frames", "waiting", "options", "chosen", "knowledge",
-                 "resampled")
+                 "unsaved")
 
     def __init__(self, game, rng: Stream, record: bool, max_steps: int, max_work: int = DEFAULT_MAX_WORK):
         self.game = game
@@ -313,9 +323,10 @@ class State(_Stepping):
         self.chosen = None
         # per player, the cards whose location it knows (card -> location), when tracked
         self.knowledge = None
-        # True once its hidden cards or its generator were changed (clone(rng=...)): no
-        # longer the game its seed and history replay, so it cannot be pickled
-        self.resampled = False
+        # why this state is not the game its seed and decisions replay, so that it cannot be
+        # pickled ("" when it is): its cards or generator changed (clone(rng=...)), or an error
+        # stopped it in the middle of a step
+        self.unsaved = ""
 
     def grow_locs(self) -> None:
         """Make room for locations registered after this state was made (computed names)."""

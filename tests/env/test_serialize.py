@@ -127,9 +127,21 @@ def test_a_resampled_world_is_not_pickled_as_the_game_of_its_seed():
     game = recycle.load(GAMES / "schwimmen.rcy")
     s = game.new_state(seed=2, track=True)
     world = s.observation(s.current_player()).sample_world(Stream(3))
-    with pytest.raises(TypeError, match="hidden cards or future randomness were changed"):
+    with pytest.raises(TypeError, match=re.escape("cannot pickle this state: its hidden cards or future randomness")):
         pickle.dumps(world)
+    with pytest.raises(TypeError, match="hidden cards or future randomness"):
+        pickle.dumps(world.clone())  # a copy of such a world is no more the game of its seed
     pickle.dumps(s.clone())  # a plain copy is still the game of its seed
+
+
+def test_a_state_stopped_by_an_error_in_a_step_is_not_pickled():
+    game = recycle.load(GAMES / "schwimmen.rcy")
+    s = game.new_state(seed=1, max_steps=5)
+    with pytest.raises(recycle.StepLimitExceeded):
+        while not s.is_terminal():
+            s.apply(0)
+    with pytest.raises(TypeError, match="it was stopped by StepLimitExceeded in the middle of a step"):
+        pickle.dumps(s)
 
 
 def test_a_saved_game_whose_choices_do_not_fit_is_a_valueerror():
