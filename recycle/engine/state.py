@@ -141,6 +141,14 @@ class _Stepping:
         self.decide, self.pick = decide, pick
 
     def _advance(self, run) -> None:
+        try:
+            self._run_on(run)
+        except BaseException as exc:
+            # stopped half-way through a step: replaying its decisions would not stop there
+            self.unsaved = f"it was stopped by {type(exc).__name__} in the middle of a step"
+            raise
+
+    def _run_on(self, run) -> None:
         from ..errors import RecycleBug, RecycleError, RecycleRuntimeError
 
         try:
@@ -201,8 +209,9 @@ class _Stepping:
         c.points = self.points[:]
         c.pstack = [x[:] for x in self.pstack]
         c.tstack = [x[:] for x in self.tstack]
+        self_rng_copy = None
         if rng is None:
-            rng = self.rng.copy() if type(self.rng) is Stream else _copied(self.rng)
+            rng = self_rng_copy = self.rng.copy() if type(self.rng) is Stream else _copied(self.rng)
         c.rng = rng
         c.steps, c.decisions, c.options_total = self.steps, self.decisions, self.options_total
         c.rounds = self.rounds
@@ -224,6 +233,10 @@ class _Stepping:
         c.chosen = None
         c.knowledge = None
         c.events = None
+        # a copy given another generator is no longer the game of its seed (pickling refuses it)
+        c.unsaved = self.unsaved
+        if rng is not self_rng_copy:
+            c.unsaved = "its hidden cards or future randomness were changed (clone(rng=...), Observation.sample_world)"
         if track and self.knowledge is not None:
             from .knowledge import KnowledgeSink
 
@@ -238,6 +251,13 @@ class _Stepping:
             return {}
         return dict(self.knowledge[player])
 
+    def __reduce__(self):
+        """Pickled as its game's text, its seed and the decisions applied: unpickling plays
+        them again (recycle/engine/serial.py). Unpickle only what you trust."""
+        from .serial import state_reduce
+
+        return state_reduce(self)
+
 
 
 
@@ -251,7 +271,8 @@ class State(_Stepping):
     __slots__ = ("game", "locs", "card_loc", "ints", "strs", "points", "pstack", "tstack", "rng",
                  "events", "steps", "rounds", "decisions", "options_total", "max_steps", "chooser",
                  "team_members", "team_of", "nteams", "scores", "decide", "pick",
-                 "seed", "history", "work", "max_work", "nevents", "env", "frames", "waiting", "options", "chosen", "knowledge")
+                 "seed", "history", "work", "max_work", "nevents", "env", "frames", "waiting", "options", "chosen", "knowledge",
+                 "unsaved")
 
     def __init__(self, game, rng: Stream, record: bool, max_steps: int, max_work: int = DEFAULT_MAX_WORK):
         self.game = game
@@ -302,6 +323,10 @@ class State(_Stepping):
         self.chosen = None
         # per player, the cards whose location it knows (card -> location), when tracked
         self.knowledge = None
+        # why this state is not the game its seed and decisions replay, so that it cannot be
+        # pickled ("" when it is): its cards or generator changed (clone(rng=...)), or an error
+        # stopped it in the middle of a step
+        self.unsaved = ""
 
     def grow_locs(self) -> None:
         """Make room for locations registered after this state was made (computed names)."""

@@ -22,6 +22,9 @@
   stopped by its step limit or work budget ends with all returns 0.
 * ``resample_from_infostate(p, sampler)`` deals a state consistent with p's information
   (``Observation.sample_world``): OpenSpiel's ISMCTS bot works through it.
+* **Saving**: ``state.serialize()`` is plain text (the game's digest and the actions) that
+  ``game.deserialize_state`` checks and replays; OpenSpiel's own serialization and pickle
+  replay the same text (``saving.py``).
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from ..engine.public import public_options
 from ..errors import StepLimitExceeded
 from ..lang.forms.values import MoveEvent, StorageEvent, may_see
 from ..streams import Stream
+from .saving import known_spec, max_text_length, parse_state_text, remember_spec, replay, spec_record, state_text
 from .spec import EnvSpec, spec_for
 
 DEAL_BYTES = 4
@@ -47,7 +51,7 @@ class _Core:
     """What one OpenSpiel state holds; OpenSpiel copies a Python state by deep-copying its
     attributes, so this one object copies itself cheaply (``State.clone``)."""
 
-    __slots__ = ("spec", "deal", "s", "log", "truncated", "seen", "cache")
+    __slots__ = ("spec", "deal", "s", "log", "truncated", "seen", "cache", "resampled")
 
     def __init__(self, spec: EnvSpec):
         self.spec = spec
@@ -58,6 +62,8 @@ class _Core:
         # per player: the log entries told as it saw them (told lazily: [tokens, entries told])
         self.seen = [[[f"P{p}"], 0] for p in range(spec.nplayers)]
         self.cache: dict = {}
+        # True for a world dealt again by resample_from_infostate: not the game of its actions
+        self.resampled = False
 
     def __deepcopy__(self, memo):
         c = _Core.__new__(_Core)
@@ -66,7 +72,60 @@ class _Core:
         c.seen = [[tokens[:], told] for tokens, told in self.seen]
         c.cache = {}
         c.s = self.s if self.s is None or isinstance(self.s, _Stopped) else _tracked_copy(self.s, c.log)
+        c.resampled = self.resampled
         return c
+
+    def apply(self, action: int) -> None:
+        """Play ``action``: a deal byte, then an option index (``RecycleState.apply_action``)."""
+        self.cache = {}
+        if self.s is None:
+            self.deal.append(action)
+            if len(self.deal) == DEAL_BYTES:
+                spec = self.spec
+                try:
+                    self.s = spec.game.new_state(seed=int.from_bytes(bytes(self.deal), "big"), record=self.log,
+                                                 track=True, max_steps=spec.max_steps)
+                except StepLimitExceeded as exc:
+                    self.truncated = str(exc)
+                    self.s = _Stopped()
+                    return
+                if not self.s.is_terminal():
+                    spec.check(self.s)
+            return
+        s = self.s
+        self.log.append(("d", s.current_player(), action))
+        try:
+            s.apply(action)
+        except StepLimitExceeded as exc:
+            self.truncated = str(exc)
+            return
+        if not s.is_terminal():
+            self.spec.check(s)
+
+    def actions(self) -> list[int]:
+        """Every action applied since the initial state: the deal bytes, then the decisions."""
+        return self.deal + [e[2] for e in self.log if type(e) is tuple]
+
+    def __reduce__(self):
+        # OpenSpiel serializes a Python state as a pickle of its attributes (this core): it
+        # is pickled as the game and the actions applied, replayed when it is loaded
+        if self.resampled:
+            raise TypeError("cannot pickle a state dealt again by resample_from_infostate: "
+                            "its actions do not lead to it")
+        return (_core_from_saved, (spec_record(self.spec), state_text(self)))
+
+
+def _core_from_saved(record: tuple, text: str) -> _Core:
+    """A pickled core (``_Core.__reduce__``): its game found (or compiled and registered),
+    its actions checked and replayed."""
+    game, spec = known_spec(record)
+    if spec is None:
+        _, max_actions, reward, max_steps = record
+        spec = spec_for(game, max_actions, reward, max_steps)
+        _game_class(spec)
+    core = _Core(spec)
+    replay(core.apply, core, parse_state_text(spec, text, max_text_length(spec, DEAL_BYTES, OUTCOMES)), OUTCOMES)
+    return core
 
 
 def _tracked_copy(s, log, knowledge=None):
@@ -105,31 +164,7 @@ class RecycleState(pyspiel.State):
         return [(b, p) for b in range(OUTCOMES)]
 
     def _apply_action(self, action):
-        c = self._core
-        c.cache = {}
-        if c.s is None:
-            c.deal.append(int(action))
-            if len(c.deal) == DEAL_BYTES:
-                spec = c.spec
-                try:
-                    c.s = spec.game.new_state(seed=self.deal_number(), record=c.log, track=True,
-                                              max_steps=spec.max_steps)
-                except StepLimitExceeded as exc:
-                    c.truncated = str(exc)
-                    c.s = _Stopped()
-                    return
-                if not c.s.is_terminal():
-                    spec.check(c.s)
-            return
-        s = c.s
-        c.log.append(("d", s.current_player(), int(action)))
-        try:
-            s.apply(int(action))
-        except StepLimitExceeded as exc:
-            c.truncated = str(exc)
-            return
-        if not s.is_terminal():
-            c.spec.check(s)
+        self._core.apply(int(action))
 
     def deal_number(self) -> int:
         """The deal (the recycle seed) the chance nodes chose, once they have all been played."""
@@ -147,6 +182,11 @@ class RecycleState(pyspiel.State):
 
     def rewards(self):
         return self.returns()
+
+    def serialize(self) -> str:
+        """This state as plain text: the game's digest and the actions applied (see
+        ``recycle.env.saving``); ``game.deserialize_state`` reads it back."""
+        return state_text(self._core)
 
     def recycle_state(self):
         """The underlying recycle ``State`` (None before the deal)."""
@@ -221,6 +261,7 @@ class RecycleState(pyspiel.State):
             if p != player_id:
                 core.seen[p] = [[f"P{p} as P{player_id} saw:"] + mine[0][1:], mine[1]]
         core.cache = {}
+        core.resampled = True
         return clone
 
 
@@ -306,6 +347,15 @@ class RecycleGame(pyspiel.Game):
     def new_initial_state(self):
         return RecycleState(self)
 
+    def deserialize_state(self, text: str) -> RecycleState:
+        """The state ``RecycleState.serialize`` wrote: checked (this game, legal actions, a
+        bounded length) and replayed; ValueError with the reason for anything else."""
+        spec = self.spec
+        actions = parse_state_text(spec, text, max_text_length(spec, DEAL_BYTES, OUTCOMES))
+        state = self.new_initial_state()
+        replay(state.apply_action, state._core, actions, OUTCOMES)
+        return state
+
     def make_py_observer(self, iig_obs_type=None, params=None):
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
@@ -340,6 +390,7 @@ def _game_class(spec: EnvSpec):
     cls = type(f"RecycleGame_{name}", (RecycleGame,), {"spec": spec, "game_type": game_type})
     pyspiel.register_game(game_type, cls)
     _CLASSES[id(spec)] = cls
+    remember_spec(spec)
     return cls
 
 

@@ -163,7 +163,7 @@ def test_openspiel_random_sim_test(path, sims):
     from recycle.env import openspiel_game
 
     game = openspiel_game(path)
-    pyspiel.random_sim_test(game, num_sims=sims, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=sims, serialize=True, verbose=False)
     assert pyspiel.load_game(game.get_type().short_name).num_distinct_actions() == game.num_distinct_actions()
 
 
