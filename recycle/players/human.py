@@ -149,15 +149,18 @@ def strongest(specs: Sequence[str]) -> str:
     return DEFAULT_HINT
 
 
-def hint(view, options: Sequence, spec: str = DEFAULT_HINT, seed: int = 0) -> Hint:
+def hint(view, options: Sequence, spec: str = DEFAULT_HINT, seed: int = 0, stop=None) -> Hint:
     """Ask a fresh player of ``spec`` about this decision, from ``view`` only (see the
-    module docstring). ``seed`` seeds its own generator: the game's are not touched."""
+    module docstring). ``seed`` seeds its own generator: the game's are not touched.
+    ``stop`` (a function of no argument) ends the search early when it says True: the hint
+    then rests on the tries made, and says so through their counts."""
     from .lookahead import AI_KINDS  # not the package's make_player: no import cycle
 
     kind, _, budget = spec.strip().partition(":")
     if kind not in AI_KINDS:
         raise ValueError(f"a hint needs a look-ahead player kind ({', '.join(AI_KINDS)}), not {spec!r}")
     player = AI_KINDS[kind](int(budget) if budget else None)
+    player.stop = stop
     choice = int(player.choose(view, options, Stream(seed)))
     values = getattr(player, "last_values", None) or [None] * len(options)
     visits = getattr(player, "last_visits", None)

@@ -44,6 +44,7 @@ from __future__ import annotations
 import logging
 import math
 import random
+from collections.abc import Callable
 
 from ..errors import RecycleRuntimeError
 from ..engine.options import option_key, option_keys
@@ -151,13 +152,22 @@ class _AIPlayer:
         self.last_scores: list | None = None  # per option: each player's mean final score, or None
         self.max_work: int | None = None  # work budget of one decision's simulations (None: the game's)
         self.warnings: list[str] = []  # what this player had to cut short, each said once
+        # None, or a function that says True when a search must end now (a hint no longer
+        # wanted, a table dealt again, a time limit): the search stops after the iteration under
+        # way, and decides on what it has. None keeps decisions exactly reproducible.
+        self.stop: Callable[[], bool] | None = None
 
     def __repr__(self) -> str:
         return self.name
 
+    def stopped(self) -> bool:
+        """Must the search under way end now (``stop``)? Checked between iterations."""
+        return self.stop is not None and bool(self.stop())
+
     def __getstate__(self) -> dict:
         # a copy for another process makes its own native playouts (machine code is per process)
         state = dict(self.__dict__)
+        state["stop"] = None  # a stop belongs to its caller's process
         state["_native"] = (None, None)
         return state
 
@@ -243,7 +253,9 @@ class GreedyPlayer(_AIPlayer):
         counts = [0] * n
         left = self.work_left(view, self.budget * len(looked))
         going = True
-        for _ in range(self.budget):
+        for done in range(self.budget):
+            if done and self.stopped():
+                break
             world = view.sample_world(DealRng(rng.getrandbits(64)))
             left[0] -= n  # listing the options again in that world
             for i in looked:
@@ -299,7 +311,9 @@ class PIMCPlayer(_AIPlayer):
         left = self.work_left(view, worlds * len(looked))
         native, here = self.native_playouts(view)
         going = True
-        for _ in range(worlds):
+        for done in range(worlds):
+            if done and self.stopped():
+                break
             world = view.sample_world(DealRng(rng.getrandbits(64)))
             left[0] -= n  # listing the options again in that world
             play_seed = rng.getrandbits(64)
@@ -388,7 +402,7 @@ class ISMCTSPlayer(_AIPlayer):
         native, here = self.native_playouts(view) if type(rng) is Stream else (None, None)
         sums = _ScoreSums(n, view.game.nplayers) if self.track_scores else None
         self.last_scores = None
-        if native is not None and sums is None:
+        if native is not None and sums is None and self.stop is None:
             got = native.search(here, view, looked, self.budget, left[0], rng, self.reward, self.exploration,
                                 self.determinize, self.reveal)
             if got is not None:  # the whole search in machine code: the same tree, draw for draw
@@ -398,7 +412,9 @@ class ISMCTSPlayer(_AIPlayer):
                 if unfinished and hasattr(view, "spend_work"):
                     view.spend_work(unfinished)
                 return self._most_visited(visits, [t / v if v else 0.0 for t, v in zip(sums, visits)], rng)
-        for _ in range(self.budget):
+        for done in range(self.budget):
+            if done and self.stopped():
+                break
             world = view.sample_world(DealRng(rng.getrandbits(64)), self.determinize, self.reveal)
             left[0] -= n  # listing the options again in that world
             had = self.budgeted(world, left)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import secrets
 import sys
 import threading
+import time
 from pathlib import Path
 
 from ..cli.table import (
@@ -39,6 +40,10 @@ from .hints import HINTS
 from .security import Refused, new_deal_secret, new_token
 
 HISTORY_LINES = 400
+# how long a hint or a computer seat's decision may think before it decides on what it has
+# (the search's budget bounds its work; this bounds its time on a slow or busy machine)
+HINT_SECONDS = 20.0
+SEAT_SECONDS = 30.0
 
 
 class Table:
@@ -136,6 +141,11 @@ class Table:
                     self._changed()
                     return
                 self._changed()
+            # a computer seat's search ends when the table is dealt again or after SEAT_SECONDS
+            # (then it decides on what it has: the table's play depends on the machine only then)
+            deadline = time.monotonic() + SEAT_SECONDS
+            if hasattr(pl, "stop"):
+                pl.stop = lambda: self.generation != generation or time.monotonic() > deadline  # noqa: B023 - this decision's
             try:
                 i = int(pl.choose(view, options, self.rng))
             except (RecycleError, RecycleBug) as exc:
@@ -271,7 +281,15 @@ class Table:
             def work():
                 try:
                     # a seed of its own, not derived from the deal's: a hint is no window on the seed
-                    got = hint(copy.observation(seat), copy.legal_options(), spec, seed=secrets.randbits(64))
+                    # ends when the seat has moved on, the table dealt again or HINT_SECONDS passed
+                    deadline = time.monotonic() + HINT_SECONDS
+
+                    def stop():
+                        return (self.generation != generation or self.state.decisions != d
+                                or time.monotonic() > deadline)
+
+                    got = hint(copy.observation(seat), copy.legal_options(), spec, seed=secrets.randbits(64),
+                               stop=stop)
                     failed = None
                 except (RecycleError, RecycleBug, ValueError) as exc:
                     got, failed = None, seat_error(exc) if not isinstance(exc, ValueError) else str(exc)

@@ -58,3 +58,51 @@ def test_a_hint_counts_the_tries_of_each_option(spec):
     for c, n, text in zip(got.chances, got.visits, got.figures()):
         assert (c is None) == (n == 0)
         assert text == "not tried" if n == 0 else f"{n} tr" in text
+
+
+def _first_real_decision(path: Path, seed: int = 3):
+    import recycle
+
+    s = recycle.load(path).new_state(seed=seed)
+    while s.num_options() == 1:
+        s.apply(0)
+    return s
+
+
+@pytest.mark.parametrize("kind", ["ismcts", "pimc", "greedy"])
+def test_a_stopped_search_ends_after_the_iteration_under_way(kind):
+    """Issue 39.8: a hint no longer wanted (or past its time) stops its search at once and
+    decides on what it has; without ``stop`` the search spends its whole budget."""
+    s = _first_real_decision(ROOT / "games" / "crazy-eights.rcy")
+    asked = []
+
+    def stop():
+        asked.append(1)
+        return True
+
+    h = hint(s.observation(s.current_player()), s.legal_options(), f"{kind}:5000", seed=1, stop=stop)
+    assert 0 <= h.choice < s.num_options()
+    assert asked  # the search asked, and ended at the first answer
+    if kind != "greedy":
+        assert sum(t for t in h.visits if t) <= s.num_options()  # one iteration's tries at most
+    full = hint(s.observation(s.current_player()), s.legal_options(), f"{kind}:50", seed=1)
+    if kind == "ismcts":
+        assert sum(full.visits) == 50
+
+
+def test_a_hint_stopped_from_another_thread_ends_long_before_its_budget():
+    """A studio hint of a large budget is ended from outside (the seat moved on): its thread
+    returns, having tried a small part of its budget."""
+    import threading
+
+    s = _first_real_decision(ROOT / "games" / "hearts.rcy")
+    wanted = threading.Event()
+    got = []
+    thread = threading.Thread(target=lambda: got.append(
+        hint(s.observation(s.current_player()), s.legal_options(), "ismcts:100000", seed=2,
+             stop=wanted.is_set)), daemon=True)
+    thread.start()
+    wanted.set()
+    thread.join(120)  # a safety net only: a search of 100,000 Hearts iterations takes minutes
+    assert not thread.is_alive() and got
+    assert sum(got[0].visits) < 100_000

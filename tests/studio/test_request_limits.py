@@ -64,7 +64,7 @@ def _table_at_seat_zeros_turn(monkeypatch):
     entered, release = threading.Semaphore(0), threading.Event()
     running = []
 
-    def slow_hint(view, options, spec, seed):
+    def slow_hint(view, options, spec, seed, stop=None):
         running.append(1)
         entered.release()
         release.wait(10)

@@ -126,9 +126,9 @@ def test_table_hint_seed_is_not_made_from_the_deal(served, drawn, monkeypatch):
     seeds = []
     real = table_module.hint
 
-    def spy(view, options, spec, seed):
+    def spy(view, options, spec, seed, stop=None):
         seeds.append(seed)
-        return real(view, options, spec, seed=seed)
+        return real(view, options, spec, seed=seed, stop=stop)
 
     monkeypatch.setattr(table_module, "hint", spy)
     _, _, c, studio = served

@@ -67,7 +67,7 @@ def test_table_tells_the_persons_forced_move_in_the_games_words():
 
 def test_table_hint_is_said_in_the_options_words_with_its_figures(monkeypatch):
     """Not 'hint from ismcts:200: option 1': who advises, the option's words, the figure."""
-    monkeypatch.setattr(table_module, "hint", lambda view, options, spec, seed:
+    monkeypatch.setattr(table_module, "hint", lambda view, options, spec, seed, stop=None:
                         Hint("ismcts:200", 1, [0.0, 0.5] + [None] * (len(options) - 2), [3, 100] + [0] * (len(options) - 2)))
     game = load(ROOT / "games" / "crazy-eights.rcy")
     table = table_module.Table(game, ROOT / "games" / "crazy-eights.rcy", ["human", "random", "random"], 3)
