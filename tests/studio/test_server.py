@@ -391,7 +391,7 @@ def test_rule_counts_are_the_plain_engines_only():
         PreparedGame(parse_text(RULES_GAME, "rules.rcy"), rule_counts={})
     assert recycle.loads(RULES_GAME, "rules.rcy").rule_counts is None
     counts: dict = {}
-    game = PreparedGame(parse_text(RULES_GAME, "rules.rcy"), engine="plain", rule_counts=counts)
+    game = PreparedGame(parse_text(RULES_GAME, "rules.rcy"), rule_counts=counts)
     assert sorted(counts) == [(6, 4), (6, 29), (7, 4), (8, 4), (9, 4), (10, 4)]
     game.play(seed=0)
     assert counts[(6, 4)] == [6, 0] and counts[(8, 4)] == [6, 6] and 0 < counts[(7, 4)][1] < 6

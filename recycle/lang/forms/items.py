@@ -116,7 +116,7 @@ def counted(cond, counts: dict, span):
     """``cond`` that also counts, in ``counts[(line, column)]`` = ``[evaluations, true]``, how
     often the conditional at ``span`` was reached and how often it held: the probe of the lint
     backed by simulation (recycle/studio/simlint.py). Only a game compiled with a
-    ``rule_counts`` dict (``PreparedGame(..., engine="plain", rule_counts={})``) has it, so
+    ``rule_counts`` dict (``PreparedGame(..., rule_counts={})``) has it, so
     every other game's conditions, and the compiled engine's generated source, are untouched.
     Evaluations made while options are listed count too: a condition in a choice's option is
     only ever evaluated there."""

@@ -1,6 +1,6 @@
 """Outside text in generated Python source: the one way in (``embed``).
 
-The generated module (``pygen``) is compiled and run, so any text in it that comes from
+A generated module (the native engine's: recycle/native/writer.py) is compiled and run, so any text in it that comes from
 outside — a file name, a game name, a name or string of the game, a form quoted in a comment
 — could be code if it could end the literal, comment or docstring it stands in. Such text
 enters the source only through ``embed``: as a ``repr`` (a string or integer literal) or as
