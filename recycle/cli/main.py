@@ -268,11 +268,10 @@ def simulate(game: GameArg, n: Annotated[int, typer.Option("-n", "--games", min=
              threads: Annotated[int, typer.Option(min=1, max=64, help=(
                  "Threads sharing the native rollouts (the statistics are the same for any number)."))] = 1):
     """Play N games (random players unless --players) and print statistics: win rates, decisions, options."""
-    from ..study.parallel import progress_bar
-    from ..study.stats import simulate as run_simulation
-
     from ..engine.game import check_engine
+    from ..study.parallel import progress_bar
     from ..study.stats import ENGINES
+    from ..study.stats import simulate as run_simulation
 
     try:
         check_engine(engine, ENGINES)

@@ -13,7 +13,6 @@ is named there by its place, never by its id.
 
 from __future__ import annotations
 
-
 from ..lang.forms.values import Card, may_see
 
 
