@@ -11,7 +11,6 @@ from __future__ import annotations
 import pytest
 
 import recycle
-from tests.conftest import GAMES
 
 DECK = "(create deck (game iloc STOCK) (deck (RANK (A, B, C, D)) (SUIT (X, Y))))"
 
@@ -218,23 +217,3 @@ def test_arithmetic_in_a_players_loop_overflows_with_its_message():
       ((any player 'P (> (+ ('P sto X) 1) 5)) (set ((current player) sto S) 1))))"""
     message = failing(ref(game(flow)), 1)
     assert "overflow" in message and "+" in message
-
-
-def test_a_blocks_comment_prints_only_the_start_of_its_form():
-    from recycle.lang.python.pytext import short
-    from recycle.lang.syntax.reader import SList, parse_file
-
-    def whole_then_cut(node, width):
-        text = "".join(ch if ch.isprintable() else "?" for ch in " ".join(str(node).split()))
-        return text if len(text) <= width else text[:width - 3] + "..."
-
-    def forms(node):
-        yield node
-        for item in getattr(node, "items", ()):
-            yield from forms(item)
-
-    nodes = [n for f in parse_file(GAMES / "hearts.rcy").forms for n in forms(f)]
-    assert sum(isinstance(n, SList) for n in nodes) > 400
-    for width in (5, 40, 70, 200):
-        for node in nodes:
-            assert short(node, width) == whole_then_cut(node, width)
