@@ -26,9 +26,9 @@ from .version import __version__
 
 
 def load(path, fast: bool = True, max_work: int | None = None, engine: str | None = None) -> PreparedGame:
-    """Parse and compile a .rcy file (``recycle.engine.game.load``: ``engine`` "compiled", the
-    default, "closures" or "plain"). ``engine="native"``: the game is stepped by the compiled
-    engine and its random rollouts are made machine code now (docs/native.md), so that
+    """Parse and compile a .rcy file (``recycle.engine.game.load``: ``engine`` "reference", the
+    default: the reference interpreter). ``engine="native"``: the game is stepped by the reference
+    interpreter and its random rollouts are made machine code now (docs/native.md), so that
     ``simulate`` plays them natively for any number of games; ``NativeUnsupported`` names the
     form the native writer does not write, ``NativeUnavailable`` says Numba is missing."""
     if engine != "native":
@@ -56,7 +56,7 @@ def simulate(game, n: int = 1000, seed: int = 0, players=None, max_steps: int = 
     """Play ``n`` games (random players by default) and return ``SimulationStats``
     (``.to_dict()`` for JSON); the figures are the same for any number of ``workers`` or
     ``threads`` and either ``engine`` ("auto": random players' games in native machine code
-    where it can play them, docs/native.md; "native"; "python")."""
+    where it can play them, else the reference interpreter, docs/native.md; "native"; "reference")."""
     from .study.stats import simulate as run
 
     return run(game, n, seed, players, max_steps, progress, workers=workers, engine=engine, threads=threads)

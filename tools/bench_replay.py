@@ -117,7 +117,7 @@ def main(argv=None) -> int:
     ap.add_argument("roots", nargs="*", help="checkouts to compare (default: this one)")
     ap.add_argument("--repeat", type=int, default=3,
                     help="fresh processes per checkout, alternating; the best is shown (the host drifts)")
-    ap.add_argument("--playouts", choices=["native", "python", "auto"], default="native",
+    ap.add_argument("--playouts", choices=["native", "reference", "auto"], default="native",
                     help="who plays the playouts of a checkout whose look-ahead players can choose")
     args = ap.parse_args(argv)
     PLAYOUTS[0] = args.playouts

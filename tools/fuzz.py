@@ -6,7 +6,6 @@
                          [--mem-limit 2048] [--out fuzz-crashes]
     python tools/fuzz.py --state -n 20000 --workers 2        # the state-machine fuzzer
     python tools/fuzz.py --kind names -n 2000                # hostile file names
-    python tools/fuzz.py --cache-entries -n 2000 [--seed 0]  # damaged bytecode-cache entries
     python tools/fuzz.py --record-files -n 300 --timeout 60  # record files through `recycle replay`
     python tools/fuzz.py --studio-requests -n 2000 [--seed 0]  # hostile requests to the studio
     python tools/fuzz.py --campaign-plans -n 500             # hostile campaign plans
@@ -40,11 +39,9 @@ Kinds of input (``recycle/study/fuzzing.py`` and ``statefuzz.py``):
   record replays, messages are positioned and print no control character, and nothing is left
   in the folder (a name that ran code would leave a file).
 * ``mixed`` (the default) — mutate, shapes and records, 7:2:1.
-* ``--cache-entries`` — a real entry of the bytecode cache of games/schwimmen.rcy (or
-  ``--cache-game``) with bits flipped, cut, extended, replaced by random bytes, or planted
-  code in its place (``recycle/study/cachefuzz.py``, ``fuzz_cache_entries`` below): every
-  load must play the same game and never read a changed entry. One process at a time,
-  started again after a trial that kills it (exit -11: a segfault) or hangs (``--timeout``).
+(``--cache-entries``, which damaged entries of the generated-Python engine's bytecode cache, went
+with that engine in issue 41: the cache left is the native engine's, whose damaged, planted and
+foreign entries its own tests exercise.)
 
 ``--record-files`` (a mode of its own: ``fuzz_record_files``, the edits and checks in
 ``tools/fuzz_records.py``) fuzzes record files through the command line, ``recycle replay``
@@ -297,20 +294,6 @@ def signature(outcome: str, detail: str, idx: int) -> str:
 MAX_SAVED = 25
 
 
-def fuzz_cache_entries(n: int, seed: int, game: str | None = None, timeout: float = 20.0) -> int:
-    """``--cache-entries``: ``n`` damaged or planted entries of the bytecode cache, each
-    loaded and played against the reference game (``recycle.study.cachefuzz.run``, in a
-    cache folder of its own). Returns the exit status: 0 when no load failed or differed."""
-    from recycle.errors import RecycleError
-    from recycle.study import cachefuzz
-
-    try:
-        return cachefuzz.run(n, seed=seed, game=Path(game) if game else None, timeout=timeout)
-    except (OSError, RecycleError) as exc:  # the game to damage cannot be loaded: no trial at all
-        print(f"fuzz.py: --cache-game {game}: {exc}", file=sys.stderr)
-        return 2
-
-
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--examples", "-n", type=int, default=10_000, help="number of inputs (default 10000)")
@@ -331,9 +314,6 @@ def main(argv=None) -> int:
                     help="inputs drawn per Hypothesis run (default %(default)s; input i is example i %% batch "
                          "of batch i // batch)")
     ap.add_argument("--out", default="fuzz-crashes", help="folder for failing inputs (default %(default)s)")
-    ap.add_argument("--cache-entries", action="store_true",
-                    help="fuzz the bytecode cache's entries instead (fuzz_cache_entries)")
-    ap.add_argument("--cache-game", default=None, help="the game whose entry --cache-entries damages")
     ap.add_argument("--record-files", action="store_true",
                     help="fuzz record files through `recycle replay` (see fuzz_record_files)")
     ap.add_argument("--studio-requests", action="store_true",
@@ -344,8 +324,6 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if args.studio_requests:
         return fuzz_studio_requests(args.examples, args.seed, Path(args.out))
-    if args.cache_entries:
-        return fuzz_cache_entries(args.examples, args.seed, args.cache_game, args.timeout)
     if args.record_files:
         return fuzz_record_files(args.examples, args.seed, args.timeout, Path(args.out))
     if args.campaign_plans or args.campaign_databases:

@@ -110,7 +110,7 @@ def check_search(path: Path, decisions: int, budget: int = 60) -> dict:
                 seen[0] += 1
                 if seen[0] in wanted:
                     got = []
-                    for mode in ("native", "python"):
+                    for mode in ("native", "reference"):
                         player = ISMCTSPlayer(budget, playouts=mode)
                         stream = Stream(seen[0])
                         choice = player.choose(view, options, stream)

@@ -1,4 +1,4 @@
-"""``recycle compile``: the Python source the compiled engine plays a game by."""
+"""``recycle compile``: the Numba module the native engine plays a game by."""
 
 from __future__ import annotations
 
@@ -21,42 +21,28 @@ def register(app: typer.Typer, fail, load) -> None:
                      "--output", "-o", help="Write the generated module here ('-' or none: standard output).",
                      show_default=False)] = None,
                  native: Annotated[bool, typer.Option(
-                     "--native", help="Write the Numba module the native engine plays random rollouts by.")] = False):
-        """Write the Python source a game is played by (the compiled engine, the default).
+                     "--native", help="The native module (the default, kept so older commands still run).")] = True):
+        """Write the Numba module the native engine plays a game's random rollouts by.
 
-        The module is readable: each block is commented with the line of the .rcy form it
-        plays; forms it calls instead of writing out are the compiled closures K0, K1, ...
-        (recycle/lang/python/pygen.py), so the module runs inside recycle, not on its own."""
+        The module is readable: each function is commented with the .rcy form it plays
+        (recycle/native/writer.py). The reference interpreter writes no source: it plays the
+        game's forms as closures (recycle/lang/forms). ``--native`` is what it does anyway."""
         check_file(output, "generated module")
         try:
             g = load(game)
         except RecycleError as exc:
             fail(exc)
-        if native:
-            from ..native import NativeUnsupported, native_source
+        from ..native import NativeUnsupported, native_source
 
-            try:
-                text = native_source(g)
-            except NativeUnsupported as exc:
-                where = exc.where()
-                typer.echo(f"{game}: the native engine does not write {exc.what}" + (f" ({where})" if where else ""),
-                           err=True)
-                raise typer.Exit(1) from None
-            if output is None or str(output) == "-":
-                typer.echo(text, nl=False)
-            else:
-                write_file(output, text)
-                typer.echo(f"wrote {output}: {text.count(chr(10))} lines (recycle/native/writer.py)", err=True)
-            return
-        if g.generated is None:
-            typer.echo(f"{game}: not compiled to Python; {' '.join(g.warnings) or 'it plays by the closures'}",
-                       err=True)
-            raise typer.Exit(1)
+        try:
+            text = native_source(g)
+        except NativeUnsupported as exc:
+            where = exc.where()
+            typer.echo(f"{game}: the native engine does not write {exc.what}" + (f" ({where})" if where else "")
+                       + "; the reference interpreter plays it", err=True)
+            raise typer.Exit(1) from None
         if output is None or str(output) == "-":
-            typer.echo(g.generated, nl=False)
+            typer.echo(text, nl=False)
         else:
-            write_file(output, g.generated)
-            lines = g.generated.count("\n")
-            cached = ", its bytecode read from the cache" if g.bytecode_from_cache else ""
-            typer.echo(f"wrote {output}: {lines} lines, {len(g.consts_of_generated)} compiled forms called "
-                       f"(generated in {g.generation_seconds * 1000:.0f} ms{cached})", err=True)
+            write_file(output, text)
+            typer.echo(f"wrote {output}: {text.count(chr(10))} lines (recycle/native/writer.py)", err=True)

@@ -219,19 +219,19 @@ def _say_native(g, players, engine: str, n: int, workers: int = 1) -> None:
 
     if not all(type(p) is RandomPlayer for p in players):
         if engine == "native":
-            typer.echo("recycle: the native engine plays random players only; these games are played by Python",
+            typer.echo("recycle: the native engine plays random players only; these games are played by the reference interpreter",
                        err=True)
         return
     if not available():
         if engine == "native":
             typer.echo("recycle: the native engine needs Numba (pip install 'recycle[native]'); these games are "
-                       "played by Python", err=True)
+                       "played by the reference interpreter", err=True)
         return
     if engine == "auto" and n < NATIVE_MIN_GAMES and not _native_ready(g):
         return  # Python plays a few games sooner than a first compile: nothing to say
     why = _why_not_written(g)
     if why is not None:
-        typer.echo(f"recycle: {g.name} is played by the Python engine: {why}", err=True)
+        typer.echo(f"recycle: {g.name} is played by the reference interpreter: {why}", err=True)
         return
     if _native_ready(g):
         return
@@ -239,7 +239,7 @@ def _say_native(g, players, engine: str, n: int, workers: int = 1) -> None:
         return  # worker processes play on Python until the game has been compiled by another run
     if engine == "auto":
         typer.echo(f"recycle: compiling {g.name} to machine code in the background (once: later runs load it "
-                   f"from the cache); Python plays the first games meanwhile", err=True)
+                   f"from the cache); the reference interpreter plays the first games meanwhile", err=True)
         return
     typer.echo(f"recycle: compiling {g.name} to machine code (once: later runs load it from the cache)...", err=True)
     try:
@@ -264,20 +264,24 @@ def simulate(game: GameArg, n: Annotated[int, typer.Option("-n", "--games", min=
              num_players: NumPlayersOpt = None,
              engine: Annotated[str, typer.Option(help=(
                  "What plays random players' games: auto (native machine code where it can play the game, "
-                 "else Python), native, python. Both engines play the same games."))] = "auto",
+                 "else the reference interpreter), native, reference. Both engines play the same games."))] = "auto",
              threads: Annotated[int, typer.Option(min=1, max=64, help=(
                  "Threads sharing the native rollouts (the statistics are the same for any number)."))] = 1):
     """Play N games (random players unless --players) and print statistics: win rates, decisions, options."""
+    from ..engine.game import check_engine
     from ..study.parallel import progress_bar
+    from ..study.stats import ENGINES
     from ..study.stats import simulate as run_simulation
 
-    if engine not in ("auto", "native", "python"):
-        typer.echo(f"error: --engine must be auto, native or python, not {engine!r}", err=True)
-        raise typer.Exit(2)
+    try:
+        check_engine(engine, ENGINES)
+    except ValueError as exc:
+        typer.echo(f"error: --engine: {exc}", err=True)
+        raise typer.Exit(2) from None
     try:
         g = _load(game, max_work, num_players)
         pl = _players(players, g)
-        if engine != "python":
+        if engine != "reference":
             _say_native(g, pl, engine, n, workers)
         with progress_bar(n, g.name, enabled=progress and not as_json) as update:
             def tick(i):

@@ -24,7 +24,22 @@ from ..streams import CHANCE, PLAYERS, Stream
 from ..lang.syntax.reader import INT, SYMBOL, VAR, Atom, SList, SourceFile, parse_file, parse_text
 
 DEFAULT_MAX_STEPS = 100_000
-ENGINES = ("compiled", "closures", "plain")
+# the engines a game may be loaded with: the reference interpreter (these closures) and the
+# native engine (recycle/native: ``recycle.load(..., engine="native")``); the names retired
+# with the generated-Python engine and the closures' fast branches are refused by name
+ENGINES = ("reference", "native")
+RETIRED_ENGINES = ("python", "compiled", "closures", "plain")
+
+
+def check_engine(engine: str, allowed=ENGINES) -> str:
+    """``engine`` if it is one of ``allowed``, else ValueError naming them (and saying so of a
+    retired name: the reference interpreter plays everything Python played)."""
+    if engine in allowed:
+        return engine
+    if engine in RETIRED_ENGINES:
+        raise ValueError(f"the engine {engine!r} is retired: engines are {', '.join(allowed)} "
+                         f"(the reference interpreter plays what {engine!r} played)")
+    raise ValueError(f"engine must be one of {', '.join(allowed)}, not {engine!r}")
 
 
 @dataclass
@@ -59,22 +74,15 @@ class PreparedGame:
 
     def __init__(self, source: SourceFile, fast: bool = True, max_work: int | None = None,
                  engine: str | None = None, rule_counts: dict | None = None):
-        if engine is None:
-            engine = "compiled" if fast else "plain"
-        if engine not in ENGINES:
-            raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
-        if rule_counts is not None and engine != "plain":
-            # the other engines evaluate conditions in their own ways (cached, generated)
-            raise ValueError("rule_counts needs engine='plain'")
+        # ``fast`` is accepted and ignored: there is one Python engine, the reference
+        # interpreter (old callers that asked for the plain or the fast closures get it)
+        check_engine("reference" if engine is None else engine, ("reference",))
         # ``rule_counts``: a dict that every game played counts into, per conditional rule
         # ``((CONDITION) ITEM)`` at (line, column), [times reached, times its condition held]
         # (recycle/lang/forms/items.py, counted; the lint backed by simulation reads it)
         self.rule_counts = rule_counts
-        fast = fast and engine != "plain"
         self.source = source
-        self.fast = fast
-        # which engine plays it: "compiled" (generated Python source), "closures", "plain"
-        self.engine = engine
+        self.engine = "reference"
         # the work budget of each game played (see ``new_state``)
         self.max_work = DEFAULT_MAX_WORK if max_work is None else check_max_work(max_work)
         self.name = Path(source.filename).stem
@@ -138,7 +146,7 @@ class PreparedGame:
         scope = Scope(None, dict(consts))
         nplayers = self._player_count(setup, scope)
         self.nplayers = nplayers
-        comp = FlowCompiler(self.card_table, nplayers, fast=self.fast, source=source, rule_counts=self.rule_counts)
+        comp = FlowCompiler(self.card_table, nplayers, source=source, rule_counts=self.rule_counts)
         self.layout = comp.layout
         self.players = comp.players
         self.teams = comp.teams
@@ -192,41 +200,13 @@ class PreparedGame:
         self._score_cost = (comp.weight(scoring.items[2]), scoring.span)
         self._setup = [it.run for it in setup_items]
         self._decls = dynamic_decls
-        self._flow = self._closure_flow = flow
+        self._flow = flow
         self._compiler = comp
-        # the Python source of the compiled engine (recycle/lang/python/pygen.py) and the closures it calls
-        self.generated = None
-        self.consts_of_generated: dict = {}
-        self.generation_seconds = 0.0  # writing and compiling that source
-        self.bytecode_from_cache = False  # its bytecode came from the cache, not compile() (lang/python/codecache.py)
-        if self.engine == "compiled":
-            self._generate(comp, flow)
         self.scope = scope
         self._make_cards()
         # the locations the compile registered (alike in every process, whatever plays later):
         # what a native module may name by number (recycle/native/writer.py, named_base)
         self.compiled_blocks = frozenset(self.layout.loc_base)
-
-    def _generate(self, comp, flow) -> None:
-        """Play the flow by Python source generated from it (recycle/lang/python/pygen.py); a game
-        the generator cannot write stays on the closures, with a note in ``warnings``."""
-        from ..lang.python.pygen import CompiledFlow, GenerationLimit
-
-        t0 = time.perf_counter()
-        # (a ValueError is compile() refusing the source, a NUL in it say: outside text never
-        # gets there (lang/python/pytext.py), so that would be the generator's fault, not the game's)
-        try:
-            compiled = CompiledFlow(comp, flow, self.name, self.source.filename)
-        except (GenerationLimit, RecycleError, RecursionError, SyntaxError, ValueError, MemoryError) as exc:
-            self.engine = "closures"
-            self.warnings.append(f"note: played by the closures, not compiled to Python ({type(exc).__name__}: "
-                                 f"{str(exc)[:200]})")
-            return
-        self._flow = compiled
-        self.generated = compiled.source
-        self.consts_of_generated = compiled.consts
-        self.bytecode_from_cache = compiled.from_cache
-        self.generation_seconds = time.perf_counter() - t0
 
     def state_after_setup(self):
         """A state (seed 0) with the declarations worked out and the setup run, before the
@@ -369,10 +349,7 @@ class PreparedGame:
 
         try:
             s._advance(lambda: self._begin(s))
-            if not watched and self.fast and all(type(pl) is RandomPlayer for pl in players):
-                s.play_randomly(player_rng.random)
-            else:
-                play_out(s, players, player_rng, watch if watched else None)
+            play_out(s, players, player_rng, watch if watched else None)
         except RecycleError as exc:
             exc.source = self.source.text
             if watched:
@@ -389,16 +366,9 @@ class PreparedGame:
         """One game with random players and nothing recorded: the simulation hot path.
 
         The same game as ``play(seed=seed)`` with random players; returns the final state
-        (``state.scores`` set). Raises like ``play``. With ``fast`` (the default) the
-        random players choose inline, without the game stopping at each decision.
+        (``state.scores`` set). Raises like ``play``.
         """
-        if not self.fast:
-            return self.play(seed=seed, max_steps=max_steps, max_work=max_work).state
-        s = self._fresh_state(seed, False, max_steps, False, max_work)
-        s.play_inline(players_stream(seed).random)
-        s._advance(lambda: self._begin(s))
-        s.decide = s.pick = None
-        return s
+        return self.play(seed=seed, max_steps=max_steps, max_work=max_work).state
 
     def final_scores(self, s: State, env: list | None = None) -> list[int]:
         """Each player's value of the ``scoring`` expression, with that player current.
@@ -458,12 +428,10 @@ def check_max_work(max_work) -> int:
 def load(path: str | Path, fast: bool = True, max_work: int | None = None, engine: str | None = None) -> PreparedGame:
     """Parse and compile a .rcy file.
 
-    ``engine`` chooses what plays it: ``"compiled"`` (the default: the game's flow as
-    generated Python source, ``PreparedGame.generated``; recycle/lang/python/pygen.py),
-    ``"closures"`` (the compiled closures with every speed special case) or ``"plain"``
-    (no special case: fused closures, caches, batched deals, lazily listed options and
-    inline random play all off). All three must give the same games (tests/engine/test_differential.py).
-    ``fast=False`` is ``engine="plain"``. ``max_work``: the work budget of each game played
+    The game is played by the reference interpreter (the closures of recycle/lang/forms:
+    exact positioned messages, visibility tracking; the oracle of the native engine's
+    differential tests). ``engine``: ``"reference"`` or None (``recycle.load`` also takes
+    ``"native"``); ``fast`` is ignored (kept for old callers). ``max_work``: the work budget of each game played
     (``PreparedGame.max_work``, ``DEFAULT_MAX_WORK`` by default; a call of ``new_state``,
     ``play`` or ``random_rollout`` may give its own)."""
     return PreparedGame(parse_file(path), fast=fast, max_work=max_work, engine=engine)

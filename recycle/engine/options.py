@@ -13,9 +13,6 @@ is named there by its place, never by its id.
 
 from __future__ import annotations
 
-from itertools import product
-
-from ..lang.forms.items import ANY, STATIC, LazyOptions
 from ..lang.forms.values import Card, may_see
 
 
@@ -85,41 +82,10 @@ def masked_key(state, steps, chooser: int | None) -> tuple:
 
 
 def option_keys(options, cache: dict | None = None) -> list:
-    """``option_key`` of every option of a decision's raw options (a list of steps, or
-    ``LazyOptions``, whose keys are worked out from its segments without building them)."""
+    """``option_key`` of every option of a decision's raw options (a list of steps)."""
     if cache is None:
         cache = {}
-    if not isinstance(options, LazyOptions):
-        return [option_key(o, cache) for o in options]
-    out: list = []
-    for _count, kind, data, e, elems in options.segments:
-        if kind == STATIC:
-            out.append(option_key([(data, e)], cache))
-            continue
-        if kind == ANY:
-            _, slot, item = data
-            binds: tuple = ((slot, elems),)
-        else:
-            _, slot, _, slot2, item = data
-            binds = ((slot, elems[0]), (slot2, elems[1]))
-        _, line, column, slots = _item_part(item, cache)
-        base = [_canon(e[s]) for s in slots]
-        # where each bound value goes in the key (the inner binding wins a shared slot,
-        # as segment_option assigns it last)
-        places = [[j for j, s in enumerate(slots) if s == slot_ and all(s != b for b, _ in binds[k + 1:])]
-                  for k, (slot_, _) in enumerate(binds)]
-        canons = [[_canon(x) for x in values] for _, values in binds]
-        if [j for pos in places for j in pos] == list(range(len(slots))) and all(len(p) == 1 for p in places):
-            # the key is the bound values themselves, in order (Schwimmen's card-for-card swaps)
-            out += [((line, column, combo),) for combo in product(*canons)]
-            continue
-        for combo in product(*canons):
-            vals = base[:]
-            for pos, v in zip(places, combo):
-                for j in pos:
-                    vals[j] = v
-            out.append(((line, column, tuple(vals)),))
-    return out
+    return [option_key(o, cache) for o in options]
 
 
 class Option:

@@ -108,7 +108,7 @@ def state_reduce(s) -> tuple:
         raise TypeError(f"cannot pickle this state: {s.unsaved}, so it is not the game of its seed and decisions")
     if s.frames is None and s.scores is None:
         raise TypeError("cannot pickle a state whose game has not begun (state_after_setup)")
-    if s.decide is not None or s.pick is not None:
+    if s.decide is not None:
         raise TypeError("cannot pickle a state while it plays itself (play_inline)")
     events = s.events
     track = isinstance(events, KnowledgeSink)

@@ -114,15 +114,13 @@ class _Stepping:
         if n > 1:
             self.history.append(i)
         self.play_inline(draw)
-        if not self.game.fast:
-            self.pick = None
         try:
             self.chosen = i
             frames = self.frames
             flow = self.game._flow
             self._advance(lambda: flow.resume(self, self.env, frames, len(frames) - 1))
         finally:
-            self.decide = self.pick = None
+            self.decide = None
 
     def play_inline(self, draw) -> None:
         """From now on, choices are made inline by ``int(draw() * n)`` among n options (only
@@ -134,11 +132,7 @@ class _Stepping:
             history.append(k)
             return k
 
-        def pick(n):
-            k = int(draw() * n)
-            history.append(k)
-            return k
-        self.decide, self.pick = decide, pick
+        self.decide = decide
 
     def _advance(self, run) -> None:
         try:
@@ -221,7 +215,7 @@ class _Stepping:
         c.team_of = self.team_of[:]
         c.nteams = self.nteams
         c.scores = None if self.scores is None else self.scores[:]
-        c.decide = c.pick = None
+        c.decide = None
         c.seed = self.seed
         c.history = self.history[:]
         memo: dict = {}
@@ -270,7 +264,7 @@ class State(_Stepping):
 
     __slots__ = ("game", "locs", "card_loc", "ints", "strs", "points", "pstack", "tstack", "rng",
                  "events", "steps", "rounds", "decisions", "options_total", "max_steps", "chooser",
-                 "team_members", "team_of", "nteams", "scores", "decide", "pick",
+                 "team_members", "team_of", "nteams", "scores", "decide",
                  "seed", "history", "work", "max_work", "nevents", "env", "frames", "waiting", "options", "chosen", "knowledge",
                  "unsaved")
 
@@ -307,9 +301,6 @@ class State(_Stepping):
         # None while the state is stepped from outside (a choice waits for apply());
         # random rollouts set decide(options) -> index to play through without stopping
         self.decide = None
-        # set only for random players with nothing watched: pick(number of options) -> index,
-        # the same draw as decide, without listing the options
-        self.pick = None
         # the seed and the choices made at decisions with 2+ options: enough to replay the game
         self.seed = None
         self.history: list[int] = []

@@ -84,13 +84,13 @@ def why_not_native(game) -> str | None:
 
 
 def native_playouts(game, engine: str = "auto", search: bool = False):
-    """The game's ``NativePlayouts``, or None (Python plays the playouts): ``engine`` "python"
+    """The game's ``NativePlayouts``, or None (the reference interpreter plays the playouts): ``engine`` "reference"
     never, "native" compiles the game now if need be, "auto" only when its machine code is
     made already (in this process or the cache folder: ``recycle compile --native`` or a
     native simulation makes it). ``search``: for a player that searches natively (its search
     module; with "auto", the plain module when only that one is made: native playouts, the
     search in Python)."""
-    if engine == "python":
+    if engine == "reference":
         return None
     from .playouts import NativePlayouts
 

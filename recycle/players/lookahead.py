@@ -54,8 +54,9 @@ from ..streams import MASK, Stream, mix64
 
 REWARDS = ("win", "score")
 # who plays the look-ahead's playouts: the native engine when its machine code is made already
-# ("auto"), compiled if need be ("native"), or always Python ("python"); the same decisions
-PLAYOUT_ENGINES = ("auto", "native", "python")
+# ("auto"), compiled if need be ("native"), or always the reference interpreter ("reference");
+# the same decisions
+PLAYOUT_ENGINES = ("auto", "native", "reference")
 # options of one decision a look-ahead player considers at most (a random sample beyond)
 MAX_CONSIDERED = 64
 # a decision's simulations may use 1/SIMULATION_SHARE of the game's work budget each, on
@@ -142,8 +143,9 @@ class _AIPlayer:
         if reward not in REWARDS:
             raise ValueError(f"unknown reward {reward!r}; known: {', '.join(REWARDS)}")
         self.reward = reward
-        if playouts not in PLAYOUT_ENGINES:
-            raise ValueError(f"unknown playout engine {playouts!r}; known: {', '.join(PLAYOUT_ENGINES)}")
+        from ..engine.game import check_engine
+
+        check_engine(playouts, PLAYOUT_ENGINES)
         self.playouts = playouts
         self._native: tuple = (None, None)  # (game, its NativePlayouts or None)
         self.name = f"{self.kind}:{self.budget}"

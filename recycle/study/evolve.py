@@ -162,7 +162,7 @@ def _compiled(game, text: str, filename: str):
     if g is None:
         if len(_COMPILED) >= 8:
             _COMPILED.clear()
-        g = _COMPILED[text] = PreparedGame.from_text(text, filename, fast=game.fast, max_work=game.max_work)
+        g = _COMPILED[text] = PreparedGame.from_text(text, filename, max_work=game.max_work)
     return g
 
 

@@ -44,7 +44,7 @@ def _init(text: str, filename: str, options: dict | None = None) -> None:
 def _initargs(game) -> tuple:
     """What a worker compiles: the game's text, its file name, and the options it was
     prepared with, so that its games are the parent's (the same work budget too)."""
-    return game.source.text, game.source.filename, {"fast": game.fast, "max_work": game.max_work}
+    return game.source.text, game.source.filename, {"max_work": game.max_work}
 
 
 def _serve(conn, initargs) -> None:

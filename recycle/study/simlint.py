@@ -56,7 +56,7 @@ def simulation_lint(game, games: int = 300, seed: int = 0, seconds: float = 3.0,
     form = game.source.forms[0]
     rules: dict = {}  # (line, column) of a conditional rule -> [times reached, times its condition held]
     # a copy of the game that counts into ``rules`` (see the module docstring for why this hook)
-    game = PreparedGame(game.source, engine="plain", max_work=game.max_work, rule_counts=rules)
+    game = PreparedGame(game.source, max_work=game.max_work, rule_counts=rules)
     choices = [n for n in _walk(form) if isinstance(n, SList) and head_of(n) == "choice"]
     reached: dict = {}  # (line, col) of a choice -> [times, times with one option]
     offered: set = set()  # (line, col) of every action an option was made of

@@ -29,9 +29,9 @@ class SimulationStats:
     step_limit_hits: int
     finished: int
     played: int = 0
-    # what played the games: "native" (machine code, recycle/native) or "python"; and, when a
-    # game of random players stayed on Python, why (one line)
-    engine: str = "python"
+    # what played the games: "native" (machine code, recycle/native) or "reference" (the
+    # reference interpreter); and, when a game of random players stayed on it, why (one line)
+    engine: str = "reference"
     engine_note: str | None = None
     # why fewer than ``games`` were played: "time limit" (timeout) or "interrupted" (Ctrl-C)
     stopped: str | None = None
@@ -112,7 +112,7 @@ def _simulate_batch(game, players, seeds, max_steps: int, engine: str = "auto"):
     return [_simulate_one(game, players, sd, max_steps, all_random) for sd in seeds]
 
 
-ENGINES = ("auto", "native", "python")
+ENGINES = ("auto", "native", "reference")  # (auto: native where it plays the game, else reference)
 NATIVE_MIN_GAMES = 20_000  # "auto" compiles a game natively for this many games (a cached one: any)
 NATIVE_CHUNK = 5000  # rollouts per call of native code (progress and --timeout are checked between)
 
@@ -161,16 +161,17 @@ def simulate(game, n: int, seed: int, players=None, max_steps: int = 100_000, pr
     ``interruptible``: Ctrl-C stops the run the same way (``stopped == "interrupted"``)
     instead of raising ``KeyboardInterrupt`` (the command line's behaviour).
     """
-    from ..engine.game import rollout_seed
+    from ..engine.game import check_engine, rollout_seed
     from ..engine.runner import RandomPlayer
     from .stopping import Stop
 
+    check_engine(engine, ENGINES)
     if players is None:
         players = [RandomPlayer() for _ in range(game.nplayers)]
     native_note = None
     use_native = False
     compiling = None  # the background compile of "auto" (Python plays until it is done)
-    if _all_random(players) and engine != "python":
+    if _all_random(players) and engine != "reference":
         native_note = _native_reason(game) if engine == "native" else _why_not_written(game)
         # worker processes load the machine code from the cache folder: made in this process
         # alone, each worker would compile it again
@@ -217,7 +218,7 @@ def simulate(game, n: int, seed: int, players=None, max_steps: int = 100_000, pr
             if not stop.catches(exc):
                 raise
     stats = agg.stats(n, seed, players, time.perf_counter() - t0)
-    stats.engine = "native" if use_native else "python"
+    stats.engine = "native" if use_native else "reference"
     stats.engine_note = native_note
     if use_native and by_python:
         stats.engine_note = f"the first {by_python:,} games were played by Python while the game was compiled"
@@ -316,7 +317,7 @@ def _in_workers(game, n, seed, players, max_steps, progress, workers, stop, agg,
             if stop():
                 return
             yield (players, [rollout_seed(seed, i) for i in range(a, min(n, a + size))], max_steps,
-                   "native" if native_ready() else "python")
+                   "native" if native_ready() else "reference")
 
     stream = stream_games(game, _simulate_batch, chunks(), workers, window=2 * workers)
     try:

@@ -252,8 +252,8 @@ STATE_SECONDS = 60  # about 4 s on the reference machine; a generous bound again
 
 def test_state_machine_fuzzer_finds_no_lost_or_forged_card():
     """Random games moving cards in every way (views, mem, repeat, choices, swaps, both
-    shuffles) on the fast and the plain paths and the inline rollout: every invariant after
-    every step, and the three plays agree."""
+    shuffles) watched and as a random rollout: every invariant after
+    every step, and the two plays agree."""
     t0 = time.perf_counter()
     outcomes: collections.Counter = collections.Counter()
     failures = []

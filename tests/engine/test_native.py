@@ -146,9 +146,9 @@ def test_simulate_natively_gives_the_python_engine_s_statistics(path):
     game = load(path)
     compiled(game)
     native = simulate(game, 3000, seed=2, engine="native")
-    python = simulate(game, 3000, seed=2, engine="python")
+    python = simulate(game, 3000, seed=2, engine="reference")
     assert (native.engine, native.engine_note) == ("native", None)
-    assert (python.engine, python.engine_note) == ("python", None)
+    assert (python.engine, python.engine_note) == ("reference", None)
     assert native.finished == 3000 and native.decisions["max"] > 0
     assert comparable(native) == comparable(python)
     assert native.scores == python.scores and native.decision_counts == python.decision_counts
@@ -206,15 +206,15 @@ def test_a_game_the_writer_cannot_write_is_played_by_python(tmp_path):
         native_game(game)
     # "auto" would compile a game for this many rollouts: it stays on Python, and says why
     auto = simulate(game, NATIVE_MIN_GAMES, seed=2, engine="auto")
-    python = simulate(game, NATIVE_MIN_GAMES, seed=2, engine="python")
-    assert (auto.engine, auto.engine_note) == ("python", note)
-    assert (python.engine, python.engine_note) == ("python", None)
+    python = simulate(game, NATIVE_MIN_GAMES, seed=2, engine="reference")
+    assert (auto.engine, auto.engine_note) == ("reference", note)
+    assert (python.engine, python.engine_note) == ("reference", None)
     assert comparable(auto) == comparable(python) and auto.scores == python.scores
     assert auto.decisions["max"] > 0 and 0 < auto.win_rate[0] < 1  # a game of choices and luck
     # asked for the native engine outright, the same
     native = simulate(game, 300, seed=2, engine="native")
-    assert (native.engine, native.engine_note) == ("python", note)
-    assert comparable(native) == comparable(simulate(game, 300, seed=2, engine="python"))
+    assert (native.engine, native.engine_note) == ("reference", note)
+    assert comparable(native) == comparable(simulate(game, 300, seed=2, engine="reference"))
 
 
 # -- the generated module ------------------------------------------------------------------------
@@ -500,10 +500,10 @@ def test_load_with_the_native_engine_plays_rollouts_natively_at_once():
     the writer cannot write is refused with the form it stops at."""
     with user_cache():
         game = recycle.load(GAMES / "war.rcy", engine="native")
-    assert game.engine == "compiled"  # stepped from outside by the compiled engine
+    assert game.engine == "reference"  # stepped from outside by the reference interpreter
     native = simulate(game, 50, seed=3)
     assert native.engine == "native"
-    assert comparable(native) == comparable(simulate(recycle.load(GAMES / "war.rcy"), 50, seed=3, engine="python"))
+    assert comparable(native) == comparable(simulate(recycle.load(GAMES / "war.rcy"), 50, seed=3, engine="reference"))
     with pytest.raises(NativeUnsupported, match="remember"):
         recycle.loads(UNSUPPORTED, "remembers.rcy", engine="native")
 

@@ -212,11 +212,11 @@ def test_the_parts_benchmark_splits_a_game_and_prices_the_goal(capsys):
     # --busy: the test suite runs on busy machines; the figures are not for the docs
     assert bench.main(["parts", "--games", "200", "--repeat", "1", "--busy"]) == 0
     out = capsys.readouterr().out
-    line = r"^ +([a-z][a-z' -]+?|recycle \(compiled\)) +([\d.]+)"
+    line = r"^ +([a-z][a-z' -]+?|recycle \(reference\)) +([\d.]+)"
     figure = {name: float(v) for name, v in re.findall(line, out, re.M)}
     parts = ["seeding its two generators", "a new state", "the shuffle", "scores and statistics"]
-    assert set(parts + ["hand-written simulator", "recycle (compiled)", "the play"]) <= set(figure), out
-    assert figure["the play"] == pytest.approx(figure["recycle (compiled)"] - sum(figure[p] for p in parts), abs=0.35)
+    assert set(parts + ["hand-written simulator", "recycle (reference)", "the play"]) <= set(figure), out
+    assert figure["the play"] == pytest.approx(figure["recycle (reference)"] - sum(figure[p] for p in parts), abs=0.35)
     goal = re.search(r"a game in ([\d.]+): after the parts above \(([\d.]+)\), ([\d.]+) for the play", out)
     budget, fixed, play = map(float, goal.groups())
     assert budget == pytest.approx(2 * figure["hand-written simulator"], abs=0.16)

@@ -27,7 +27,7 @@ def test_the_compiler_is_driven_by_a_card_table_without_a_game():
     source = parse_text(TINY, "tiny.rcy")
     setup, flow = source.forms[0].items[1], source.forms[0].items[2]
     table = CardTable()
-    comp = FlowCompiler(table, 2, fast=True, source=source)
+    comp = FlowCompiler(table, 2, source=source)
     scope = Scope(None, {})
     create = comp.c_item(setup.items[2], scope)
     body = comp.c_item(flow, scope)

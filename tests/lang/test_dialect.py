@@ -17,14 +17,14 @@ from recycle.lang.reading.lint import lint
 from ..conftest import GAMES, ConservationCheck
 
 DIALECT = Path(__file__).resolve().parent / "dialect"
-ENGINES = ("compiled", "closures", "plain")
+ENGINES = ("reference",)  # the one Python engine (the native engine: tests/engine/test_native.py)
 runner = CliRunner()
 
 DECK = "(deck (RANK (A, B, C)) (SUIT (X, Y)))"
 
 
 def game(body: str, players: int = 3, teams: str = "", scoring: str = "(scoring max 0)", declare: str = "",
-         engine: str = "compiled", name: str = "t.rcy"):
+         engine: str = "reference", name: str = "t.rcy"):
     return recycle.loads(f"""(game {declare}
  (setup (create players {players}) {teams}
   (create deck (game iloc STOCK) {DECK}))

@@ -2,7 +2,7 @@
 and decide exactly as with Python's playouts.
 
 For games/schwimmen.rcy (two seeds) and two corpus poker games (one), whole games are played
-with ISMCTS and PIMC players twice, ``playouts="native"`` and ``"python"``: every decision's option, value
+with ISMCTS and PIMC players twice, ``playouts="native"`` and ``"reference"``: every decision's option, value
 and visit count must be the same, and most playouts must have been native (none declined in
 these games). Then the cases where native code declines and Python plays on: a state whose
 chance stream cannot be replayed, a world that moved a card a variable in scope holds, a
@@ -71,7 +71,7 @@ def test_native_playouts_decide_as_python_playouts(path, kind):
         else (lambda e: PIMCPlayer(24, playouts=e))
     for seed in (1, 2) if "schwimmen" in path.name else (1,):
         native, natives = decisions(game, make, "native", seed)
-        python, none = decisions(game, make, "python", seed)
+        python, none = decisions(game, make, "reference", seed)
         assert native == python, f"seed {seed}"
         assert none == []
         assert sum(n.declined for n in natives) == 0

@@ -2,7 +2,7 @@
 Python player's search, draw for draw.
 
 Whole games are played twice by ISMCTS players, their playouts ``"native"`` (every decision
-searched natively) and ``"python"`` (the Python search): every decision's option, values and
+searched natively) and ``"reference"`` (the Python search): every decision's option, values and
 visit counts, and the players' stream after it, must be the same. The tiny game's choice offers
 options of every shape whose keys native code writes (a fixed action, a block of actions, pairs,
 an ``any`` over a conditional, a ``let``, a block of one item, a conditional repeat, a block
@@ -79,7 +79,7 @@ def searches(game, make, playouts: str, seed: int, upto: int = 10):
 def assert_searched_as_python(game, make, seeds, upto: int = 10, declines: bool = False):
     for seed in seeds:
         native, searched, why = searches(game, make, "native", seed, upto)
-        python, none, _ = searches(game, make, "python", seed, upto)
+        python, none, _ = searches(game, make, "reference", seed, upto)
         assert native == python, f"seed {seed}"
         assert none == 0
         if declines:
@@ -139,7 +139,7 @@ def test_options_native_code_cannot_key_leave_the_search_to_python_with_the_same
     game = forks_twice_game()
     compiled(game, search=True)
     native, searched, why = searches(game, lambda e: ISMCTSPlayer(40, playouts=e), "native", 2, upto=4)
-    python, _, _ = searches(game, lambda e: ISMCTSPlayer(40, playouts=e), "python", 2, upto=4)
+    python, _, _ = searches(game, lambda e: ISMCTSPlayer(40, playouts=e), "reference", 2, upto=4)
     assert native == python
     declined = why.get(STATUS_WORDS[DECLINE], 0)
     assert set(why) == {STATUS_WORDS[DECLINE]} and declined >= 1

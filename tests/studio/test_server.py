@@ -382,16 +382,14 @@ def test_studio_simulation_lint_names_rules_that_never_or_always_fire():
     assert found[0]["end_line"] == 6
 
 
-def test_rule_counts_are_the_plain_engines_only():
-    """The probe is compiled into a plain game that asks for it, and into no other."""
+def test_rule_counts_are_only_in_a_game_that_asks_for_them():
+    """The probe is compiled into a game that asks for it, and into no other."""
     from recycle.engine.game import PreparedGame
     from recycle.lang.syntax.reader import parse_text
 
-    with pytest.raises(ValueError, match="rule_counts needs engine='plain'"):
-        PreparedGame(parse_text(RULES_GAME, "rules.rcy"), rule_counts={})
     assert recycle.loads(RULES_GAME, "rules.rcy").rule_counts is None
     counts: dict = {}
-    game = PreparedGame(parse_text(RULES_GAME, "rules.rcy"), engine="plain", rule_counts=counts)
+    game = PreparedGame(parse_text(RULES_GAME, "rules.rcy"), rule_counts=counts)
     assert sorted(counts) == [(6, 4), (6, 29), (7, 4), (8, 4), (9, 4), (10, 4)]
     game.play(seed=0)
     assert counts[(6, 4)] == [6, 0] and counts[(8, 4)] == [6, 6] and 0 < counts[(7, 4)][1] < 6

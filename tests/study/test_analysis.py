@@ -136,8 +136,8 @@ def test_worker_processes_play_natively_only_what_the_cache_folder_holds(monkeyp
 
     assert native_ready(g) and not native_ready(g, on_disk=True)
     stats = simulate(g, 30, 4, workers=2)
-    assert stats.engine == "python"
-    assert stats.to_dict()["win_rate"] == simulate(g, 30, 4, engine="python").to_dict()["win_rate"]
+    assert stats.engine == "reference"
+    assert stats.to_dict()["win_rate"] == simulate(g, 30, 4, engine="reference").to_dict()["win_rate"]
 
 
 def test_cli_analyze_json_csv_and_plots(tmp_path):

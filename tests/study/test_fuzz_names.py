@@ -17,15 +17,6 @@ def test_a_hostile_name_passes_every_check(name):
     assert namefuzz.exercise_name(name) == ("ok" if on_disk else "ok (memory only)")
 
 
-def test_the_checks_catch_a_name_that_changes_the_module(monkeypatch):
-    """A generator that let the name into code would differ beyond the docstring: caught."""
-    real = namefuzz._module_parts
-    monkeypatch.setattr(namefuzz, "_module_parts",
-                        lambda g: (real(g)[0], real(g)[1] + ("x" if "evil" in g.source.filename else "")))
-    with pytest.raises(namefuzz.NameFailure, match="invariant: the generated module differs"):
-        namefuzz.exercise_name(b"evil.rcy")
-
-
 def test_the_checks_catch_a_file_left_behind(monkeypatch):
     real = namefuzz._check_message
 

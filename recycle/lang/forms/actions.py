@@ -188,73 +188,8 @@ class CardActions:
         dst, pos = self.c_dest(x.items[2], scope)
         src_node = x.items[1]
         span = x.span
-        src_span = src_node.span if isinstance(src_node, SList) else x.span  # where an empty source is reported
-        # (move (top (OWNER mem NAME)) ...) is refused here, before the fast paths below
-        # (which pop the source list: a mem location's list holds references, not cards)
+        # (move (top (OWNER mem NAME)) ...) is refused here
         self.mem_pick(src_node, scope, False, "move")
-        # Fast path: (move (top (OWNER KIND NAME)) (top (OWNER KIND NAME))), the deal.
-        if self.fast and isinstance(src_node, SList) and len(src_node.items) == 2 and kw(src_node.items[0], "top") \
-                and is_location_form(src_node.items[1]) and pos == "top":
-            sidx = self.c_loc_index(src_node.items[1], scope)
-            infos = layout.infos
-            const_src = self.static_loc_index(src_node.items[1], scope)
-            const_dst = self.static_loc_index(x.items[2].items[1], scope)
-            if const_src is not None:
-                # the deal: from a fixed pile to the top of another
-                def move_top_from_pile(s, e):
-                    lst = s.locs[const_src]
-                    if not lst:
-                        rt_error(empty_location("move", infos[const_src].label, layout.nplayers), src_span, "top")
-                    c = lst.pop()
-                    try:
-                        d = const_dst if const_dst is not None else dst(s, e)
-                    except RecycleError:
-                        lst.append(c)  # a stopped game keeps every card in its place
-                        raise
-                    s.locs[d].append(c)
-                    s.card_loc[c] = d
-                    if s.events is not None:
-                        record_move(s, infos, "move", c, const_src, d)
-                item = Item(x, scope, run=move_top_from_pile, static=True)
-                if self.stable_location(x.items[2].items[1], scope):
-                    item.bulk = (sidx, dst)
-                return item
-            cur, const_dst = getattr(sidx, "loc_current", None), self.static_loc_index(x.items[2].items[1], scope)
-            if cur is not None and const_dst is not None:
-                # e.g. discarding the current player's hand onto a fixed pile
-                def move_top_of_current(s, e):
-                    i = cur + s.pstack[-1][0]
-                    lst = s.locs[i]
-                    if not lst:
-                        rt_error(empty_location("move", infos[i].label, layout.nplayers), src_span, "top")
-                    c = lst.pop()
-                    s.locs[const_dst].append(c)
-                    s.card_loc[c] = const_dst
-                    if s.events is not None:
-                        record_move(s, infos, "move", c, i, const_dst)
-                item = Item(x, scope, run=move_top_of_current, static=True)
-                item.bulk = (sidx, dst)
-                return item
-
-            def move_top(s, e):
-                i = sidx(s, e)
-                lst = s.locs[i]
-                if not lst:
-                    rt_error(empty_location("move", infos[i].label, layout.nplayers), src_span, "top")
-                c = lst.pop()
-                try:
-                    d = dst(s, e)
-                except RecycleError:
-                    lst.append(c)  # a stopped game keeps every card in its place
-                    raise
-                s.locs[d].append(c)
-                s.card_loc[c] = d
-                if s.events is not None:
-                    record_move(s, infos, "move", c, i, d)
-            item = Item(x, scope, run=move_top, static=True)
-            if self.stable_location(src_node.items[1], scope) and self.stable_location(x.items[2].items[1], scope):
-                item.bulk = (sidx, dst)
-            return item
         src = self.c_source(src_node, scope)
         infos = layout.infos
 

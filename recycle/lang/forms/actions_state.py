@@ -5,7 +5,7 @@ repeats, and creating decks and teams. Actions on cards are in ``actions``.
 from __future__ import annotations
 
 from .registry import Kind, form, mention
-from .items import MAX_REPEAT, Item, bulk_repeat, compose, out_of_work, record_move, record_storage
+from .items import MAX_REPEAT, Item, compose, out_of_work, record_move, record_storage
 from .shapes import MAX_COLLECTION, MAX_INT, SMALL, Scope, charge, deck_combinations, fail, head_of, is_atom, \
     is_location_form, is_storage_form, kw, rt_error
 from ..syntax.reader import COLON, INT, Atom, SList
@@ -80,24 +80,19 @@ class StateActions:
             return Item(x, scope, run=set_points_const, static=True)
 
         # the map is a function of the computed parts alone (Hearts: the suit led, set each
-        # trick), so it is found by their values without building the whole key again; each
-        # part is computed once, in the order of the awards. Making a map scores every card
+        # trick); each part is computed once, in the order of the awards. Making a map scores every card
         # for every award: each such set pays that, a unit per two cards and awards, whether
         # or not the map was made before (by this game or an earlier one: the cost is the
         # same on every path and in every process)
         nawards, span = len(compiled), x.span
         computed = []
-        parts = []  # (form, "str" | "int") of each computed part, in the same order
         for (conds, p), award in zip(compiled, awards_node.items):
-            for kv, c in zip(conds, award.items[:-1]):
-                for v, part in zip(kv, (c.items[0], c.items[2])):
+            for kv, _award_item in zip(conds, award.items[:-1]):
+                for v in kv:
                     if not isinstance(v, (str, int)):
                         computed.append(v)
-                        parts.append((part, "str"))
             if not isinstance(p, (str, int)):
                 computed.append(p)
-                parts.append((award.items[-1], "int"))
-        by_values: dict = {}
 
         def build_key(values):
             it = iter(values)
@@ -106,26 +101,10 @@ class StateActions:
                 return v if isinstance(v, (str, int)) else next(it)
             return tuple((tuple((val(k), val(v)) for k, v in conds), val(p)) for conds, p in compiled)
 
-        if not self.fast:
-            def set_points_plain(s, e):
-                if len(s.card_loc) * nawards > SMALL:
-                    charge(s, (len(s.card_loc) * nawards) >> 1, span, "set")
-                s.points[slot(s, e)] = card_table.point_map(build_key(tuple([f(s, e) for f in computed])))
-            return Item(x, scope, run=set_points_plain, static=True)
-
         def set_points(s, e):
             if len(s.card_loc) * nawards > SMALL:
                 charge(s, (len(s.card_loc) * nawards) >> 1, span, "set")
-            values = tuple([f(s, e) for f in computed])
-            pm = by_values.get(values)
-            if pm is None:
-                pm = card_table.point_map(build_key(values))
-                if card_table.maps_full(len(by_values)):
-                    by_values.clear()
-                by_values[values] = pm
-            s.points[slot(s, e)] = pm
-        # read by generated code (pycards.set_points_action): the table and what its keys are made of
-        set_points.by_values, set_points.parts = by_values, parts
+            s.points[slot(s, e)] = card_table.point_map(build_key(tuple([f(s, e) for f in computed])))
         return Item(x, scope, run=set_points, static=True)
 
     @form("inc", "(inc (OWNER sto NAME) AMOUNT?)", Kind.ACTION, sets=1, words=("{1} += {2}", "{1} += 1"))
@@ -242,10 +221,6 @@ class StateActions:
                     out_of_work(s, span, "repeat")
                 for _ in range(k):
                     brun(s, e)
-            if body.bulk is not None and self.fast:
-                # as many moves as the location holds cards, never more than a location
-                # may hold: not limited to MAX_REPEAT, as the moves one by one are not
-                run_all = bulk_repeat(count, body, span, MAX_COLLECTION)
 
             def expand_all(s, e):
                 k = count(s, e)
@@ -266,8 +241,6 @@ class StateActions:
                     out_of_work(s, span, "repeat")
             for _ in range(k):
                 brun(s, e)
-        if body.bulk is not None and self.fast:
-            run = bulk_repeat(times, body, span)
         if const is not None and const >= 1 and body.static:
             return Item(x, scope, run=run, static=True)
 

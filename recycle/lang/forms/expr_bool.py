@@ -1,6 +1,5 @@
 """Compiling RECYCLE's conditions into closures ``f(state, env) -> bool``: and, or, not,
-comparisons, and any/all over a collection; the binder shape they share with filter; and
-the cache of pure conditions (``purity``).
+comparisons, and any/all over a collection; the binder shape they share with filter.
 """
 
 from __future__ import annotations
@@ -9,7 +8,7 @@ from collections.abc import Callable
 
 from .registry import Kind, form
 from .items import out_of_work
-from .shapes import SMALL, Const, Scope, compare_attr_slot, compare_size, compare_slot, element_hint, fail, head_of, is_atom, kw
+from .shapes import SMALL, Scope, element_hint, fail, head_of, is_atom, kw
 from ..syntax.reader import INT, SYMBOL, VAR, Atom, SList
 
 
@@ -85,23 +84,12 @@ class BoolForms:
 
     # -- comparisons -----------------------------------------------------------------------
     def c_order(self, x: SList, scope: Scope) -> Callable:
-        """(< > <= >= A B) on two integers, fused with a constant B where it can be."""
+        """(< > <= >= A B) on two integers."""
         h = head_of(x)
         items = x.items
         if len(items) != 3:
             fail(f"({h} A B) compares two integers", x, h)
         a, b = self.c_int(items[1], scope), self.c_int(items[2], scope)
-        cb = self.const_value(items[2], scope)
-        k = getattr(a, "sto_slot", None)
-        if cb is not None and k is not None and self.fast:
-            return {"<": lambda s, e: s.ints[k] < cb, ">": lambda s, e: s.ints[k] > cb,
-                    "<=": lambda s, e: s.ints[k] <= cb, ">=": lambda s, e: s.ints[k] >= cb}[h]
-        if cb is not None and self.fast:
-            fused = compare_size(a, h, cb)
-            if fused is not None:
-                return fused
-            return {"<": lambda s, e: a(s, e) < cb, ">": lambda s, e: a(s, e) > cb,
-                    "<=": lambda s, e: a(s, e) <= cb, ">=": lambda s, e: a(s, e) >= cb}[h]
         return {"<": lambda s, e: a(s, e) < b(s, e), ">": lambda s, e: a(s, e) > b(s, e),
                 "<=": lambda s, e: a(s, e) <= b(s, e), ">=": lambda s, e: a(s, e) >= b(s, e)}[h]
 
@@ -134,7 +122,7 @@ class BoolForms:
         return self.c_order(x, scope)
 
     def c_equal(self, x: SList, scope: Scope) -> Callable:
-        """(== != A B) on two values of any one kind, fused with a constant B where it can be."""
+        """(== != A B) on two values of any one kind (a constant B worked out once)."""
         h = head_of(x)
         items = x.items
         if len(items) != 3:
@@ -145,19 +133,6 @@ class BoolForms:
         cb = self.const_value(items[2], scope)
         if cb is None and isinstance(items[2], Atom) and items[2].kind == SYMBOL:
             cb = items[2].value
-        k = getattr(a, "sto_slot", None)
-        if cb is not None and k is not None and self.fast:
-            if h == "==":
-                return lambda s, e: s.ints[k] == cb
-            return lambda s, e: s.ints[k] != cb
-        if cb is not None and self.fast:
-            fused = compare_size(a, h, cb) or compare_slot(a, h, cb)
-            if fused is not None:
-                return fused
-        if cb is None and self.fast:
-            fused = compare_attr_slot(a, h, b) or compare_attr_slot(b, h, a)
-            if fused is not None:
-                return fused
         if h == "==":
             if cb is not None:
                 return lambda s, e: a(s, e) == cb
@@ -338,19 +313,4 @@ class BoolForms:
         self.fresh_groups(x, slot)
         inner_scope = scope.bind(x.items[2].value, slot, element_hint(x.items[1]))
         inner = body_compiler(x.items[3], inner_scope)
-        if body_compiler == self.c_bool:
-            inner = self.cache_pure(x.items[3], inner_scope, inner)
         return coll, slot, inner
-
-    def cache_pure(self, x, scope: Scope, fn: Callable) -> Callable:
-        """``fn`` wrapped in a cache when ``x`` depends only on the cards of a few locations."""
-        if not self.fast:
-            return fn
-        from .purity import analyse, cached, order_free
-
-        found = analyse(x, lambda name: isinstance(scope.lookup(name), Const))
-        if found is None:
-            return fn
-        locs, pts = found
-        return cached(fn, [self.c_cards(loc, scope) for loc in locs], [self.c_points(p, scope) for p in pts],
-                      sort_cards=order_free(x))

@@ -282,9 +282,6 @@ class LocationForms:
         span = x.span
 
         small = SMALL if self.loop_free(x.items[3]) else -1  # (a few turns of a body without loops: free)
-        test = getattr(cond, "attr_test", None)
-        if self.fast and test is not None and test[1] == slot:
-            return self.attr_filter(coll, slot, test, w, small, span)
 
         def filter_(s, e):
             c = coll(s, e)
@@ -299,29 +296,6 @@ class LocationForms:
                     out.append(v)
             return out
         return filter_
-
-    @staticmethod
-    def attr_filter(coll, slot: int, test: tuple, w: int, small: int, span) -> Callable:
-        """A filter whose condition compares the element's attribute with a constant or a
-        string storage (``shapes.attr_test``): the storage read once, the attribute by its
-        column, the work charged and the variable left bound as the general filter does."""
-        col, _, op, kind, val = test
-        equal = op == "=="
-
-        def filter_attr(s, e):
-            c = coll(s, e)
-            if len(c) > small:
-                s.work -= len(c) * w
-                if s.work < 0:
-                    out_of_work(s, span, "filter")
-            if not c:
-                return []
-            want = val if kind == "const" else s.strs[val]
-            e[slot] = c[-1]
-            if equal:
-                return [v for v in c if col[v] == want]
-            return [v for v in c if col[v] != want]
-        return filter_attr
 
     @form("run", "(run top|bottom N LOCATION using POINTS)", Kind.LOC, pure=True, expensive=True)
     def loc_run(self, x: SList, scope: Scope) -> Callable:

@@ -26,7 +26,7 @@ from .costs import Costs
 from .recovery import ErrorKeeping
 from .registry import Kind, form, mention, seal
 from .items import (MAX_OPTIONS, out_of_work, too_many_options, suspendable, resume_into, ChoicePoint, Item, compose,
-                    STATIC, ANY, PAIRS, lazy_segments, segment_option, LazyOptions, mentions, uses_rng, counted)
+                    uses_rng, counted)
 
 
 class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, FamilyForms, GroupForms, CardActions,
@@ -34,7 +34,7 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, F
     """Turns a game's forms into Items. Of the game, it and its closures read only the card table
     ``cards`` (``card_table``: the contract), ``source`` and ``rule_counts`` (``items.counted``)."""
 
-    def __init__(self, cards, nplayers: int, fast: bool = True, source=None, rule_counts: dict | None = None):
+    def __init__(self, cards, nplayers: int, source=None, rule_counts: dict | None = None):
         from .layout import Layout
         from .values import PlayerId, TeamId
 
@@ -44,7 +44,6 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, F
         self.players = tuple(PlayerId(p) for p in range(nplayers))
         self.teams = tuple(TeamId(t) for t in range(nplayers))
         self.nslots = 0
-        self.fast = fast
         self.forms = REGISTRY
         self.weights: dict = {}  # id(node) -> forms in it (``weight``)
         self.repeat_bodies: dict = {}  # id(body node) -> span of the (repeat N BODY) around it
@@ -87,7 +86,7 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, F
         """((CONDITION) ITEM)
 
         Runs the item only when the condition, evaluated when it is reached, holds."""
-        cond = self.cache_pure(x.items[0], scope, self.c_bool(x.items[0], scope))
+        cond = self.c_bool(x.items[0], scope)
         if self.rule_counts is not None:
             cond = counted(cond, self.rule_counts, x.span)
         sub = self.c_item(x.items[1], scope)
@@ -101,7 +100,6 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, F
         def expand(s, e):
             return sub_expand(s, e) if cond(s, e) else []
         item = Item(x, scope, run=run, expand=expand, has_choice=sub.has_choice)
-        item.shape = ("if", cond, sub)
         if sub.has_choice:
             item.resume = resume_into(sub.resume, None)
         return item
@@ -131,13 +129,11 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, F
                     r(s, e)
         if all(p.static for p in parts):
             item = Item(x, scope, run=run, static=True)
-            item.shape = ("seq", parts)
             return item
 
         def expand(s, e):
             return compose(s, [(p, e) for p in parts])
         item = Item(x, scope, run=run, expand=expand, has_choice=choice)
-        item.shape = ("seq", parts)
         if choice:
             resumes = [p.resume for p in parts]
 
@@ -265,15 +261,10 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, F
                     pairs.append((body, e2))
                 return compose(s, pairs) if pairs else []
         item = Item(x, scope, run=run, expand=expand, has_choice=body.has_choice)
-        item.shape = ("each", coll, slot, body, w, h)
         if body.has_choice:
             item.run, item.resume = self.each_spine(coll, slot, body, span, h, w)
         if branching and body.static:
             item.any_parts = (coll, slot, body)
-        elif branching and nested is not None and not mentions(x.items[3].items[1], x.items[2].value) \
-                and not uses_rng(x.items[3].items[1]):
-            # the inner collection does not depend on the outer element: options are pairs
-            item.pair_parts = (coll, slot, nested[0], nested[1], nested[2])
         return item
 
     @staticmethod
@@ -331,7 +322,6 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, F
             e2[slot] = val(s, e)
             return bexpand(s, e2)
         item = Item(x, scope, run=run, expand=expand, has_choice=body.has_choice)
-        item.shape = ("let", val, slot, body)
         if body.has_choice:
             item.resume = resume_into(body.resume, None)
         return item
@@ -356,7 +346,6 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, F
             self.option_depth -= 1
         expanders = [p.expand for p in parts]
         span = x.span
-        lazy = False
 
         def plain_expand(s, e):
             # the options listed one by one (the plain path's listing; each part stops at
@@ -368,16 +357,7 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, F
                 too_many_options(span)
             return [o for o in opts if o]
 
-        if self.fast and all(p.static or p.any_parts is not None or p.pair_parts is not None for p in parts):
-            # Options are listed lazily: a random player only needs their number, so only
-            # the chosen one is built (see LazyOptions).
-            lazy = True
-            plan = [(STATIC, p) if p.static else (ANY, p.any_parts) if p.any_parts else (PAIRS, p.pair_parts)
-                    for p in parts]
-
-            def expand(s, e):
-                return LazyOptions(s, e, plan, span, plain_expand)
-        elif all(p.static or p.any_parts is not None for p in parts):
+        if all(p.static or p.any_parts is not None for p in parts):
             # every option these produce has at least one action
             def expand(s, e):
                 opts = []
@@ -450,37 +430,10 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, F
                 item.run(s, env)
             s.chooser = None
 
-        if lazy and not uses_rng(x):
-            generic = choice
-
-            def choice(s, e):
-                # a random player needs only the number of options: count them, draw, and
-                # build the chosen one, with no options object (the rollout hot path)
-                pick = s.pick
-                if pick is None:
-                    return generic(s, e)
-                segments, n = lazy_segments(s, e, plan, span, plain_expand)
-                if not n:
-                    rt_error("a choice with no legal option", span, "choice")
-                s.steps += 1
-                if s.steps > s.max_steps:
-                    raise StepLimitExceeded(f"the game did not end within {s.max_steps} steps", span,
-                                            form="choice")
-                if n > SMALL:  # the options listed (the chosen one is a single step)
-                    s.work -= n
-                    if s.work < 0:
-                        out_of_work(s, span, "choice")
-                s.decisions += 1
-                s.options_total += n
-                s.chooser = s.pstack[-1][0]
-                for item, env in segment_option(segments, pick(n) if n > 1 else 0):
-                    item.run(s, env)
-                s.chooser = None
         live = tuple(sorted({v for v in scope.names().values() if type(v) is int}))
         choice_point = ChoicePoint(expand, span, x, live)
         item = Item(x, scope, run=choice, has_choice=True)
         item.resume = resume
-        item.shape = ("choice", parts, plan if lazy and not uses_rng(x) else None, plain_expand, uses_rng(x))
         return item
 
     @form("stage", "(stage player|team (end CONDITION) ITEM ...)", Kind.FLOW, role="stage")
@@ -510,7 +463,6 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, F
         brun = body.run
         if body.has_choice:
             item = self.stage_spine(x, scope, end, body, team, limit, w)
-            item.shape = ("stage", end, body, team, w, limit)
             return item
 
         def run(s, e):
@@ -535,7 +487,6 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, F
                 brun(s, e)
             stack.pop()
         item = Item(x, scope, run=run)
-        item.shape = ("stage", end, body, team, w, limit)
         return item
 
     def stage_spine(self, x, scope, end, body: Item, team: bool, limit, w: int) -> Item:

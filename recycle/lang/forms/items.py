@@ -12,10 +12,10 @@ touching it. A ``choice`` reached while the state is stepped from outside raises
 from __future__ import annotations
 
 
-from ...errors import RecycleBug, RecycleError, StepLimitExceeded
+from ...errors import StepLimitExceeded
 from .registry import registry
-from .shapes import SCAN, SMALL, charge, head_of, n_cards, out_of_work, rt_error  # out_of_work, charge: used via items
-from ..syntax.reader import VAR, Atom, SList
+from .shapes import SCAN, SMALL, charge, head_of, n_cards, out_of_work, rt_error  # noqa: F401 - out_of_work, charge: used via items
+from ..syntax.reader import SList
 from .values import MoveEvent, StorageEvent, Suspend
 
 MAX_REPEAT = 100_000
@@ -80,8 +80,8 @@ class Item:
     the item from the place ``frames[k]`` (and the frames below it) recorded.
     """
 
-    __slots__ = ("run", "expand", "static", "node", "scope", "has_choice", "any_parts", "pair_parts", "_draws",
-                 "bulk", "resume", "weight", "charge", "shape")
+    __slots__ = ("run", "expand", "static", "node", "scope", "has_choice", "any_parts", "_draws",
+                 "resume", "weight", "charge")
 
     def __init__(self, node, scope, run=None, expand=None, static=False, has_choice=False):
         self.node = node
@@ -89,10 +89,8 @@ class Item:
         self.run = run
         self.has_choice = has_choice
         self.any_parts = None
-        self.pair_parts = None
         # (source index, destination index) closures of a top-to-top move whose two
         # addresses cannot change while cards move: a repeat of it moves the cards at once
-        self.bulk = None
         self._draws = None
         # the number of forms of its syntax: what one run of it costs from the work budget
         # (set by the compiler's c_item); ``charge``: what its run takes itself (a repeat's body)
@@ -101,8 +99,6 @@ class Item:
         self.static = static
         self.expand = expand
         self.resume = None
-        # what the Python-source generator (pygen) needs of a flow element: its kind and parts
-        self.shape = None
         if static and expand is None:
             item = self
             self.expand = lambda s, e: [[(item, e)]]
@@ -120,7 +116,7 @@ def counted(cond, counts: dict, span):
     """``cond`` that also counts, in ``counts[(line, column)]`` = ``[evaluations, true]``, how
     often the conditional at ``span`` was reached and how often it held: the probe of the lint
     backed by simulation (recycle/study/simlint.py). Only a game compiled with a
-    ``rule_counts`` dict (``PreparedGame(..., engine="plain", rule_counts={})``) has it, so
+    ``rule_counts`` dict (``PreparedGame(..., rule_counts={})``) has it, so
     every other game's conditions, and the compiled engine's generated source, are untouched.
     Evaluations made while options are listed count too: a condition in a choice's option is
     only ever evaluated there."""
@@ -212,114 +208,6 @@ def compose(s, pairs):
     return out
 
 
-STATIC, ANY, PAIRS = 0, 1, 2
-
-
-def lazy_segments(s, e, plan, span, plain) -> tuple[list, int]:
-    """The options of a lazily listed choice as segments ``(count, kind, data, env, elements)``
-    and their number; no option is built.
-
-    The work budget is charged exactly as listing them one by one (``plain(s, e)``, the
-    choice's expansion on the plain path) would, in one sum; when the budget or the option
-    limit runs out, or listing fails, ``plain`` lists them again from the same budget, so
-    that the error is the plain path's to the letter."""
-    segments = []
-    n = 0
-    cost = 0  # what listing them one by one charges besides working out the collections
-    w0 = s.work
-    try:
-        for kind, data in plan:
-            if kind == STATIC:
-                segments.append((1, STATIC, data, e, None))
-                n += 1
-            elif kind == ANY:
-                elems = list(data[0](s, e))
-                k = len(elems)
-                if k:
-                    if k > SMALL:  # as c_each lists a fixed action's options
-                        cost += k
-                    segments.append((k, ANY, data, e, elems))
-                    n += k
-            else:
-                outer = list(data[0](s, e))
-                if not outer:
-                    continue
-                before = s.work
-                inner = list(data[2](s, e))
-                # listed one by one, the inner collection is worked out once per outer element
-                cost += (len(outer) - 1) * (before - s.work) + len(outer) * (len(inner) + 1)
-                if inner:
-                    segments.append((len(outer) * len(inner), PAIRS, data, e, (outer, inner)))
-                    n += len(outer) * len(inner)
-    except RecycleError:
-        s.work = w0
-        plain(s, e)  # the plain path's error, if it fails too
-        raise
-    if cost:
-        s.work -= cost
-        if s.work < 0:
-            n = MAX_OPTIONS + 1
-    if n <= MAX_OPTIONS:
-        return segments, n
-    s.work = w0
-    plain(s, e)  # raises the plain path's error
-    raise RecycleBug("lazily listed options exceed a limit that listing them one by one does not")
-
-
-def segment_option(segments, i: int) -> list:
-    """Option ``i`` (0 <= i < the number of options) of ``lazy_segments``: its (item, env) steps."""
-    for count, kind, data, e, elems in segments:
-        if i < count:
-            if kind == STATIC:
-                return [(data, e)]
-            if kind == ANY:
-                _coll, slot, body = data
-                e2 = e[:]
-                e2[slot] = elems[i]
-                return [(body, e2)]
-            _coll, slot, _coll2, slot2, body2 = data
-            outer, inner = elems
-            e2 = e[:]
-            e2[slot] = outer[i // len(inner)]
-            e2[slot2] = inner[i % len(inner)]
-            return [(body2, e2)]
-        i -= count
-    raise IndexError(i)
-
-
-class LazyOptions:
-    """The options of a choice, built on demand: ``len()`` is cheap, ``[i]`` builds one.
-
-    Used when every part of the choice is a fixed action, an ``any`` over a collection, or
-    two nested ``any`` whose inner collection does not depend on the outer element.
-    """
-
-    __slots__ = ("segments", "n")
-
-    def __init__(self, s, e, plan, span, plain):
-        self.segments, self.n = lazy_segments(s, e, plan, span, plain)
-
-    def __len__(self) -> int:
-        return self.n
-
-    def __bool__(self) -> bool:
-        return self.n > 0
-
-    def __getitem__(self, i: int) -> list:
-        if i < 0:
-            i += self.n
-        if not 0 <= i < self.n:
-            raise IndexError(i)
-        return segment_option(self.segments, i)
-
-
-def mentions(node, name: str) -> bool:
-    """Does the form mention the variable ``'name``?"""
-    if isinstance(node, Atom):
-        return node.kind == VAR and node.value == name
-    return any(mentions(i, name) for i in node.items)
-
-
 def shuffle(lst: list, random) -> None:
     """Fisher-Yates with ``random()`` floats: uniform to within 2**-53, and much faster in
     CPython than ``Random.shuffle``'s integer draws. A game's Stream draws a long shuffle's
@@ -371,75 +259,6 @@ def place(s, d: int, c, pos, e, span, memory: bool = False) -> None:
         lst.insert(i, c)
     if not memory:
         s.card_loc[c] = d
-
-
-def bulk_repeat(times, body: Item, span, limit: int = MAX_REPEAT):
-    """``(repeat N (move (top A) (top B)))`` moving the N cards at once (N at most ``limit``:
-    ``MAX_REPEAT``, or for ``repeat all`` the cards a location may hold, as one by one).
-
-    The same result as N single moves (B receives A's top card first); when events are
-    recorded, A holds too few cards, A is B, or the work budget would run out during the
-    moves, they run one by one as written, so events and errors are exactly those of the
-    single moves (the body charges its own forms, ``body.charge``, each time it runs)."""
-    src_index, dst_index = body.bulk
-    brun = body.run
-    extra = body.charge
-    if not extra:
-        return _bulk_moves(times, src_index, dst_index, brun, span, limit)
-
-    def run(s, e):
-        k = times(s, e)
-        if k > limit:
-            rt_error(f"repeat {k} times is more than the limit of {MAX_REPEAT}", span, "repeat")
-        if k <= 0:
-            return
-        s.work -= k
-        if s.work < 0:
-            out_of_work(s, span, "repeat")
-        i = src_index(s, e)
-        d = dst_index(s, e)
-        lst = s.locs[i]
-        if s.events is not None or len(lst) < k or i == d or s.work < k * extra:
-            for _ in range(k):
-                brun(s, e)
-            return
-        s.work -= k * extra
-        moved = lst[-k:]
-        del lst[-k:]
-        moved.reverse()
-        s.locs[d].extend(moved)
-        card_loc = s.card_loc
-        for c in moved:
-            card_loc[c] = d
-    return run
-
-
-def _bulk_moves(times, src_index, dst_index, brun, span, limit):
-    """``bulk_repeat`` for a body that charges nothing itself."""
-    def run(s, e):
-        k = times(s, e)
-        if k > limit:
-            rt_error(f"repeat {k} times is more than the limit of {MAX_REPEAT}", span, "repeat")
-        if k <= 0:
-            return
-        s.work -= k
-        if s.work < 0:
-            out_of_work(s, span, "repeat")
-        i = src_index(s, e)
-        d = dst_index(s, e)
-        lst = s.locs[i]
-        if s.events is not None or len(lst) < k or i == d:
-            for _ in range(k):
-                brun(s, e)
-            return
-        moved = lst[-k:]
-        del lst[-k:]
-        moved.reverse()
-        s.locs[d].extend(moved)
-        card_loc = s.card_loc
-        for c in moved:
-            card_loc[c] = d
-    return run
 
 
 def record_move(s, infos, action: str, c, src, dst, whole: bool = False) -> None:

@@ -269,49 +269,6 @@ def find_runs(s, cards, scores, nmin: int, largest: bool, span) -> list:
     return out
 
 
-def compare_size(a: Callable, op: str, cb) -> Callable | None:
-    """``(OP (size LOCATION) CONSTANT)`` as one closure, for a fixed or a player's location."""
-    idx = getattr(a, "size_loc", None)
-    if idx is not None:
-        return {"<": lambda s, e: len(s.locs[idx]) < cb, ">": lambda s, e: len(s.locs[idx]) > cb,
-                "<=": lambda s, e: len(s.locs[idx]) <= cb, ">=": lambda s, e: len(s.locs[idx]) >= cb,
-                "==": lambda s, e: len(s.locs[idx]) == cb, "!=": lambda s, e: len(s.locs[idx]) != cb}[op]
-    player = getattr(a, "size_player", None)
-    if player is not None:
-        b1, slot = player
-        return {"<": lambda s, e: len(s.locs[b1 + e[slot]]) < cb, ">": lambda s, e: len(s.locs[b1 + e[slot]]) > cb,
-                "<=": lambda s, e: len(s.locs[b1 + e[slot]]) <= cb,
-                ">=": lambda s, e: len(s.locs[b1 + e[slot]]) >= cb,
-                "==": lambda s, e: len(s.locs[b1 + e[slot]]) == cb,
-                "!=": lambda s, e: len(s.locs[b1 + e[slot]]) != cb}[op]
-    return None
-
-
-def compare_slot(a: Callable, op: str, cb) -> Callable | None:
-    """``(==|!= X CONSTANT)`` as one closure when X is a string storage or a bound card's
-    attribute (Hearts asks both of every card in a hand, at every play)."""
-    k = getattr(a, "str_slot", None)
-    if k is not None:
-        return (lambda s, e: s.strs[k] == cb) if op == "==" else (lambda s, e: s.strs[k] != cb)
-    attr = getattr(a, "attr_of_var", None)
-    if attr is not None:
-        col, vs = attr
-        f = (lambda s, e: col[e[vs]] == cb) if op == "==" else (lambda s, e: col[e[vs]] != cb)
-        return tag(f, attr_test=(col, vs, op, "const", cb))
-    return None
-
-
-def compare_attr_slot(a: Callable, op: str, b: Callable) -> Callable | None:
-    """``(==|!= (cardatt KEY 'VARIABLE) (OWNER str NAME))`` as one closure (Hearts asks of
-    every card in a hand whether it follows the suit led)."""
-    attr, k = getattr(a, "attr_of_var", None), getattr(b, "str_slot", None)
-    if attr is None or k is None:
-        return None
-    col, vs = attr
-    f = (lambda s, e: col[e[vs]] == s.strs[k]) if op == "==" else (lambda s, e: col[e[vs]] != s.strs[k])
-    return tag(f, attr_test=(col, vs, op, "str", k))
-
-
 def tag(f: Callable, **facts) -> Callable:
     """Attach facts about a closure's shape (e.g. ``sto_slot``) so callers can fuse it."""
     f.__dict__.update(facts)

@@ -5,9 +5,8 @@ recycle's registry (``registry.py``), each registered beside its code with
 ``@TABLE.register(kind, head, ...)`` and found by ``get(kind, head)``: there is no chain of
 comparisons of head strings. ``seal()`` checks that every head registered names a form of
 recycle's registry of that kind (an action may be registered as a flow item too). The
-compiled engine's table is ``python/pycards.py``'s ``COMPILED`` (its writers of Python source,
-there and in ``python/pyexpr.py``); the deal-limit analysis (``reading/deal_limit.py``) and the
-native engine's options (``recycle/native/forms_options.py``) keep theirs the same way, and
+deal-limit analysis (``reading/deal_limit.py``) and the native engine's options
+(``recycle/native/forms_options.py``) keep theirs this way, and
 the native engine's own writers have a table of their own (``recycle/native/registry.py``).
 """
 

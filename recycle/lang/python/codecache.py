@@ -1,5 +1,9 @@
 """The compiled-bytecode cache of generated game modules, on disk and in memory.
 
+(The generated-Python engine it served is retired, issue 41: ``compiled`` has no caller in
+recycle now. The folder's checks and the authenticated entries described here are what the
+native engine's cache folder is held to and builds on: recycle/native/engine.py.)
+
 Generating a game (``pygen.generate``) walks the compiled closures and writes Python source;
 Python's ``compile`` of that source is the larger part of the time. The walk runs at every
 load, because the module's constants are that load's own closures; the bytecode is the same

@@ -1,6 +1,6 @@
 """Outside text in generated Python source: the one way in (``embed``).
 
-The generated module (``pygen``) is compiled and run, so any text in it that comes from
+A generated module (the native engine's: recycle/native/writer.py) is compiled and run, so any text in it that comes from
 outside — a file name, a game name, a name or string of the game, a form quoted in a comment
 — could be code if it could end the literal, comment or docstring it stands in. Such text
 enters the source only through ``embed``: as a ``repr`` (a string or integer literal) or as
@@ -12,7 +12,6 @@ module is compiled under. tests/lang/test_hostile_game_files.py parses modules g
 
 from __future__ import annotations
 
-from ..syntax.reader import SList
 
 # characters kept as they are in "text": printable (never a line break, NUL or surrogate),
 # and neither a double quote (which could close the module's docstring) nor a backslash (an
@@ -41,37 +40,4 @@ def _escape(ch: str) -> str:
     return f"\\x{o:02x}" if o < 0x100 else f"\\u{o:04x}" if o < 0x10000 else f"\\U{o:08x}"
 
 
-def short(node, width: int = 70) -> str:
-    """A form on one line, cut to ``width`` (before its escapes), as a comment holds it."""
-    # a block's comment names a whole stage or loop: print only as much of it as the cut
-    # keeps (printing whole forms was most of the time taken to generate a game)
-    pieces: list[str] = []
-    size = 0
-    for piece in _printed(node):
-        pieces.append(piece)
-        size += len(piece)
-        if size > 2 * width and len(_one_line(pieces)) > width:
-            break
-    text = _one_line(pieces)
-    # cut before escaping, so that no escape is cut in two
-    return embed(text if len(text) <= width else text[:width - 3] + "...", "text")
-
-
-def _one_line(pieces: list[str]) -> str:
-    return " ".join("".join(pieces).split())
-
-
-def _printed(node):
-    """``str(node)`` piece by piece, so that a caller may stop early."""
-    if isinstance(node, SList):
-        yield "("
-        for i, item in enumerate(node.items):
-            if i:
-                yield " "
-            yield from _printed(item)
-        yield ")"
-    else:
-        yield str(node)
-
-
-__all__ = ["embed", "short"]
+__all__ = ["embed"]
