@@ -213,15 +213,16 @@ def test_cli_prints_the_matrix_the_depth_and_the_ratings(tmp_path):
     assert d["rate"][0][0] is None and d["ci"][1][0][0] > 0.5
 
 
-def test_cli_writes_the_plot(tmp_path):
+def test_cli_writes_the_plot_of_a_game_named_with_dollars(tmp_path):
     pytest.importorskip("matplotlib")
-    path = tmp_path / "coin$x.rcy"
+    path = tmp_path / "coin$\\frac$.rcy"  # math markup: a ValueError if matplotlib read it
     path.write_text(_game_text(COIN, 2, COIN_SCORING))
     out = tmp_path / "ladder.png"
     r = runner.invoke(app, ["ladder", str(path), "--players", "random,ismcts:2", "--doublings", "1",
                             "--games", "4", "--no-progress", "--plot", str(out)])
     assert r.exit_code == 0, r.output
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and "skill depth: 0" in r.output
+    assert "skill ladder of coin$\\frac$:" in r.output  # the name reached the plot too, as plain text
 
 
 @pytest.mark.parametrize("args, message", [
