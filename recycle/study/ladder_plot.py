@@ -45,6 +45,11 @@ def ladder_figure(lad: Ladder):
         ax2.annotate(f"{e:+.0f}", (b.get_x() + b.get_width() / 2, e), ha="center",
                      va="bottom" if e >= 0 else "top", fontsize=8)
     ax2.set_xticks(range(k), names, rotation=45, ha="right")
+    if lad.depth:  # the bottom rung's bar has no height: its name shows it is in the chain
+        for i, label in enumerate(ax2.get_xticklabels()):
+            if i in lad.chain:
+                label.set_color("tab:orange")
+                label.set_fontweight("bold")
     ax2.set_ylabel("Elo (bottom rung 0)")
     ax2.set_title("Elo ratings (Bradley–Terry fit)" + ("\norange: the rungs of the skill chain" if lad.depth else ""),
                   fontsize=10)
