@@ -333,9 +333,9 @@ def check(game: GameArg,
 
 def _register_extensions() -> None:
     """Commands that live in their own modules (graphs, analysis, env, play) register themselves here."""
-    from . import analysis, campaign, compile, env, evolve, graph, page, play, studio
+    from . import analysis, campaign, compile, env, evolve, graph, ladder, page, play, studio
 
-    for mod in (graph, analysis, env, play, compile, evolve, campaign, studio, page):
+    for mod in (graph, analysis, env, play, compile, evolve, campaign, studio, page, ladder):
         mod.register(app, fail=_fail, load=_load)
 
 
