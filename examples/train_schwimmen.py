@@ -34,8 +34,11 @@ class Policy:
     """score(x) = w2 · tanh(W1 x + b1): softmax over the options' scores."""
 
     def __init__(self, size: int, hidden: int, rng: np.random.Generator):
-        self.params = {"W1": rng.normal(0, 1 / math.sqrt(size), (hidden, size)),
-                       "b1": np.zeros(hidden), "w2": rng.normal(0, 1 / math.sqrt(hidden), hidden)}
+        self.params = {
+            "W1": rng.normal(0, 1 / math.sqrt(size), (hidden, size)),
+            "b1": np.zeros(hidden),
+            "w2": rng.normal(0, 1 / math.sqrt(hidden), hidden),
+        }
         self.scale = np.ones(size)  # inputs are divided by the largest magnitude seen so far
         self.m = {k: np.zeros_like(v) for k, v in self.params.items()}
         self.v = {k: np.zeros_like(v) for k, v in self.params.items()}
@@ -61,8 +64,8 @@ class Policy:
         for k, g in grad.items():
             self.m[k] = b1 * self.m[k] + (1 - b1) * g
             self.v[k] = b2 * self.v[k] + (1 - b2) * g * g
-            mh = self.m[k] / (1 - b1 ** self.t)
-            vh = self.v[k] / (1 - b2 ** self.t)
+            mh = self.m[k] / (1 - b1**self.t)
+            vh = self.v[k] / (1 - b2**self.t)
             self.params[k] += lr * mh / (np.sqrt(vh) + eps)
 
 
@@ -137,8 +140,9 @@ def main(argv=None) -> float:
     won = 0
     episode = 0
     while episode < args.episodes and time.perf_counter() - t0 < args.minutes * 60:
-        r, steps = play(env, policy, episode % len(env.possible_agents), args.seed * 10_000_000 + episode, rng,
-                        learn=True)
+        r, steps = play(
+            env, policy, episode % len(env.possible_agents), args.seed * 10_000_000 + episode, rng, learn=True
+        )
         advantage = r - baseline
         baseline += 0.001 * (r - baseline)
         for X, H, p, a in steps:
@@ -151,14 +155,19 @@ def main(argv=None) -> float:
             for g in grad.values():
                 g.fill(0)
         if episode % 5000 == 0:
-            print(f"  {episode} games, {time.perf_counter() - t0:.0f} s, training win rate of the last 5000: "
-                  f"{won / 5000:.3f}", flush=True)
+            print(
+                f"  {episode} games, {time.perf_counter() - t0:.0f} s, training win rate of the last 5000: "
+                f"{won / 5000:.3f}",
+                flush=True,
+            )
             won = 0
     train_secs = time.perf_counter() - t0
     wins, eval_secs = evaluate(env, policy, args.eval, rng)
     lo, hi = wilson(wins, args.eval)
-    print(f"trained on {episode} games in {train_secs:.0f} s; evaluated on {args.eval} new deals in "
-          f"{eval_secs:.0f} s against {len(env.possible_agents) - 1} random players:")
+    print(
+        f"trained on {episode} games in {train_secs:.0f} s; evaluated on {args.eval} new deals in "
+        f"{eval_secs:.0f} s against {len(env.possible_agents) - 1} random players:"
+    )
     print(f"win rate {wins / args.eval:.3f} (95% CI {lo:.3f}-{hi:.3f})")
     base, _ = evaluate(env, None, args.eval, rng)
     lo, hi = wilson(base, args.eval)

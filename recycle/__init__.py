@@ -19,8 +19,15 @@ from .engine.public import PlayerView, PublicOption
 from .engine.runner import RandomPlayer, play_out, privileged
 from .engine.state import State
 from .engine.view import Observation
-from .errors import (RecycleBug, RecycleCompileError, RecycleError, RecycleRuntimeError, RecycleSyntaxError, Span,
-                     StepLimitExceeded)
+from .errors import (
+    RecycleBug,
+    RecycleCompileError,
+    RecycleError,
+    RecycleRuntimeError,
+    RecycleSyntaxError,
+    Span,
+    StepLimitExceeded,
+)
 from .players import Player, ScriptedPlayer, make_player, make_players
 from .version import __version__
 
@@ -36,8 +43,9 @@ def load(path, fast: bool = True, max_work: int | None = None, engine: str | Non
     return _natively(_load(path, max_work=max_work))
 
 
-def loads(text: str, filename: str = "<string>", fast: bool = True, max_work: int | None = None,
-          engine: str | None = None) -> PreparedGame:
+def loads(
+    text: str, filename: str = "<string>", fast: bool = True, max_work: int | None = None, engine: str | None = None
+) -> PreparedGame:
     """Parse and compile RECYCLE text (``fast``, ``max_work`` and ``engine`` as in ``load``)."""
     if engine != "native":
         return _loads(text, filename, fast=fast, max_work=max_work, engine=engine)
@@ -51,8 +59,17 @@ def _natively(game: PreparedGame) -> PreparedGame:
     return game
 
 
-def simulate(game, n: int = 1000, seed: int = 0, players=None, max_steps: int = 100_000, progress=None,
-             workers: int = 1, engine: str = "auto", threads: int = 1):
+def simulate(
+    game,
+    n: int = 1000,
+    seed: int = 0,
+    players=None,
+    max_steps: int = 100_000,
+    progress=None,
+    workers: int = 1,
+    engine: str = "auto",
+    threads: int = 1,
+):
     """Play ``n`` games (random players by default) and return ``SimulationStats``
     (``.to_dict()`` for JSON); the figures are the same for any number of ``workers`` or
     ``threads`` and either ``engine`` ("auto": random players' games in native machine code
@@ -69,7 +86,31 @@ def flow_graph(game, rollouts: int = 1, seed: int = 0, per_player: bool = False)
     return build(game, rollouts=rollouts, seed=seed, per_player=per_player)
 
 
-__all__ = ["load", "loads", "simulate", "flow_graph", "play_out", "PreparedGame", "GameResult", "State", "Option",
-           "Observation", "PlayerView", "PublicOption", "privileged", "Player", "RandomPlayer", "ScriptedPlayer", "make_player", "make_players", "RecycleError",
-           "RecycleSyntaxError", "RecycleCompileError", "RecycleRuntimeError", "RecycleBug", "StepLimitExceeded",
-           "Span", "__version__"]
+__all__ = [
+    "load",
+    "loads",
+    "simulate",
+    "flow_graph",
+    "play_out",
+    "PreparedGame",
+    "GameResult",
+    "State",
+    "Option",
+    "Observation",
+    "PlayerView",
+    "PublicOption",
+    "privileged",
+    "Player",
+    "RandomPlayer",
+    "ScriptedPlayer",
+    "make_player",
+    "make_players",
+    "RecycleError",
+    "RecycleSyntaxError",
+    "RecycleCompileError",
+    "RecycleRuntimeError",
+    "RecycleBug",
+    "StepLimitExceeded",
+    "Span",
+    "__version__",
+]

@@ -23,8 +23,7 @@ from dataclasses import dataclass
 #   lone surrogates (JSON's "\ud800"): not text at all, and writing one stops the program
 #   with UnicodeEncodeError.
 # Everything else -- accented letters, suit symbols, emoji with their joiners -- is kept.
-_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
-                          "\u2028\u2029\ud800-\udfff]")
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff]")
 _KEPT = {"": _UNPRINTABLE}
 
 
@@ -70,8 +69,7 @@ class RecycleError(Exception):
 
     kind = "error"
 
-    def __init__(self, message: str, span: Span | None = None, source: str | None = None,
-                 form: str | None = None):
+    def __init__(self, message: str, span: Span | None = None, source: str | None = None, form: str | None = None):
         super().__init__(message)
         self.message = message
         self.span = span
@@ -94,13 +92,13 @@ class RecycleError(Exception):
                 col = self.span.column - 1
                 if len(line) > QUOTE_WIDTH:  # a window of a long line around the place
                     start = max(0, col - QUOTE_WIDTH // 3)
-                    clipped = line[start:start + QUOTE_WIDTH]
+                    clipped = line[start : start + QUOTE_WIDTH]
                     line = ("..." if start else "") + clipped + ("..." if start + QUOTE_WIDTH < len(line) else "")
                     col = col - start + (3 if start else 0)
                     width = min(width, QUOTE_WIDTH)
                 # a control character in a comment is quoted escaped (the caret still under
                 # its place): the quoted line must not drive the terminal
-                col, width = len(printable(line[:col])), len(printable(line[col:col + width])) or 1
+                col, width = len(printable(line[:col])), len(printable(line[col : col + width])) or 1
                 line = printable(line)
                 text += f"\n  {line}\n  {' ' * col}^{'~' * (width - 1)}"
         return text

@@ -26,7 +26,7 @@ MASK = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15  # the SplitMix64 increment (2**64 / the golden ratio, odd)
 MIX1 = 0xBF58476D1CE4E5B9
 MIX2 = 0x94D049BB133111EB
-TO_UNIT = 2.0 ** -53
+TO_UNIT = 2.0**-53
 
 # what a stream is for: the game's chance (shuffles, random, ties) and the players' choices
 CHANCE = 1

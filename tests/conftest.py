@@ -60,8 +60,13 @@ def pytest_unconfigure(config):
     shutil.rmtree(getattr(config, "_recycle_data", ""), ignore_errors=True)
 
 
-def tiny(body: str, players: int = 2, deck: str = "(deck (RANK (A, B, C)) (SUIT (X, Y)))",
-         scoring: str = "(scoring max 0)", declare: str = "") -> recycle.PreparedGame:
+def tiny(
+    body: str,
+    players: int = 2,
+    deck: str = "(deck (RANK (A, B, C)) (SUIT (X, Y)))",
+    scoring: str = "(scoring max 0)",
+    declare: str = "",
+) -> recycle.PreparedGame:
     """A game with a 6-card deck in (game iloc STOCK) and the given flow."""
     text = f"""(game {declare}
  (setup (create players {players})

@@ -67,6 +67,8 @@ def fuzz_tool():
 # The peak memory of the process that runs this line, in MB. ``ru_maxrss`` is kept across
 # ``execve`` on Linux, so a child forked from a large pytest process reports pytest's size;
 # the address space's own high-water mark (VmHWM) starts afresh at ``exec``.
-PEAK_MB = ("(lambda s: int(s.split('VmHWM:')[1].split()[0]) // 1024 if 'VmHWM:' in s else "
-           "__import__('resource').getrusage(__import__('resource').RUSAGE_SELF).ru_maxrss // 1024)"
-           "(open('/proc/self/status').read())")
+PEAK_MB = (
+    "(lambda s: int(s.split('VmHWM:')[1].split()[0]) // 1024 if 'VmHWM:' in s else "
+    "__import__('resource').getrusage(__import__('resource').RUSAGE_SELF).ru_maxrss // 1024)"
+    "(open('/proc/self/status').read())"
+)

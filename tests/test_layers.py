@@ -116,11 +116,16 @@ def test_the_rooms_of_lang_import_only_their_own_and_earlier_rooms():
     wrong = rooms_against_the_phases(graph)
     assert not wrong, "imports against lang's phases:\n" + "\n".join(wrong)
     # ... and the check sees one: the forms reaching for the Python writer, or reading for it
-    assert rooms_against_the_phases({"recycle.lang.forms.flow": {"recycle.lang.python.pygen"},
-                                     "recycle.lang.reading.lint": {"recycle.lang.python.pycards"},
-                                     "recycle.lang.python.pygen": {"recycle.lang.forms.items"}}) == [
+    assert rooms_against_the_phases(
+        {
+            "recycle.lang.forms.flow": {"recycle.lang.python.pygen"},
+            "recycle.lang.reading.lint": {"recycle.lang.python.pycards"},
+            "recycle.lang.python.pygen": {"recycle.lang.forms.items"},
+        }
+    ) == [
         "recycle.lang.forms.flow (forms) imports recycle.lang.python.pygen (python)",
-        "recycle.lang.reading.lint (reading) imports recycle.lang.python.pycards (python)"]
+        "recycle.lang.reading.lint (reading) imports recycle.lang.python.pycards (python)",
+    ]
 
 
 def test_no_import_cycles():
@@ -136,7 +141,7 @@ def test_no_import_cycles():
         stack.append(v)
         for w in graph.get(v, ()):
             if state.get(w) == 1:
-                cycle.extend(stack[stack.index(w):] + [w])
+                cycle.extend(stack[stack.index(w) :] + [w])
                 return True
             if w not in state and visit(w, stack):
                 return True
@@ -151,7 +156,9 @@ def test_no_import_cycles():
 
 
 def test_modules_fit_in_a_head():
-    big = {str(p.relative_to(ROOT)): n for p in PACKAGE.rglob("*.py") if (n := len(p.read_text().splitlines())) > MAX_LINES}
+    big = {
+        str(p.relative_to(ROOT)): n for p in PACKAGE.rglob("*.py") if (n := len(p.read_text().splitlines())) > MAX_LINES
+    }
     assert not big, f"modules over {MAX_LINES} lines: {big}"
 
 
@@ -161,8 +168,12 @@ def test_the_files_the_package_reads_ship_with_it():
     import tomllib
 
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
-    shipped = {f for pkg, patterns in data.items() for pattern in patterns
-               for f in (ROOT / pkg.replace(".", "/")).glob(pattern)}
+    shipped = {
+        f
+        for pkg, patterns in data.items()
+        for pattern in patterns
+        for f in (ROOT / pkg.replace(".", "/")).glob(pattern)
+    }
     assert PACKAGE / "lang" / "syntax" / "grammar.lark" in shipped
     assert not [f for f in PACKAGE.rglob("*.lark") if f not in shipped]
 
@@ -210,7 +221,9 @@ def test_a_missing_optional_library_says_which_extra_installs_it(monkeypatch):
     for missing in ("pettingzoo", "gymnasium"):  # as if they were not installed
         monkeypatch.setitem(sys.modules, missing, None)
     monkeypatch.delitem(sys.modules, "recycle.env.petting", raising=False)
-    with pytest.raises(env.MissingExtra,
-                       match=r"^the PettingZoo environment needs '(pettingzoo|gymnasium)', which is not installed: "
-                             r"pip install -e '\.\[rl\]'"):
+    with pytest.raises(
+        env.MissingExtra,
+        match=r"^the PettingZoo environment needs '(pettingzoo|gymnasium)', which is not installed: "
+        r"pip install -e '\.\[rl\]'",
+    ):
         env.pettingzoo_env(str(ROOT / "games" / "schwimmen.rcy"))

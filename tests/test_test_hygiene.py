@@ -55,8 +55,11 @@ def _is_assertion(node: ast.AST) -> bool:
     if isinstance(node, ast.Assert):
         return True
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-        return node.func.attr in ("raises", "warns", "fail") and isinstance(node.func.value, ast.Name) \
+        return (
+            node.func.attr in ("raises", "warns", "fail")
+            and isinstance(node.func.value, ast.Name)
             and node.func.value.id == "pytest"
+        )
     return False
 
 
@@ -66,15 +69,25 @@ def _non_empty_by_construction(it: ast.expr) -> bool:
         return bool(it.elts)
     if isinstance(it, ast.Constant):
         return bool(it.value)
-    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" \
-            and all(isinstance(a, ast.Constant) or (isinstance(a, ast.UnaryOp) and isinstance(a.operand, ast.Constant))
-                    for a in it.args):
+    if (
+        isinstance(it, ast.Call)
+        and isinstance(it.func, ast.Name)
+        and it.func.id == "range"
+        and all(
+            isinstance(a, ast.Constant) or (isinstance(a, ast.UnaryOp) and isinstance(a.operand, ast.Constant))
+            for a in it.args
+        )
+    ):
         try:
             return len(range(*[ast.literal_eval(a) for a in it.args])) > 0
         except (TypeError, ValueError):
             return False
-    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id in ("enumerate", "zip", "sorted",
-                                                                                      "reversed") and it.args:
+    if (
+        isinstance(it, ast.Call)
+        and isinstance(it.func, ast.Name)
+        and it.func.id in ("enumerate", "zip", "sorted", "reversed")
+        and it.args
+    ):
         return all(_non_empty_by_construction(a) for a in it.args)
     return False
 
@@ -105,14 +118,19 @@ def unchecked_loops(fn: ast.FunctionDef) -> list[ast.For]:
     values = _local_values(fn)
     # a variable an assertion of the test names (``assert hidden and ...``, ``assert
     # len(names) >= 3``) is taken as checked: the loop over it is the test's second look
-    asserted = {n.id for a in ast.walk(fn) if isinstance(a, ast.Assert)
-                for n in ast.walk(a.test) if isinstance(n, ast.Name)}
+    asserted = {
+        n.id for a in ast.walk(fn) if isinstance(a, ast.Assert) for n in ast.walk(a.test) if isinstance(n, ast.Name)
+    }
     out: list[ast.For] = []
 
     def judged(loop: ast.For) -> bool:
         it = loop.iter
-        return isinstance(it, ast.Name) and it.id in values and it.id not in asserted and not all(
-            v is not None and _non_empty_by_construction(v) for v in values[it.id])
+        return (
+            isinstance(it, ast.Name)
+            and it.id in values
+            and it.id not in asserted
+            and not all(v is not None and _non_empty_by_construction(v) for v in values[it.id])
+        )
 
     def level(stmts: list[ast.stmt]) -> None:
         """One body: its sure assertions, and the loops in it that may run zero times."""
@@ -150,8 +168,10 @@ def offenders(path: Path) -> list[str]:
             out.append(f"{path.name}:{node.lineno}: assert {ast.unparse(node.test)[:60]} is {what}")
         if isinstance(node, ast.FunctionDef) and node.name.startswith("test"):
             for loop in unchecked_loops(node):
-                out.append(f"{path.name}:{loop.lineno}: {node.name} asserts only in a loop over "
-                           f"{ast.unparse(loop.iter)[:50]}, never checked non-empty")
+                out.append(
+                    f"{path.name}:{loop.lineno}: {node.name} asserts only in a loop over "
+                    f"{ast.unparse(loop.iter)[:50]}, never checked non-empty"
+                )
     return out
 
 
@@ -163,8 +183,12 @@ def test_no_test_asserts_a_constant_or_loops_over_an_unchecked_collection():
 def _check(src: str) -> list[str]:
     tree = ast.parse(src)
     out = [f"{n.lineno}" for n in ast.walk(tree) if isinstance(n, ast.Assert) and fixed_truth(n.test) is not None]
-    out += [f"loop {loop.lineno}" for fn in ast.walk(tree) if isinstance(fn, ast.FunctionDef)
-            for loop in unchecked_loops(fn)]
+    out += [
+        f"loop {loop.lineno}"
+        for fn in ast.walk(tree)
+        if isinstance(fn, ast.FunctionDef)
+        for loop in unchecked_loops(fn)
+    ]
     return out
 
 
@@ -224,8 +248,9 @@ def test_the_readmes_test_command_is_the_one_ci_runs():
     """The README's test command is a line of .ci/run, word for word: a user runs what CI runs
     (the fast suite, its 15 slowest tests printed), and CI runs it before its other steps."""
     readme = (ROOT / "README.md").read_text()
-    command = next(line.split("#", 1)[0].strip() for line in readme.splitlines()
-                   if line.startswith(".venv/bin/python -m pytest"))
+    command = next(
+        line.split("#", 1)[0].strip() for line in readme.splitlines() if line.startswith(".venv/bin/python -m pytest")
+    )
     assert command == ".venv/bin/python -m pytest -q -n auto --dist worksteal --durations=15"
     ci = (ROOT / ".ci" / "run").read_text().splitlines()
     assert command in ci

@@ -119,8 +119,10 @@ def bench_hearts(args) -> None:
     if mod is None:
         print("hearts: OpenSpiel not available (pip install open_spiel; ../shared/bench/openspiel_hearts.py)")
         return
-    cases = [("corpus Hearts4.rcy", CORPUS / "Hearts4.rcy", "hearts(pass_cards=false)"),
-             ("games/hearts.rcy", ROOT / "games" / "hearts.rcy", "hearts")]
+    cases = [
+        ("corpus Hearts4.rcy", CORPUS / "Hearts4.rcy", "hearts(pass_cards=false)"),
+        ("games/hearts.rcy", ROOT / "games" / "hearts.rcy", "hearts"),
+    ]
     for name, path, spiel_name in cases:
         if not path.exists():
             print(f"{name}: not found")
@@ -137,9 +139,11 @@ def bench_hearts(args) -> None:
         theirs = Side(spiel_name, timed(n, lambda spiel=spiel, n=n: time_openspiel(mod, spiel, n, args.seed)))
         alternate([ours, theirs], args.repeat)
         what = "deals" if deals != 1.0 else "games"
-        print(f"{name:20} {ours.best():8,.0f} {what}/s ({ours.spread()})   OpenSpiel {spiel_name}: "
-              f"{theirs.best():8,.0f} deals/s ({theirs.spread()})   ratio {ratio_text(ours, theirs)}  "
-              f"(reference, {n} games of {deals:.1f} deals, best of {args.repeat})")
+        print(
+            f"{name:20} {ours.best():8,.0f} {what}/s ({ours.spread()})   OpenSpiel {spiel_name}: "
+            f"{theirs.best():8,.0f} deals/s ({theirs.spread()})   ratio {ratio_text(ours, theirs)}  "
+            f"(reference, {n} games of {deals:.1f} deals, best of {args.repeat})"
+        )
 
 
 def bench_corpus(args) -> None:
@@ -156,6 +160,7 @@ def bench_corpus(args) -> None:
                     pass
                 n, seed = n + 1, seed + 1
             return n / (time.perf_counter() - t0)
+
         return run
 
     rows = []
@@ -171,8 +176,10 @@ def bench_corpus(args) -> None:
     rates = sorted(r[1] for r in rows)
     slowest = min(rows, key=lambda r: r[1])
     print(f"(each game: best of {args.repeat} rounds of {args.seconds} s)")
-    print(f"median {statistics.median(rates):,.0f} rollouts/s over {len(rows)} games; slowest: {slowest[0]} "
-          f"{slowest[1]:,.0f}/s")
+    print(
+        f"median {statistics.median(rates):,.0f} rollouts/s over {len(rows)} games; slowest: {slowest[0]} "
+        f"{slowest[1]:,.0f}/s"
+    )
 
 
 def time_recycle(game, games: int, seed: int) -> float:
@@ -231,8 +238,10 @@ def native_ready(name: str, path: Path, seed: int):
     cached = is_cached(native_source(game))
     t0 = time.perf_counter()
     simulate_native(game, 200, seed + 99)  # the first call makes (or loads) the machine code
-    print(f"{name}: first native call {time.perf_counter() - t0:.1f} s "
-          f"({'machine code from the cache' if cached else 'compiled'}; not in the figures below)")
+    print(
+        f"{name}: first native call {time.perf_counter() - t0:.1f} s "
+        f"({'machine code from the cache' if cached else 'compiled'}; not in the figures below)"
+    )
     return game
 
 
@@ -240,8 +249,12 @@ def openspiel_cpp_rate(script: Path, spiel_name: str, games: int, seed: int) -> 
     """Games per second of OpenSpiel's C++ game loop, as ``script`` reports it (a child process)."""
     import subprocess
 
-    r = subprocess.run([sys.executable, str(script), "--game", spiel_name, "--games", str(games),
-                        "--seed", str(seed)], capture_output=True, text=True, timeout=600)
+    r = subprocess.run(
+        [sys.executable, str(script), "--game", spiel_name, "--games", str(games), "--seed", str(seed)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     for line in r.stdout.splitlines():
         if line.startswith("games/second:"):
             return float(line.split(":", 1)[1])
@@ -266,12 +279,20 @@ def bench_native(args) -> None:
         print(f"schwimmen vs hand-written: {native_path} not found; skipped")
     else:
         mod = load_native(native_path)
-        ours, theirs = alternate([Side("native", timed(n, lambda: time_simulate_native(schwimmen, n, args.seed))),
-                                  Side("hand-written", timed(n, lambda: time_native(mod, n, args.seed)))], rep)
-        print(f"schwimmen native      : {ours.best():12,.0f} rollouts/s  ({n} games, best of {rep}; "
-              f"rounds {ours.spread()})")
-        print(f"schwimmen hand-written: {theirs.best():12,.0f} rollouts/s  ({native_path.name}; "
-              f"rounds {theirs.spread()})")
+        ours, theirs = alternate(
+            [
+                Side("native", timed(n, lambda: time_simulate_native(schwimmen, n, args.seed))),
+                Side("hand-written", timed(n, lambda: time_native(mod, n, args.seed))),
+            ],
+            rep,
+        )
+        print(
+            f"schwimmen native      : {ours.best():12,.0f} rollouts/s  ({n} games, best of {rep}; "
+            f"rounds {ours.spread()})"
+        )
+        print(
+            f"schwimmen hand-written: {theirs.best():12,.0f} rollouts/s  ({native_path.name}; rounds {theirs.spread()})"
+        )
         print(f"ratio                 : {ratio_text(ours, theirs, '.2f', 12)}  (native / hand-written)")
     # (2) corpus Hearts4 against OpenSpiel's hearts played in C++
     script = ROOT.parent / "shared" / "bench" / "openspiel_hearts_cpp.py"
@@ -283,13 +304,21 @@ def bench_native(args) -> None:
     else:
         hearts = native_ready("corpus Hearts4.rcy", CORPUS / "Hearts4.rcy", args.seed)
         if hearts is not None:
-            ours, theirs = alternate([
-                Side("native", timed(n, lambda: time_simulate_native(hearts, n, args.seed))),
-                Side("OpenSpiel C++", lambda: openspiel_cpp_rate(script, spiel_name, spiel_games, args.seed))], rep)
-            print(f"Hearts4 native        : {ours.best():12,.0f} games/s  ({n} games, best of {rep}; "
-                  f"rounds {ours.spread()})")
-            print(f"OpenSpiel C++         : {theirs.best():12,.0f} games/s  ({spiel_name}, {spiel_games} games, "
-                  f"pyspiel.evaluate_bots; rounds {theirs.spread()})")
+            ours, theirs = alternate(
+                [
+                    Side("native", timed(n, lambda: time_simulate_native(hearts, n, args.seed))),
+                    Side("OpenSpiel C++", lambda: openspiel_cpp_rate(script, spiel_name, spiel_games, args.seed)),
+                ],
+                rep,
+            )
+            print(
+                f"Hearts4 native        : {ours.best():12,.0f} games/s  ({n} games, best of {rep}; "
+                f"rounds {ours.spread()})"
+            )
+            print(
+                f"OpenSpiel C++         : {theirs.best():12,.0f} games/s  ({spiel_name}, {spiel_games} games, "
+                f"pyspiel.evaluate_bots; rounds {theirs.spread()})"
+            )
             print(f"ratio                 : {ratio_text(ours, theirs, '.2f', 12)}  (native / OpenSpiel C++)")
     # (3) Schwimmen on two threads against one: ten times the games, no records kept (as the
     # command line), so that the play, not the Python between chunks, is measured
@@ -297,18 +326,25 @@ def bench_native(args) -> None:
         m = 10 * n
 
         def threaded(threads: int) -> Side:
-            return Side(f"threads={threads}",
-                        timed(m, lambda: time_simulate_native(schwimmen, m, args.seed, threads, False)))
+            return Side(
+                f"threads={threads}", timed(m, lambda: time_simulate_native(schwimmen, m, args.seed, threads, False))
+            )
 
         single, double = alternate([threaded(1), threaded(2)], rep)
         keep = ("seconds", "rollouts_per_second")
-        one, two = ({k: v for k, v in simulate_native(schwimmen, m, args.seed, t, False).to_dict().items()
-                     if k not in keep} for t in (1, 2))
-        print(f"schwimmen threads=1   : {single.best():12,.0f} rollouts/s  ({m} games, no records; "
-              f"rounds {single.spread()})")
-        print(f"schwimmen threads=2   : {double.best():12,.0f} rollouts/s  (rounds {double.spread()})  "
-              f"x{ratio_text(double, single)}, statistics {'identical' if one == two else 'DIFFERENT'} "
-              f"({os.cpu_count()} cores here; two threads add about 1 to the load)")
+        one, two = (
+            {k: v for k, v in simulate_native(schwimmen, m, args.seed, t, False).to_dict().items() if k not in keep}
+            for t in (1, 2)
+        )
+        print(
+            f"schwimmen threads=1   : {single.best():12,.0f} rollouts/s  ({m} games, no records; "
+            f"rounds {single.spread()})"
+        )
+        print(
+            f"schwimmen threads=2   : {double.best():12,.0f} rollouts/s  (rounds {double.spread()})  "
+            f"x{ratio_text(double, single)}, statistics {'identical' if one == two else 'DIFFERENT'} "
+            f"({os.cpu_count()} cores here; two threads add about 1 to the load)"
+        )
 
 
 def state_at(game, seed: int, decision: int):
@@ -334,8 +370,10 @@ def bench_lookahead(args) -> None:
     from recycle.native import available
     from recycle.streams import Stream
 
-    cases = [("Hearts4 (corpus)", CORPUS / "Hearts4.rcy", (1, 20, 30, 40)),
-             ("schwimmen.rcy", ROOT / "games" / "schwimmen.rcy", (1, 5, 10))]
+    cases = [
+        ("Hearts4 (corpus)", CORPUS / "Hearts4.rcy", (1, 20, 30, 40)),
+        ("schwimmen.rcy", ROOT / "games" / "schwimmen.rcy", (1, 5, 10)),
+    ]
     engines = ["reference"] + (["native"] if available() else [])
     for name, path, decisions in cases:
         if not path.exists():
@@ -356,13 +394,16 @@ def bench_lookahead(args) -> None:
                     t0 = time.perf_counter()
                     player.choose(obs, options, Stream(1))
                     return args.budget / (time.perf_counter() - t0)
+
                 return run
 
             sides = alternate([Side(playouts, search(playouts)) for playouts in engines], args.repeat)
             for side in sides:
                 ratio = f"  x{ratio_text(side, sides[0])}" if side is not sides[0] else ""
-                print(f"ismcts {name:17} decision {d:3} {side.name:9}: {side.best():8,.0f} iterations/s "
-                      f"({1000 / side.best():.3f} ms each; rounds {side.spread()}, best of {args.repeat}){ratio}")
+                print(
+                    f"ismcts {name:17} decision {d:3} {side.name:9}: {side.best():8,.0f} iterations/s "
+                    f"({1000 / side.best():.3f} ms each; rounds {side.spread()}, best of {args.repeat}){ratio}"
+                )
 
 
 def bench_clone(args) -> None:
@@ -375,13 +416,16 @@ def bench_clone(args) -> None:
             for _ in range(n):
                 s.clone()
             return n / (time.perf_counter() - t0)
+
         return run
 
     # the two decisions alternate, as the sides of a comparison do
     sides = alternate([Side(str(d), clones(state_at(game, 5, d))) for d in (1, 40)], args.repeat)
     for side in sides:
-        print(f"clone hearts.rcy decision {side.name:>3}: {1e6 / side.best():7.1f} µs  "
-              f"(rounds {side.spread_of_time(1e6)} µs, best of {args.repeat})")
+        print(
+            f"clone hearts.rcy decision {side.name:>3}: {1e6 / side.best():7.1f} µs  "
+            f"(rounds {side.spread_of_time(1e6)} µs, best of {args.repeat})"
+        )
 
 
 def bench_load(args) -> None:
@@ -395,6 +439,7 @@ def bench_load(args) -> None:
             t0 = time.perf_counter()
             recycle.load(path)
             return 1 / (time.perf_counter() - t0)
+
         return run
 
     rows = []
@@ -459,16 +504,20 @@ def bench_parts(args) -> None:
     fixed = seeding + state + our_shuffle + scoring
     budget = native / 0.5
     print(f"Schwimmen, microseconds per game (best of {rep}, {n} games)")
-    print(f"  hand-written simulator      {native:6.1f}   "
-          f"its shuffle {native_shuffle:.1f}, its play {native - native_shuffle:.1f}   (rounds {spread['native']})")
+    print(
+        f"  hand-written simulator      {native:6.1f}   "
+        f"its shuffle {native_shuffle:.1f}, its play {native - native_shuffle:.1f}   (rounds {spread['native']})"
+    )
     print(f"  {'recycle (reference)':27} {ours:6.1f}   ratio {native / ours:.3f}   (rounds {spread['ours']})")
     print(f"    seeding its two generators {seeding:5.1f}   (the chance and the players' streams of this rollout)")
     print(f"    a new state                {state:5.1f}")
     print(f"    the shuffle                {our_shuffle:5.1f}")
     print(f"    scores and statistics      {scoring:5.1f}")
     print(f"    the play                   {ours - fixed:5.1f}   (the rest: setup, deal, turns, scoring stage)")
-    print(f"  a ratio of 0.5 is a game in {budget:.1f}: after the parts above ({fixed:.1f}), "
-          f"{budget - fixed:.1f} for the play, against the hand-written play's {native - native_shuffle:.1f}")
+    print(
+        f"  a ratio of 0.5 is a game in {budget:.1f}: after the parts above ({fixed:.1f}), "
+        f"{budget - fixed:.1f} for the play, against the hand-written play's {native - native_shuffle:.1f}"
+    )
 
 
 def bench_limits(args) -> None:
@@ -493,8 +542,9 @@ def bench_limits(args) -> None:
             for _ in range(args.repeat):
                 before = resource.getrusage(resource.RUSAGE_CHILDREN)
                 t = time.perf_counter()
-                r = subprocess.run([sys.executable, "-m", "recycle", "check", str(path)], env=env,
-                                   capture_output=True, text=True)
+                r = subprocess.run(
+                    [sys.executable, "-m", "recycle", "check", str(path)], env=env, capture_output=True, text=True
+                )
                 dt = time.perf_counter() - t
                 after = resource.getrusage(resource.RUSAGE_CHILDREN)
                 # CPU time too: on a busy machine the wall time also counts the others' work
@@ -503,15 +553,20 @@ def bench_limits(args) -> None:
                 cpus.append(cpu)
             peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024
             status = "ok" if r.returncode == 0 else f"exit {r.returncode}: {r.stderr.strip()[:80]}"
-            print(f"  {name:28} {min(walls):5.2f} s wall ({min(walls):.2f}–{max(walls):.2f}), {min(cpus):5.2f} s CPU "
-                  f"({min(cpus):.2f}–{max(cpus):.2f})   (peak of any check so far {peak} MB)  {status}")
+            print(
+                f"  {name:28} {min(walls):5.2f} s wall ({min(walls):.2f}–{max(walls):.2f}), {min(cpus):5.2f} s CPU "
+                f"({min(cpus):.2f}–{max(cpus):.2f})   (peak of any check so far {peak} MB)  {status}"
+            )
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", nargs="?", default="rollouts",
-                    choices=["rollouts", "lookahead", "clone", "hearts", "corpus", "load", "parts", "limits", "native",
-                             "all"])
+    ap.add_argument(
+        "what",
+        nargs="?",
+        default="rollouts",
+        choices=["rollouts", "lookahead", "clone", "hearts", "corpus", "load", "parts", "limits", "native", "all"],
+    )
     ap.add_argument("--seconds", type=float, default=0.5, help="corpus: seconds of rollouts per game and round")
     ap.add_argument("--games", type=int, default=20000)
     ap.add_argument("--repeat", type=int, default=5)
@@ -519,9 +574,12 @@ def main(argv=None) -> int:
     ap.add_argument("--budget", type=int, default=300)
     ap.add_argument("--game", default=str(ROOT / "games" / "schwimmen.rcy"))
     ap.add_argument("--native", default=str(ROOT.parent / "shared" / "bench" / "schwimmen_native.py"))
-    ap.add_argument("--busy", action="store_true",
-                    help=f"run even when the 1-minute load is above {QUIET_LOAD} (the figures are then not current "
-                         "ones, and the output says so)")
+    ap.add_argument(
+        "--busy",
+        action="store_true",
+        help=f"run even when the 1-minute load is above {QUIET_LOAD} (the figures are then not current "
+        "ones, and the output says so)",
+    )
     args = ap.parse_args(argv)
     command = "python tools/bench.py " + " ".join(sys.argv[1:] if argv is None else argv)
     now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
@@ -530,8 +588,10 @@ def main(argv=None) -> int:
     start = load_average()[0]
     if start > QUIET_LOAD:
         if not args.busy:
-            print(f"refused: the 1-minute load is {start:.2f}, above {QUIET_LOAD}: figures taken now would not be "
-                  "current ones. Wait for a quiet machine, or give --busy to measure anyway (not for the docs).")
+            print(
+                f"refused: the 1-minute load is {start:.2f}, above {QUIET_LOAD}: figures taken now would not be "
+                "current ones. Wait for a quiet machine, or give --busy to measure anyway (not for the docs)."
+            )
             return 2
         print(busy_banner(start, "at the start"))
     code = run_benchmarks(args)

@@ -27,8 +27,10 @@ sys.path.insert(0, str(ROOT))
 
 
 def plan_text(game: str, games: int, chunk: int, heuristics: bool) -> str:
-    return (f"seed = 1\ngames = {games}\nchunk = {chunk}\nheuristics = {str(heuristics).lower()}\n"
-            f"[[game]]\nfile = \"{Path(game).name}\"\n[[lineup]]\nname = \"random\"\nplayers = \"random\"\n")
+    return (
+        f"seed = 1\ngames = {games}\nchunk = {chunk}\nheuristics = {str(heuristics).lower()}\n"
+        f'[[game]]\nfile = "{Path(game).name}"\n[[lineup]]\nname = "random"\nplayers = "random"\n'
+    )
 
 
 def timed(folder: Path, game: str, games: int, chunk: int, heuristics: bool, **kw) -> float:
@@ -59,18 +61,26 @@ def main() -> None:
     a = ap.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="bench-campaign-"))
     shutil.copy(a.game, folder / Path(a.game).name)
-    print(f"{Path(a.game).stem}: {a.games:,} games in chunks of {a.chunk:,}, heuristics "
-          f"{'on' if a.heuristics else 'off'}")
+    print(
+        f"{Path(a.game).stem}: {a.games:,} games in chunks of {a.chunk:,}, heuristics {'on' if a.heuristics else 'off'}"
+    )
     try:
         for w in [int(x) for x in a.workers.split(",") if x]:
             dt = timed(folder, a.game, a.games, a.chunk, a.heuristics, workers=w)
-            print(f"local, {w} worker{'s' if w > 1 else ' (in this process)'}: {dt:8.1f} s  "
-                  f"{a.games / dt:10,.0f} games/s", flush=True)
+            print(
+                f"local, {w} worker{'s' if w > 1 else ' (in this process)'}: {dt:8.1f} s  "
+                f"{a.games / dt:10,.0f} games/s",
+                flush=True,
+            )
         if a.dask:
             from distributed import Client, LocalCluster
 
-            with LocalCluster(n_workers=a.dask, threads_per_worker=1, processes=True, host="127.0.0.1",
-                              dashboard_address=None) as cluster, Client(cluster):
+            with (
+                LocalCluster(
+                    n_workers=a.dask, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+                ) as cluster,
+                Client(cluster),
+            ):
                 dt = timed(folder, a.game, a.games, a.chunk, a.heuristics, scheduler=cluster.scheduler_address)
             print(f"Dask, {a.dask} workers on 127.0.0.1: {dt:8.1f} s  {a.games / dt:10,.0f} games/s", flush=True)
         if a.overhead:
@@ -80,9 +90,11 @@ def main() -> None:
             extra = n // a.small - -(-n // a.chunk)
             per_chunk = (small - big) / extra
             per_game = big / n
-            print(f"overhead per chunk (2 local workers, {n:,} games in chunks of {a.small} and of {a.chunk}): "
-                  f"{1000 * per_chunk:.2f} ms; a game {1e6 * per_game:.0f} µs of wall time; chunks of at least "
-                  f"{max(1, round(per_chunk / (0.05 * per_game))):,} games keep the overhead under 5%")
+            print(
+                f"overhead per chunk (2 local workers, {n:,} games in chunks of {a.small} and of {a.chunk}): "
+                f"{1000 * per_chunk:.2f} ms; a game {1e6 * per_game:.0f} µs of wall time; chunks of at least "
+                f"{max(1, round(per_chunk / (0.05 * per_game))):,} games keep the overhead under 5%"
+            )
         if a.writes:
             writes(folder, a.game, a.chunk, a.heuristics)
     finally:
@@ -109,8 +121,11 @@ def writes(folder: Path, game: str, chunk: int, heuristics: bool, rounds: int = 
         store.write_chunk(con, replace(res, key=(*res.key[:3], k), columns=cols))
     dt = time.perf_counter() - t0
     con.close()
-    print(f"coordinator writes: {rounds} chunks of {chunk:,} games in {dt:.2f} s: {1e6 * dt / (rounds * chunk):.1f} µs "
-          f"a game, {rounds * chunk / dt:,.0f} games/s at most with one writer", flush=True)
+    print(
+        f"coordinator writes: {rounds} chunks of {chunk:,} games in {dt:.2f} s: {1e6 * dt / (rounds * chunk):.1f} µs "
+        f"a game, {rounds * chunk / dt:,.0f} games/s at most with one writer",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

@@ -23,10 +23,12 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CASES = [(ROOT.parent / "shared" / "corpus" / "cardstock" / "Hearts4.rcy", 4, (1, 20, 30)),
-         (ROOT / "games" / "schwimmen.rcy", 5, (1, 5))]
+CASES = [
+    (ROOT.parent / "shared" / "corpus" / "cardstock" / "Hearts4.rcy", 4, (1, 20, 30)),
+    (ROOT / "games" / "schwimmen.rcy", 5, (1, 5)),
+]
 
-PROBE = r'''
+PROBE = r"""
 import random, sys, time
 sys.path.insert(0, sys.argv[1])
 import recycle
@@ -74,9 +76,9 @@ except ImportError:
     pass
 game.play([Probe() for _ in range(nplayers)], seed=3)
 print(found[0] * 1000 if found else "nan")
-'''
+"""
 
-ROLLOUTS = r'''
+ROLLOUTS = r"""
 import sys, time
 sys.path.insert(0, sys.argv[1])
 import recycle
@@ -90,7 +92,7 @@ for _ in range(3):
         game.random_rollout(seed)
     best = min(best, time.perf_counter() - t0)
 print(1000 / best)
-'''
+"""
 
 
 PLAYOUTS = ["native"]  # --playouts: who plays a checkout's ISMCTS playouts, where it can choose
@@ -98,8 +100,11 @@ PLAYOUTS = ["native"]  # --playouts: who plays a checkout's ISMCTS playouts, whe
 
 def probe(root: str, path: Path, nplayers: int, d: int) -> str:
     """ms per ISMCTS iteration at decision ``d`` (d == 0: random rollouts per second)."""
-    args = [ROLLOUTS, str(Path(root).resolve()), str(path)] if d == 0 else \
-        [PROBE, str(Path(root).resolve()), str(path), str(nplayers), str(d), PLAYOUTS[0]]
+    args = (
+        [ROLLOUTS, str(Path(root).resolve()), str(path)]
+        if d == 0
+        else [PROBE, str(Path(root).resolve()), str(path), str(nplayers), str(d), PLAYOUTS[0]]
+    )
     out = subprocess.run([sys.executable, "-c", *args], capture_output=True, text=True)
     return out.stdout.strip() or "error: " + out.stderr.strip().splitlines()[-1]
 
@@ -115,10 +120,18 @@ def _number(text: str) -> bool:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("roots", nargs="*", help="checkouts to compare (default: this one)")
-    ap.add_argument("--repeat", type=int, default=3,
-                    help="fresh processes per checkout, alternating; the best is shown (the host drifts)")
-    ap.add_argument("--playouts", choices=["native", "reference", "auto"], default="native",
-                    help="who plays the playouts of a checkout whose look-ahead players can choose")
+    ap.add_argument(
+        "--repeat",
+        type=int,
+        default=3,
+        help="fresh processes per checkout, alternating; the best is shown (the host drifts)",
+    )
+    ap.add_argument(
+        "--playouts",
+        choices=["native", "reference", "auto"],
+        default="native",
+        help="who plays the playouts of a checkout whose look-ahead players can choose",
+    )
     args = ap.parse_args(argv)
     PLAYOUTS[0] = args.playouts
     roots = args.roots or [str(ROOT)]
@@ -141,12 +154,18 @@ def main(argv=None) -> int:
             known = len(values) > 1 and None not in values
             if d == 0:
                 ratio = f"   x{values[-1] / values[0]:.2f}" if known else ""
-                print(f"{path.stem:10} rollouts/s  : " + "   ".join(
-                    c if v is None else f"{v:,.0f}" for c, v in zip(cells, values)) + ratio)
+                print(
+                    f"{path.stem:10} rollouts/s  : "
+                    + "   ".join(c if v is None else f"{v:,.0f}" for c, v in zip(cells, values))
+                    + ratio
+                )
             else:
                 ratio = f"   x{values[0] / values[-1]:.2f}" if known else ""
-                print(f"{path.stem:10} decision {d:3}: " + "   ".join(
-                    c if v is None else f"{v:.3f} ms" for c, v in zip(cells, values)) + ratio)
+                print(
+                    f"{path.stem:10} decision {d:3}: "
+                    + "   ".join(c if v is None else f"{v:.3f} ms" for c, v in zip(cells, values))
+                    + ratio
+                )
     return 0
 
 

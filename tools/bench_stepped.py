@@ -15,6 +15,7 @@ engine was the generated-Python one), so that two trees can be compared in alter
 It prints seconds (best, and every round), not rates; it does not check the load: run
 ``uptime`` before and after, as tools/bench.py would print it.
 """
+
 import argparse
 import random
 import time

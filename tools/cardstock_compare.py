@@ -34,10 +34,14 @@ Z_LIMIT = 3.0
 EXPLAINED = {
     "GoFish2": "reference bug: a let bound to a filter is re-read at every use (docs/reference.md)",
     "CrazyEights4": "harness limit: CardStock stops a game after 500 choices and scores it (docs/reference.md)",
-    "ContinuousPairs4": ("reference bug: a let bound to a group list cannot be used as a location, so "
-                         "CardStock fails every game in which a player holds a pair (docs/reference.md)"),
-    "Coup4": ("reference bug: a second any in one option lists the hand as it was before the first "
-              "moved a card, so the Ambassador discards one card instead of two (docs/conformance.md)"),
+    "ContinuousPairs4": (
+        "reference bug: a let bound to a group list cannot be used as a location, so "
+        "CardStock fails every game in which a player holds a pair (docs/reference.md)"
+    ),
+    "Coup4": (
+        "reference bug: a second any in one option lists the hand as it was before the first "
+        "moved a card, so the Ambassador discards one card instead of two (docs/conformance.md)"
+    ),
 }
 
 
@@ -50,8 +54,14 @@ def run_cardstock(exe: Path, game: Path, n: int, seconds: float, mono: str) -> d
     """CardStock's JSON line for ``n`` random games of ``game`` (at most ``seconds`` of play)."""
     cmd = [mono, str(exe), str(game), str(n), str(max(1, int(seconds)))]
     try:
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + 120,
-                             cwd=str(exe.parent), env={**os.environ, "LC_ALL": "C"})
+        out = subprocess.run(
+            cmd,
+            capture_output=True,
+            text=True,
+            timeout=seconds + 120,
+            cwd=str(exe.parent),
+            env={**os.environ, "LC_ALL": "C"},
+        )
     except subprocess.TimeoutExpired:
         return {"error": f"cardstock: no answer within {seconds + 120:g} s"}
     for line in reversed(out.stdout.splitlines()):
@@ -83,9 +93,17 @@ def run_recycle(path: Path, n: int, seed: int, max_steps: int, seconds: float | 
         col = [s[p] for s in st.scores]
         m = sum(col) / k if k else 0.0
         score_sd.append(math.sqrt(sum((v - m) ** 2 for v in col) / (k - 1)) if k > 1 else 0.0)
-    return {"finished": k, "played": st.played, "step_limit_hits": st.step_limit_hits, "mean_choices": mean,
-            "sd_choices": sd, "win_rate": st.win_rate, "tie_rate": st.tie_rate, "score_mean": st.score_mean,
-            "score_sd": score_sd}
+    return {
+        "finished": k,
+        "played": st.played,
+        "step_limit_hits": st.step_limit_hits,
+        "mean_choices": mean,
+        "sd_choices": sd,
+        "win_rate": st.win_rate,
+        "tie_rate": st.tie_rate,
+        "score_mean": st.score_mean,
+        "score_sd": score_sd,
+    }
 
 
 def _z(diff: float, se: float) -> float:
@@ -99,14 +117,14 @@ def compare(r: dict, c: dict) -> dict:
     nr, nc = r["finished"], c["finished"]  # CardStock's "finished" leaves out its failed games
     if nr < 2 or nc < 2:
         return {"z_choices": None, "z_win": [], "z_score": [], "z_max": None}
-    zc = _z(r["mean_choices"] - c["mean_choices"],
-            math.sqrt(r["sd_choices"] ** 2 / nr + c["sd_choices"] ** 2 / nc))
+    zc = _z(r["mean_choices"] - c["mean_choices"], math.sqrt(r["sd_choices"] ** 2 / nr + c["sd_choices"] ** 2 / nc))
     zw = []
     for a, b in zip(r["win_rate"], c["win_full"]):
         w = (a * nr + b * nc) / (nr + nc)
         zw.append(_z(a - b, math.sqrt(w * (1 - w) * (1 / nr + 1 / nc))))
-    zs = [_z(a - b, sd * math.sqrt(1 / nr + 1 / nc)) for a, b, sd in zip(r["score_mean"], c["score_mean"],
-                                                                           r["score_sd"])]
+    zs = [
+        _z(a - b, sd * math.sqrt(1 / nr + 1 / nc)) for a, b, sd in zip(r["score_mean"], c["score_mean"], r["score_sd"])
+    ]
     return {"z_choices": zc, "z_win": zw, "z_score": zs, "z_max": max(abs(z) for z in [zc, *zw, *zs])}
 
 
@@ -164,8 +182,18 @@ def _why(row: dict) -> str:
 
 def table(rows: list[dict]) -> list[str]:
     """The Markdown table: per game, games played, choices, win rates and scores per seat, z."""
-    head = ["game", "games r/c", "choices recycle", "choices CardStock", "z", "win rate r / c per seat",
-            "max \\|z\\| win", "mean score r / c per seat", "max \\|z\\| score", "verdict"]
+    head = [
+        "game",
+        "games r/c",
+        "choices recycle",
+        "choices CardStock",
+        "z",
+        "win rate r / c per seat",
+        "max \\|z\\| win",
+        "mean score r / c per seat",
+        "max \\|z\\| score",
+        "verdict",
+    ]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for row in rows:
         r, c = row["recycle"], row["cardstock"]
@@ -186,7 +214,8 @@ def table(rows: list[dict]) -> list[str]:
         lines.append(
             f"| {row['game']} | {nr}/{nc} | {r['mean_choices']:.2f} ± {se_r:.2f} | {c['mean_choices']:.2f} ± "
             f"{se_c:.2f} | {_f(row['z_choices'], '+.1f')} | {wins} | {_f(max(map(abs, row['z_win'])), '.1f')} | "
-            f"{scores} | {_f(max(map(abs, row['z_score'])), '.1f')} | {verdict} |")
+            f"{scores} | {_f(max(map(abs, row['z_score'])), '.1f')} | {verdict} |"
+        )
     return lines
 
 
@@ -195,9 +224,11 @@ def summary(rows: list[dict]) -> str:
     by = {}
     for row in rows:
         by.setdefault(row["verdict"], []).append(row["game"])
-    parts = [f"{len(rows)} games: {len(by.get('agrees', []))} agree within {Z_LIMIT:g} standard errors, "
-             f"{len(by.get('explained', []))} differ as documented, {len(by.get('DIFFERS', []))} differ "
-             f"unexplained, {len(by.get('not compared', []))} not compared"]
+    parts = [
+        f"{len(rows)} games: {len(by.get('agrees', []))} agree within {Z_LIMIT:g} standard errors, "
+        f"{len(by.get('explained', []))} differ as documented, {len(by.get('DIFFERS', []))} differ "
+        f"unexplained, {len(by.get('not compared', []))} not compared"
+    ]
     for k in ("explained", "DIFFERS", "not compared"):
         if by.get(k):
             parts.append(f"{k}: {', '.join(by[k])}")

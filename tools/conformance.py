@@ -38,23 +38,42 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DIR = ROOT.parent / "shared" / "corpus" / "cardstock"
 CARDSTOCK_EXE = ROOT.parent / "shared" / "cardstock" / "cardstock.exe"
-CORPUS_HINT = ("conformance: the CardStock corpus is not part of this repository (it is GPL-3 game data); "
-               "get it from its public repository, github.com/mgoadric/cardstock (the .rcy files of its "
-               "folder CardStock/games), and give that folder as DIR: python tools/conformance.py DIR")
+CORPUS_HINT = (
+    "conformance: the CardStock corpus is not part of this repository (it is GPL-3 game data); "
+    "get it from its public repository, github.com/mgoadric/cardstock (the .rcy files of its "
+    "folder CardStock/games), and give that folder as DIR: python tools/conformance.py DIR"
+)
 sys.path.insert(0, str(ROOT))
 
 import recycle  # noqa: E402
 from recycle.study.invariants import DEFAULT_TIMEOUT, run_rollouts  # noqa: E402
 
 
-def run_game(path: str, rollouts: int, seed: int, max_steps: int, check: bool,
-             timeout: float | None = DEFAULT_TIMEOUT) -> dict:
+def run_game(
+    path: str, rollouts: int, seed: int, max_steps: int, check: bool, timeout: float | None = DEFAULT_TIMEOUT
+) -> dict:
     """Conformance figures for one game file (a JSON-able dict)."""
     path = Path(path)
-    row = {"game": path.stem, "file": str(path), "parsed": False, "players": None, "rollouts": rollouts,
-           "played": 0, "finished": 0, "step_limit_hits": 0, "errors": 0, "crashes": 0, "mean_decisions": None,
-           "mean_options": None, "rollouts_per_second": None, "seconds": 0.0, "first_error": None,
-           "first_error_seed": None, "stopped_by_time_limit": False, "warnings": []}
+    row = {
+        "game": path.stem,
+        "file": str(path),
+        "parsed": False,
+        "players": None,
+        "rollouts": rollouts,
+        "played": 0,
+        "finished": 0,
+        "step_limit_hits": 0,
+        "errors": 0,
+        "crashes": 0,
+        "mean_decisions": None,
+        "mean_options": None,
+        "rollouts_per_second": None,
+        "seconds": 0.0,
+        "first_error": None,
+        "first_error_seed": None,
+        "stopped_by_time_limit": False,
+        "warnings": [],
+    }
     t0 = time.perf_counter()
     try:
         game = recycle.load(path)
@@ -71,9 +90,16 @@ def run_game(path: str, rollouts: int, seed: int, max_steps: int, check: bool,
     t1 = time.perf_counter()
     out = run_rollouts(game, rollouts, seed=seed, max_steps=max_steps, check=check, timeout=timeout)
     dt = time.perf_counter() - t1
-    row.update(played=out["played"], finished=out["finished"], step_limit_hits=out["step_limit_hits"],
-               errors=out["errors"], crashes=out["crashes"], first_error=out["first_error"],
-               first_error_seed=out["first_error_seed"], stopped_by_time_limit=out["stopped_by_time_limit"])
+    row.update(
+        played=out["played"],
+        finished=out["finished"],
+        step_limit_hits=out["step_limit_hits"],
+        errors=out["errors"],
+        crashes=out["crashes"],
+        first_error=out["first_error"],
+        first_error_seed=out["first_error_seed"],
+        stopped_by_time_limit=out["stopped_by_time_limit"],
+    )
     if out["stopped_by_time_limit"] and row["first_error"] is None:
         row["first_error"] = f"time limit: {out['played']} of {rollouts} rollouts played in {timeout:g} s"
     if out["finished"]:
@@ -95,17 +121,33 @@ def _fmt(v, spec: str) -> str:
 
 def table(rows: list[dict], width: int = 100) -> list[str]:
     """The human-readable table (Markdown)."""
-    head = ["game", "parsed", "finished", "step limit", "errors", "mean decisions", "options/decision",
-            "rollouts/s", "first error"]
+    head = [
+        "game",
+        "parsed",
+        "finished",
+        "step limit",
+        "errors",
+        "mean decisions",
+        "options/decision",
+        "rollouts/s",
+        "first error",
+    ]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
         err = r["first_error"] or ""
         if len(err) > width:
             err = err[: width - 1] + "…"
-        cells = [r["game"], "yes" if r["parsed"] else "NO", f"{r['finished']}/{r['rollouts']}",
-                 str(r["step_limit_hits"]), str(r["errors"]), _fmt(r["mean_decisions"], ".1f"),
-                 _fmt(r["mean_options"], ".2f"), _fmt(r["rollouts_per_second"], ".0f"),
-                 err.replace("|", "\\|")]
+        cells = [
+            r["game"],
+            "yes" if r["parsed"] else "NO",
+            f"{r['finished']}/{r['rollouts']}",
+            str(r["step_limit_hits"]),
+            str(r["errors"]),
+            _fmt(r["mean_decisions"], ".1f"),
+            _fmt(r["mean_options"], ".2f"),
+            _fmt(r["rollouts_per_second"], ".0f"),
+            err.replace("|", "\\|"),
+        ]
         lines.append("| " + " | ".join(cells) + " |")
     return lines
 
@@ -118,9 +160,11 @@ def summary(rows: list[dict]) -> str:
     timed = [r["game"] for r in rows if r.get("stopped_by_time_limit")]
     total = sum(r["rollouts"] for r in rows if r["parsed"])
     done = sum(r["finished"] for r in rows)
-    text = (f"{len(rows)} games: {parsed} parsed, {clean} ran every rollout to the end, "
-            f"{len(limit)} hit the step limit in some rollouts, {len(bad)} with errors; "
-            f"{done}/{total} rollouts finished")
+    text = (
+        f"{len(rows)} games: {parsed} parsed, {clean} ran every rollout to the end, "
+        f"{len(limit)} hit the step limit in some rollouts, {len(bad)} with errors; "
+        f"{done}/{total} rollouts finished"
+    )
     if limit:
         text += f"\nstep limit hit (no error): {', '.join(limit)}"
     if bad:
@@ -140,17 +184,38 @@ def main(argv=None) -> int:
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     ap.add_argument("--jobs", "-j", type=int, default=1, help="games run in parallel processes (default 1)")
     ap.add_argument("--only", nargs="*", default=None, metavar="NAME", help="only these games (file stems)")
-    ap.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                    help="start no rollout of a game after this many seconds (default %(default)g; inf: none)")
-    ap.add_argument("--cardstock", action="store_true",
-                    help="compare with CardStock's own engine (Mono): choices, win rates, scores, z-scores")
-    ap.add_argument("--cardstock-exe", default=str(CARDSTOCK_EXE), metavar="PATH",
-                    help="CardStock's console driver (default: %(default)s)")
-    ap.add_argument("--seconds", type=float, default=70.0,
-                    help="with --cardstock: CardStock plays a game for at most this many seconds (default 70)")
-    ap.add_argument("--from-json", nargs="+", default=None, metavar="FILE",
-                    help="with --cardstock: print the table of saved --json outputs instead of running "
-                         "(a game in a later file replaces its row from an earlier one)")
+    ap.add_argument(
+        "--timeout",
+        type=float,
+        default=DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help="start no rollout of a game after this many seconds (default %(default)g; inf: none)",
+    )
+    ap.add_argument(
+        "--cardstock",
+        action="store_true",
+        help="compare with CardStock's own engine (Mono): choices, win rates, scores, z-scores",
+    )
+    ap.add_argument(
+        "--cardstock-exe",
+        default=str(CARDSTOCK_EXE),
+        metavar="PATH",
+        help="CardStock's console driver (default: %(default)s)",
+    )
+    ap.add_argument(
+        "--seconds",
+        type=float,
+        default=70.0,
+        help="with --cardstock: CardStock plays a game for at most this many seconds (default 70)",
+    )
+    ap.add_argument(
+        "--from-json",
+        nargs="+",
+        default=None,
+        metavar="FILE",
+        help="with --cardstock: print the table of saved --json outputs instead of running "
+        "(a game in a later file replaces its row from an earlier one)",
+    )
     args = ap.parse_args(argv)
     if not args.timeout >= 0:
         ap.error("--timeout must be at least 0")
@@ -187,17 +252,32 @@ def main(argv=None) -> int:
     elapsed = time.perf_counter() - t0
     ok = all(row_ok(r) for r in rows)
     if args.json:
-        print(json.dumps({"dir": str(folder), "rollouts": args.rollouts, "max_steps": args.max_steps,
-                          "seed": args.seed, "check": args.check, "timeout": timeout, "seconds": elapsed, "ok": ok,
-                          "games": rows},
-                         indent=1, ensure_ascii=False))
+        print(
+            json.dumps(
+                {
+                    "dir": str(folder),
+                    "rollouts": args.rollouts,
+                    "max_steps": args.max_steps,
+                    "seed": args.seed,
+                    "check": args.check,
+                    "timeout": timeout,
+                    "seconds": elapsed,
+                    "ok": ok,
+                    "games": rows,
+                },
+                indent=1,
+                ensure_ascii=False,
+            )
+        )
     else:
         print("\n".join(table(rows)))
         print()
         print(summary(rows))
-        print(f"{args.rollouts} rollouts per game, max {args.max_steps} steps, seed {args.seed}"
-              f"{', invariants checked' if args.check else ''}"
-              f"{f', at most {timeout:g} s per game' if timeout is not None else ''}; {elapsed:.1f} s")
+        print(
+            f"{args.rollouts} rollouts per game, max {args.max_steps} steps, seed {args.seed}"
+            f"{', invariants checked' if args.check else ''}"
+            f"{f', at most {timeout:g} s per game' if timeout is not None else ''}; {elapsed:.1f} s"
+        )
     return 0 if ok else 1
 
 
@@ -221,8 +301,9 @@ def table_from_json(paths: list[str]) -> int:
         except (OSError, ValueError, KeyError, TypeError) as exc:
             from recycle.errors import printable
 
-            print(f"conformance: {printable(p)}: not a --cardstock --json output ({printable(str(exc))})",
-                  file=sys.stderr)
+            print(
+                f"conformance: {printable(p)}: not a --cardstock --json output ({printable(str(exc))})", file=sys.stderr
+            )
             return 2
         for row in got:
             rows[row["game"]] = cc.judge(row)
@@ -258,15 +339,30 @@ def main_cardstock(args, folder: Path, files: list[Path]) -> int:
     elapsed = time.perf_counter() - t0
     ok = all(r["verdict"] != "DIFFERS" for r in rows)
     if args.json:
-        print(json.dumps({"dir": str(folder), "games": args.rollouts, "seed": args.seed, "seconds": elapsed,
-                          "z_limit": cc.Z_LIMIT, "ok": ok, "rows": rows}, indent=1, ensure_ascii=False,
-                         default=lambda v: None))
+        print(
+            json.dumps(
+                {
+                    "dir": str(folder),
+                    "games": args.rollouts,
+                    "seed": args.seed,
+                    "seconds": elapsed,
+                    "z_limit": cc.Z_LIMIT,
+                    "ok": ok,
+                    "rows": rows,
+                },
+                indent=1,
+                ensure_ascii=False,
+                default=lambda v: None,
+            )
+        )
     else:
         print("\n".join(cc.table(rows)))
         print()
         print(cc.summary(rows))
-        print(f"{args.rollouts} games per engine and game (CardStock: at most {args.seconds:g} s), recycle seed "
-              f"{args.seed}; {elapsed:.0f} s")
+        print(
+            f"{args.rollouts} games per engine and game (CardStock: at most {args.seconds:g} s), recycle seed "
+            f"{args.seed}; {elapsed:.0f} s"
+        )
     return 0 if ok else 1
 
 

@@ -129,13 +129,23 @@ def generate_batch(batch: int, seed: int, kind: str = "mutate", size: int = BATC
     shapes = st.builds(lambda c: (c[0], "rcy", c[1], None), fuzzing.shaped_inputs(big=True))
     records = st.builds(lambda c: (c[0], "record", c[1], c[2]), fuzzing.record_inputs())
     names = st.builds(lambda c: (c[0], "name", c[1], None), namefuzz.name_inputs())
-    strategy = {"mutate": mutate, "shapes": shapes, "records": records, "names": names,
-                "mixed": st.one_of(*([mutate] * 7 + [shapes] * 2 + [records]))}[kind]
+    strategy = {
+        "mutate": mutate,
+        "shapes": shapes,
+        "records": records,
+        "names": names,
+        "mixed": st.one_of(*([mutate] * 7 + [shapes] * 2 + [records])),
+    }[kind]
     inputs: list = []
 
     @hseed((seed << 32) + batch)
-    @settings(max_examples=size, database=None, phases=[Phase.generate], deadline=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=size,
+        database=None,
+        phases=[Phase.generate],
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(strategy)
     def collect(example):
         inputs.append(example)
@@ -176,8 +186,12 @@ def state_inputs(n: int, seed: int):
     """The state-machine games, made as they are handed out (any ``n``, little memory)."""
     for i in range(n):
         game_seed = (seed << 32) + i
-        yield f"state game {i} (random_game({game_seed}), played with seed {game_seed})", "state", \
-            statefuzz.random_game(game_seed), game_seed
+        yield (
+            f"state game {i} (random_game({game_seed}), played with seed {game_seed})",
+            "state",
+            statefuzz.random_game(game_seed),
+            game_seed,
+        )
 
 
 def run_one(kind: str, data, extra, max_steps: int) -> str:
@@ -300,54 +314,80 @@ def main(argv=None) -> int:
     ap.add_argument("--kind", choices=KINDS, default="mixed", help="what to generate (default mixed)")
     ap.add_argument("--state", action="store_true", help="the state-machine fuzzer (the same as --kind state)")
     ap.add_argument("--seed", type=int, default=0, help="seed of the inputs (Hypothesis seed, or of the state games)")
-    ap.add_argument("--jobs", "--workers", "-j", type=int, default=2, dest="jobs",
-                    help="worker processes (default 2)")
+    ap.add_argument("--jobs", "--workers", "-j", type=int, default=2, dest="jobs", help="worker processes (default 2)")
     ap.add_argument("--timeout", type=float, default=20.0, help="kill an input after this many seconds (a hang)")
-    ap.add_argument("--time-bound", type=float, default=None,
-                    help=f"an input slower than this is reported as slow (default {fuzzing.TIME_BOUND} s; "
-                         f"{statefuzz.STATE_TIME_BOUND} s for state games)")
-    ap.add_argument("--max-steps", type=int, default=None,
-                    help=f"step limit of the games played (default {fuzzing.MAX_STEPS}; "
-                         f"{statefuzz.STATE_MAX_STEPS} for state games)")
+    ap.add_argument(
+        "--time-bound",
+        type=float,
+        default=None,
+        help=f"an input slower than this is reported as slow (default {fuzzing.TIME_BOUND} s; "
+        f"{statefuzz.STATE_TIME_BOUND} s for state games)",
+    )
+    ap.add_argument(
+        "--max-steps",
+        type=int,
+        default=None,
+        help=f"step limit of the games played (default {fuzzing.MAX_STEPS}; "
+        f"{statefuzz.STATE_MAX_STEPS} for state games)",
+    )
     ap.add_argument("--mem-limit", type=int, default=2048, help="address-space limit per worker, MB (0: none)")
-    ap.add_argument("--batch", type=int, default=BATCH,
-                    help="inputs drawn per Hypothesis run (default %(default)s; input i is example i %% batch "
-                         "of batch i // batch)")
+    ap.add_argument(
+        "--batch",
+        type=int,
+        default=BATCH,
+        help="inputs drawn per Hypothesis run (default %(default)s; input i is example i %% batch of batch i // batch)",
+    )
     ap.add_argument("--out", default="fuzz-crashes", help="folder for failing inputs (default %(default)s)")
-    ap.add_argument("--record-files", action="store_true",
-                    help="fuzz record files through `recycle replay` (see fuzz_record_files)")
-    ap.add_argument("--studio-requests", action="store_true",
-                    help="send hostile requests to the studio (see fuzz_studio_requests)")
+    ap.add_argument(
+        "--record-files", action="store_true", help="fuzz record files through `recycle replay` (see fuzz_record_files)"
+    )
+    ap.add_argument(
+        "--studio-requests", action="store_true", help="send hostile requests to the studio (see fuzz_studio_requests)"
+    )
     ap.add_argument("--campaign-plans", action="store_true", help="fuzz campaign plans (see fuzz_campaign)")
-    ap.add_argument("--campaign-databases", action="store_true",
-                    help="fuzz campaign databases through `recycle report` (see fuzz_campaign)")
+    ap.add_argument(
+        "--campaign-databases",
+        action="store_true",
+        help="fuzz campaign databases through `recycle report` (see fuzz_campaign)",
+    )
     args = ap.parse_args(argv)
     if args.studio_requests:
         return fuzz_studio_requests(args.examples, args.seed, Path(args.out))
     if args.record_files:
         return fuzz_record_files(args.examples, args.seed, args.timeout, Path(args.out))
     if args.campaign_plans or args.campaign_databases:
-        return fuzz_campaign("plans" if args.campaign_plans else "databases", args.examples, args.seed,
-                             args.timeout, Path(args.out))
+        return fuzz_campaign(
+            "plans" if args.campaign_plans else "databases", args.examples, args.seed, args.timeout, Path(args.out)
+        )
     kind = "state" if args.state else args.kind
     if args.examples < 0 or args.jobs < 1 or args.jobs > 64 or args.timeout <= 0 or args.batch < 1:
         ap.error("-n must be >= 0, --workers 1..64, --timeout > 0 and --batch >= 1")
     state = kind == "state"
-    time_bound = args.time_bound if args.time_bound is not None else (
-        statefuzz.STATE_TIME_BOUND if state else fuzzing.TIME_BOUND)
-    max_steps = args.max_steps if args.max_steps is not None else (
-        statefuzz.STATE_MAX_STEPS if state else fuzzing.MAX_STEPS)
+    time_bound = (
+        args.time_bound
+        if args.time_bound is not None
+        else (statefuzz.STATE_TIME_BOUND if state else fuzzing.TIME_BOUND)
+    )
+    max_steps = (
+        args.max_steps if args.max_steps is not None else (statefuzz.STATE_MAX_STEPS if state else fuzzing.MAX_STEPS)
+    )
 
     t0 = time.perf_counter()
     gen_time = [0.0]  # seconds spent drawing inputs (in this process, as the workers ask)
     if state:
-        print(f"{args.examples} state-machine games (seed {args.seed}), {args.jobs} workers ...",
-              file=sys.stderr, flush=True)
+        print(
+            f"{args.examples} state-machine games (seed {args.seed}), {args.jobs} workers ...",
+            file=sys.stderr,
+            flush=True,
+        )
         source = _timed_source(enumerate(state_inputs(args.examples, args.seed)), gen_time)
         total = args.examples
     else:
-        print(f"{args.examples} {kind} inputs (seed {args.seed}, drawn {args.batch} at a time), "
-              f"{args.jobs} workers ...", file=sys.stderr, flush=True)
+        print(
+            f"{args.examples} {kind} inputs (seed {args.seed}, drawn {args.batch} at a time), {args.jobs} workers ...",
+            file=sys.stderr,
+            flush=True,
+        )
         source = _timed_source(generate_inputs(args.examples, args.seed, kind, args.batch), gen_time)
         total = args.examples
 
@@ -385,19 +425,29 @@ def main(argv=None) -> int:
                 raw = data if isinstance(data, bytes) else data.encode("utf-8")
                 suffix = {"record": "json", "name": "name"}.get(ikind, "rcy")
                 (out / f"{k:03d}.{suffix}").write_bytes(raw)
-                again = {"rcy": f"fuzzing.exercise(open('{k:03d}.rcy', 'rb').read())",
-                         "record": f"fuzzing.exercise_record(open('{k:03d}.json', 'rb').read(), {extra!r})",
-                         "state": f"statefuzz.exercise_state(open('{k:03d}.rcy').read(), seed={extra})",
-                         "name": f"namefuzz.exercise_name(open('{k:03d}.name', 'rb').read())"}[ikind]
-                drawn = "" if state else (f"drawn again: tools/fuzz.py input_number({idx}, {args.seed}, "
-                                          f"{kind!r}, {args.batch})\n")
+                again = {
+                    "rcy": f"fuzzing.exercise(open('{k:03d}.rcy', 'rb').read())",
+                    "record": f"fuzzing.exercise_record(open('{k:03d}.json', 'rb').read(), {extra!r})",
+                    "state": f"statefuzz.exercise_state(open('{k:03d}.rcy').read(), seed={extra})",
+                    "name": f"namefuzz.exercise_name(open('{k:03d}.name', 'rb').read())",
+                }[ikind]
+                drawn = (
+                    ""
+                    if state
+                    else (f"drawn again: tools/fuzz.py input_number({idx}, {args.seed}, {kind!r}, {args.batch})\n")
+                )
                 (out / f"{k:03d}.txt").write_text(
                     f"input #{idx}: {desc}\noutcome: {outcome} ({dt:.2f} s)\nagain: {again}\n{drawn}\n{detail}\n",
-                    encoding="utf-8")
+                    encoding="utf-8",
+                )
         if done % 1000 == 0:
             el = time.perf_counter() - t1
-            print(f"  {done}/{total} in {el:.0f} s (peak memory: parent {peak_mb()} MB, workers {peak} MB): "
-                  + ", ".join(f"{k} {v}" for k, v in counts.most_common()), file=sys.stderr, flush=True)
+            print(
+                f"  {done}/{total} in {el:.0f} s (peak memory: parent {peak_mb()} MB, workers {peak} MB): "
+                + ", ".join(f"{k} {v}" for k, v in counts.most_common()),
+                file=sys.stderr,
+                flush=True,
+            )
 
     pending = iter(source)
     exhausted = False
@@ -445,12 +495,27 @@ def main(argv=None) -> int:
 
     elapsed = time.perf_counter() - t0
     t_gen = gen_time[0]
-    print(f"{done} {kind} inputs, {elapsed:.0f} s in all ({t_gen:.0f} s of it generating, as the workers "
-          f"asked, {len(workers)} workers); slowest input that ended {max(times, default=0):.2f} s; "
-          f"peak memory of a worker {peak} MB (bound {mem_bound} MB), of the parent {peak_mb()} MB")
-    names = (statefuzz.STATE_OUTCOMES if state else
-             ("ok", "syntax error", "compile error", "runtime error", "step limit", "other RecycleError",
-              "refused", "error", "differs", "identical"))
+    print(
+        f"{done} {kind} inputs, {elapsed:.0f} s in all ({t_gen:.0f} s of it generating, as the workers "
+        f"asked, {len(workers)} workers); slowest input that ended {max(times, default=0):.2f} s; "
+        f"peak memory of a worker {peak} MB (bound {mem_bound} MB), of the parent {peak_mb()} MB"
+    )
+    names = (
+        statefuzz.STATE_OUTCOMES
+        if state
+        else (
+            "ok",
+            "syntax error",
+            "compile error",
+            "runtime error",
+            "step limit",
+            "other RecycleError",
+            "refused",
+            "error",
+            "differs",
+            "identical",
+        )
+    )
     for name in itertools.chain(names, [k for k in counts if k not in names and k not in FAILURES], FAILURES):
         print(f"  {name:20} {counts.get(name, 0):7d}")
     if failures:
@@ -463,6 +528,7 @@ def main(argv=None) -> int:
 
 
 # -- record files through `recycle replay` (--record-files) --------------------------------------
+
 
 def fuzz_record_files(n: int, seed: int, timeout: float, out: Path) -> int:
     """``--record-files``: ``n`` edited record files replayed through the command line, each in
@@ -478,6 +544,7 @@ def fuzz_record_files(n: int, seed: int, timeout: float, out: Path) -> int:
 
 # -- hostile requests to the studio (--studio-requests) -------------------------------------------
 
+
 def fuzz_studio_requests(n: int, seed: int, out: Path) -> int:
     """``--studio-requests``: ``n`` hostile requests to the studio's endpoints
     (``tools/fuzz_studio.py``, where the requests and checks are); exit status 0 if none failed."""
@@ -492,7 +559,10 @@ def fuzz_studio_requests(n: int, seed: int, out: Path) -> int:
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod.run(n, seed, out)
+
+
 # -- campaign plans and databases (--campaign-plans, --campaign-databases) ---------------------------
+
 
 def _campaign_trial(conn, surface: str, i: int, seed: int, folder: str, template: str | None) -> None:
     """One campaign input, in a process of its own: sends ``(outcome, detail)``."""
@@ -558,18 +628,26 @@ def fuzz_campaign(surface: str, n: int, seed: int, timeout: float, out: Path) ->
                 failures.append((i, outcome, detail))
             shutil.rmtree(folder, ignore_errors=True)
             if (i + 1) % 100 == 0:
-                print(f"  {i + 1}/{n} in {time.perf_counter() - t0:.0f} s: "
-                      + ", ".join(f"{k} {v}" for k, v in counts.most_common()), file=sys.stderr, flush=True)
+                print(
+                    f"  {i + 1}/{n} in {time.perf_counter() - t0:.0f} s: "
+                    + ", ".join(f"{k} {v}" for k, v in counts.most_common()),
+                    file=sys.stderr,
+                    flush=True,
+                )
     finally:
         shutil.rmtree(base, ignore_errors=True)
     print(f"{n} campaign {surface} (seed {seed}): " + ", ".join(f"{k} {v}" for k, v in counts.most_common()))
     if failures:
         out.mkdir(parents=True, exist_ok=True)
         for i, outcome, detail in failures:
-            again = (f"hostile.plan_input({i}, {seed})" if surface == "plans"
-                     else f"hostile.database_edits({i}, {seed}, CANARY_PATH)")
-            (out / f"campaign-{surface}-{i:05d}.txt").write_text(f"input #{i}: {outcome}\nagain: {again}\n\n"
-                                                                  f"{detail}\n", encoding="utf-8")
+            again = (
+                f"hostile.plan_input({i}, {seed})"
+                if surface == "plans"
+                else f"hostile.database_edits({i}, {seed}, CANARY_PATH)"
+            )
+            (out / f"campaign-{surface}-{i:05d}.txt").write_text(
+                f"input #{i}: {outcome}\nagain: {again}\n\n{detail}\n", encoding="utf-8"
+            )
             print(f"  #{i}: {outcome}: {detail.strip().splitlines()[-1] if detail.strip() else ''}")
         return 1
     print("no failures")

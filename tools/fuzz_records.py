@@ -33,8 +33,23 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 SECRET = "SECRET-4711 this line is outside the record's folder ("
-HOSTILE = ["\x1b]0;title\x07", "\x1b]8;;http://x.example/\x1b\\", "\x1b]52;c;eA==\x07", "\x1b[2J", "\x9b1m",
-              "\r", "\x08", "\x00", "\x7f", "\u202e", "\u2066", "\u2028", "\u2029", "\ud800", "\n"]
+HOSTILE = [
+    "\x1b]0;title\x07",
+    "\x1b]8;;http://x.example/\x1b\\",
+    "\x1b]52;c;eA==\x07",
+    "\x1b[2J",
+    "\x9b1m",
+    "\r",
+    "\x08",
+    "\x00",
+    "\x7f",
+    "\u202e",
+    "\u2066",
+    "\u2028",
+    "\u2029",
+    "\ud800",
+    "\n",
+]
 FORBIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029\udc80-\udcff]")
 FAILURES = ("traceback", "outside read", "secret shown", "control character", "hang")
 
@@ -71,30 +86,69 @@ def edit_record(rng, rec: dict, outside: Path) -> tuple[str, bytes]:
     rec = json.loads(json.dumps(rec))
     secret_hash = rec.pop("_secret_sha256")
     done = []
-    ops = [rng.choice(["path", "path", "hash", "control", "control", "number", "type"])
-           for _ in range(rng.randint(1, 3))]
+    ops = [
+        rng.choice(["path", "path", "hash", "control", "control", "number", "type"]) for _ in range(rng.randint(1, 3))
+    ]
     # a wrong type last: the other edits expect the record's own shape (a list of players...)
     ops.sort(key=lambda op: op == "type")
     for op in ops:
         if op == "path":
-            rec["game"] = rng.choice([
-                "/etc/passwd", "../outside/secret.rcy", str(outside / "secret.rcy"), "link.rcy", "sub/secret.rcy",
-                "./sub/../link.rcy", "..", ".", "", "/", "game.rcy\x00", "./game.rcy", "a/../game.rcy",
-                "..\\outside\\secret.rcy", "C:\\outside\\secret.rcy", "C:secret.rcy", "\\\\srv\\share\\x.rcy",
-                "//etc/passwd", "game.rcy/", "x" * 5000, "/dev/zero", "/proc/self/mem", "loop.rcy", "sub",
-                "game.rcy" + rng.choice(HOSTILE), "sub/../../outside/secret.rcy", "~/secret.rcy",
-                "file:///etc/passwd", "%2e%2e/outside/secret.rcy", "game.rcy\u202e"])
+            rec["game"] = rng.choice(
+                [
+                    "/etc/passwd",
+                    "../outside/secret.rcy",
+                    str(outside / "secret.rcy"),
+                    "link.rcy",
+                    "sub/secret.rcy",
+                    "./sub/../link.rcy",
+                    "..",
+                    ".",
+                    "",
+                    "/",
+                    "game.rcy\x00",
+                    "./game.rcy",
+                    "a/../game.rcy",
+                    "..\\outside\\secret.rcy",
+                    "C:\\outside\\secret.rcy",
+                    "C:secret.rcy",
+                    "\\\\srv\\share\\x.rcy",
+                    "//etc/passwd",
+                    "game.rcy/",
+                    "x" * 5000,
+                    "/dev/zero",
+                    "/proc/self/mem",
+                    "loop.rcy",
+                    "sub",
+                    "game.rcy" + rng.choice(HOSTILE),
+                    "sub/../../outside/secret.rcy",
+                    "~/secret.rcy",
+                    "file:///etc/passwd",
+                    "%2e%2e/outside/secret.rcy",
+                    "game.rcy\u202e",
+                ]
+            )
             if rng.random() < 0.5:  # the hash of the file out of the folder: the path must still be refused
                 rec["source_sha256"] = secret_hash
             done.append(f"game={rec['game'][:40]!r}")
         elif op == "hash":
-            rec["source_sha256"] = rng.choice([secret_hash, "0" * 64, "F" * 64, "", "0" * 63, "g" * 64,
-                                               rec["source_sha256"].upper(), rec["source_sha256"] + "\n"])
+            rec["source_sha256"] = rng.choice(
+                [
+                    secret_hash,
+                    "0" * 64,
+                    "F" * 64,
+                    "",
+                    "0" * 63,
+                    "g" * 64,
+                    rec["source_sha256"].upper(),
+                    rec["source_sha256"] + "\n",
+                ]
+            )
             done.append("sha")
         elif op == "control":
             bad = "".join(rng.choice(HOSTILE) for _ in range(rng.randint(1, 4)))
-            where = rng.choice(["game_name", "recycle", "players", "description", "revealed", "deal key",
-                                "deal card", "game"])
+            where = rng.choice(
+                ["game_name", "recycle", "players", "description", "revealed", "deal key", "deal card", "game"]
+            )
             if where == "players":
                 k = rng.randrange(len(rec["players"]))
                 rec["players"][k] = rng.choice(["human", "random", rec["players"][k]]) + bad
@@ -111,10 +165,12 @@ def edit_record(rng, rec: dict, outside: Path) -> tuple[str, bytes]:
                 rec[where] = bad
             done.append(f"control in {where}")
         elif op == "number":
-            key = rng.choice(["seed", "max_steps", "max_work", "steps", "total_decisions", "decision",
-                              "version", "score"])
-            value = rng.choice([10 ** 400, 2 ** 63, -2 ** 63, 2 ** 64 + 7, -1, 0, 1e308, float("inf"),
-                                float("nan"), 7.0, 10 ** 6])
+            key = rng.choice(
+                ["seed", "max_steps", "max_work", "steps", "total_decisions", "decision", "version", "score"]
+            )
+            value = rng.choice(
+                [10**400, 2**63, -(2**63), 2**64 + 7, -1, 0, 1e308, float("inf"), float("nan"), 7.0, 10**6]
+            )
             if key == "decision":
                 d = rng.choice(rec["decisions"])
                 d[rng.choice(["index", "player", "chosen", "options"])] = value
@@ -141,8 +197,13 @@ def replay_in_child(conn, inside: Path, outside: Path, data: bytes) -> None:
 
     path = inside / "record.json"
     path.write_bytes(data)
-    allowed = [str(inside.resolve()), *{str(Path(p).resolve()) for p in (sys.prefix, sys.base_prefix,
-               sys.exec_prefix, ROOT, _os.environ.get("RECYCLE_CACHE_DIR", ROOT))}]
+    allowed = [
+        str(inside.resolve()),
+        *{
+            str(Path(p).resolve())
+            for p in (sys.prefix, sys.base_prefix, sys.exec_prefix, ROOT, _os.environ.get("RECYCLE_CACHE_DIR", ROOT))
+        },
+    ]
     opened: list[str] = []
 
     def watch(event, args):
@@ -193,6 +254,7 @@ def run(n: int, seed: int, timeout: float, out: Path) -> int:
         _os.environ.setdefault("RECYCLE_CACHE_DIR", str(Path(tmp) / "cache"))
         inside, outside, base = make_folders(Path(tmp))
         import recycle.cli  # noqa: F401 - imported once here, not in every child
+
         print(f"{n} record files through `recycle replay` (seed {seed}) ...", file=sys.stderr, flush=True)
         for i in range(n):
             what, data = edit_record(random.Random((seed << 32) + i), base, outside)
@@ -216,11 +278,17 @@ def run(n: int, seed: int, timeout: float, out: Path) -> int:
                     failures[sig] = i
                     out.mkdir(parents=True, exist_ok=True)
                     (out / f"record-{i}.json").write_bytes(data)
-                    (out / f"record-{i}.txt").write_text(f"input {i} (seed {seed}): {what}\noutcome: {outcome}\n\n"
-                                                        f"{detail}\n", encoding="utf-8", errors="backslashreplace")
+                    (out / f"record-{i}.txt").write_text(
+                        f"input {i} (seed {seed}): {what}\noutcome: {outcome}\n\n{detail}\n",
+                        encoding="utf-8",
+                        errors="backslashreplace",
+                    )
             if (i + 1) % 100 == 0:
-                print(f"  {i + 1}/{n}: " + ", ".join(f"{k} {v}" for k, v in counts.most_common()),
-                      file=sys.stderr, flush=True)
+                print(
+                    f"  {i + 1}/{n}: " + ", ".join(f"{k} {v}" for k, v in counts.most_common()),
+                    file=sys.stderr,
+                    flush=True,
+                )
     print(f"{n} record files in {time.perf_counter() - t0:.0f} s")
     for name, count in sorted(counts.items()):
         print(f"  {name:20} {count:7d}")

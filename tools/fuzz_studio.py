@@ -35,16 +35,63 @@ TOKEN = "fuzz-token-0123456789abcdef0123"
 SAFE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]*\Z")
 
 PATHS = [
-    "war.rcy", "crazy-eights.rcy", "sub/in.rcy", "new.rcy", "sub/new.rcy", "notes.rcy", "link-out.rcy",
-    "pipe.rcy", "alias/new.rcy", "records/x.json", "../secret.rcy", "sub/../../secret.rcy", "/etc/passwd",
-    "..\\secret.rcy", "C:\\x.rcy", "\\\\server\\share\\x.rcy", "x\x00.rcy", "", ".", "..", "sub", "sub/",
-    "w$(touch PWNED).rcy", "a b.rcy", "-rf.rcy", ".hidden.rcy", "x;ls.rcy", "`id`.rcy", "é.rcy", "x" * 300 + ".rcy",
-    "y" * 2000, "%2e%2e/secret.rcy", "notes.txt", "war.json", "records/war-deal-1.json", "sub//in.rcy",
-    "./war.rcy", "war.rcy/", "\udcff.rcy", "<img src=x>.rcy", "link-dir/secret.rcy",
+    "war.rcy",
+    "crazy-eights.rcy",
+    "sub/in.rcy",
+    "new.rcy",
+    "sub/new.rcy",
+    "notes.rcy",
+    "link-out.rcy",
+    "pipe.rcy",
+    "alias/new.rcy",
+    "records/x.json",
+    "../secret.rcy",
+    "sub/../../secret.rcy",
+    "/etc/passwd",
+    "..\\secret.rcy",
+    "C:\\x.rcy",
+    "\\\\server\\share\\x.rcy",
+    "x\x00.rcy",
+    "",
+    ".",
+    "..",
+    "sub",
+    "sub/",
+    "w$(touch PWNED).rcy",
+    "a b.rcy",
+    "-rf.rcy",
+    ".hidden.rcy",
+    "x;ls.rcy",
+    "`id`.rcy",
+    "é.rcy",
+    "x" * 300 + ".rcy",
+    "y" * 2000,
+    "%2e%2e/secret.rcy",
+    "notes.txt",
+    "war.json",
+    "records/war-deal-1.json",
+    "sub//in.rcy",
+    "./war.rcy",
+    "war.rcy/",
+    "\udcff.rcy",
+    "<img src=x>.rcy",
+    "link-dir/secret.rcy",
 ]
 KINDS = ["simulate", "analyze", "graph", "simlint", "rm -rf", "", None, 7]
-PLAYERS = [None, "random", "greedy", "ismcts:100000", "pimc:5", "human", "nobody:3", "random," * 60, "", 3,
-           "ismcts:-1", "ismcts:1e9"]
+PLAYERS = [
+    None,
+    "random",
+    "greedy",
+    "ismcts:100000",
+    "pimc:5",
+    "human",
+    "nobody:3",
+    "random," * 60,
+    "",
+    3,
+    "ismcts:-1",
+    "ismcts:1e9",
+]
 TABLE_PLAYERS = [None, "human,random", "human", "random,random", "human,nobody", "human," * 20, "", 5]
 NUMBERS = [None, 0, 1, 5, -1, 2**63, 2**64, 10**100, 1.5, "7", True, [], {}]
 
@@ -102,8 +149,9 @@ def _body(rng: random.Random) -> object:
     if rng.random() < 0.9:
         body["path"] = rng.choice(PATHS)
     if rng.random() < 0.5:
-        body["text"] = rng.choice([None, "(game", "", (ROOT / "games" / "war.rcy").read_text(), "\x00" * 10,
-                                   "(" * 5000, "x" * 1_100_000, 5])
+        body["text"] = rng.choice(
+            [None, "(game", "", (ROOT / "games" / "war.rcy").read_text(), "\x00" * 10, "(" * 5000, "x" * 1_100_000, 5]
+        )
     return body
 
 
@@ -117,8 +165,9 @@ def _get(client, where: str, params: dict, headers: dict):
 
 def _send(client, method: str, where: str, body, headers: dict):
     """``body`` as JSON with every non-ASCII character escaped (a lone surrogate, too)."""
-    return client.request(method, where, content=json.dumps(body).encode("ascii"),
-                          headers={**headers, "Content-Type": "application/json"})
+    return client.request(
+        method, where, content=json.dumps(body).encode("ascii"), headers={**headers, "Content-Type": "application/json"}
+    )
 
 
 def request(client, rng: random.Random, jobs: list) -> tuple[str, object]:
@@ -134,16 +183,23 @@ def request(client, rng: random.Random, jobs: list) -> tuple[str, object]:
     if k == 2:
         raw = rng.choice([b"{not json", b"\xff\xfe", b"[" * 100_000, b"1e999999", b"", b'{"path": "war.rcy"'])
         where = rng.choice(["/api/check", "/api/run", "/api/tree", "/api/table"])
-        return f"POST {where} raw {raw[:20]!r}", client.post(where, headers={**owner, "Content-Type": "application/json"},
-                                                             content=raw)
+        return f"POST {where} raw {raw[:20]!r}", client.post(
+            where, headers={**owner, "Content-Type": "application/json"}, content=raw
+        )
     if k == 3:
         body = _body(rng)
         return f"POST /api/check {str(body)[:120]}", _send(client, "POST", "/api/check", body, owner)
     if k in (4, 5):
         body = _body(rng) if rng.random() < 0.3 else {"path": rng.choice(["war.rcy", "crazy-eights.rcy"])}
         if isinstance(body, dict):
-            for field, choices in (("kind", KINDS), ("n", NUMBERS), ("seed", NUMBERS), ("players", PLAYERS),
-                                   ("seconds", NUMBERS), ("per_player", [True, False, "yes", None])):
+            for field, choices in (
+                ("kind", KINDS),
+                ("n", NUMBERS),
+                ("seed", NUMBERS),
+                ("players", PLAYERS),
+                ("seconds", NUMBERS),
+                ("per_player", [True, False, "yes", None]),
+            ):
                 if rng.random() < 0.6:
                     body[field] = rng.choice(choices)
         r = _send(client, "POST", "/api/run", body, owner)
@@ -164,8 +220,11 @@ def request(client, rng: random.Random, jobs: list) -> tuple[str, object]:
             body["deal"] = rng.choice(NUMBERS)
         return f"POST /api/table {str(body)[:160]}", _send(client, "POST", "/api/table", body, owner)
     if k == 9:
-        params = {"path": rng.choice(PATHS + ["records/war-deal-1.json"]),
-                  "step": rng.choice(["0", "5", "-3", "x", "9" * 40]), "seat": rng.choice(["all", "0", "9", "-1", "x"])}
+        params = {
+            "path": rng.choice(PATHS + ["records/war-deal-1.json"]),
+            "step": rng.choice(["0", "5", "-3", "x", "9" * 40]),
+            "seat": rng.choice(["all", "0", "9", "-1", "x"]),
+        }
         return f"GET /api/replay {params}", _get(client, "/api/replay", params, owner)
     if k == 10:
         name = rng.choice(["studio.js", "studio.css", "table.js", "../app.py", "index.html", "%2e%2e"])

@@ -34,8 +34,9 @@ def openspiel_games(path: str, games: int, budget: int, seed: int) -> tuple[int,
     game = openspiel_game(path)
     rng = np.random.RandomState(seed)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
-    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=budget, random_state=rng,
-                           allow_inconsistent_action_sets=True)
+    bot = ismcts.ISMCTSBot(
+        game, evaluator, uct_c=2.0, max_simulations=budget, random_state=rng, allow_inconsistent_action_sets=True
+    )
     others = random.Random(seed + 1)
     won = 0
     t0 = time.perf_counter()
@@ -79,14 +80,21 @@ def main(argv=None) -> None:
     import recycle
 
     n = recycle.load(args.game).nplayers
-    print(f"{Path(args.game).name}: seat 0 against {n - 1} random players, {args.games} deals, "
-          f"budget {args.budget} simulations per decision")
-    for label, run in (("OpenSpiel ISMCTSBot via recycle.env", openspiel_games),
-                       (f"recycle ismcts:{args.budget}", recycle_games)):
+    print(
+        f"{Path(args.game).name}: seat 0 against {n - 1} random players, {args.games} deals, "
+        f"budget {args.budget} simulations per decision"
+    )
+    for label, run in (
+        ("OpenSpiel ISMCTSBot via recycle.env", openspiel_games),
+        (f"recycle ismcts:{args.budget}", recycle_games),
+    ):
         won, secs = run(args.game, args.games, args.budget, args.seed)
         lo, hi = wilson(won, args.games)
-        print(f"  {label:38s} win rate {won / args.games:.3f} (95% CI {lo:.3f}-{hi:.3f}), "
-              f"{secs / args.games:.2f} s per game", flush=True)
+        print(
+            f"  {label:38s} win rate {won / args.games:.3f} (95% CI {lo:.3f}-{hi:.3f}), "
+            f"{secs / args.games:.2f} s per game",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -67,9 +67,13 @@ def check(path: Path, seeds: int) -> dict:
         except RecycleError as exc:
             differ.append(f"seed {sd}: Python raised {type(exc).__name__}")
             continue
-        same = (list(s.scores) == [int(v) for v in scores[i]] and s.steps == counts[i, 1]
-                and s.decisions == counts[i, 2] and s.options_total == counts[i, 3]
-                and [int(c) for c in s.card_loc] == [int(c) for c in places[i]])
+        same = (
+            list(s.scores) == [int(v) for v in scores[i]]
+            and s.steps == counts[i, 1]
+            and s.decisions == counts[i, 2]
+            and s.options_total == counts[i, 3]
+            and [int(c) for c in s.card_loc] == [int(c) for c in places[i]]
+        )
         if same:
             agree += 1
         else:
@@ -139,8 +143,13 @@ def main() -> int:
     ap.add_argument("folders", nargs="+", type=Path)
     ap.add_argument("--seeds", type=int, default=20)
     ap.add_argument("--json", action="store_true", help="one JSON object per game, a line each")
-    ap.add_argument("--search", type=int, default=0, metavar="K",
-                    help="compare native and Python ISMCTS searches at K decisions of each native game")
+    ap.add_argument(
+        "--search",
+        type=int,
+        default=0,
+        metavar="K",
+        help="compare native and Python ISMCTS searches at K decisions of each native game",
+    )
     args = ap.parse_args()
     games = sorted(p for f in args.folders for p in (f.glob("*.rcy") if f.is_dir() else [f]))
     rows, bad = [], 0
@@ -155,19 +164,33 @@ def main() -> int:
         if args.json:
             print(json.dumps(row), flush=True)
         elif row["native"] == "written":
-            print(f"{row['game']:28} native  {row['first_call_s']:5.1f} s  {row['agree']}/{args.seeds} agree"
-                  + (f", {row['stopped']} replayed by Python" if row['stopped'] else "")
-                  + f"  {row['games_per_s']:>9,} games/s" + (f"  DIFFER: {row['differ']}" if row['differ'] else ""),
-                  flush=True)
+            print(
+                f"{row['game']:28} native  {row['first_call_s']:5.1f} s  {row['agree']}/{args.seeds} agree"
+                + (f", {row['stopped']} replayed by Python" if row["stopped"] else "")
+                + f"  {row['games_per_s']:>9,} games/s"
+                + (f"  DIFFER: {row['differ']}" if row["differ"] else ""),
+                flush=True,
+            )
             if "search" in row:
                 sr = row["search"]
                 keys = sr.get("keys", {})
-                print(f"{'':28} search  {sr['agree']} agree" + (f", declined: {sr['declined']}" if sr["declined"] else "")
-                      + (f"; keys of {keys['keys']} options, {keys['declined']} decisions not keyed"
-                         + (f", SPLIT {keys['split']} MERGED {keys['merged']}" if keys["split"] or keys["merged"] else "")
-                         if keys else "")
-                      + (f"  DIFFER at decisions {sr['differ']}" if sr["differ"] else "")
-                      + (f"  ({sr['error']})" if "error" in sr else ""), flush=True)
+                print(
+                    f"{'':28} search  {sr['agree']} agree"
+                    + (f", declined: {sr['declined']}" if sr["declined"] else "")
+                    + (
+                        f"; keys of {keys['keys']} options, {keys['declined']} decisions not keyed"
+                        + (
+                            f", SPLIT {keys['split']} MERGED {keys['merged']}"
+                            if keys["split"] or keys["merged"]
+                            else ""
+                        )
+                        if keys
+                        else ""
+                    )
+                    + (f"  DIFFER at decisions {sr['differ']}" if sr["differ"] else "")
+                    + (f"  ({sr['error']})" if "error" in sr else ""),
+                    flush=True,
+                )
         else:
             print(f"{row['game']:28} python  {row['native']}", flush=True)
     if not args.json:

@@ -55,8 +55,9 @@ def measure(path: Path, games: int, as_is: bool, search: bool = False) -> dict:
     if as_is:
         env["RECYCLE_NUMBA_AS_IS"] = "1"
     way = "search" if search else "plain"
-    done = subprocess.run([sys.executable, "-c", CHILD, str(path), str(games), way], env=env, capture_output=True,
-                          text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, str(path), str(games), way], env=env, capture_output=True, text=True, check=False
+    )
     if done.returncode != 0:
         raise SystemExit(f"{path.name}: {done.stderr.strip()[-400:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -64,7 +65,9 @@ def measure(path: Path, games: int, as_is: bool, search: bool = False) -> dict:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("games_", nargs="*", metavar="GAME", help="game files (default: Coup4, Cribbage2, Hearts4, Schwimmen)")
+    ap.add_argument(
+        "games_", nargs="*", metavar="GAME", help="game files (default: Coup4, Cribbage2, Hearts4, Schwimmen)"
+    )
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--games", type=int, default=5000, help="rollouts per timing of the machine code")
     ap.add_argument("--as-is", action="store_true", help="also compile with Numba as it is, alternating")
@@ -79,15 +82,24 @@ def main(argv=None) -> int:
             for as_is in ways:
                 m = measure(path, args.games, as_is, args.search)
                 old = best.get(as_is)
-                best[as_is] = m if old is None else {"compile": min(old["compile"], m["compile"]),
-                                                     "rate": max(old["rate"], m["rate"]), "changes": m["changes"]}
+                best[as_is] = (
+                    m
+                    if old is None
+                    else {
+                        "compile": min(old["compile"], m["compile"]),
+                        "rate": max(old["rate"], m["rate"]),
+                        "changes": m["changes"],
+                    }
+                )
         if args.json:
             print(json.dumps({"game": path.name, **{("as_is" if k else "changed"): v for k, v in best.items()}}))
             continue
         line = f"{path.stem:12} compile {best[False]['compile']:5.1f} s  {best[False]['rate']:9,.0f} games/s"
         if True in best:
-            line += (f"   Numba as is: {best[True]['compile']:5.1f} s  {best[True]['rate']:9,.0f} games/s"
-                     f"   x{best[True]['compile'] / best[False]['compile']:.2f} shorter")
+            line += (
+                f"   Numba as is: {best[True]['compile']:5.1f} s  {best[True]['rate']:9,.0f} games/s"
+                f"   x{best[True]['compile'] / best[False]['compile']:.2f} shorter"
+            )
         if not best[False]["changes"]:
             line += "   (no change installed: Numba version not measured)"
         print(line, flush=True)

@@ -22,8 +22,10 @@ def load_text() -> str:
 
 
 def busy_banner(one: float, when: str) -> str:
-    return (f"!!! WARNING: the 1-minute load is {one:.2f} {when} (above {QUIET_LOAD}): this machine is busy, "
-            f"and these figures are NOT current ones: do not put them in the docs as such !!!")
+    return (
+        f"!!! WARNING: the 1-minute load is {one:.2f} {when} (above {QUIET_LOAD}): this machine is busy, "
+        f"and these figures are NOT current ones: do not put them in the docs as such !!!"
+    )
 
 
 @dataclass
@@ -51,7 +53,7 @@ def alternate(sides: list[Side], repeat: int) -> list[Side]:
     """Measure each side once a round, ``repeat`` rounds, the order reversed every other
     round, so that a host whose speed drifts slows every side alike."""
     for k in range(repeat):
-        for side in (sides if k % 2 == 0 else sides[::-1]):
+        for side in sides if k % 2 == 0 else sides[::-1]:
             side.rates.append(side.run())
     return sides
 

@@ -1,8 +1,8 @@
 """The ``analyze``, ``duplicate`` and ``replay`` commands (registered into ``recycle.cli``).
 
-    recycle analyze GAME -n 500 --players random [--skilled ismcts:50] [--hidden] [--json|--csv] [--plots DIR]
-    recycle duplicate GAME --players pimc:100,random --deals 100 [--json]
-    recycle replay game.json [--text] [--reveal]
+recycle analyze GAME -n 500 --players random [--skilled ismcts:50] [--hidden] [--json|--csv] [--plots DIR]
+recycle duplicate GAME --players pimc:100,random --deals 100 [--json]
+recycle replay game.json [--text] [--reveal]
 """
 
 from __future__ import annotations
@@ -18,9 +18,18 @@ import typer
 
 from ..study.analysis import game_heuristics
 from ..errors import RecycleBug, RecycleError
-from .options import GameArg, NumPlayersOpt, JsonOpt, MaxStepsOpt, MaxWorkOpt, ProgressOpt, SeedOpt, TimeoutOpt, WorkersOpt
+from .options import (
+    GameArg,
+    NumPlayersOpt,
+    JsonOpt,
+    MaxStepsOpt,
+    MaxWorkOpt,
+    ProgressOpt,
+    SeedOpt,
+    TimeoutOpt,
+    WorkersOpt,
+)
 from .outputs import check_file, check_folder, failed_write, write_file
-
 
 
 def _specs(spec: str | None, game) -> list[str]:
@@ -38,8 +47,9 @@ def _specs(spec: str | None, game) -> list[str]:
 
 
 def _no_person() -> None:
-    typer.echo("error: a person plays one game at a time: `recycle play` or `recycle run --players human,...`",
-               err=True)
+    typer.echo(
+        "error: a person plays one game at a time: `recycle play` or `recycle run --players human,...`", err=True
+    )
     raise typer.Exit(2)
 
 
@@ -66,44 +76,84 @@ def register(app: typer.Typer, fail, load) -> None:
 
     @app.command()
     def analyze(
-            game: GameArg,
-            n: Annotated[int, typer.Option("-n", "--games", min=1, help="Number of games to analyse.")] = 500,
-            seed: SeedOpt = 0,
-            players: Annotated[str | None, typer.Option(
-                "--players", help="Players per seat for the main games, comma-separated (the last one repeats; "
-                                  "default random), e.g. pimc:50,random.")] = None,
-            skilled: Annotated[str | None, typer.Option(
-                "--skilled", help="Also measure skill: this player in each seat in turn against random players, "
-                                  "e.g. ismcts:100.")] = None,
-            hidden: Annotated[bool, typer.Option(
-                "--hidden", help="Also measure what hidden information is worth: omniscient (cheating) vs ismcts "
-                                 "at the --skilled budget.")] = False,
-            information: Annotated[bool, typer.Option(
-                "--information", help="Instead of the analysis: for each location a seat may not see, the seat's "
-                                      "win rate when its ISMCTS player (the --skilled budget, default ismcts:50) "
-                                      "also sees that one location, against the same player without it; -n games "
-                                      "per measurement, the other seats --players (default random).")] = False,
-            seat: Annotated[list[int] | None, typer.Option(
-                "--seat", min=0, help="With --information: measure this seat only (repeat for more; default "
-                                      "every seat).", show_default=False)] = None,
-            skill_games: Annotated[int, typer.Option(
-                "--skill-games", min=1, help="Games for each skill / hidden-information measurement.")] = 100,
-            values: Annotated[str, typer.Option(
-                "--values", help="What 'who leads' is measured with: scoring (the game's scoring expression at "
-                                 "each decision) or winprob:N (each player's win probability, N random rollouts "
-                                 "from the true state at each decision).")] = "scoring",
-            max_steps: MaxStepsOpt = 100_000,
-            workers: WorkersOpt = 1,
-            as_json: JsonOpt = False,
-            as_csv: Annotated[bool, typer.Option("--csv", help="Print the measures as CSV (metric, seat, value, "
-                                                              "ci_low, ci_high).")] = False,
-            games_csv: Annotated[Path | None, typer.Option(
-                "--games-csv", help="Write one CSV row per game to this file.", show_default=False)] = None,
-            plots: Annotated[Path | None, typer.Option(
-                "--plots", help="Write PNG plots (branching, score over time) into this folder.",
-                show_default=False)] = None,
-            progress: ProgressOpt = True, timeout: TimeoutOpt = None, max_work: MaxWorkOpt = None,
-            num_players: NumPlayersOpt = None):
+        game: GameArg,
+        n: Annotated[int, typer.Option("-n", "--games", min=1, help="Number of games to analyse.")] = 500,
+        seed: SeedOpt = 0,
+        players: Annotated[
+            str | None,
+            typer.Option(
+                "--players",
+                help="Players per seat for the main games, comma-separated (the last one repeats; "
+                "default random), e.g. pimc:50,random.",
+            ),
+        ] = None,
+        skilled: Annotated[
+            str | None,
+            typer.Option(
+                "--skilled",
+                help="Also measure skill: this player in each seat in turn against random players, e.g. ismcts:100.",
+            ),
+        ] = None,
+        hidden: Annotated[
+            bool,
+            typer.Option(
+                "--hidden",
+                help="Also measure what hidden information is worth: omniscient (cheating) vs ismcts "
+                "at the --skilled budget.",
+            ),
+        ] = False,
+        information: Annotated[
+            bool,
+            typer.Option(
+                "--information",
+                help="Instead of the analysis: for each location a seat may not see, the seat's "
+                "win rate when its ISMCTS player (the --skilled budget, default ismcts:50) "
+                "also sees that one location, against the same player without it; -n games "
+                "per measurement, the other seats --players (default random).",
+            ),
+        ] = False,
+        seat: Annotated[
+            list[int] | None,
+            typer.Option(
+                "--seat",
+                min=0,
+                help="With --information: measure this seat only (repeat for more; default every seat).",
+                show_default=False,
+            ),
+        ] = None,
+        skill_games: Annotated[
+            int, typer.Option("--skill-games", min=1, help="Games for each skill / hidden-information measurement.")
+        ] = 100,
+        values: Annotated[
+            str,
+            typer.Option(
+                "--values",
+                help="What 'who leads' is measured with: scoring (the game's scoring expression at "
+                "each decision) or winprob:N (each player's win probability, N random rollouts "
+                "from the true state at each decision).",
+            ),
+        ] = "scoring",
+        max_steps: MaxStepsOpt = 100_000,
+        workers: WorkersOpt = 1,
+        as_json: JsonOpt = False,
+        as_csv: Annotated[
+            bool, typer.Option("--csv", help="Print the measures as CSV (metric, seat, value, ci_low, ci_high).")
+        ] = False,
+        games_csv: Annotated[
+            Path | None,
+            typer.Option("--games-csv", help="Write one CSV row per game to this file.", show_default=False),
+        ] = None,
+        plots: Annotated[
+            Path | None,
+            typer.Option(
+                "--plots", help="Write PNG plots (branching, score over time) into this folder.", show_default=False
+            ),
+        ] = None,
+        progress: ProgressOpt = True,
+        timeout: TimeoutOpt = None,
+        max_work: MaxWorkOpt = None,
+        num_players: NumPlayersOpt = None,
+    ):
         """Play many games and report fairness, length, branching, ties, lead changes, decisiveness,
         drama, skill and the value of hidden information (see docs/analysis.md)."""
         from ..study.analysis import analyze as run_analysis
@@ -115,8 +165,23 @@ def register(app: typer.Typer, fail, load) -> None:
         if skilled:
             _check_spec(skilled)
         if information:
-            _information(game, n, seed, players, skilled, seat, max_steps, workers, as_json, progress, timeout,
-                         max_work, num_players, fail, load)
+            _information(
+                game,
+                n,
+                seed,
+                players,
+                skilled,
+                seat,
+                max_steps,
+                workers,
+                as_json,
+                progress,
+                timeout,
+                max_work,
+                num_players,
+                fail,
+                load,
+            )
             return
         if seat:
             typer.echo("error: --seat goes with --information", err=True)
@@ -135,9 +200,21 @@ def register(app: typer.Typer, fail, load) -> None:
             total = n + skill_games * extra
             typer.echo(plan_line(g.name, n, specs, skilled, hidden, skill_games, rollouts), err=True)
             with progress_bar(total, f"{g.name}: analysing", enabled=progress and not (as_json or as_csv)) as upd:
-                a = run_analysis(g, n, seed, specs, max_steps, skilled=skilled, hidden=hidden,
-                                 skill_games=skill_games, workers=workers, progress=upd, values=values,
-                                 timeout=timeout, interruptible=True)
+                a = run_analysis(
+                    g,
+                    n,
+                    seed,
+                    specs,
+                    max_steps,
+                    skilled=skilled,
+                    hidden=hidden,
+                    skill_games=skill_games,
+                    workers=workers,
+                    progress=upd,
+                    values=values,
+                    timeout=timeout,
+                    interruptible=True,
+                )
         except (RecycleError, RecycleBug) as exc:
             fail(exc)
             return
@@ -172,14 +249,25 @@ def register(app: typer.Typer, fail, load) -> None:
 
     @app.command()
     def duplicate(
-            game: GameArg,
-            players: Annotated[str, typer.Option(
-                "--players", help="Players per seat, comma-separated (the last one repeats), e.g. ismcts:100,random: "
-                                  "the kinds compared; every deal is replayed with the seats rotated.")],
-            deals: Annotated[int, typer.Option("--deals", min=1, help="Number of deals.")] = 100,
-            seed: SeedOpt = 0, max_steps: MaxStepsOpt = 100_000, workers: WorkersOpt = 1,
-            as_json: JsonOpt = False, progress: ProgressOpt = True, timeout: TimeoutOpt = None,
-            max_work: MaxWorkOpt = None, num_players: NumPlayersOpt = None):
+        game: GameArg,
+        players: Annotated[
+            str,
+            typer.Option(
+                "--players",
+                help="Players per seat, comma-separated (the last one repeats), e.g. ismcts:100,random: "
+                "the kinds compared; every deal is replayed with the seats rotated.",
+            ),
+        ],
+        deals: Annotated[int, typer.Option("--deals", min=1, help="Number of deals.")] = 100,
+        seed: SeedOpt = 0,
+        max_steps: MaxStepsOpt = 100_000,
+        workers: WorkersOpt = 1,
+        as_json: JsonOpt = False,
+        progress: ProgressOpt = True,
+        timeout: TimeoutOpt = None,
+        max_work: MaxWorkOpt = None,
+        num_players: NumPlayersOpt = None,
+    ):
         """Duplicate play: each deal is played once per rotation of the seats, so the luck of the
         deal cancels; reports each player kind's mean score difference and win rate."""
         from ..study.analysis import duplicate as run_duplicate
@@ -194,19 +282,23 @@ def register(app: typer.Typer, fail, load) -> None:
                 typer.echo(f"error: give between 1 and {g.nplayers} player kinds for {g.name}", err=True)
                 raise typer.Exit(2)
             with progress_bar(deals * g.nplayers, f"{g.name}: duplicate", enabled=progress and not as_json) as upd:
-                d = run_duplicate(g, kinds, deals, seed, max_steps, workers, progress=upd, timeout=timeout,
-                                  interruptible=True)
+                d = run_duplicate(
+                    g, kinds, deals, seed, max_steps, workers, progress=upd, timeout=timeout, interruptible=True
+                )
         except (RecycleError, RecycleBug) as exc:
             fail(exc)
             return
         except TimeoutError as exc:
             _nothing_played(exc, timeout)
         if d["stopped_by_time_limit"]:
-            typer.echo(f"stopped by the time limit: {d['deals']} of {d['deals_requested']} deals played in "
-                       f"every rotation", err=True)
+            typer.echo(
+                f"stopped by the time limit: {d['deals']} of {d['deals_requested']} deals played in every rotation",
+                err=True,
+            )
         if d["interrupted"]:
-            typer.echo(f"interrupted after {d['deals']:,} of {d['deals_requested']:,} deals played in every "
-                       f"rotation", err=True)
+            typer.echo(
+                f"interrupted after {d['deals']:,} of {d['deals_requested']:,} deals played in every rotation", err=True
+            )
         if as_json:
             typer.echo(json.dumps(d))
         else:
@@ -217,25 +309,49 @@ def register(app: typer.Typer, fail, load) -> None:
 
     @app.command()
     def replay(
-            record: Annotated[Path, typer.Argument(help="A game record written by `recycle run --record`.",
-                                                   show_default=False)],
-            text: Annotated[bool, typer.Option("--text", help="Print the readable game record at once (the deal, "
-                                                             "every decision in the game's words, the result): "
-                                                             "the recorded choices are played back, as with "
-                                                             "--scripted.")] = False,
-            reveal: Annotated[bool, typer.Option("--reveal", help="Show hidden cards.")] = False,
-            force: Annotated[bool, typer.Option("--force", help="Replay even if the game file is not the "
-                                                               "recorded one (its hash differs).")] = False,
-            scripted: Annotated[bool, typer.Option("--scripted", help="Play the recorded choices back without "
-                                                                     "running the computer players again (faster; "
-                                                                     "does not check who chose).")] = False,
-            max_work: Annotated[int | None, typer.Option(
-                "--max-work", min=1, help="The work budget of the game (default: the recorded one).",
-                show_default=False)] = None,
-            game_folder: Annotated[Path | None, typer.Option(
-                "--game-folder", help="Look for the recorded game file in this folder instead of the record's "
-                                      "folder (the record's game path is read inside it).",
-                show_default=False)] = None):
+        record: Annotated[
+            Path, typer.Argument(help="A game record written by `recycle run --record`.", show_default=False)
+        ],
+        text: Annotated[
+            bool,
+            typer.Option(
+                "--text",
+                help="Print the readable game record at once (the deal, "
+                "every decision in the game's words, the result): "
+                "the recorded choices are played back, as with "
+                "--scripted.",
+            ),
+        ] = False,
+        reveal: Annotated[bool, typer.Option("--reveal", help="Show hidden cards.")] = False,
+        force: Annotated[
+            bool,
+            typer.Option("--force", help="Replay even if the game file is not the recorded one (its hash differs)."),
+        ] = False,
+        scripted: Annotated[
+            bool,
+            typer.Option(
+                "--scripted",
+                help="Play the recorded choices back without "
+                "running the computer players again (faster; "
+                "does not check who chose).",
+            ),
+        ] = False,
+        max_work: Annotated[
+            int | None,
+            typer.Option(
+                "--max-work", min=1, help="The work budget of the game (default: the recorded one).", show_default=False
+            ),
+        ] = None,
+        game_folder: Annotated[
+            Path | None,
+            typer.Option(
+                "--game-folder",
+                help="Look for the recorded game file in this folder instead of the record's "
+                "folder (the record's game path is read inside it).",
+                show_default=False,
+            ),
+        ] = None,
+    ):
         """Play a recorded game again and check that it goes exactly as recorded (exit 1 if not).
 
         The game file is looked for only inside the record's folder (or --game-folder): a
@@ -258,8 +374,15 @@ def register(app: typer.Typer, fail, load) -> None:
             # a record of the earlier generator is no bad input: it just cannot be played again
             raise typer.Exit(1 if isinstance(exc, EarlierGenerator) else 2) from None
         try:
-            rp = run_replay(rec, record_path=record, reveal=reveal, force=force, scripted=scripted or text,
-                            max_work=max_work, game_folder=game_folder)
+            rp = run_replay(
+                rec,
+                record_path=record,
+                reveal=reveal,
+                force=force,
+                scripted=scripted or text,
+                max_work=max_work,
+                game_folder=game_folder,
+            )
         except (RecycleError, RecycleBug) as exc:
             fail(exc)
             return
@@ -279,14 +402,34 @@ def register(app: typer.Typer, fail, load) -> None:
                 typer.echo(f"replay differs: {p}", err=True)
             raise typer.Exit(1)
         outcome = "unfinished" if rec.get("unfinished") else f"scores {' '.join(map(str, rec['scores']))}"
-        how = " (the recorded choices played back; without --text the players are run again)" \
-            if text and not scripted else ""
-        typer.echo(f"replay identical to the record: deal #{rec['seed']}, {len(rec['decisions'])} decisions, "
-                   f"{outcome}{how}", err=True)
+        how = (
+            " (the recorded choices played back; without --text the players are run again)"
+            if text and not scripted
+            else ""
+        )
+        typer.echo(
+            f"replay identical to the record: deal #{rec['seed']}, {len(rec['decisions'])} decisions, {outcome}{how}",
+            err=True,
+        )
 
 
-def _information(game, n, seed, players, skilled, seats, max_steps, workers, as_json, progress, timeout,
-                 max_work, num_players, fail, load) -> None:
+def _information(
+    game,
+    n,
+    seed,
+    players,
+    skilled,
+    seats,
+    max_steps,
+    workers,
+    as_json,
+    progress,
+    timeout,
+    max_work,
+    num_players,
+    fail,
+    load,
+) -> None:
     """``analyze --information``: the value of seeing each hidden location (study.information)."""
     from ..study.information import DEFAULT_BUDGET, hidden_locations, information_lines, information_value
     from ..study.parallel import progress_bar
@@ -295,8 +438,9 @@ def _information(game, n, seed, players, skilled, seats, max_steps, workers, as_
     if skilled:
         kind, _, b = skilled.partition(":")
         if kind.strip() != "ismcts":
-            typer.echo("error: --information measures an ISMCTS player: give its budget as --skilled ismcts:N",
-                       err=True)
+            typer.echo(
+                "error: --information measures an ISMCTS player: give its budget as --skilled ismcts:N", err=True
+            )
             raise typer.Exit(2)
         budget = int(b) if b else budget
     try:
@@ -309,8 +453,11 @@ def _information(game, n, seed, players, skilled, seats, max_steps, workers, as_
         chosen = sorted(set(seats)) if seats else list(range(g.nplayers))
         where = hidden_locations(g, seed, max_steps)
         total = n * sum(1 + len(where[s]) for s in chosen if where[s])
-        typer.echo(f"analysing {g.name}: the value of each hidden location, {total:,} games "
-                   f"(ismcts:{budget} in seats {','.join(map(str, chosen))})", err=True)
+        typer.echo(
+            f"analysing {g.name}: the value of each hidden location, {total:,} games "
+            f"(ismcts:{budget} in seats {','.join(map(str, chosen))})",
+            err=True,
+        )
         with progress_bar(total, f"{g.name}: information", enabled=progress and not as_json) as upd:
             a = information_value(g, n, seed, budget, others, chosen, where, max_steps, workers, upd, timeout)
     except (RecycleError, RecycleBug) as exc:
@@ -329,19 +476,24 @@ def _information(game, n, seed, players, skilled, seats, max_steps, workers, as_
 
 # -- text and CSV ----------------------------------------------------------------------------------
 
+
 def text_lines(a: dict) -> list[str]:
     """Human-readable lines of an analysis."""
     L = a["length"]
     b = a["branching"]
     sc = a["scores"]
-    lines = [f"{a['game']}: {a['finished']} games analysed (seed {a['seed']}, players {','.join(a['players'])}, "
-             f"scoring {a['scoring']}), {a['step_limit_hits']} hit the step limit",
-             "seat  player           win rate   95% CI            win share  mean score  decisions  options"]
+    lines = [
+        f"{a['game']}: {a['finished']} games analysed (seed {a['seed']}, players {','.join(a['players'])}, "
+        f"scoring {a['scoring']}), {a['step_limit_hits']} hit the step limit",
+        "seat  player           win rate   95% CI            win share  mean score  decisions  options",
+    ]
     for s in a["seats"]:
         lo, hi = s["win_rate_ci"]
-        lines.append(f"P{s['seat']:<4} {s['player']:<16} {s['win_rate']:7.1%}   [{lo:5.1%}, {hi:5.1%}]   "
-                     f"{s['win_share']:8.1%}  {s['score_mean']:10.2f}  {s['decisions_mean']:9.2f}  "
-                     f"{s['options_mean']:7.2f}")
+        lines.append(
+            f"P{s['seat']:<4} {s['player']:<16} {s['win_rate']:7.1%}   [{lo:5.1%}, {hi:5.1%}]   "
+            f"{s['win_share']:8.1%}  {s['score_mean']:10.2f}  {s['decisions_mean']:9.2f}  "
+            f"{s['options_mean']:7.2f}"
+        )
     f = a["fairness"]
     lines += [
         f"fairness: win-rate spread {f['win_rate_spread']:.1%} (chi-square {f['chi2']:.2f}, df {f['df']}, "
@@ -352,8 +504,8 @@ def text_lines(a: dict) -> list[str]:
         f"length: {L['decisions']['mean']:.1f} decisions (sd {L['decisions']['sd']:.1f}, {L['decisions']['min']}"
         f"–{L['decisions']['max']}), {L['choices']['mean']:.1f} with 2+ options, {L['rounds']['mean']:.1f} rounds; "
         "turns by stage depth " + ", ".join(f"{t:.1f}" for t in L["turns_by_stage_depth"])
-        if L["decisions"]["max"] else
-        f"length: no decisions (the game plays itself); {L['rounds']['mean']:.1f} rounds (sd {L['rounds']['sd']:.1f}, "
+        if L["decisions"]["max"]
+        else f"length: no decisions (the game plays itself); {L['rounds']['mean']:.1f} rounds (sd {L['rounds']['sd']:.1f}, "
         f"{L['rounds']['min']}–{L['rounds']['max']}), {L['steps']['mean']:.1f} steps (stage turns and choices)",
         f"branching: {b['options_per_decision']:.2f} options per decision, {b['options_per_choice']:.2f} per real "
         f"choice, {b['forced_share']:.1%} forced",
@@ -364,19 +516,24 @@ def text_lines(a: dict) -> list[str]:
             f"who leads, by {a['values']} (known at {sc['evaluated_share']:.0%} of decisions): "
             f"{sc['lead_changes']['mean']:.2f} lead changes per game; drama {sc['drama']:.2f}; comebacks "
             f"{sc['comeback_rate']:.0%}",
-            f"  the winner is settled at {sc['settled_at']:.0%} of the game (decisiveness {sc['decisiveness']:.2f})"]
+            f"  the winner is settled at {sc['settled_at']:.0%} of the game (decisiveness {sc['decisiveness']:.2f})",
+        ]
     else:
         lines.append("who leads: not measured (the leader is read at decisions, and this game has none)")
     if a.get("skill"):
         s = a["skill"]
-        lines.append(f"skill: {s['player']} wins {s['win_rate']:.1%} [{s['win_rate_ci'][0]:.1%}, "
-                     f"{s['win_rate_ci'][1]:.1%}] vs random seats {s['random_seat_win_rate']:.1%} over "
-                     f"{s['games']} games: skill {s['skill']:+.1%}")
+        lines.append(
+            f"skill: {s['player']} wins {s['win_rate']:.1%} [{s['win_rate_ci'][0]:.1%}, "
+            f"{s['win_rate_ci'][1]:.1%}] vs random seats {s['random_seat_win_rate']:.1%} over "
+            f"{s['games']} games: skill {s['skill']:+.1%}"
+        )
     if a.get("hidden_information"):
         h = a["hidden_information"]
-        lines.append(f"hidden information: omniscient {h['omniscient']['win_rate']:.1%} vs ismcts "
-                     f"{h['ismcts']['win_rate']:.1%} (same budget, against random): value {h['value']:+.1%} "
-                     f"[{h['value_ci'][0]:+.1%}, {h['value_ci'][1]:+.1%}]")
+        lines.append(
+            f"hidden information: omniscient {h['omniscient']['win_rate']:.1%} vs ismcts "
+            f"{h['ismcts']['win_rate']:.1%} (same budget, against random): value {h['value']:+.1%} "
+            f"[{h['value_ci'][0]:+.1%}, {h['value_ci'][1]:+.1%}]"
+        )
     return lines
 
 
@@ -389,25 +546,36 @@ def csv_rows(a: dict) -> list[list]:
         for k in ("win_share", "score_mean", "decisions_mean", "options_mean"):
             rows.append([k, p, s[k], "", ""])
     f = a["fairness"]
-    rows += [["win_rate_spread", "", f["win_rate_spread"], "", ""], ["fairness_p_value", "", f["p_value"], "", ""],
-             ["tie_rate", "", a["ties"]["rate"], *a["ties"]["ci"]]]
+    rows += [
+        ["win_rate_spread", "", f["win_rate_spread"], "", ""],
+        ["fairness_p_value", "", f["p_value"], "", ""],
+        ["tie_rate", "", a["ties"]["rate"], *a["ties"]["ci"]],
+    ]
     for k in ("decisions", "choices", "rounds"):
         rows.append([f"{k}_mean", "", a["length"][k]["mean"], "", ""])
     b = a["branching"]
-    rows += [["options_per_decision", "", b["options_per_decision"], "", ""],
-             ["options_per_choice", "", b["options_per_choice"], "", ""],
-             ["forced_share", "", b["forced_share"], "", ""]]
+    rows += [
+        ["options_per_decision", "", b["options_per_decision"], "", ""],
+        ["options_per_choice", "", b["options_per_choice"], "", ""],
+        ["forced_share", "", b["forced_share"], "", ""],
+    ]
     for d, x in enumerate(b["by_decile"]):
         rows.append([f"options_decile_{d + 1}", "", "" if x is None else x, "", ""])
     sc = a["scores"]
-    rows += [["lead_changes", "", sc["lead_changes"]["mean"], "", ""], ["settled_at", "", sc["settled_at"], "", ""],
-             ["decisiveness", "", sc["decisiveness"], "", ""], ["drama", "", sc["drama"], "", ""],
-             ["comeback_rate", "", sc["comeback_rate"], "", ""]]
+    rows += [
+        ["lead_changes", "", sc["lead_changes"]["mean"], "", ""],
+        ["settled_at", "", sc["settled_at"], "", ""],
+        ["decisiveness", "", sc["decisiveness"], "", ""],
+        ["drama", "", sc["drama"], "", ""],
+        ["comeback_rate", "", sc["comeback_rate"], "", ""],
+    ]
     if a.get("skill"):
         s = a["skill"]
-        rows += [["skilled_win_rate", "", s["win_rate"], *s["win_rate_ci"]],
-                 ["random_seat_win_rate", "", s["random_seat_win_rate"], *s["random_seat_win_rate_ci"]],
-                 ["skill", "", s["skill"], *s["skill_ci"]]]
+        rows += [
+            ["skilled_win_rate", "", s["win_rate"], *s["win_rate_ci"]],
+            ["random_seat_win_rate", "", s["random_seat_win_rate"], *s["random_seat_win_rate_ci"]],
+            ["skill", "", s["skill"], *s["skill_ci"]],
+        ]
     if a.get("hidden_information"):
         h = a["hidden_information"]
         rows.append(["hidden_information", "", h["value"], *h["value_ci"]])
@@ -429,31 +597,57 @@ def plan_line(name: str, n: int, specs: list, skilled, hidden: bool, skill_games
 
 def game_rows(a: dict) -> list[list]:
     """One CSV row per game: seed, decisions, choices, rounds, winners, scores, heuristics."""
-    rows = [["seed", "step_limit", "decisions", "choices", "rounds", "winners", "scores", "lead_changes",
-             "settled_at", "winner_gap"]]
+    rows = [
+        [
+            "seed",
+            "step_limit",
+            "decisions",
+            "choices",
+            "rounds",
+            "winners",
+            "scores",
+            "lead_changes",
+            "settled_at",
+            "winner_gap",
+        ]
+    ]
     higher = a["scoring"] == "max" or a["values"] != "scoring"
     for g in a.get("games_detail", []):
         if g["limit"]:
             rows.append([g["seed"], 1, "", "", "", "", "", "", "", ""])
             continue
         h = game_heuristics(g, higher)
-        rows.append([g["seed"], 0, len(g["options"]), sum(1 for o in g["options"] if o > 1),
-                     g["turns"][0] if g["turns"] else 0, " ".join(map(str, g["winners"])),
-                     " ".join(map(str, g["scores"])), h["lead_changes"],
-                     "" if h["settled_at"] is None else round(h["settled_at"], 4), h["winner_gap"]])
+        rows.append(
+            [
+                g["seed"],
+                0,
+                len(g["options"]),
+                sum(1 for o in g["options"] if o > 1),
+                g["turns"][0] if g["turns"] else 0,
+                " ".join(map(str, g["winners"])),
+                " ".join(map(str, g["scores"])),
+                h["lead_changes"],
+                "" if h["settled_at"] is None else round(h["settled_at"], 4),
+                h["winner_gap"],
+            ]
+        )
     return rows
 
 
 def duplicate_lines(d: dict) -> list[str]:
     better = "higher" if d["scoring"] == "max" else "lower"
-    lines = [f"{d['game']}: duplicate play, {d['deals_used']} deals × {d['rotations']} seat rotations "
-             f"(seed {d['seed']}); scores: {better} is better",
-             "player           seat-games  mean score  vs table   95% CI              win rate  95% CI"]
+    lines = [
+        f"{d['game']}: duplicate play, {d['deals_used']} deals × {d['rotations']} seat rotations "
+        f"(seed {d['seed']}); scores: {better} is better",
+        "player           seat-games  mean score  vs table   95% CI              win rate  95% CI",
+    ]
     for r in d["players"]:
         lo, hi = r["score_diff_ci"]
         wl, wh = r["win_rate_ci"]
-        lines.append(f"{r['player']:<16} {r['seat_games']:>10}  {r['score_mean']:10.2f}  {r['score_diff']:+8.2f}   "
-                     f"[{lo:+7.2f}, {hi:+7.2f}]  {r['win_rate']:7.1%}  [{wl:.1%}, {wh:.1%}]")
+        lines.append(
+            f"{r['player']:<16} {r['seat_games']:>10}  {r['score_mean']:10.2f}  {r['score_diff']:+8.2f}   "
+            f"[{lo:+7.2f}, {hi:+7.2f}]  {r['win_rate']:7.1%}  [{wl:.1%}, {wh:.1%}]"
+        )
     h = d.get("head_to_head")
     if h:
         lo, hi = h["score_diff_ci"]

@@ -16,12 +16,21 @@ def register(app: typer.Typer, fail, load) -> None:
     """Add the ``compile`` command to the ``recycle`` app."""
 
     @app.command("compile")
-    def compile_(game: GameArg,
-                 output: Annotated[Path | None, typer.Option(
-                     "--output", "-o", help="Write the generated module here ('-' or none: standard output).",
-                     show_default=False)] = None,
-                 native: Annotated[bool, typer.Option(
-                     "--native", help="The native module (the default, kept so older commands still run).")] = True):
+    def compile_(
+        game: GameArg,
+        output: Annotated[
+            Path | None,
+            typer.Option(
+                "--output",
+                "-o",
+                help="Write the generated module here ('-' or none: standard output).",
+                show_default=False,
+            ),
+        ] = None,
+        native: Annotated[
+            bool, typer.Option("--native", help="The native module (the default, kept so older commands still run).")
+        ] = True,
+    ):
         """Write the Numba module the native engine plays a game's random rollouts by.
 
         The module is readable: each function is commented with the .rcy form it plays
@@ -38,8 +47,12 @@ def register(app: typer.Typer, fail, load) -> None:
             text = native_source(g)
         except NativeUnsupported as exc:
             where = exc.where()
-            typer.echo(f"{game}: the native engine does not write {exc.what}" + (f" ({where})" if where else "")
-                       + "; the reference interpreter plays it", err=True)
+            typer.echo(
+                f"{game}: the native engine does not write {exc.what}"
+                + (f" ({where})" if where else "")
+                + "; the reference interpreter plays it",
+                err=True,
+            )
             raise typer.Exit(1) from None
         if output is None or str(output) == "-":
             typer.echo(text, nl=False)

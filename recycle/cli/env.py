@@ -1,6 +1,6 @@
 """The ``env`` commands (registered into ``recycle.cli`` by ``register``).
 
-    recycle env describe GAME [--json]     the game as a learning environment: actions, observation layout
+recycle env describe GAME [--json]     the game as a learning environment: actions, observation layout
 """
 
 from __future__ import annotations
@@ -16,16 +16,28 @@ from .options import GameArg, JsonOpt
 
 def register(app: typer.Typer, fail, load) -> None:
     """Add the ``env`` command group to the ``recycle`` app."""
-    env_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
-                          help="A game as a learning environment (PettingZoo, OpenSpiel): see docs/env.md.")
+    env_app = typer.Typer(
+        no_args_is_help=True,
+        rich_markup_mode=None,
+        help="A game as a learning environment (PettingZoo, OpenSpiel): see docs/env.md.",
+    )
     app.add_typer(env_app, name="env")
 
     @env_app.command()
-    def describe(game: GameArg, json_out: JsonOpt = False,
-                 max_actions: Annotated[int | None, typer.Option(
-                     "--max-actions", min=1, help="The action space, instead of the one found by sampling.",
-                     show_default=False)] = None,
-                 reward: Annotated[str, typer.Option(help="win (1 per winner, 0 otherwise) or score.")] = "win"):
+    def describe(
+        game: GameArg,
+        json_out: JsonOpt = False,
+        max_actions: Annotated[
+            int | None,
+            typer.Option(
+                "--max-actions",
+                min=1,
+                help="The action space, instead of the one found by sampling.",
+                show_default=False,
+            ),
+        ] = None,
+        reward: Annotated[str, typer.Option(help="win (1 per winner, 0 otherwise) or score.")] = "win",
+    ):
         """Print the action space, the observation vector's layout and the rewards of GAME.
 
         The layout is the one recycle.env.pettingzoo_env and openspiel_game use; it is found

@@ -60,36 +60,77 @@ def register(app: typer.Typer, fail, load) -> None:
 
     @app.command()
     def evolve(
-            game: GameArg,
-            generations: Annotated[int, typer.Option("--generations", "-g", min=0, max=10_000,
-                                                     help="Generations of the search.")] = 10,
-            population: Annotated[int, typer.Option("--population", min=1, max=10_000,
-                                                    help="New valid variants per generation.")] = 12,
-            games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games per variant evaluated.")] = 200,
-            out: Annotated[Path | None, typer.Option(
-                "-o", "--out", help="Write variant-NN.rcy, report.txt and report.json into this folder.",
-                show_default=False)] = None,
-            keep: Annotated[int, typer.Option("--keep", min=1, max=99, help="How many of the best variants "
-                                                                            "to write and compare.")] = 5,
-            players: Annotated[str | None, typer.Option(
-                "--players", help="Players per seat for the evaluation games, comma-separated (the last one "
-                                  "repeats; default random).")] = None,
-            weights: Annotated[str | None, typer.Option(
-                "--weights", help="Weights of the fitness terms, e.g. fairness=2,drama=1,lead_changes=1,length=1 "
-                                  "(see docs/evolve.md).")] = None,
-            length: Annotated[str | None, typer.Option(
-                "--length", help="MIN:MAX mean decisions (rounds for a game without decisions) counted as ideal "
-                                 "(default: half to twice the original's).")] = None,
-            operators: Annotated[str | None, typer.Option(
-                "--operators", help="Mutation operators, comma-separated (default all): constant, points, "
-                                    "threshold, drop-option, duplicate-option.")] = None,
-            seed: SeedOpt = 0, max_steps: MaxStepsOpt = 100_000, workers: WorkersOpt = 1,
-            as_json: JsonOpt = False, progress: ProgressOpt = True, max_work: MaxWorkOpt = None,
-            num_players: NumPlayersOpt = None,
-            seconds: Annotated[float | None, typer.Option(
-                "--seconds", "--timeout", min=0, show_default=False,
+        game: GameArg,
+        generations: Annotated[
+            int, typer.Option("--generations", "-g", min=0, max=10_000, help="Generations of the search.")
+        ] = 10,
+        population: Annotated[
+            int, typer.Option("--population", min=1, max=10_000, help="New valid variants per generation.")
+        ] = 12,
+        games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games per variant evaluated.")] = 200,
+        out: Annotated[
+            Path | None,
+            typer.Option(
+                "-o",
+                "--out",
+                help="Write variant-NN.rcy, report.txt and report.json into this folder.",
+                show_default=False,
+            ),
+        ] = None,
+        keep: Annotated[
+            int, typer.Option("--keep", min=1, max=99, help="How many of the best variants to write and compare.")
+        ] = 5,
+        players: Annotated[
+            str | None,
+            typer.Option(
+                "--players",
+                help="Players per seat for the evaluation games, comma-separated (the last one "
+                "repeats; default random).",
+            ),
+        ] = None,
+        weights: Annotated[
+            str | None,
+            typer.Option(
+                "--weights",
+                help="Weights of the fitness terms, e.g. fairness=2,drama=1,lead_changes=1,length=1 "
+                "(see docs/evolve.md).",
+            ),
+        ] = None,
+        length: Annotated[
+            str | None,
+            typer.Option(
+                "--length",
+                help="MIN:MAX mean decisions (rounds for a game without decisions) counted as ideal "
+                "(default: half to twice the original's).",
+            ),
+        ] = None,
+        operators: Annotated[
+            str | None,
+            typer.Option(
+                "--operators",
+                help="Mutation operators, comma-separated (default all): constant, points, "
+                "threshold, drop-option, duplicate-option.",
+            ),
+        ] = None,
+        seed: SeedOpt = 0,
+        max_steps: MaxStepsOpt = 100_000,
+        workers: WorkersOpt = 1,
+        as_json: JsonOpt = False,
+        progress: ProgressOpt = True,
+        max_work: MaxWorkOpt = None,
+        num_players: NumPlayersOpt = None,
+        seconds: Annotated[
+            float | None,
+            typer.Option(
+                "--seconds",
+                "--timeout",
+                min=0,
+                show_default=False,
                 help="A budget in seconds: the search stops in time for the best variants to be measured "
-                     "again, and what was found is written and reported (as after Ctrl-C).")] = None):
+                "again, and what was found is written and reported (as after Ctrl-C).",
+            ),
+        ] = None,
+    ):
         """Search variants of a game (MAP-Elites over game length and decisiveness), keep the
         fittest, measure them again beside the original and write them as .rcy files
         (see docs/evolve.md)."""
@@ -109,20 +150,41 @@ def register(app: typer.Typer, fail, load) -> None:
         ops = [o.strip() for o in operators.split(",") if o.strip()] if operators else None
         for o in ops or []:
             if o not in OPERATORS:
-                typer.echo(f"error: unknown mutation operator {printable(o)!r}; known: {', '.join(OPERATORS)}",
-                           err=True)
+                typer.echo(
+                    f"error: unknown mutation operator {printable(o)!r}; known: {', '.join(OPERATORS)}", err=True
+                )
                 raise typer.Exit(2)
         try:
             g = load(game, max_work, num_players)
             specs = _specs(players, g)
             total = (1 + generations * population + keep + 1) * games
             budget = f", at most {seconds:g} s" if seconds is not None else ""
-            typer.echo(f"evolving {g.name}: {generations} generations of {population} variants, {games:,} games "
-                       f"each ({','.join(specs)}){budget}", err=True)
-            with progress_bar(total, f"{g.name}: evolving", enabled=progress and not as_json) as upd, \
-                    Stop(seconds, interruptible=True) as stop:
-                r = run_evolve(g, generations, population, games, seed, workers, specs, keep, w, rng, ops,
-                               max_steps, progress=upd, stop=stop, compare_games=(keep + 1) * games)
+            typer.echo(
+                f"evolving {g.name}: {generations} generations of {population} variants, {games:,} games "
+                f"each ({','.join(specs)}){budget}",
+                err=True,
+            )
+            with (
+                progress_bar(total, f"{g.name}: evolving", enabled=progress and not as_json) as upd,
+                Stop(seconds, interruptible=True) as stop,
+            ):
+                r = run_evolve(
+                    g,
+                    generations,
+                    population,
+                    games,
+                    seed,
+                    workers,
+                    specs,
+                    keep,
+                    w,
+                    rng,
+                    ops,
+                    max_steps,
+                    progress=upd,
+                    stop=stop,
+                    compare_games=(keep + 1) * games,
+                )
                 if r.stopped != "interrupted":
                     searched = (1 + generations * population) * games
                     compare(r, games, workers, progress=(lambda k: upd(searched + k)) if upd else None, stop=stop)
@@ -140,8 +202,11 @@ def register(app: typer.Typer, fail, load) -> None:
             raise typer.Exit(2) from None
         if r.stopped:
             gens = len(r.history)
-            typer.echo(f"{'interrupted' if r.stopped == 'interrupted' else 'time budget reached'} after "
-                       f"{gens} of {generations} generations: keeping what was found", err=True)
+            typer.echo(
+                f"{'interrupted' if r.stopped == 'interrupted' else 'time budget reached'} after "
+                f"{gens} of {generations} generations: keeping what was found",
+                err=True,
+            )
         lines = report_lines(r)
         if out is not None:
             try:
@@ -166,8 +231,10 @@ def report_lines(r) -> list[str]:
     """The comparison of the best variants with the original, side by side (text)."""
     c = r.comparison
     s = r.settings
-    lines = [f"{r.game}: {s['generations']} generations × {s['population']} variants, {s['games']} games each "
-             f"(seed {r.seed}, players {','.join(s['players'])}); {len(r.archive)} archive cells filled"]
+    lines = [
+        f"{r.game}: {s['generations']} generations × {s['population']} variants, {s['games']} games each "
+        f"(seed {r.seed}, players {','.join(s['players'])}); {len(r.archive)} archive cells filled"
+    ]
     if r.rejected:
         lines.append("rejected variants: " + ", ".join(f"{k} {v}" for k, v in sorted(r.rejected.items())))
     if not r.best:
@@ -177,8 +244,10 @@ def report_lines(r) -> list[str]:
     rows = c["rows"]
     names = ["original"] + [f"variant-{k:02d}" for k in range(1, len(rows))]
     if c.get("not_measured"):
-        lines.append("not measured again (the time ran out): "
-                     + ", ".join(f"variant-{k:02d}" for k in range(len(rows), len(r.best) + 1)))
+        lines.append(
+            "not measured again (the time ran out): "
+            + ", ".join(f"variant-{k:02d}" for k in range(len(rows), len(r.best) + 1))
+        )
     lines.append(f"measured again on {c['games']} fresh deals (seed {c['seed']}); 95% intervals in brackets")
     lines.append(f"{'':<22}" + "".join(f"{n:>22}" for n in names))
 
@@ -194,10 +263,21 @@ def report_lines(r) -> list[str]:
     for p in range(seats):
         row(f"P{p} win rate", [_win_rate(x["analysis"]["seats"], p) for x in rows])
     row("fairness p-value", [f"{x['analysis']['fairness']['p_value']:.3f}" for x in rows])
-    row("ties", [f"{x['analysis']['ties']['rate']:.1%} [{x['analysis']['ties']['ci'][0]:.0%},"
-                 f"{x['analysis']['ties']['ci'][1]:.0%}]" for x in rows])
-    row("decisions", [f"{x['analysis']['length']['decisions']['mean']:.1f} (sd {x['analysis']['length']['decisions']['sd']:.0f})"
-                      for x in rows])
+    row(
+        "ties",
+        [
+            f"{x['analysis']['ties']['rate']:.1%} [{x['analysis']['ties']['ci'][0]:.0%},"
+            f"{x['analysis']['ties']['ci'][1]:.0%}]"
+            for x in rows
+        ],
+    )
+    row(
+        "decisions",
+        [
+            f"{x['analysis']['length']['decisions']['mean']:.1f} (sd {x['analysis']['length']['decisions']['sd']:.0f})"
+            for x in rows
+        ],
+    )
     row("rounds", [f"{x['analysis']['length']['rounds']['mean']:.1f}" for x in rows])
     row("lead changes", [f"{x['measures']['lead_changes']:.2f}" for x in rows])
     row("drama", [f"{x['measures']['drama']:.2f}" for x in rows])

@@ -1,9 +1,9 @@
 """The ``graph`` and ``tree`` commands (registered into ``recycle.cli`` by ``register``).
 
-    recycle graph GAME --seed 3 -o flow.svg            one rollout's information-flow graph
-    recycle graph GAME --rollouts 500 --seed 1 -o f.png mean over 500 rollouts
-    recycle graph GAME --json flow.json                 node-link JSON (networkx)
-    recycle tree GAME [-o structure.svg] [--raw]        the game's structure from its AST
+recycle graph GAME --seed 3 -o flow.svg            one rollout's information-flow graph
+recycle graph GAME --rollouts 500 --seed 1 -o f.png mean over 500 rollouts
+recycle graph GAME --json flow.json                 node-link JSON (networkx)
+recycle tree GAME [-o structure.svg] [--raw]        the game's structure from its AST
 """
 
 from __future__ import annotations
@@ -18,9 +18,15 @@ from ..errors import RecycleBug, RecycleError
 from .options import GameArg, NumPlayersOpt, MaxStepsOpt, MaxWorkOpt, SeedOpt, TimeoutOpt
 from .outputs import check_file, write_file
 
-OutOpt = Annotated[Path | None, typer.Option(
-    "--output", "-o", help="Output file: .gv/.dot (DOT text), .svg/.png/.pdf (needs Graphviz's dot).",
-    show_default=False)]
+OutOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--output",
+        "-o",
+        help="Output file: .gv/.dot (DOT text), .svg/.png/.pdf (needs Graphviz's dot).",
+        show_default=False,
+    ),
+]
 
 
 def _write(source: str, out: Path, what: str) -> None:
@@ -51,19 +57,29 @@ def register(app: typer.Typer, fail, load) -> None:
     """Add the ``graph`` and ``tree`` commands to the ``recycle`` app."""
 
     @app.command()
-    def graph(game: GameArg, seed: SeedOpt = 0,
-              rollouts: Annotated[int, typer.Option("--rollouts", "-n", min=1, help="Random rollouts to "
-                                                    "aggregate; edges show the mean per game.")] = 1,
-              per_player: Annotated[bool, typer.Option("--per-player", help="One node per player's location "
-                                                       "instead of one 'each player' node.")] = False,
-              output: OutOpt = None,
-              json_out: Annotated[Path | None, typer.Option("--json", help="Also write the graph as "
-                                                               "networkx node-link JSON ('-' for stdout).",
-                                                               show_default=False)] = None,
-              max_steps: MaxStepsOpt = 100_000,
-              legend: Annotated[bool, typer.Option(help="Draw the legend.")] = True,
-              timeout: TimeoutOpt = None, max_work: MaxWorkOpt = None,
-              num_players: NumPlayersOpt = None):
+    def graph(
+        game: GameArg,
+        seed: SeedOpt = 0,
+        rollouts: Annotated[
+            int,
+            typer.Option("--rollouts", "-n", min=1, help="Random rollouts to aggregate; edges show the mean per game."),
+        ] = 1,
+        per_player: Annotated[
+            bool, typer.Option("--per-player", help="One node per player's location instead of one 'each player' node.")
+        ] = False,
+        output: OutOpt = None,
+        json_out: Annotated[
+            Path | None,
+            typer.Option(
+                "--json", help="Also write the graph as networkx node-link JSON ('-' for stdout).", show_default=False
+            ),
+        ] = None,
+        max_steps: MaxStepsOpt = 100_000,
+        legend: Annotated[bool, typer.Option(help="Draw the legend.")] = True,
+        timeout: TimeoutOpt = None,
+        max_work: MaxWorkOpt = None,
+        num_players: NumPlayersOpt = None,
+    ):
         """Draw where cards go and who learns what: the card-movement / information-flow graph.
 
         Without -o or --json the DOT text is printed.
@@ -75,8 +91,15 @@ def register(app: typer.Typer, fail, load) -> None:
         check_file(json_out, "JSON file")
         try:
             g = load(game, max_work, num_players)
-            G = flow_graph(g, rollouts=rollouts, seed=seed, per_player=per_player, max_steps=max_steps,
-                           timeout=timeout, interruptible=True)
+            G = flow_graph(
+                g,
+                rollouts=rollouts,
+                seed=seed,
+                per_player=per_player,
+                max_steps=max_steps,
+                timeout=timeout,
+                interruptible=True,
+            )
         except (RecycleError, RecycleBug) as exc:
             fail(exc)
             return
@@ -85,8 +108,11 @@ def register(app: typer.Typer, fail, load) -> None:
         elif G.graph["played"] < rollouts:
             typer.echo(f"stopped by the time limit after {G.graph['played']} of {rollouts} rollouts", err=True)
         if G.graph["skipped"]:
-            typer.echo(f"warning: {G.graph['skipped']} of {rollouts} rollouts hit the step limit "
-                       f"({max_steps} steps) and are left out", err=True)
+            typer.echo(
+                f"warning: {G.graph['skipped']} of {rollouts} rollouts hit the step limit "
+                f"({max_steps} steps) and are left out",
+                err=True,
+            )
         if json_out is not None:
             text = json.dumps(to_json(G), indent=1, ensure_ascii=False)
             if str(json_out) == "-":
@@ -102,10 +128,14 @@ def register(app: typer.Typer, fail, load) -> None:
             raise typer.Exit(130)
 
     @app.command()
-    def tree(game: GameArg,
-             output: OutOpt = None,
-             raw: Annotated[bool, typer.Option("--raw", help="The full parse tree (every list and "
-                                               "token) instead of the game's structure.")] = False):
+    def tree(
+        game: GameArg,
+        output: OutOpt = None,
+        raw: Annotated[
+            bool,
+            typer.Option("--raw", help="The full parse tree (every list and token) instead of the game's structure."),
+        ] = False,
+    ):
         """Draw the game's structure: setup, stages (nested), choices with their options, actions.
 
         Without -o the structure is printed as an indented outline.

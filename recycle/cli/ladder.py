@@ -28,24 +28,48 @@ def register(app: typer.Typer, fail, load) -> None:
 
     @app.command()
     def ladder(
-            game: GameArg,
-            players: Annotated[str, typer.Option(
-                "--players", help="The bottom rung and the first look-ahead rung with its budget, e.g. "
-                                  "random,ismcts:25: the ladder is random, ismcts:25, ismcts:50, ismcts:100, ...")
-            ] = "random,ismcts:25",
-            doublings: Annotated[int, typer.Option(
-                "--doublings", help="How many times the look-ahead rung's budget is doubled (1 to 10).")] = 3,
-            n: Annotated[int, typer.Option(
-                "--games", "-n", min=1, help="Games per pair of rungs (rounded up to whole deals, each played in "
-                                             "every rotation of the seats).")] = 100,
-            seed: SeedOpt = 0,
-            seconds: Annotated[float | None, typer.Option(
-                "--seconds", min=0, help="Time budget: no game is started after it; the ladder is over the deals "
-                                         "every pair finished, and says so.", show_default=False)] = None,
-            plot: Annotated[Path | None, typer.Option(
-                "--plot", help="Write a PNG of the win-rate matrix and the ratings.", show_default=False)] = None,
-            as_json: JsonOpt = False, progress: ProgressOpt = True, workers: WorkersOpt = 1,
-            max_steps: MaxStepsOpt = 100_000, max_work: MaxWorkOpt = None):
+        game: GameArg,
+        players: Annotated[
+            str,
+            typer.Option(
+                "--players",
+                help="The bottom rung and the first look-ahead rung with its budget, e.g. "
+                "random,ismcts:25: the ladder is random, ismcts:25, ismcts:50, ismcts:100, ...",
+            ),
+        ] = "random,ismcts:25",
+        doublings: Annotated[
+            int, typer.Option("--doublings", help="How many times the look-ahead rung's budget is doubled (1 to 10).")
+        ] = 3,
+        n: Annotated[
+            int,
+            typer.Option(
+                "--games",
+                "-n",
+                min=1,
+                help="Games per pair of rungs (rounded up to whole deals, each played in every rotation of the seats).",
+            ),
+        ] = 100,
+        seed: SeedOpt = 0,
+        seconds: Annotated[
+            float | None,
+            typer.Option(
+                "--seconds",
+                min=0,
+                help="Time budget: no game is started after it; the ladder is over the deals "
+                "every pair finished, and says so.",
+                show_default=False,
+            ),
+        ] = None,
+        plot: Annotated[
+            Path | None,
+            typer.Option("--plot", help="Write a PNG of the win-rate matrix and the ratings.", show_default=False),
+        ] = None,
+        as_json: JsonOpt = False,
+        progress: ProgressOpt = True,
+        workers: WorkersOpt = 1,
+        max_steps: MaxStepsOpt = 100_000,
+        max_work: MaxWorkOpt = None,
+    ):
         """The skill ladder: every pair of rungs (random, then a look-ahead player with its budget
         doubled again and again) plays duplicate matches; prints the win-rate matrix with 95%
         intervals, the skill depth (the rungs told apart at 95%) and Elo ratings (docs/analysis.md)."""
@@ -64,8 +88,9 @@ def register(app: typer.Typer, fail, load) -> None:
             total = ladder_games(len(rungs), n, g.nplayers)
             typer.echo(f"ladder of {g.name}: {len(rungs)} rungs ({', '.join(rungs)}), {total:,} games", err=True)
             with progress_bar(total, f"{g.name}: ladder", enabled=progress and not as_json) as upd:
-                lad = run_ladder(g, rungs, n, seed, max_steps, workers, progress=upd, seconds=seconds,
-                                 interruptible=True)
+                lad = run_ladder(
+                    g, rungs, n, seed, max_steps, workers, progress=upd, seconds=seconds, interruptible=True
+                )
         except (RecycleError, RecycleBug) as exc:
             fail(exc)
             return

@@ -1,9 +1,9 @@
 """The ``recycle`` command line: a thin layer over the Python API.
 
-    recycle run GAME --seed 7 [--reveal]      one game, as a transcript
-    recycle simulate GAME -n 10000 [--json]   random rollouts and statistics
-    recycle check GAME                        parse and compile only
-    (analyze, duplicate, replay: see analysis.py; graph, tree: graph.py; page: page.py)
+recycle run GAME --seed 7 [--reveal]      one game, as a transcript
+recycle simulate GAME -n 10000 [--json]   random rollouts and statistics
+recycle check GAME                        parse and compile only
+(analyze, duplicate, replay: see analysis.py; graph, tree: graph.py; page: page.py)
 """
 
 from __future__ import annotations
@@ -23,11 +23,14 @@ from .options import GameArg, MaxStepsOpt, MaxWorkOpt, NumPlayersOpt, PlayersOpt
 from .outputs import check_file, failed_write
 from .printing import install as install_printable, terminal_of
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
-                  help="Run, simulate and analyse card games written in RECYCLE.")
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    help="Run, simulate and analyse card games written in RECYCLE.",
+)
 
 _debug = False
-
 
 
 def _show_version(value: bool) -> None:
@@ -39,10 +42,13 @@ def _show_version(value: bool) -> None:
 
 
 @app.callback()
-def _main(ctx: typer.Context,
-          debug: Annotated[bool, typer.Option("--debug", help="Show Python tracebacks on errors.")] = False,
-          version: Annotated[bool, typer.Option("--version", callback=_show_version, is_eager=True,
-                                                help="Print recycle's version and exit.")] = False):
+def _main(
+    ctx: typer.Context,
+    debug: Annotated[bool, typer.Option("--debug", help="Show Python tracebacks on errors.")] = False,
+    version: Annotated[
+        bool, typer.Option("--version", callback=_show_version, is_eager=True, help="Print recycle's version and exit.")
+    ] = False,
+):
     global _debug
     _debug = debug
     _fit_output_encoding()
@@ -78,8 +84,10 @@ def players_command():
         budget_text = f"budget {budget} by default, {kind}:N sets it" if budget else "no budget"
         typer.echo(f"{kind:<11} {text}")
         typer.echo(f"{'':<11} ({budget_text})")
-    typer.echo("--players: one kind per seat, comma-separated; the last one repeats "
-               "(ismcts:200,random = ISMCTS in seat 0, random in the others)")
+    typer.echo(
+        "--players: one kind per seat, comma-separated; the last one repeats "
+        "(ismcts:200,random = ISMCTS in seat 0, random in the others)"
+    )
 
 
 def _fit_output_encoding() -> None:
@@ -135,8 +143,10 @@ def _players(spec: str | None, game, people: bool = False, seed: int = 0):
     specs = [getattr(p, "name", type(p).__name__) for p in pl]
     if "human" in specs:
         if not people:
-            typer.echo("error: a person plays one game at a time: `recycle play` or `recycle run --players human,...`",
-                       err=True)
+            typer.echo(
+                "error: a person plays one game at a time: `recycle play` or `recycle run --players human,...`",
+                err=True,
+            )
             raise typer.Exit(2)
         from .play import attach_people
 
@@ -159,14 +169,23 @@ def _print_tail(lines: list[str]) -> None:
 
 
 @app.command()
-def run(game: GameArg, seed: SeedOpt = 0,
-        reveal: Annotated[bool, typer.Option("--reveal", help="Show hidden cards in the transcript.")] = False,
-        players: PlayersOpt = None, max_steps: MaxStepsOpt = 100_000,
-        as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
-        record: Annotated[Path | None, typer.Option(
-            "--record", help="Also write a game record (JSON) that `recycle replay` plays back.",
-            show_default=False)] = None,
-        timeout: TimeoutOpt = None, max_work: MaxWorkOpt = None, num_players: NumPlayersOpt = None):
+def run(
+    game: GameArg,
+    seed: SeedOpt = 0,
+    reveal: Annotated[bool, typer.Option("--reveal", help="Show hidden cards in the transcript.")] = False,
+    players: PlayersOpt = None,
+    max_steps: MaxStepsOpt = 100_000,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    record: Annotated[
+        Path | None,
+        typer.Option(
+            "--record", help="Also write a game record (JSON) that `recycle replay` plays back.", show_default=False
+        ),
+    ] = None,
+    timeout: TimeoutOpt = None,
+    max_work: MaxWorkOpt = None,
+    num_players: NumPlayersOpt = None,
+):
     """Play one game and print a transcript: decisions, card movements, scores, winners."""
     from ..engine.transcript import transcript
 
@@ -180,18 +199,31 @@ def run(game: GameArg, seed: SeedOpt = 0,
         if record is not None:
             from ..study.records import play_recorded, write_record
 
-            result, rec = play_recorded(g, pl, seed, game, [getattr(p, "name", type(p).__name__) for p in pl],
-                                        max_steps, describe=True, reveal=reveal, timeout=timeout)
+            result, rec = play_recorded(
+                g,
+                pl,
+                seed,
+                game,
+                [getattr(p, "name", type(p).__name__) for p in pl],
+                max_steps,
+                describe=True,
+                reveal=reveal,
+                timeout=timeout,
+            )
             try:
                 elsewhere = write_record(rec, record)
             except OSError as exc:
                 failed_write(record, exc)
             if elsewhere is not None:
-                typer.echo(f"note: the game is not in the record's folder: replay it with "
-                           f"`recycle replay {record} --game-folder {elsewhere}`", err=True)
+                typer.echo(
+                    f"note: the game is not in the record's folder: replay it with "
+                    f"`recycle replay {record} --game-folder {elsewhere}`",
+                    err=True,
+                )
         else:
-            result = g.play(pl, seed=seed, record=True, describe=True, reveal=reveal, max_steps=max_steps,
-                            timeout=timeout)
+            result = g.play(
+                pl, seed=seed, record=True, describe=True, reveal=reveal, max_steps=max_steps, timeout=timeout
+            )
     except (RecycleError, RecycleBug) as exc:
         partial = getattr(exc, "partial", None)
         if partial is not None and not as_json:
@@ -199,10 +231,20 @@ def run(game: GameArg, seed: SeedOpt = 0,
         _fail(exc)
         return
     if as_json:
-        typer.echo(json.dumps({"game": g.name, "seed": seed, "scores": result.scores, "ranks": result.ranks,
-                               "winners": result.winners, "decisions": result.decisions,
-                               "choices": [[d.player, d.chosen, d.options, d.description] for d in result.choices]},
-                              ensure_ascii=False))
+        typer.echo(
+            json.dumps(
+                {
+                    "game": g.name,
+                    "seed": seed,
+                    "scores": result.scores,
+                    "ranks": result.ranks,
+                    "winners": result.winners,
+                    "decisions": result.decisions,
+                    "choices": [[d.player, d.chosen, d.options, d.description] for d in result.choices],
+                },
+                ensure_ascii=False,
+            )
+        )
         return
     for line in transcript(g, result, reveal=reveal):
         typer.echo(line)
@@ -219,13 +261,18 @@ def _say_native(g, players, engine: str, n: int, workers: int = 1) -> None:
 
     if not all(type(p) is RandomPlayer for p in players):
         if engine == "native":
-            typer.echo("recycle: the native engine plays random players only; these games are played by the reference interpreter",
-                       err=True)
+            typer.echo(
+                "recycle: the native engine plays random players only; these games are played by the reference interpreter",
+                err=True,
+            )
         return
     if not available():
         if engine == "native":
-            typer.echo("recycle: the native engine needs Numba (pip install 'recycle[native]'); these games are "
-                       "played by the reference interpreter", err=True)
+            typer.echo(
+                "recycle: the native engine needs Numba (pip install 'recycle[native]'); these games are "
+                "played by the reference interpreter",
+                err=True,
+            )
         return
     if engine == "auto" and n < NATIVE_MIN_GAMES and not _native_ready(g):
         return  # Python plays a few games sooner than a first compile: nothing to say
@@ -238,8 +285,11 @@ def _say_native(g, players, engine: str, n: int, workers: int = 1) -> None:
     if engine == "auto" and workers > 1:
         return  # worker processes play on Python until the game has been compiled by another run
     if engine == "auto":
-        typer.echo(f"recycle: compiling {g.name} to machine code in the background (once: later runs load it "
-                   f"from the cache); the reference interpreter plays the first games meanwhile", err=True)
+        typer.echo(
+            f"recycle: compiling {g.name} to machine code in the background (once: later runs load it "
+            f"from the cache); the reference interpreter plays the first games meanwhile",
+            err=True,
+        )
         return
     typer.echo(f"recycle: compiling {g.name} to machine code (once: later runs load it from the cache)...", err=True)
     try:
@@ -253,20 +303,44 @@ def _say_native(g, players, engine: str, n: int, workers: int = 1) -> None:
 
 
 @app.command()
-def simulate(game: GameArg, n: Annotated[int, typer.Option("-n", "--games", min=1, help="Number of rollouts.")] = 1000,
-             seed: SeedOpt = 0, players: PlayersOpt = None, max_steps: MaxStepsOpt = 100_000,
-             as_json: Annotated[bool, typer.Option("--json", help=(
-                 "Print one JSON object. win_rate is per seat and every player tied for best counts a "
-                 "win, so the rates can add up to more than 1; tie_rate counts games with two or more "
-                 "sides (teams, or players where there are none) tied for best."))] = False,
-             progress: Annotated[bool, typer.Option(help="Show a progress bar (on a terminal).")] = True,
-             workers: WorkersOpt = 1, timeout: TimeoutOpt = None, max_work: MaxWorkOpt = None,
-             num_players: NumPlayersOpt = None,
-             engine: Annotated[str, typer.Option(help=(
-                 "What plays random players' games: auto (native machine code where it can play the game, "
-                 "else the reference interpreter), native, reference. Both engines play the same games."))] = "auto",
-             threads: Annotated[int, typer.Option(min=1, max=64, help=(
-                 "Threads sharing the native rollouts (the statistics are the same for any number)."))] = 1):
+def simulate(
+    game: GameArg,
+    n: Annotated[int, typer.Option("-n", "--games", min=1, help="Number of rollouts.")] = 1000,
+    seed: SeedOpt = 0,
+    players: PlayersOpt = None,
+    max_steps: MaxStepsOpt = 100_000,
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help=(
+                "Print one JSON object. win_rate is per seat and every player tied for best counts a "
+                "win, so the rates can add up to more than 1; tie_rate counts games with two or more "
+                "sides (teams, or players where there are none) tied for best."
+            ),
+        ),
+    ] = False,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar (on a terminal).")] = True,
+    workers: WorkersOpt = 1,
+    timeout: TimeoutOpt = None,
+    max_work: MaxWorkOpt = None,
+    num_players: NumPlayersOpt = None,
+    engine: Annotated[
+        str,
+        typer.Option(
+            help=(
+                "What plays random players' games: auto (native machine code where it can play the game, "
+                "else the reference interpreter), native, reference. Both engines play the same games."
+            )
+        ),
+    ] = "auto",
+    threads: Annotated[
+        int,
+        typer.Option(
+            min=1, max=64, help=("Threads sharing the native rollouts (the statistics are the same for any number).")
+        ),
+    ] = 1,
+):
     """Play N games (random players unless --players) and print statistics: win rates, decisions, options."""
     from ..engine.game import check_engine
     from ..study.parallel import progress_bar
@@ -284,13 +358,25 @@ def simulate(game: GameArg, n: Annotated[int, typer.Option("-n", "--games", min=
         if engine != "reference":
             _say_native(g, pl, engine, n, workers)
         with progress_bar(n, g.name, enabled=progress and not as_json) as update:
+
             def tick(i):
                 if workers > 1 or i % 50 == 49 or i == n - 1:
                     update(i + 1)
 
-            stats = run_simulation(g, n, seed, pl, max_steps, workers=workers, progress=tick if update else None,
-                                   keep_records=False, timeout=timeout, interruptible=True,
-                                   engine=engine, threads=threads)
+            stats = run_simulation(
+                g,
+                n,
+                seed,
+                pl,
+                max_steps,
+                workers=workers,
+                progress=tick if update else None,
+                keep_records=False,
+                timeout=timeout,
+                interruptible=True,
+                engine=engine,
+                threads=threads,
+            )
     except (RecycleError, RecycleBug) as exc:
         _fail(exc)
         return
@@ -305,9 +391,11 @@ def simulate(game: GameArg, n: Annotated[int, typer.Option("-n", "--games", min=
 
 
 @app.command()
-def check(game: GameArg,
-          strict: Annotated[bool, typer.Option("--strict", help="Exit with status 1 when there are warnings.")]
-          = False, max_work: MaxWorkOpt = None):
+def check(
+    game: GameArg,
+    strict: Annotated[bool, typer.Option("--strict", help="Exit with status 1 when there are warnings.")] = False,
+    max_work: MaxWorkOpt = None,
+):
     """Parse and compile a game without running it; report errors with file:line:column.
 
     Also warns of likely slips that still compile: a location that never receives cards

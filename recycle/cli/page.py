@@ -29,31 +29,67 @@ def register(app: typer.Typer, fail, load) -> None:
 
     @app.command()
     def page(
-            games: Annotated[list[Path], typer.Argument(help="RECYCLE game files (.rcy): one page each.",
-                                                        show_default=False)],
-            output: Annotated[Path | None, typer.Option(
-                "--output", "-o", help="The folder to write into: the page itself for one game; for several, a "
-                                       "folder per game and index.html.", show_default=False)] = None,
-            n: Annotated[int | None, typer.Option(
-                "--games", "-n", min=1, help="Random games for the branching, and as many games between the "
-                                             "look-ahead players for the spread and lead history [default: 100; "
-                                             "--quick: 20].", show_default=False)] = None,
-            seed: SeedOpt = 0,
-            players: Annotated[str | None, typer.Option(
-                "--players", help="The look-ahead players whose estimates make the spread and lead history, one "
-                                  "per seat, comma-separated, the last repeats [default: ismcts; --quick: "
-                                  "ismcts:50]. Players that keep no estimates (random, greedy) add none.",
-                show_default=False)] = None,
-            quick: Annotated[bool, typer.Option(
-                "--quick", help="A first look in seconds: 20 games, ismcts:50 (unless -n or --players say "
-                                "otherwise).")] = False,
-            seconds: Annotated[float | None, typer.Option(
-                "--seconds", min=0, help="Time budget per game page: no game is started after it; the page is "
-                                         "over the games played and says so.", show_default=False)] = None,
-            as_json: Annotated[bool, typer.Option("--json", help="Print the figures' data as JSON (one object per "
-                                                                 "line, one line per game).")] = False,
-            progress: Annotated[bool, typer.Option(help="Show a progress bar (on a terminal).")] = True,
-            workers: WorkersOpt = 1, max_steps: MaxStepsOpt = 100_000, max_work: MaxWorkOpt = None):
+        games: Annotated[
+            list[Path], typer.Argument(help="RECYCLE game files (.rcy): one page each.", show_default=False)
+        ],
+        output: Annotated[
+            Path | None,
+            typer.Option(
+                "--output",
+                "-o",
+                help="The folder to write into: the page itself for one game; for several, a "
+                "folder per game and index.html.",
+                show_default=False,
+            ),
+        ] = None,
+        n: Annotated[
+            int | None,
+            typer.Option(
+                "--games",
+                "-n",
+                min=1,
+                help="Random games for the branching, and as many games between the "
+                "look-ahead players for the spread and lead history [default: 100; "
+                "--quick: 20].",
+                show_default=False,
+            ),
+        ] = None,
+        seed: SeedOpt = 0,
+        players: Annotated[
+            str | None,
+            typer.Option(
+                "--players",
+                help="The look-ahead players whose estimates make the spread and lead history, one "
+                "per seat, comma-separated, the last repeats [default: ismcts; --quick: "
+                "ismcts:50]. Players that keep no estimates (random, greedy) add none.",
+                show_default=False,
+            ),
+        ] = None,
+        quick: Annotated[
+            bool,
+            typer.Option(
+                "--quick", help="A first look in seconds: 20 games, ismcts:50 (unless -n or --players say otherwise)."
+            ),
+        ] = False,
+        seconds: Annotated[
+            float | None,
+            typer.Option(
+                "--seconds",
+                min=0,
+                help="Time budget per game page: no game is started after it; the page is "
+                "over the games played and says so.",
+                show_default=False,
+            ),
+        ] = None,
+        as_json: Annotated[
+            bool,
+            typer.Option("--json", help="Print the figures' data as JSON (one object per line, one line per game)."),
+        ] = False,
+        progress: Annotated[bool, typer.Option(help="Show a progress bar (on a terminal).")] = True,
+        workers: WorkersOpt = 1,
+        max_steps: MaxStepsOpt = 100_000,
+        max_work: MaxWorkOpt = None,
+    ):
         """Make a game's page: its information-flow graph, branching factor per decision point,
         decision spread and lead history (from the look-ahead players' own estimates), the
         simulation lint's findings and its code (see docs/page.md)."""
@@ -96,11 +132,19 @@ def register(app: typer.Typer, fail, load) -> None:
                     _error(str(exc), 2)
                 if "human" in specs:
                     _error("a page's games are played by computer players, not by a person", 2)
-                typer.echo(f"page of {g.name}: {count} random games, then {count} games of {','.join(specs)}",
-                           err=True)
+                typer.echo(f"page of {g.name}: {count} random games, then {count} games of {','.join(specs)}", err=True)
                 with progress_bar(2 * count, f"{g.name}: page", enabled=progress and not as_json) as upd:
-                    p = build_page(g, count, seed, specs, seconds, max_steps, workers,
-                                   progress=(lambda done, total: upd(done)) if upd else None, interruptible=True)
+                    p = build_page(
+                        g,
+                        count,
+                        seed,
+                        specs,
+                        seconds,
+                        max_steps,
+                        workers,
+                        progress=(lambda done, total: upd(done)) if upd else None,
+                        interruptible=True,
+                    )
             except (RecycleError, RecycleBug) as exc:
                 fail(exc)
                 return
@@ -108,8 +152,11 @@ def register(app: typer.Typer, fail, load) -> None:
                 _error(f"cannot read the game {path}: {exc.strerror or exc}")
             if p.stopped:
                 why = "interrupted" if p.stopped == "interrupted" else "stopped by --seconds"
-                typer.echo(f"{why}: {p.random_games} of {count} random games, {p.estimated_games} of {count} "
-                           f"games of {','.join(specs)}", err=True)
+                typer.echo(
+                    f"{why}: {p.random_games} of {count} random games, {p.estimated_games} of {count} "
+                    f"games of {','.join(specs)}",
+                    err=True,
+                )
             pages.append(p)
             if as_json:
                 typer.echo(p.to_json())

@@ -201,8 +201,7 @@ class Screen:
                 self.stop(eof=False)
             else:
                 shown = key if len(key) <= 20 else key[:20] + "..."
-                self.message = (f"{shown!r} is not a key here: type the number of an option (1 to {n}), "
-                                f"or {KEYS}")
+                self.message = f"{shown!r} is not a key here: type the number of an option (1 to {n}), or {KEYS}"
 
     def adviser(self, me: int) -> tuple[str, str]:
         """``(spec, who)``: who is asked for hints (``recycle.players.human.adviser``)."""
@@ -221,8 +220,9 @@ class Screen:
 
     def draw(self, view, options) -> None:
         me = view.player
-        lines = [("bold reverse", f" {self.game.name} · deal #{self.deal} · decision {self.decision(view)} · "
-                                  f"you are P{me} ")]
+        lines = [
+            ("bold reverse", f" {self.game.name} · deal #{self.deal} · decision {self.decision(view)} · you are P{me} ")
+        ]
         lines += table_lines(view, self.names, self.deal)
         lines += [("bold cyan", line) for line in self.received(view)]
         story = self.narrative(view)
@@ -230,7 +230,7 @@ class Screen:
             lines.append(("bold", "Since your last turn:"))
             if len(story) > MAX_NARRATIVE:
                 lines.append(f"  ({len(story) - MAX_NARRATIVE + 1} earlier lines: r shows them)")
-                story = story[-(MAX_NARRATIVE - 1):]
+                story = story[-(MAX_NARRATIVE - 1) :]
             lines += story
         lines.append(("bold", f"Your turn, P{me}. Your options:"))
         figures = best = None
@@ -240,7 +240,9 @@ class Screen:
             figures = [got.figure(k) if k < len(got.chances) else None for k in order]
             best = order.index(got.choice) if got.choice in order else None
             # a figure with its range (about 95%) and its tries: a bare 0% read as a certainty
-            lines.append(("dim", f"  (estimated chance of winning, its likely range and its tries, from {self.hinted[2]})"))
+            lines.append(
+                ("dim", f"  (estimated chance of winning, its likely range and its tries, from {self.hinted[2]})")
+            )
         for line in options_lines([options[k] for k in order], figures, best):
             lines.append(("cyan", line) if "<- hint" in line else line)
         lines.append(("dim", f"Keys: a number plays that option · {KEYS}"))
@@ -254,8 +256,18 @@ class PlaySession(Screen):
     module docstring); the game's state, its events, the decisions so far and what undo
     needs to go back."""
 
-    def __init__(self, term: Terminal, game, path, seat: int, specs: list[str], deal: int,
-                 record: Path | None = None, max_steps: int = DEFAULT_MAX_STEPS, recordable: bool = True):
+    def __init__(
+        self,
+        term: Terminal,
+        game,
+        path,
+        seat: int,
+        specs: list[str],
+        deal: int,
+        record: Path | None = None,
+        max_steps: int = DEFAULT_MAX_STEPS,
+        recordable: bool = True,
+    ):
         names = ["you" if p == seat else s for p, s in enumerate(specs)]
         super().__init__(term, game, names, specs, deal)
         self.path = path
@@ -304,8 +316,9 @@ class PlaySession(Screen):
         for rnd in self.rounds.untold():
             self.round_over(rnd)
         if p == self.seat and len(options) > 1:
-            self.snapshots.append((len(state.history), self.rng.getstate(), len(self.recorder.decisions),
-                                   len(self.log)))
+            self.snapshots.append(
+                (len(state.history), self.rng.getstate(), len(self.recorder.decisions), len(self.log))
+            )
         if p == self.seat:
             # the person's own moves are told in the game's words where it names them (the
             # words the person saw; a forced move's as the person would have been told it)
@@ -365,8 +378,9 @@ class PlaySession(Screen):
         view = self.state.observation(self.seat)
         lines = [("bold reverse", f" {self.game.name} · deal #{self.deal} · round {rnd.number} is over ")]
         # every move of the round's end (the hands shown, the cards gathered): not cut short
-        story = narrative_lines(view, self.events[:rnd.upto], self.log, self.since(), self.names, full=True,
-                                said=self.chose)[-MAX_NARRATIVE:]
+        story = narrative_lines(
+            view, self.events[: rnd.upto], self.log, self.since(), self.names, full=True, said=self.chose
+        )[-MAX_NARRATIVE:]
         if story:
             lines += [("bold", "The last moves:")] + story
         lines.append(("bold", f"Round {rnd.number} (decisions {rnd.first} to {rnd.last}), what it changed:"))
@@ -379,8 +393,9 @@ class PlaySession(Screen):
 
     def record_lines(self, view) -> list[str]:
         players = ", ".join(f"P{p} {n}" for p, n in enumerate(self.names))
-        return ([f"{self.game.name}, deal #{self.deal}; {players}"]
-                + narrative_lines(view, self.events, self.log, 0, self.names, full=True, said=self.chose))
+        return [f"{self.game.name}, deal #{self.deal}; {players}"] + narrative_lines(
+            view, self.events, self.log, 0, self.names, full=True, said=self.chose
+        )
 
     # -- records -------------------------------------------------------------------------------
     def record_path(self, finished: bool) -> Path | None:
@@ -438,8 +453,9 @@ class PlaySession(Screen):
         last = self.rounds.finish()
         rounds = self.rounds.rounds
         if len(rounds) > 1:
-            lines.append(("bold", f"Round {last.number}, the last (decisions {last.first} to {s.decisions}), "
-                                  "what it changed:"))
+            lines.append(
+                ("bold", f"Round {last.number}, the last (decisions {last.first} to {s.decisions}), what it changed:")
+            )
             lines += summary_lines(self.game, last, self.names, self.seat)
             lines.append(("bold", "The deal of every round, revealed (at its first decision):"))
             for rnd in rounds:
@@ -451,8 +467,13 @@ class PlaySession(Screen):
         lines.append(("bold", "Every card now, revealed:"))
         lines += reveal_lines(s, self.names)
         me = self.seat
-        lines.append(("bold green", "You win!") if me in s.winners() and len(s.winners()) == 1 else
-                     ("bold green", "You share the win.") if me in s.winners() else ("bold", "You did not win."))
+        lines.append(
+            ("bold green", "You win!")
+            if me in s.winners() and len(s.winners()) == 1
+            else ("bold green", "You share the win.")
+            if me in s.winners()
+            else ("bold", "You did not win.")
+        )
         out = self.save(finished=True)
         if out is not None:
             lines.append(f"Game record saved to {out} (recycle replay {self.replay_with})")
@@ -524,32 +545,50 @@ def register(app: typer.Typer, fail, load) -> None:
     """Add ``recycle play`` to ``app``."""
 
     @app.command()
-    def play(game: GameArg,
-             seat: Annotated[int, typer.Option("--seat", min=0, help="Your seat (P0 is the first player).")] = 0,
-             players: Annotated[str | None, typer.Option(
-                 "--players", help=f"The computer players of the other seats in order, comma-separated (the last "
-                                   f"repeats): random, greedy, pimc, ismcts, omniscient (cheats), with an optional "
-                                   f"budget. Default {DEFAULT_OPPONENTS}.", show_default=False)] = None,
-             deal: Annotated[int | None, typer.Option(
-                 "--deal", help="The deal number (the seed): the same number deals the same cards. Default: a "
-                                "new random deal.", show_default=False)] = None,
-             record: Annotated[Path | None, typer.Option(
-                 "--record", help="Write each deal's game record (JSON) here; `recycle replay` plays it back. "
-                                  "A record holds the seed and every card: a spoiler by design. "
-                                  "Without it, a game you quit is saved as GAME-deal-N.json in the records folder of "
-                                  "your data folder ($XDG_DATA_HOME/recycle/records, by default "
-                                  "~/.local/share/recycle/records).",
-                 show_default=False)] = None,
-             max_steps: MaxStepsOpt = DEFAULT_MAX_STEPS, max_work: MaxWorkOpt = None,
-             num_players: NumPlayersOpt = None):
+    def play(
+        game: GameArg,
+        seat: Annotated[int, typer.Option("--seat", min=0, help="Your seat (P0 is the first player).")] = 0,
+        players: Annotated[
+            str | None,
+            typer.Option(
+                "--players",
+                help=f"The computer players of the other seats in order, comma-separated (the last "
+                f"repeats): random, greedy, pimc, ismcts, omniscient (cheats), with an optional "
+                f"budget. Default {DEFAULT_OPPONENTS}.",
+                show_default=False,
+            ),
+        ] = None,
+        deal: Annotated[
+            int | None,
+            typer.Option(
+                "--deal",
+                help="The deal number (the seed): the same number deals the same cards. Default: a new random deal.",
+                show_default=False,
+            ),
+        ] = None,
+        record: Annotated[
+            Path | None,
+            typer.Option(
+                "--record",
+                help="Write each deal's game record (JSON) here; `recycle replay` plays it back. "
+                "A record holds the seed and every card: a spoiler by design. "
+                "Without it, a game you quit is saved as GAME-deal-N.json in the records folder of "
+                "your data folder ($XDG_DATA_HOME/recycle/records, by default "
+                "~/.local/share/recycle/records).",
+                show_default=False,
+            ),
+        ] = None,
+        max_steps: MaxStepsOpt = DEFAULT_MAX_STEPS,
+        max_work: MaxWorkOpt = None,
+        num_players: NumPlayersOpt = None,
+    ):
         """Play a game yourself against computer players that never peek.
 
         Keys: a number plays that option, h a hint, u undo, r the game so far, q quit (the
         game is saved). Plain numbered lines when standard input is not a terminal."""
         check_file(record, "game record")
         if record is not None and num_players is not None:
-            typer.echo("error: --record replays the game file as it is; it cannot be used with --num-players",
-                       err=True)
+            typer.echo("error: --record replays the game file as it is; it cannot be used with --num-players", err=True)
             raise typer.Exit(2)
         try:
             g = load(game, max_work, num_players)
@@ -565,11 +604,15 @@ def register(app: typer.Typer, fail, load) -> None:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
         number = deal if deal is not None else random.SystemRandom().randrange(1, 100_000)
-        session = PlaySession(Terminal(), g, game, seat, specs, number, record, max_steps,
-                              recordable=num_players is None)
+        session = PlaySession(
+            Terminal(), g, game, seat, specs, number, record, max_steps, recordable=num_players is None
+        )
         if num_players is not None:
-            typer.echo(f"note: {g.nplayers} players (--num-players): a record replays the game file as it is, "
-                       "so this game is not recorded", err=True)
+            typer.echo(
+                f"note: {g.nplayers} players (--num-players): a record replays the game file as it is, "
+                "so this game is not recorded",
+                err=True,
+            )
         try:
             session.run(number)
         except (RecycleError, RecycleBug) as exc:

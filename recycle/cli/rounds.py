@@ -112,7 +112,7 @@ class RoundWatch:
 
     def untold(self) -> list[Round]:
         """The rounds ended that the screen has not shown yet (then counted as shown)."""
-        out = self.rounds[self.told:self.ended]
+        out = self.rounds[self.told : self.ended]
         self.told = self.ended
         return out
 
@@ -166,8 +166,11 @@ def summary_lines(game, rnd: Round, names: list[str], me: int) -> list[str]:
     for key in order:
         was, now = before.get(key, {}), after.get(key, {})
         if key[0] == "player":  # a count some player has: 0 too; a flag or a word: where set or changed
-            slots = {label: now.get(label, (name, 0)) for label, name in used.items()
-                     if label in zero_told or now.get(label, (name, 0))[1] or was.get(label, (name, 0))[1]}
+            slots = {
+                label: now.get(label, (name, 0))
+                for label, name in used.items()
+                if label in zero_told or now.get(label, (name, 0))[1] or was.get(label, (name, 0))[1]
+            }
         else:
             slots = now
         parts = []

@@ -38,22 +38,43 @@ def register(app: typer.Typer, fail, load) -> None:
     """Add ``recycle studio`` to ``app``."""
 
     @app.command()
-    def studio(folder: Annotated[Path, typer.Argument(help="The folder to serve (its games and records).",
-                                                      show_default=False)] = Path("."),
-               port: Annotated[int, typer.Option("--port", min=0, max=65535, help="The port (0: a free one).")] = 8765,
-               host: Annotated[str, typer.Option("--host", help="The address to listen on; 127.0.0.1 (this machine "
-                                                 "only) unless you mean to share a table on your network.")]
-               = "127.0.0.1",
-               table: Annotated[Path | None, typer.Option(
-                   "--table", help="Serve only a table of this game: one secret link per human seat.",
-                   show_default=False)] = None,
-               seats: Annotated[str, typer.Option(
-                   "--seats", help="With --table: one player per seat, human or a computer kind (the last "
-                                   "repeats).")] = "human,ismcts:30",
-               deal: Annotated[int | None, typer.Option(
-                   "--deal", min=0, help="With --table: the deal number (the seed: whoever knows it knows every "
-                                         "card). Default: a secret deal no seat is told.", show_default=False)] = None,
-               open_browser: Annotated[bool, typer.Option("--open/--no-open", help="Open the browser.")] = True):
+    def studio(
+        folder: Annotated[
+            Path, typer.Argument(help="The folder to serve (its games and records).", show_default=False)
+        ] = Path("."),
+        port: Annotated[int, typer.Option("--port", min=0, max=65535, help="The port (0: a free one).")] = 8765,
+        host: Annotated[
+            str,
+            typer.Option(
+                "--host",
+                help="The address to listen on; 127.0.0.1 (this machine "
+                "only) unless you mean to share a table on your network.",
+            ),
+        ] = "127.0.0.1",
+        table: Annotated[
+            Path | None,
+            typer.Option(
+                "--table", help="Serve only a table of this game: one secret link per human seat.", show_default=False
+            ),
+        ] = None,
+        seats: Annotated[
+            str,
+            typer.Option(
+                "--seats", help="With --table: one player per seat, human or a computer kind (the last repeats)."
+            ),
+        ] = "human,ismcts:30",
+        deal: Annotated[
+            int | None,
+            typer.Option(
+                "--deal",
+                min=0,
+                help="With --table: the deal number (the seed: whoever knows it knows every "
+                "card). Default: a secret deal no seat is told.",
+                show_default=False,
+            ),
+        ] = None,
+        open_browser: Annotated[bool, typer.Option("--open/--no-open", help="Open the browser.")] = True,
+    ):
         """A local web studio: edit a game with its errors at their lines, lint it by simulation,
         simulate and analyze it with plots and graphs, play and replay it in the browser.
 
@@ -65,8 +86,9 @@ def register(app: typer.Typer, fail, load) -> None:
             from ..studio.security import Refused
             from ..studio.table import Table
         except ImportError as exc:
-            typer.echo(f"error: the studio needs its extra: pip install 'recycle[studio]' ({exc.name} is missing)",
-                       err=True)
+            typer.echo(
+                f"error: the studio needs its extra: pip install 'recycle[studio]' ({exc.name} is missing)", err=True
+            )
             raise typer.Exit(1) from None
         root = folder if table is None else Path(".")
         if not root.is_dir():
@@ -102,20 +124,26 @@ def register(app: typer.Typer, fail, load) -> None:
             url = f"{base}/?token={token}"
             typer.echo(f"recycle studio: serving {printable(str(root.resolve()))} on {url}")
             if not loopback:
-                typer.echo("warning: the studio listens beyond this machine: whoever has the link can edit "
-                           "the folder's games", err=True)
+                typer.echo(
+                    "warning: the studio listens beyond this machine: whoever has the link can edit the folder's games",
+                    err=True,
+                )
         else:
             t = tables[0]
             dealt = "a secret deal" if deal is None else f"deal #{deal} (whoever knows the number knows every card)"
-            typer.echo(f"recycle studio: a table of {printable(g.name)}, {dealt}, "
-                       f"seats {', '.join(t.specs)}; one secret link per person:")
+            typer.echo(
+                f"recycle studio: a table of {printable(g.name)}, {dealt}, "
+                f"seats {', '.join(t.specs)}; one secret link per person:"
+            )
             for p, tok in t.tokens.items():
                 typer.echo(f"  P{p}: {base}/table?token={tok}")
             url = f"{base}/table?token={next(iter(t.tokens.values()))}"
         typer.echo("Press Ctrl+C to stop.")
         # a browser only where one can show a page: without a display Python's webbrowser
         # would start a text browser in this terminal
-        graphical = sys.platform in ("darwin", "win32") or os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+        graphical = (
+            sys.platform in ("darwin", "win32") or os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+        )
         try:
             if open_browser and loopback and graphical:
                 # not the token: the browser's command line is readable by every local user;

@@ -18,10 +18,28 @@ from ..lang.syntax.notes import NO_WORDS
 
 # hands sorted by suit (colours alternating) and rank, aces high
 SUIT_ORDER = {"SPADES": 0, "HEARTS": 1, "CLUBS": 2, "DIAMONDS": 3}
-RANK_ORDER = {r: k for k, r in enumerate(
-    ["TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE", "TEN"])}
-RANK_ORDER.update({"2": 0, "3": 1, "4": 2, "5": 3, "6": 4, "7": 5, "8": 6, "9": 7, "10": 8,
-                   "J": 9, "JACK": 9, "Q": 10, "QUEEN": 10, "K": 11, "KING": 11, "A": 12, "ACE": 12})
+RANK_ORDER = {r: k for k, r in enumerate(["TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE", "TEN"])}
+RANK_ORDER.update(
+    {
+        "2": 0,
+        "3": 1,
+        "4": 2,
+        "5": 3,
+        "6": 4,
+        "7": 5,
+        "8": 6,
+        "9": 7,
+        "10": 8,
+        "J": 9,
+        "JACK": 9,
+        "Q": 10,
+        "QUEEN": 10,
+        "K": 11,
+        "KING": 11,
+        "A": 12,
+        "ACE": 12,
+    }
+)
 LABEL = re.compile(r"^(.*)\((P|T)(\d+)\)$")
 OWNER_WIDTH = 15
 MAX_NARRATIVE = 14  # lines of "since your last turn" shown at most
@@ -122,6 +140,8 @@ def said_words(state, options, i: int) -> str | None:
     if option_name(state.game, options[i].steps) is None:
         return None
     return public_options(state, options)[i].words
+
+
 def seat_title(p: int, me: int, names: list[str]) -> str:
     """How the screen names seat ``p`` to the person at ``me``: ``You, P0`` or ``P1 random``."""
     return f"You, P{p}" if p == me else f"P{p} {names[p] if p < len(names) else ''}".rstrip()
@@ -203,8 +223,11 @@ def _group_moves(events, game, infos, me: int, can_see) -> list[str]:
         done.add((action, src, dst))
 
         def named(group):
-            shown = [game.card_name(e.card) for e in group if (e.src is not None and can_see(e.src))
-                     or (e.dst is not None and can_see(e.dst))]
+            shown = [
+                game.card_name(e.card)
+                for e in group
+                if (e.src is not None and can_see(e.src)) or (e.dst is not None and can_see(e.dst))
+            ]
             hidden = len(group) - len(shown)
             if hidden and not shown:
                 return f"{hidden} card{'s' if hidden != 1 else ''}" if hidden > 1 else "a card"
@@ -215,8 +238,11 @@ def _group_moves(events, game, infos, me: int, can_see) -> list[str]:
         if action == "swap":
             back = groups.get((action, dst, src), [])
             done.add((action, dst, src))
-            parts.append(f"{a} {ARROWS['swap']} {b}: {named(evs)} for {named(back)}" if back
-                         else f"{a} {ARROWS['swap']} {b}: {named(evs)}")
+            parts.append(
+                f"{a} {ARROWS['swap']} {b}: {named(evs)} for {named(back)}"
+                if back
+                else f"{a} {ARROWS['swap']} {b}: {named(evs)}"
+            )
         elif action == "remember":
             parts.append(f"{b} remembers {named(evs)}")
         elif action == "forget":
@@ -236,15 +262,16 @@ def _storage_parts(events, words=NO_WORDS) -> list[str]:
             last[shown] = words.value(ev.slot, ev.value)
     text = " · ".join(f"{slot} = {v}" for slot, v in last.items())
     if len(text) > STORAGE_WIDTH:
-        text = text[:STORAGE_WIDTH - 4].rsplit(" · ", 1)[0] + " ..."
+        text = text[: STORAGE_WIDTH - 4].rsplit(" · ", 1)[0] + " ..."
     return [text] if text else []
 
 
 FORCED = "only one option: "
 
 
-def narrative_lines(obs, events, log, since: int, names: list[str], full: bool = False,
-                    said: dict | None = None) -> list[str]:
+def narrative_lines(
+    obs, events, log, since: int, names: list[str], full: bool = False, said: dict | None = None
+) -> list[str]:
     """What happened from decision ``since`` on, as ``obs.player`` saw it: for each decision
     who chose and what it did, then what the game did after it. ``events`` are the state's
     recorded events; ``log`` lists ``(decision, player, options, chosen)``; ``said`` gives the
@@ -282,7 +309,7 @@ def narrative_lines(obs, events, log, since: int, names: list[str], full: bool =
         if p is None and then:
             lines.append(f"  {label:<6}{then.pop(0)}")
         if len(then) > MAX_GROUP and not full:  # keep the storages (the last line): who lost, who scored
-            then = then[:MAX_GROUP - 2] + [f"... {len(then) - MAX_GROUP + 1} more moves"] + then[-1:]
+            then = then[: MAX_GROUP - 2] + [f"... {len(then) - MAX_GROUP + 1} more moves"] + then[-1:]
         lines.extend(f"  {'':<6}then {t}" for t in then)
     return lines
 
@@ -298,12 +325,22 @@ def received_lines(obs, events, since: int) -> list[str]:
     me = obs.player
     got: dict = {}
     for ev in events:
-        if (ev.decision < since or not isinstance(ev, MoveEvent) or ev.action not in ("move", "swap")
-                or ev.src is None or ev.dst is None):
+        if (
+            ev.decision < since
+            or not isinstance(ev, MoveEvent)
+            or ev.action not in ("move", "swap")
+            or ev.src is None
+            or ev.dst is None
+        ):
             continue
         src, dst = infos[ev.src], infos[ev.dst]
-        if (dst.owner_kind == "player" and dst.owner == me and dst.visibility == PRIVATE
-                and src.owner_kind != "game" and not (src.owner_kind == "player" and src.owner == me)):
+        if (
+            dst.owner_kind == "player"
+            and dst.owner == me
+            and dst.visibility == PRIVATE
+            and src.owner_kind != "game"
+            and not (src.owner_kind == "player" and src.owner == me)
+        ):
             giver = f"{'P' if src.owner_kind == 'player' else 'T'}{src.owner}"
             got.setdefault(giver, []).append(ev.card if obs.can_see(ev.dst) else None)
     return [f"You received from {giver}: {' '.join(hand_text(game, cards).split())}" for giver, cards in got.items()]
@@ -393,8 +430,10 @@ def reveal_lines(state, names: list[str]) -> list[str]:
             lines.append(f"  {info.label:<14}{text}")
     scores = state.returns()
     winners = state.winners()
-    lines.append("Final scores: " + ", ".join(
-        f"P{p} {names[p] if p < len(names) else ''} {v}".replace("  ", " ") for p, v in enumerate(scores)))
+    lines.append(
+        "Final scores: "
+        + ", ".join(f"P{p} {names[p] if p < len(names) else ''} {v}".replace("  ", " ") for p, v in enumerate(scores))
+    )
     wn = [f"P{p} ({names[p]})" if p < len(names) else f"P{p}" for p in winners]
     lines.append(("Winner: " if len(wn) == 1 else "Tie for first: ") + ", ".join(wn))
     return lines

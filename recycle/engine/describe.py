@@ -135,8 +135,9 @@ def describe_effects(state, events, viewer: int | None, told: set | None = None)
         names = [game.card_name(ev.card) for ev in group if seen_now(state, ev, viewer)]
         hidden = len(group) - len(names)
         if hidden:
-            names.append("a card" if hidden == 1 and not names else f"{hidden} cards" if not names
-                         else f"{hidden} more")
+            names.append(
+                "a card" if hidden == 1 and not names else f"{hidden} cards" if not names else f"{hidden} more"
+            )
         return " ".join(names)
 
     parts: list[str] = []
@@ -151,8 +152,10 @@ def describe_effects(state, events, viewer: int | None, told: set | None = None)
         a, b = group[0].src, group[0].dst
         there = [ev for ev in group if ev.src == a]
         back = [ev for ev in group if ev.src == b]
-        parts.append(f"swap {cards(there)} from {place_name(infos[a], viewer)} for {cards(back)} "
-                     f"from {place_name(infos[b], viewer)}")
+        parts.append(
+            f"swap {cards(there)} from {place_name(infos[a], viewer)} for {cards(back)} "
+            f"from {place_name(infos[b], viewer)}"
+        )
     run: list = []
     for ev in others + [None]:
         if run and (ev is None or (ev.action, ev.src, ev.dst) != (run[0].action, run[0].src, run[0].dst)):

@@ -37,8 +37,10 @@ def check_engine(engine: str, allowed=ENGINES) -> str:
     if engine in allowed:
         return engine
     if engine in RETIRED_ENGINES:
-        raise ValueError(f"the engine {engine!r} is retired: engines are {', '.join(allowed)} "
-                         f"(the reference interpreter plays what {engine!r} played)")
+        raise ValueError(
+            f"the engine {engine!r} is retired: engines are {', '.join(allowed)} "
+            f"(the reference interpreter plays what {engine!r} played)"
+        )
     raise ValueError(f"engine must be one of {', '.join(allowed)}, not {engine!r}")
 
 
@@ -72,8 +74,14 @@ class GameResult:
 class PreparedGame:
     """A compiled RECYCLE game; create with ``recycle.load`` or ``PreparedGame.from_text``."""
 
-    def __init__(self, source: SourceFile, fast: bool = True, max_work: int | None = None,
-                 engine: str | None = None, rule_counts: dict | None = None):
+    def __init__(
+        self,
+        source: SourceFile,
+        fast: bool = True,
+        max_work: int | None = None,
+        engine: str | None = None,
+        rule_counts: dict | None = None,
+    ):
         # ``fast`` is accepted and ignored: there is one Python engine, the reference
         # interpreter (old callers that asked for the plain or the fast closures get it)
         check_engine("reference" if engine is None else engine, ("reference",))
@@ -107,8 +115,14 @@ class PreparedGame:
                 gc.enable()
 
     @classmethod
-    def from_text(cls, text: str, filename: str = "<string>", fast: bool = True,
-                  max_work: int | None = None, engine: str | None = None) -> PreparedGame:
+    def from_text(
+        cls,
+        text: str,
+        filename: str = "<string>",
+        fast: bool = True,
+        max_work: int | None = None,
+        engine: str | None = None,
+    ) -> PreparedGame:
         return cls(parse_text(text, filename), fast=fast, max_work=max_work, engine=engine)
 
     # -- compilation -----------------------------------------------------------------------
@@ -230,8 +244,12 @@ class PreparedGame:
 
     def _player_count(self, setup: SList, scope: Scope) -> int:
         first = setup.items[1] if len(setup.items) > 1 else None
-        if not (isinstance(first, SList) and len(first.items) == 3 and kw(first.items[0], "create")
-                and kw(first.items[1], "players")):
+        if not (
+            isinstance(first, SList)
+            and len(first.items) == 3
+            and kw(first.items[0], "create")
+            and kw(first.items[1], "players")
+        ):
             fail("setup must start with (create players N)", first or setup, "setup")
         n_node = first.items[2]
         n = None
@@ -259,8 +277,14 @@ class PreparedGame:
         return card_name(self.card_table.attrs[c])
 
     # -- playing ---------------------------------------------------------------------------
-    def new_state(self, seed: int = 0, record=False, max_steps: int = DEFAULT_MAX_STEPS,
-                  track: bool = False, max_work: int | None = None) -> State:
+    def new_state(
+        self,
+        seed: int = 0,
+        record=False,
+        max_steps: int = DEFAULT_MAX_STEPS,
+        track: bool = False,
+        max_work: int | None = None,
+    ) -> State:
         """A new game, dealt and played up to its first decision (or to its end).
 
         Chance (shuffles, ``random``, ties of max/min) draws from the state's own generator,
@@ -308,10 +332,18 @@ class PreparedGame:
             run(s, env)
         self._flow.run(s, env)
 
-    def play(self, players: Sequence | None = None, seed: int = 0, record=False,
-             max_steps: int = DEFAULT_MAX_STEPS, describe: bool = False, reveal: bool = False,
-             on_decision: Callable | None = None, timeout: float | None = None,
-             max_work: int | None = None) -> GameResult:
+    def play(
+        self,
+        players: Sequence | None = None,
+        seed: int = 0,
+        record=False,
+        max_steps: int = DEFAULT_MAX_STEPS,
+        describe: bool = False,
+        reveal: bool = False,
+        on_decision: Callable | None = None,
+        timeout: float | None = None,
+        max_work: int | None = None,
+    ) -> GameResult:
         """Play one game. ``players`` has one Player per seat (random players by default).
 
         ``record`` is as in ``new_state``: the events end in ``result.events``.
@@ -340,8 +372,9 @@ class PreparedGame:
 
         def watch(state, p, options, i):
             if deadline is not None and time.perf_counter() > deadline:
-                raise TimeLimitExceeded(f"the game was stopped after {timeout:g} s (--timeout), "
-                                        f"at decision {state.decisions}")
+                raise TimeLimitExceeded(
+                    f"the game was stopped after {timeout:g} s (--timeout), at decision {state.decisions}"
+                )
             text = options[i].describe(-1 if not reveal else None) if describe else ""
             choices.append(Decision(state.decisions, p, i, len(options), text))
             if on_decision is not None:
@@ -354,13 +387,13 @@ class PreparedGame:
             exc.source = self.source.text
             if watched:
                 # what happened up to the error, for a transcript of the stopped game
-                exc.partial = GameResult(seed, None, None, [], s.decisions, s.options_total, s.steps, s,
-                                         events, choices)
+                exc.partial = GameResult(
+                    seed, None, None, [], s.decisions, s.options_total, s.steps, s, events, choices
+                )
             raise
         scores = s.scores
         ranks, winners = rank(scores, self.scoring_max)
-        return GameResult(seed, scores, ranks, winners, s.decisions, s.options_total, s.steps, s,
-                          events, choices)
+        return GameResult(seed, scores, ranks, winners, s.decisions, s.options_total, s.steps, s, events, choices)
 
     def random_rollout(self, seed: int, max_steps: int = DEFAULT_MAX_STEPS, max_work: int | None = None) -> State:
         """One game with random players and nothing recorded: the simulation hot path.
@@ -437,11 +470,23 @@ def load(path: str | Path, fast: bool = True, max_work: int | None = None, engin
     return PreparedGame(parse_file(path), fast=fast, max_work=max_work, engine=engine)
 
 
-def loads(text: str, filename: str = "<string>", fast: bool = True, max_work: int | None = None,
-          engine: str | None = None) -> PreparedGame:
+def loads(
+    text: str, filename: str = "<string>", fast: bool = True, max_work: int | None = None, engine: str | None = None
+) -> PreparedGame:
     """Parse and compile RECYCLE text (``fast``, ``max_work`` and ``engine`` as in ``load``)."""
     return PreparedGame.from_text(text, filename, fast=fast, max_work=max_work, engine=engine)
 
 
-__all__ = ["PreparedGame", "GameResult", "Decision", "load", "loads", "rank", "StepLimitExceeded",
-           "RecycleCompileError", "DEFAULT_MAX_STEPS", "DEFAULT_MAX_WORK", "MAX_EVENTS"]
+__all__ = [
+    "PreparedGame",
+    "GameResult",
+    "Decision",
+    "load",
+    "loads",
+    "rank",
+    "StepLimitExceeded",
+    "RecycleCompileError",
+    "DEFAULT_MAX_STEPS",
+    "DEFAULT_MAX_WORK",
+    "MAX_EVENTS",
+]

@@ -123,8 +123,7 @@ def redeal(state, plan: list, rng) -> dict:
         elif env is not None:
             state.env = [_rename(v, renamed, memo) if isinstance(v, (list, Card)) else v for v in env]
         if state.frames:
-            state.frames = [(_rename(f[0], renamed, memo), f[1]) if type(f) is tuple else f
-                            for f in state.frames]
+            state.frames = [(_rename(f[0], renamed, memo), f[1]) if type(f) is tuple else f for f in state.frames]
         state.options = None
     return renamed
 

@@ -76,10 +76,14 @@ def public_game(game) -> PublicGame:
     got = _GAMES.get(game)
     if got is None or len(got.card_names) != len(game.card_attrs):
         got = _GAMES[game] = PublicGame(
-            game.name, game.nplayers, bool(game.scoring_max),
+            game.name,
+            game.nplayers,
+            bool(game.scoring_max),
             tuple(MappingProxyType(dict(a)) for a in game.card_attrs),
             tuple(game.card_name(c) for c in range(len(game.card_attrs))),
-            PublicLayout(tuple(game.layout.infos)), getattr(game, "words", NO_WORDS))
+            PublicLayout(tuple(game.layout.infos)),
+            getattr(game, "words", NO_WORDS),
+        )
     return got
 
 
@@ -145,9 +149,16 @@ def player_view(state, player: int) -> PlayerView:
     visible = tuple(obs.can_see(i) for i in range(n))
     seen = tuple(tuple(obs.cards(i)) if visible[i] else (None,) * len(state.locs[i]) for i in range(n))
     return PlayerView(
-        int(player), int(obs.current_player), obs.decisions_so_far, public_game(state.game), seen, visible,
-        tuple((k, int(v)) for k, v in obs.ints().items()), tuple((k, str(v)) for k, v in obs.strs().items()),
-        tuple(sorted((int(c), int(i)) for c, i in obs.known_locations().items())))
+        int(player),
+        int(obs.current_player),
+        obs.decisions_so_far,
+        public_game(state.game),
+        seen,
+        visible,
+        tuple((k, int(v)) for k, v in obs.ints().items()),
+        tuple((k, str(v)) for k, v in obs.strs().items()),
+        tuple(sorted((int(c), int(i)) for c, i in obs.known_locations().items())),
+    )
 
 
 _CHOOSER = object()  # describe()/render() without a viewer: as the chooser sees it
@@ -174,16 +185,22 @@ class PublicOption:
         (``viewer`` is accepted for the ``Option`` API it replaces, and ignored: a player
         sees options as their chooser only.)"""
         if viewer is not _CHOOSER and viewer != self.player:
-            warnings.warn("a player sees options as their chooser only: describe(viewer) is ignored",
-                          DeprecationWarning, stacklevel=2)
+            warnings.warn(
+                "a player sees options as their chooser only: describe(viewer) is ignored",
+                DeprecationWarning,
+                stacklevel=2,
+            )
         return self.words
 
     def render(self, viewer=_CHOOSER) -> str:
         """The option's forms with the values bound in them filled in (cards the chooser
         does not see as ``?``); ``viewer`` is ignored, as in ``describe``."""
         if viewer is not _CHOOSER and viewer != self.player:
-            warnings.warn("a player sees options as their chooser only: render(viewer) is ignored",
-                          DeprecationWarning, stacklevel=2)
+            warnings.warn(
+                "a player sees options as their chooser only: render(viewer) is ignored",
+                DeprecationWarning,
+                stacklevel=2,
+            )
         return self.text
 
     def __int__(self) -> int:
@@ -232,11 +249,15 @@ def _told_in(world, index: int, chooser: int):
         events = effects(world, steps, chooser, watch=True)
         # the steps after one that draws from the generator were listed by a draw: the future's
         drawing = next((k for k, (item, _) in enumerate(steps) if item.draws), len(steps))
-        text = render(world.game, world, steps[:drawing + 1], chooser, chooser)
+        text = render(world.game, world, steps[: drawing + 1], chooser, chooser)
         if drawing + 1 < len(steps):
             text += f"; {AT_RANDOM}"
-        return (describe_option(world, steps, chooser, chooser, events), text,
-                tuple(moved_cards(world, events, chooser)), masked_key(world, steps, chooser))
+        return (
+            describe_option(world, steps, chooser, chooser, events),
+            text,
+            tuple(moved_cards(world, events, chooser)),
+            masked_key(world, steps, chooser),
+        )
     except RecycleRuntimeError:
         return None
 
@@ -268,10 +289,15 @@ def _common(index: int, chooser: int, told: list) -> PublicOption:
     words, text, cards, key = zip(*told)
     same_cards = all(c == cards[0] for c in cards[1:])
     return PublicOption(
-        index, chooser, _common_parts(words, _coarse), _common_parts(text, None),
+        index,
+        chooser,
+        _common_parts(words, _coarse),
+        _common_parts(text, None),
         cards[0] if same_cards else tuple(c for c in cards[0] if c is not None and all(c in k for k in cards[1:])),
-        key[0] if all(k == key[0] for k in key[1:])
-        else ("varies", index, tuple(step for step in key[0] if all(step in k for k in key[1:]))))
+        key[0]
+        if all(k == key[0] for k in key[1:])
+        else ("varies", index, tuple(step for step in key[0] if all(step in k for k in key[1:]))),
+    )
 
 
 def _common_parts(texts, coarse) -> str:

@@ -26,6 +26,7 @@ def _copied(rng):
 
 # -- stepping from outside: the OpenSpiel-style API on State --------------------------------
 
+
 def _copy_value(v, memo: dict):
     """A copy of a variable's value for a cloned state: views and group lists are copied
     (a move out of a view changes it), shared lists stay shared; the rest is immutable."""
@@ -219,8 +220,7 @@ class _Stepping:
         c.seed = self.seed
         c.history = self.history[:]
         memo: dict = {}
-        c.env = [_copy_value(v, memo) if isinstance(v, list) else v for v in self.env] \
-            if self.env is not None else None
+        c.env = [_copy_value(v, memo) if isinstance(v, list) else v for v in self.env] if self.env is not None else None
         c.frames = None if self.frames is None else [_copy_frame(f, memo) for f in self.frames]
         c.waiting = self.waiting
         c.options = None
@@ -253,8 +253,6 @@ class _Stepping:
         return state_reduce(self)
 
 
-
-
 class State(_Stepping):
     """The mutable state of one game in progress. Created by ``PreparedGame.new_state``.
 
@@ -262,11 +260,41 @@ class State(_Stepping):
     ``apply(option)``, ``clone()``, ``observation(p)``, ``is_terminal()``, ``returns()``.
     """
 
-    __slots__ = ("game", "locs", "card_loc", "ints", "strs", "points", "pstack", "tstack", "rng",
-                 "events", "steps", "rounds", "decisions", "options_total", "max_steps", "chooser",
-                 "team_members", "team_of", "nteams", "scores", "decide",
-                 "seed", "history", "work", "max_work", "nevents", "env", "frames", "waiting", "options", "chosen", "knowledge",
-                 "unsaved")
+    __slots__ = (
+        "game",
+        "locs",
+        "card_loc",
+        "ints",
+        "strs",
+        "points",
+        "pstack",
+        "tstack",
+        "rng",
+        "events",
+        "steps",
+        "rounds",
+        "decisions",
+        "options_total",
+        "max_steps",
+        "chooser",
+        "team_members",
+        "team_of",
+        "nteams",
+        "scores",
+        "decide",
+        "seed",
+        "history",
+        "work",
+        "max_work",
+        "nevents",
+        "env",
+        "frames",
+        "waiting",
+        "options",
+        "chosen",
+        "knowledge",
+        "unsaved",
+    )
 
     def __init__(self, game, rng: Stream, record: bool, max_steps: int, max_work: int = DEFAULT_MAX_WORK):
         self.game = game
@@ -335,9 +363,18 @@ class State(_Stepping):
     # -- snapshots, used when working out options that need the state mid-option --------
     def snapshot(self):
         """A copy of everything an action can change (not the RNG or counters)."""
-        return ([loc[:] for loc in self.locs], self.card_loc[:], self.ints[:], self.strs[:], self.points[:],
-                [c[:] for c in self.pstack], [c[:] for c in self.tstack],
-                [m[:] for m in self.team_members], self.team_of[:], self.nteams)
+        return (
+            [loc[:] for loc in self.locs],
+            self.card_loc[:],
+            self.ints[:],
+            self.strs[:],
+            self.points[:],
+            [c[:] for c in self.pstack],
+            [c[:] for c in self.tstack],
+            [m[:] for m in self.team_members],
+            self.team_of[:],
+            self.nteams,
+        )
 
     def restore(self, snap, keep: bool = False) -> None:
         """Undo everything since ``snapshot()``; ``keep``: the snapshot may be restored again.
@@ -352,7 +389,7 @@ class State(_Stepping):
         for lst, saved in zip(self.locs, locs):
             if lst != saved:
                 lst[:] = saved
-        del self.locs[len(locs):]
+        del self.locs[len(locs) :]
         self.card_loc, self.ints, self.strs, self.points = card_loc, ints, strs, points
         for stack, saved_stack in ((self.pstack, pstack), (self.tstack, tstack)):
             if len(stack) != len(saved_stack):

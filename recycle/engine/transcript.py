@@ -21,8 +21,23 @@ def use_ascii() -> None:
     SUITS.update(ASCII_SUITS)
     ARROWS.update(ASCII_ARROWS)
     TIMES[0] = "x"
-RANKS = {"ACE": "A", "TWO": "2", "THREE": "3", "FOUR": "4", "FIVE": "5", "SIX": "6", "SEVEN": "7",
-         "EIGHT": "8", "NINE": "9", "TEN": "10", "JACK": "J", "QUEEN": "Q", "KING": "K"}
+
+
+RANKS = {
+    "ACE": "A",
+    "TWO": "2",
+    "THREE": "3",
+    "FOUR": "4",
+    "FIVE": "5",
+    "SIX": "6",
+    "SEVEN": "7",
+    "EIGHT": "8",
+    "NINE": "9",
+    "TEN": "10",
+    "JACK": "J",
+    "QUEEN": "Q",
+    "KING": "K",
+}
 
 
 def card_name(attrs: dict) -> str:

@@ -48,7 +48,8 @@ class Observation:
             raise StepLimitExceeded(
                 f"the game's work budget of {s.max_work:,} units was used up by the look-ahead players' "
                 f"simulations that did not reach the end of the game (a game that never ends?), at decision "
-                f"{s.decisions}; raise it with --max-work (max_work) if the game is meant to be this long")
+                f"{s.decisions}; raise it with --max-work (max_work) if the game is meant to be this long"
+            )
 
     @property
     def current_player(self) -> int:
@@ -93,8 +94,9 @@ class Observation:
         from what it observed earlier (empty when the state does not track it)."""
         s = self._state
         infos = s.game.layout.infos
-        return {c: i for c, i in s.known_locations(self.player).items()
-                if not may_see(infos[i], self.player, s.team_of)}
+        return {
+            c: i for c, i in s.known_locations(self.player).items() if not may_see(infos[i], self.player, s.team_of)
+        }
 
     def ints(self) -> dict[str, int]:
         """All integer storages (public to everyone), by label."""

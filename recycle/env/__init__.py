@@ -23,8 +23,9 @@ def _adapter(module: str, what: str):
     try:
         return importlib.import_module(f".{module}", __name__)
     except ModuleNotFoundError as exc:
-        raise MissingExtra(f"{what} needs {exc.name!r}, which is not installed: pip install -e '.[rl]' "
-                           "(or bash setup.sh)") from exc
+        raise MissingExtra(
+            f"{what} needs {exc.name!r}, which is not installed: pip install -e '.[rl]' (or bash setup.sh)"
+        ) from exc
 
 
 def pettingzoo_env(path, seed: int | None = None, **kwargs):

@@ -39,8 +39,14 @@ class RecycleAECEnv(AECEnv):
 
     metadata = {"render_modes": ["human", "ansi"], "name": "recycle_v0", "is_parallelizable": False}  # noqa: RUF012 - PettingZoo's API
 
-    def __init__(self, spec: EnvSpec, seed: int | None = None, render_mode: str | None = None,
-                 describe: bool = False, option_observations: bool = False):
+    def __init__(
+        self,
+        spec: EnvSpec,
+        seed: int | None = None,
+        render_mode: str | None = None,
+        describe: bool = False,
+        option_observations: bool = False,
+    ):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
@@ -56,11 +62,15 @@ class RecycleAECEnv(AECEnv):
         hi = np.full(spec.obs_size, np.inf, np.float32)
         for name in ("cards", "top", "turn", "choice"):
             a, b = spec.sections[name]
-            lo[a:a + b], hi[a:a + b] = 0.0, 1.0
+            lo[a : a + b], hi[a : a + b] = 0.0, 1.0
         a, b = spec.sections["sizes"]
-        lo[a:a + b] = 0.0
-        obs_space = spaces.Dict({"observation": spaces.Box(lo, hi, dtype=np.float32),
-                                 "action_mask": spaces.Box(0, 1, (spec.num_actions,), dtype=np.int8)})
+        lo[a : a + b] = 0.0
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(lo, hi, dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, (spec.num_actions,), dtype=np.int8),
+            }
+        )
         act_space = spaces.Discrete(spec.num_actions)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
@@ -116,8 +126,10 @@ class RecycleAECEnv(AECEnv):
         s = self.state
         n = s.num_options()
         if action is None or not 0 <= int(action) < n:
-            raise ValueError(f"{agent}: action {action} is not legal here: the decision offers {n} options "
-                             f"(0..{n - 1}; see the action mask)")
+            raise ValueError(
+                f"{agent}: action {action} is not legal here: the decision offers {n} options "
+                f"(0..{n - 1}; see the action mask)"
+            )
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         try:
@@ -181,9 +193,17 @@ class RecycleAECEnv(AECEnv):
         self.state = None
 
 
-def pettingzoo_env(path, seed: int | None = None, *, reward: str = "win", max_actions: int | None = None,
-                   max_steps: int = DEFAULT_MAX_STEPS, render_mode: str | None = None,
-                   describe: bool = False, option_observations: bool = False) -> RecycleAECEnv:
+def pettingzoo_env(
+    path,
+    seed: int | None = None,
+    *,
+    reward: str = "win",
+    max_actions: int | None = None,
+    max_steps: int = DEFAULT_MAX_STEPS,
+    render_mode: str | None = None,
+    describe: bool = False,
+    option_observations: bool = False,
+) -> RecycleAECEnv:
     """A PettingZoo AEC environment of the game at ``path`` (or a ``PreparedGame``).
 
     ``seed``: the deal of the first ``reset()`` without a seed. ``reward``: ``"win"`` (1 to
@@ -191,5 +211,6 @@ def pettingzoo_env(path, seed: int | None = None, *, reward: str = "win", max_ac
     action space, instead of the sampled one. ``describe``: put the legal options in words
     in the acting agent's ``info``; ``option_observations``: put there what it would see
     right after each option (``EnvSpec.after_vectors``)."""
-    return RecycleAECEnv(spec_for(path, max_actions, reward, max_steps), seed, render_mode, describe,
-                         option_observations)
+    return RecycleAECEnv(
+        spec_for(path, max_actions, reward, max_steps), seed, render_mode, describe, option_observations
+    )

@@ -41,7 +41,7 @@ from ..errors import RecycleError
 from ..lang.syntax.reader import SList
 from ..lang.forms.values import HIDDEN, OTHERS, PRIVATE, may_see, visibility_class
 
-SAMPLE_GAMES = 64          # random games played to find the action space and the locations used
+SAMPLE_GAMES = 64  # random games played to find the action space and the locations used
 SAMPLE_DECISIONS = 10_000  # ... or fewer, once this many decisions were seen in all
 REWARDS = ("win", "score")
 
@@ -64,8 +64,8 @@ class Sample:
     decisions: int = 0
     max_options: int = 0
     max_decisions: int = 0
-    used_locs: set = field(default_factory=set)   # (kind, name, owner kind)
-    used_ints: set = field(default_factory=set)   # (name, owner kind)
+    used_locs: set = field(default_factory=set)  # (kind, name, owner kind)
+    used_ints: set = field(default_factory=set)  # (name, owner kind)
     first_error: str = ""
 
 
@@ -132,10 +132,10 @@ def choice_forms(game: PreparedGame) -> list[tuple[int, int]]:
 class Slot:
     """One location (or storage) of the observation, its owner relative to the viewer."""
 
-    kind: str        # vloc, iloc, ... (sto for a storage)
+    kind: str  # vloc, iloc, ... (sto for a storage)
     name: str
     owner_kind: str  # game, player or team
-    owner: int       # relative seat for a player (0 = the viewer), team index, 0 for the game
+    owner: int  # relative seat for a player (0 = the viewer), team index, 0 for the game
 
     @property
     def label(self) -> str:
@@ -149,12 +149,19 @@ class Slot:
 class EnvSpec:
     """The action space and observation layout of one game (see the module docstring)."""
 
-    def __init__(self, game: PreparedGame, max_actions: int | None = None, reward: str = "win",
-                 max_steps: int = DEFAULT_MAX_STEPS, samples: int = SAMPLE_GAMES):
+    def __init__(
+        self,
+        game: PreparedGame,
+        max_actions: int | None = None,
+        reward: str = "win",
+        max_steps: int = DEFAULT_MAX_STEPS,
+        samples: int = SAMPLE_GAMES,
+    ):
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
-        if max_actions is not None and (isinstance(max_actions, bool) or not isinstance(max_actions, int)
-                                        or max_actions < 1):
+        if max_actions is not None and (
+            isinstance(max_actions, bool) or not isinstance(max_actions, int) or max_actions < 1
+        ):
             raise ValueError(f"max_actions must be a positive integer, not {max_actions!r}")
         self.game = game
         self.reward = reward
@@ -182,9 +189,14 @@ class EnvSpec:
         self.choices = choice_forms(game)
         self._choice_index = {c: i for i, c in enumerate(self.choices)}
         nc = self.ncards
-        sizes = [("cards", (len(self.card_slots) + 1) * nc), ("top", len(self.card_slots) * nc),
-                 ("sizes", len(self.size_slots) + 1), ("ints", len(self.int_slots)), ("turn", n),
-                 ("choice", len(self.choices))]
+        sizes = [
+            ("cards", (len(self.card_slots) + 1) * nc),
+            ("top", len(self.card_slots) * nc),
+            ("sizes", len(self.size_slots) + 1),
+            ("ints", len(self.int_slots)),
+            ("turn", n),
+            ("choice", len(self.choices)),
+        ]
         self.sections: dict[str, tuple[int, int]] = {}
         at = 0
         for name, size in sizes:
@@ -296,8 +308,9 @@ class EnvSpec:
         from ..engine.public import probe_worlds
 
         n = s.num_options()
-        known = {c for lst, info in zip(s.locs, self.game.layout.infos) if lst
-                 and may_see(info, p, s.team_of) for c in lst}
+        known = {
+            c for lst, info in zip(s.locs, self.game.layout.infos) if lst and may_see(info, p, s.team_of) for c in lst
+        }
         now = self.vector(s, p, None, known)
         out = np.tile(now, (n, 1))
         rows = [self._rows_after(w, p, n, known) for w in probe_worlds(s, p, n)]
@@ -334,12 +347,16 @@ class EnvSpec:
         more than the action space."""
         n = s.num_options()
         if n > self.num_actions:
-            why = ("as given" if self.action_source == "given" else
-                   f"found by sampling {self.sample.games} random games, whose largest decision offered "
-                   f"{self.sample.max_options}, with a margin")
+            why = (
+                "as given"
+                if self.action_source == "given"
+                else f"found by sampling {self.sample.games} random games, whose largest decision offered "
+                f"{self.sample.max_options}, with a margin"
+            )
             raise ActionSpaceExceeded(
                 f"{self.game.name}: a decision offers {n} options, more than the action space of "
-                f"{self.num_actions} ({why}); make the environment again with max_actions={2 * n} or more")
+                f"{self.num_actions} ({why}); make the environment again with max_actions={2 * n} or more"
+            )
         return n
 
     def rewards(self, s) -> list[float]:
@@ -358,40 +375,64 @@ class EnvSpec:
     # -- telling ---------------------------------------------------------------------------
     def labels(self) -> dict[str, list[str]]:
         """The slot labels of each section, in order (a card block spans ``ncards`` entries)."""
-        return {"cards": [sl.label for sl in self.card_slots] + ["elsewhere"],
-                "top": [sl.label for sl in self.card_slots],
-                "sizes": [sl.label for sl in self.size_slots] + ["elsewhere"],
-                "ints": [sl.label for sl in self.int_slots],
-                "turn": ["me"] + [f"+{r}" for r in range(1, self.nplayers)],
-                "choice": [f"line {a}:{b}" for a, b in self.choices]}
+        return {
+            "cards": [sl.label for sl in self.card_slots] + ["elsewhere"],
+            "top": [sl.label for sl in self.card_slots],
+            "sizes": [sl.label for sl in self.size_slots] + ["elsewhere"],
+            "ints": [sl.label for sl in self.int_slots],
+            "turn": ["me"] + [f"+{r}" for r in range(1, self.nplayers)],
+            "choice": [f"line {a}:{b}" for a, b in self.choices],
+        }
 
     def to_dict(self) -> dict:
         smp = self.sample
-        return {"game": self.game.name, "players": self.nplayers, "cards": self.ncards,
-                "actions": self.num_actions, "action_space": self.action_source,
-                "sampled": {"games": smp.games, "failed": smp.failed, "decisions": smp.decisions,
-                            "max_options": smp.max_options, "max_decisions": smp.max_decisions,
-                            "first_error": smp.first_error},
-                "observation_size": self.obs_size,
-                "sections": {name: {"start": a, "size": b, "slots": self.labels()[name]}
-                             for name, (a, b) in self.sections.items()},
-                "reward": self.reward}
+        return {
+            "game": self.game.name,
+            "players": self.nplayers,
+            "cards": self.ncards,
+            "actions": self.num_actions,
+            "action_space": self.action_source,
+            "sampled": {
+                "games": smp.games,
+                "failed": smp.failed,
+                "decisions": smp.decisions,
+                "max_options": smp.max_options,
+                "max_decisions": smp.max_decisions,
+                "first_error": smp.first_error,
+            },
+            "observation_size": self.obs_size,
+            "sections": {
+                name: {"start": a, "size": b, "slots": self.labels()[name]} for name, (a, b) in self.sections.items()
+            },
+            "reward": self.reward,
+        }
 
     def describe(self) -> str:
         smp = self.sample
         g = self.game
-        lines = [f"{g.name}: {self.nplayers} players, {self.ncards} cards",
-                 f"actions: {self.num_actions} (an action is the index of a legal option; "
-                 + ("given as max_actions)" if self.action_source == "given" else
-                    f"max(2M, M+8) with M = {smp.max_options}, the most options at a decision in "
-                    f"{smp.games} random games of seeds 0..{smp.games + smp.failed - 1})"),
-                 f"observation: {self.obs_size} float32 values, from the viewer's seat (me, +1 = next player)"]
+        lines = [
+            f"{g.name}: {self.nplayers} players, {self.ncards} cards",
+            f"actions: {self.num_actions} (an action is the index of a legal option; "
+            + (
+                "given as max_actions)"
+                if self.action_source == "given"
+                else f"max(2M, M+8) with M = {smp.max_options}, the most options at a decision in "
+                f"{smp.games} random games of seeds 0..{smp.games + smp.failed - 1})"
+            ),
+            f"observation: {self.obs_size} float32 values, from the viewer's seat (me, +1 = next player)",
+        ]
         labels = self.labels()
         for name, (a, b) in self.sections.items():
             per = f" ({self.ncards} per slot)" if name in ("cards", "top") else ""
             lines.append(f"  [{a}:{a + b}] {name}{per}: {', '.join(labels[name]) or '-'}")
-        lines.append("rewards: " + ("1 to each winner (all players tied for the best score), 0 to the others"
-                                    if self.reward == "win" else "each player's final score"))
+        lines.append(
+            "rewards: "
+            + (
+                "1 to each winner (all players tied for the best score), 0 to the others"
+                if self.reward == "win"
+                else "each player's final score"
+            )
+        )
         if smp.failed:
             lines.append(f"note: {smp.failed} sampled games stopped with an error ({smp.first_error})")
         if smp.games and not smp.max_options:
@@ -402,8 +443,9 @@ class EnvSpec:
 _CACHE: dict = {}
 
 
-def spec_for(path_or_game, max_actions: int | None = None, reward: str = "win",
-             max_steps: int = DEFAULT_MAX_STEPS) -> EnvSpec:
+def spec_for(
+    path_or_game, max_actions: int | None = None, reward: str = "win", max_steps: int = DEFAULT_MAX_STEPS
+) -> EnvSpec:
     """The ``EnvSpec`` of a game file (or a ``PreparedGame``); a file's spec is kept while it
     is unchanged, so making many environments of one game samples it once."""
     if isinstance(path_or_game, PreparedGame):

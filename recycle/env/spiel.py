@@ -56,8 +56,8 @@ class _Core:
     def __init__(self, spec: EnvSpec):
         self.spec = spec
         self.deal: list[int] = []
-        self.s = None          # the recycle State, once dealt
-        self.log: list = []    # events and ("d", player, option) decisions, in order
+        self.s = None  # the recycle State, once dealt
+        self.log: list = []  # events and ("d", player, option) decisions, in order
         self.truncated = ""
         # per player: the log entries told as it saw them (told lazily: [tokens, entries told])
         self.seen = [[[f"P{p}"], 0] for p in range(spec.nplayers)]
@@ -83,8 +83,12 @@ class _Core:
             if len(self.deal) == DEAL_BYTES:
                 spec = self.spec
                 try:
-                    self.s = spec.game.new_state(seed=int.from_bytes(bytes(self.deal), "big"), record=self.log,
-                                                 track=True, max_steps=spec.max_steps)
+                    self.s = spec.game.new_state(
+                        seed=int.from_bytes(bytes(self.deal), "big"),
+                        record=self.log,
+                        track=True,
+                        max_steps=spec.max_steps,
+                    )
                 except StepLimitExceeded as exc:
                     self.truncated = str(exc)
                     self.s = _Stopped()
@@ -110,8 +114,9 @@ class _Core:
         # OpenSpiel serializes a Python state as a pickle of its attributes (this core): it
         # is pickled as the game and the actions applied, replayed when it is loaded
         if self.resampled:
-            raise TypeError("cannot pickle a state dealt again by resample_from_infostate: "
-                            "its actions do not lead to it")
+            raise TypeError(
+                "cannot pickle a state dealt again by resample_from_infostate: its actions do not lead to it"
+            )
         return (_core_from_saved, (spec_record(self.spec), state_text(self)))
 
 
@@ -232,8 +237,10 @@ class RecycleState(pyspiel.State):
         if got is None:
             view = s.observation(player)
             to_move = "over" if s.is_terminal() else f"P{s.current_player()} to move"
-            locs = " ".join(f"{label}:{','.join('?' if x is None else str(x) for x in cards)}"
-                            for label, cards in view.locations().items())
+            locs = " ".join(
+                f"{label}:{','.join('?' if x is None else str(x) for x in cards)}"
+                for label, cards in view.locations().items()
+            )
             ints = " ".join(f"{k}={v}" for k, v in view.ints().items())
             got = c.cache[("o", player)] = f"P{player} {to_move} | {locs} | {ints}"
         return got
@@ -296,8 +303,9 @@ def _tell(core: _Core, player: int) -> None:
         if type(e) is tuple:
             tokens.append(f"P{e[1]}:{e[2]}" if e[1] == viewer else f"P{e[1]}")
         elif isinstance(e, MoveEvent):
-            seen = ((e.src is not None and may_see(infos[e.src], viewer, team_of))
-                    or (e.dst is not None and may_see(infos[e.dst], viewer, team_of)))
+            seen = (e.src is not None and may_see(infos[e.src], viewer, team_of)) or (
+                e.dst is not None and may_see(infos[e.dst], viewer, team_of)
+            )
             tokens.append(f"{e.action[0]}{e.card if seen else '?'}:{e.src}>{e.dst}")
         elif isinstance(e, StorageEvent):
             tokens.append(f"{e.slot}={e.value}")
@@ -320,7 +328,7 @@ class _Observer:
         self.spec = spec
         self.perfect_recall = perfect_recall
         self.tensor = np.zeros(spec.obs_size, np.float32)
-        self.dict = {name: self.tensor[a:a + b] for name, (a, b) in spec.sections.items()}
+        self.dict = {name: self.tensor[a : a + b] for name, (a, b) in spec.sections.items()}
 
     def set_from(self, state, player):
         s = state.recycle_state()
@@ -339,9 +347,15 @@ class RecycleGame(pyspiel.Game):
     def __init__(self, params=None):
         spec = self.spec
         lo, hi = spec.reward_range()
-        info = pyspiel.GameInfo(num_distinct_actions=spec.num_actions, max_chance_outcomes=OUTCOMES,
-                                num_players=spec.nplayers, min_utility=lo, max_utility=hi,
-                                utility_sum=None, max_game_length=DEAL_BYTES + spec.max_steps)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=spec.num_actions,
+            max_chance_outcomes=OUTCOMES,
+            num_players=spec.nplayers,
+            min_utility=lo,
+            max_utility=hi,
+            utility_sum=None,
+            max_game_length=DEAL_BYTES + spec.max_steps,
+        )
         super().__init__(self.game_type, info, params or {})
 
     def new_initial_state(self):
@@ -377,16 +391,21 @@ def _game_class(spec: EnvSpec):
         name = f"{base}_{k}"
     n = spec.nplayers
     game_type = pyspiel.GameType(
-        short_name=name, long_name=f"RECYCLE {spec.game.name}",
+        short_name=name,
+        long_name=f"RECYCLE {spec.game.name}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=n, min_num_players=n,
-        provides_information_state_string=True, provides_information_state_tensor=True,
-        provides_observation_string=True, provides_observation_tensor=True,
-        parameter_specification={})
+        max_num_players=n,
+        min_num_players=n,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={},
+    )
     cls = type(f"RecycleGame_{name}", (RecycleGame,), {"spec": spec, "game_type": game_type})
     pyspiel.register_game(game_type, cls)
     _CLASSES[id(spec)] = cls
@@ -394,8 +413,9 @@ def _game_class(spec: EnvSpec):
     return cls
 
 
-def openspiel_game(path, *, reward: str = "win", max_actions: int | None = None,
-                   max_steps: int = DEFAULT_MAX_STEPS) -> RecycleGame:
+def openspiel_game(
+    path, *, reward: str = "win", max_actions: int | None = None, max_steps: int = DEFAULT_MAX_STEPS
+) -> RecycleGame:
     """An OpenSpiel game of the game at ``path`` (or a ``PreparedGame``), registered with
     pyspiel as ``python_recycle_NAME`` (so ``pyspiel.load_game`` finds it afterwards).
     ``reward``, ``max_actions``, ``max_steps``: as in ``pettingzoo_env``."""

@@ -18,9 +18,17 @@ from concurrent.futures import ThreadPoolExecutor
 
 from .registry import NativeUnsupported
 
-__all__ = ["NativeUnsupported", "NativeUnavailable", "native_game", "rollout_records", "native_source",
-           "why_not_native", "available", "native_ready",
-           "native_playouts"]
+__all__ = [
+    "NativeUnsupported",
+    "NativeUnavailable",
+    "native_game",
+    "rollout_records",
+    "native_source",
+    "why_not_native",
+    "available",
+    "native_ready",
+    "native_playouts",
+]
 
 
 class NativeUnavailable(Exception):
@@ -126,7 +134,7 @@ def rollout_arrays(game, seeds, max_steps: int, threads: int = 1, max_work: int 
     if threads > 1 and len(keys) > 1:
         # each call makes its own native arrays: two runs on one game may share the pool
         size = -(-len(keys) // threads)
-        parts = [keys[i:i + size] for i in range(0, len(keys), size)]
+        parts = [keys[i : i + size] for i in range(0, len(keys), size)]
         results = list(_pool(threads).map(lambda part: ng.rollouts_of_keys(part, max_steps, work), parts))
         return np.concatenate([r[0] for r in results]), np.concatenate([r[1] for r in results])
     scores, counts, _ = ng.rollouts_of_keys(keys, max_steps, work)

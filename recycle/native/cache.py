@@ -92,6 +92,7 @@ def digest(*parts: str) -> str:
 
 # --- the folder ---------------------------------------------------------------------------
 
+
 def base_folder() -> Path | None:
     """recycle's cache folder as the environment names it now (``codecache.cache_dir``)."""
     return codecache.cache_dir()
@@ -128,8 +129,9 @@ def _open(base: Path | None) -> int | None:
             os.mkdir(FOLDER, 0o700, dir_fd=parent)
         except FileExistsError:
             pass
-        fd = os.open(FOLDER, os.O_RDONLY | os.O_DIRECTORY | codecache._NOFOLLOW | getattr(os, "O_CLOEXEC", 0),
-                     dir_fd=parent)
+        fd = os.open(
+            FOLDER, os.O_RDONLY | os.O_DIRECTORY | codecache._NOFOLLOW | getattr(os, "O_CLOEXEC", 0), dir_fd=parent
+        )
     except OSError as exc:  # a link or a file of that name, or no room: compiled each time
         say(f"not using the native cache {where}: {_why_not_opened(parent, exc)}")
         return None
@@ -138,8 +140,10 @@ def _open(base: Path | None) -> int | None:
     try:
         st = os.fstat(fd)
         if st.st_uid != os.geteuid():
-            say(f"not using the native cache {where}: it is owned by user {st.st_uid}, not by this user "
-                 f"({os.geteuid()})")
+            say(
+                f"not using the native cache {where}: it is owned by user {st.st_uid}, not by this user "
+                f"({os.geteuid()})"
+            )
             os.close(fd)
             return None
         if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
@@ -149,8 +153,10 @@ def _open(base: Path | None) -> int | None:
                 os.unlink(codecache.KEY_NAME, dir_fd=fd)  # every entry tagged with it is made again
             except FileNotFoundError:
                 pass
-            say(f"the native cache {where} was writable by {who} (mode {stat.S_IMODE(st.st_mode):04o}): "
-                 f"made it this user's alone (0700); its entries will be compiled again")
+            say(
+                f"the native cache {where} was writable by {who} (mode {stat.S_IMODE(st.st_mode):04o}): "
+                f"made it this user's alone (0700); its entries will be compiled again"
+            )
         return fd
     except OSError:
         os.close(fd)
@@ -170,6 +176,7 @@ def _why_not_opened(parent: int, exc: OSError) -> str:
 
 
 # --- entries ------------------------------------------------------------------------------
+
 
 def _tag(key: bytes, name: str, body: bytes) -> bytes:
     # the entry's name is in the tag: a genuine entry copied under another name is refused
@@ -193,13 +200,13 @@ def _unpack(body: bytes) -> dict[str, bytes] | None:
         items = {}
         for _ in range(count):
             (size,) = struct.unpack_from(">H", body, at)
-            item = body[at + 2:at + 2 + size].decode("ascii")
+            item = body[at + 2 : at + 2 + size].decode("ascii")
             at += 2 + size
             (length,) = struct.unpack_from(">Q", body, at)
             at += 8
             if not ITEM_NAME.fullmatch(item) or item in items or at + length > len(body):
                 return None
-            items[item] = body[at:at + length]
+            items[item] = body[at : at + length]
             at += length
         return items if at == len(body) else None
     except (struct.error, UnicodeDecodeError):
@@ -231,8 +238,12 @@ def read(name: str, base: Path | None = None) -> dict[str, bytes] | None:
                 return None
             items = None
             start = len(HEADER) + TAG_BYTES
-            if raw is not None and len(raw) >= start and raw[:len(HEADER)] == HEADER \
-                    and hmac.compare_digest(raw[len(HEADER):start], _tag(key, name, raw[start:])):
+            if (
+                raw is not None
+                and len(raw) >= start
+                and raw[: len(HEADER)] == HEADER
+                and hmac.compare_digest(raw[len(HEADER) : start], _tag(key, name, raw[start:]))
+            ):
                 items = _unpack(raw[start:])
             if items is None:
                 _reject(fd, base / FOLDER / file, raw is not None)
@@ -311,6 +322,7 @@ def _touch(fd: int, file: str) -> None:
 
 # --- pruning ------------------------------------------------------------------------------
 
+
 def _is_entry(fd: int, file: str) -> bool:
     """Whether ``file`` is a regular file that starts with the entries' header."""
     try:
@@ -355,8 +367,9 @@ def prune_folder(fd: int, keep: str | None = None) -> None:
                 continue
             if ENTRY_NAME.fullmatch(e.name):
                 entries.append((st.st_mtime, st.st_size, e.name))
-            elif (_TMP.fullmatch(e.name) and now - st.st_mtime > STALE_TMP_SECONDS) \
-                    or (_LEGACY_MODULE.fullmatch(e.name) and _is_legacy_module(fd, e.name)):
+            elif (_TMP.fullmatch(e.name) and now - st.st_mtime > STALE_TMP_SECONDS) or (
+                _LEGACY_MODULE.fullmatch(e.name) and _is_legacy_module(fd, e.name)
+            ):
                 _unlink(fd, e.name)
     total = sum(size for _, size, _ in entries)
     if len(entries) <= MAX_ENTRIES and total <= MAX_BYTES:  # the usual case: no file is opened

@@ -84,7 +84,9 @@ def _machine_code_for_the_entry_only() -> bool:
     except ImportError:
         return False
     library_class = codegen.CPUCodeLibrary
-    if not all(hasattr(library_class, name) for name in ("_get_module_for_linking", "finalize", "_optimize_final_module")):
+    if not all(
+        hasattr(library_class, name) for name in ("_get_module_for_linking", "finalize", "_optimize_final_module")
+    ):
         return False
     original = cpu.CPUContext.get_executable
 
@@ -135,11 +137,33 @@ def _machine_code_for_the_entry_only() -> bool:
     return True
 
 
-_OPERATORS = frozenset({
-    operator.getitem, operator.setitem, operator.add, operator.sub, operator.mul, operator.floordiv,
-    operator.mod, operator.neg, operator.not_, operator.and_, operator.or_, operator.iadd, operator.isub,
-    operator.imul, operator.eq, operator.ne, operator.lt, operator.le, operator.gt, operator.ge, bool, min, max,
-})
+_OPERATORS = frozenset(
+    {
+        operator.getitem,
+        operator.setitem,
+        operator.add,
+        operator.sub,
+        operator.mul,
+        operator.floordiv,
+        operator.mod,
+        operator.neg,
+        operator.not_,
+        operator.and_,
+        operator.or_,
+        operator.iadd,
+        operator.isub,
+        operator.imul,
+        operator.eq,
+        operator.ne,
+        operator.lt,
+        operator.le,
+        operator.gt,
+        operator.ge,
+        bool,
+        min,
+        max,
+    }
+)
 
 
 def _operator_types_kept() -> bool:

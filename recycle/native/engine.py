@@ -137,13 +137,13 @@ class NativeGame:
         lens = np.zeros(lay.nlocs, np.int32)
         for i, lst in enumerate(s.locs):
             lens[i] = len(lst)
-            locs[i, :len(lst)] = [int(c) for c in lst]
+            locs[i, : len(lst)] = [int(c) for c in lst]
         card_loc = np.array([int(x) for x in s.card_loc] or [0], np.int32)
         ints = np.array(s.ints or [0], np.int64)
         strs = np.array([strings.get(v, 0) for v in s.strs] or [0], np.int32)
         pts = np.zeros((max(lay.npoints, 1), cap), np.int64)
         for j, pm in enumerate(s.points):
-            pts[j, :len(pm.table)] = pm.table
+            pts[j, : len(pm.table)] = pm.table
         team_of = np.array([-1 if t is None else int(t) for t in s.team_of], np.int64)
         self.initial = (locs, lens, card_loc, ints, strs, pts, team_of)
         self.nteams = s.nteams
@@ -179,11 +179,33 @@ class NativeGame:
         ver = np.zeros(nlocs + 1, np.int64)
         memo = np.zeros((max(self.module.MEMO_SITES, 1), nlocs, 3), np.int64)
         # what a dry run changes, kept (runtime.dry_state): locations, places, storages, turns
-        dry = np.zeros((max(getattr(self.module, "DRY_LEVELS", 1), 1),
-                        nlocs + 2 * self.ncards + ints.size + strs.size + pts.size + 8), np.int64)
-        return (locs.copy(), lens.copy(), card_loc.copy(), ints.copy(), strs.copy(), pts.copy(), pst, tst, ctr, keys,
-                team_of.copy(), np.zeros(SCRATCH, np.int32), ver, memo, dry, np.zeros(R_HEADER, np.int64),
-                np.zeros(T_HEADER, np.int64), np.zeros(1, np.float64))
+        dry = np.zeros(
+            (
+                max(getattr(self.module, "DRY_LEVELS", 1), 1),
+                nlocs + 2 * self.ncards + ints.size + strs.size + pts.size + 8,
+            ),
+            np.int64,
+        )
+        return (
+            locs.copy(),
+            lens.copy(),
+            card_loc.copy(),
+            ints.copy(),
+            strs.copy(),
+            pts.copy(),
+            pst,
+            tst,
+            ctr,
+            keys,
+            team_of.copy(),
+            np.zeros(SCRATCH, np.int32),
+            ver,
+            memo,
+            dry,
+            np.zeros(R_HEADER, np.int64),
+            np.zeros(T_HEADER, np.int64),
+            np.zeros(1, np.float64),
+        )
 
     def rollouts(self, seeds, max_steps: int, max_work: int, places: bool = False):
         """Play one random game per seed; returns (scores[n, P], counters[n, 5]: status, steps,
@@ -201,8 +223,19 @@ class NativeGame:
         where = np.zeros((n if places else 0, self.ncards), np.int32)
         t0 = time.perf_counter()
         no_playout = np.zeros(0, np.int64)  # the module's one entry plays rollouts
-        self.module.games(self.initial, self.new_arrays() if state is None else state, self.nteams, keys, max_steps,
-                          max_work, scores, counts, where, places, no_playout)
+        self.module.games(
+            self.initial,
+            self.new_arrays() if state is None else state,
+            self.nteams,
+            keys,
+            max_steps,
+            max_work,
+            scores,
+            counts,
+            where,
+            places,
+            no_playout,
+        )
         if not self.compiled:
             self.compiled = True
             self.compile_seconds = time.perf_counter() - t0

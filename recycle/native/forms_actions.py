@@ -52,8 +52,13 @@ def move(w, x, sc) -> None:
             w.line("ctr[WORK] += 1")
             w.check()
             return
-    if isinstance(src, SList) and len(src.items) == 2 and kw(src.items[0], "top", "bottom") \
-            and is_atom(src.items[1], VAR) and w.loc(src.items[1], sc)[0] == VIEW_T:
+    if (
+        isinstance(src, SList)
+        and len(src.items) == 2
+        and kw(src.items[0], "top", "bottom")
+        and is_atom(src.items[1], VAR)
+        and w.loc(src.items[1], sc)[0] == VIEW_T
+    ):
         # picked out of a view: the view drops the card too
         top = kw(src.items[0], "top")
         view, c = w.fresh("view"), w.fresh("card")
@@ -146,7 +151,9 @@ def owner_offset(w, owner, sc) -> str:
         if getattr(v, "type", None) == "team":
             return f"1 + NPLAYERS + {v.name}"
         return f"1 + {w.player(owner, sc)}"
-    if isinstance(owner, SList) and (head_of(owner) == "team" or (len(owner.items) == 2 and kw(owner.items[1], "team"))):
+    if isinstance(owner, SList) and (
+        head_of(owner) == "team" or (len(owner.items) == 2 and kw(owner.items[1], "team"))
+    ):
         return f"1 + NPLAYERS + {w.team(owner, sc)}"
     return f"1 + {w.player(owner, sc)}"
 
@@ -323,7 +330,9 @@ def repeat(w, x, sc) -> None:
             t, d = w.loc(dst.items[1], sc)
             if t == LOC_T and stable(dst.items[1]):
                 w.line(f"ctr[WORK] += lens[{s}]")
-                w.line(f"{'move_all_from_bottom' if from_bottom else 'move_all'}(locs, lens, ver, card_loc, ctr, {s}, {d})")
+                w.line(
+                    f"{'move_all_from_bottom' if from_bottom else 'move_all'}(locs, lens, ver, card_loc, ctr, {s}, {d})"
+                )
                 w.check()
                 return
         repeated(w, body, sc, f"lens[{s}]")

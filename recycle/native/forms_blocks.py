@@ -13,9 +13,25 @@ from __future__ import annotations
 from ..lang.forms.items import uses_rng
 from ..lang.syntax.reader import SList
 from .forms_flow import sequence
-from .forms_options import (KeyAround, Offer, condition_draws, decline_keys, do_parts, is_single, is_static, key_step,
-                            key_steps, offer, offer_keys, offer_of, one_option, options, raw_count, raw_walk,
-                            single_key)
+from .forms_options import (
+    KeyAround,
+    Offer,
+    condition_draws,
+    decline_keys,
+    do_parts,
+    is_single,
+    is_static,
+    key_step,
+    key_steps,
+    offer,
+    offer_keys,
+    offer_of,
+    one_option,
+    options,
+    raw_count,
+    raw_walk,
+    single_key,
+)
 from .writer import NativeUnsupported
 
 
@@ -51,7 +67,7 @@ class _Block(Offer):
             composed(w, parts[0], parts[1:], sc, counting)
             return
         forks = [i for i, p in enumerate(parts) if not is_single(p)]
-        if len(forks) <= 1 and all(is_static(p) for p in (parts[forks[0] + 1:] if forks else ())):
+        if len(forks) <= 1 and all(is_static(p) for p in (parts[forks[0] + 1 :] if forks else ())):
             dry_run_block(w, x, parts, forks[0] if forks else None, sc, counting)
             return
         count = block_functions(w, x, sc, drop_empty=True)
@@ -77,8 +93,13 @@ class _Block(Offer):
             return
         f = forks[0]
         fork = parts[f]
-        if len(forks) > 1 or not all(is_static(p) for p in parts[f + 1:]) or uses_rng(fork) \
-                or any(condition_draws(p) for p in parts) or offer_of(fork).lists_empty(fork):
+        if (
+            len(forks) > 1
+            or not all(is_static(p) for p in parts[f + 1 :])
+            or uses_rng(fork)
+            or any(condition_draws(p) for p in parts)
+            or offer_of(fork).lists_empty(fork)
+        ):
             decline_keys(w)  # (blocks whose items fork more than once: not keyed natively)
             return
         # Python's compose: the items before the fork run on a dry state, the fork's options are
@@ -95,9 +116,10 @@ class _Block(Offer):
             key_steps(w, p, sc, steps)
             sequence(w, [p], sc)
         w.line(f"{prefix} = h")
-        names = [tuple(w.naming) + ((w.named_parts[id(p)],) if id(p) in w.named_parts else ()) for p in parts[f + 1:]]
-        after = KeyAround(prefix, steps, [(p, sc, n) for p, n in zip(parts[f + 1:], names)]
-                          + (around.after if around else []))
+        names = [tuple(w.naming) + ((w.named_parts[id(p)],) if id(p) in w.named_parts else ()) for p in parts[f + 1 :]]
+        after = KeyAround(
+            prefix, steps, [(p, sc, n) for p, n in zip(parts[f + 1 :], names)] + (around.after if around else [])
+        )
         w.line(f"{first} = j")
         offer_keys(w, fork, sc, after)
         with w.block(f"if j == {first}:"):
@@ -117,7 +139,7 @@ class _Block(Offer):
         if not all(is_single(p) for p in parts) or any(condition_draws(p) for p in parts):
             decline_keys(w)
             return
-        runs = [any(not is_static(q) for q in parts[i + 1:]) for i in range(len(parts))]
+        runs = [any(not is_static(q) for q in parts[i + 1 :]) for i in range(len(parts))]
         level = w.dry_level
         w.dry_level += 1
         state = "locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver"
@@ -140,6 +162,7 @@ class _Block(Offer):
 
 # -- a block of several items that fork: Python's compose, depth first -------------------------
 
+
 def block_functions(w, x, sc, drop_empty: bool = False) -> tuple[str, str]:
     """(the call counting the options of the block ``x``, the call running its ``k``-th): the
     Python engine's ``compose`` (recycle/lang/forms/items.py) over items of which any number fork.
@@ -161,16 +184,20 @@ def block_functions(w, x, sc, drop_empty: bool = False) -> tuple[str, str]:
     for f, part in enumerate(parts):
         if not is_single(part):
             for suffixed in (False, True):
-                after = parts[f + 1:] if suffixed and not any(not is_single(p) for p in parts[f + 1:]) else []
-                with w.function("option_of", params + ["k"],
-                                f"Option k of the item at line {part.span.line}, as a branch of a block.",
-                                inline=False):
+                after = parts[f + 1 :] if suffixed and not any(not is_single(p) for p in parts[f + 1 :]) else []
+                with w.function(
+                    "option_of",
+                    params + ["k"],
+                    f"Option k of the item at line {part.span.line}, as a branch of a block.",
+                    inline=False,
+                ):
                     raw_walk(w, part, sc, after)
                 subs[f, suffixed] = w.fns[-1]
     level = w.dry_level
     w.dry_level += 1
-    with w.function("dry_count", params, f"How many options the block at line {x.span.line} lists (a dry run).",
-                    inline=False):
+    with w.function(
+        "dry_count", params, f"How many options the block at line {x.span.line} lists (a dry run).", inline=False
+    ):
         w.line(f"dry_state(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry[{level}], False)")
         w.line("total = 0")
         _count_from(w, parts, 0, subs, sc, "total", params, keep_untaken)
@@ -178,8 +205,7 @@ def block_functions(w, x, sc, drop_empty: bool = False) -> tuple[str, str]:
         w.line("return total")
     count = w.fns[-1].call(*params)
     w.dry_level = level
-    with w.function("run_block", params + ["k"], f"Run option k of the block at line {x.span.line}.",
-                    inline=False):
+    with w.function("run_block", params + ["k"], f"Run option k of the block at line {x.span.line}.", inline=False):
         _run_from(w, parts, 0, subs, sc, params)
     run = w.fns[-1]
     return count, run.call(*params, "k")
@@ -306,7 +332,7 @@ def dry_run_block(w, x, parts: list, fork: int | None, sc, counting: bool) -> No
     kept (``dry_state``), the items before the fork run, the fork's options are counted, the
     state is put back. An error in the dry run stops the game as Python's
     listing does (Python then plays it again for the message)."""
-    before, first, after = (parts, None, []) if fork is None else (parts[:fork], parts[fork], parts[fork + 1:])
+    before, first, after = (parts, None, []) if fork is None else (parts[:fork], parts[fork], parts[fork + 1 :])
     # Python lists the options once (its draws rewound) and runs the chosen one's actions: the
     # actions draw alike here, but a condition or the fork's listing would be drawn again
     if (first is not None and uses_rng(first)) or any(condition_draws(p) for p in before):
@@ -319,8 +345,12 @@ def dry_run_block(w, x, parts: list, fork: int | None, sc, counting: bool) -> No
     empty = first is None and not any(is_static(p) for p in parts)
     if empty and any(offer_of(p).lists_empty(p) for p in parts):
         raise NativeUnsupported("a block of options that may list empty options of its items", x)
-    with w.function("dry_run", params, f"The items before the options of the block at line {x.span.line}"
-                    + (" (how many acted)." if empty else "."), inline=False):
+    with w.function(
+        "dry_run",
+        params,
+        f"The items before the options of the block at line {x.span.line}" + (" (how many acted)." if empty else "."),
+        inline=False,
+    ):
         if empty:
             w.line("acted = 0")
             for p in before:
@@ -333,8 +363,9 @@ def dry_run_block(w, x, parts: list, fork: int | None, sc, counting: bool) -> No
         else:
             sequence(w, before, sc)
     if empty:  # every return of the dry run says how many acted
-        w.fns[-1].lines = [ln.replace("return", "return acted") if ln.strip() == "return" else ln
-                           for ln in w.fns[-1].lines]
+        w.fns[-1].lines = [
+            ln.replace("return", "return acted") if ln.strip() == "return" else ln for ln in w.fns[-1].lines
+        ]
     run_before = w.fns[-1].call(*params)
     listed = w.fresh("listed")
     w.line(f"{listed} = 0")

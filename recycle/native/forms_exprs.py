@@ -13,8 +13,19 @@ from ..lang.syntax.reader import VAR, Atom, SList
 from .forms_actions import owner_offset, storage_slot
 from .forms_flow import collection, groups_of, is_groups_form, loop_var, open_loop
 from .registry import INDEXED, LITERAL, LOCATION, NAME, STORAGE, VARIABLE, WHO, native
-from .writer import (CARD_T, INT_T, LOC_T, NUMBERS_T, PLAYER_T, PLAYERS_T, STR_T, TEAM_T, TEAMS_T, VIEW_T,
-                     NativeUnsupported)
+from .writer import (
+    CARD_T,
+    INT_T,
+    LOC_T,
+    NUMBERS_T,
+    PLAYER_T,
+    PLAYERS_T,
+    STR_T,
+    TEAM_T,
+    TEAMS_T,
+    VIEW_T,
+    NativeUnsupported,
+)
 
 
 def variable(sc, x, *types):
@@ -29,6 +40,7 @@ def variable(sc, x, *types):
 
 
 # -- integers ------------------------------------------------------------------------------
+
 
 @native(Kind.INT, LITERAL)
 def int_literal(w, x, sc) -> str:
@@ -87,8 +99,10 @@ def int_sum(w, x, sc) -> str:
 def int_score_extreme(w, x, sc) -> str:
     if len(x.items) != 4 or not kw(x.items[2], "using"):
         raise NativeUnsupported(f"({head_of(x)} ...) of an unexpected shape", x)
-    return (f"best_score(ctr, scratch, {w.cards(x.items[1], sc)}, {points_table(w, x.items[3], sc)}, "
-            f"{head_of(x) == 'scoremax'})")
+    return (
+        f"best_score(ctr, scratch, {w.cards(x.items[1], sc)}, {points_table(w, x.items[3], sc)}, "
+        f"{head_of(x) == 'scoremax'})"
+    )
 
 
 @native(Kind.INT, "score")
@@ -113,6 +127,7 @@ def int_pid(w, x, sc) -> str:
 
 
 # -- conditions ----------------------------------------------------------------------------
+
 
 @native(Kind.BOOL, "==", "!=")
 def equal(w, x, sc) -> str:
@@ -175,16 +190,24 @@ def remembered(w, x, sc, compute: str) -> str | None:
     # Two conditions alike but for the variable naming the location answer alike for the same
     # cards: they share a site (Schwimmen's two stages end on the same test of every hand)
     here = str(found[0][0])
-    consts = sorted({(a.value, repr(sc.lookup(a.value).value)) for a in _atoms(x)
-                     if a.kind == VAR and isinstance(sc.lookup(a.value), Const)})
+    consts = sorted(
+        {
+            (a.value, repr(sc.lookup(a.value).value))
+            for a in _atoms(x)
+            if a.kind == VAR and isinstance(sc.lookup(a.value), Const)
+        }
+    )
     key = (str(x).replace(here, "\0"), tuple(consts))
     site = w.memo_keys.get(key)
     if site is None:
         site = w.memo_keys[key] = w.memo_sites
         w.memo_sites += 1
     params = sc.params()
-    with w.function("remembered", params, f"({head_of(x)} ...) at line {x.span.line}, remembered by the "
-                                          f"version of the location it reads"):
+    with w.function(
+        "remembered",
+        params,
+        f"({head_of(x)} ...) at line {x.span.line}, remembered by the version of the location it reads",
+    ):
         w.line(f"where = {w.phys(found[0][0], sc)}")
         with w.block(f"if memo[{site}, where, 0] == ver[where] and memo[{site}, where, 1] == ver[POINTS_EPOCH]:"):
             w.line(f"return memo[{site}, where, 2] != 0")
@@ -207,6 +230,7 @@ def _atoms(x):
 
 
 # -- strings -------------------------------------------------------------------------------
+
 
 @native(Kind.STR, NAME)
 def str_name(w, x, sc) -> str:
@@ -250,6 +274,7 @@ def str_cardatt(w, x, sc) -> str:
 
 # -- cards ---------------------------------------------------------------------------------
 
+
 @native(Kind.CARD, VARIABLE)
 def card_variable(w, x, sc, optional=False) -> str:
     v = variable(sc, x, CARD_T)
@@ -291,6 +316,7 @@ def card_actual(w, x, sc, optional=False) -> str:
 
 
 # -- players and teams ---------------------------------------------------------------------
+
 
 @native(Kind.PLAYER, VARIABLE)
 def player_variable(w, x, sc) -> str:
@@ -341,6 +367,7 @@ def team_of_player(w, x, sc) -> str:
 
 
 # -- locations, views and groups -----------------------------------------------------------
+
 
 @native(Kind.LOC, LOCATION)
 def location(w, x, sc) -> tuple[str, str]:
@@ -398,8 +425,10 @@ def loc_run(w, x, sc) -> tuple[str, str]:
     items = x.items
     if len(items) != 6 or not kw(items[1], "top", "bottom") or not kw(items[4], "using"):
         raise NativeUnsupported("a run of an unexpected shape", x)
-    return VIEW_T, (f"run_of(scratch, ctr, {w.cards(items[3], sc)}, {w.int_(items[2], sc)}, "
-                    f"{kw(items[1], 'top')}, {points_table(w, items[5], sc)})")
+    return VIEW_T, (
+        f"run_of(scratch, ctr, {w.cards(items[3], sc)}, {w.int_(items[2], sc)}, "
+        f"{kw(items[1], 'top')}, {points_table(w, items[5], sc)})"
+    )
 
 
 @native(Kind.LOC, "filter")
@@ -413,8 +442,9 @@ def loc_filter(w, x, sc) -> tuple[str, str]:
     if is_groups_form(coll) or groups_of(w, coll, sc) is not None:
         raise NativeUnsupported("a filter of groups", x)
     params = sc.params()
-    with w.function("filter", params, f"(filter ...) at line {x.span.line}: the cards for which it holds",
-                    keeps_scratch=True):
+    with w.function(
+        "filter", params, f"(filter ...) at line {x.span.line}: the cards for which it holds", keeps_scratch=True
+    ):
         w.line(f"source = {w.cards(coll, sc)}")
         w.line("out = alloc(scratch, ctr, scratch[source])")
         with w.block("if out == 0:"):
@@ -435,18 +465,37 @@ def filter_players(w, x, sc, name: str, which: str) -> tuple[str, str]:
     """(filter player|team 'P CONDITION): the players (teams) for which it holds, in order: a
     view of their numbers."""
     n = "NPLAYERS" if which == "player" else "ctr[NTEAMS]"
-    return filter_numbers(w, x, sc, name, f"(filter {which} ...)", [f"low, high = 0, {n} - 1"],
-                          PLAYER_T if which == "player" else TEAM_T, PLAYERS_T if which == "player" else TEAMS_T)
+    return filter_numbers(
+        w,
+        x,
+        sc,
+        name,
+        f"(filter {which} ...)",
+        [f"low, high = 0, {n} - 1"],
+        PLAYER_T if which == "player" else TEAM_T,
+        PLAYERS_T if which == "player" else TEAMS_T,
+    )
 
 
 def filter_range(w, x, sc, name: str, coll) -> tuple[str, str]:
     """(filter (range A..B) 'N CONDITION): the integers A to B for which it holds, in order: a
     view of numbers. A range longer than Python's bound is its error, and numbers beyond 32
     bits do not fit the stack: both stop the rollout, which Python then plays."""
-    return filter_numbers(w, x, sc, name, "(filter (range ...) ...)", [
-        f"low = {w.int_(coll.items[1], sc)}", f"high = {w.int_(coll.items[3], sc)}",
-        f"if high - low > {MAX_COLLECTION}: ctr[STATUS] = RULE; return 0",
-        "if low < -2147483648 or high > 2147483647: ctr[STATUS] = CAPACITY; return 0"], INT_T, NUMBERS_T)
+    return filter_numbers(
+        w,
+        x,
+        sc,
+        name,
+        "(filter (range ...) ...)",
+        [
+            f"low = {w.int_(coll.items[1], sc)}",
+            f"high = {w.int_(coll.items[3], sc)}",
+            f"if high - low > {MAX_COLLECTION}: ctr[STATUS] = RULE; return 0",
+            "if low < -2147483648 or high > 2147483647: ctr[STATUS] = CAPACITY; return 0",
+        ],
+        INT_T,
+        NUMBERS_T,
+    )
 
 
 def filter_numbers(w, x, sc, name: str, what: str, bounds: list, element: str, result: str) -> tuple[str, str]:
@@ -474,8 +523,9 @@ def filter_numbers(w, x, sc, name: str, what: str, bounds: list, element: str, r
 def loc_union(w, x, sc) -> tuple[str, str]:
     params = sc.params()
     parts = x.items[1:]
-    with w.function("union", params, f"(union ...) at line {x.span.line}: the cards of every location in turn",
-                    keeps_scratch=True):
+    with w.function(
+        "union", params, f"(union ...) at line {x.span.line}: the cards of every location in turn", keeps_scratch=True
+    ):
         for counting in (True, False):
             if counting:
                 w.line("total = 0")
@@ -506,8 +556,10 @@ def groups_tuples(w, x, sc) -> str:
     """(tuples N CARDS using POINTS): runtime_groups.tuples_of."""
     if len(x.items) != 5 or not kw(x.items[3], "using"):
         raise NativeUnsupported("a tuples of an unexpected shape", x)
-    return (f"tuples_of(scratch, ctr, {w.cards(x.items[2], sc)}, {w.int_(x.items[1], sc)}, "
-            f"{points_table(w, x.items[4], sc)})")
+    return (
+        f"tuples_of(scratch, ctr, {w.cards(x.items[2], sc)}, {w.int_(x.items[1], sc)}, "
+        f"{points_table(w, x.items[4], sc)})"
+    )
 
 
 @native(Kind.GROUPS, "runs")
@@ -516,8 +568,10 @@ def groups_runs(w, x, sc) -> str:
     items = x.items
     if len(items) != 6 or not kw(items[1], "largest", "all") or not kw(items[4], "using"):
         raise NativeUnsupported("a runs of an unexpected shape", x)
-    return (f"runs_groups(scratch, ctr, {w.cards(items[3], sc)}, {w.int_(items[2], sc)}, "
-            f"{items[1].value == 'largest'}, {points_table(w, items[5], sc)})")
+    return (
+        f"runs_groups(scratch, ctr, {w.cards(items[3], sc)}, {w.int_(items[2], sc)}, "
+        f"{items[1].value == 'largest'}, {points_table(w, items[5], sc)})"
+    )
 
 
 @native(Kind.GROUPS, "subsets")

@@ -15,8 +15,20 @@ from ..lang.forms.registry import Kind, registry
 from ..lang.forms.shapes import MAX_COLLECTION, declared_forms, head_of, is_atom, kw, literal_names, literal_range
 from ..lang.syntax.reader import VAR, Atom, SList
 from .registry import CONDITIONAL, native
-from .writer import (CARD_T, GROUPS_T, INT_T, LOC_T, NUMBERS_T, PLAYER_T, PLAYERS_T, STR_T, TEAM_T, TEAMS_T, VIEW_T,
-                     NativeUnsupported)
+from .writer import (
+    CARD_T,
+    GROUPS_T,
+    INT_T,
+    LOC_T,
+    NUMBERS_T,
+    PLAYER_T,
+    PLAYERS_T,
+    STR_T,
+    TEAM_T,
+    TEAMS_T,
+    VIEW_T,
+    NativeUnsupported,
+)
 
 
 def sequence(w, nodes, sc) -> None:
@@ -78,26 +90,51 @@ def collection(w, coll, sc, var: str) -> Loop:
         # every player (team) but the current one, as when the loop starts
         team = kw(coll.items[1], "team")
         cur, n = (w.fresh("current"), "ctr[NTEAMS]" if team else "NPLAYERS")
-        return Loop([f"{cur} = {'tst[ctr[TSP], 0]' if team else 'pst[ctr[PSP], 0]'}"], f"for {var} in range({n}):",
-                    f"if {var} == {cur}: continue", TEAM_T if team else PLAYER_T, f"({n} - 1)", False)
+        return Loop(
+            [f"{cur} = {'tst[ctr[TSP], 0]' if team else 'pst[ctr[PSP], 0]'}"],
+            f"for {var} in range({n}):",
+            f"if {var} == {cur}: continue",
+            TEAM_T if team else PLAYER_T,
+            f"({n} - 1)",
+            False,
+        )
     if isinstance(coll, SList) and ((len(coll.items) == 2 and kw(coll.items[1], "team")) or head_of(coll) == "team"):
         # a team's members (teams are made in setup: the module holds them)
         t, k = w.fresh("team"), w.fresh("k")
         w.uses_teams = True
-        return Loop([f"{t} = {w.team(coll, sc)}"], f"for {k} in range(TEAM_SIZE[{t}]):", f"{var} = TEAM_MEMBERS[{t}, {k}]",
-                    PLAYER_T, f"TEAM_SIZE[{t}]")
-    declared = declared_forms(w.game.source).get(coll.value) if is_atom(coll, VAR) and sc.lookup(coll.value) is None \
-        else None
+        return Loop(
+            [f"{t} = {w.team(coll, sc)}"],
+            f"for {k} in range(TEAM_SIZE[{t}]):",
+            f"{var} = TEAM_MEMBERS[{t}, {k}]",
+            PLAYER_T,
+            f"TEAM_SIZE[{t}]",
+        )
+    declared = (
+        declared_forms(w.game.source).get(coll.value) if is_atom(coll, VAR) and sc.lookup(coll.value) is None else None
+    )
     if literal_range(declared) is not None:
         coll = declared  # (declare (range A..B) 'NAME): the range itself
     if isinstance(coll, SList) and head_of(coll) == "range" and len(coll.items) == 4:
         lo, hi = w.fresh("low"), w.fresh("high")
         # a range longer than Python's bound is its error (then played by Python), empty here
-        return Loop([f"{lo} = {w.int_(coll.items[1], sc)}", f"{hi} = {w.int_(coll.items[3], sc)}",
-                     f"if {hi} - {lo} > {MAX_COLLECTION}: ctr[STATUS] = RULE; {hi} = {lo} - 1"],
-                    f"for {var} in range({lo}, {hi} + 1):", None, INT_T, f"max(0, {hi} - {lo} + 1)")
+        return Loop(
+            [
+                f"{lo} = {w.int_(coll.items[1], sc)}",
+                f"{hi} = {w.int_(coll.items[3], sc)}",
+                f"if {hi} - {lo} > {MAX_COLLECTION}: ctr[STATUS] = RULE; {hi} = {lo} - 1",
+            ],
+            f"for {var} in range({lo}, {hi} + 1):",
+            None,
+            INT_T,
+            f"max(0, {hi} - {lo} + 1)",
+        )
     names = literal_names(coll)
-    if names is None and isinstance(coll, Atom) and coll.kind == VAR and not hasattr(sc.lookup(coll.value) or 0, "type"):
+    if (
+        names is None
+        and isinstance(coll, Atom)
+        and coll.kind == VAR
+        and not hasattr(sc.lookup(coll.value) or 0, "type")
+    ):
         names = getattr(sc.lookup(coll.value), "value", None)
     if isinstance(names, list) and all(isinstance(v, str) for v in names):
         # a literal or declared list of names: their string ids, as a constant of the module
@@ -109,21 +146,43 @@ def collection(w, coll, sc, var: str) -> Loop:
     if getattr(held, "type", None) == GROUPS_T:
         # a variable holding a group list (let of a partition): each group, a view
         gi = w.fresh("gi")
-        return Loop([], f"for {gi} in range(scratch[{held.name}]):", f"{var} = scratch[{held.name} + 1 + {gi}]",
-                    VIEW_T, f"scratch[{held.name}]", False)
+        return Loop(
+            [],
+            f"for {gi} in range(scratch[{held.name}]):",
+            f"{var} = scratch[{held.name} + 1 + {gi}]",
+            VIEW_T,
+            f"scratch[{held.name}]",
+            False,
+        )
     if is_groups_form(coll):
         g, gi = w.fresh("groups"), w.fresh("gi")
-        return Loop([f"{g} = {w.groups(coll, sc)}"], f"for {gi} in range(scratch[{g}]):",
-                    f"{var} = scratch[{g} + 1 + {gi}]", VIEW_T, f"scratch[{g}]")
+        return Loop(
+            [f"{g} = {w.groups(coll, sc)}"],
+            f"for {gi} in range(scratch[{g}]):",
+            f"{var} = scratch[{g} + 1 + {gi}]",
+            VIEW_T,
+            f"scratch[{g}]",
+        )
     t, code = w.loc(coll, sc)
     snap, k = w.fresh("snapshot"), w.fresh("k")
     if t in (PLAYERS_T, TEAMS_T, NUMBERS_T):
         element = {PLAYERS_T: PLAYER_T, TEAMS_T: TEAM_T, NUMBERS_T: INT_T}[t]
-        return Loop([f"{snap} = {code}"], f"for {k} in range(scratch[{snap}]):", f"{var} = scratch[{snap} + 1 + {k}]",
-                    element, f"scratch[{snap}]")
+        return Loop(
+            [f"{snap} = {code}"],
+            f"for {k} in range(scratch[{snap}]):",
+            f"{var} = scratch[{snap} + 1 + {k}]",
+            element,
+            f"scratch[{snap}]",
+        )
     make = f"cards_of(locs, lens, scratch, ctr, {code})" if t == LOC_T else code
-    return Loop([f"{snap} = {make}"], f"for {k} in range(scratch[{snap}]):", f"{var} = scratch[{snap} + 1 + {k}]",
-                CARD_T, f"lens[{code}]" if t == LOC_T else f"scratch[{snap}]", t != LOC_T)
+    return Loop(
+        [f"{snap} = {make}"],
+        f"for {k} in range(scratch[{snap}]):",
+        f"{var} = scratch[{snap} + 1 + {k}]",
+        CARD_T,
+        f"lens[{code}]" if t == LOC_T else f"scratch[{snap}]",
+        t != LOC_T,
+    )
 
 
 def open_loop(w, loop: Loop) -> None:
@@ -165,6 +224,7 @@ def let(w, x, sc) -> None:
 
 
 # -- stages --------------------------------------------------------------------------------
+
 
 @native(Kind.FLOW, "stage")
 def stage(w, x, sc) -> None:

@@ -27,9 +27,11 @@ OFFERS = Writers("native options")
 
 def offer(*heads: str):
     """Register an ``Offer`` class (one instance) for the forms ``heads``."""
+
     def add(cls):
         OFFERS.register(Kind.FLOW, *heads)(cls())
         return cls
+
     return add
 
 
@@ -249,6 +251,7 @@ def do_parts(x) -> list:
 
 
 # -- the forms -------------------------------------------------------------------------------
+
 
 class _Conditional(Forming):
     """((CONDITION) ITEM): the item's options while the condition holds."""
@@ -513,14 +516,15 @@ def condition_draws(x) -> bool:
     return offer_of(x).condition_draws(x)
 
 
-
 @native(Kind.FLOW, "choice")
 def choice(w, x, sc) -> None:
     inner = x.items[1]
     parts = [inner] if inner.items and isinstance(inner.items[0], Atom) else list(inner.items)
     params = sc.params()
     w.comment(x)
-    with w.function("count_options", params, f"How many options the choice at line {x.span.line} offers now.", inline=False):
+    with w.function(
+        "count_options", params, f"How many options the choice at line {x.span.line} offers now.", inline=False
+    ):
         w.line("n = 0")
         for p in parts:
             options(w, p, sc, True)
@@ -560,8 +564,13 @@ def choice(w, x, sc) -> None:
 
 def choice_keys(w, x, parts: list, sc, params: list):
     """The choice's ``key_options`` (a search module's): the key of each option it offers now."""
-    with w.function("key_options", params, f"The keys of the options of the choice at line {x.span.line}, into the "
-                    "tree (a look-ahead search: runtime_search.py).", inline=False):
+    with w.function(
+        "key_options",
+        params,
+        f"The keys of the options of the choice at line {x.span.line}, into the "
+        "tree (a look-ahead search: runtime_search.py).",
+        inline=False,
+    ):
         w.line("j = 0")
         w.line("work = ctr[WORK]")
         for p in parts:

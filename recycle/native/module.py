@@ -44,15 +44,22 @@ def unroll_alls_of_names(node, consts: dict, in_choice: bool = False, named: dic
     if inside and h == "all" and len(items) == 4 and is_atom(items[2], VAR) and not is_static(items[3]):
         names = literal_names(items[1])
         held = consts.get(items[1].value) if is_atom(items[1], VAR) else None
-        if names is None and isinstance(held, Const) and isinstance(held.value, list) \
-                and all(isinstance(v, str) for v in held.value):
+        if (
+            names is None
+            and isinstance(held, Const)
+            and isinstance(held.value, list)
+            and all(isinstance(v, str) for v in held.value)
+        ):
             names = held.value
         var = items[2].value
         if names and len(names) <= MAX_UNROLLED and not _rebinds(items[3], var):
             body = items[3]
             # a block's items join the block (compose runs a block's items in turn alike)
-            inner = do_parts(body) if head_of(body) == "do" and len(body.items) == 2 and isinstance(body.items[1], SList) \
+            inner = (
+                do_parts(body)
+                if head_of(body) == "do" and len(body.items) == 2 and isinstance(body.items[1], SList)
                 else [body]
+            )
             parts = tuple((name, _named(p, var, name)) for name in names for p in inner)
             if named is not None:
                 named.update((id(part), (var, name)) for name, part in parts)
@@ -89,5 +96,3 @@ def write(game, search: bool = False) -> str:
     if len(src) > MAX_SOURCE:
         raise NativeUnsupported(f"a native module of {len(src):,} characters (at most {MAX_SOURCE:,})")
     return src
-
-

@@ -124,8 +124,15 @@ class ProtectedCache:
         closure = self._py_func.__closure__
         cvars = dumps(tuple(c.cell_contents for c in closure)) if closure is not None else b""
         sig_types = sig if isinstance(sig, tuple) else (sig,)
-        what = repr((repr(sig), [repr(getattr(t, "key", t)) for t in sig_types], codegen.magic_tuple(),
-                     hashlib.sha256(self._py_func.__code__.co_code).hexdigest(), hashlib.sha256(cvars).hexdigest()))
+        what = repr(
+            (
+                repr(sig),
+                [repr(getattr(t, "key", t)) for t in sig_types],
+                codegen.magic_tuple(),
+                hashlib.sha256(self._py_func.__code__.co_code).hexdigest(),
+                hashlib.sha256(cvars).hexdigest(),
+            )
+        )
         return f"{self._name}.{hashlib.sha256(what.encode('utf-8', 'surrogatepass')).hexdigest()[:32]}"
 
     def load_overload(self, sig, target_context):

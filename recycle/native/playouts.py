@@ -127,8 +127,16 @@ class NativePlayouts:
         from .runtime_resume import R_HEADER
 
         forced = list(root.history) + list(path)
-        header = [len(forced), root.decisions, 0, root_work // 4, root.chance_count, future[1], len(places) // 3,
-                  len(root.history)]
+        header = [
+            len(forced),
+            root.decisions,
+            0,
+            root_work // 4,
+            root.chance_count,
+            future[1],
+            len(places) // 3,
+            len(root.history),
+        ]
         resume = np.array(header + forced + places, np.int64)
         assert len(header) == R_HEADER
         a = self.arrays
@@ -139,8 +147,19 @@ class NativePlayouts:
         out = self.out
         out[5] = draw.count
         ng = self.native
-        ng.module.games(ng.initial, a[:15] + (resume,) + a[16:], ng.nteams, self.no_keys, root.max_steps, 0, self.scores,
-                        self.counts, self.where, False, out)
+        ng.module.games(
+            ng.initial,
+            a[:15] + (resume,) + a[16:],
+            ng.nteams,
+            self.no_keys,
+            root.max_steps,
+            0,
+            self.scores,
+            self.counts,
+            self.where,
+            False,
+            out,
+        )
         if out[0] != 0:
             self.declined += 1
             return None
@@ -148,7 +167,6 @@ class NativePlayouts:
         draw.count = int(out[5])
         used = root_work // 4 - int(out[6])
         return [int(v) for v in out[7:]], int(out[1]), root_work - used
-
 
     def option_keys(self, root: Root, view) -> list | None:
         """The keys native code gives the options of ``view``'s decision (its true cards), as a
@@ -162,8 +180,20 @@ class NativePlayouts:
             return None
         return got[4][:n]
 
-    def search(self, root: Root, view, looked: list, budget: int, left: int, draw: Stream, reward: str,
-               exploration: float, determinize: bool, reveal, probe: bool = False) -> tuple | None:
+    def search(
+        self,
+        root: Root,
+        view,
+        looked: list,
+        budget: int,
+        left: int,
+        draw: Stream,
+        reward: str,
+        exploration: float,
+        determinize: bool,
+        reveal,
+        probe: bool = False,
+    ) -> tuple | None:
         """A whole ISMCTS decision in machine code (runtime_search.py): ``budget`` iterations
         from the root ``root`` of ``view``, the options ``looked`` at, ``left`` the decision's
         work budget, ``draw`` the player's stream (moved on as the Python search moves it).
@@ -198,22 +228,44 @@ class NativePlayouts:
         tree = np.zeros(size, np.int64)
         for part, at in where.items():
             tree[part] = at
-        values = {rs.T_BUDGET: budget, rs.T_TRIES: RESAMPLE_TRIES, rs.T_DETERMINIZE: int(bool(plan) and determinize),
-                  rs.T_N: n, rs.T_NLOOKED: len(looked), rs.T_LEFT: left, rs.T_ROOT_WORK: s.work,
-                  rs.T_PCOUNT: draw.count, rs.T_NODES: 1, rs.T_SCORE_MODE: int(reward == "score"),
-                  rs.T_HIGHER: int(s.game.scoring_max), rs.T_NFAMILIES: len(plan),
-                  rs.T_CHANCE_KEY: np.uint64(root.chance_key).astype(np.int64), rs.T_PROBE: int(probe)}
+        values = {
+            rs.T_BUDGET: budget,
+            rs.T_TRIES: RESAMPLE_TRIES,
+            rs.T_DETERMINIZE: int(bool(plan) and determinize),
+            rs.T_N: n,
+            rs.T_NLOOKED: len(looked),
+            rs.T_LEFT: left,
+            rs.T_ROOT_WORK: s.work,
+            rs.T_PCOUNT: draw.count,
+            rs.T_NODES: 1,
+            rs.T_SCORE_MODE: int(reward == "score"),
+            rs.T_HIGHER: int(s.game.scoring_max),
+            rs.T_NFAMILIES: len(plan),
+            rs.T_CHANCE_KEY: np.uint64(root.chance_key).astype(np.int64),
+            rs.T_PROBE: int(probe),
+        }
         for part, v in values.items():
             tree[part] = v
-        tree[where[rs.T_LOOKED]:where[rs.T_LOOKED] + len(looked)] = looked
-        tree[where[rs.T_PLAN]:where[rs.T_PLAN] + len(encoded)] = encoded
+        tree[where[rs.T_LOOKED] : where[rs.T_LOOKED] + len(looked)] = looked
+        tree[where[rs.T_PLAN] : where[rs.T_PLAN] + len(encoded)] = encoded
         treef = np.zeros(1 + where[rs.T_MAX_NODES], np.float64)
         treef[rs.F_EXPLORATION] = exploration
         a = self.arrays
         a[9][1] = draw.key
         ng = self.native
-        ng.module.games(ng.initial, a[:15] + (resume, tree, treef), ng.nteams, self.no_keys, root.max_steps, 0,
-                        self.scores, self.counts, self.where, False, self.out)
+        ng.module.games(
+            ng.initial,
+            a[:15] + (resume, tree, treef),
+            ng.nteams,
+            self.no_keys,
+            root.max_steps,
+            0,
+            self.scores,
+            self.counts,
+            self.where,
+            False,
+            self.out,
+        )
         if tree[rs.T_STOP] == rs.STOP_DECLINED:
             self.declined += 1
             self.why[int(tree[rs.T_WHY])] = self.why.get(int(tree[rs.T_WHY]), 0) + 1
@@ -222,8 +274,8 @@ class NativePlayouts:
         self.searched += 1
         draw.count = int(tree[rs.T_PCOUNT])
         if probe:  # (the root's child is keyed by its option's key: no visits by index)
-            return [0] * n, [0.0] * n, False, 0, tree[where[rs.T_KEYS]:where[rs.T_KEYS] + rs.MAX_CONSIDERED].tolist()
-        table = tree[where[rs.T_TABLE]:where[rs.T_TABLE] + 3 * where[rs.T_TABLE_SIZE]].reshape(-1, 3)
+            return [0] * n, [0.0] * n, False, 0, tree[where[rs.T_KEYS] : where[rs.T_KEYS] + rs.MAX_CONSIDERED].tolist()
+        table = tree[where[rs.T_TABLE] : where[rs.T_TABLE] + 3 * where[rs.T_TABLE_SIZE]].reshape(-1, 3)
         visits = [0] * n
         sums = [0.0] * n
         for key, node in table[table[:, 0] == 1][:, 1:].tolist():  # the root's children, by option index
@@ -260,8 +312,12 @@ def key_agreement(native: NativePlayouts, seeds, upto: int = 40) -> dict:
                         pairs.setdefault(option_key(opt.steps), set()).add(keys[i])
             s.apply(int(rng.random() * n) if n > 1 else 0)
     natives = [k for keys in pairs.values() for k in keys]
-    return {"keys": len(pairs), "split": sum(len(keys) > 1 for keys in pairs.values()),
-            "merged": len(natives) - len(set(natives)), "declined": declined}
+    return {
+        "keys": len(pairs),
+        "split": sum(len(keys) > 1 for keys in pairs.values()),
+        "merged": len(natives) - len(set(natives)),
+        "declined": declined,
+    }
 
 
 def warm_playout(native) -> None:

@@ -17,6 +17,7 @@ from ..lang.forms.registry import Kind
 from ..lang.forms.shapes import head_of, is_location_form, is_storage_form, kw
 from ..lang.syntax.reader import INT, SYMBOL, VAR, Atom, SList
 
+
 class NativeUnsupported(Exception):
     """The game uses a form (or a use of one) the native writer does not write."""
 
@@ -30,22 +31,31 @@ class NativeUnsupported(Exception):
         return f"line {span.line}" if span is not None and getattr(span, "line", None) else ""
 
 
-
 _WRITERS: dict[tuple[str, str], object] = {}
 
 LITERAL, NAME, VARIABLE, LOCATION, STORAGE, WHO, CONDITIONAL, INDEXED = (
-    "<literal>", "<name>", "<variable>", "<location>", "<storage>", "<who>", "<conditional>", "<index>")
+    "<literal>",
+    "<name>",
+    "<variable>",
+    "<location>",
+    "<storage>",
+    "<who>",
+    "<conditional>",
+    "<index>",
+)
 STRUCTURAL = {LITERAL, NAME, VARIABLE, LOCATION, STORAGE, WHO, CONDITIONAL, INDEXED}
 
 
 def native(kind: str, *heads: str):
     """Register a native writer for the forms ``heads`` of ``kind``."""
+
     def register(fn):
         for h in heads:
             if (kind, h) in _WRITERS:
                 raise ValueError(f"two native writers for ({h} ...) as {kind}")
             _WRITERS[(kind, h)] = fn
         return fn
+
     return register
 
 
@@ -85,8 +95,14 @@ def writer_for(kind: str, x, sc):
     return w
 
 
-_TYPE_OF_KIND = {Kind.INT: "int", Kind.STR: "str", Kind.CARD: "card", Kind.PLAYER: "player", Kind.TEAM: "team",
-                 Kind.BOOL: "bool"}
+_TYPE_OF_KIND = {
+    Kind.INT: "int",
+    Kind.STR: "str",
+    Kind.CARD: "card",
+    Kind.PLAYER: "player",
+    Kind.TEAM: "team",
+    Kind.BOOL: "bool",
+}
 
 
 def typed_value(w, x, sc) -> tuple[str, str]:
@@ -133,7 +149,7 @@ def seal() -> None:
     """Check that every head registered names a form of recycle's registry, of that kind."""
     from ..lang.forms.flow import REGISTRY
 
-    for (kind, h) in _WRITERS:
+    for kind, h in _WRITERS:
         if h in STRUCTURAL:
             continue
         if REGISTRY.lookup(kind, h) is None and not (kind == Kind.FLOW and REGISTRY.lookup(Kind.ACTION, h)):

@@ -21,18 +21,41 @@ from ..streams import GOLDEN, MIX1, MIX2
 from .numba_cache import njit
 
 # the counters of a state: ctr[NAME]
-(STATUS, STEPS, DECISIONS, OPTIONS, ROUNDS, WORK, PSP, TSP, CHANCE_N, PLAYERS_N, NTEAMS, MAX_STEPS, MAX_WORK, SP,
- RESUMING, FORCED_AT, SEARCHING) = range(17)
+(
+    STATUS,
+    STEPS,
+    DECISIONS,
+    OPTIONS,
+    ROUNDS,
+    WORK,
+    PSP,
+    TSP,
+    CHANCE_N,
+    PLAYERS_N,
+    NTEAMS,
+    MAX_STEPS,
+    MAX_WORK,
+    SP,
+    RESUMING,
+    FORCED_AT,
+    SEARCHING,
+) = range(17)
 NCOUNTERS = 17
 
 # ctr[STATUS]: why a game stopped early (each is played again by the Python engine)
 OK, RULE, STEP_LIMIT, WORK_LIMIT, CAPACITY, MISMATCH = 0, 1, 2, 3, 4, 5
 # ... and why a look-ahead search stopped a world (runtime_search.py)
 DECLINE, RESAMPLE = 6, 7
-STATUS_WORDS = {OK: "finished", RULE: "broke a rule", STEP_LIMIT: "hit the step limit",
-                WORK_LIMIT: "ran out of work", CAPACITY: "outgrew the native state",
-                MISMATCH: "did not replay to the decision it was sent to",
-                DECLINE: "reached what a native search cannot follow", RESAMPLE: "dealt a world to deal again"}
+STATUS_WORDS = {
+    OK: "finished",
+    RULE: "broke a rule",
+    STEP_LIMIT: "hit the step limit",
+    WORK_LIMIT: "ran out of work",
+    CAPACITY: "outgrew the native state",
+    MISMATCH: "did not replay to the decision it was sent to",
+    DECLINE: "reached what a native search cannot follow",
+    RESAMPLE: "dealt a world to deal again",
+}
 
 STACK_DEPTH = 64  # nested stages
 # ver[i]: a count of the changes of location i (ver[-1]: of the point maps), never reset between
@@ -47,7 +70,7 @@ _GOLDEN = np.uint64(GOLDEN)
 _MIX1 = np.uint64(MIX1)
 _MIX2 = np.uint64(MIX2)
 _S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11)
-_UNIT = 2.0 ** -53
+_UNIT = 2.0**-53
 
 
 @njit(cache=True, nogil=True, _nrt=False)

@@ -95,4 +95,3 @@ def drop_picked(scratch, v, top):
         for k in range(n - 1):
             scratch[v + 1 + k] = scratch[v + 2 + k]
     scratch[v] = n - 1
-

@@ -184,8 +184,11 @@ def runs_groups(scratch, ctr, v, nmin, largest, pts, row):
         i = 0
         while i < nv:
             last = i
-            while last + 1 < nv and pts[row, scratch[cards + scratch[vstart + last + 1]]] \
-                    == pts[row, scratch[cards + scratch[vstart + last]]] + 1:
+            while (
+                last + 1 < nv
+                and pts[row, scratch[cards + scratch[vstart + last + 1]]]
+                == pts[row, scratch[cards + scratch[vstart + last]]] + 1
+            ):
                 last += 1
             size = last - i + 1
             for k in range(size if largest else nmin, size + 1):

@@ -13,8 +13,9 @@ from .runtime import CHANCE_N, DECISIONS, FORCED_AT, MAX_WORK, MISMATCH, RESUMIN
 # decision is reached, then the rest forced (a look-ahead player's tree) and random. ``resume``
 # (in the state, int64) says how; ctr[RESUMING] is 1 in such a playout, ctr[FORCED_AT] the
 # next forced choice.
-(R_NFORCED, R_ROOT_DECISIONS, R_STAGE, R_ROOT_WORK, R_ROOT_CHANCE, R_FUTURE_COUNT, R_NPLACES, R_AT_ROOT,
- R_HEADER) = range(9)
+(R_NFORCED, R_ROOT_DECISIONS, R_STAGE, R_ROOT_WORK, R_ROOT_CHANCE, R_FUTURE_COUNT, R_NPLACES, R_AT_ROOT, R_HEADER) = (
+    range(9)
+)
 # resume[R_HEADER:]: the forced choices (R_NFORCED, in order), then R_NPLACES places of the
 # world (location, index, card); resume[R_STAGE]: 0 before the root decision, 1 its cards put
 # in place, 2 its first choice made; keys[2]: the world's future chance stream (the key

@@ -30,10 +30,34 @@ import numpy as np
 
 # cache=True: kept in recycle's native cache (numba_cache.py), never in Numba's own
 from .numba_cache import njit
-from .runtime import (CAPACITY, DECLINE, FORCED_AT, MISMATCH, OK, PLAYERS_N, PSP, RESAMPLE, SEARCHING, STATUS,
-                      WORK_LIMIT, _GOLDEN, _UNIT, mix64, pick)
-from .runtime_resume import (R_FUTURE_COUNT, R_HEADER, R_NFORCED, R_NPLACES, R_ROOT_CHANCE, R_ROOT_WORK, R_STAGE, choose,
-                             reach_root)
+from .runtime import (
+    CAPACITY,
+    DECLINE,
+    FORCED_AT,
+    MISMATCH,
+    OK,
+    PLAYERS_N,
+    PSP,
+    RESAMPLE,
+    SEARCHING,
+    STATUS,
+    WORK_LIMIT,
+    _GOLDEN,
+    _UNIT,
+    mix64,
+    pick,
+)
+from .runtime_resume import (
+    R_FUTURE_COUNT,
+    R_HEADER,
+    R_NFORCED,
+    R_NPLACES,
+    R_ROOT_CHANCE,
+    R_ROOT_WORK,
+    R_STAGE,
+    choose,
+    reach_root,
+)
 
 # ctr[SEARCHING]: 0 not searching; 1 on the way to the root; 2 walking down the tree; 3 playing out
 MAX_CONSIDERED = 64  # options of a decision a search looks at (players/lookahead.py)
@@ -41,10 +65,42 @@ MAX_PATH = 512  # nodes on one iteration's path
 _KEY_MULT = np.int64(0x100000001B3)  # FNV-1a's prime: the key hash multiplies by it
 
 # tree (int64): the header, then its parts at the offsets the header holds
-(T_BUDGET, T_DONE, T_TRY, T_TRIES, T_DETERMINIZE, T_N, T_NLOOKED, T_LEFT, T_ROOT_WORK, T_HAD, T_PCOUNT, T_DEAL_KEY,
- T_NODES, T_NODE, T_DEPTH, T_STOP, T_UNFINISHED, T_SCORE_MODE, T_HIGHER, T_NFAMILIES, T_MAX_NODES, T_TABLE_SIZE,
- T_VISITS, T_AVAIL, T_TABLE, T_PATH, T_KEYS, T_LOOKED, T_UNTRIED, T_PLAN, T_CHANCE_KEY, T_WHY, T_PROBE,
- T_HEADER) = range(34)
+(
+    T_BUDGET,
+    T_DONE,
+    T_TRY,
+    T_TRIES,
+    T_DETERMINIZE,
+    T_N,
+    T_NLOOKED,
+    T_LEFT,
+    T_ROOT_WORK,
+    T_HAD,
+    T_PCOUNT,
+    T_DEAL_KEY,
+    T_NODES,
+    T_NODE,
+    T_DEPTH,
+    T_STOP,
+    T_UNFINISHED,
+    T_SCORE_MODE,
+    T_HIGHER,
+    T_NFAMILIES,
+    T_MAX_NODES,
+    T_TABLE_SIZE,
+    T_VISITS,
+    T_AVAIL,
+    T_TABLE,
+    T_PATH,
+    T_KEYS,
+    T_LOOKED,
+    T_UNTRIED,
+    T_PLAN,
+    T_CHANCE_KEY,
+    T_WHY,
+    T_PROBE,
+    T_HEADER,
+) = range(34)
 # T_PROBE: a search of one world, no deal, that keys the root's options as it keys those below
 # (``NativePlayouts.option_keys``: how the tests compare the keys with Python's)
 STOP_RUNNING, STOP_SPENT, STOP_DECLINED = 0, 1, 2
@@ -61,9 +117,16 @@ def tree_layout(budget: int, nlooked: int, plan_size: int) -> tuple[dict, int]:
         table *= 2
     at = T_HEADER
     where = {}
-    for name, size in ((T_VISITS, nodes), (T_AVAIL, nodes), (T_TABLE, 3 * table), (T_PATH, 2 * MAX_PATH),
-                       (T_KEYS, MAX_CONSIDERED), (T_LOOKED, max(nlooked, 1)), (T_UNTRIED, 2 * MAX_CONSIDERED),
-                       (T_PLAN, max(plan_size, 1))):
+    for name, size in (
+        (T_VISITS, nodes),
+        (T_AVAIL, nodes),
+        (T_TABLE, 3 * table),
+        (T_PATH, 2 * MAX_PATH),
+        (T_KEYS, MAX_CONSIDERED),
+        (T_LOOKED, max(nlooked, 1)),
+        (T_UNTRIED, 2 * MAX_CONSIDERED),
+        (T_PLAN, max(plan_size, 1)),
+    ):
         where[name] = at
         at += size
     where[T_MAX_NODES] = nodes

@@ -32,7 +32,16 @@ from .registry import NativeUnsupported
 
 # the value types of native expressions
 INT_T, BOOL_T, STR_T, CARD_T, PLAYER_T, TEAM_T, LOC_T, VIEW_T, GROUPS_T = (
-    "int", "bool", "str", "card", "player", "team", "loc", "view", "groups")
+    "int",
+    "bool",
+    "str",
+    "card",
+    "player",
+    "team",
+    "loc",
+    "view",
+    "groups",
+)
 PLAYERS_T, TEAMS_T = "players", "teams"  # views holding player (team) numbers: (filter player ...)
 NUMBERS_T = "numbers"  # a view holding integers: (filter (range A..B) ...)
 
@@ -43,8 +52,26 @@ INTERNAL = ", no_cpython_wrapper=True, no_cfunc_wrapper=True, no_rewrites=True"
 # small generated functions (filters, unions ...) inlined into their callers by LLVM (Numba's own
 # inline='always' copies and types the callee again at every call site: seconds of compile)
 INLINE = ", forceinline=True" + INTERNAL
-STATE_NAMES = ("locs", "lens", "card_loc", "ints", "strs", "pts", "pst", "tst", "ctr", "keys", "team_of", "scratch",
-               "ver", "memo", "dry", "resume", "tree", "treef")
+STATE_NAMES = (
+    "locs",
+    "lens",
+    "card_loc",
+    "ints",
+    "strs",
+    "pts",
+    "pst",
+    "tst",
+    "ctr",
+    "keys",
+    "team_of",
+    "scratch",
+    "ver",
+    "memo",
+    "dry",
+    "resume",
+    "tree",
+    "treef",
+)
 CURRENT = "pst[ctr[PSP], 0]"
 CURRENT_TEAM = "tst[ctr[TSP], 0]"
 MAX_SOURCE = 400_000  # characters: a game beyond is played by the Python engine
@@ -53,7 +80,7 @@ MAX_SOURCE = 400_000  # characters: a game beyond is played by the Python engine
 def setup_teams(game) -> list[list[int]]:
     """Each team's players after the game's setup."""
     s = game.state_after_setup()
-    return [[int(p) for p in m] for m in s.team_members[:s.nteams]]
+    return [[int(p) for p in m] for m in s.team_members[: s.nteams]]
 
 
 def declared_constants(game, consts: dict) -> dict:
@@ -162,7 +189,7 @@ class Fn:
             freed = ["    mark = ctr[SP]"]
             for ln in lines:
                 if ln.strip().startswith("return"):
-                    freed.append(ln[:len(ln) - len(ln.lstrip())] + "ctr[SP] = mark")
+                    freed.append(ln[: len(ln) - len(ln.lstrip())] + "ctr[SP] = mark")
                 freed.append(ln)
             if not lines[-1].startswith("    return"):
                 freed.append("    ctr[SP] = mark")
@@ -172,8 +199,11 @@ class Fn:
             params = [n for n in STATE_NAMES if n in params or n == "ctr"]
         # cache=False: only the entry is kept in the cache, with all the module's machine code
         # (compiling.py: the other functions have none of their own)
-        head = [f"@njit(nogil=True, cache=False, _nrt=False{INLINE if self.inline else INTERNAL})", f"def {self.name}({', '.join(params + self.params)}):",
-                f"    \"\"\"{embed(self.doc, 'text')}\"\"\""]
+        head = [
+            f"@njit(nogil=True, cache=False, _nrt=False{INLINE if self.inline else INTERNAL})",
+            f"def {self.name}({', '.join(params + self.params)}):",
+            f'    """{embed(self.doc, "text")}"""',
+        ]
         return "\n".join(head + (lines or ["    pass"]))
 
 
@@ -286,15 +316,22 @@ class Writer:
             if names and all(n in known for n in names):
                 table = self.named_blocks.get((kind, names))
                 if table is None:
-                    table = self.named_blocks[(kind, names)] = f"{'STORAGES' if storage else 'LOCS'}_NAMED_{len(self.named_blocks) + 1}"
+                    table = self.named_blocks[(kind, names)] = (
+                        f"{'STORAGES' if storage else 'LOCS'}_NAMED_{len(self.named_blocks) + 1}"
+                    )
                 return f"{table}[{v.name}]"
         if not storage and head_of(name) == "member" and len(name.items) == 3 and is_atom(name.items[1], SYMBOL):
             # (OWNER KIND FAMILY INDEX): the member's block from a table of the family's members
             # the game's compile registered (numbered alike in every process); another member
             # stops the game natively (Python plays it, registering that one on first use)
             family = name.items[1].value
-            members = sorted(int(m.group(1)) for k, n in self.game.compiled_blocks if k == kind
-                             for m in [re.fullmatch(re.escape(family) + r"\[(\d+)\]", n)] if m)
+            members = sorted(
+                int(m.group(1))
+                for k, n in self.game.compiled_blocks
+                if k == kind
+                for m in [re.fullmatch(re.escape(family) + r"\[(\d+)\]", n)]
+                if m
+            )
             if members:
                 key = (kind, family, members[0], members[-1])
                 table = self.member_blocks.get(key)
@@ -423,25 +460,27 @@ class Writer:
         from .runtime import NCOUNTERS
 
         g = self.game
-        out = [f'"""Native module of {embed(g.source.filename, "text")}, written by recycle/native/writer.py."""',
-               "import numpy as np",
-               "from numba import njit",
-               "from recycle.native.runtime import *  # noqa: F401,F403 - the runtime's helpers and counters",
-               "from recycle.native.runtime_resume import *  # noqa: F401,F403 - look-ahead playouts",
-               "from recycle.native.runtime_search import *  # noqa: F401,F403 - look-ahead searches",
-               "from recycle.native.runtime_cards import *  # noqa: F401,F403 - mem locations, runs",
-               "from recycle.native.runtime_groups import *  # noqa: F401,F403 - tuples, runs, subsets",
-               "",
-               "CACHE = False  # never Numba's own cache: the loader keeps the entry in recycle's (native/numba_cache.py)",
-               f"NPLAYERS = {self.nplayers}",
-               f"SEARCH = {self.search}  # a search module: choices key their options (runtime_search.py)",
-               f"NCARDS = {len(g.card_attrs)}",
-               f"NCOUNTERS_FIXED = {NCOUNTERS}",
-               f"POINTS_EPOCH = {self.layout.nlocs}  # ver[POINTS_EPOCH] counts the point maps set",
-               f"MEMO_SITES = {self.memo_sites}  # conditions remembered by the version of the location they read",
-               f"DRY_LEVELS = {self.dry_levels}  # blocks of options kept in dry runs one inside another",
-               "OWNER_GAME, OWNER_PLAYER = 0, 1  # a location's index: its block + 0 (the game) or 1 + player",
-               ""]
+        out = [
+            f'"""Native module of {embed(g.source.filename, "text")}, written by recycle/native/writer.py."""',
+            "import numpy as np",
+            "from numba import njit",
+            "from recycle.native.runtime import *  # noqa: F401,F403 - the runtime's helpers and counters",
+            "from recycle.native.runtime_resume import *  # noqa: F401,F403 - look-ahead playouts",
+            "from recycle.native.runtime_search import *  # noqa: F401,F403 - look-ahead searches",
+            "from recycle.native.runtime_cards import *  # noqa: F401,F403 - mem locations, runs",
+            "from recycle.native.runtime_groups import *  # noqa: F401,F403 - tuples, runs, subsets",
+            "",
+            "CACHE = False  # never Numba's own cache: the loader keeps the entry in recycle's (native/numba_cache.py)",
+            f"NPLAYERS = {self.nplayers}",
+            f"SEARCH = {self.search}  # a search module: choices key their options (runtime_search.py)",
+            f"NCARDS = {len(g.card_attrs)}",
+            f"NCOUNTERS_FIXED = {NCOUNTERS}",
+            f"POINTS_EPOCH = {self.layout.nlocs}  # ver[POINTS_EPOCH] counts the point maps set",
+            f"MEMO_SITES = {self.memo_sites}  # conditions remembered by the version of the location they read",
+            f"DRY_LEVELS = {self.dry_levels}  # blocks of options kept in dry runs one inside another",
+            "OWNER_GAME, OWNER_PLAYER = 0, 1  # a location's index: its block + 0 (the game) or 1 + player",
+            "",
+        ]
         out.append("# locations: the first index of each block (game, then each player, then each team)")
         for (kind, name), base in sorted(self.layout.loc_base.items(), key=lambda kv: kv[1]):
             out.append(f"LOC_{ident(kind)}_{ident(name)} = {base}  # {embed(kind + ' ' + name, 'text')}")
@@ -464,7 +503,9 @@ class Writer:
             width = max([len(m) for m in members] + [1])
             out.append("# each team's players, as setup makes them (no team is made during play natively)")
             out.append(f"TEAM_SIZE = np.array({[len(m) for m in members]!r}, dtype=np.int64)")
-            out.append(f"TEAM_MEMBERS = np.array({[list(m) + [0] * (width - len(m)) for m in members]!r}, dtype=np.int64)")
+            out.append(
+                f"TEAM_MEMBERS = np.array({[list(m) + [0] * (width - len(m)) for m in members]!r}, dtype=np.int64)"
+            )
         for names, name in self.name_lists.items():
             out.append(f"{name} = np.array({[self.intern(v) for v in names]!r}, dtype=np.int32)")
         for (kind, names), name in self.named_blocks.items():
@@ -473,7 +514,9 @@ class Writer:
             table = [-1] * (max(ids) + 1)
             for n, k in zip(names, ids):
                 table[k] = self.layout.storage_slot(kind, "game", n) if storage else self.layout.loc_base[(kind, n)]
-            out.append(f"{name} = np.array({table!r}, dtype=np.int64)  # {embed(kind, 'text')} blocks by the id of their name")
+            out.append(
+                f"{name} = np.array({table!r}, dtype=np.int64)  # {embed(kind, 'text')} blocks by the id of their name"
+            )
         for (kind, family, low, high), name in self.member_blocks.items():
             bases = [self.layout.loc_base.get((kind, f"{family}[{k}]"), -1) for k in range(low, high + 1)]
             out.append(f"{name} = np.array({bases!r}, dtype=np.int64)  # {embed(family, 'text')}[{low}..{high}]")
@@ -592,5 +635,18 @@ def games(initial, state, nteams, all_keys, max_steps, max_work, scores, counts,
 '''
 
 
-__all__ = ["Writer", "NativeUnsupported", "NScope", "ident", "is_atom", "is_location_form",
-           "is_storage_form", "kw", "INT", "SYMBOL", "VAR", "SList", "Atom"]
+__all__ = [
+    "Writer",
+    "NativeUnsupported",
+    "NScope",
+    "ident",
+    "is_atom",
+    "is_location_form",
+    "is_storage_form",
+    "kw",
+    "INT",
+    "SYMBOL",
+    "VAR",
+    "SList",
+    "Atom",
+]

@@ -46,8 +46,10 @@ class HumanPlayer:
     def choose(self, view, options: Sequence, rng: random.Random) -> int:
         ui = self.ui
         if ui is None:
-            raise ValueError("a human player needs an interface to ask the person (HumanPlayer(ui)); "
-                             "play with `recycle play` or `recycle run --players human,...`")
+            raise ValueError(
+                "a human player needs an interface to ask the person (HumanPlayer(ui)); "
+                "play with `recycle play` or `recycle run --players human,...`"
+            )
         from ..engine.public import player_view, public_options
 
         state = options[0]._state
@@ -126,8 +128,9 @@ class Hint:
         """The hint in the game's words: ``hint from P2's ismcts:300: 4. follow suit: J♦
         (estimated chance of winning 33% (20-48%, 38 tries))``; ``place`` is the option's
         number as shown, ``words`` its words as shown, ``who`` from ``adviser``."""
-        chance = "" if self.chances[self.choice] is None else \
-            f" (estimated chance of winning {self.figure(self.choice)})"
+        chance = (
+            "" if self.chances[self.choice] is None else f" (estimated chance of winning {self.figure(self.choice)})"
+        )
         return f"hint from {who}: {place}. {words}{chance}"
 
     def figures(self) -> list[str]:
@@ -142,9 +145,11 @@ def strongest(specs: Sequence[str]) -> str:
     for kind in HINT_KINDS:
         found = [s.strip() for s in specs if s.strip().partition(":")[0] == kind]
         if found:
+
             def budget(s: str) -> int:
                 b = s.partition(":")[2]
                 return int(b) if b.isdigit() else 0
+
             return f"{kind}:{max(HINT_BUDGET, *(budget(s) for s in found))}"
     return DEFAULT_HINT
 

@@ -73,6 +73,7 @@ _SPENT = "the simulations of a decision used up its work budget (max_work); it d
 
 # -- sampling worlds -----------------------------------------------------------------------
 
+
 class DealRng(Stream):
     """The generator handed to ``View.rollout``: its re-deal depends on the view alone.
 
@@ -127,6 +128,7 @@ def rewards(scores, higher_wins: bool, mode: str = "win") -> list[float]:
 
 
 # -- players ---------------------------------------------------------------------------------
+
 
 class _AIPlayer:
     needs_view = True
@@ -195,8 +197,10 @@ class _AIPlayer:
         """The options looked at: all of them, or a sorted random sample of MAX_CONSIDERED."""
         if n <= MAX_CONSIDERED:
             return list(range(n))
-        self.warn(f"a decision had more than {MAX_CONSIDERED} options; it looks at a random sample of "
-                  f"{MAX_CONSIDERED} of them")
+        self.warn(
+            f"a decision had more than {MAX_CONSIDERED} options; it looks at a random sample of "
+            f"{MAX_CONSIDERED} of them"
+        )
         return sorted(rng.sample(range(n), MAX_CONSIDERED))
 
     def work_left(self, view, simulations: int) -> list:
@@ -323,8 +327,9 @@ class PIMCPlayer(_AIPlayer):
             for i in looked:
                 if places is not None:
                     had = min(world.work, left[0])
-                    got = native.play(here, places, world.rng.getstate()[:2], had, [i] if n > 1 else [],
-                                      Stream.keyed(play_seed))
+                    got = native.play(
+                        here, places, world.rng.getstate()[:2], had, [i] if n > 1 else [], Stream.keyed(play_seed)
+                    )
                     if got is not None:  # finished natively
                         scores, _steps, work = got
                         left[0] -= had - work
@@ -405,8 +410,18 @@ class ISMCTSPlayer(_AIPlayer):
         sums = _ScoreSums(n, view.game.nplayers) if self.track_scores else None
         self.last_scores = None
         if native is not None and sums is None and self.stop is None:
-            got = native.search(here, view, looked, self.budget, left[0], rng, self.reward, self.exploration,
-                                self.determinize, self.reveal)
+            got = native.search(
+                here,
+                view,
+                looked,
+                self.budget,
+                left[0],
+                rng,
+                self.reward,
+                self.exploration,
+                self.determinize,
+                self.reveal,
+            )
             if got is not None:  # the whole search in machine code: the same tree, draw for draw
                 visits, sums, spent, unfinished, _ = got
                 if spent:
@@ -454,8 +469,11 @@ class ISMCTSPlayer(_AIPlayer):
                             continue
                         ch.avail += 1
                         if not untried:
-                            ucb = ch.reward / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits) \
-                                if ch.visits else float("inf")
+                            ucb = (
+                                ch.reward / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                                if ch.visits
+                                else float("inf")
+                            )
                             if ucb > best_ucb:
                                 best_i, best_child, best_ucb = i, ch, ucb
                     if untried:
@@ -464,7 +482,7 @@ class ISMCTSPlayer(_AIPlayer):
                         path.append((ch, p, i))
                         got = None
                         if places is not None:
-                            got = native.play(here, places, future, had, world.history[len(here.history):] + [i], rng)
+                            got = native.play(here, places, future, had, world.history[len(here.history) :] + [i], rng)
                         if got is None:
                             world.apply(i)
                             world.play_randomly(rng.random)

@@ -34,8 +34,10 @@ COOKIE = "recycle_studio"
 SIMLINT_SECONDS = 5.0  # the lint backed by simulation: a quick look as the person types
 # the page's own files (no library is vendored: the editor and the table are plain JavaScript)
 STATIC = {"studio.js": "text/javascript", "studio.css": "text/css", "table.js": "text/javascript"}
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
-       "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
+    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
 
 
 class Studio:
@@ -91,8 +93,7 @@ class Guard:
             check_origin(request.headers, self.studio.loopback_only)
             if scope["path"] == "/open":
                 return await _secured(self._open(request), send, scope, receive)
-            token = request.query_params.get("token") or request.headers.get("x-token") or \
-                request.cookies.get(COOKIE)
+            token = request.query_params.get("token") or request.headers.get("x-token") or request.cookies.get(COOKIE)
             if not token:
                 raise Refused(401, "this studio needs its token: open the link printed when it started")
             who = self.studio.who(token)
@@ -107,8 +108,10 @@ class Guard:
         """A one-time code exchanged for the owner's token in a cookie, then the studio."""
         got = self.studio.codes.use(request.query_params.get("code"))
         if got is None:
-            raise Refused(403, "this link opens the studio once, within a minute of its start: "
-                               "open the link printed in the terminal")
+            raise Refused(
+                403,
+                "this link opens the studio once, within a minute of its start: open the link printed in the terminal",
+            )
         token, page = got
         response = Response(status_code=303, headers={"location": page})
         response.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/")
@@ -118,9 +121,13 @@ class Guard:
 def _with_headers(message):
     if message["type"] == "http.response.start":
         headers = list(message.get("headers", []))
-        headers += [(b"content-security-policy", CSP.encode()), (b"x-content-type-options", b"nosniff"),
-                    (b"referrer-policy", b"no-referrer"), (b"x-frame-options", b"DENY"),
-                    (b"cache-control", b"no-store")]
+        headers += [
+            (b"content-security-policy", CSP.encode()),
+            (b"x-content-type-options", b"nosniff"),
+            (b"referrer-policy", b"no-referrer"),
+            (b"x-frame-options", b"DENY"),
+            (b"cache-control", b"no-store"),
+        ]
         message = {**message, "headers": headers}
     return message
 
@@ -262,8 +269,14 @@ async def check(request: Request):
     studio = _owner(request)
     path, text = _game_text(studio, await _json(request))
     game, messages = await asyncio.to_thread(check_text, text, path)
-    return JSONResponse({"ok": game is not None, "messages": messages,
-                         "name": game.name if game else None, "players": game.nplayers if game else None})
+    return JSONResponse(
+        {
+            "ok": game is not None,
+            "messages": messages,
+            "name": game.name if game else None,
+            "players": game.nplayers if game else None,
+        }
+    )
 
 
 def _load_for_run(text: str, path: str):
@@ -301,8 +314,14 @@ async def run(request: Request):
             raise Refused(400, f"players: {exc}") from None
     # the run itself is played in a process of its own, killed on Cancel or at its time limit
     # (recycle/studio/jobs.py, worker.py): the game is sent as text and checked there again
-    request = {"path": path, "text": text, "seed": seed, "players": players, "per_player": per_player,
-               "seconds": min(timeout, SIMLINT_SECONDS) if kind == "simlint" else timeout}
+    request = {
+        "path": path,
+        "text": text,
+        "seed": seed,
+        "players": players,
+        "per_player": per_player,
+        "seconds": min(timeout, SIMLINT_SECONDS) if kind == "simlint" else timeout,
+    }
     try:
         job = studio.jobs.start(kind, n, request)
     except ValueError as exc:
@@ -378,14 +397,17 @@ async def table_new(request: Request):
     try:
         game = await asyncio.to_thread(load, full)
     except (RecycleError, RecycleBug) as exc:
-        raise Refused(422, f"the game does not check: {exc.message if isinstance(exc, RecycleError) else exc}") from None
+        raise Refused(
+            422, f"the game does not check: {exc.message if isinstance(exc, RecycleError) else exc}"
+        ) from None
     specs = parse_seats(_field(data, "players", str, "") or "human,random", game.nplayers)
     # no deal given: a secret one (a deal number is the seed; see recycle.studio.table)
     deal = _field(data, "deal", int, None, 0, 2**63)
     table = Table(game, full, specs, deal, records=full.parent / "records")
     studio.add_table(table)
-    return JSONResponse({"links": {str(p): f"/table?token={t}" for p, t in table.tokens.items()},
-                         "specs": specs, "deal": deal})
+    return JSONResponse(
+        {"links": {str(p): f"/table?token={t}" for p, t in table.tokens.items()}, "specs": specs, "deal": deal}
+    )
 
 
 def parse_seats(text: str, nplayers: int) -> list[str]:
@@ -498,17 +520,29 @@ def make_app(root: Path, token: str | None, loopback_only: bool = True, tables=(
     studio = Studio(root, token, loopback_only)
     for t in tables:
         studio.add_table(t)
-    routes = [Route("/static/{name}", static), Route("/table", table_page),
-              Route("/table/api/view", table_view), Route("/table/api/events", table_events),
-              Route("/table/api/{what}", table_action, methods=["POST"])]
+    routes = [
+        Route("/static/{name}", static),
+        Route("/table", table_page),
+        Route("/table/api/view", table_view),
+        Route("/table/api/events", table_events),
+        Route("/table/api/{what}", table_action, methods=["POST"]),
+    ]
     if token is not None:
-        routes += [Route("/", index), Route("/api/files", list_files), Route("/api/file", file_get),
-                   Route("/api/file", file_put, methods=["PUT"]), Route("/api/check", check, methods=["POST"]),
-                   Route("/api/run", run, methods=["POST"]), Route("/api/jobs/{jid}", job_get),
-                   Route("/api/jobs/{jid}/events", job_events),
-                   Route("/api/jobs/{jid}/cancel", job_cancel, methods=["POST"]),
-                   Route("/api/tree", tree, methods=["POST"]), Route("/api/table", table_new, methods=["POST"]),
-                   Route("/api/replay", replay_get), Route("/api/words", words)]
+        routes += [
+            Route("/", index),
+            Route("/api/files", list_files),
+            Route("/api/file", file_get),
+            Route("/api/file", file_put, methods=["PUT"]),
+            Route("/api/check", check, methods=["POST"]),
+            Route("/api/run", run, methods=["POST"]),
+            Route("/api/jobs/{jid}", job_get),
+            Route("/api/jobs/{jid}/events", job_events),
+            Route("/api/jobs/{jid}/cancel", job_cancel, methods=["POST"]),
+            Route("/api/tree", tree, methods=["POST"]),
+            Route("/api/table", table_new, methods=["POST"]),
+            Route("/api/replay", replay_get),
+            Route("/api/words", words),
+        ]
     app = Starlette(routes=routes, exception_handlers={Refused: _refused, HTTPException: _http, Exception: _bad})
     app.state.studio = studio
     guard = Guard(app, studio)

@@ -73,8 +73,15 @@ class Job:
         self.process = None
 
     def to_dict(self) -> dict:
-        return {"id": self.id, "kind": self.kind, "total": self.total, "done": self.done,
-                "status": self.status, "error": self.error, "result": self.result}
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "total": self.total,
+            "done": self.done,
+            "status": self.status,
+            "error": self.error,
+            "result": self.result,
+        }
 
 
 def _worker_env() -> dict:
@@ -111,17 +118,25 @@ class Jobs:
                 del self._jobs[k]
             job = Job(str(next(self._ids)), kind, total, lane, float(request["seconds"]) + self.grace)
             self._jobs[job.id] = job
-        threading.Thread(target=self._supervise, args=(job, {**request, "kind": kind, "n": total,
-                                                               "limit": job.limit + 1}),
-                         name=f"studio-{kind}-{job.id}", daemon=True).start()
+        threading.Thread(
+            target=self._supervise,
+            args=(job, {**request, "kind": kind, "n": total, "limit": job.limit + 1}),
+            name=f"studio-{kind}-{job.id}",
+            daemon=True,
+        ).start()
         return job
 
     def _supervise(self, job: Job, request: dict) -> None:
         answer: dict = {}
         timed_out = False
         try:
-            proc = subprocess.Popen([sys.executable, "-m", "recycle.studio.worker"], stdin=subprocess.PIPE,
-                                    stdout=subprocess.PIPE, env=_worker_env(), start_new_session=True)
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "recycle.studio.worker"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                env=_worker_env(),
+                start_new_session=True,
+            )
         except OSError as exc:
             job.error, job.status = f"the run could not start: {exc}", "failed"
             return
@@ -147,8 +162,10 @@ class Jobs:
         if job.cancelled.is_set():
             job.status = "cancelled"
         elif timed_out:
-            job.error = (f"stopped at the time limit ({job.limit:.0f} s): a look-ahead player's decisions can "
-                         f"take long; ask fewer games or a smaller budget")
+            job.error = (
+                f"stopped at the time limit ({job.limit:.0f} s): a look-ahead player's decisions can "
+                f"take long; ask fewer games or a smaller budget"
+            )
             job.status = "failed"
         elif "result" in answer:
             job.result, job.status = answer["result"], "done"

@@ -50,16 +50,35 @@ def replay_view(root: Path, rel: str, step: int, seat: int | None) -> dict:
         log.append((s.decisions, d["player"], d["options"], d["chosen"]))
         s.apply(d["chosen"])
     names = [("you" if p == seat else str(n)) for p, n in enumerate(record["players"])]
-    view = {"game": game.name, "deal": record["seed"], "steps": len(decisions), "step": step, "seat": seat,
-            "players": names, "same_file": same_file, "over": s.is_terminal(), "decision": s.decisions}
+    view = {
+        "game": game.name,
+        "deal": record["seed"],
+        "steps": len(decisions),
+        "step": step,
+        "seat": seat,
+        "players": names,
+        "same_file": same_file,
+        "over": s.is_terminal(),
+        "decision": s.decisions,
+    }
     if seat is None:
         rows = []
         for info in game.layout.infos:
             if info.index < len(s.locs) and s.locs[info.index]:
-                owner = f"P{info.owner}" if info.owner_kind == "player" else \
-                    (f"team T{info.owner}" if info.owner_kind == "team" else "table")
-                rows.append({"owner": owner, "name": info.name, "count": len(s.locs[info.index]),
-                             "cards": [game.card_name(c) for c in s.locs[info.index]], "known": []})
+                owner = (
+                    f"P{info.owner}"
+                    if info.owner_kind == "player"
+                    else (f"team T{info.owner}" if info.owner_kind == "team" else "table")
+                )
+                rows.append(
+                    {
+                        "owner": owner,
+                        "name": info.name,
+                        "count": len(s.locs[info.index]),
+                        "cards": [game.card_name(c) for c in s.locs[info.index]],
+                        "known": [],
+                    }
+                )
         view["locations"] = rows
         key = "revealed"
         obs = s.observation(0)
@@ -68,7 +87,8 @@ def replay_view(root: Path, rel: str, step: int, seat: int | None) -> dict:
         obs = s.observation(seat)
         view["locations"] = location_rows(obs, seat)
         view["history"] = narrative_lines(obs, events, log, 0, names, full=True)
-    view["storages"] = [{"owner": owner_name(key, -1 if seat is None else seat), "text": text}
-                        for key, text in storage_texts(obs)]
+    view["storages"] = [
+        {"owner": owner_name(key, -1 if seat is None else seat), "text": text} for key, text in storage_texts(obs)
+    ]
     view["reveal"] = reveal_lines(s, names) if s.is_terminal() else None
     return view

@@ -19,8 +19,14 @@ def message(kind: str, text: str, span=None) -> dict:
     """One positioned message for the editor (line and column 1-based; 0 when unknown)."""
     if span is None:
         return {"severity": kind, "message": text, "line": 0, "column": 0, "end_line": 0, "end_column": 0}
-    return {"severity": kind, "message": text, "line": span.line, "column": span.column,
-            "end_line": span.end_line, "end_column": span.end_column}
+    return {
+        "severity": kind,
+        "message": text,
+        "line": span.line,
+        "column": span.column,
+        "end_line": span.end_line,
+        "end_column": span.end_column,
+    }
 
 
 def check_text(text: str, name: str, max_work: int | None = None):
@@ -41,9 +47,16 @@ def check_text(text: str, name: str, max_work: int | None = None):
     for w in game.warnings:
         m = POSITIONED.match(w)
         if m:
-            out.append({"severity": "warning", "message": m.group("msg"), "line": int(m.group("line")),
-                        "column": int(m.group("col")), "end_line": int(m.group("line")),
-                        "end_column": int(m.group("col")) + 1})
+            out.append(
+                {
+                    "severity": "warning",
+                    "message": m.group("msg"),
+                    "line": int(m.group("line")),
+                    "column": int(m.group("col")),
+                    "end_line": int(m.group("line")),
+                    "end_column": int(m.group("col")) + 1,
+                }
+            )
         else:
             out.append(message("warning", w))
     out += [message("warning", w.message, w.span) for w in lint(game.source.forms[0])]
@@ -105,8 +118,14 @@ def run_graph(game, job, rollouts: int, seed: int, per_player: bool, timeout: fl
     job.total = rollouts
     G = flow_graph(game, rollouts=rollouts, seed=seed, per_player=per_player, timeout=timeout)
     job.done = G.graph.get("played", rollouts)
-    return {"kind": "graph", "svg": svg_of_dot(to_dot(G)), "locations": len(G), "edges": G.number_of_edges(),
-            "played": G.graph.get("played"), "skipped": G.graph.get("skipped")}
+    return {
+        "kind": "graph",
+        "svg": svg_of_dot(to_dot(G)),
+        "locations": len(G),
+        "edges": G.number_of_edges(),
+        "played": G.graph.get("played"),
+        "skipped": G.graph.get("skipped"),
+    }
 
 
 def editor_words() -> dict:

@@ -50,8 +50,15 @@ class Table:
     """Deals of ``game`` with ``specs`` (one per seat: ``human`` or a computer kind): the
     first from ``deal`` when the owner chose one, else from a secret (``new_deal_secret``)."""
 
-    def __init__(self, game, path, specs: list[str], deal: int | None = None, records: Path | None = None,
-                 max_steps: int = DEFAULT_MAX_STEPS):
+    def __init__(
+        self,
+        game,
+        path,
+        specs: list[str],
+        deal: int | None = None,
+        records: Path | None = None,
+        max_steps: int = DEFAULT_MAX_STEPS,
+    ):
         if len(specs) != game.nplayers:
             raise ValueError(f"{game.name} has {game.nplayers} seats; {len(specs)} players given")
         self.game = game
@@ -285,11 +292,9 @@ class Table:
                     deadline = time.monotonic() + HINT_SECONDS
 
                     def stop():
-                        return (self.generation != generation or self.state.decisions != d
-                                or time.monotonic() > deadline)
+                        return self.generation != generation or self.state.decisions != d or time.monotonic() > deadline
 
-                    got = hint(copy.observation(seat), copy.legal_options(), spec, seed=secrets.randbits(64),
-                               stop=stop)
+                    got = hint(copy.observation(seat), copy.legal_options(), spec, seed=secrets.randbits(64), stop=stop)
                     failed = None
                 except (RecycleError, RecycleBug, ValueError) as exc:
                     got, failed = None, seat_error(exc) if not isinstance(exc, ValueError) else str(exc)
@@ -372,15 +377,28 @@ def seat_view(table: Table, seat: int) -> dict:
     busy = table._busy()
     to_move = None if over else s.current_player()
     view = {
-        "game": game.name, "deal_at_table": table.dealt, "seat": seat, "players": names, "version": table.version,
-        "decision": s.decisions, "to_move": to_move, "over": over, "thinking": busy,
+        "game": game.name,
+        "deal_at_table": table.dealt,
+        "seat": seat,
+        "players": names,
+        "version": table.version,
+        "decision": s.decisions,
+        "to_move": to_move,
+        "over": over,
+        "thinking": busy,
         "locations": location_rows(obs, seat),
         # as the game names them, and where the terminal shows them: in their owner's block
         "storages": [{"owner": owner_name(key, seat), "text": text} for key, text in storage_texts(obs)],
-        "history": narrative_lines(obs, table.events, table.log, 0, names, full=True,
-                                   said=table.said.get(seat))[-HISTORY_LINES:],
-        "options": [], "hint": None, "hint_pending": seat in table.hint_waiting, "undo": len(table.tokens) == 1,
-        "message": table.message.get(seat, ""), "error": table.error, "result": None,
+        "history": narrative_lines(obs, table.events, table.log, 0, names, full=True, said=table.said.get(seat))[
+            -HISTORY_LINES:
+        ],
+        "options": [],
+        "hint": None,
+        "hint_pending": seat in table.hint_waiting,
+        "undo": len(table.tokens) == 1,
+        "message": table.message.get(seat, ""),
+        "error": table.error,
+        "result": None,
     }
     if not over and to_move == seat and not busy:
         # the words a seat may read: worked out in worlds dealt from its own information, so
@@ -389,12 +407,20 @@ def seat_view(table: Table, seat: int) -> dict:
         got = table.hints.get(seat)
         if got is not None and got[0] == s.decisions:
             _, h, who = got
-            view["hint"] = {"who": who, "choice": h.choice, "figures": h.figures(),
-                            "few": [h.few(i) for i in range(len(h.chances))],
-                            "advice": h.advice(who, h.choice + 1, view["options"][h.choice])}
+            view["hint"] = {
+                "who": who,
+                "choice": h.choice,
+                "figures": h.figures(),
+                "few": [h.few(i) for i in range(len(h.chances))],
+                "advice": h.advice(who, h.choice + 1, view["options"][h.choice]),
+            }
     if over:
         winners = s.winners()
-        view["result"] = {"scores": s.returns(), "winners": winners,
-                          "reveal": reveal_lines(s, names), "record": table.saved,
-                          "you": "win" if winners == [seat] else "share" if seat in winners else "lose"}
+        view["result"] = {
+            "scores": s.returns(),
+            "winners": winners,
+            "reveal": reveal_lines(s, names),
+            "record": table.saved,
+            "you": "win" if winners == [seat] else "share" if seat in winners else "lose",
+        }
     return view

@@ -47,8 +47,10 @@ def check_name(rel: str, suffixes: tuple[str, ...]) -> list[str]:
         raise Refused(400, "a file name is needed (with / between folders)")
     for p in parts:
         if not SAFE_NAME.match(p):
-            raise Refused(400, f"the studio writes only names of letters, digits, _, - and . (not first): "
-                               f"{p!r} has other characters")
+            raise Refused(
+                400,
+                f"the studio writes only names of letters, digits, _, - and . (not first): {p!r} has other characters",
+            )
     if not parts[-1].endswith(suffixes):
         raise Refused(400, f"the studio saves only {' or '.join(suffixes)} files here")
     return parts
@@ -71,8 +73,14 @@ def _open_folder(fd: int, name: str, rel: str, make: bool) -> int:
         raise
 
 
-def write_file(root: Path, rel: str, data: bytes, suffixes: tuple[str, ...] = (".rcy",),
-               make_folders: bool = False, mode: int = 0o644) -> Path:
+def write_file(
+    root: Path,
+    rel: str,
+    data: bytes,
+    suffixes: tuple[str, ...] = (".rcy",),
+    make_folders: bool = False,
+    mode: int = 0o644,
+) -> Path:
     """Write ``data`` as the file ``rel`` inside the folder ``root`` (see the module
     docstring): no link followed, no name outside the safe alphabet, a regular file made or
     replaced whole. ``make_folders`` makes missing folders on the way (a table's ``records``);
@@ -135,6 +143,5 @@ def save_record(records: Path, game_name: str, record: dict) -> str:
     records = Path(records)
     name = f"{safe_name(f'{game_name}-table-{secrets.token_hex(6)}')}.json"
     rel = f"{safe_name(records.name)}/{name}"
-    write_file(records.parent, rel, record_bytes(record, records / name), (".json",), make_folders=True,
-               mode=0o600)
+    write_file(records.parent, rel, record_bytes(record, records / name), (".json",), make_folders=True, mode=0o600)
     return rel

@@ -27,6 +27,7 @@ DECILES = 10
 
 # -- small statistics: recycle/study/intervals.py ------------------------------------------
 
+
 def _summary(xs: list[float]) -> dict:
     if not xs:
         return {"mean": 0.0, "sd": 0.0, "min": 0, "max": 0}
@@ -35,8 +36,8 @@ def _summary(xs: list[float]) -> dict:
     return {"mean": m, "sd": sd, "min": min(xs), "max": max(xs)}
 
 
-
 # -- one game, traced ----------------------------------------------------------------------
+
 
 def score_now(game, state, draws: bool) -> list[int] | None:
     """The ``scoring`` value of every player in a live state, or None if it cannot be computed.
@@ -205,10 +206,20 @@ def trace_game(game, specs: list[str], seed: int, max_steps: int = 100_000, valu
     except StepLimitExceeded:
         return {"seed": seed, "limit": True}
     final = rewards(r.scores, game.scoring_max, "win") if values else r.scores
-    return {"seed": seed, "limit": False, "scores": r.scores, "winners": r.winners,
-            "sides": tied_sides(r.winners, r.state.team_of), "movers": movers,
-            "options": options, "trace": trace, "final": final, "turns": turns.turns,
-            "rounds": r.state.rounds, "steps": r.state.steps}
+    return {
+        "seed": seed,
+        "limit": False,
+        "scores": r.scores,
+        "winners": r.winners,
+        "sides": tied_sides(r.winners, r.state.team_of),
+        "movers": movers,
+        "options": options,
+        "trace": trace,
+        "final": final,
+        "turns": turns.turns,
+        "rounds": r.state.rounds,
+        "steps": r.state.steps,
+    }
 
 
 def outcome(game, specs: list[str], seed: int, max_steps: int = 100_000):
@@ -223,6 +234,7 @@ def outcome(game, specs: list[str], seed: int, max_steps: int = 100_000):
 
 
 # -- score-based heuristics of one game ---------------------------------------------------
+
 
 def _leaders(scores, higher: bool) -> frozenset:
     best = max(scores) if higher else min(scores)
@@ -247,16 +259,34 @@ def game_heuristics(g: dict, higher: bool) -> dict:
         best = max(s) if higher else min(s)
         gap = max(gap, min(abs(best - s[w]) for w in winners))
     final = g["final"]
-    return {"lead_changes": changes, "settled_at": settle / d if d else None, "winner_gap": gap,
-            "final_spread": abs(max(final) - min(final))}
+    return {
+        "lead_changes": changes,
+        "settled_at": settle / d if d else None,
+        "winner_gap": gap,
+        "final_spread": abs(max(final) - min(final)),
+    }
 
 
 # -- the analysis --------------------------------------------------------------------------
 
-def analyze(game, n: int = 500, seed: int = 0, specs: list[str] | None = None, max_steps: int = 100_000,
-            skilled: str | None = None, hidden: bool = False, skill_games: int | None = None,
-            workers: int = 1, progress=None, keep_games: bool = True, values: str = "scoring",
-            timeout: float | None = None, interruptible: bool = False, stop=None) -> dict:
+
+def analyze(
+    game,
+    n: int = 500,
+    seed: int = 0,
+    specs: list[str] | None = None,
+    max_steps: int = 100_000,
+    skilled: str | None = None,
+    hidden: bool = False,
+    skill_games: int | None = None,
+    workers: int = 1,
+    progress=None,
+    keep_games: bool = True,
+    values: str = "scoring",
+    timeout: float | None = None,
+    interruptible: bool = False,
+    stop=None,
+) -> dict:
     """Play ``n`` traced games (and the skill / hidden-information games when asked); return
     the summary as a JSON-ready dict (``games_detail`` holds the per-game records).
 
@@ -264,15 +294,44 @@ def analyze(game, n: int = 500, seed: int = 0, specs: list[str] | None = None, m
     Ctrl-C); the summary is over the games played (a skill measure with no game is left out).
     ``stop``: a caller's ``stopping.Stop`` (already active) instead of those two."""
     if stop is not None:
-        return _analyze(game, n, seed, specs, max_steps, skilled, hidden, skill_games, workers, progress,
-                        keep_games, values, stop, time.perf_counter())
+        return _analyze(
+            game,
+            n,
+            seed,
+            specs,
+            max_steps,
+            skilled,
+            hidden,
+            skill_games,
+            workers,
+            progress,
+            keep_games,
+            values,
+            stop,
+            time.perf_counter(),
+        )
     with Stop(timeout, interruptible, t0 := time.perf_counter()) as own:
-        return _analyze(game, n, seed, specs, max_steps, skilled, hidden, skill_games, workers, progress,
-                        keep_games, values, own, t0)
+        return _analyze(
+            game,
+            n,
+            seed,
+            specs,
+            max_steps,
+            skilled,
+            hidden,
+            skill_games,
+            workers,
+            progress,
+            keep_games,
+            values,
+            own,
+            t0,
+        )
 
 
-def _analyze(game, n, seed, specs, max_steps, skilled, hidden, skill_games, workers, progress, keep_games,
-             values, stop, t0) -> dict:
+def _analyze(
+    game, n, seed, specs, max_steps, skilled, hidden, skill_games, workers, progress, keep_games, values, stop, t0
+) -> dict:
     np_ = game.nplayers
     specs = list(specs or ["random"])
     specs = [specs[min(p, len(specs) - 1)] for p in range(np_)]  # the last one repeats
@@ -295,8 +354,7 @@ def _analyze(game, n, seed, specs, max_steps, skilled, hidden, skill_games, work
             progress(done_before + done)
 
     rollouts = parse_values(values)
-    traced = map_games(game, trace_game, [(specs, sd, max_steps, rollouts) for sd in seeds], workers, tick,
-                       stop=stop)
+    traced = map_games(game, trace_game, [(specs, sd, max_steps, rollouts) for sd in seeds], workers, tick, stop=stop)
     if not traced:
         if stop.interrupted:
             raise KeyboardInterrupt
@@ -318,8 +376,11 @@ def _analyze(game, n, seed, specs, max_steps, skilled, hidden, skill_games, work
         omni = f"omniscient:{budget}" if budget else "omniscient"
         a, b = _skill(rotations[ism], np_, ism), _skill(rotations[omni], np_, omni)
         out["hidden_information"] = {
-            "ismcts": a, "omniscient": b, "value": b["win_rate"] - a["win_rate"],
-            "value_ci": _diff_ci(b["win_rate"], b["games"], a["win_rate"], a["games"])}
+            "ismcts": a,
+            "omniscient": b,
+            "value": b["win_rate"] - a["win_rate"],
+            "value_ci": _diff_ci(b["win_rate"], b["games"], a["win_rate"], a["games"]),
+        }
     else:
         out["hidden_information"] = None
     out["seconds"], out["interrupted"] = time.perf_counter() - t0, stop.interrupted
@@ -349,9 +410,16 @@ def _skill(results, np_, spec) -> dict:
         rand_wins += sum(1 for w in winners if w != seat) / max(np_ - 1, 1)
     w = won / games if games else 0.0
     rw = rand_wins / games if games else 0.0
-    return {"player": spec, "games": games, "win_rate": w, "win_rate_ci": list(wilson(won, games)),
-            "random_seat_win_rate": rw, "random_seat_win_rate_ci": list(wilson(rand_wins, games)),
-            "skill": w - rw, "skill_ci": _diff_ci(w, games, rw, games)}
+    return {
+        "player": spec,
+        "games": games,
+        "win_rate": w,
+        "win_rate_ci": list(wilson(won, games)),
+        "random_seat_win_rate": rw,
+        "random_seat_win_rate_ci": list(wilson(rand_wins, games)),
+        "skill": w - rw,
+        "skill_ci": _diff_ci(w, games, rw, games),
+    }
 
 
 def summarize(game, traced: list[dict], specs: list[str], seed: int, n: int, values: str = "scoring") -> dict:
@@ -416,11 +484,18 @@ def summarize(game, traced: list[dict], specs: list[str], seed: int, n: int, val
     Nn = max(N, 1)
     seats = []
     for p in range(np_):
-        seats.append({"seat": p, "player": specs[min(p, len(specs) - 1)],
-                      "win_rate": wins[p] / Nn, "win_rate_ci": list(wilson(wins[p], N)),
-                      "win_share": shares[p] / Nn, "score_mean": score_sum[p] / Nn,
-                      "decisions_mean": seat_dec[p] / Nn,
-                      "options_mean": seat_opts[p] / seat_dec[p] if seat_dec[p] else 0.0})
+        seats.append(
+            {
+                "seat": p,
+                "player": specs[min(p, len(specs) - 1)],
+                "win_rate": wins[p] / Nn,
+                "win_rate_ci": list(wilson(wins[p], N)),
+                "win_share": shares[p] / Nn,
+                "score_mean": score_sum[p] / Nn,
+                "decisions_mean": seat_dec[p] / Nn,
+                "options_mean": seat_opts[p] / seat_dec[p] if seat_dec[p] else 0.0,
+            }
+        )
     rates = [s["win_share"] for s in seats]
     expected = N / np_ if np_ else 0
     chi2 = sum((shares[p] - expected) ** 2 / expected for p in range(np_)) if expected else 0.0
@@ -429,24 +504,45 @@ def summarize(game, traced: list[dict], specs: list[str], seed: int, n: int, val
     drama = [h["winner_gap"] / scale for h in heur] if scale > 0 else [0.0 for _ in heur]
     settled = [h["settled_at"] for h in heur if h["settled_at"] is not None]  # games with no decision: undefined
     return {
-        "game": game.name, "games": n, "finished": N, "step_limit_hits": n - N, "seed": seed,
+        "game": game.name,
+        "games": n,
+        "finished": N,
+        "step_limit_hits": n - N,
+        "seed": seed,
         "players": [specs[min(p, len(specs) - 1)] for p in range(np_)],
-        "scoring": "max" if game.scoring_max else "min", "values": values,
+        "scoring": "max" if game.scoring_max else "min",
+        "values": values,
         "seats": seats,
-        "fairness": {"win_rate_spread": max(s["win_rate"] for s in seats) - min(s["win_rate"] for s in seats),
-                     "win_share_spread": max(rates) - min(rates), "chi2": chi2, "df": np_ - 1,
-                     "p_value": chi2_sf(chi2, np_ - 1)},
+        "fairness": {
+            "win_rate_spread": max(s["win_rate"] for s in seats) - min(s["win_rate"] for s in seats),
+            "win_share_spread": max(rates) - min(rates),
+            "chi2": chi2,
+            "df": np_ - 1,
+            "p_value": chi2_sf(chi2, np_ - 1),
+        },
         "ties": {"rate": ties / Nn, "ci": list(wilson(ties, N))},
-        "length": {"decisions": _summary(lengths), "choices": _summary(choices), "rounds": _summary(rounds),
-                   "steps": _summary(steps),
-                   "turns_by_stage_depth": [sum(t) / Nn for t in depth_turns]},
+        "length": {
+            "decisions": _summary(lengths),
+            "choices": _summary(choices),
+            "rounds": _summary(rounds),
+            "steps": _summary(steps),
+            "turns_by_stage_depth": [sum(t) / Nn for t in depth_turns],
+        },
         "branching": {
             "options_per_decision": total_opts / total_dec if total_dec else 0.0,
             "options_per_choice": total_choice_opts / total_choices if total_choices else 0.0,
             "forced_share": forced / total_dec if total_dec else 0.0,
             "by_decile": [sum(x) / len(x) if x else None for x in dec_opts],
-            "by_index": [{"decision": k + 1, "games": len(x), "mean": sum(x) / len(x),
-                          "p10": _quantile(x, 0.1), "p90": _quantile(x, 0.9)} for k, x in enumerate(by_index)],
+            "by_index": [
+                {
+                    "decision": k + 1,
+                    "games": len(x),
+                    "mean": sum(x) / len(x),
+                    "p10": _quantile(x, 0.1),
+                    "p90": _quantile(x, 0.9),
+                }
+                for k, x in enumerate(by_index)
+            ],
         },
         "scores": {
             "evaluated_share": scored / (scored + unscored) if scored + unscored else 0.0,
@@ -465,8 +561,17 @@ def _quantile(xs: list[int], q: float) -> float:
     return float(ys[min(len(ys) - 1, int(q * len(ys)))])
 
 
-def duplicate(game, kinds: list[str], deals: int = 100, seed: int = 0, max_steps: int = 100_000,
-              workers: int = 1, progress=None, timeout: float | None = None, interruptible: bool = False) -> dict:
+def duplicate(
+    game,
+    kinds: list[str],
+    deals: int = 100,
+    seed: int = 0,
+    max_steps: int = 100_000,
+    workers: int = 1,
+    progress=None,
+    timeout: float | None = None,
+    interruptible: bool = False,
+) -> dict:
     """Play each deal once per rotation of the seats and compare the player kinds.
 
     Seat i gets ``kinds[i]`` and the last kind repeats (A, B, B, B, ...), as ``--players``
@@ -504,7 +609,7 @@ def duplicate(game, kinds: list[str], deals: int = 100, seed: int = 0, max_steps
     pair = []
     dropped = 0
     for d in range(deals):
-        games = results[d * np_:(d + 1) * np_]
+        games = results[d * np_ : (d + 1) * np_]
         if any(g is None for g in games):
             dropped += 1
             continue
@@ -530,18 +635,40 @@ def duplicate(game, kinds: list[str], deals: int = 100, seed: int = 0, max_steps
     rows = []
     for kd in kinds:
         m, lo, hi = mean_ci(diffs[kd])
-        rows.append({"player": kd, "seat_games": seat_games[kd],
-                     "score_mean": score_sum[kd] / seat_games[kd] if seat_games[kd] else 0.0,
-                     "score_diff": m, "score_diff_ci": [lo, hi], "advantage": sign * m,
-                     "win_rate": wins[kd] / seat_games[kd] if seat_games[kd] else 0.0,
-                     "win_rate_ci": list(wilson(wins[kd], seat_games[kd]))})
-    out = {"game": game.name, "deals": deals, "deals_used": used, "deals_dropped_step_limit": dropped,
-           "deals_requested": requested, "stopped_by_time_limit": deals < requested and not stop.interrupted,
-           "interrupted": stop.interrupted,
-           "seed": seed, "rotations": np_, "games_played": deals * np_, "scoring": "max" if sign > 0 else "min",
-           "players": rows, "seconds": time.perf_counter() - t0}
+        rows.append(
+            {
+                "player": kd,
+                "seat_games": seat_games[kd],
+                "score_mean": score_sum[kd] / seat_games[kd] if seat_games[kd] else 0.0,
+                "score_diff": m,
+                "score_diff_ci": [lo, hi],
+                "advantage": sign * m,
+                "win_rate": wins[kd] / seat_games[kd] if seat_games[kd] else 0.0,
+                "win_rate_ci": list(wilson(wins[kd], seat_games[kd])),
+            }
+        )
+    out = {
+        "game": game.name,
+        "deals": deals,
+        "deals_used": used,
+        "deals_dropped_step_limit": dropped,
+        "deals_requested": requested,
+        "stopped_by_time_limit": deals < requested and not stop.interrupted,
+        "interrupted": stop.interrupted,
+        "seed": seed,
+        "rotations": np_,
+        "games_played": deals * np_,
+        "scoring": "max" if sign > 0 else "min",
+        "players": rows,
+        "seconds": time.perf_counter() - t0,
+    }
     if k >= 2:
         m, lo, hi = mean_ci(pair)
-        out["head_to_head"] = {"a": kinds[0], "b": kinds[1], "score_diff": m, "score_diff_ci": [lo, hi],
-                               "advantage_of_a": sign * m}
+        out["head_to_head"] = {
+            "a": kinds[0],
+            "b": kinds[1],
+            "score_diff": m,
+            "score_diff_ci": [lo, hi],
+            "advantage_of_a": sign * m,
+        }
     return out

@@ -51,15 +51,29 @@ def estimate_game(game, specs: list[str], seed: int, max_steps: int = 100_000) -
         if not est or est[index] is None:
             return
         values = [None if e is None else e[player] for e in est]
-        points.append({"decision": count[0], "mover": player, "options": len(opts), "chosen": index,
-                       "values": values, "estimate": list(est[index])})
+        points.append(
+            {
+                "decision": count[0],
+                "mover": player,
+                "options": len(opts),
+                "chosen": index,
+                "values": values,
+                "estimate": list(est[index]),
+            }
+        )
 
     try:
         r = game.play(players, seed=seed, max_steps=max_steps, on_decision=on_decision)
     except StepLimitExceeded:
         return {"seed": seed, "limit": True}
-    return {"seed": seed, "limit": False, "scores": list(r.scores), "ranks": list(r.ranks), "choices": count[0],
-            "points": points}
+    return {
+        "seed": seed,
+        "limit": False,
+        "scores": list(r.scores),
+        "ranks": list(r.ranks),
+        "choices": count[0],
+        "points": points,
+    }
 
 
 def normalised_ranks(values, higher: bool = True) -> list[float]:
@@ -131,6 +145,8 @@ def lead_history(records: list[dict], nplayers: int, higher: bool = True) -> dic
             est = normalised_ranks(pt["estimate"], higher)
             for p in range(nplayers):
                 by_rank.setdefault(rec["ranks"][p], {}).setdefault(pt["decision"], []).append(est[p])
-    ranks = {str(r): [{"decision": k, **_band(xs, 0.0, 1.0)} for k, xs in sorted(by_k.items())]
-             for r, by_k in sorted(by_rank.items())}
+    ranks = {
+        str(r): [{"decision": k, **_band(xs, 0.0, 1.0)} for k, xs in sorted(by_k.items())]
+        for r, by_k in sorted(by_rank.items())
+    }
     return {"games": len(done), "ranks": ranks}

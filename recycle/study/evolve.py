@@ -106,22 +106,41 @@ class EvolveResult:
 
     def to_json(self) -> dict:
         """A JSON-ready summary (texts left out)."""
+
         def one(v):
-            return {"name": v.name, "generation": v.generation, "changes": v.changes, "fitness": v.fitness,
-                    "players": v.nplayers, "cell": list(v.cell), "measures": v.measures}
-        return {"game": self.game, "seed": self.seed, "settings": self.settings, "original": one(self.original),
-                "best": [one(v) for v in self.best], "archive_cells": len(self.archive),
-                "history": self.history, "rejected": self.rejected, "comparison": self.comparison,
-                "stopped": self.stopped}
+            return {
+                "name": v.name,
+                "generation": v.generation,
+                "changes": v.changes,
+                "fitness": v.fitness,
+                "players": v.nplayers,
+                "cell": list(v.cell),
+                "measures": v.measures,
+            }
+
+        return {
+            "game": self.game,
+            "seed": self.seed,
+            "settings": self.settings,
+            "original": one(self.original),
+            "best": [one(v) for v in self.best],
+            "archive_cells": len(self.archive),
+            "history": self.history,
+            "rejected": self.rejected,
+            "comparison": self.comparison,
+            "stopped": self.stopped,
+        }
 
 
 def variant_header(result: EvolveResult, v: Variant, number: int | None = None) -> str:
     """The comment at the top of a variant's file."""
     base = printable(Path(result.filename).name).replace("\n", " ")
     title = f"variant-{number:02d}" if number else v.name
-    lines = [f";; {title}: a variant of {base} made by `recycle evolve` (seed {result.seed}, "
-             f"generation {v.generation}, fitness {v.fitness:.3f}).",
-             ";; What changed (each line number is of the text before that change):"]
+    lines = [
+        f";; {title}: a variant of {base} made by `recycle evolve` (seed {result.seed}, "
+        f"generation {v.generation}, fitness {v.fitness:.3f}).",
+        ";; What changed (each line number is of the text before that change):",
+    ]
     lines += [f";;   {printable(c)}" for c in v.changes]
     lines.append(";; The rest is the original's text.")
     return "\n".join(lines) + "\n\n"
@@ -129,8 +148,15 @@ def variant_header(result: EvolveResult, v: Variant, number: int | None = None) 
 
 # -- validity --------------------------------------------------------------------------------
 
-def validate(text: str, filename: str, seed: int = 0, max_steps: int = 100_000, max_work: int | None = None,
-             trials: int = TRIAL_GAMES) -> tuple[PreparedGame | None, str | None]:
+
+def validate(
+    text: str,
+    filename: str,
+    seed: int = 0,
+    max_steps: int = 100_000,
+    max_work: int | None = None,
+    trials: int = TRIAL_GAMES,
+) -> tuple[PreparedGame | None, str | None]:
     """``(game, None)`` for a valid variant, ``(None, reason)`` if not: it must load (what
     ``recycle check`` does) and finish ``trials`` random games within the step limit and the
     work budget, without a runtime error."""
@@ -166,8 +192,9 @@ def _compiled(game, text: str, filename: str):
     return g
 
 
-def play_chunk(game, text: str, filename: str, seeds: list, specs: list, max_steps: int,
-               until: float | None = None) -> list | None:
+def play_chunk(
+    game, text: str, filename: str, seeds: list, specs: list, max_steps: int, until: float | None = None
+) -> list | None:
     """Play a variant's games (a parallel job: ``game`` is the worker's original, used for its
     options); one compact record per seed (``compact``). None when the wall-clock time
     ``until`` (``time.time()``, the same in every process) passes before its last game starts:
@@ -190,9 +217,13 @@ def compact(t: dict, higher: bool) -> dict:
     """What the measures need of a traced game (``analysis.trace_game``)."""
     if t["limit"]:
         return {"limit": True}
-    return {"limit": False, "winners": t["winners"], "decisions": len(t["options"]),
-            "rounds": t["turns"][0] if t["turns"] else t.get("rounds", 0),
-            "heuristics": game_heuristics(t, higher)}
+    return {
+        "limit": False,
+        "winners": t["winners"],
+        "decisions": len(t["options"]),
+        "rounds": t["turns"][0] if t["turns"] else t.get("rounds", 0),
+        "heuristics": game_heuristics(t, higher),
+    }
 
 
 def measures(records: list, nplayers: int) -> dict:
@@ -211,24 +242,40 @@ def measures(records: list, nplayers: int) -> dict:
     scale = sum(h["final_spread"] for h in heur) / len(heur) if heur else 0.0
     drama = [h["winner_gap"] / scale for h in heur] if scale > 0 else [0.0 for _ in heur]
     settled = [h["settled_at"] for h in heur if h["settled_at"] is not None]
-    return {"games": len(records), "finished": len(done),
-            "step_limit_share": sum(1 for r in records if r["limit"]) / max(len(records), 1),
-            "errors": sum(1 for r in records if "error" in r),
-            "win_shares": shares, "fairness": fairness(shares), "ties": ties / n,
-            "decisions": sum(r["decisions"] for r in done) / n, "rounds": sum(r["rounds"] for r in done) / n,
-            "lead_changes": sum(h["lead_changes"] for h in heur) / n,
-            "drama": sum(drama) / len(drama) if drama else 0.0,
-            "decisiveness": 1 - (sum(settled) / len(settled) if settled else 0.0)}
+    return {
+        "games": len(records),
+        "finished": len(done),
+        "step_limit_share": sum(1 for r in records if r["limit"]) / max(len(records), 1),
+        "errors": sum(1 for r in records if "error" in r),
+        "win_shares": shares,
+        "fairness": fairness(shares),
+        "ties": ties / n,
+        "decisions": sum(r["decisions"] for r in done) / n,
+        "rounds": sum(r["rounds"] for r in done) / n,
+        "lead_changes": sum(h["lead_changes"] for h in heur) / n,
+        "drama": sum(drama) / len(drama) if drama else 0.0,
+        "decisiveness": 1 - (sum(settled) / len(settled) if settled else 0.0),
+    }
 
 
 def measures_of_summary(a: dict) -> dict:
     """The same measures from a summary of ``analysis.analyze`` (for the comparison)."""
     shares = [s["win_share"] for s in a["seats"]]
     sc = a["scores"]
-    return {"games": a["games"], "finished": a["finished"], "step_limit_share": a["step_limit_hits"] / max(a["games"], 1),
-            "errors": 0, "win_shares": shares, "fairness": fairness(shares), "ties": a["ties"]["rate"],
-            "decisions": a["length"]["decisions"]["mean"], "rounds": a["length"]["rounds"]["mean"],
-            "lead_changes": sc["lead_changes"]["mean"], "drama": sc["drama"], "decisiveness": sc["decisiveness"]}
+    return {
+        "games": a["games"],
+        "finished": a["finished"],
+        "step_limit_share": a["step_limit_hits"] / max(a["games"], 1),
+        "errors": 0,
+        "win_shares": shares,
+        "fairness": fairness(shares),
+        "ties": a["ties"]["rate"],
+        "decisions": a["length"]["decisions"]["mean"],
+        "rounds": a["length"]["rounds"]["mean"],
+        "lead_changes": sc["lead_changes"]["mean"],
+        "drama": sc["drama"],
+        "decisiveness": sc["decisiveness"],
+    }
 
 
 def fairness(shares: list[float]) -> float:
@@ -252,8 +299,7 @@ def fitness(m: dict, length_range: tuple, weights: dict, by: str = "decisions") 
     L = length_of(m, by)
     length = 1.0 if lo <= L <= hi else (L / lo if lo > L else hi / L)
     lc = m["lead_changes"]
-    terms = {"fairness": m["fairness"], "drama": min(1.0, m["drama"]), "lead_changes": lc / (1 + lc),
-             "length": length}
+    terms = {"fairness": m["fairness"], "drama": min(1.0, m["drama"]), "lead_changes": lc / (1 + lc), "length": length}
     if by != "decisions":  # a game without decisions: nobody leads at a decision, no drama to see
         weights = {k: w for k, w in weights.items() if k not in ("drama", "lead_changes")}
     total = sum(weights.values()) or 1.0
@@ -296,20 +342,34 @@ def _evaluate(game, batch: list, games: int, specs: list, max_steps: int, worker
         seeds = [rollout_seed(base, i) for i in range(games)]
         seats = seat_specs(specs, v["nplayers"])
         for c in range(0, games, CHUNK):
-            items.append((v["text"], game.source.filename, seeds[c:c + CHUNK], seats, max_steps, until))
+            items.append((v["text"], game.source.filename, seeds[c : c + CHUNK], seats, max_steps, until))
     chunks = map_games(game, play_chunk, items, workers, tick, stop=stop)
     if None in chunks:  # cut by the time limit: the variants before the first cut chunk
-        chunks = chunks[:chunks.index(None)]
+        chunks = chunks[: chunks.index(None)]
     per = math.ceil(games / CHUNK)
-    return [[rec for ch in chunks[k * per:(k + 1) * per] for rec in ch] for k in range(len(chunks) // per)]
+    return [[rec for ch in chunks[k * per : (k + 1) * per] for rec in ch] for k in range(len(chunks) // per)]
 
 
 # -- the search ------------------------------------------------------------------------------
 
-def evolve(game, generations: int = 10, population: int = 12, games: int = 200, seed: int = 0,
-           workers: int = 1, specs: list[str] | None = None, keep: int = 5, weights: dict | None = None,
-           length_range: tuple | None = None, operators: list[str] | None = None, max_steps: int = 100_000,
-           progress=None, stop=None, compare_games: int = 0) -> EvolveResult:
+
+def evolve(
+    game,
+    generations: int = 10,
+    population: int = 12,
+    games: int = 200,
+    seed: int = 0,
+    workers: int = 1,
+    specs: list[str] | None = None,
+    keep: int = 5,
+    weights: dict | None = None,
+    length_range: tuple | None = None,
+    operators: list[str] | None = None,
+    max_steps: int = 100_000,
+    progress=None,
+    stop=None,
+    compare_games: int = 0,
+) -> EvolveResult:
     """Search variants of ``game`` (a ``PreparedGame`` or a path) by MAP-Elites.
 
     ``generations`` × ``population`` new valid variants, each evaluated by ``games`` games
@@ -355,6 +415,7 @@ def evolve(game, generations: int = 10, population: int = 12, games: int = 200, 
         def tick(k):  # k chunks finished (in no particular order): about as many games
             if progress:
                 progress(before + sum(sizes[:k]))
+
         recs = _evaluate(game, batch, games, given, max_steps, workers, tick, stop)
         done[0] = before + games * len(recs)
         return recs
@@ -363,8 +424,11 @@ def evolve(game, generations: int = 10, population: int = 12, games: int = 200, 
     t0 = time.perf_counter()
     evaluated = run([{"text": original_text, "seed_of": (seed, 0, 0), "nplayers": np_}])
     if not evaluated:
-        raise KeyboardInterrupt if stop.interrupted else TimeoutError(
-            "the time limit ended before the original's games were played")
+        raise (
+            KeyboardInterrupt
+            if stop.interrupted
+            else TimeoutError("the time limit ended before the original's games were played")
+        )
     [recs] = evaluated
     final_deadline = stop.deadline
     per_game = (time.perf_counter() - t0) / games  # seconds a game, the slowest seen so far
@@ -373,6 +437,7 @@ def evolve(game, generations: int = 10, population: int = 12, games: int = 200, 
         if final_deadline is not None and compare_games:
             budget = final_deadline - t0
             stop.deadline = final_deadline - min(max(per_game * compare_games, budget / 4), budget / 2)
+
     leave_time()
     m0 = measures(recs, np_)
     by = "decisions" if m0["decisions"] > 0 else "rounds"
@@ -390,8 +455,9 @@ def evolve(game, generations: int = 10, population: int = 12, games: int = 200, 
     for gen in range(1, generations + 1):
         if stop():
             break
-        batch = _make_batch(archive, seen, rejected, seed, gen, population, operators, filename, max_steps,
-                            game.max_work, stop, np_)
+        batch = _make_batch(
+            archive, seen, rejected, seed, gen, population, operators, filename, max_steps, game.max_work, stop, np_
+        )
         new_elites = 0
         t1 = time.perf_counter()
         results = run(batch) if batch and not stop() else []
@@ -410,20 +476,38 @@ def evolve(game, generations: int = 10, population: int = 12, games: int = 200, 
                 new_elites += 1
         if not results and stop():
             break  # stopped before any variant of this generation was played
-        history.append({"generation": gen, "evaluated": len(results), "new_elites": new_elites,
-                        "cells": len(archive), "best_fitness": max(v.fitness for v in archive.values())})
+        history.append(
+            {
+                "generation": gen,
+                "evaluated": len(results),
+                "new_elites": new_elites,
+                "cells": len(archive),
+                "best_fitness": max(v.fitness for v in archive.values()),
+            }
+        )
     stopped = "interrupted" if stop.interrupted else ("time" if stop() else None)
     stop.deadline = final_deadline
     best = sorted((v for v in archive.values() if v.changes), key=lambda v: (-v.fitness, v.generation, v.index))[:keep]
-    settings = {"generations": generations, "population": population, "games": games, "players": specs,
-                "weights": weights, "length_range": list(length_range), "length_by": by,
-                "operators": list(operators or OPERATORS), "max_steps": max_steps, "max_work": game.max_work}
-    return EvolveResult(game.name, filename, seed, settings, original, archive, best, history, rejected,
-                        stopped=stopped)
+    settings = {
+        "generations": generations,
+        "population": population,
+        "games": games,
+        "players": specs,
+        "weights": weights,
+        "length_range": list(length_range),
+        "length_by": by,
+        "operators": list(operators or OPERATORS),
+        "max_steps": max_steps,
+        "max_work": game.max_work,
+    }
+    return EvolveResult(
+        game.name, filename, seed, settings, original, archive, best, history, rejected, stopped=stopped
+    )
 
 
-def _make_batch(archive, seen, rejected, seed, gen, population, operators, filename, max_steps, max_work,
-                stop, nplayers) -> list:
+def _make_batch(
+    archive, seen, rejected, seed, gen, population, operators, filename, max_steps, max_work, stop, nplayers
+) -> list:
     """Up to ``population`` new valid variants of generation ``gen`` (fewer once ``stop`` says
     stop); ``seen`` and ``rejected`` are updated. A variant of a game of ``nplayers`` (2 or
     more) that leaves one player is rejected: a game against nobody is trivially fair."""
@@ -461,8 +545,9 @@ def _make_batch(archive, seen, rejected, seed, gen, population, operators, filen
                 key = reason.split(":")[0]
                 rejected[key] = rejected.get(key, 0) + 1
                 continue
-            batch.append({"text": text, "changes": changes, "seed_of": (seed, gen, k), "index": k,
-                          "nplayers": variant.nplayers})
+            batch.append(
+                {"text": text, "changes": changes, "seed_of": (seed, gen, k), "index": k, "nplayers": variant.nplayers}
+            )
             break
     return batch
 
@@ -488,9 +573,17 @@ def compare(result: EvolveResult, games: int | None = None, workers: int = 1, pr
         g = PreparedGame.from_text(v.text, result.filename, max_work=result.settings["max_work"])
         base = done[0]
         try:
-            a = analyze(g, games, seed, seat_specs(given, g.nplayers), result.settings["max_steps"],
-                        workers=workers, keep_games=False, stop=stop,
-                        progress=(lambda k, base=base: progress(base + k)) if progress else None)
+            a = analyze(
+                g,
+                games,
+                seed,
+                seat_specs(given, g.nplayers),
+                result.settings["max_steps"],
+                workers=workers,
+                keep_games=False,
+                stop=stop,
+                progress=(lambda k, base=base: progress(base + k)) if progress else None,
+            )
         except (KeyboardInterrupt, TimeoutError):
             if stop is None or not stop():
                 raise
@@ -499,16 +592,30 @@ def compare(result: EvolveResult, games: int | None = None, workers: int = 1, pr
             break
         done[0] += games
         m = measures_of_summary(a)
-        f, terms = fitness(m, tuple(result.settings["length_range"]), result.settings["weights"],
-                           result.settings["length_by"])
+        f, terms = fitness(
+            m, tuple(result.settings["length_range"]), result.settings["weights"], result.settings["length_by"]
+        )
         a["branching"].pop("by_index", None)
-        rows.append({"name": v.name, "changes": v.changes, "fitness_in_search": v.fitness, "fitness": f,
-                     "terms": terms, "measures": m, "analysis": a})
+        rows.append(
+            {
+                "name": v.name,
+                "changes": v.changes,
+                "fitness_in_search": v.fitness,
+                "fitness": f,
+                "terms": terms,
+                "measures": m,
+                "analysis": a,
+            }
+        )
     if not rows:
         result.comparison = None
         return None
-    result.comparison = {"games": games, "seed": seed, "rows": rows,
-                         "not_measured": [v.name for v in variants[len(rows):]]}
+    result.comparison = {
+        "games": games,
+        "seed": seed,
+        "rows": rows,
+        "not_measured": [v.name for v in variants[len(rows) :]],
+    }
     if stop is not None and stop() and result.stopped is None:
         result.stopped = "interrupted" if stop.interrupted else "time"
     return result.comparison

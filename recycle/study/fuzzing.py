@@ -52,17 +52,129 @@ SEEDS: list[tuple[str, str]] = [(p.stem, p.read_bytes().decode("utf-8")) for p i
 
 # comments, whitespace, parentheses, and runs of anything else (atoms, operators, ', :, ..)
 _TOKEN = re.compile(r";[^\n]*|\s+|[()]|[^\s();]+")
-HUGE = ["99999999999999999999", "-99999999999999999999", "2147483648", "4294967296", "9" * 60, "0", "-1",
-        "1e9", "00", "10000000"]
-WORDS = ["(", ")", "((", "))", "'", "'P", "..", ":", ",", "game", "stage", "player", "team", "choice", "do",
-         "end", "all", "any", "let", "top", "bottom", "move", "remember", "forget", "repeat", "create", "deck",
-         "iloc", "vloc", "hloc", "oloc", "mem", "sto", "str", "points", "sum", "filter", "union", "intersect",
-         "disjunction", "partition", "runs", "subsets", "tuples", "sort", "random", "cycle", "owner", "other",
-         "range", "tri", "fib", "^", "//", "%", "+", "-", "*", "==", "!=", "<", ">", ">=", "<=", "and", "or",
-         "not", "max", "min", "size", "score", "actual", "cardatt", "swap", "inc", "dec", "set", "shuffle",
-         "turn", "pass", "next", "current", "previous", "scoring", "declare", "setup", "players", "teams",
-         "STOCK", "HAND", "0", "1", "-1", "3", "52", "\ufeff", "\u00e9", "\u2660", "\t", "\n", ";", '"', "\\",
-         "\x00", "\r", "'", "1..", "..5", "'X'"]
+HUGE = [
+    "99999999999999999999",
+    "-99999999999999999999",
+    "2147483648",
+    "4294967296",
+    "9" * 60,
+    "0",
+    "-1",
+    "1e9",
+    "00",
+    "10000000",
+]
+WORDS = [
+    "(",
+    ")",
+    "((",
+    "))",
+    "'",
+    "'P",
+    "..",
+    ":",
+    ",",
+    "game",
+    "stage",
+    "player",
+    "team",
+    "choice",
+    "do",
+    "end",
+    "all",
+    "any",
+    "let",
+    "top",
+    "bottom",
+    "move",
+    "remember",
+    "forget",
+    "repeat",
+    "create",
+    "deck",
+    "iloc",
+    "vloc",
+    "hloc",
+    "oloc",
+    "mem",
+    "sto",
+    "str",
+    "points",
+    "sum",
+    "filter",
+    "union",
+    "intersect",
+    "disjunction",
+    "partition",
+    "runs",
+    "subsets",
+    "tuples",
+    "sort",
+    "random",
+    "cycle",
+    "owner",
+    "other",
+    "range",
+    "tri",
+    "fib",
+    "^",
+    "//",
+    "%",
+    "+",
+    "-",
+    "*",
+    "==",
+    "!=",
+    "<",
+    ">",
+    ">=",
+    "<=",
+    "and",
+    "or",
+    "not",
+    "max",
+    "min",
+    "size",
+    "score",
+    "actual",
+    "cardatt",
+    "swap",
+    "inc",
+    "dec",
+    "set",
+    "shuffle",
+    "turn",
+    "pass",
+    "next",
+    "current",
+    "previous",
+    "scoring",
+    "declare",
+    "setup",
+    "players",
+    "teams",
+    "STOCK",
+    "HAND",
+    "0",
+    "1",
+    "-1",
+    "3",
+    "52",
+    "\ufeff",
+    "\u00e9",
+    "\u2660",
+    "\t",
+    "\n",
+    ";",
+    '"',
+    "\\",
+    "\x00",
+    "\r",
+    "'",
+    "1..",
+    "..5",
+    "'X'",
+]
 
 
 def tokenize(text: str) -> list[str]:
@@ -86,10 +198,20 @@ def _atoms(toks: list[str]) -> list[int]:
 
 # structure-keeping mutations (the game still parses, often compiles, and runs into the
 # runtime) are drawn more often than the ones that break the syntax
-OPS = (["swap-atoms", "replace-atom", "huge", "int", "swap-forms", "delete-form", "duplicate-form",
-        "move-form"] * 3
-       + ["delete", "duplicate", "swap", "replace", "delete-paren", "insert-paren", "insert-text", "nest",
-          "nest-form", "truncate", "delete-span", "copy-span"])
+OPS = ["swap-atoms", "replace-atom", "huge", "int", "swap-forms", "delete-form", "duplicate-form", "move-form"] * 3 + [
+    "delete",
+    "duplicate",
+    "swap",
+    "replace",
+    "delete-paren",
+    "insert-paren",
+    "insert-text",
+    "nest",
+    "nest-form",
+    "truncate",
+    "delete-span",
+    "copy-span",
+]
 
 
 @st.composite
@@ -120,21 +242,25 @@ def mutated_inputs(draw, seeds=None) -> tuple[str, str | bytes]:
             toks[a], toks[b] = toks[b], toks[a]
         elif op == "replace-atom" and atoms:
             a = atoms[pos % len(atoms)]
-            toks[a] = draw(st.sampled_from([w for w in WORDS if w not in "()"]) | st.sampled_from([toks[i] for i in atoms]))
+            toks[a] = draw(
+                st.sampled_from([w for w in WORDS if w not in "()"]) | st.sampled_from([toks[i] for i in atoms])
+            )
         elif op == "int":
             ints = [i for i, t in enumerate(toks) if re.fullmatch(r"-?\d+", t)]
             if ints:
-                toks[ints[pos % len(ints)]] = str(draw(st.integers(-3, 60) | st.sampled_from([100, 1000, 65536, 10**6])))
+                toks[ints[pos % len(ints)]] = str(
+                    draw(st.integers(-3, 60) | st.sampled_from([100, 1000, 65536, 10**6]))
+                )
         elif op in ("swap-forms", "move-form") and len(forms) > 1:
             a, b = sorted([forms[pos % len(forms)], forms[draw(st.integers(0, len(forms) - 1))]])
             if a[1] <= b[0]:  # disjoint: exchange them (or move the first one to the second)
-                fa, fb = toks[a[0]:a[1]], toks[b[0]:b[1]]
+                fa, fb = toks[a[0] : a[1]], toks[b[0] : b[1]]
                 if op == "swap-forms":
-                    toks[b[0]:b[1]] = fa
-                    toks[a[0]:a[1]] = fb
+                    toks[b[0] : b[1]] = fa
+                    toks[a[0] : a[1]] = fb
                 else:
-                    toks[b[0]:b[0]] = fa + [" "]
-                    del toks[a[0]:a[1]]
+                    toks[b[0] : b[0]] = fa + [" "]
+                    del toks[a[0] : a[1]]
         elif op == "delete-form" and forms:
             a, b = forms[pos % len(forms)]
             del toks[a:b]
@@ -167,9 +293,9 @@ def mutated_inputs(draw, seeds=None) -> tuple[str, str | bytes]:
         elif op == "truncate" and n:
             del toks[pos:]
         elif op == "delete-span" and n:
-            del toks[pos:pos + draw(st.integers(1, 40))]
+            del toks[pos : pos + draw(st.integers(1, 40))]
         elif op == "copy-span" and n:
-            span = toks[pos:pos + draw(st.integers(1, 60))]
+            span = toks[pos : pos + draw(st.integers(1, 60))]
             at = draw(st.integers(0, n))
             toks[at:at] = span
         else:
@@ -179,8 +305,12 @@ def mutated_inputs(draw, seeds=None) -> tuple[str, str | bytes]:
     if draw(st.integers(0, 9)) == 0:  # one in ten: bytes, maybe not UTF-8
         raw = out.encode("utf-8")
         if raw or draw(st.booleans()):
-            junk = draw(st.binary(min_size=1, max_size=6) | st.sampled_from(
-                [b"\xff", b"\xfe\xff", b"\xc3", b"\xe2\x82", b"\x80", b"\xef\xbb\xbf", b"\x00", b"\xed\xa0\x80"]))
+            junk = draw(
+                st.binary(min_size=1, max_size=6)
+                | st.sampled_from(
+                    [b"\xff", b"\xfe\xff", b"\xc3", b"\xe2\x82", b"\x80", b"\xef\xbb\xbf", b"\x00", b"\xed\xa0\x80"]
+                )
+            )
             at = draw(st.integers(0, len(raw)))
             raw = raw[:at] + junk + raw[at:]
             done.append(f"bytes@{at}")
@@ -214,8 +344,13 @@ def outcome_of(exc: RecycleError) -> str:
     return "other RecycleError"
 
 
-def exercise(data: str | bytes, seed: int = 0, max_steps: int = MAX_STEPS,
-             time_bound: float | None = TIME_BOUND, max_work: int | None = None) -> str:
+def exercise(
+    data: str | bytes,
+    seed: int = 0,
+    max_steps: int = MAX_STEPS,
+    time_bound: float | None = TIME_BOUND,
+    max_work: int | None = None,
+) -> str:
     """Load ``data`` (text via ``loads``, bytes via a temporary file and ``load``; with the
     work budget ``max_work``, by default the default) and play one game; return the
     outcome's name (``OUTCOMES``) or raise ``FuzzFailure``."""
@@ -276,19 +411,34 @@ SHAPE_SKELETON = """(game
 
 @st.composite
 def _range(draw, big: bool) -> str:
-    hi = draw(st.sampled_from([200_000, 100_000, 50_000, 5_000, 300, 40, 3]) if big else st.sampled_from([1, 3, 12, 30]))
+    hi = draw(
+        st.sampled_from([200_000, 100_000, 50_000, 5_000, 300, 40, 3]) if big else st.sampled_from([1, 3, 12, 30])
+    )
     lo = draw(st.sampled_from([1] * 8 + [0, -5]))  # a negative bound is refused (a compile error)
     return f"(range {lo}..{hi})"
 
 
 @st.composite
 def _collection(draw, big: bool, var: str) -> str:
-    return draw(st.one_of(
-        _range(big),
-        st.sampled_from(["(game iloc STOCK)", "((current player) iloc HAND)", "player", "(other player)",
-                         "(union (game iloc STOCK) (game iloc STOCK))"]),
-        st.builds(lambda r, c: f"(filter {r} '{var}F {c})", _range(big),
-                  st.sampled_from([f"(> '{var}F 2)", "(== 1 1)", f"(!= '{var}F 0)"]))))
+    return draw(
+        st.one_of(
+            _range(big),
+            st.sampled_from(
+                [
+                    "(game iloc STOCK)",
+                    "((current player) iloc HAND)",
+                    "player",
+                    "(other player)",
+                    "(union (game iloc STOCK) (game iloc STOCK))",
+                ]
+            ),
+            st.builds(
+                lambda r, c: f"(filter {r} '{var}F {c})",
+                _range(big),
+                st.sampled_from([f"(> '{var}F 2)", "(== 1 1)", f"(!= '{var}F 0)"]),
+            ),
+        )
+    )
 
 
 @st.composite
@@ -307,31 +457,43 @@ def _nested_bool(draw, big: bool, depth: int) -> str:
 @st.composite
 def _int_expr(draw, big: bool) -> str:
     depth = draw(st.integers(1, 4 if big else 2))
-    return draw(st.one_of(
-        st.builds(lambda r: f"(size {r})", _range(big)),
-        st.builds(lambda c: f"(size (filter {c} 'Q {draw(_nested_bool(big, depth))}))", _range(big)),
-        st.builds(lambda r: f"(sum (filter (game iloc STOCK) 'C (any {r} 'J (== 1 0))) using (game points PTS))",
-                  _range(big)),
-        st.just("(size (game iloc STOCK))")))
+    return draw(
+        st.one_of(
+            st.builds(lambda r: f"(size {r})", _range(big)),
+            st.builds(lambda c: f"(size (filter {c} 'Q {draw(_nested_bool(big, depth))}))", _range(big)),
+            st.builds(
+                lambda r: f"(sum (filter (game iloc STOCK) 'C (any {r} 'J (== 1 0))) using (game points PTS))",
+                _range(big),
+            ),
+            st.just("(size (game iloc STOCK))"),
+        )
+    )
 
 
 @st.composite
 def _nested_action(draw, big: bool, depth: int) -> str:
     n = draw(st.sampled_from([100_000, 10_000, 1000, 2]) if big else st.sampled_from([0, 2, 10]))
     inner = "(inc (game sto X))" if depth <= 1 else draw(_nested_action(big, depth - 1))
-    return draw(st.one_of(
-        st.just(f"(repeat {n} {inner})"),
-        st.builds(lambda c: f"(all {c} 'A{depth} {inner})", _collection(big, f"A{depth}")),
-        st.builds(lambda c: f"(any {c} 'A{depth} {inner})", _collection(big, f"A{depth}")),
-        st.builds(lambda b: f"({b} {inner})", _nested_bool(big, 1))))
+    return draw(
+        st.one_of(
+            st.just(f"(repeat {n} {inner})"),
+            st.builds(lambda c: f"(all {c} 'A{depth} {inner})", _collection(big, f"A{depth}")),
+            st.builds(lambda c: f"(any {c} 'A{depth} {inner})", _collection(big, f"A{depth}")),
+            st.builds(lambda b: f"({b} {inner})", _nested_bool(big, 1)),
+        )
+    )
 
 
 DECK = "(deck (RANK (A, B, C, D)) (SUIT (X, Y)))"
-BIG_ACTIONS = ["(shuffle (game iloc STOCK))", "(shuffle faro (game iloc STOCK) (game iloc PILE))",
-               "(swap (game iloc STOCK) (game iloc PILE))", "(swap (bottom (game iloc STOCK)) (top (game iloc STOCK)))",
-               "(move (bottom (game iloc STOCK)) (top (game iloc PILE)))",
-               "(move (top (game iloc STOCK)) (bottom (game iloc STOCK)))",
-               "(do ((inc (game sto X)) (set (game points Q) (((RANK : A) (game sto X))))))"]
+BIG_ACTIONS = [
+    "(shuffle (game iloc STOCK))",
+    "(shuffle faro (game iloc STOCK) (game iloc PILE))",
+    "(swap (game iloc STOCK) (game iloc PILE))",
+    "(swap (bottom (game iloc STOCK)) (top (game iloc STOCK)))",
+    "(move (bottom (game iloc STOCK)) (top (game iloc PILE)))",
+    "(move (top (game iloc STOCK)) (bottom (game iloc STOCK)))",
+    "(do ((inc (game sto X)) (set (game points Q) (((RANK : A) (game sto X))))))",
+]
 
 
 def big_deck(ranks: int, suits: int) -> str:
@@ -346,11 +508,37 @@ def shaped_inputs(draw, big: bool = True) -> tuple[str, str]:
     """(a description, the text of a game with multiplying nests, ranges in expression
     contexts, wide choices and actions on a huge deck)."""
     depth = draw(st.integers(1, 4 if big else 2))
-    slots = {"setup": "(inc (game sto Z))", "end": "(== 1 0)", "body": "(do ((turn pass)))",
-             "scoring": "(game sto X)", "deck": DECK}
-    where = draw(st.lists(st.sampled_from(["setup", "end", "cond", "set", "scoring", "choice", "wide", "action",
-                                           "let", "repeat", "index", "award", "deck"]),
-                          min_size=1, max_size=3, unique=True))
+    slots = {
+        "setup": "(inc (game sto Z))",
+        "end": "(== 1 0)",
+        "body": "(do ((turn pass)))",
+        "scoring": "(game sto X)",
+        "deck": DECK,
+    }
+    where = draw(
+        st.lists(
+            st.sampled_from(
+                [
+                    "setup",
+                    "end",
+                    "cond",
+                    "set",
+                    "scoring",
+                    "choice",
+                    "wide",
+                    "action",
+                    "let",
+                    "repeat",
+                    "index",
+                    "award",
+                    "deck",
+                ]
+            ),
+            min_size=1,
+            max_size=3,
+            unique=True,
+        )
+    )
     for w in where:
         if w == "setup":
             slots["setup"] = draw(_nested_action(big, depth))
@@ -363,14 +551,20 @@ def shaped_inputs(draw, big: bool = True) -> tuple[str, str]:
         elif w == "scoring":
             slots["scoring"] = draw(_int_expr(big))
         elif w == "choice":
-            slots["body"] = (f"(choice ((any {draw(_range(big))} 'W (do (({draw(_nested_bool(big, depth))} "
-                             f"(inc (game sto X)))))) (turn pass)))")
+            slots["body"] = (
+                f"(choice ((any {draw(_range(big))} 'W (do (({draw(_nested_bool(big, depth))} "
+                f"(inc (game sto X)))))) (turn pass)))"
+            )
         elif w in ("let", "repeat", "index", "award"):
             v = draw(_int_expr(big))
-            slots["body"] = "(do ({}))".format({
-                "let": f"(let {v} 'L (set (game sto X) 'L))", "repeat": f"(repeat {v} (inc (game sto X)))",
-                "index": f"(move (top (game iloc STOCK)) ({v} (game iloc PILE)))",
-                "award": f"(set (game points Q) (((RANK : A) {v}) ((SUIT : X) 1)))"}[w])
+            slots["body"] = "(do ({}))".format(
+                {
+                    "let": f"(let {v} 'L (set (game sto X) 'L))",
+                    "repeat": f"(repeat {v} (inc (game sto X)))",
+                    "index": f"(move (top (game iloc STOCK)) ({v} (game iloc PILE)))",
+                    "award": f"(set (game points Q) (((RANK : A) {v}) ((SUIT : X) 1)))",
+                }[w]
+            )
         elif w == "deck":
             ranks, suits = draw(st.sampled_from([(200, 200), (100, 50), (20, 20)] if big else [(5, 4), (10, 3)]))
             slots["deck"] = big_deck(ranks, suits)
@@ -408,8 +602,31 @@ def base_record() -> tuple[str, dict]:
 
 
 _BASE_RECORD = None
-_JUNK = [None, True, 7.0, -7, 0, -1, 2**63, 10**400, "", "7", "x" * 5000, [], {}, [1, 2], {"a": 1}, "\u0000",
-         "/dev/zero", "/", ".", "..", "../../../../etc/passwd", "game.rcy\u0000", "nonexistent.rcy"]
+_JUNK = [
+    None,
+    True,
+    7.0,
+    -7,
+    0,
+    -1,
+    2**63,
+    10**400,
+    "",
+    "7",
+    "x" * 5000,
+    [],
+    {},
+    [1, 2],
+    {"a": 1},
+    "\u0000",
+    "/dev/zero",
+    "/",
+    ".",
+    "..",
+    "../../../../etc/passwd",
+    "game.rcy\u0000",
+    "nonexistent.rcy",
+]
 # fields whose change must make the replay fail (or be refused): it would otherwise accept tampering
 DETERMINING = ("seed", "source_sha256", "decisions", "deal", "scores", "winners")
 HUGE_DECISIONS = 4000  # the most decisions a "huge" edit makes (about 600 KB of JSON)
@@ -419,9 +636,30 @@ HUGE_DECISIONS = 4000  # the most decisions a "huge" edit makes (about 600 KB of
 def record_inputs(draw) -> tuple[str, bytes, str]:
     """(a description, the bytes of a record edited by hand, the field it tampers with or "")."""
     _, rec = base_record()
-    ops = draw(st.lists(st.sampled_from(
-        ["delete", "junk", "seed", "players", "sha", "decision", "decisions", "game", "nest", "max_steps",
-         "deal", "scores", "bytes", "truncate"]), min_size=1, max_size=3))
+    ops = draw(
+        st.lists(
+            st.sampled_from(
+                [
+                    "delete",
+                    "junk",
+                    "seed",
+                    "players",
+                    "sha",
+                    "decision",
+                    "decisions",
+                    "game",
+                    "nest",
+                    "max_steps",
+                    "deal",
+                    "scores",
+                    "bytes",
+                    "truncate",
+                ]
+            ),
+            min_size=1,
+            max_size=3,
+        )
+    )
     done = []
     raw = None
     for op in ops:
@@ -435,8 +673,11 @@ def record_inputs(draw) -> tuple[str, bytes, str]:
             rec[k] = draw(st.sampled_from(_JUNK))
             done.append(f"{k}={str(rec[k])[:20]!r}")
         elif op == "seed" and isinstance(rec, dict):
-            rec["seed"] = draw(st.sampled_from([-RECORD_SEED, RECORD_SEED + 1, float(RECORD_SEED), str(RECORD_SEED),
-                                                2**64 + RECORD_SEED, -2**63]))
+            rec["seed"] = draw(
+                st.sampled_from(
+                    [-RECORD_SEED, RECORD_SEED + 1, float(RECORD_SEED), str(RECORD_SEED), 2**64 + RECORD_SEED, -(2**63)]
+                )
+            )
             done.append(f"seed={rec['seed']!r}")
         elif op == "players" and isinstance(rec, dict):
             pl = rec.get("players")
@@ -450,8 +691,9 @@ def record_inputs(draw) -> tuple[str, bytes, str]:
             elif choice == "unknown" and isinstance(pl, list) and pl:
                 rec["players"] = ["nobody"] + pl[1:]
             elif choice == "budget" and isinstance(pl, list) and pl:
-                rec["players"] = [draw(st.sampled_from(["pimc:0", "pimc:-1", "ismcts:99999999", "random:3",
-                                                        "pimc:1e9"]))] + pl[1:]
+                rec["players"] = [
+                    draw(st.sampled_from(["pimc:0", "pimc:-1", "ismcts:99999999", "random:3", "pimc:1e9"]))
+                ] + pl[1:]
             elif choice == "empty":
                 rec["players"] = []
             else:
@@ -474,21 +716,42 @@ def record_inputs(draw) -> tuple[str, bytes, str]:
             d = rec["decisions"]
             # "huge": 200 times over, but never past HUGE_DECISIONS (two "huge" edits made a
             # 90 MB record, three would make 18 GB)
-            new = {"drop-last": d[:-1], "drop-first": d[1:], "double": d + d, "empty": [], "reverse": d[::-1],
-                   "huge": d * max(1, min(200, HUGE_DECISIONS // max(1, len(d))))}[how]
+            new = {
+                "drop-last": d[:-1],
+                "drop-first": d[1:],
+                "double": d + d,
+                "empty": [],
+                "reverse": d[::-1],
+                "huge": d * max(1, min(200, HUGE_DECISIONS // max(1, len(d)))),
+            }[how]
             if new != d:
                 rec["decisions"] = new
             done.append(f"decisions {how}")
         elif op == "game" and isinstance(rec, dict):
-            rec["game"] = draw(st.sampled_from(["/dev/zero", "/dev/null", "/", ".", "missing.rcy", "game.rcy/",
-                                                "./game.rcy", "a" * 5000, "game.json", "/proc/self/mem"]))
+            rec["game"] = draw(
+                st.sampled_from(
+                    [
+                        "/dev/zero",
+                        "/dev/null",
+                        "/",
+                        ".",
+                        "missing.rcy",
+                        "game.rcy/",
+                        "./game.rcy",
+                        "a" * 5000,
+                        "game.json",
+                        "/proc/self/mem",
+                    ]
+                )
+            )
             done.append(f"game={rec['game'][:20]!r}")
         elif op == "nest":
             depth = draw(st.sampled_from([100, 1000, 100_000]))
             raw = ("[" * depth + "]" * depth).encode()
             if draw(st.booleans()):
-                raw = ('{"format": "recycle-game-record", "version": 1, "decisions": ' + "[" * depth + "]" * depth
-                       + "}").encode()
+                raw = (
+                    '{"format": "recycle-game-record", "version": 1, "decisions": ' + "[" * depth + "]" * depth + "}"
+                ).encode()
             done.append(f"nest {depth}")
         elif op == "max_steps" and isinstance(rec, dict):
             rec["max_steps"] = draw(st.sampled_from([0, 1, 2, -5, 10**12, 2**63]))
@@ -503,11 +766,15 @@ def record_inputs(draw) -> tuple[str, bytes, str]:
         elif op == "bytes":
             body = raw if raw is not None else json.dumps(rec, ensure_ascii=False).encode("utf-8")
             at = draw(st.integers(0, len(body)))
-            raw = body[:at] + draw(st.sampled_from([b"\xff", b"\x00", b"\xef\xbb\xbf", b"}", b"{", b",", b"\\"])) + body[at:]
+            raw = (
+                body[:at]
+                + draw(st.sampled_from([b"\xff", b"\x00", b"\xef\xbb\xbf", b"}", b"{", b",", b"\\"]))
+                + body[at:]
+            )
             done.append(f"bytes@{at}")
         elif op == "truncate":
             body = raw if raw is not None else json.dumps(rec, ensure_ascii=False).encode("utf-8")
-            raw = body[:draw(st.integers(0, len(body)))]
+            raw = body[: draw(st.integers(0, len(body)))]
             done.append("truncate")
     if raw is None:
         raw = json.dumps(rec, ensure_ascii=False).encode("utf-8")
@@ -566,8 +833,10 @@ def exercise_record(data: bytes, tampered: str = "", time_bound: float | None = 
                 if not rp.identical:
                     outcome = "differs"
                 elif tampered:
-                    raise FuzzFailure(f"tampering accepted: the record changes {tampered} and "
-                                      f"replays as identical ({'scripted' if scripted else 'players run again'})")
+                    raise FuzzFailure(
+                        f"tampering accepted: the record changes {tampered} and "
+                        f"replays as identical ({'scripted' if scripted else 'players run again'})"
+                    )
         except FuzzFailure:
             raise
         except Exception as exc:

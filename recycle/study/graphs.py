@@ -33,11 +33,11 @@ from .layoutcheck import layout_problems  # noqa: F401  (checks a drawing of to_
 
 # node fill per visibility class (RECYCLE.md section 6); "others" is our choice (orange)
 VIS_COLOURS = {
-    PUBLIC: "#a6dba0",   # green
-    HIDDEN: "#fee08b",   # yellow
+    PUBLIC: "#a6dba0",  # green
+    HIDDEN: "#fee08b",  # yellow
     PRIVATE: "#9ecae1",  # blue
-    MEMORY: "#d9d9d9",   # light gray
-    OTHERS: "#fdae6b",   # orange
+    MEMORY: "#d9d9d9",  # light gray
+    OTHERS: "#fdae6b",  # orange
 }
 VIS_WORDS = {
     PUBLIC: "public: everyone sees the cards",
@@ -94,11 +94,11 @@ class _Tally:
     def __init__(self, game):
         self.infos = game.layout.infos  # the live list: it grows when a name is computed at run time
         self.card_deck = game.card_table.decks
-        self.moves: Counter = Counter()    # (src, dst, class, action) -> cards
-        self.chosen: Counter = Counter()   # same key -> cards moved by a player's decision
+        self.moves: Counter = Counter()  # (src, dst, class, action) -> cards
+        self.chosen: Counter = Counter()  # same key -> cards moved by a player's decision
         self.created: Counter = Counter()  # loc -> cards created there
         self.forgotten: Counter = Counter()
-        self.decks: set = set()            # (loc, deck name)
+        self.decks: set = set()  # (loc, deck name)
         self.state = None
 
     def attach(self, state) -> None:
@@ -132,8 +132,7 @@ def crosses_owners(src, dst) -> bool:
     so the owners are the real ones of this move (P1's TRICK to P3's TAKEN), not the names in
     the source text.
     """
-    return (src.owner_kind == dst.owner_kind and src.owner_kind in ("player", "team")
-            and src.owner != dst.owner)
+    return src.owner_kind == dst.owner_kind and src.owner_kind in ("player", "team") and src.owner != dst.owner
 
 
 def node_id(info, per_player: bool = False, other: bool = False) -> str:
@@ -156,9 +155,15 @@ def node_id(info, per_player: bool = False, other: bool = False) -> str:
     return f"{owner}/{info.kind}/{info.name}"
 
 
-def flow_graph(game, rollouts: int = 1, seed: int = 0, per_player: bool = False,
-               max_steps: int | None = None, timeout: float | None = None,
-               interruptible: bool = False) -> nx.MultiDiGraph:
+def flow_graph(
+    game,
+    rollouts: int = 1,
+    seed: int = 0,
+    per_player: bool = False,
+    max_steps: int | None = None,
+    timeout: float | None = None,
+    interruptible: bool = False,
+) -> nx.MultiDiGraph:
     """Play ``rollouts`` recorded random games and return the information-flow graph.
 
     One rollout uses ``seed`` itself; several use ``rollout_seed(seed, i)``. Rollouts that
@@ -207,9 +212,16 @@ def flow_graph(game, rollouts: int = 1, seed: int = 0, per_player: bool = False,
 
 
 def _build(game, t: _Tally, done: int, skipped: int, rollouts: int, seed: int, per_player: bool):
-    G = nx.MultiDiGraph(game=game.name, rollouts=rollouts, played=done + skipped, completed=done, skipped=skipped,
-                        seed=seed,
-                        per_player=per_player, nplayers=game.nplayers)
+    G = nx.MultiDiGraph(
+        game=game.name,
+        rollouts=rollouts,
+        played=done + skipped,
+        completed=done,
+        skipped=skipped,
+        seed=seed,
+        per_player=per_player,
+        nplayers=game.nplayers,
+    )
     infos = game.layout.infos
     div = max(done, 1)
 
@@ -222,10 +234,22 @@ def _build(game, t: _Tally, done: int, skipped: int, rollouts: int, seed: int, p
         drawn_as.setdefault(loc, set()).add(nid)
         if nid not in G:
             folded = info.owner_kind != "game" and not per_player
-            G.add_node(nid, name=info.name, kind=info.kind, owner_kind=info.owner_kind,
-                       owner=None if folded else info.owner, cluster=nid.rsplit("/", 2)[0], other=other,
-                       visibility=info.visibility, decks=[], mixed_backs=False, created=0.0, forgotten=0.0,
-                       cards_in=0.0, cards_out=0.0)
+            G.add_node(
+                nid,
+                name=info.name,
+                kind=info.kind,
+                owner_kind=info.owner_kind,
+                owner=None if folded else info.owner,
+                cluster=nid.rsplit("/", 2)[0],
+                other=other,
+                visibility=info.visibility,
+                decks=[],
+                mixed_backs=False,
+                created=0.0,
+                forgotten=0.0,
+                cards_in=0.0,
+                cards_out=0.0,
+            )
         return nid
 
     for loc, n in t.created.items():
@@ -235,15 +259,33 @@ def _build(game, t: _Tally, done: int, skipped: int, rollouts: int, seed: int, p
     edges: dict = {}
     for (src, dst, cls, action), n in t.moves.items():
         u, v = node(src), node(dst, crosses_owners(infos[src], infos[dst]))
-        e = edges.setdefault((u, v, cls), {"count": 0, "chosen": 0, "actions": set(),
-                                           "src_vis": infos[src].visibility, "dst_vis": infos[dst].visibility})
+        e = edges.setdefault(
+            (u, v, cls),
+            {
+                "count": 0,
+                "chosen": 0,
+                "actions": set(),
+                "src_vis": infos[src].visibility,
+                "dst_vis": infos[dst].visibility,
+            },
+        )
         e["count"] += n
         e["chosen"] += t.chosen.get((src, dst, cls, action), 0)
         e["actions"].add(action)
     for (u, v, cls), e in sorted(edges.items()):
         mean = e["count"] / div
-        G.add_edge(u, v, key=cls, flow=cls, count=e["count"], mean=mean, chosen=e["chosen"],
-                   actions=sorted(e["actions"]), src_vis=e["src_vis"], dst_vis=e["dst_vis"])
+        G.add_edge(
+            u,
+            v,
+            key=cls,
+            flow=cls,
+            count=e["count"],
+            mean=mean,
+            chosen=e["chosen"],
+            actions=sorted(e["actions"]),
+            src_vis=e["src_vis"],
+            dst_vis=e["dst_vis"],
+        )
         G.nodes[u]["cards_out"] += mean
         G.nodes[v]["cards_in"] += mean
     decks: dict[str, set] = {}
@@ -300,17 +342,27 @@ def _legend_html(G: nx.MultiDiGraph | None = None) -> str:
     flows_used = set(EDGE_STYLES) if G is None else {k for _, _, k in G.edges(keys=True)}
     bold = G is None or any(a.get("mixed_backs") for _, a in G.nodes(data=True))
     other = G is None or any(a.get("other") for _, a in G.nodes(data=True))
-    nodes = [f'<TD BGCOLOR="{VIS_COLOURS[vis]}" COLOR="black" BORDER="1" WIDTH="24"> </TD>'
-             f'<TD ALIGN="LEFT">{VIS_WORDS[vis]}</TD>' for vis in (PUBLIC, HIDDEN, PRIVATE, MEMORY, OTHERS)
-             if vis in vis_used]
+    nodes = [
+        f'<TD BGCOLOR="{VIS_COLOURS[vis]}" COLOR="black" BORDER="1" WIDTH="24"> </TD>'
+        f'<TD ALIGN="LEFT">{VIS_WORDS[vis]}</TD>'
+        for vis in (PUBLIC, HIDDEN, PRIVATE, MEMORY, OTHERS)
+        if vis in vis_used
+    ]
     if bold:
-        nodes.append('<TD COLOR="black" BORDER="3" WIDTH="24"> </TD>'
-                     '<TD ALIGN="LEFT">bold border: cards from different decks (distinct backs)</TD>')
+        nodes.append(
+            '<TD COLOR="black" BORDER="3" WIDTH="24"> </TD>'
+            '<TD ALIGN="LEFT">bold border: cards from different decks (distinct backs)</TD>'
+        )
     if other:
-        nodes.append('<TD COLOR="black" BORDER="1" STYLE="DASHED" WIDTH="24"> </TD>'
-                     '<TD ALIGN="LEFT">dashed border: another player\'s location (cards changed owner)</TD>')
-    edges = [f'<TD>{_line_sample(colour, style, head)}</TD><TD ALIGN="LEFT">{EDGE_WORDS[cls]}</TD>'
-             for cls, (colour, style, head) in EDGE_STYLES.items() if cls in flows_used]
+        nodes.append(
+            '<TD COLOR="black" BORDER="1" STYLE="DASHED" WIDTH="24"> </TD>'
+            '<TD ALIGN="LEFT">dashed border: another player\'s location (cards changed owner)</TD>'
+        )
+    edges = [
+        f'<TD>{_line_sample(colour, style, head)}</TD><TD ALIGN="LEFT">{EDGE_WORDS[cls]}</TD>'
+        for cls, (colour, style, head) in EDGE_STYLES.items()
+        if cls in flows_used
+    ]
     edges.append('<TD COLSPAN="2" ALIGN="LEFT">label: cards moved, visibility before → after</TD>')
     # two columns, locations on the left and edges on the right: a wide, low legend
     rows = ['<TR><TD COLSPAN="5" ALIGN="LEFT"><B>legend</B></TD></TR>']
@@ -318,8 +370,10 @@ def _legend_html(G: nx.MultiDiGraph | None = None) -> str:
         left = nodes[i] if i < len(nodes) else '<TD COLSPAN="2"></TD>'
         right = edges[i] if i < len(edges) else '<TD COLSPAN="2"></TD>'
         rows.append(f'<TR>{left}<TD WIDTH="8"></TD>{right}</TR>')
-    return ('<FONT POINT-SIZE="9"><TABLE BORDER="1" STYLE="ROUNDED" COLOR="gray70" CELLBORDER="0" '
-            'CELLSPACING="2" CELLPADDING="2">' + "".join(rows) + "</TABLE></FONT>")
+    return (
+        '<FONT POINT-SIZE="9"><TABLE BORDER="1" STYLE="ROUNDED" COLOR="gray70" CELLBORDER="0" '
+        'CELLSPACING="2" CELLPADDING="2">' + "".join(rows) + "</TABLE></FONT>"
+    )
 
 
 # the pieces of a legend line sample, (cell width, gap after it), 32 points of line in all
@@ -334,9 +388,14 @@ def _line_sample(colour: str, style: str, head: str) -> str:
         if gap:
             cells.append(f'<TD WIDTH="{gap}" HEIGHT="2" FIXEDSIZE="TRUE"></TD>')
     arrow = "▷" if head == "onormal" else "▶"
-    cells.append(f'<TD WIDTH="8" HEIGHT="10" FIXEDSIZE="TRUE"><FONT COLOR="{colour}" POINT-SIZE="8">{arrow}</FONT></TD>')
-    return ('<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="0" WIDTH="40" HEIGHT="10" FIXEDSIZE="TRUE"><TR>'
-            + "".join(cells) + "</TR></TABLE>")
+    cells.append(
+        f'<TD WIDTH="8" HEIGHT="10" FIXEDSIZE="TRUE"><FONT COLOR="{colour}" POINT-SIZE="8">{arrow}</FONT></TD>'
+    )
+    return (
+        '<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="0" WIDTH="40" HEIGHT="10" FIXEDSIZE="TRUE"><TR>'
+        + "".join(cells)
+        + "</TR></TABLE>"
+    )
 
 
 def _heading_html(title: str, legend: bool, G: nx.MultiDiGraph | None = None) -> str:
@@ -375,8 +434,9 @@ def _downward(G: nx.MultiDiGraph) -> set:
     Each edge's two halves are then written in one direction, so its label lies between its
     ends, and the two edges of a two-way pair get their labels side by side.
     """
-    order = sorted(G, key=lambda n: (not G.nodes[n].get("created"), _cluster_order(G.nodes[n].get("cluster",
-                                                                                                      "table")), n))
+    order = sorted(
+        G, key=lambda n: (not G.nodes[n].get("created"), _cluster_order(G.nodes[n].get("cluster", "table")), n)
+    )
     state: dict = {}
     down: set = set()
     for root in order:
@@ -414,21 +474,37 @@ def to_dot(G: nx.MultiDiGraph, legend: bool = True) -> str:
     if rollouts == 1:
         title = f"{G.graph.get('game', '')}: card movement in one rollout (seed {G.graph.get('seed', 0)})"
     else:
-        title = (f"{G.graph.get('game', '')}: mean cards moved per game over {done} rollouts "
-                 f"(seed {G.graph.get('seed', 0)})")
+        title = (
+            f"{G.graph.get('game', '')}: mean cards moved per game over {done} rollouts (seed {G.graph.get('seed', 0)})"
+        )
     if G.graph.get("skipped"):
         title += f"; {G.graph['skipped']} rollouts hit the step limit and are left out"
     # a location with many edges fans them out over a wide row: more room between the rows
     # lets the fanned-out edges part before they reach their labels
     busiest = max((G.degree(n) - G.number_of_edges(n, n) for n in G), default=0)
     ranksep = min(0.9, 0.3 + 0.05 * max(0, busiest - 6))
-    d = graphviz.Digraph("flow", graph_attr={"label": _heading_html(title, legend, G), "labelloc": "t",
-                                              "fontname": "Helvetica", "fontsize": "11", "rankdir": "TB",
-                                              "nodesep": "0.3", "ranksep": f"{ranksep:.2f}", "newrank": "true",
-                                              "pad": "0.2"},
-                         node_attr={"shape": "box", "style": "rounded,filled", "fontname": "Helvetica",
-                                    "fontsize": "13", "penwidth": "1"},
-                         edge_attr={"fontname": "Helvetica", "fontsize": "10"})
+    d = graphviz.Digraph(
+        "flow",
+        graph_attr={
+            "label": _heading_html(title, legend, G),
+            "labelloc": "t",
+            "fontname": "Helvetica",
+            "fontsize": "11",
+            "rankdir": "TB",
+            "nodesep": "0.3",
+            "ranksep": f"{ranksep:.2f}",
+            "newrank": "true",
+            "pad": "0.2",
+        },
+        node_attr={
+            "shape": "box",
+            "style": "rounded,filled",
+            "fontname": "Helvetica",
+            "fontsize": "13",
+            "penwidth": "1",
+        },
+        edge_attr={"fontname": "Helvetica", "fontsize": "10"},
+    )
     clusters: dict[str, list] = {}
     for nid, a in G.nodes(data=True):
         clusters.setdefault(a.get("cluster", "table"), []).append(nid)
@@ -445,8 +521,17 @@ def to_dot(G: nx.MultiDiGraph, legend: bool = True) -> str:
         a = G.edges[u, v, key]
         colour = EDGE_STYLES.get(key, EDGE_STYLES["move"])[0]
         change = a["src_vis"] if a["src_vis"] == a["dst_vis"] else f"{a['src_vis']} → {a['dst_vis']}"
-        c.node(edge_label_id(u, v, key), f"{_num(a['mean'])} · {change}", shape="plaintext", style="",
-               fontsize="10", fontcolor=colour, width="0", height="0", margin="0.05,0.04")
+        c.node(
+            edge_label_id(u, v, key),
+            f"{_num(a['mean'])} · {change}",
+            shape="plaintext",
+            style="",
+            fontsize="10",
+            fontcolor=colour,
+            width="0",
+            height="0",
+            margin="0.05,0.04",
+        )
 
     for i, cluster in enumerate(sorted(clusters, key=_cluster_order)):
         with d.subgraph(name=f"cluster_{i}") as c:
@@ -522,10 +607,13 @@ def write_dot(source: str, path: str | Path) -> str | None:
         replaced = gv.exists()
         gv.write_text(source, encoding="utf-8")
         did = "replaced the existing file" if replaced else "wrote"
-        return (f"Graphviz's dot is not installed, so {path} was not drawn: {did} {gv} (DOT text) "
-                f"instead; render it with: dot -T{fmt} {gv} -o {path}")
-    proc = subprocess.run([exe, f"-T{fmt}", "-o", str(path)], input=source.encode("utf-8"),
-                          capture_output=True, timeout=300)
+        return (
+            f"Graphviz's dot is not installed, so {path} was not drawn: {did} {gv} (DOT text) "
+            f"instead; render it with: dot -T{fmt} {gv} -o {path}"
+        )
+    proc = subprocess.run(
+        [exe, f"-T{fmt}", "-o", str(path)], input=source.encode("utf-8"), capture_output=True, timeout=300
+    )
     if proc.returncode != 0:
         raise RuntimeError(f"dot failed: {proc.stderr.decode('utf-8', 'replace').strip()}")
     return None

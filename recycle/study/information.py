@@ -64,10 +64,19 @@ def seat_game(game, seat: int, budget: int, reveal: tuple, others: list, seed: i
     return int(seat in r.winners)
 
 
-def information_value(game, n: int = 100, seed: int = 0, budget: int = DEFAULT_BUDGET,
-                      others: list[str] | None = None, seats: list[int] | None = None,
-                      locations: dict[int, list[int]] | None = None, max_steps: int = 100_000,
-                      workers: int = 1, progress=None, timeout: float | None = None) -> dict:
+def information_value(
+    game,
+    n: int = 100,
+    seed: int = 0,
+    budget: int = DEFAULT_BUDGET,
+    others: list[str] | None = None,
+    seats: list[int] | None = None,
+    locations: dict[int, list[int]] | None = None,
+    max_steps: int = 100_000,
+    workers: int = 1,
+    progress=None,
+    timeout: float | None = None,
+) -> dict:
     """The value of seeing each hidden location, per seat: a JSON-ready dict.
 
     ``n`` games per measurement (the baseline of each seat, and each of its hidden
@@ -100,7 +109,7 @@ def information_value(game, n: int = 100, seed: int = 0, budget: int = DEFAULT_B
         raise TimeoutError("the time limit ended before the first game")
     played = len(results)
     results += [None] * (len(items) - len(results))  # games not started: left out, as a step-limit hit
-    by_group = {g: results[k * n:(k + 1) * n] for k, g in enumerate(groups)}
+    by_group = {g: results[k * n : (k + 1) * n] for k, g in enumerate(groups)}
     infos = game.layout.infos
     rows = []
     baselines = {}
@@ -111,40 +120,64 @@ def information_value(game, n: int = 100, seed: int = 0, budget: int = DEFAULT_B
         baselines[s] = _rate(base)
         for i in locations.get(s, []):
             seen = by_group[(s, (i,))]
-            row = {"seat": s, "location": infos[i].label, "index": i, "owner": infos[i].owner_label,
-                   "kind": infos[i].kind, "with": _rate(seen), "without": baselines[s]}
+            row = {
+                "seat": s,
+                "location": infos[i].label,
+                "index": i,
+                "owner": infos[i].owner_label,
+                "kind": infos[i].kind,
+                "with": _rate(seen),
+                "without": baselines[s],
+            }
             diffs = [a - b for a, b in zip(seen, base) if a is not None and b is not None]
             m, lo, hi = mean_ci([float(d) for d in diffs])
             row.update({"paired_games": len(diffs), "value": m, "value_ci": [lo, hi]})
             rows.append(row)
-    return {"game": game.name, "games": n, "seed": seed, "player": f"ismcts:{budget}",
-            "others": others, "seats": seats,
-            "baselines": [{"seat": s, **baselines[s]} for s in seats if s in baselines], "locations": rows,
-            "games_played": sum(1 for r in results if r is not None),
-            "stopped_by_time_limit": played < len(items),
-            "seconds": time.perf_counter() - t0}
+    return {
+        "game": game.name,
+        "games": n,
+        "seed": seed,
+        "player": f"ismcts:{budget}",
+        "others": others,
+        "seats": seats,
+        "baselines": [{"seat": s, **baselines[s]} for s in seats if s in baselines],
+        "locations": rows,
+        "games_played": sum(1 for r in results if r is not None),
+        "stopped_by_time_limit": played < len(items),
+        "seconds": time.perf_counter() - t0,
+    }
 
 
 def _rate(outcomes: list) -> dict:
     done = [o for o in outcomes if o is not None]
     won = sum(done)
-    return {"games": len(done), "win_rate": won / len(done) if done else 0.0, "win_rate_ci": list(wilson(won, len(done)))}
+    return {
+        "games": len(done),
+        "win_rate": won / len(done) if done else 0.0,
+        "win_rate_ci": list(wilson(won, len(done))),
+    }
 
 
 def information_lines(a: dict) -> list[str]:
     """The information map as a text table."""
-    lines = [f"{a['game']}: what seeing each hidden location is worth to {a['player']} "
-             f"(other seats {','.join(a['others'])}; {a['games']} deals per measurement, seed {a['seed']})",
-             "seat  location              sees it   95% CI            without   95% CI            value    95% CI"]
+    lines = [
+        f"{a['game']}: what seeing each hidden location is worth to {a['player']} "
+        f"(other seats {','.join(a['others'])}; {a['games']} deals per measurement, seed {a['seed']})",
+        "seat  location              sees it   95% CI            without   95% CI            value    95% CI",
+    ]
     for r in a["locations"]:
         w, wo = r["with"], r["without"]
-        lines.append(f"P{r['seat']:<4} {r['location'][:20]:<20} {w['win_rate']:7.1%}   "
-                     f"[{w['win_rate_ci'][0]:5.1%}, {w['win_rate_ci'][1]:5.1%}]   {wo['win_rate']:7.1%}   "
-                     f"[{wo['win_rate_ci'][0]:5.1%}, {wo['win_rate_ci'][1]:5.1%}]   {r['value']:+6.1%}  "
-                     f"[{r['value_ci'][0]:+.1%}, {r['value_ci'][1]:+.1%}]")
+        lines.append(
+            f"P{r['seat']:<4} {r['location'][:20]:<20} {w['win_rate']:7.1%}   "
+            f"[{w['win_rate_ci'][0]:5.1%}, {w['win_rate_ci'][1]:5.1%}]   {wo['win_rate']:7.1%}   "
+            f"[{wo['win_rate_ci'][0]:5.1%}, {wo['win_rate_ci'][1]:5.1%}]   {r['value']:+6.1%}  "
+            f"[{r['value_ci'][0]:+.1%}, {r['value_ci'][1]:+.1%}]"
+        )
     for s in a["seats"]:
         if not any(r["seat"] == s for r in a["locations"]):
             lines.append(f"P{s:<4} (no location hidden from it holds cards at its decisions: nothing to measure)")
-    lines.append(f"{a['games_played']} games in {a['seconds']:.1f} s; value = win rate seeing the location "
-                 "minus without, paired over the same deals")
+    lines.append(
+        f"{a['games_played']} games in {a['seconds']:.1f} s; value = win rate seeing the location "
+        "minus without, paired over the same deals"
+    )
     return lines

@@ -173,8 +173,7 @@ def mean_diff(m1: float, s1: float, n1: int, m2: float, s2: float, n2: int) -> d
         return {"diff": d, "ci": [d, d], "p": 1.0 if d == 0 else 0.0, "effect": effect, "effect_kind": "d"}
     df = (v1 + v2) ** 2 / ((v1 * v1 / (n1 - 1) if n1 > 1 else 0) + (v2 * v2 / (n2 - 1) if n2 > 1 else 0) or 1e-300)
     t = t_quantile(0.975, df)
-    return {"diff": d, "ci": [d - t * se, d + t * se], "p": t_sf2(d / se, df), "effect": effect,
-            "effect_kind": "d"}
+    return {"diff": d, "ci": [d - t * se, d + t * se], "p": t_sf2(d / se, df), "effect": effect, "effect_kind": "d"}
 
 
 def holm(pvalues: list[float]) -> list[float]:

@@ -29,8 +29,7 @@ class InvariantViolation(AssertionError):
 
 
 def _fail(state, what: str) -> None:
-    raise InvariantViolation(f"{state.game.name} (seed {getattr(state, 'seed', '?')}, "
-                             f"step {state.steps}): {what}")
+    raise InvariantViolation(f"{state.game.name} (seed {getattr(state, 'seed', '?')}, step {state.steps}): {what}")
 
 
 def check_conservation(state) -> None:
@@ -95,8 +94,10 @@ def check_layout(game) -> None:
     for info in game.layout.infos:
         want = _expected_class(info)
         if info.visibility != want:
-            raise InvariantViolation(f"{game.name}: {info.label} ({info.owner_kind} {info.kind}) has "
-                                     f"visibility {info.visibility!r}, expected {want!r}")
+            raise InvariantViolation(
+                f"{game.name}: {info.label} ({info.owner_kind} {info.kind}) has "
+                f"visibility {info.visibility!r}, expected {want!r}"
+            )
 
 
 def check_views(state) -> None:
@@ -177,8 +178,14 @@ def checked_play(game, seed: int, max_steps: int):
     return result
 
 
-def run_rollouts(game, rollouts: int, seed: int = 0, max_steps: int = 20_000, check: bool = False,
-                 timeout: float | None = DEFAULT_TIMEOUT) -> dict:
+def run_rollouts(
+    game,
+    rollouts: int,
+    seed: int = 0,
+    max_steps: int = 20_000,
+    check: bool = False,
+    timeout: float | None = DEFAULT_TIMEOUT,
+) -> dict:
     """Play ``rollouts`` random games (seeds ``rollout_seed(seed, i)``) and summarise them.
 
     Returns a dict: played, finished, step_limit_hits, errors, decisions (of finished
@@ -189,8 +196,18 @@ def run_rollouts(game, rollouts: int, seed: int = 0, max_steps: int = 20_000, ch
     """
     import time
 
-    out = {"played": 0, "finished": 0, "step_limit_hits": 0, "errors": 0, "crashes": 0, "decisions": 0,
-           "options": 0, "first_error": None, "first_error_seed": None, "stopped_by_time_limit": False}
+    out = {
+        "played": 0,
+        "finished": 0,
+        "step_limit_hits": 0,
+        "errors": 0,
+        "crashes": 0,
+        "decisions": 0,
+        "options": 0,
+        "first_error": None,
+        "first_error_seed": None,
+        "stopped_by_time_limit": False,
+    }
     if check:
         check_layout(game)
     deadline = None if timeout is None else time.perf_counter() + timeout

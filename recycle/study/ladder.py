@@ -53,18 +53,18 @@ class Ladder:
     nplayers: int
     rungs: list[str]
     seed: int
-    deals: int                      # deals played by every pair (each in every seat rotation)
+    deals: int  # deals played by every pair (each in every seat rotation)
     deals_requested: int
-    games_per_pair: int             # deals × nplayers
+    games_per_pair: int  # deals × nplayers
     rate: list[list[float | None]]  # None on the diagonal
     ci: list[list[list[float] | None]]
-    games: list[list[int]]          # games counted for each pair (deals stopped by the step limit are left out)
+    games: list[list[int]]  # games counted for each pair (deals stopped by the step limit are left out)
     depth: int
-    chain: list[int]                # the rungs of a longest chain, bottom first
+    chain: list[int]  # the rungs of a longest chain, bottom first
     elo: list[float]
     games_played: int
-    step_limit_deals: int           # (pair, deal) matches left out because a game hit the step limit
-    stopped: str | None             # None, "seconds" (the time budget) or "interrupted" (Ctrl-C)
+    step_limit_deals: int  # (pair, deal) matches left out because a game hit the step limit
+    stopped: str | None  # None, "seconds" (the time budget) or "interrupted" (Ctrl-C)
     seconds: float
 
     def to_dict(self) -> dict:
@@ -86,8 +86,10 @@ def ladder_rungs(players: str, doublings: int) -> list[str]:
         raise LadderError(f"--doublings must be between 1 and {MAX_DOUBLINGS}, not {doublings!r}")
     names = [p.strip() for p in (players or "").split(",")]
     if len(names) != 2 or not all(names):
-        raise LadderError(f"--players {players!r}: give two players, the bottom rung and the first look-ahead "
-                          "rung with its budget, e.g. random,ismcts:25")
+        raise LadderError(
+            f"--players {players!r}: give two players, the bottom rung and the first look-ahead "
+            "rung with its budget, e.g. random,ismcts:25"
+        )
     bottom, first = names
     kind, _, budget = first.partition(":")
     try:
@@ -123,7 +125,7 @@ def skill_depth(rate, ci) -> tuple[int, list[int]]:
     """``(depth, chain)``: the longest chain of rungs i₀ < i₁ < … (ladder order) in which every
     rung beats the one before at 95% (``ci[i_{k+1}][i_k]`` lies above 0.5); depth counts its steps."""
     n = len(rate)
-    best = [0] * n          # steps of the longest chain ending at rung j
+    best = [0] * n  # steps of the longest chain ending at rung j
     before = [None] * n
     for j in range(n):
         for i in range(j):
@@ -175,9 +177,17 @@ def _items(rungs: list[str], deals: int, nplayers: int, seed: int, max_steps: in
     return items
 
 
-def run_ladder(game, rungs: list[str], games: int = 100, seed: int = 0, max_steps: int = 100_000,
-               workers: int = 1, progress=None, seconds: float | None = None,
-               interruptible: bool = False) -> Ladder:
+def run_ladder(
+    game,
+    rungs: list[str],
+    games: int = 100,
+    seed: int = 0,
+    max_steps: int = 100_000,
+    workers: int = 1,
+    progress=None,
+    seconds: float | None = None,
+    interruptible: bool = False,
+) -> Ladder:
     """Play the ladder's matches (about ``games`` games per pair of rungs) and measure it.
 
     A pair plays ``ceil(games / nplayers)`` deals, each in every rotation of the seats.
@@ -212,7 +222,7 @@ def run_ladder(game, rungs: list[str], games: int = 100, seed: int = 0, max_step
         at = d * per_deal
         for j in range(k):
             for i in range(j):
-                match = results[at:at + np_]
+                match = results[at : at + np_]
                 at += np_
                 if any(g is None for g in match):
                     dropped += 1  # a game of this deal hit the step limit: the whole deal is left out
@@ -223,15 +233,31 @@ def run_ladder(game, rungs: list[str], games: int = 100, seed: int = 0, max_step
                     score[i][j] += 1 - share
                 count[j][i] += np_
                 count[i][j] += np_
-    rate = [[None if i == j else (score[i][j] / count[i][j] if count[i][j] else 0.5) for j in range(k)]
-            for i in range(k)]
+    rate = [
+        [None if i == j else (score[i][j] / count[i][j] if count[i][j] else 0.5) for j in range(k)] for i in range(k)
+    ]
     ci = [[None if i == j else list(wilson(score[i][j], count[i][j])) for j in range(k)] for i in range(k)]
     depth, chain = skill_depth(rate, ci)
     stopped = "interrupted" if stop.interrupted else ("seconds" if deals < requested else None)
-    return Ladder(game=game.name, nplayers=np_, rungs=list(rungs), seed=seed, deals=deals, deals_requested=requested,
-                  games_per_pair=deals * np_, rate=rate, ci=ci, games=count, depth=depth, chain=chain,
-                  elo=elo_ratings(score, count), games_played=len(results), step_limit_deals=dropped,
-                  stopped=stopped, seconds=time.perf_counter() - t0)
+    return Ladder(
+        game=game.name,
+        nplayers=np_,
+        rungs=list(rungs),
+        seed=seed,
+        deals=deals,
+        deals_requested=requested,
+        games_per_pair=deals * np_,
+        rate=rate,
+        ci=ci,
+        games=count,
+        depth=depth,
+        chain=chain,
+        elo=elo_ratings(score, count),
+        games_played=len(results),
+        step_limit_deals=dropped,
+        stopped=stopped,
+        seconds=time.perf_counter() - t0,
+    )
 
 
 def ladder_games(nrungs: int, games: int, nplayers: int) -> int:
@@ -242,10 +268,12 @@ def ladder_games(nrungs: int, games: int, nplayers: int) -> int:
 def ladder_lines(lad: Ladder) -> list[str]:
     """The ladder as a human reads it: the matrix with intervals, the depth, the ratings."""
     k = len(lad.rungs)
-    lines = [f"skill ladder of {lad.game}: {k} rungs, {lad.games_per_pair} games per pair "
-             f"({lad.deals} deals x {lad.nplayers} seat rotations), seed {lad.seed}",
-             "win rate of the row's rung against the column's, seat against seat (ties count half), "
-             "95% interval; * beyond chance:"]
+    lines = [
+        f"skill ladder of {lad.game}: {k} rungs, {lad.games_per_pair} games per pair "
+        f"({lad.deals} deals x {lad.nplayers} seat rotations), seed {lad.seed}",
+        "win rate of the row's rung against the column's, seat against seat (ties count half), "
+        "95% interval; * beyond chance:",
+    ]
     width = max(len(r) for r in lad.rungs)
     cell = 20
 
@@ -256,14 +284,17 @@ def ladder_lines(lad: Ladder) -> list[str]:
         mark = "*" if lo > 0.5 or hi < 0.5 else " "
         return f"{lad.rate[i][j]:.2f} [{lo:.2f},{hi:.2f}]{mark}"
 
-    lines.append(" " * width + "  " + "".join(r[:cell - 1].rjust(cell) for r in lad.rungs))
+    lines.append(" " * width + "  " + "".join(r[: cell - 1].rjust(cell) for r in lad.rungs))
     for i, r in enumerate(lad.rungs):
         lines.append(r.ljust(width) + "  " + "".join(show(i, j).rjust(cell) for j in range(k)))
     chain = " < ".join(lad.rungs[i] for i in lad.chain)
-    lines.append(f"skill depth: {lad.depth}" + (f" ({chain}: each beats the one before at 95%)" if lad.depth else
-                                                " (no rung beats a lower one at 95%)"))
-    lines.append("Elo (Bradley-Terry fit, bottom rung 0): "
-                 + ", ".join(f"{r} {e:+.0f}" for r, e in zip(lad.rungs, lad.elo)))
+    lines.append(
+        f"skill depth: {lad.depth}"
+        + (f" ({chain}: each beats the one before at 95%)" if lad.depth else " (no rung beats a lower one at 95%)")
+    )
+    lines.append(
+        "Elo (Bradley-Terry fit, bottom rung 0): " + ", ".join(f"{r} {e:+.0f}" for r, e in zip(lad.rungs, lad.elo))
+    )
     if lad.step_limit_deals:
         lines.append(f"left out: {lad.step_limit_deals} (pair, deal) matches in which a game hit the step limit")
     return lines

@@ -27,23 +27,33 @@ def ladder_figure(lad: Ladder):
                 continue
             lo, hi = lad.ci[i][j]
             v = lad.rate[i][j]
-            ax1.text(j, i, f"{v:.2f}\n[{lo:.2f}, {hi:.2f}]", ha="center", va="center", fontsize=font,
-                     color="white" if abs(v - 0.5) > 0.3 else "black")
+            ax1.text(
+                j,
+                i,
+                f"{v:.2f}\n[{lo:.2f}, {hi:.2f}]",
+                ha="center",
+                va="center",
+                fontsize=font,
+                color="white" if abs(v - 0.5) > 0.3 else "black",
+            )
             if lo > 0.5 or hi < 0.5:  # beyond chance at 95%
                 ax1.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor="black", linewidth=1.5))
     ax1.set_xticks(range(k), names, rotation=45, ha="right")
     ax1.set_yticks(range(k), names)
     ax1.set_xlabel("against (column)")
     ax1.set_ylabel("rung (row)")
-    ax1.set_title("Win rate of the row against the column\n(ties half; 95% interval; outlined: beyond chance)",
-                  fontsize=10)
+    ax1.set_title(
+        "Win rate of the row against the column\n(ties half; 95% interval; outlined: beyond chance)", fontsize=10
+    )
     fig.colorbar(im, ax=ax1, fraction=0.046, pad=0.04)
-    bars = ax2.bar(range(k), lad.elo, color=["tab:orange" if i in lad.chain and lad.depth else "tab:blue"
-                                            for i in range(k)])
+    bars = ax2.bar(
+        range(k), lad.elo, color=["tab:orange" if i in lad.chain and lad.depth else "tab:blue" for i in range(k)]
+    )
     ax2.axhline(0, color="grey", linewidth=0.8)
     for b, e in zip(bars, lad.elo):
-        ax2.annotate(f"{e:+.0f}", (b.get_x() + b.get_width() / 2, e), ha="center",
-                     va="bottom" if e >= 0 else "top", fontsize=8)
+        ax2.annotate(
+            f"{e:+.0f}", (b.get_x() + b.get_width() / 2, e), ha="center", va="bottom" if e >= 0 else "top", fontsize=8
+        )
     ax2.set_xticks(range(k), names, rotation=45, ha="right")
     if lad.depth:  # the bottom rung's bar has no height: its name shows it is in the chain
         for i, label in enumerate(ax2.get_xticklabels()):
@@ -51,13 +61,18 @@ def ladder_figure(lad: Ladder):
                 label.set_color("tab:orange")
                 label.set_fontweight("bold")
     ax2.set_ylabel("Elo (bottom rung 0)")
-    ax2.set_title("Elo ratings (Bradley–Terry fit)" + ("\norange: the rungs of the skill chain" if lad.depth else ""),
-                  fontsize=10)
+    ax2.set_title(
+        "Elo ratings (Bradley–Terry fit)" + ("\norange: the rungs of the skill chain" if lad.depth else ""), fontsize=10
+    )
     lo_e, hi_e = min(lad.elo + [0.0]), max(lad.elo + [0.0])
     pad = max(20.0, 0.15 * (hi_e - lo_e))
     ax2.set_ylim(lo_e - pad, hi_e + pad)
-    fig.suptitle(plot_text(f"{lad.game}: skill ladder, skill depth {lad.depth} "
-                           f"({lad.games_per_pair} games per pair, {lad.nplayers} players)"))
+    fig.suptitle(
+        plot_text(
+            f"{lad.game}: skill ladder, skill depth {lad.depth} "
+            f"({lad.games_per_pair} games per pair, {lad.nplayers} players)"
+        )
+    )
     fig.tight_layout()
     return fig
 

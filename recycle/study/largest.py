@@ -27,7 +27,11 @@ SHAPES = {
     "many choices in a row": ("", f"  (choice ({MOVE}))\n", ""),
     "many stages": ("", f"  (stage player (end (== (size (game iloc STOCK)) 0)) (choice ({MOVE})))\n", ""),
     "many actions": ("  (do (\n", "   (shuffle (game iloc STOCK))\n", "  ))\n"),
-    "a condition of many terms": ("  (do (((or", " (== (size (game iloc STOCK)) 1)", ") (shuffle (game iloc STOCK)))))\n"),
+    "a condition of many terms": (
+        "  (do (((or",
+        " (== (size (game iloc STOCK)) 1)",
+        ") (shuffle (game iloc STOCK)))))\n",
+    ),
 }
 
 

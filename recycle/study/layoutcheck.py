@@ -11,7 +11,6 @@ import shutil
 import subprocess
 
 
-
 def _laid_out(source: str) -> dict:
     """Graphviz's layout of the DOT ``source`` (``dot -Tjson``); RuntimeError without dot."""
     import json
@@ -24,6 +23,7 @@ def _laid_out(source: str) -> dict:
         raise RuntimeError(f"dot failed: {proc.stderr.decode('utf-8', 'replace').strip()}")
     return json.loads(proc.stdout)
 
+
 def _bezier_points(pos: str, steps: int = 12) -> list:
     """Points along a Graphviz edge spline (``pos`` of ``-Tjson``): its cubic pieces, sampled."""
     pts = []
@@ -34,10 +34,10 @@ def _bezier_points(pos: str, steps: int = 12) -> list:
         pts.append((float(x), float(y)))
     out = []
     for i in range(0, len(pts) - 3, 3):
-        p0, p1, p2, p3 = pts[i:i + 4]
+        p0, p1, p2, p3 = pts[i : i + 4]
         for k in range(steps + 1):
             t = k / steps
-            a, b, c, e = (1 - t) ** 3, 3 * t * (1 - t) ** 2, 3 * t * t * (1 - t), t ** 3
+            a, b, c, e = (1 - t) ** 3, 3 * t * (1 - t) ** 2, 3 * t * t * (1 - t), t**3
             out.append((a * p0[0] + b * p1[0] + c * p2[0] + e * p3[0], a * p0[1] + b * p1[1] + c * p2[1] + e * p3[1]))
     return out
 
@@ -119,12 +119,12 @@ def layout_problems(source: str, margin: float = 1.0) -> list[str]:
                 problems.append(f"{names[a]} sticks out of its rectangle")
             elif cluster_of.get(a) != c and overlap(boxes[a], cbox):
                 problems.append(f"{names[a]} overlaps a rectangle it does not belong to")
-        for b in ids[i + 1:]:
+        for b in ids[i + 1 :]:
             if overlap(boxes[a], boxes[b]):
                 problems.append(f"{names[a]} overlaps {names[b]}")
     rects = sorted(clusters)
     for i, a in enumerate(rects):
-        for b in rects[i + 1:]:
+        for b in rects[i + 1 :]:
             if overlap(clusters[a], clusters[b]):
                 problems.append(f"the rectangles {a} and {b} overlap")
     for e in data.get("edges", []):

@@ -87,16 +87,24 @@ def _int_edit(source, atom, rng, what: str, operator: str) -> Mutation:
     off = Offsets(source.text)
     start, end = off.span(atom)
     new = nudge(int(atom.value), rng)
-    return Mutation(operator, atom.span.line, f"{operator}: {what} {atom.value} → {new} (line {atom.span.line})",
-                    ((start, end, str(new)),))
+    return Mutation(
+        operator,
+        atom.span.line,
+        f"{operator}: {what} {atom.value} → {new} (line {atom.span.line})",
+        ((start, end, str(new)),),
+    )
 
 
 # -- the operators ----------------------------------------------------------------------------
 
+
 def constant_sites(source) -> list:
     """``(declare N 'NAME)`` forms: (the integer atom, the name)."""
-    return [(f.items[1], str(f.items[2])) for f in _walk(source.forms[0])
-            if f.head == "declare" and len(f.items) == 3 and _is_int(f.items[1])]
+    return [
+        (f.items[1], str(f.items[2]))
+        for f in _walk(source.forms[0])
+        if f.head == "declare" and len(f.items) == 3 and _is_int(f.items[1])
+    ]
 
 
 def constant(source, rng: random.Random) -> Mutation | None:
@@ -155,9 +163,11 @@ def threshold(source, rng: random.Random) -> Mutation | None:
 
 def choice_sites(source, least: int) -> list:
     """``(choice (option ...))`` forms with at least ``least`` options: their option lists."""
-    return [f.items[1].items for f in _walk(source.forms[0])
-            if f.head == "choice" and len(f.items) == 2 and isinstance(f.items[1], SList)
-            and len(f.items[1].items) >= least]
+    return [
+        f.items[1].items
+        for f in _walk(source.forms[0])
+        if f.head == "choice" and len(f.items) == 2 and isinstance(f.items[1], SList) and len(f.items[1].items) >= least
+    ]
 
 
 def _pick_option(source, rng: random.Random):
@@ -187,10 +197,12 @@ def drop_option(source, rng: random.Random) -> Mutation | None:
     line_end = len(text) if line_end < 0 else line_end
     if not text[line_start:start].strip() and not text[end:line_end].strip() and line_end < len(text):
         start, end = line_start, line_end + 1
-    return Mutation("drop-option", opt.span.line,
-                    f"drop-option: option {k + 1} of {len(options)} of a choice removed: {_short(opt)} "
-                    f"(line {opt.span.line})",
-                    ((start, end, ""),))
+    return Mutation(
+        "drop-option",
+        opt.span.line,
+        f"drop-option: option {k + 1} of {len(options)} of a choice removed: {_short(opt)} (line {opt.span.line})",
+        ((start, end, ""),),
+    )
 
 
 def duplicate_option(source, rng: random.Random) -> Mutation | None:
@@ -203,19 +215,27 @@ def duplicate_option(source, rng: random.Random) -> Mutation | None:
     text = source.text
     before = text[line_start:start]
     indent = before if not before.strip() else " " * (start - line_start)
-    return Mutation("duplicate-option", opt.span.line,
-                    f"duplicate-option: option {k + 1} of {len(options)} of a choice written twice: {_short(opt)} "
-                    f"(line {opt.span.line})",
-                    ((end, end, "\n" + indent + text[start:end]),))
+    return Mutation(
+        "duplicate-option",
+        opt.span.line,
+        f"duplicate-option: option {k + 1} of {len(options)} of a choice written twice: {_short(opt)} "
+        f"(line {opt.span.line})",
+        ((end, end, "\n" + indent + text[start:end]),),
+    )
 
 
 def _short(node, width: int = 60) -> str:
     s = str(node)
-    return s if len(s) <= width else s[:width - 1] + "…"
+    return s if len(s) <= width else s[: width - 1] + "…"
 
 
-OPERATORS = {"constant": constant, "points": points, "threshold": threshold,
-             "drop-option": drop_option, "duplicate-option": duplicate_option}
+OPERATORS = {
+    "constant": constant,
+    "points": points,
+    "threshold": threshold,
+    "drop-option": drop_option,
+    "duplicate-option": duplicate_option,
+}
 """Every mutation operator by name (docs/evolve.md)."""
 
 

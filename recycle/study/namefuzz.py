@@ -46,11 +46,55 @@ SEED = 5
 # pieces a name is made of: what could end a docstring, a string or a comment, break a line,
 # change a terminal, pass for an option, or be code
 PIECES = [
-    '"""', "'''", '"', "'", "\\", "\\n", "\\x", "\\N{BULLET}", "\n", "\r", "\r\n", "\x0b", "\x0c",
-    "\x1c", "\x85", "\u2028", "\u2029", "\x00", "\x1b]0;pwned\x07", "\x1b[2J", "\x1b]8;;http://x\x1b\\",
-    "\u202e", "\u200b", "\ufeff", "\x7f", "\x9b", ";", "#", "# -*- coding: latin-1 -*-", "{", "}", "%s",
-    "{0}", "$(touch pwned)", "`touch pwned`", 'open("pwned","w")', "__import__('os').system('touch pwned')",
-    "-", "--help", "..", ".", " ", "\t", "♠", "é", "\U0001F0A1", "Simon's", "game", ".rcy",
+    '"""',
+    "'''",
+    '"',
+    "'",
+    "\\",
+    "\\n",
+    "\\x",
+    "\\N{BULLET}",
+    "\n",
+    "\r",
+    "\r\n",
+    "\x0b",
+    "\x0c",
+    "\x1c",
+    "\x85",
+    "\u2028",
+    "\u2029",
+    "\x00",
+    "\x1b]0;pwned\x07",
+    "\x1b[2J",
+    "\x1b]8;;http://x\x1b\\",
+    "\u202e",
+    "\u200b",
+    "\ufeff",
+    "\x7f",
+    "\x9b",
+    ";",
+    "#",
+    "# -*- coding: latin-1 -*-",
+    "{",
+    "}",
+    "%s",
+    "{0}",
+    "$(touch pwned)",
+    "`touch pwned`",
+    'open("pwned","w")',
+    "__import__('os').system('touch pwned')",
+    "-",
+    "--help",
+    "..",
+    ".",
+    " ",
+    "\t",
+    "♠",
+    "é",
+    "\U0001f0a1",
+    "Simon's",
+    "game",
+    ".rcy",
 ]
 RAW = [b"\xff", b"\xfe", b"\xc3", b"\xed\xa0\x80", b"\x80", b"\xc0\xaf"]  # not UTF-8 (lone surrogates)
 
@@ -58,11 +102,17 @@ RAW = [b"\xff", b"\xfe", b"\xc3", b"\xed\xa0\x80", b"\x80", b"\xc0\xaf"]  # not 
 @st.composite
 def name_inputs(draw) -> tuple[str, bytes]:
     """(a description, the bytes of a hostile file name)."""
-    parts = draw(st.lists(st.one_of(
-        st.sampled_from(PIECES).map(lambda p: p.encode("utf-8", "surrogatepass")),
-        st.sampled_from(RAW),
-        st.text(max_size=3).map(lambda t: t.encode("utf-8")),
-    ), min_size=1, max_size=8))
+    parts = draw(
+        st.lists(
+            st.one_of(
+                st.sampled_from(PIECES).map(lambda p: p.encode("utf-8", "surrogatepass")),
+                st.sampled_from(RAW),
+                st.text(max_size=3).map(lambda t: t.encode("utf-8")),
+            ),
+            min_size=1,
+            max_size=8,
+        )
+    )
     name = b"".join(parts)
     if draw(st.booleans()):
         name += b".rcy"
@@ -118,8 +168,13 @@ def _check_cli(folder: Path, name: bytes) -> None:
     import subprocess
     import sys
 
-    r = subprocess.run([sys.executable, "-m", "recycle", "check", b"./" + name], cwd=folder, capture_output=True,
-                       timeout=120, env=dict(os.environ, PYTHONIOENCODING="utf-8"))
+    r = subprocess.run(
+        [sys.executable, "-m", "recycle", "check", b"./" + name],
+        cwd=folder,
+        capture_output=True,
+        timeout=120,
+        env=dict(os.environ, PYTHONIOENCODING="utf-8"),
+    )
     out = r.stdout + r.stderr
     if r.returncode != 1 or b"Traceback" in out:
         raise NameFailure("crash", f"recycle check exited {r.returncode}: {out[-300:]!r}")

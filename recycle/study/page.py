@@ -133,8 +133,17 @@ def branching(records: list[dict], half: int = SMOOTHING) -> dict:
         n = len(xs)
         m = sum(xs) / n
         var = sum((x - m) ** 2 for x in xs) / (n - 1) if n > 1 else 0.0
-        rows.append({"decision": k, "games": n, "mean": m, "low": m - Z95 * math.sqrt(var / n),
-                     "high": m + Z95 * math.sqrt(var / n), "_sum": sum(xs), "_sq": sum(x * x for x in xs)})
+        rows.append(
+            {
+                "decision": k,
+                "games": n,
+                "mean": m,
+                "low": m - Z95 * math.sqrt(var / n),
+                "high": m + Z95 * math.sqrt(var / n),
+                "_sum": sum(xs),
+                "_sq": sum(x * x for x in xs),
+            }
+        )
     for j, row in enumerate(rows):
         n = total = squares = 0.0
         for i in range(max(0, j - half), min(len(rows), j + half + 1)):
@@ -144,16 +153,28 @@ def branching(records: list[dict], half: int = SMOOTHING) -> dict:
             squares += w * rows[i]["_sq"]
         m = total / n
         var = max(0.0, squares / n - m * m) * n / (n - 1) if n > 1 else 0.0
-        row["smooth"], row["smooth_low"], row["smooth_high"] = m, m - Z95 * math.sqrt(var / n), \
-            m + Z95 * math.sqrt(var / n)
+        row["smooth"], row["smooth_low"], row["smooth_high"] = (
+            m,
+            m - Z95 * math.sqrt(var / n),
+            m + Z95 * math.sqrt(var / n),
+        )
     for row in rows:
         del row["_sum"], row["_sq"]
     return {"games": len(done), "per_game": per_game, "by_decision": rows}
 
 
-def build_page(game, games: int = DEFAULT_GAMES, seed: int = 0, players: list[str] | None = None,
-               seconds: float | None = None, max_steps: int = 100_000, workers: int = 1, progress=None,
-               interruptible: bool = False, lint_seconds: float = LINT_SECONDS) -> GamePage:
+def build_page(
+    game,
+    games: int = DEFAULT_GAMES,
+    seed: int = 0,
+    players: list[str] | None = None,
+    seconds: float | None = None,
+    max_steps: int = 100_000,
+    workers: int = 1,
+    progress=None,
+    interruptible: bool = False,
+    lint_seconds: float = LINT_SECONDS,
+) -> GamePage:
     """Play the page's games and return its ``GamePage``: ``games`` random games for the
     branching, then ``games`` games between ``players`` (one spec per seat, the last repeats;
     ISMCTS by default) for the decision spread and lead history. ``seconds``: no game is started
@@ -166,21 +187,31 @@ def build_page(game, games: int = DEFAULT_GAMES, seed: int = 0, players: list[st
     t0 = time.perf_counter()
     specs = list(players or [DEFAULT_PLAYERS])
     specs = [specs[min(p, len(specs) - 1)] for p in range(game.nplayers)]
-    page = GamePage(game=game.name, file=Path(game.source.filename).name, summary=game_summary(game),
-                    source=game.source.text, nplayers=game.nplayers, scoring="max" if game.scoring_max else "min",
-                    seed=seed, games=games, players=specs)
+    page = GamePage(
+        game=game.name,
+        file=Path(game.source.filename).name,
+        summary=game_summary(game),
+        source=game.source.text,
+        nplayers=game.nplayers,
+        scoring="max" if game.scoring_max else "min",
+        seed=seed,
+        games=games,
+        players=specs,
+    )
     seeds = [rollout_seed(seed, i) for i in range(games)]
     with Stop(seconds, interruptible, t0) as stop:
         G = flow_graph(game, rollouts=1, seed=seed, max_steps=max_steps)
         page.flow, page.flow_dot = to_json(G), to_dot(G)
-        tick = (lambda base: (lambda done: progress(base + done, 2 * games))) if progress else (lambda base: None)
-        traced = map_games(game, trace_game, [(["random"] * game.nplayers, sd, max_steps) for sd in seeds],
-                           workers, tick(0), stop=stop)
+        tick = (lambda base: lambda done: progress(base + done, 2 * games)) if progress else (lambda base: None)
+        traced = map_games(
+            game, trace_game, [(["random"] * game.nplayers, sd, max_steps) for sd in seeds], workers, tick(0), stop=stop
+        )
         page.random_games, page.branching = len(traced), branching(traced)
         estimated: list = []
         if not stop():
-            estimated = map_games(game, estimate_game, [(specs, sd, max_steps) for sd in seeds], workers,
-                                  tick(games), stop=stop)
+            estimated = map_games(
+                game, estimate_game, [(specs, sd, max_steps) for sd in seeds], workers, tick(games), stop=stop
+            )
         page.estimated_games = len(estimated)
         page.spread = decision_spread(estimated)
         page.lead = lead_history(estimated, game.nplayers, game.scoring_max)
@@ -190,13 +221,13 @@ def build_page(game, games: int = DEFAULT_GAMES, seed: int = 0, players: list[st
             page.stopped = "time"
         # the lint is short (``lint_seconds``) and runs even after the time limit: a page
         # without it would hide what it found
-        page.lint = simulation_lint(game, seed=seed, seconds=lint_seconds,
-                                    stop=(lambda: stop.interrupted))
+        page.lint = simulation_lint(game, seed=seed, seconds=lint_seconds, stop=(lambda: stop.interrupted))
     page.seconds = time.perf_counter() - t0
     return page
 
 
 # -- writing -------------------------------------------------------------------------------
+
 
 def check_folder(path: Path) -> None:
     """Refuse (``PageError``) a page folder that is a link, or that exists and is no folder."""

@@ -47,8 +47,11 @@ def _legend(ax) -> None:
 
 def _no_estimates(ax, page) -> None:
     """Say on an empty figure why it is empty."""
-    why = ("no look-ahead player had a decision of two or more options" if page.estimated_games else
-           "no game between look-ahead players was played")
+    why = (
+        "no look-ahead player had a decision of two or more options"
+        if page.estimated_games
+        else "no game between look-ahead players was played"
+    )
     ax.text(0.5, 0.5, f"no estimates: {why}", ha="center", transform=ax.transAxes)
 
 
@@ -67,10 +70,16 @@ def branching_figure(page):
     rows = _reached(b["by_decision"], b["games"])
     if rows:
         kx = [r["decision"] for r in rows]
-        ax.fill_between(kx, [r["smooth_low"] for r in rows], [r["smooth_high"] for r in rows],
-                        color="tab:orange", alpha=0.3, linewidth=0, label="95% band")
-        ax.plot(kx, [r["smooth"] for r in rows], color="tab:orange", linewidth=2,
-                label="smoothed mean")
+        ax.fill_between(
+            kx,
+            [r["smooth_low"] for r in rows],
+            [r["smooth_high"] for r in rows],
+            color="tab:orange",
+            alpha=0.3,
+            linewidth=0,
+            label="95% band",
+        )
+        ax.plot(kx, [r["smooth"] for r in rows], color="tab:orange", linewidth=2, label="smoothed mean")
     if xs:
         _legend(ax)
     ax.set_xlabel("decision point")
@@ -93,8 +102,15 @@ def spread_figure(page):
     rows = _reached(s["by_decision"], s["games"])
     if rows:
         kx = [r["decision"] for r in rows]
-        ax.fill_between(kx, [r["low"] for r in rows], [r["high"] for r in rows], color="tab:red", alpha=0.25,
-                        linewidth=0, label="95% band")
+        ax.fill_between(
+            kx,
+            [r["low"] for r in rows],
+            [r["high"] for r in rows],
+            color="tab:red",
+            alpha=0.25,
+            linewidth=0,
+            label="95% band",
+        )
         ax.plot(kx, [r["mean"] for r in rows], color="tab:red", linewidth=2.2, label="mean")
         _legend(ax)
     else:
@@ -118,10 +134,10 @@ def lead_figure(page):
         if not rows:
             continue
         kx = [x["decision"] for x in rows]
-        line, = ax.plot(kx, [x["mean"] for x in rows], linewidth=2, marker=".",
-                        label=f"finished {_ordinal(int(r))}")
-        ax.fill_between(kx, [x["low"] for x in rows], [x["high"] for x in rows], color=line.get_color(),
-                        alpha=0.15, linewidth=0)
+        (line,) = ax.plot(kx, [x["mean"] for x in rows], linewidth=2, marker=".", label=f"finished {_ordinal(int(r))}")
+        ax.fill_between(
+            kx, [x["low"] for x in rows], [x["high"] for x in rows], color=line.get_color(), alpha=0.15, linewidth=0
+        )
     if lead["ranks"]:
         _legend(ax)
     else:
@@ -144,8 +160,7 @@ def flow_svg(dot_text: str) -> bytes | None:
     exe = shutil.which("dot")
     if exe is None:
         return None
-    proc = subprocess.run([exe, "-Tsvg"], input=dot_text.encode("utf-8"), capture_output=True, timeout=300,
-                          check=False)
+    proc = subprocess.run([exe, "-Tsvg"], input=dot_text.encode("utf-8"), capture_output=True, timeout=300, check=False)
     if proc.returncode != 0:
         return None
     return proc.stdout
@@ -186,18 +201,18 @@ ul.lint li { margin: 0.2em 0; } a { color: #0645ad; }
 
 CAPTIONS = {
     "flow": "Where cards go and who learns what, in one random game (recycle graph): public locations "
-            "green, hidden yellow, private blue, memory grey; edges are card movements, red dotted: "
-            "taken (public to private or hidden), blue dashed: shared (private cards to another player).",
+    "green, hidden yellow, private blue, memory grey; edges are card movements, red dotted: "
+    "taken (public to private or hidden), blue dashed: shared (private cards to another player).",
     "branching": "The branching factor (options) at each decision point of {n} random games: every game's "
-                 "decisions as faint points (darker where many games had that number), their mean smoothed over "
-                 "seven decision points with its 95% band. "
-                 "A decision point is every moment a player chooses, one with a single option included.",
+    "decisions as faint points (darker where many games had that number), their mean smoothed over "
+    "seven decision points with its 95% band. "
+    "A decision point is every moment a player chooses, one with a single option included.",
     "spread": "At each decision point (with two or more options) of {n} games between {players} players, "
-              "the mover's best estimated option minus its worst (its own estimated final score), divided "
-              "by the largest spread of that game: each game faint, the mean bold with its 95% band.",
+    "the mover's best estimated option minus its worst (its own estimated final score), divided "
+    "by the largest spread of that game: each game faint, the mean bold with its 95% band.",
     "lead": "At each decision point of the same {n} games, the mover's estimate of every player's final "
-            "score for the option it chose, turned into ranks (1 first, 0 last), averaged over the games "
-            "by each player's final rank, with 95% bands.",
+    "score for the option it chose, turned into ranks (1 first, 0 last), averaged over the games "
+    "by each player's final rank, with 95% bands.",
 }
 
 
@@ -206,10 +221,13 @@ def _e(text) -> str:
 
 
 def _figure(kind: str, src: str, page, json_name: str) -> str:
-    caption = CAPTIONS[kind].format(n={"branching": page.random_games}.get(kind, page.estimated_games),
-                                    players=_e(_players(page)))
-    return (f'<figure><img src="{_e(src)}" alt="{_e(kind)} figure"><figcaption>{caption} '
-            f'<a href="{_e(json_name)}">Numbers (JSON)</a>.</figcaption></figure>')
+    caption = CAPTIONS[kind].format(
+        n={"branching": page.random_games}.get(kind, page.estimated_games), players=_e(_players(page))
+    )
+    return (
+        f'<figure><img src="{_e(src)}" alt="{_e(kind)} figure"><figcaption>{caption} '
+        f'<a href="{_e(json_name)}">Numbers (JSON)</a>.</figcaption></figure>'
+    )
 
 
 def _lint(page) -> str:
@@ -220,13 +238,18 @@ def _lint(page) -> str:
     for f in found:
         where = f"line {f['line']}: " if f.get("line") else ""
         items.append(f"<li>{_e(where)}{_e(f['message'])}</li>")
-    return f'<p>{len(found)} finding{"s" if len(found) > 1 else ""} in {page.lint.get("games", 0)} random games:</p><ul class="lint">' \
-           + "".join(items) + "</ul>"
+    return (
+        f'<p>{len(found)} finding{"s" if len(found) > 1 else ""} in {page.lint.get("games", 0)} random games:</p><ul class="lint">'
+        + "".join(items)
+        + "</ul>"
+    )
 
 
 def _code(source: str) -> str:
-    rows = [f'<tr id="L{i}"><td class="n">{i}</td><td>{_e(line) or " "}</td></tr>'
-            for i, line in enumerate(source.splitlines(), 1)]
+    rows = [
+        f'<tr id="L{i}"><td class="n">{i}</td><td>{_e(line) or " "}</td></tr>'
+        for i, line in enumerate(source.splitlines(), 1)
+    ]
     return '<table class="code">' + "".join(rows) + "</table>"
 
 
@@ -234,22 +257,34 @@ def _stopped(page) -> str:
     if page.stopped is None:
         return ""
     why = "interrupted (Ctrl-C)" if page.stopped == "interrupted" else "stopped by the time budget"
-    return (f'<p class="note">This page is partial: {why} after {page.random_games} of {page.games} random '
-            f"games and {page.estimated_games} of {page.games} games between look-ahead players.</p>")
+    return (
+        f'<p class="note">This page is partial: {why} after {page.random_games} of {page.games} random '
+        f"games and {page.estimated_games} of {page.games} games between look-ahead players.</p>"
+    )
 
 
 def page_html(page, files: set) -> str:
     """The page's HTML; ``files``: the names of the files written beside it."""
     flow = "flow.svg" if "flow.svg" in files else None
-    flow_part = _figure("flow", flow, page, "flow.json") if flow else (
-        '<p class="note">Graphviz\'s dot is not installed: the graph was not drawn. Its DOT text is in '
-        '<a href="flow.gv">flow.gv</a> (render it with <code>dot -Tsvg flow.gv -o flow.svg</code>); its '
-        'numbers in <a href="flow.json">flow.json</a>.</p>')
-    summary = f'<p class="summary">{_e(page.summary)}</p>' if page.summary else "<p><em>No summary: add <code>;@ summary:</code> " \
-                                                               "lines to the game.</em></p>"
-    meta = (f"{_e(page.file)} · {page.nplayers} players · scoring {page.scoring} · seed {page.seed} · "
-            f"{page.random_games} random games, {page.estimated_games} games of {_e(_players(page))} players · "
-            f"{page.seconds:.0f} s")
+    flow_part = (
+        _figure("flow", flow, page, "flow.json")
+        if flow
+        else (
+            '<p class="note">Graphviz\'s dot is not installed: the graph was not drawn. Its DOT text is in '
+            '<a href="flow.gv">flow.gv</a> (render it with <code>dot -Tsvg flow.gv -o flow.svg</code>); its '
+            'numbers in <a href="flow.json">flow.json</a>.</p>'
+        )
+    )
+    summary = (
+        f'<p class="summary">{_e(page.summary)}</p>'
+        if page.summary
+        else "<p><em>No summary: add <code>;@ summary:</code> lines to the game.</em></p>"
+    )
+    meta = (
+        f"{_e(page.file)} · {page.nplayers} players · scoring {page.scoring} · seed {page.seed} · "
+        f"{page.random_games} random games, {page.estimated_games} games of {_e(_players(page))} players · "
+        f"{page.seconds:.0f} s"
+    )
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -281,8 +316,11 @@ def page_html(page, files: set) -> str:
 
 def index_html(entries: list) -> str:
     """An index of pages: ``entries`` are ``(folder name, GamePage)``."""
-    rows = "".join(f'<li><a href="{_e(name)}/index.html">{_e(p.game)}</a> — {p.nplayers} players, '
-                   f"{p.estimated_games} games of {_e(_players(p))} players</li>" for name, p in entries)
+    rows = "".join(
+        f'<li><a href="{_e(name)}/index.html">{_e(p.game)}</a> — {p.nplayers} players, '
+        f"{p.estimated_games} games of {_e(_players(p))} players</li>"
+        for name, p in entries
+    )
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Game pages</title><style>{STYLE}</style></head>
 <body><h1>Game pages</h1><ul>{rows}</ul></body></html>

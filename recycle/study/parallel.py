@@ -169,8 +169,10 @@ class _Pool:
         self._stop(w)
         if self.lost > MAX_LOST:
             how = f"signal {-code}" if code is not None and code < 0 else f"exit status {code}"
-            raise WorkersLost(f"worker processes died {self.lost} times (the last by {how}: killed, or out of "
-                              f"memory?); the run was stopped. Try fewer --workers, or none")
+            raise WorkersLost(
+                f"worker processes died {self.lost} times (the last by {how}: killed, or out of "
+                f"memory?); the run was stopped. Try fewer --workers, or none"
+            )
         self.queue.extendleft(reversed(w.tasks))
         self.workers[self.workers.index(w)] = _Worker(self.ctx, self.initargs)
         self._dispatch()
@@ -271,9 +273,15 @@ def _unwrap(rec):
     return rec
 
 
-def map_games(game, job: Callable, items: Sequence[tuple], workers: int = 1,
-              progress: Callable[[int], None] | None = None, deadline: float | None = None,
-              stop=None) -> list:
+def map_games(
+    game,
+    job: Callable,
+    items: Sequence[tuple],
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+    deadline: float | None = None,
+    stop=None,
+) -> list:
     """``[job(game, *args) for args in items]``, in ``workers`` processes when more than one.
 
     ``progress(done)`` is called as records arrive (``done`` counts finished items). An
@@ -308,7 +316,7 @@ def map_games(game, job: Callable, items: Sequence[tuple], workers: int = 1,
     finally:
         stop.hold = True
     if not all(finished):  # stopped early: the games up to the first unfinished one
-        results = results[:finished.index(False)]
+        results = results[: finished.index(False)]
     for rec in results:
         if isinstance(rec, _Failure):
             raise rec.exc
@@ -319,7 +327,7 @@ def _map_in_workers(game, job, items, workers, progress, stop, results, finished
     n = len(items)
     size = max(1, min(64, n // (workers * 8)))
     indexed = list(enumerate(items))
-    batches = [(job, indexed[i:i + size]) for i in range(0, n, size)]
+    batches = [(job, indexed[i : i + size]) for i in range(0, n, size)]
     done = 0
     with _Pool(game, workers) as pool:
         todo = iter(range(len(batches)))
@@ -364,9 +372,15 @@ def progress_bar(total: int, label: str, enabled: bool = True):
         # the bar is drawn with escape sequences: on the stream under the CLI's printable
         # one (recycle.cli.printing), with the label (a game's name) escaped here instead
         terminal = getattr(sys.stderr, "terminal", sys.stderr)
-        with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                      TimeElapsedColumn(), TimeRemainingColumn(), transient=True,
-                      console=Console(file=terminal)) as p:
+        with Progress(
+            "[progress.description]{task.description}",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            transient=True,
+            console=Console(file=terminal),
+        ) as p:
             task = p.add_task(escape(printable(label)), total=total)
             yield lambda done: p.update(task, completed=done)
 

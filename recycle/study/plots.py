@@ -30,7 +30,7 @@ def plot_text(text, limit: int = 120) -> str:
     math markup (``$\\frac$`` in a name was a ValueError traceback)."""
     text = printable(str(text))
     if len(text) > limit:  # a name of 1,000 characters would push the plot out of its figure
-        text = text[:limit - 1] + "…"
+        text = text[: limit - 1] + "…"
     return text.replace("$", r"\$")
 
 
@@ -79,8 +79,14 @@ def branching_figure(a: dict):
         ax1.legend(fontsize="small", loc="upper right", ncol=2)
     else:
         flat = 0
-    ax1.set_xlabel("decision number" + (f"\n(no band at {flat} of {len(idx)} decisions: there every game had "
-                                         "the same number of options)" if flat else ""))
+    ax1.set_xlabel(
+        "decision number"
+        + (
+            f"\n(no band at {flat} of {len(idx)} decisions: there every game had the same number of options)"
+            if flat
+            else ""
+        )
+    )
     ax1.set_ylabel("options")
     ax1.set_title("Options per decision: mean, 10–90% band\n(decisions reached by ≥ 10% of games)")
     dec = [x if x is not None else 0 for x in b["by_decile"]]
@@ -142,12 +148,14 @@ def trend_figure(a: dict):
     px = [xs[j] for j in keep]
     for pl in range(np_):
         means, lows, highs = band(sums[pl], squares[pl], *((0.0, 1.0) if winprob else (None, None)))
-        line, = ax1.plot(px, means, marker=".", label=plot_text(f"P{pl} {a['seats'][pl]['player']}"))
+        (line,) = ax1.plot(px, means, marker=".", label=plot_text(f"P{pl} {a['seats'][pl]['player']}"))
         ax1.fill_between(px, lows, highs, color=line.get_color(), alpha=0.15, linewidth=0)
     ax1.set_xlabel("progress through the game (1 = final scores)")
     ax1.set_ylabel("estimated win probability" if winprob else "mean score (scoring expression)")
-    ax1.set_title(("Win probability over time, per seat" if winprob else "Score over time, per seat")
-                  + "\n(mean, shaded: 95% confidence band)")
+    ax1.set_title(
+        ("Win probability over time, per seat" if winprob else "Score over time, per seat")
+        + "\n(mean, shaded: 95% confidence band)"
+    )
     ax1.legend(fontsize="small")
     means, lows, highs = band(gap_sum, gap_squares, 0.0, 1.0 if winprob else None)
     ax2.plot(px, means, marker=".", color="tab:red")
@@ -155,8 +163,12 @@ def trend_figure(a: dict):
     ax2.set_xlabel("progress through the game (1 = final scores)")
     ax2.set_ylabel("win probability behind the leader" if winprob else "points behind the leader")
     ax2.set_title("How far behind the eventual winner is\n(mean, shaded: 95% confidence band)")
-    fig.suptitle(plot_text(f"{a['game']}: {'win probability (' + a['values'] + ')' if winprob else 'scores'} "
-                           f"over time (scoring {a['scoring']}; {a['finished']} games)"))
+    fig.suptitle(
+        plot_text(
+            f"{a['game']}: {'win probability (' + a['values'] + ')' if winprob else 'scores'} "
+            f"over time (scoring {a['scoring']}; {a['finished']} games)"
+        )
+    )
     fig.tight_layout()
     return fig, "winprob" if winprob else "scores"
 

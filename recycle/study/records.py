@@ -56,10 +56,16 @@ class Recorder:
     def on_decision(self, state, player, options, index) -> None:
         if self.deal is None:
             self.deal = deal_of(state)
-        self.decisions.append({
-            "index": state.decisions, "player": player, "chosen": index, "options": len(options),
-            "description": options[index].render(-1),
-            "revealed": options[index].render(None)})
+        self.decisions.append(
+            {
+                "index": state.decisions,
+                "player": player,
+                "chosen": index,
+                "options": len(options),
+                "description": options[index].render(-1),
+                "revealed": options[index].render(None),
+            }
+        )
 
     def finish(self, result, path, players: list[str], max_steps: int) -> dict:
         """The record of the finished game ``result`` (a ``GameResult``)."""
@@ -69,13 +75,22 @@ class Recorder:
 
         g = self.game
         rec = {
-            "format": FORMAT, "version": VERSION, "recycle": __version__,
-            "game": str(path), "game_name": g.name, "source_sha256": source_hash(g),
-            "seed": result.seed, "players": list(players), "max_steps": max_steps,
+            "format": FORMAT,
+            "version": VERSION,
+            "recycle": __version__,
+            "game": str(path),
+            "game_name": g.name,
+            "source_sha256": source_hash(g),
+            "seed": result.seed,
+            "players": list(players),
+            "max_steps": max_steps,
             "deal": self.deal or deal_of(result.state),
             "decisions": self.decisions,
-            "scores": result.scores, "ranks": result.ranks, "winners": result.winners,
-            "steps": result.steps, "total_decisions": result.decisions,
+            "scores": result.scores,
+            "ranks": result.ranks,
+            "winners": result.winners,
+            "steps": result.steps,
+            "total_decisions": result.decisions,
         }
         if g.max_work != DEFAULT_MAX_WORK:  # played with --max-work: replayed with it
             rec["max_work"] = g.max_work
@@ -85,8 +100,9 @@ class Recorder:
         """The record of a game stopped at a decision of ``state`` (not at its end)."""
         from types import SimpleNamespace
 
-        stopped = SimpleNamespace(seed=state.seed, scores=[], ranks=[], winners=[], steps=state.steps,
-                                  decisions=state.decisions, state=state)
+        stopped = SimpleNamespace(
+            seed=state.seed, scores=[], ranks=[], winners=[], steps=state.steps, decisions=state.decisions, state=state
+        )
         return {**self.finish(stopped, path, players, max_steps), "unfinished": True}
 
 
@@ -102,13 +118,30 @@ def deal_of(state) -> dict[str, list[str]]:
     return out
 
 
-def play_recorded(game, players, seed: int, path, specs: list[str], max_steps: int = 100_000,
-                  describe: bool = False, reveal: bool = False, timeout: float | None = None):
+def play_recorded(
+    game,
+    players,
+    seed: int,
+    path,
+    specs: list[str],
+    max_steps: int = 100_000,
+    describe: bool = False,
+    reveal: bool = False,
+    timeout: float | None = None,
+):
     """Play one game and return ``(result, record)``."""
     rec = Recorder(game)
     try:
-        result = game.play(players, seed=seed, record=True, describe=describe, reveal=reveal,
-                           max_steps=max_steps, on_decision=rec.on_decision, timeout=timeout)
+        result = game.play(
+            players,
+            seed=seed,
+            record=True,
+            describe=describe,
+            reveal=reveal,
+            max_steps=max_steps,
+            on_decision=rec.on_decision,
+            timeout=timeout,
+        )
     except _RecordEnds as exc:
         exc.recorder = rec
         raise
@@ -172,8 +205,20 @@ _INT = {"type": "integer"}
 _NAT = {"type": "integer", "minimum": 0}
 SCHEMA = {
     "type": "object",
-    "required": ["format", "version", "game", "game_name", "source_sha256", "seed", "players", "max_steps",
-                 "deal", "decisions", "scores", "winners"],
+    "required": [
+        "format",
+        "version",
+        "game",
+        "game_name",
+        "source_sha256",
+        "seed",
+        "players",
+        "max_steps",
+        "deal",
+        "decisions",
+        "scores",
+        "winners",
+    ],
     "properties": {
         "format": {"const": FORMAT},
         "version": {"const": VERSION},
@@ -182,15 +227,31 @@ SCHEMA = {
         "game_name": {"type": "string"},
         "source_sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
         "seed": _INT,
-        "players": {"type": "array", "minItems": 1, "maxItems": 10,
-                    "items": {"type": "string", "minLength": 1, "maxLength": 100}},
+        "players": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 10,
+            "items": {"type": "string", "minLength": 1, "maxLength": 100},
+        },
         "max_steps": {"type": "integer", "minimum": 1},
         "max_work": {"type": "integer", "minimum": 1},
         "deal": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}},
-        "decisions": {"type": "array", "maxItems": 10_000_000, "items": {
-            "type": "object", "required": ["index", "player", "chosen", "options", "description", "revealed"],
-            "properties": {"index": _NAT, "player": _NAT, "chosen": _NAT, "options": {"type": "integer", "minimum": 1},
-                           "description": {"type": "string"}, "revealed": {"type": "string"}}}},
+        "decisions": {
+            "type": "array",
+            "maxItems": 10_000_000,
+            "items": {
+                "type": "object",
+                "required": ["index", "player", "chosen", "options", "description", "revealed"],
+                "properties": {
+                    "index": _NAT,
+                    "player": _NAT,
+                    "chosen": _NAT,
+                    "options": {"type": "integer", "minimum": 1},
+                    "description": {"type": "string"},
+                    "revealed": {"type": "string"},
+                },
+            },
+        },
         "scores": {"type": "array", "items": _INT},
         "ranks": {"type": "array", "items": _INT},
         "winners": {"type": "array", "items": _NAT},
@@ -232,8 +293,10 @@ def read_record(path: str | Path) -> dict:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValueError(f"{path} is not a recycle game record")
     if data.get("version") == 1:
-        raise EarlierGenerator(f"{path} was recorded with an earlier generator (recycle before the SplitMix "
-                               "generator) and cannot be replayed: its seed deals other cards now")
+        raise EarlierGenerator(
+            f"{path} was recorded with an earlier generator (recycle before the SplitMix "
+            "generator) and cannot be replayed: its seed deals other cards now"
+        )
     if data.get("version") != VERSION:
         raise ValueError(f"{path}: record version {data.get('version')!r} is not supported (expected {VERSION})")
     error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(SCHEMA).iter_errors(data))
@@ -242,8 +305,7 @@ def read_record(path: str | Path) -> dict:
         raise ValueError(f"{path}: {where}: {error.message}")
     for key in ("seed", "max_steps", "max_work"):
         if key in data and type(data[key]) is not int:  # JSON schema counts 7.0 as an integer
-            raise ValueError(f"{path}: {key} must be a whole number written without a decimal point, "
-                             f"not {data[key]!r}")
+            raise ValueError(f"{path}: {key} must be a whole number written without a decimal point, not {data[key]!r}")
     for k, d in enumerate(data["decisions"], 1):
         if not all(type(d[f]) is int for f in ("index", "player", "chosen", "options")):
             raise ValueError(f"{path}: decisions/{k - 1}: numbers must be whole numbers")
@@ -272,9 +334,11 @@ def game_path(record: dict, record_path: str | Path | None = None, game_folder: 
         folder, whose = Path.cwd(), "the current folder"
 
     def refuse(why: str):
-        raise ValueError(f'the record\'s "game" field names {printable(repr(name))}, which is refused: {why}; '
-                         f"a record's game must be a file inside {whose} ({printable(str(folder))})"
-                         + ("" if game_folder is not None else ", or in a folder named with --game-folder DIR"))
+        raise ValueError(
+            f'the record\'s "game" field names {printable(repr(name))}, which is refused: {why}; '
+            f"a record's game must be a file inside {whose} ({printable(str(folder))})"
+            + ("" if game_folder is not None else ", or in a folder named with --game-folder DIR")
+        )
 
     separators = {"/", os.sep, os.altsep} - {None}
     parts = name
@@ -292,8 +356,10 @@ def game_path(record: dict, record_path: str | Path | None = None, game_folder: 
         base = folder.resolve(strict=True)
         path = (base / Path(*[p for p in parts if p not in ("", ".")])).resolve()
     except (OSError, RuntimeError) as exc:  # a missing --game-folder, a symbolic-link loop
-        raise ValueError(f"cannot look for the record's game {printable(repr(name))} in {printable(str(folder))}: "
-                         f"{getattr(exc, 'strerror', None) or exc}") from None
+        raise ValueError(
+            f"cannot look for the record's game {printable(repr(name))} in {printable(str(folder))}: "
+            f"{getattr(exc, 'strerror', None) or exc}"
+        ) from None
     if _inside(path, base) is None:
         refuse(f"a symbolic link leads out of the folder (to {printable(str(path))})")
     return path
@@ -315,8 +381,16 @@ class Replay:
         return not self.problems
 
 
-def replay(record: dict, game=None, record_path=None, reveal: bool = False, force: bool = False,
-           scripted: bool = False, max_work: int | None = None, game_folder=None) -> Replay:
+def replay(
+    record: dict,
+    game=None,
+    record_path=None,
+    reveal: bool = False,
+    force: bool = False,
+    scripted: bool = False,
+    max_work: int | None = None,
+    game_folder=None,
+) -> Replay:
     """Play the record's game again — the same game file, deal and players — and compare
     every decision, the deal, the scores and the winners.
 
@@ -354,8 +428,9 @@ def replay(record: dict, game=None, record_path=None, reveal: bool = False, forc
     else:
         players = [_seat(spec, record, seat, make_player, stop) for seat, spec in enumerate(specs)]
     try:
-        result, again = play_recorded(game, players, record["seed"], record["game"], specs,
-                                      record["max_steps"], describe=True, reveal=reveal)
+        result, again = play_recorded(
+            game, players, record["seed"], record["game"], specs, record["max_steps"], describe=True, reveal=reveal
+        )
     except _RecordEnds as exc:
         # the game so far counts the decision the record stops at, which was not made: the
         # transcript says how many were made, the count the record and the summary give
@@ -388,8 +463,10 @@ def _load_checked(path: Path, sha256: str, max_work, force: bool):
     from ..lang.syntax.reader import decode_source, parse_text, read_source
 
     if not path.exists():
-        raise ValueError(f"the recorded game file {printable(str(path))} is not there "
-                         "(--game-folder DIR names the folder that holds it)")
+        raise ValueError(
+            f"the recorded game file {printable(str(path))} is not there "
+            "(--game-folder DIR names the folder that holds it)"
+        )
     data = read_source(path)
     same = bytes_hash(data) == sha256
     if not (same or force):
@@ -447,9 +524,11 @@ def record_text(record: dict, reveal: bool = True, words: dict[int, str] | None 
     one field stays on its one line)."""
     text = printable
     players = [text(p) for p in record["players"]]
-    lines = [f"Game record: {text(record['game_name'])} ({text(record['game'])})",
-             f"Deal #{record['seed']}",
-             "Players: " + ", ".join(f"P{p} {name}" for p, name in enumerate(players))]
+    lines = [
+        f"Game record: {text(record['game_name'])} ({text(record['game'])})",
+        f"Deal #{record['seed']}",
+        "Players: " + ", ".join(f"P{p} {name}" for p, name in enumerate(players)),
+    ]
     if reveal and record.get("deal"):
         lines.append("The deal (at the first decision):")
         width = max(len(text(k)) for k in record["deal"])

@@ -34,9 +34,14 @@ ALWAYS = 20  # a rule whose condition held every time is a finding once it was r
 
 
 def _finding(text: str, span=None) -> dict:
-    return {"severity": "simulation", "message": text, "line": span.line if span else 0,
-            "column": span.column if span else 0, "end_line": span.end_line if span else 0,
-            "end_column": span.end_column if span else 0}
+    return {
+        "severity": "simulation",
+        "message": text,
+        "line": span.line if span else 0,
+        "column": span.column if span else 0,
+        "end_line": span.end_line if span else 0,
+        "end_column": span.end_column if span else 0,
+    }
 
 
 def _n(n: int, noun: str) -> str:
@@ -122,7 +127,9 @@ def simulation_lint(game, games: int = 300, seed: int = 0, seconds: float = 3.0,
             findings.append(_finding(f"this choice was never reached in {_n(played, 'random game')}", ch.span))
             continue
         if t[1] == t[0]:
-            findings.append(_finding(f"this choice always had one option ({_n(t[0], 'time')} in {_n(played, 'game')})", ch.span))
+            findings.append(
+                _finding(f"this choice always had one option ({_n(t[0], 'time')} in {_n(played, 'game')})", ch.span)
+            )
         for opt in ch.items[1:]:
             if isinstance(opt, SList) and opt.span is not None and not any(_within(opt.span, *p) for p in offered):
                 findings.append(_finding(f"this option was never offered in {_n(played, 'random game')}", opt.span))
@@ -138,8 +145,9 @@ def simulation_lint(game, games: int = 300, seed: int = 0, seconds: float = 3.0,
         if info.visibility != "memory":
             got[info.name] = got.get(info.name, False) or info.index in received
     for name in sorted(n for n, ok in got.items() if not ok):
-        findings.append(_finding(f"the location {name} never received a card in {_n(played, 'random game')}",
-                                 seen_names.get(name)))
+        findings.append(
+            _finding(f"the location {name} never received a card in {_n(played, 'random game')}", seen_names.get(name))
+        )
     # cards moved during play into a location no player may see, other than the stock they were
     # made in: information leaves the game there (a hidden discard, a burnt card) — by design
     # or by a slip in a location's kind
@@ -147,12 +155,21 @@ def simulation_lint(game, games: int = 300, seed: int = 0, seconds: float = 3.0,
     if teams is None:  # no game got past its setup (its error is a finding): each seat its own team
         teams = list(range(game.nplayers))
     for info in game.layout.infos:
-        if info.visibility != MEMORY and moved_in.get(info.index) and info.index not in decks and not any(
-                may_see(info, p, teams) for p in range(game.nplayers)):
+        if (
+            info.visibility != MEMORY
+            and moved_in.get(info.index)
+            and info.index not in decks
+            and not any(may_see(info, p, teams) for p in range(game.nplayers))
+        ):
             unseen[info.name] = unseen.get(info.name, 0) + moved_in[info.index]
     for name, k in sorted(unseen.items()):
-        findings.append(_finding(f"no player ever sees the location {name}: {_n(k, 'card')} moved into it in "
-                                 f"{_n(played, 'random game')}", seen_names.get(name)))
+        findings.append(
+            _finding(
+                f"no player ever sees the location {name}: {_n(k, 'card')} moved into it in "
+                f"{_n(played, 'random game')}",
+                seen_names.get(name),
+            )
+        )
     if finished >= 20:
         for p, w in enumerate(wins):
             if not w:
@@ -166,8 +183,15 @@ def _rule_findings(form, rules: dict, played: int, unreached: list) -> list:
     at least) or never reached — unless inside a choice or rule already reported as never
     reached or never firing (the one finding explains the other)."""
     nodes = {(n.span.line, n.span.column): n for n in _walk(form) if isinstance(n, SList) and n.span is not None}
-    consts = {d.items[2].value for d in form.items[1:] if head_of(d) == "declare" and len(d.items) == 3
-              and isinstance(d.items[1], Atom) and d.items[1].kind != VAR and isinstance(d.items[2], Atom)}
+    consts = {
+        d.items[2].value
+        for d in form.items[1:]
+        if head_of(d) == "declare"
+        and len(d.items) == 3
+        and isinstance(d.items[1], Atom)
+        and d.items[1].kind != VAR
+        and isinstance(d.items[2], Atom)
+    }
     out: list = []
     quiet = [(f["line"], f["column"], f["end_line"], f["end_column"]) for f in unreached]
     for key in sorted(rules):
@@ -182,12 +206,22 @@ def _rule_findings(form, rules: dict, played: int, unreached: list) -> list:
             continue
         if not fired:
             quiet.append((span.line, span.column, span.end_line, span.end_column))
-            out.append(_finding(f"this rule never fired in {_n(played, 'random game')}: its condition was never true "
-                                f"(reached {_n(times, 'time')})" if times else
-                                f"this rule was never reached in {_n(played, 'random game')}", span))
+            out.append(
+                _finding(
+                    f"this rule never fired in {_n(played, 'random game')}: its condition was never true "
+                    f"(reached {_n(times, 'time')})"
+                    if times
+                    else f"this rule was never reached in {_n(played, 'random game')}",
+                    span,
+                )
+            )
         elif fired == times >= ALWAYS and not _guard(node.items[0]):
-            out.append(_finding(f"this rule's condition was true every time ({_n(times, 'time')} in "
-                                f"{_n(played, 'random game')})", span))
+            out.append(
+                _finding(
+                    f"this rule's condition was true every time ({_n(times, 'time')} in {_n(played, 'random game')})",
+                    span,
+                )
+            )
     return out
 
 
@@ -205,5 +239,9 @@ def _settled(x, consts: set) -> bool:
 def _guard(x) -> bool:
     """Is the condition a guard on the number of cards of a location (``(> (size STOCK) 0)``)? A
     guard that always held is there for the rare game, not a finding."""
-    return (isinstance(x, SList) and head_of(x) in PURE and len(x.items) == 3
-            and any(isinstance(i, SList) and head_of(i) == "size" for i in x.items[1:]))
+    return (
+        isinstance(x, SList)
+        and head_of(x) in PURE
+        and len(x.items) == 3
+        and any(isinstance(i, SList) and head_of(i) == "size" for i in x.items[1:])
+    )

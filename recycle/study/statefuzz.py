@@ -23,8 +23,13 @@ import time
 from ..errors import RecycleBug, RecycleCompileError, RecycleError
 from ..engine.game import loads
 from .fuzzing import FILENAME, FuzzFailure, check_error_message
-from .invariants import (InvariantSink, InvariantViolation, check_conservation, check_views,
-                         on_decision as check_decision)
+from .invariants import (
+    InvariantSink,
+    InvariantViolation,
+    check_conservation,
+    check_views,
+    on_decision as check_decision,
+)
 
 STATE_MAX_STEPS = 300
 STATE_TIME_BOUND = 5.0  # seconds per game (both compilations, three plays)
@@ -69,8 +74,14 @@ class GameMaker:
 
     # -- locations ---------------------------------------------------------------------------
     def owner(self, ctx) -> str:
-        opts = [(4, "game"), (2, "(current player)"), (1, "(next player)"), (1, "(previous player)"),
-                (1, "(0 player)"), (1, f"({self.n - 1} player)")]
+        opts = [
+            (4, "game"),
+            (2, "(current player)"),
+            (1, "(next player)"),
+            (1, "(previous player)"),
+            (1, "(0 player)"),
+            (1, f"({self.n - 1} player)"),
+        ]
         if ctx["players"]:
             opts.append((3, self.r.choice(ctx["players"])))
         return self.pick(*opts)
@@ -103,7 +114,8 @@ class GameMaker:
             (1, lambda: f"(disjunction {self.anyloc(ctx)} {self.anyloc(ctx)})"),
             (2, lambda: f"({self.r.choice(('top', 'bottom'))} {self.pick((3, 0), (3, 1), (1, 2))} {self.anyloc(ctx)})"),
             (1, lambda: f"(sort {self.anyloc(ctx)} using (game points P))"),
-            (1, lambda: self.all_players_union(ctx)))
+            (1, lambda: self.all_players_union(ctx)),
+        )
 
     def all_players_union(self, ctx) -> str:
         p = self.var("P")
@@ -119,7 +131,8 @@ class GameMaker:
             (2, lambda: f"(!= (cardatt SUIT {c}) {self.r.choice(_SUITS)})"),
             (2, lambda: f"(> (score {c} using (game points P)) {self.small(2)})"),
             (1, "(== 1 1)"),
-            (1, lambda: f"(< (size {self.phys(ctx)}) {self.small(4)})"))
+            (1, lambda: f"(< (size {self.phys(ctx)}) {self.small(4)})"),
+        )
 
     def cond(self, ctx) -> str:
         c = self.var("C")
@@ -130,7 +143,8 @@ class GameMaker:
             (2, lambda: f"(any {self.collection(ctx)} {c} {self.card_cond(ctx, c)})"),
             (1, lambda: f"(all {self.collection(ctx)} {c} {self.card_cond(ctx, c)})"),
             (1, lambda: f"(and {self.cond(ctx)} {self.cond(ctx)})"),
-            (1, lambda: f"(not {self.cond(ctx)})"))
+            (1, lambda: f"(not {self.cond(ctx)})"),
+        )
 
     def source(self, ctx, guards: list | None = None) -> str:
         """A card to move, swap or remember; the condition that it exists (when known) is
@@ -143,13 +157,15 @@ class GameMaker:
             guards.append(f"(> (size {loc}) {k})")
             return f"(actual ({where} {loc}))" if actual else f"({where} {loc})"
 
-        opts = [(10, lambda: at(self.phys(ctx))),
-                (3, lambda: at(self.view(ctx), self.r.choice(("top", "bottom")))),
-                (3, lambda: at(self.mem(ctx), actual=True)),
-                (1, lambda: at(self.phys(ctx), "top", actual=True)),
-                (1, lambda: self.extreme(ctx, guards)),
-                # refused: a card taken out of a mem location without actual
-                (0.05 * self.refused, lambda: at(self.mem(ctx), "top"))]
+        opts = [
+            (10, lambda: at(self.phys(ctx))),
+            (3, lambda: at(self.view(ctx), self.r.choice(("top", "bottom")))),
+            (3, lambda: at(self.mem(ctx), actual=True)),
+            (1, lambda: at(self.phys(ctx), "top", actual=True)),
+            (1, lambda: self.extreme(ctx, guards)),
+            # refused: a card taken out of a mem location without actual
+            (0.05 * self.refused, lambda: at(self.mem(ctx), "top")),
+        ]
         if ctx["cards"]:
             opts.append((5, lambda: self.r.choice(ctx["cards"])))
         return self.pick(*opts)
@@ -200,7 +216,12 @@ class GameMaker:
         """An action (maybe under a condition) that ``repeat N`` may repeat."""
         return self.pick(
             (10, lambda: self.move(ctx)),
-            (2, lambda: f"(swap {self.phys(ctx)} {self.pick((40, lambda: self.phys(ctx)), (self.refused, lambda: self.mem(ctx)))})"),
+            (
+                2,
+                lambda: (
+                    f"(swap {self.phys(ctx)} {self.pick((40, lambda: self.phys(ctx)), (self.refused, lambda: self.mem(ctx)))})"
+                ),
+            ),
             (3, lambda: self.swap_cards(ctx)),
             (3, lambda: self.remember(ctx)),
             (2, lambda: self.forget(ctx)),
@@ -210,15 +231,15 @@ class GameMaker:
             (0.3, lambda: f"(create deck {self.phys(ctx)} (deck (RANK (Q, K))))"),
             (0.5, "(cycle next next)"),
             (2, lambda: self.same_place(ctx)),
-            (0.1 * self.refused, lambda: self.remember_then_move(ctx)))
+            (0.1 * self.refused, lambda: self.remember_then_move(ctx)),
+        )
 
     def remember_then_move(self, ctx) -> str:
         """Remember a card, then take it out of memory without ``actual`` (refused: it used to
         move the card while its old place kept it)."""
         m, src = self.mem(ctx), self.phys(ctx)
         where = self.r.choice(("top", "bottom", "0"))
-        return (f"((> (size {src}) 0) (do ((remember (top {src}) (top {m})) "
-                f"(move ({where} {m}) {self.place(ctx)}))))")
+        return f"((> (size {src}) 0) (do ((remember (top {src}) (top {m})) (move ({where} {m}) {self.place(ctx)}))))"
 
     def same_place(self, ctx) -> str:
         """A location with itself: moves within it, swaps with itself, a faro with itself
@@ -231,7 +252,8 @@ class GameMaker:
             (2, lambda: f"(repeat all (move ({self.r.choice(('top', 'bottom'))} {loc}) {self.place(ctx, loc)}))"),
             (2, lambda: f"(swap {loc} {loc})"),
             (2, lambda: f"((> (size {loc}) 0) (swap (top {loc}) (bottom {loc})))"),
-            (0.3 * self.refused, lambda: f"(shuffle faro {loc} {loc})"))
+            (0.3 * self.refused, lambda: f"(shuffle faro {loc} {loc})"),
+        )
 
     def action(self, ctx, depth: int = 0) -> str:
         if depth >= 3:
@@ -246,12 +268,16 @@ class GameMaker:
             (2, lambda: f"(do ({self.action(ctx, d)} {self.action(ctx, d)}))"),
             (2, lambda: self.for_players(ctx, d)),
             (2, lambda: self.for_cards(ctx, d)),
-            (2, lambda: self.let(ctx, d)))
+            (2, lambda: self.let(ctx, d)),
+        )
 
     def repeat_all_source(self, ctx) -> str:
         where = self.r.choice(("top", "bottom"))
-        return self.pick((4, lambda: f"({where} {self.phys(ctx)})"), (2, lambda: f"({where} {self.view(ctx)})"),
-                         (1, lambda: f"(actual ({where} {self.mem(ctx)}))"))
+        return self.pick(
+            (4, lambda: f"({where} {self.phys(ctx)})"),
+            (2, lambda: f"({where} {self.view(ctx)})"),
+            (1, lambda: f"(actual ({where} {self.mem(ctx)}))"),
+        )
 
     def faro_loc(self, ctx) -> str:
         # the same location twice, or a mem location, is refused
@@ -273,9 +299,17 @@ class GameMaker:
         kind = self.pick((3, "views"), (2, "locs"), (1, "mems"))
         value = {"views": lambda: self.view(ctx), "locs": lambda: self.phys(ctx), "mems": lambda: self.mem(ctx)}[kind]()
         inner = dict(ctx, **{kind: ctx[kind] + [v]})
-        body = self.pick((3, lambda: self.action(inner, depth)),
-                         (2, lambda: f"(repeat all (move (top {v}) {self.place(inner)}))"
-                          if kind != "mems" else f"(repeat all (move (actual (top {v})) {self.place(inner)}))"))
+        body = self.pick(
+            (3, lambda: self.action(inner, depth)),
+            (
+                2,
+                lambda: (
+                    f"(repeat all (move (top {v}) {self.place(inner)}))"
+                    if kind != "mems"
+                    else f"(repeat all (move (actual (top {v})) {self.place(inner)}))"
+                ),
+            ),
+        )
         return f"(let {value} {v} {body})"
 
     def option(self, ctx) -> str:
@@ -283,8 +317,14 @@ class GameMaker:
         inner = dict(ctx, cards=ctx["cards"] + [c])
         return self.pick(
             (4, lambda: self.action(ctx, 1)),
-            (4, lambda: f"(any {self.collection(ctx)} {c} {self.pick((3, lambda: self.move(inner)), (1, lambda: self.action(inner, 2)))})"),
-            (1, lambda: f"(do ({self.action(ctx, 2)} {self.action(ctx, 2)}))"))
+            (
+                4,
+                lambda: (
+                    f"(any {self.collection(ctx)} {c} {self.pick((3, lambda: self.move(inner)), (1, lambda: self.action(inner, 2)))})"
+                ),
+            ),
+            (1, lambda: f"(do ({self.action(ctx, 2)} {self.action(ctx, 2)}))"),
+        )
 
     def choice(self, ctx) -> str:
         opts = [self.option(ctx) for _ in range(self.r.randint(1, 3))]
@@ -294,8 +334,8 @@ class GameMaker:
 
     # -- the game ------------------------------------------------------------------------------
     def deck(self) -> str:
-        ranks = ", ".join(_RANKS[:self.r.randint(1, 4)])
-        suits = ", ".join(_SUITS[:self.r.randint(1, 3)])
+        ranks = ", ".join(_RANKS[: self.r.randint(1, 4)])
+        suits = ", ".join(_SUITS[: self.r.randint(1, 3)])
         return f"(deck (RANK ({ranks})) (SUIT ({suits})))"
 
     def text(self) -> str:
@@ -304,10 +344,15 @@ class GameMaker:
         if self.r.random() < 0.4:
             decks.append(f"(create deck TWO (game vloc D) {self.deck()})")
         p = self.var("P")
-        deal = (f"(all player {p} (repeat {self.r.randint(0, 3)} (({'> (size (game iloc S)) 0'}) "
-                f"(move (top (game iloc S)) (top ({p} {self.r.choice(_PHYS_KINDS)} A))))))")
-        start = ["(set (game points P) (((RANK : A) 1) ((RANK : B) 2) ((SUIT : X) 3) ((RANK : C) 3)))",
-                 "(shuffle (game iloc S))", deal]
+        deal = (
+            f"(all player {p} (repeat {self.r.randint(0, 3)} (({'> (size (game iloc S)) 0'}) "
+            f"(move (top (game iloc S)) (top ({p} {self.r.choice(_PHYS_KINDS)} A))))))"
+        )
+        start = [
+            "(set (game points P) (((RANK : A) 1) ((RANK : B) 2) ((SUIT : X) 3) ((RANK : C) 3)))",
+            "(shuffle (game iloc S))",
+            deal,
+        ]
         start += [self.action(ctx) for _ in range(self.r.randint(0, 3))]
         flow = [f"(do ({' '.join(start)}))"]
         if self.r.random() < 0.3:
@@ -320,10 +365,18 @@ class GameMaker:
         flow.append(f"(stage player (end (>= (game sto T) {rounds})) {' '.join(body)})")
         if self.r.random() < 0.3:
             flow.append(f"(do ({self.action(ctx)}))")
-        scoring = self.r.choice(["(size ((current player) iloc A))", "(sum ((current player) vloc A) using (game points P))",
-                                 "(game sto U)"])
-        return (f"(game\n (setup (create players {self.n})\n  {' '.join(decks)})\n "
-                + "\n ".join(flow) + f"\n (scoring max {scoring}))\n")
+        scoring = self.r.choice(
+            [
+                "(size ((current player) iloc A))",
+                "(sum ((current player) vloc A) using (game points P))",
+                "(game sto U)",
+            ]
+        )
+        return (
+            f"(game\n (setup (create players {self.n})\n  {' '.join(decks)})\n "
+            + "\n ".join(flow)
+            + f"\n (scoring max {scoring}))\n"
+        )
 
 
 def random_game(seed: int) -> str:
@@ -341,9 +394,14 @@ class StateFailure(FuzzFailure):
 
 
 def _places(state, history: bool = True) -> dict:
-    out = {"decisions": state.decisions, "options_total": state.options_total, "steps": state.steps,
-           "card_loc": [int(x) for x in state.card_loc], "locs": [[int(c) for c in lst] for lst in state.locs],
-           "scores": None if state.scores is None else list(state.scores)}
+    out = {
+        "decisions": state.decisions,
+        "options_total": state.options_total,
+        "steps": state.steps,
+        "card_loc": [int(x) for x in state.card_loc],
+        "locs": [[int(c) for c in lst] for lst in state.locs],
+        "scores": None if state.scores is None else list(state.scores),
+    }
     if history:
         out["history"] = list(state.history)
     return out
@@ -377,8 +435,11 @@ def _checked_run(game, seed: int, max_steps: int, filename: str) -> dict:
             partial = getattr(exc, "partial", None)
             if partial is not None:  # a stopped game keeps every card in one place
                 check_conservation(partial.state)
-            return {"outcome": ("error", type(exc).__name__, str(exc)), "trace": trace,
-                    "state": _places(partial.state) if partial is not None else None}
+            return {
+                "outcome": ("error", type(exc).__name__, str(exc)),
+                "trace": trace,
+                "state": _places(partial.state) if partial is not None else None,
+            }
         check_conservation(r.state)
         check_views(r.state)
     except InvariantViolation as exc:
@@ -404,8 +465,9 @@ def _rollout(game, seed: int, max_steps: int):
     return ("ok", list(s.scores), _places(s, history=False))
 
 
-def exercise_state(text: str, seed: int = 0, max_steps: int = STATE_MAX_STEPS,
-                   time_bound: float | None = STATE_TIME_BOUND) -> str:
+def exercise_state(
+    text: str, seed: int = 0, max_steps: int = STATE_MAX_STEPS, time_bound: float | None = STATE_TIME_BOUND
+) -> str:
     """Load a game on the reference interpreter, play ``seed`` watched and as a random
     rollout, checking every invariant; return the outcome (``STATE_OUTCOMES``) or raise
     ``StateFailure``. (Until issue 41 the fast and the plain paths were compared too: there
@@ -428,8 +490,9 @@ def exercise_state(text: str, seed: int = 0, max_steps: int = STATE_MAX_STEPS,
             else:
                 want = a["outcome"]
             if c != want:
-                raise StateFailure("divergence", f"random_rollout differs from the watched game: "
-                                                 f"{str(c)[:300]} vs {str(want)[:300]}")
+                raise StateFailure(
+                    "divergence", f"random_rollout differs from the watched game: {str(c)[:300]} vs {str(want)[:300]}"
+                )
             kind = a["outcome"][1] if a["outcome"][0] == "error" else "ok"
             outcome = {"ok": "ok", "StepLimitExceeded": "step limit"}.get(kind, "runtime error")
     except StateFailure:
@@ -444,4 +507,3 @@ def exercise_state(text: str, seed: int = 0, max_steps: int = STATE_MAX_STEPS,
     if time_bound is not None and dt > time_bound:
         raise StateFailure("slow", f"{dt:.1f} s (bound {time_bound} s), outcome {outcome}")
     return outcome
-

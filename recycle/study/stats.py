@@ -68,10 +68,13 @@ class SimulationStats:
         elif self.played < self.games:
             lines.append(f"stopped by the time limit after {self.played} of {self.games} rollouts")
         if self.step_limit_hits:
-            lines.append(f"warning: {self.step_limit_hits} of {self.played} games hit the step limit: a game that "
-                         f"never ends? (raise --max-steps if it is meant to be this long)")
-            lines.append(f"statistics over {self.finished} of {self.played} games: "
-                         f"{self.step_limit_hits} hit the step limit")
+            lines.append(
+                f"warning: {self.step_limit_hits} of {self.played} games hit the step limit: a game that "
+                f"never ends? (raise --max-steps if it is meant to be this long)"
+            )
+            lines.append(
+                f"statistics over {self.finished} of {self.played} games: {self.step_limit_hits} hit the step limit"
+            )
         if not self.finished:
             lines.append("no game finished: no win rates or scores to report")
             return lines
@@ -79,8 +82,10 @@ class SimulationStats:
         for p, (w, sc) in enumerate(zip(self.win_rate, self.score_mean)):
             half = 1.96 * math.sqrt(max(w * (1 - w), 1e-12) / n)
             lines.append(f"P{p:<4} {w:8.2%}   ±{half:7.2%}   {sc:10.3f}")
-        lines.append(f"every player tied for best counts a win, so the win rates can add up to more than "
-                     f"100% (here {sum(self.win_rate):.2%})")
+        lines.append(
+            f"every player tied for best counts a win, so the win rates can add up to more than "
+            f"100% (here {sum(self.win_rate):.2%})"
+        )
         return lines
 
 
@@ -146,9 +151,20 @@ def _native_reason(game) -> str | None:
     return why_not_native(game)
 
 
-def simulate(game, n: int, seed: int, players=None, max_steps: int = 100_000, progress=None,
-             keep_records: bool = True, workers: int = 1, timeout: float | None = None,
-             interruptible: bool = False, engine: str = "auto", threads: int = 1) -> SimulationStats:
+def simulate(
+    game,
+    n: int,
+    seed: int,
+    players=None,
+    max_steps: int = 100_000,
+    progress=None,
+    keep_records: bool = True,
+    workers: int = 1,
+    timeout: float | None = None,
+    interruptible: bool = False,
+    engine: str = "auto",
+    threads: int = 1,
+) -> SimulationStats:
     """Play ``n`` games with rollout seeds ``rollout_seed(seed, i)``; collect statistics.
 
     A rollout that hits the step limit is counted in ``step_limit_hits`` and left out of
@@ -177,8 +193,10 @@ def simulate(game, n: int, seed: int, players=None, max_steps: int = 100_000, pr
         # alone, each worker would compile it again
         if native_note is None and engine == "auto" and not _native_ready(game, on_disk=workers > 1 and n > 1):
             if n < NATIVE_MIN_GAMES:
-                native_note = (f"{n} games: fewer than {NATIVE_MIN_GAMES:,}, which Python plays faster than a first "
-                               f"native compile (engine='native' compiles it)")
+                native_note = (
+                    f"{n} games: fewer than {NATIVE_MIN_GAMES:,}, which Python plays faster than a first "
+                    f"native compile (engine='native' compiles it)"
+                )
             elif workers > 1:
                 # worker processes play from the start; the machine code is made by a run
                 # without them (or engine='native'), and from then on they load it
@@ -240,19 +258,27 @@ def _compile_in_background(game, in_thread: bool = False):
     from ..native.engine import cache_folder
 
     if in_thread or cache_folder() is None:
+
         def make():
             try:
                 native_game(game).warm()
             except Exception:  # noqa: BLE001 - native_game keeps the reason in game._native
                 pass
+
         t = threading.Thread(target=make, name="recycle-native-compile", daemon=True)
         t.start()
         return t
-    script = ("import sys; from recycle.lang.syntax.reader import parse_text; "
-              "from recycle.engine.game import PreparedGame; from recycle.native import native_game; "
-              "native_game(PreparedGame(parse_text(sys.stdin.read(), sys.argv[1]))).warm()")
-    proc = subprocess.Popen([sys.executable, "-c", script, game.source.filename], stdin=subprocess.PIPE,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    script = (
+        "import sys; from recycle.lang.syntax.reader import parse_text; "
+        "from recycle.engine.game import PreparedGame; from recycle.native import native_game; "
+        "native_game(PreparedGame(parse_text(sys.stdin.read(), sys.argv[1]))).warm()"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script, game.source.filename],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         proc.stdin.write(game.source.text.encode("utf-8", "surrogatepass"))
         proc.stdin.close()
@@ -268,6 +294,7 @@ def _compile_in_background(game, in_thread: bool = False):
             except Exception:  # noqa: BLE001 - game._native says why
                 pass
             return False
+
     return Compiling()
 
 
@@ -289,12 +316,17 @@ def _natively(game, start, n, seed, max_steps, progress, threads, stop, agg) -> 
         b = min(n, a + size)
         scores, counts = rollout_arrays(game, None, max_steps, threads, keys=range_keys(seed, a, b))
         # the rows native code stopped are played again by Python, in order
-        redo = {i: python_record(game, rollout_seed(seed, a + i), max_steps) for i in np.nonzero(counts[:, 0])[0].tolist()}
+        redo = {
+            i: python_record(game, rollout_seed(seed, a + i), max_steps) for i in np.nonzero(counts[:, 0])[0].tolist()
+        }
         stop.hold = True
         if redo:
             for i in range(b - a):
-                agg.add(redo[i] if i in redo else
-                        ([int(v) for v in scores[i]], int(counts[i, 2]), int(counts[i, 3]), team_of))
+                agg.add(
+                    redo[i]
+                    if i in redo
+                    else ([int(v) for v in scores[i]], int(counts[i, 2]), int(counts[i, 3]), team_of)
+                )
         else:
             agg.add_arrays(scores, counts[:, 2], counts[:, 3], team_of)
         if progress:
@@ -316,8 +348,12 @@ def _in_workers(game, n, seed, players, max_steps, progress, workers, stop, agg,
         for a in range(0, n, size):
             if stop():
                 return
-            yield (players, [rollout_seed(seed, i) for i in range(a, min(n, a + size))], max_steps,
-                   "native" if native_ready() else "reference")
+            yield (
+                players,
+                [rollout_seed(seed, i) for i in range(a, min(n, a + size))],
+                max_steps,
+                "native" if native_ready() else "reference",
+            )
 
     stream = stream_games(game, _simulate_batch, chunks(), workers, window=2 * workers)
     try:
@@ -421,11 +457,22 @@ class _Aggregate:
         done = self.played - self.limit_hits
         m = max(done, 1)
         return SimulationStats(
-            game=self.game.name, games=n, seed=seed, players=[getattr(p, "name", type(p).__name__) for p in players],
-            seconds=dt, rollouts_per_second=self.played / dt if dt > 0 else float("inf"),
+            game=self.game.name,
+            games=n,
+            seed=seed,
+            players=[getattr(p, "name", type(p).__name__) for p in players],
+            seconds=dt,
+            rollouts_per_second=self.played / dt if dt > 0 else float("inf"),
             decisions={"mean": self.dec_total / m, "min": self.dec_min or 0, "max": self.dec_max},
             options_per_decision=self.opt_total / self.dec_total if self.dec_total else 0.0,
-            win_rate=[w / m for w in self.wins], tie_rate=self.ties / m, score_mean=[v / m for v in self.score_sum],
-            winning_score_mean=self.win_score / m, step_limit_hits=self.limit_hits, finished=done,
-            played=self.played, decision_counts=self.decision_counts, scores=self.all_scores,
-            winners=self.all_winners)
+            win_rate=[w / m for w in self.wins],
+            tie_rate=self.ties / m,
+            score_mean=[v / m for v in self.score_sum],
+            winning_score_mean=self.win_score / m,
+            step_limit_hits=self.limit_hits,
+            finished=done,
+            played=self.played,
+            decision_counts=self.decision_counts,
+            scores=self.all_scores,
+            winners=self.all_winners,
+        )

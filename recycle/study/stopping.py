@@ -36,8 +36,11 @@ class Stop:
     def __enter__(self) -> Stop:
         # a handler can only be set in the main thread, and only replaces Python's own
         # (an embedding program with a SIGINT handler of its own keeps it)
-        if (self.interruptible and threading.current_thread() is threading.main_thread()
-                and signal.getsignal(signal.SIGINT) is signal.default_int_handler):
+        if (
+            self.interruptible
+            and threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        ):
             self._old = signal.signal(signal.SIGINT, self._on_sigint)
             self._installed = True
         return self

@@ -62,7 +62,7 @@ def _template(template: str) -> tuple:
     parts, at, size, star = [], 0, 1, None
     for m in WORDS_FIELD.finditer(template):
         i, how, rep, sep = int(m.group(1)), m.group(2) or "", m.group(3), m.group(4)
-        parts += [template[at:m.start()], (i, how, rep, sep)]
+        parts += [template[at : m.start()], (i, how, rep, sep)]
         at = m.end()
         if rep:
             star = (i, i + (rep == "+"))
@@ -195,6 +195,7 @@ def _each(coll, var) -> str:
 
 def deck_size(deck) -> int:
     """How many cards a ``(deck ATTR...)`` form makes (the product of its attribute counts)."""
+
     def attr(a) -> int:
         if not isinstance(a, SList) or len(a.items) < 2:
             return 1
@@ -282,8 +283,11 @@ def _item(x, in_choice: bool = False) -> TNode:
         return TNode("loop", text, _body(x.items[3], in_choice), line)
     if role == "binding" and len(x.items) == 4:
         return TNode("let", f"let {expr(x.items[2])} = {expr(x.items[1])}", _body(x.items[3], in_choice), line)
-    if _role(x, Kind.ACTION) == "repeat" and len(x.items) == 3 \
-            and _role(x.items[2], Kind.FLOW) in ("loop", "offer", "block"):
+    if (
+        _role(x, Kind.ACTION) == "repeat"
+        and len(x.items) == 3
+        and _role(x.items[2], Kind.FLOW) in ("loop", "offer", "block")
+    ):
         return TNode("loop", f"repeat {expr(x.items[1])} times", _body(x.items[2], in_choice), line)
     return TNode("action", action_text(x), [], line)
 
@@ -301,8 +305,7 @@ def game_tree(source) -> TNode:
             kids = [TNode("action", action_text(i), [], _line(i)) for i in x.items[1:]]
             root.children.append(TNode("setup", "setup", kids, _line(x)))
         elif h == "scoring" and len(x.items) == 3:
-            root.children.append(TNode("scoring", f"scoring: {expr(x.items[1])} {expr(x.items[2])} wins",
-                                       [], _line(x)))
+            root.children.append(TNode("scoring", f"scoring: {expr(x.items[1])} {expr(x.items[2])} wins", [], _line(x)))
         else:
             root.children.append(_item(x))
     return root
@@ -310,6 +313,7 @@ def game_tree(source) -> TNode:
 
 def raw_tree(source) -> TNode:
     """The full s-expression tree: a node per list (labelled by its head) and per token."""
+
     def walk(x) -> TNode:
         if isinstance(x, Atom):
             return TNode("atom", str(x), [], _line(x))
@@ -336,11 +340,20 @@ def outline(tree: TNode) -> list[str]:
 
 # node look per kind: (shape, fill colour)
 _LOOK = {
-    "game": ("box", "#bdbdbd"), "declare": ("note", "#f0f0f0"), "setup": ("box", "#f0f0f0"),
-    "scoring": ("box", "#f0f0f0"), "stage": ("box", "#c6dbef"), "choice": ("hexagon", "#fdd0a2"),
-    "option": ("box", "#fff5eb"), "do": ("box", "#f7f7f7"), "if": ("box", "#ffffcc"),
-    "loop": ("box", "#dadaeb"), "let": ("box", "#dadaeb"), "action": ("box", "white"),
-    "list": ("box", "#f0f0f0"), "atom": ("plaintext", "white"),
+    "game": ("box", "#bdbdbd"),
+    "declare": ("note", "#f0f0f0"),
+    "setup": ("box", "#f0f0f0"),
+    "scoring": ("box", "#f0f0f0"),
+    "stage": ("box", "#c6dbef"),
+    "choice": ("hexagon", "#fdd0a2"),
+    "option": ("box", "#fff5eb"),
+    "do": ("box", "#f7f7f7"),
+    "if": ("box", "#ffffcc"),
+    "loop": ("box", "#dadaeb"),
+    "let": ("box", "#dadaeb"),
+    "action": ("box", "white"),
+    "list": ("box", "#f0f0f0"),
+    "atom": ("plaintext", "white"),
 }
 
 
@@ -382,12 +395,27 @@ def tree_dot(tree: TNode, title: str = "", legend: bool = True) -> str:
     """
     import graphviz
 
-    d = graphviz.Digraph("structure", graph_attr={"rankdir": "LR", "ordering": "out", "fontname": "Helvetica",
-                                                   "label": title, "labelloc": "t", "nodesep": "0.12",
-                                                   "ranksep": "0.3", "size": SCREEN},
-                         node_attr={"fontname": "Helvetica", "fontsize": "11", "style": "rounded,filled",
-                                    "shape": "box", "margin": "0.08,0.04"},
-                         edge_attr={"arrowsize": "0.6", "color": "gray40"})
+    d = graphviz.Digraph(
+        "structure",
+        graph_attr={
+            "rankdir": "LR",
+            "ordering": "out",
+            "fontname": "Helvetica",
+            "label": title,
+            "labelloc": "t",
+            "nodesep": "0.12",
+            "ranksep": "0.3",
+            "size": SCREEN,
+        },
+        node_attr={
+            "fontname": "Helvetica",
+            "fontsize": "11",
+            "style": "rounded,filled",
+            "shape": "box",
+            "margin": "0.08,0.04",
+        },
+        edge_attr={"arrowsize": "0.6", "color": "gray40"},
+    )
     counter = [0]
 
     def walk(node: TNode) -> str:
@@ -401,8 +429,7 @@ def tree_dot(tree: TNode, title: str = "", legend: bool = True) -> str:
     walk(tree)
     if legend and tree.kind != "list":
         with d.subgraph(name="cluster_legend") as c:
-            c.attr(label="legend", labeljust="l", fontname="Helvetica", fontsize="11", style="rounded",
-                   color="gray60")
+            c.attr(label="legend", labeljust="l", fontname="Helvetica", fontsize="11", style="rounded", color="gray60")
             for kind, words in LEGEND:
                 c.node(f"legend_{kind}", _wrap(words), fontsize="10", **_look(kind))
     return d.source

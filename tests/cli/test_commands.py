@@ -33,8 +33,18 @@ def test_simulate_json_has_the_promised_keys():
     r = runner.invoke(app, ["simulate", SCHWIMMEN, "-n", "200", "--seed", "1", "--json"])
     assert r.exit_code == 0, r.output
     d = json.loads(r.output)
-    for key in ("games", "seed", "rollouts_per_second", "decisions", "options_per_decision", "win_rate",
-                "tie_rate", "score_mean", "winning_score_mean", "step_limit_hits"):
+    for key in (
+        "games",
+        "seed",
+        "rollouts_per_second",
+        "decisions",
+        "options_per_decision",
+        "win_rate",
+        "tie_rate",
+        "score_mean",
+        "winning_score_mean",
+        "step_limit_hits",
+    ):
         assert key in d
     assert d["games"] == 200 and d["seed"] == 1 and len(d["win_rate"]) == 5 and len(d["score_mean"]) == 5
     assert set(d["decisions"]) == {"mean", "min", "max"} and d["decisions"]["min"] >= 1
@@ -64,7 +74,9 @@ def test_check_reports_ok_and_locations():
 
 def test_syntax_error_exit_1_no_traceback(tmp_path):
     bad = tmp_path / "bad.rcy"
-    bad.write_text("(game (setup (create players 2)\n  (create deck (game iloc S) (deck (R (A)))))\n  (do ((turn pass))\n")
+    bad.write_text(
+        "(game (setup (create players 2)\n  (create deck (game iloc S) (deck (R (A)))))\n  (do ((turn pass))\n"
+    )
     r = runner.invoke(app, ["check", str(bad)])
     assert r.exit_code == 1
     assert "Traceback" not in r.output
@@ -73,8 +85,10 @@ def test_syntax_error_exit_1_no_traceback(tmp_path):
 
 def test_runtime_error_names_form_and_line(tmp_path):
     bad = tmp_path / "bad.rcy"
-    bad.write_text("(game (setup (create players 2)\n (create deck (game iloc S) (deck (R (A)))))\n"
-                   " (do ((move (top (game iloc EMPTY)) (top (game vloc X)))))\n (scoring max 0))\n")
+    bad.write_text(
+        "(game (setup (create players 2)\n (create deck (game iloc S) (deck (R (A)))))\n"
+        " (do ((move (top (game iloc EMPTY)) (top (game vloc X)))))\n (scoring max 0))\n"
+    )
     r = runner.invoke(app, ["run", str(bad)])
     assert r.exit_code == 1 and "Traceback" not in r.output
     # the (top ...) that names no card, with its position (the same with fast=False)
@@ -84,8 +98,10 @@ def test_runtime_error_names_form_and_line(tmp_path):
 
 def test_step_limit_message(tmp_path):
     loop = tmp_path / "loop.rcy"
-    loop.write_text("(game (setup (create players 2) (create deck (game iloc S) (deck (R (A)))))\n"
-                    " (stage player (end (== 1 2)) (choice ((turn pass))))\n (scoring max 0))\n")
+    loop.write_text(
+        "(game (setup (create players 2) (create deck (game iloc S) (deck (R (A)))))\n"
+        " (stage player (end (== 1 2)) (choice ((turn pass))))\n (scoring max 0))\n"
+    )
     r = runner.invoke(app, ["run", str(loop), "--max-steps", "300"])
     assert r.exit_code == 1
     assert "step limit: the game did not end within 300 steps" in r.output

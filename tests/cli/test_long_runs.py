@@ -41,19 +41,29 @@ FOREVER = """(game (setup (create players 2) (create deck (game iloc S) (deck (R
 
 
 def _env():
-    return dict(os.environ, PYTHONPATH=os.pathsep.join([str(Path(recycle.__file__).parent.parent),
-                                                         os.environ.get("PYTHONPATH", "")]))
+    return dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join([str(Path(recycle.__file__).parent.parent), os.environ.get("PYTHONPATH", "")]),
+    )
 
 
 def _start(*args, **kw):
     """``python -m recycle ARGS`` in a process group of its own, with SIGINT's default action
     (a shell starts background jobs with SIGINT ignored; Python then never raises it)."""
+
     def child():
         os.setpgrp()
         signal.signal(signal.SIGINT, signal.SIG_DFL)
 
-    return subprocess.Popen([sys.executable, "-m", "recycle", *map(str, args)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=_env(), preexec_fn=child, **kw)  # noqa: PLW1509 - no threads here
+    return subprocess.Popen(
+        [sys.executable, "-m", "recycle", *map(str, args)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=_env(),
+        preexec_fn=child,  # noqa: PLW1509 - no threads here
+        **kw,
+    )
 
 
 def _finish(p):
@@ -121,6 +131,7 @@ def _figures(d: dict) -> dict:
 
 # -- 9: a worker killed -------------------------------------------------------------------
 
+
 @LINUX
 @pytest.mark.skipif(not KUHN.exists(), reason="needs the shared corpus")
 def test_a_killed_worker_costs_nothing_but_time():
@@ -167,9 +178,14 @@ def _map_with_deaths(tmp_path, always: bool):
     script.write_text(MAP_SCRIPT)
     env = _env()
     env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), env["PYTHONPATH"]])
-    p = subprocess.Popen([sys.executable, str(script), SCHWIMMEN, str(tmp_path / "marker"),
-                          "always" if always else "once"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True, env=env, preexec_fn=os.setpgrp)  # noqa: PLW1509 - no threads here
+    p = subprocess.Popen(
+        [sys.executable, str(script), SCHWIMMEN, str(tmp_path / "marker"), "always" if always else "once"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        preexec_fn=os.setpgrp,  # noqa: PLW1509 - no threads here
+    )
     return p, _finish(p)
 
 
@@ -193,6 +209,7 @@ def test_workers_that_keep_dying_stop_the_run(tmp_path):
 
 # -- 10: Ctrl-C ---------------------------------------------------------------------------
 
+
 @LINUX
 @pytest.mark.parametrize("workers", [1, 2])
 @pytest.mark.parametrize("as_json", [False, True])
@@ -215,13 +232,19 @@ def test_ctrl_c_reports_the_games_played(workers, as_json):
         d = json.loads(out)
         assert d["stopped"] == "interrupted" and d["played"] == played
         # the games reported are the first ones of the run, as with --timeout
-        assert _figures(d) == _figures(dict(simulate(recycle.load(SCHWIMMEN), played, 0, keep_records=False)
-                                            .to_dict(), games=n, stopped="interrupted"))
+        assert _figures(d) == _figures(
+            dict(
+                simulate(recycle.load(SCHWIMMEN), played, 0, keep_records=False).to_dict(),
+                games=n,
+                stopped="interrupted",
+            )
+        )
     else:
         assert "win rate" in out
 
 
 # -- 11: look-ahead players in a game that never ends --------------------------------------------
+
 
 @pytest.mark.parametrize("players", ["ismcts:50", "pimc:40"])
 def test_look_ahead_in_a_game_that_never_ends_stops_on_the_work_budget(tmp_path, players):
@@ -236,8 +259,9 @@ def test_look_ahead_in_a_game_that_never_ends_stops_on_the_work_budget(tmp_path,
 
 def test_the_default_work_budget_is_spent_by_look_ahead_in_a_game_that_never_ends():
     game = loads(FOREVER, "forever")
-    with pytest.raises(StepLimitExceeded, match=f"work budget of {DEFAULT_MAX_WORK:,} units was used up by the "
-                                                f"look-ahead"):
+    with pytest.raises(
+        StepLimitExceeded, match=f"work budget of {DEFAULT_MAX_WORK:,} units was used up by the look-ahead"
+    ):
         game.play(make_players("ismcts:200", 2), seed=1)
 
 
@@ -254,25 +278,50 @@ def test_look_ahead_that_reaches_the_end_costs_the_game_nothing():
 
 # -- 12: an output that cannot be written ---------------------------------------------------------
 
+
 def _commands(tmp_path):
     record = tmp_path / "war.json"
-    subprocess.run([sys.executable, "-m", "recycle", "run", WAR, "--record", record], env=_env(), check=True,
-                   capture_output=True)
-    return [["players"], ["--version"], ["--help"], ["check", WAR], ["tree", WAR], ["run", WAR],
-            ["run", WAR, "--json"], ["simulate", WAR, "-n", "5"], ["simulate", WAR, "-n", "5", "--json"],
-            ["analyze", WAR, "-n", "3", "--json"], ["analyze", WAR, "-n", "3", "--csv"],
-            ["duplicate", WAR, "--players", "random", "--deals", "2"], ["graph", WAR], ["compile", WAR],
-            ["replay", record, "--game-folder", Path(WAR).parent]]
+    subprocess.run(
+        [sys.executable, "-m", "recycle", "run", WAR, "--record", record], env=_env(), check=True, capture_output=True
+    )
+    return [
+        ["players"],
+        ["--version"],
+        ["--help"],
+        ["check", WAR],
+        ["tree", WAR],
+        ["run", WAR],
+        ["run", WAR, "--json"],
+        ["simulate", WAR, "-n", "5"],
+        ["simulate", WAR, "-n", "5", "--json"],
+        ["analyze", WAR, "-n", "3", "--json"],
+        ["analyze", WAR, "-n", "3", "--csv"],
+        ["duplicate", WAR, "--players", "random", "--deals", "2"],
+        ["graph", WAR],
+        ["compile", WAR],
+        ["replay", record, "--game-folder", Path(WAR).parent],
+    ]
 
 
 def test_an_output_that_cannot_be_written_is_an_error(tmp_path):
     def full_and_closed(args):
         with open("/dev/full", "w") as full:
-            to_full = subprocess.run([sys.executable, "-m", "recycle", *map(str, args)], stdout=full,
-                                     stderr=subprocess.PIPE, text=True, env=_env(), timeout=SAFETY)
+            to_full = subprocess.run(
+                [sys.executable, "-m", "recycle", *map(str, args)],
+                stdout=full,
+                stderr=subprocess.PIPE,
+                text=True,
+                env=_env(),
+                timeout=SAFETY,
+            )
         # stdout closed (`>&-`): Python has no sys.stdout at all
-        closed = subprocess.run(["sh", "-c", 'exec "$@" >&-', "sh", sys.executable, "-m", "recycle", *map(str, args)],
-                                capture_output=True, text=True, env=_env(), timeout=SAFETY)
+        closed = subprocess.run(
+            ["sh", "-c", 'exec "$@" >&-', "sh", sys.executable, "-m", "recycle", *map(str, args)],
+            capture_output=True,
+            text=True,
+            env=_env(),
+            timeout=SAFETY,
+        )
         return to_full, closed
 
     commands = _commands(tmp_path)
@@ -283,6 +332,7 @@ def test_an_output_that_cannot_be_written_is_an_error(tmp_path):
         assert r.stderr.splitlines()[-1] == "error: cannot write the output: No space left on device", (args, r.stderr)
         assert "Traceback" not in r.stderr and "Exception ignored" not in r.stderr, args
         assert closed.returncode == 1, args
-        assert closed.stderr.splitlines()[-1] == "error: cannot write the output: the standard output is closed", \
-            (args, closed.stderr)
-
+        assert closed.stderr.splitlines()[-1] == "error: cannot write the output: the standard output is closed", (
+            args,
+            closed.stderr,
+        )

@@ -56,19 +56,25 @@ def test_num_players_sets_a_declared_count_and_a_literal():
     g = recycle.engine.game.PreparedGame(with_player_count(parse_file(EIGHTS), 2))
     s = g.new_state(seed=1)
     assert g.nplayers == 2 and [len(s.location(p, "iloc", "HAND")) for p in range(2)] == [7, 7]
-    src = parse_text("(game (setup (create players 3) (create deck (game iloc S) (deck (R (A, B)))))"
-                     " (do ((shuffle (game iloc S)))) (scoring max 0))", "lit.rcy")
+    src = parse_text(
+        "(game (setup (create players 3) (create deck (game iloc S) (deck (R (A, B)))))"
+        " (do ((shuffle (game iloc S)))) (scoring max 0))",
+        "lit.rcy",
+    )
     assert recycle.engine.game.PreparedGame(with_player_count(src, 6)).nplayers == 6
 
 
 def test_num_players_says_where_it_cannot(tmp_path):
     game = tmp_path / "computed.rcy"
-    game.write_text("(game (setup (create players (+ 1 1)) (create deck (game iloc S) (deck (R (A, B)))))\n"
-                    " (do ((shuffle (game iloc S)))) (scoring max 0))\n")
+    game.write_text(
+        "(game (setup (create players (+ 1 1)) (create deck (game iloc S) (deck (R (A, B)))))\n"
+        " (do ((shuffle (game iloc S)))) (scoring max 0))\n"
+    )
     r = runner.invoke(app, ["run", str(game), "-p", "3"])
     assert r.exit_code == 1
-    assert (f"{game}:1:30: error: cannot set the number of players of {game}: (create players ...) computes it"
-            in r.output)
+    assert (
+        f"{game}:1:30: error: cannot set the number of players of {game}: (create players ...) computes it" in r.output
+    )
     r = runner.invoke(app, ["run", EIGHTS, "-p", "3", "--record", str(tmp_path / "r.json")])
     assert r.exit_code == 2 and "cannot be used with --num-players" in r.output
 
@@ -81,8 +87,10 @@ def test_num_players_refuses_listed_teams():
 
 def test_simulate_warns_of_the_step_limit_and_of_no_finished_game(tmp_path):
     loop = tmp_path / "loop.rcy"
-    loop.write_text("(game (setup (create players 2) (create deck (game iloc S) (deck (R (A)))))\n"
-                    " (stage player (end (== 1 2)) (choice ((turn pass))))\n (scoring max 0))\n")
+    loop.write_text(
+        "(game (setup (create players 2) (create deck (game iloc S) (deck (R (A)))))\n"
+        " (stage player (end (== 1 2)) (choice ((turn pass))))\n (scoring max 0))\n"
+    )
     r = runner.invoke(app, ["simulate", str(loop), "-n", "4", "--max-steps", "50"])
     assert r.exit_code == 0
     assert "warning: 4 of 4 games hit the step limit: a game that never ends?" in r.output
@@ -110,11 +118,26 @@ def test_analyze_a_game_without_decisions():
 
 
 def test_analyze_says_what_it_will_play():
-    r = runner.invoke(app, ["analyze", str(GAMES / "schwimmen.rcy"), "-n", "3", "--values", "winprob:2",
-                            "--skilled", "greedy:1", "--skill-games", "2"])
+    r = runner.invoke(
+        app,
+        [
+            "analyze",
+            str(GAMES / "schwimmen.rcy"),
+            "-n",
+            "3",
+            "--values",
+            "winprob:2",
+            "--skilled",
+            "greedy:1",
+            "--skill-games",
+            "2",
+        ],
+    )
     assert r.exit_code == 0, r.output
-    assert ("analysing schwimmen: 3 games (random,random,random,random,random); 2 playouts after every "
-            "decision for the win probabilities; 2 games with greedy:1 in each seat in turn") in r.output
+    assert (
+        "analysing schwimmen: 3 games (random,random,random,random,random); 2 playouts after every "
+        "decision for the win probabilities; 2 games with greedy:1 in each seat in turn"
+    ) in r.output
 
 
 def test_run_shows_options_in_words():
@@ -124,11 +147,14 @@ def test_run_shows_options_in_words():
     assert "[2] P1 chooses option 2 of 4: move 8♥ from P1's HAND to DISCARD; set SUIT to DIAMONDS" in r.output
 
 
-@pytest.mark.parametrize("args", [
-    ["duplicate", str(GAMES / "schwimmen.rcy"), "--players", "human,random", "--deals", "2"],
-    ["analyze", str(GAMES / "schwimmen.rcy"), "-n", "2", "--skilled", "human"],
-    ["simulate", str(GAMES / "schwimmen.rcy"), "-n", "2", "--players", "random,human"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["duplicate", str(GAMES / "schwimmen.rcy"), "--players", "human,random", "--deals", "2"],
+        ["analyze", str(GAMES / "schwimmen.rcy"), "-n", "2", "--skilled", "human"],
+        ["simulate", str(GAMES / "schwimmen.rcy"), "-n", "2", "--players", "random,human"],
+    ],
+)
 def test_commands_of_many_games_refuse_a_person(args):
     r = runner.invoke(app, args)
     assert r.exit_code == 2, r.output

@@ -34,8 +34,15 @@ DECISION = re.compile(r"decision (\d+) · you are")
 def spawn(*args, cwd=None, env=None):
     env = {**os.environ, "TERM": "xterm-256color", "LANG": "C.UTF-8", "PYTHONIOENCODING": "utf-8", **(env or {})}
     env.pop("NO_COLOR", None)
-    return pexpect.spawn(sys.executable, ["-m", "recycle", "play", *args], cwd=cwd, env=env, encoding="utf-8",
-                         dimensions=(70, 160), timeout=120)
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "recycle", "play", *args],
+        cwd=cwd,
+        env=env,
+        encoding="utf-8",
+        dimensions=(70, 160),
+        timeout=120,
+    )
 
 
 def plain(text: str) -> str:
@@ -63,11 +70,17 @@ def next_prompt(child):
 
 def replay(path):
     # the records are written outside the games' folder: it is named, as `play` says to
-    return subprocess.run([sys.executable, "-m", "recycle", "replay", str(path), "--game-folder", str(GAMES)],
-                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "recycle", "replay", str(path), "--game-folder", str(GAMES)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
 
 
 # -- through a real terminal ----------------------------------------------------------------
+
 
 def test_a_whole_game_of_schwimmen_through_a_terminal(tmp_path):
     out = tmp_path / "swim.json"
@@ -114,8 +127,9 @@ def test_a_game_of_hearts_to_the_end_then_the_same_deal_again(tmp_path):
     child.sendline("a")  # the same deal again: the same first screen
     child.expect(PROMPT)
     assert DECISION.search(plain(child.before)).group(1) == DECISION.search(screens[0]).group(1)
-    assert re.search(r"You, P2 +HAND \(13\).*", plain(child.before)).group(0) == \
-        re.search(r"You, P2 +HAND \(13\).*", screens[0]).group(0)
+    assert re.search(r"You, P2 +HAND \(13\).*", plain(child.before)).group(0) == re.search(
+        r"You, P2 +HAND \(13\).*", screens[0]
+    ).group(0)
     child.sendline("q")
     child.expect(pexpect.EOF)
     rec = json.loads(out.read_text())
@@ -245,10 +259,17 @@ def test_the_first_screen_shows_none_of_the_others_cards(tmp_path):
 
 # -- plain lines when standard input is not a terminal --------------------------------------
 
+
 def test_plain_lines_when_stdin_is_not_a_terminal(tmp_path):
     keys = "1\n" * 3000 + "q\n"
-    r = subprocess.run([sys.executable, "-m", "recycle", "play", SCHWIMMEN, "--deal", "7", "--players", "random"],
-                       input=keys, capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    r = subprocess.run(
+        [sys.executable, "-m", "recycle", "play", SCHWIMMEN, "--deal", "7", "--players", "random"],
+        input=keys,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+    )
     assert r.returncode == 0, r.stderr
     assert "\x1b[" not in r.stdout
     assert "  1  pass" in r.stdout and "game over" in r.stdout
@@ -256,17 +277,34 @@ def test_plain_lines_when_stdin_is_not_a_terminal(tmp_path):
 
 
 def test_run_with_a_human_seat_asks_at_the_terminal():
-    r = subprocess.run([sys.executable, "-m", "recycle", "run", str(GAMES / "schwimmen.rcy"), "--seed", "7",
-                        "--players", "human,random"], input="1\n" * 200, capture_output=True, text=True,
-                       cwd=ROOT, timeout=300)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "recycle",
+            "run",
+            str(GAMES / "schwimmen.rcy"),
+            "--seed",
+            "7",
+            "--players",
+            "human,random",
+        ],
+        input="1\n" * 200,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
     assert r.returncode == 0, r.stderr
     assert "Your choice (1-" in r.stdout and "Final scores: " in r.stdout
 
 
 def test_bad_arguments_are_refused():
     def run(*args):
-        return subprocess.run([sys.executable, "-m", "recycle", *args], capture_output=True, text=True, cwd=ROOT,
-                              timeout=120, input="")
+        return subprocess.run(
+            [sys.executable, "-m", "recycle", *args], capture_output=True, text=True, cwd=ROOT, timeout=120, input=""
+        )
+
     r = run("play", SCHWIMMEN, "--seat", "4")
     assert r.returncode == 2 and "has seats 0 to 3" in r.stderr
     r = run("play", SCHWIMMEN, "--players", "random,human")
@@ -278,6 +316,7 @@ def test_bad_arguments_are_refused():
 
 
 # -- in process: the player kind, no peeking, hints -------------------------------------------
+
 
 def test_human_is_a_player_kind_with_an_interface():
     assert isinstance(make_player("human"), HumanPlayer)
@@ -322,7 +361,7 @@ class CheckingTerminal(Terminal):
         self.checked = 0
 
     def ask(self, prompt):
-        text = self.stdout.getvalue()[self.mark:]
+        text = self.stdout.getvalue()[self.mark :]
         self.mark = len(self.stdout.getvalue())
         s = self.session.state
         if prompt.startswith("Your choice"):
@@ -342,24 +381,31 @@ class CheckingTerminal(Terminal):
             if lst and may_see(infos[i], me, s.team_of):
                 seen.update(int(c) for c in lst)
         for ev in self.session.events:
-            if isinstance(ev, MoveEvent) and any(x is not None and may_see(infos[x], me, s.team_of)
-                                                 for x in (ev.src, ev.dst)):
+            if isinstance(ev, MoveEvent) and any(
+                x is not None and may_see(infos[x], me, s.team_of) for x in (ev.src, ev.dst)
+            ):
                 seen.add(ev.card)
         # a card whose name another card it has seen also bears (Coup's ASSASSINs) cannot be told apart
         seen_names = {g.card_name(c) for c in seen}
         never = [c for c in range(len(s.card_loc)) if c not in seen and g.card_name(c) not in seen_names]
-        leaked = [g.card_name(c) for c in never
-                  if re.search(rf"(?<![0-9A-Za-z]){re.escape(g.card_name(c))}(?![0-9A-Za-z])", text)]
+        leaked = [
+            g.card_name(c)
+            for c in never
+            if re.search(rf"(?<![0-9A-Za-z]){re.escape(g.card_name(c))}(?![0-9A-Za-z])", text)
+        ]
         assert not leaked, f"cards hidden from P{me} printed: {leaked}"
         self.checked += 1
 
 
-@pytest.mark.parametrize("path,seat,keys,prompts", [
-    (SCHWIMMEN, 1, ["h", "r", "2", "u", "x"], 20),
-    (HEARTS, 3, ["r", "h", "5", "u", "3"], 20),
-    # an option that draws from the stock and discards from the hand once named the drawn cards
-    pytest.param(str(CORPUS / "Coup4.rcy"), 0, [], 10, marks=requires_corpus()),
-])
+@pytest.mark.parametrize(
+    "path,seat,keys,prompts",
+    [
+        (SCHWIMMEN, 1, ["h", "r", "2", "u", "x"], 20),
+        (HEARTS, 3, ["r", "h", "5", "u", "3"], 20),
+        # an option that draws from the stock and discards from the hand once named the drawn cards
+        pytest.param(str(CORPUS / "Coup4.rcy"), 0, [], 10, marks=requires_corpus()),
+    ],
+)
 def test_no_card_hidden_from_the_seat_is_ever_printed(path, seat, keys, prompts):
     g = recycle.load(path)
     term = CheckingTerminal(keys, random.Random(seat))
@@ -389,22 +435,40 @@ def test_a_hint_uses_only_the_seats_information():
 def test_the_screen_in_docs_play_is_the_programs(tmp_path):
     doc = (ROOT / "docs" / "play.md").read_text()
     block = re.search(r"```text\n( schwimmen-lives · deal #7 .*?)\n```", doc, re.S).group(1)
-    r = subprocess.run([sys.executable, "-m", "recycle", "play", SCHWIMMEN, "--deal", "7", "--record", str(tmp_path / "r.json")],
-                       input="2\n3\nq\n", capture_output=True, text=True, cwd=ROOT, timeout=300)
+    r = subprocess.run(
+        [sys.executable, "-m", "recycle", "play", SCHWIMMEN, "--deal", "7", "--record", str(tmp_path / "r.json")],
+        input="2\n3\nq\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
     shown = [line.rstrip() for line in r.stdout.splitlines()]
     lines = block.splitlines()[:-1]  # the prompt line ends the block
     start = shown.index(lines[0].rstrip())
-    assert shown[start:start + len(lines)] == [line.rstrip() for line in lines]
+    assert shown[start : start + len(lines)] == [line.rstrip() for line in lines]
 
 
 def test_play_with_another_number_of_players(tmp_path):
     eights = str(GAMES / "crazy-eights.rcy")
-    r = subprocess.run([sys.executable, "-m", "recycle", "play", eights, "-p", "2", "--deal", "3", "--players", "random"],
-                       input="1\nq\n", capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-m", "recycle", "play", eights, "-p", "2", "--deal", "3", "--players", "random"],
+        input="1\nq\n",
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+    )
     assert r.returncode == 0, r.stderr
     assert "P1 random      HAND 7 cards" in r.stdout and "P2" not in r.stdout
     assert "note: 2 players (--num-players): a record replays the game file as it is" in r.stderr
     assert list(tmp_path.iterdir()) == []  # no record of a game that is not the file as it is
-    r = subprocess.run([sys.executable, "-m", "recycle", "play", eights, "-p", "2", "--record", "x.json"],
-                       input="q\n", capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-m", "recycle", "play", eights, "-p", "2", "--record", "x.json"],
+        input="q\n",
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+    )
     assert r.returncode == 2 and "cannot be used with --num-players" in r.stderr

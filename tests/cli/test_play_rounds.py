@@ -47,8 +47,9 @@ def play(path, deal, seat, keys=(), tty=False, limit=None):
     term = Keys(keys, tty=tty)
     if limit is not None:  # then quit
         term.keys += ["1"] * limit + ["q"]
-    session = PlaySession(term, g, path, seat, seat_specs("random", g.nplayers, seat), deal=deal,
-                          recordable=False)  # a game quit is not saved into the user's folder
+    session = PlaySession(
+        term, g, path, seat, seat_specs("random", g.nplayers, seat), deal=deal, recordable=False
+    )  # a game quit is not saved into the user's folder
     session.run(deal)
     return session, term.stdout.getvalue()
 
@@ -133,7 +134,7 @@ def test_schwimmen_a_round_ends_with_the_lives_lost():
 
 def test_the_end_shows_how_every_round_was_dealt():
     session, out = play(HEARTS, 4711, 2)
-    end = out[out.index(" hearts · deal #4711 · game over"):]
+    end = out[out.index(" hearts · deal #4711 · game over") :]
     rounds = re.findall(r"^  Round (\d+) \(decision (\d+)\)$", end, re.MULTILINE)
     assert [int(n) for n, _ in rounds] == list(range(1, len(rounds) + 1)) and len(rounds) > 1
     assert f"deals played {len(rounds)}" in end  # one round per deal played
@@ -186,8 +187,9 @@ def test_the_rounds_values_are_the_states_at_each_decision():
         watch.feed(events)
         watch.at_decision(s)
         ints = {layout.slot_label("sto", i): v for i, v in enumerate(s.ints)}
-        assert {k: v for k, v in watch.values.items() if k in ints} == {k: v for k, v in ints.items()
-                                                                        if k in watch.values}
+        assert {k: v for k, v in watch.values.items() if k in ints} == {
+            k: v for k, v in ints.items() if k in watch.values
+        }
         assert all(v == 0 for k, v in ints.items() if k not in watch.values)
         s.apply(s.num_options() - 1)
     watch.feed(events)
@@ -197,8 +199,7 @@ def test_the_rounds_values_are_the_states_at_each_decision():
 
 
 def test_a_rounds_pause_through_a_real_terminal(tmp_path):
-    child = spawn(HEARTS, "--deal", "4711", "--seat", "2", "--players", "random", "--record",
-                  str(tmp_path / "h.json"))
+    child = spawn(HEARTS, "--deal", "4711", "--seat", "2", "--players", "random", "--record", str(tmp_path / "h.json"))
     for _ in range(200):
         got = child.expect([PROMPT, r"Press Enter for round 2 \(q quits\) "])
         if got == 1:
@@ -223,4 +224,4 @@ def test_the_rounds_end_in_docs_play_is_the_programs():
     lines = [line.rstrip() for line in out.splitlines()]
     want = [line.rstrip() for line in shown.splitlines()]
     start = lines.index(want[0])
-    assert lines[start:start + len(want)] == want
+    assert lines[start : start + len(want)] == want

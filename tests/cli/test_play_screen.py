@@ -70,6 +70,7 @@ def test_hearts_passing_options_come_in_the_order_of_the_hand():
 def test_who_gave_the_hint():
     def who(specs):
         return Screen(Keys([]), None, [], specs, 1).adviser(0)
+
     assert who(["human", "random", "ismcts:300", "ismcts:300"]) == ("ismcts:300", "P2's ismcts:300")
     # ismcts:30 at the table: the hint is asked of a stronger one, which sits nowhere
     assert who(["human", "ismcts:30", "random"]) == ("ismcts:200", "an ismcts:200 adviser")

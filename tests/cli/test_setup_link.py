@@ -31,8 +31,9 @@ def checkout(tmp_path):
 def link(here: Path, bin_dir: Path, **env) -> subprocess.CompletedProcess:
     full = {k: v for k, v in os.environ.items() if k != "RECYCLE_LINK"}
     full.update(RECYCLE_LINK_DIR=str(bin_dir), PATH=f"{bin_dir}:{os.environ.get('PATH', '')}", **env)
-    return subprocess.run(["bash", str(here / "setup.sh"), "--link-only"], capture_output=True, text=True,
-                          env=full, timeout=60)
+    return subprocess.run(
+        ["bash", str(here / "setup.sh"), "--link-only"], capture_output=True, text=True, env=full, timeout=60
+    )
 
 
 def test_a_new_link_points_at_this_checkout_and_a_second_run_keeps_it(checkout):
@@ -93,8 +94,9 @@ def test_a_user_who_is_not_root_gets_the_link_in_their_own_bin(checkout, tmp_pat
     home.mkdir()
     env = {k: v for k, v in os.environ.items() if k not in ("RECYCLE_LINK", "RECYCLE_LINK_DIR")}
     env.update(HOME=str(home), PATH=f"{fake}:{os.environ.get('PATH', '')}")
-    r = subprocess.run(["bash", str(here / "setup.sh"), "--link-only"], capture_output=True, text=True, env=env,
-                       timeout=60)
+    r = subprocess.run(
+        ["bash", str(here / "setup.sh"), "--link-only"], capture_output=True, text=True, env=env, timeout=60
+    )
     assert r.returncode == 0, r.stderr
     assert os.readlink(home / ".local" / "bin" / "recycle") == str(here / ".venv" / "bin" / "recycle")
     assert f"add {home}/.local/bin to your PATH" in r.stderr

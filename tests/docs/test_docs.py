@@ -127,8 +127,9 @@ REFERENCE = ROOT / "docs" / "reference.md"
 
 def test_the_reference_form_tables_are_generated_from_the_registry():
     text = REFERENCE.read_text()
-    assert text == _tool("forms_doc").fill_reference(text), \
+    assert text == _tool("forms_doc").fill_reference(text), (
         "docs/reference.md's form tables are stale: run  python tools/forms_doc.py --reference"
+    )
 
 
 def test_the_reference_has_every_registered_form():
@@ -162,7 +163,7 @@ def test_the_verbatim_schwimmens_scoring_slip_is_told_where_it_is_used():
     for doc in (README, ROOT / "docs" / "games.md"):
         text = " ".join(doc.read_text().split())
         assert "Q♥ A♦ Q♣ scores 20" in text and "the rule gives 22" in text, doc
-        note = text[text.index("Q♥ A♦ Q♣ scores 20") - 800:text.index("Q♥ A♦ Q♣ scores 20") + 800]
+        note = text[text.index("Q♥ A♦ Q♣ scores 20") - 800 : text.index("Q♥ A♦ Q♣ scores 20") + 800]
         assert "games/schwimmen-lives.rcy" in note, doc
 
 
@@ -171,12 +172,18 @@ def test_the_verbatim_schwimmen_scores_57_of_200_dealt_hands_below_the_rule():
     import recycle
 
     text = (ROOT / "games" / "schwimmen.rcy").read_text()
-    scoring = text[text.index(" ;; calculate the scores"):text.index(" (scoring max")]
-    scoring = scoring.replace("(repeat all (move (top ((current player) iloc HAND))\n                     "
-                              "(top (game vloc DISCARD))))", "(inc (game sto SCORED))")
-    scoring = scoring.replace("(end (all player 'P (== (size ('P iloc HAND)) 0)))", "(end (== (game sto SCORED) 'NUMP))")
-    g = recycle.loads(text[:text.index(" ;; dealer can swap")] + scoring + " (scoring max ((current player) sto SCORE)))",
-                      "scored.rcy")
+    scoring = text[text.index(" ;; calculate the scores") : text.index(" (scoring max")]
+    scoring = scoring.replace(
+        "(repeat all (move (top ((current player) iloc HAND))\n                     (top (game vloc DISCARD))))",
+        "(inc (game sto SCORED))",
+    )
+    scoring = scoring.replace(
+        "(end (all player 'P (== (size ('P iloc HAND)) 0)))", "(end (== (game sto SCORED) 'NUMP))"
+    )
+    g = recycle.loads(
+        text[: text.index(" ;; dealer can swap")] + scoring + " (scoring max ((current player) sto SCORE)))",
+        "scored.rcy",
+    )
     value = {"A": 11, "K": 10, "Q": 10, "J": 10, "10": 10, "9": 9, "8": 8, "7": 7}
     below = []
     for seed in range(40):
@@ -184,8 +191,10 @@ def test_the_verbatim_schwimmen_scores_57_of_200_dealt_hands_below_the_rule():
         for p in range(5):
             info = next(i for i in g.layout.infos if i.label == f"HAND(P{p})")
             # (card names may be in ASCII when a test before switched them: 9S)
-            hand = [n[:-1] + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}.get(n[-1], n[-1])
-                    for n in map(g.card_name, r.state.locs[info.index])]
+            hand = [
+                n[:-1] + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}.get(n[-1], n[-1])
+                for n in map(g.card_name, r.state.locs[info.index])
+            ]
             ranks, suits = [c[:-1] for c in hand], [c[-1] for c in hand]
             rule = 2 * max(sum(value[k] for k, s in zip(ranks, suits) if s == suit) for suit in suits)
             if len(set(ranks)) == 1:

@@ -40,7 +40,7 @@ def written_files() -> dict[str, str]:
     for marker, _lang, body in blocks():
         if not marker or not marker.startswith("file: "):
             continue
-        spec = marker[len("file: "):]
+        spec = marker[len("file: ") :]
         derived = re.fullmatch(r'(\S+) = (\S+) with "(.*)" replaced by "(.*)"', spec)
         if derived:
             name, source, old, new = derived.groups()
@@ -120,7 +120,7 @@ def test_excerpts_are_parts_of_their_files():
     files = written_files()
     for marker, _lang, body in blocks():
         if marker and marker.startswith("excerpt: "):
-            path = marker[len("excerpt: "):]
+            path = marker[len("excerpt: ") :]
             text = files[path] if path in files else (ROOT / path).read_text()
             assert normalized(body).strip("\n") in normalized(text), f"excerpt of {path} differs:\n{body}"
 

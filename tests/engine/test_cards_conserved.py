@@ -28,11 +28,15 @@ REMEMBER = "(remember (top (game iloc S)) (top (game mem M)))"
 
 
 def game(body: str, fast: bool = True) -> recycle.PreparedGame:
-    return recycle.loads(f"""(game
+    return recycle.loads(
+        f"""(game
  (setup (create players 2)
   (create deck (game iloc S) {DECK}))
  {body}
- (scoring max 0))""", "cards.rcy", fast=fast)
+ (scoring max 0))""",
+        "cards.rcy",
+        fast=fast,
+    )
 
 
 def both(body: str) -> list:
@@ -102,8 +106,8 @@ def test_actual_moves_the_remembered_card_from_where_it_lies(repeat):
     move = "(move (actual (top (game mem M))) (top (game vloc T)))"
     s = played(f"(do ({REMEMBER} {repeat.format(move)}))")
     assert s.location(*S) == [0, 1, 2, 3, 4]  # the card left S ...
-    assert s.location(*T) == [5]              # ... once, however often it is moved
-    assert s.location(*M) == [5]              # and memory still refers to it
+    assert s.location(*T) == [5]  # ... once, however often it is moved
+    assert s.location(*M) == [5]  # and memory still refers to it
     assert s.card_loc[5] == s.game.layout.find(*T)
 
 
@@ -127,6 +131,7 @@ def test_a_view_of_a_mem_location_moves_the_physical_card():
 
 # -- moving into a mem location ------------------------------------------------------------
 
+
 def test_no_card_goes_into_a_mem_location_by_move_or_create():
     """A variable holding a mem location as a destination used to take the card out of S
     and put it only into memory (lost); a deck created in memory was lost whole."""
@@ -139,10 +144,12 @@ def test_no_card_goes_into_a_mem_location_by_move_or_create():
 def test_a_stopped_game_keeps_every_card_in_one_place():
     """The card is put back when its destination fails (an index out of range, a variable
     holding a mem location): the stopped state, shown in transcripts, loses no card."""
-    for flow in ["(move (top (game iloc S)) (9 (game vloc T)))",
-                 "(let (game mem M) 'L (move (top (game iloc S)) (top 'L)))",
-                 "(let (game mem M) 'L (move (bottom (game iloc S)) (bottom 'L)))",
-                 "(do ((remember (top (game iloc S)) (top (game mem M))) (move (actual (top (game mem M))) (7 (game vloc T)))))"]:
+    for flow in [
+        "(move (top (game iloc S)) (9 (game vloc T)))",
+        "(let (game mem M) 'L (move (top (game iloc S)) (top 'L)))",
+        "(let (game mem M) 'L (move (bottom (game iloc S)) (bottom 'L)))",
+        "(do ((remember (top (game iloc S)) (top (game mem M))) (move (actual (top (game mem M))) (7 (game vloc T)))))",
+    ]:
         for g in both(flow):
             with pytest.raises(recycle.RecycleRuntimeError) as info:
                 g.play(seed=0, record=True)
@@ -152,6 +159,7 @@ def test_a_stopped_game_keeps_every_card_in_one_place():
 
 
 # -- shuffle faro --------------------------------------------------------------------------
+
 
 def test_faro_of_two_locations_interleaves_and_conserves():
     s = played("""(do ((repeat 2 (move (top (game iloc S)) (top (game vloc T))))
@@ -183,6 +191,7 @@ def test_shuffling_a_mem_location_reorders_references_only():
 
 
 # -- swap, remember, forget, a location with itself ----------------------------------------
+
 
 def test_swap_with_a_mem_location_is_an_error():
     """Two variables holding a mem and a physical location used to swap their lists: S's

@@ -60,14 +60,25 @@ SEEDS = range(20)
 MAX_STEPS = 20_000  # every game of games/ and the corpus ends well within it (hearts: < 2,000 steps)
 
 # a varied sample of the corpus for the (slower) stepped and clone tests
-STEPPED_CORPUS = ["Agram4", "Coloretto4", "Coup4", "CrazyEights4", "Cribbage2", "GoFish2", "KuhnPoker2",
-                  "LAMAFull6", "LostCities2", "NoThanks5", "Schwimmen5", "Skittgube3"]
+STEPPED_CORPUS = [
+    "Agram4",
+    "Coloretto4",
+    "Coup4",
+    "CrazyEights4",
+    "Cribbage2",
+    "GoFish2",
+    "KuhnPoker2",
+    "LAMAFull6",
+    "LostCities2",
+    "NoThanks5",
+    "Schwimmen5",
+    "Skittgube3",
+]
 
 
 def _params(files, prefix):
     # the corpus games beyond the fast sample are the long sweep (slow: CI's later step)
-    return [pytest.param(p, id=f"{prefix}/{p.stem}", marks=sweep_marks(p) if prefix == "corpus" else [])
-            for p in files]
+    return [pytest.param(p, id=f"{prefix}/{p.stem}", marks=sweep_marks(p) if prefix == "corpus" else []) for p in files]
 
 
 def _corpus_params(names=None):
@@ -88,6 +99,7 @@ STEPPED_GAMES = _params(GAME_FILES, "games") + _corpus_params(STEPPED_CORPUS)
 
 
 # -- what is compared ------------------------------------------------------------------------
+
 
 def places(state, history: bool = True) -> dict:
     """Everything about a finished (or stopped) state that the comparison covers.
@@ -132,12 +144,18 @@ def watched(game, seed: int, max_steps: int = MAX_STEPS) -> dict:
         r = game.play(seed=seed, max_steps=max_steps, on_decision=on_decision)
     except recycle.RecycleError as exc:
         partial = getattr(exc, "partial", None)
-        return {"outcome": error_of(exc), "trace": trace,
-                "state": places(partial.state) if partial is not None else None}
+        return {
+            "outcome": error_of(exc),
+            "trace": trace,
+            "state": places(partial.state) if partial is not None else None,
+        }
     assert r.decisions == r.state.decisions and r.options_total == r.state.options_total
     assert r.scores == r.state.scores
-    return {"outcome": ("ok", r.scores, r.winners, r.decisions, r.options_total, r.steps), "trace": trace,
-            "state": places(r.state)}
+    return {
+        "outcome": ("ok", r.scores, r.winners, r.decisions, r.options_total, r.steps),
+        "trace": trace,
+        "state": places(r.state),
+    }
 
 
 def unwatched_play(game, seed: int, max_steps: int = MAX_STEPS):
@@ -217,13 +235,18 @@ def test_native_plays_the_reference_s_games(path):
         except recycle.StepLimitExceeded:
             assert int(counts[i, 0]) != 0, f"seed {sd}: the reference stops, the native engine does not"
             continue
-        native = (int(counts[i, 0]), [int(v) for v in scores[i]], *(int(v) for v in counts[i, 1:4]),
-                  [int(v) for v in where[i]])
+        native = (
+            int(counts[i, 0]),
+            [int(v) for v in scores[i]],
+            *(int(v) for v in counts[i, 1:4]),
+            [int(v) for v in where[i]],
+        )
         reference = (0, list(s.scores), s.steps, s.decisions, s.options_total, [int(v) for v in s.card_loc])
         assert native == reference, f"{path.name} seed {sd}: native {native[:5]}, reference {reference[:5]}"
 
 
 # -- every game, every way of playing it ------------------------------------------------------
+
 
 @pytest.mark.parametrize("path", ALL_GAMES)
 def test_every_way_of_playing_gives_one_game(path):
@@ -271,8 +294,14 @@ def test_a_move_from_an_empty_location_fails_with_its_position(flow):
 
 
 # games stopped by a tiny step limit: the limit must strike at the same point every way
-STEP_LIMITED = [("games/hearts", 150), ("games/schwimmen-lives", 40), ("games/schwimmen", 8),
-                ("corpus/CrazyEights4", 60), ("corpus/Skittgube3", 80), ("corpus/Coup4", 30)]
+STEP_LIMITED = [
+    ("games/hearts", 150),
+    ("games/schwimmen-lives", 40),
+    ("games/schwimmen", 8),
+    ("corpus/CrazyEights4", 60),
+    ("corpus/Skittgube3", 80),
+    ("corpus/Coup4", 30),
+]
 
 
 @pytest.mark.parametrize("name, max_steps", STEP_LIMITED, ids=[n for n, _ in STEP_LIMITED])
@@ -330,8 +359,9 @@ def fuzzed_games() -> list:
         return _FUZZED
     seen: set = set()
 
-    @settings(max_examples=FUZZ_DRAWS, derandomize=True, database=None, deadline=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=FUZZ_DRAWS, derandomize=True, database=None, deadline=None, suppress_health_check=list(HealthCheck)
+    )
     @given(fuzzing.mutated_inputs())
     def draw(case):
         desc, data = case
@@ -361,8 +391,7 @@ def test_mutated_games_fail_to_load_alike():
     """Mutated inputs that do not compile fail with the same message every time."""
     failures = []
 
-    @settings(max_examples=60, derandomize=True, database=None, deadline=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(max_examples=60, derandomize=True, database=None, deadline=None, suppress_health_check=list(HealthCheck))
     @given(fuzzing.mutated_inputs())
     def check(case):
         desc, data = case
@@ -414,8 +443,9 @@ def test_stepping_plays_the_same_game_as_play(path):
         got = finished(s)
         assert got["returns"] == r.scores, where
         assert got["winners"] == r.winners, where
-        assert without_history(got) == {**places(r.state, history=False), "returns": r.scores,
-                                        "winners": r.winners}, where
+        assert without_history(got) == {**places(r.state, history=False), "returns": r.scores, "winners": r.winners}, (
+            where
+        )
         # the choices stepped are those a watched play makes
         assert got["history"] == history_of(watched(game, seed)["trace"]), where
 
@@ -468,21 +498,31 @@ def test_a_clone_finishes_like_the_original(path):
             assert finished(cc) == want, f"{where}: the clone of the clone ends differently"
 
 
-BIG_DECK = "(deck (A (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)) (B (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)) " \
-           "(C (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)) (D (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)) (E (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)))"
+BIG_DECK = (
+    "(deck (A (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)) (B (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)) "
+    "(C (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)) (D (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)) (E (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)))"
+)
 
 
-@pytest.mark.parametrize("body, outcome", [
-    ("(repeat all (move (top (game iloc STOCK)) (top (game iloc PILE))))", "ok"),
-    ("(repeat (size (game iloc STOCK)) (move (top (game iloc STOCK)) (top (game iloc PILE))))", "RecycleRuntimeError"),
-])
+@pytest.mark.parametrize(
+    "body, outcome",
+    [
+        ("(repeat all (move (top (game iloc STOCK)) (top (game iloc PILE))))", "ok"),
+        (
+            "(repeat (size (game iloc STOCK)) (move (top (game iloc STOCK)) (top (game iloc PILE))))",
+            "RecycleRuntimeError",
+        ),
+    ],
+)
 def test_more_moves_than_max_repeat(body, outcome):
     """``repeat all`` moves every card the location holds — 120,000, more than MAX_REPEAT —
     one by one; ``repeat N`` over MAX_REPEAT is refused."""
     from recycle.lang.forms.items import MAX_REPEAT
 
-    text = (f"(game (setup (create players 2) (create deck (game iloc STOCK) {BIG_DECK}))\n"
-            f" (do ({body}))\n (scoring max (size (game iloc PILE))))")
+    text = (
+        f"(game (setup (create players 2) (create deck (game iloc STOCK) {BIG_DECK}))\n"
+        f" (do ({body}))\n (scoring max (size (game iloc PILE))))"
+    )
     game = recycle.loads(text, "all.rcy")
     assert compare_seed(game, 0) == outcome
     if outcome == "ok":

@@ -97,8 +97,9 @@ def assert_world_agrees(state, world, p: int) -> None:
     for c, where in state.observation(p).known_locations().items():
         assert world.card_loc[c] == where, f"known card {c} moved out of {infos[where].label}"
     physical = [c for i, lst in enumerate(world.locs) if infos[i].visibility != "memory" for c in lst]
-    assert sorted(physical) == sorted(c for i, lst in enumerate(state.locs)
-                                      if infos[i].visibility != "memory" for c in lst)
+    assert sorted(physical) == sorted(
+        c for i, lst in enumerate(state.locs) if infos[i].visibility != "memory" for c in lst
+    )
     for i, lst in enumerate(world.locs):
         if infos[i].visibility != "memory":
             for c in lst:
@@ -106,6 +107,7 @@ def assert_world_agrees(state, world, p: int) -> None:
 
 
 # -- (a) the Hearts pass ------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def hearts():
@@ -150,8 +152,7 @@ def test_hearts_passer_knows_where_its_three_cards_went(hearts, seed):
         # nobody else saw those cards move, and the receiver simply sees them in its hand
         for r in range(4):
             if r not in (p, q):
-                assert not set(passed) & set(s.observation(r).known_locations()), \
-                    f"P{r} peeked at P{p}'s pass"
+                assert not set(passed) & set(s.observation(r).known_locations()), f"P{r} peeked at P{p}'s pass"
         assert not set(passed) & set(s.observation(q).known_locations())
         assert set(passed) <= set(s.observation(q).cards(hands[q]))
 
@@ -211,8 +212,12 @@ def test_a_world_without_options_is_a_recycle_error_not_a_crash(hearts):
         if w.card_loc[two_of_clubs(hearts)] != hands[s.current_player()]:
             break
     assert not w.is_terminal()
-    for call in (w.num_options, w.legal_options, lambda: w.clone().apply(0),
-                 lambda: w.play_randomly(random.Random(0).random)):
+    for call in (
+        w.num_options,
+        w.legal_options,
+        lambda: w.clone().apply(0),
+        lambda: w.play_randomly(random.Random(0).random),
+    ):
         with pytest.raises(recycle.RecycleRuntimeError, match="a choice with no legal option"):
             call()
 
@@ -241,8 +246,7 @@ def test_a_tracking_clone_keeps_and_updates_its_own_knowledge(hearts):
     for _ in range(8):  # the first two tricks, on the clone only
         random_step(c, draw)
         assert_knowledge_is_true(c, 4)
-    assert [s.known_locations(p) for p in range(4)] == before, \
-        "the clone's play changed the original's knowledge"
+    assert [s.known_locations(p) for p in range(4)] == before, "the clone's play changed the original's knowledge"
     assert any(c.known_locations(p) != before[p] for p in range(4))
 
 
@@ -329,8 +333,7 @@ def test_a_card_seen_face_up_then_hidden_is_not_redealt(place, seed):
         assert w.locs[hand1] == s.locs[hand1]
         for x in never_seen:
             seen_places[x].add(w.card_loc[x])
-    assert all(len(places) >= 2 for places in seen_places.values()), \
-        "a card P1 never saw is not re-dealt across worlds"
+    assert all(len(places) >= 2 for places in seen_places.values()), "a card P1 never saw is not re-dealt across worlds"
 
 
 @pytest.mark.parametrize("place", ["face-down game pile", "hidden pile"])
@@ -393,8 +396,7 @@ def test_an_unseen_card_swap_reveals_nothing():
     top card of the pile is swapped, unseen, with the single card of (game iloc OTHER). P1's
     observations are the same whether or not the shown card was the one swapped, so what P1
     knows must be the same too."""
-    g = small_game("(game iloc PILE)", then="(swap (top (game iloc PILE)) (top (game iloc OTHER)))",
-                   shuffle_pile=True)
+    g = small_game("(game iloc PILE)", then="(swap (top (game iloc PILE)) (top (game iloc OTHER)))", shuffle_pile=True)
     other = loc_index(g, "OTHER", "iloc")
     beliefs, truths = set(), set()
     for seed in range(12):
@@ -413,11 +415,13 @@ def test_an_unseen_card_swap_reveals_nothing():
 
 # -- (c) no peeking -------------------------------------------------------------------------------
 
-PEEK_GAMES = [pytest.param(GAMES_DIR / "schwimmen.rcy", range(4), id="games/schwimmen"),
-              pytest.param(GAMES_DIR / "schwimmen-lives.rcy", range(2), id="games/schwimmen-lives"),
-              pytest.param(HEARTS, range(1), id="games/hearts"),
-              pytest.param(CORPUS_DIR / "Schwimmen5.rcy", range(3), id="corpus/Schwimmen5"),
-              pytest.param(CORPUS_DIR / "Hearts4.rcy", range(2), id="corpus/Hearts4")]
+PEEK_GAMES = [
+    pytest.param(GAMES_DIR / "schwimmen.rcy", range(4), id="games/schwimmen"),
+    pytest.param(GAMES_DIR / "schwimmen-lives.rcy", range(2), id="games/schwimmen-lives"),
+    pytest.param(HEARTS, range(1), id="games/hearts"),
+    pytest.param(CORPUS_DIR / "Schwimmen5.rcy", range(3), id="corpus/Schwimmen5"),
+    pytest.param(CORPUS_DIR / "Hearts4.rcy", range(2), id="corpus/Hearts4"),
+]
 
 
 def check_no_peeking(g, s) -> None:

@@ -33,7 +33,15 @@ pytest.importorskip("numba", reason="the native extra is not installed (pip inst
 import recycle
 from recycle.engine.game import rollout_seed
 from recycle.errors import StepLimitExceeded
-from recycle.native import NativeUnsupported, available, native_game, native_ready, native_source, rollout_records, why_not_native
+from recycle.native import (
+    NativeUnsupported,
+    available,
+    native_game,
+    native_ready,
+    native_source,
+    rollout_records,
+    why_not_native,
+)
 from recycle.native import engine as native_engine
 from recycle.study.stats import NATIVE_MIN_GAMES, simulate
 
@@ -48,13 +56,17 @@ MAX_STEPS = 100_000
 NOT_COMPARED = ("seconds", "rollouts_per_second")
 
 # schwimmen in the fast suite (its build serves the simulate tests too); the others: slow
-DIFFERENTIAL = [pytest.param(GAMES / "schwimmen.rcy", id="games/schwimmen"),
-                pytest.param(GAMES / "war.rcy", id="games/war", marks=pytest.mark.slow),
-                # groups held in a variable, cards moved out of views (each leaves the view)
-                pytest.param(GAMES / "go-fish.rcy", id="games/go-fish", marks=pytest.mark.slow)]
+DIFFERENTIAL = [
+    pytest.param(GAMES / "schwimmen.rcy", id="games/schwimmen"),
+    pytest.param(GAMES / "war.rcy", id="games/war", marks=pytest.mark.slow),
+    # groups held in a variable, cards moved out of views (each leaves the view)
+    pytest.param(GAMES / "go-fish.rcy", id="games/go-fish", marks=pytest.mark.slow),
+]
 # the corpus games are the long sweep (a Numba build each): slow, CI's later step
-DIFFERENTIAL += [pytest.param(CORPUS / f"{name}.rcy", id=f"corpus/{name}", marks=pytest.mark.slow)
-                 for name in ("Hearts4", "KuhnPoker2", "LeducPoker2")]
+DIFFERENTIAL += [
+    pytest.param(CORPUS / f"{name}.rcy", id=f"corpus/{name}", marks=pytest.mark.slow)
+    for name in ("Hearts4", "KuhnPoker2", "LeducPoker2")
+]
 
 
 @contextmanager
@@ -112,12 +124,17 @@ def assert_plays_as_python(game, seeds, scores, counts, places) -> None:
     stop, the same scores, steps, decisions, options listed and every card's place."""
     for i, sd in enumerate(seeds):
         s = game.random_rollout(sd, MAX_STEPS)
-        native = (int(counts[i, 0]), [int(v) for v in scores[i]], *(int(v) for v in counts[i, 1:4]),
-                  [int(v) for v in places[i]])
+        native = (
+            int(counts[i, 0]),
+            [int(v) for v in scores[i]],
+            *(int(v) for v in counts[i, 1:4]),
+            [int(v) for v in places[i]],
+        )
         assert native == (0, list(s.scores), s.steps, s.decisions, s.options_total, [int(v) for v in s.card_loc])
 
 
 # -- the same games ------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("path", DIFFERENTIAL)
 def test_native_rollouts_end_as_the_python_engine_s(path):
@@ -140,8 +157,14 @@ def test_native_rollouts_end_as_the_python_engine_s(path):
 
 # -- simulate ------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("path", [pytest.param(GAMES / "schwimmen.rcy", id="games/schwimmen"),
-                                  pytest.param(CORPUS / "Hearts4.rcy", id="corpus/Hearts4", marks=pytest.mark.slow)])
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        pytest.param(GAMES / "schwimmen.rcy", id="games/schwimmen"),
+        pytest.param(CORPUS / "Hearts4.rcy", id="corpus/Hearts4", marks=pytest.mark.slow),
+    ],
+)
 def test_simulate_natively_gives_the_python_engine_s_statistics(path):
     game = load(path)
     compiled(game)
@@ -219,6 +242,7 @@ def test_a_game_the_writer_cannot_write_is_played_by_python(tmp_path):
 
 # -- the generated module ------------------------------------------------------------------------
 
+
 def parsed(source: str):
     """(docstring, the rest of the module as an AST dump)."""
     tree = ast.parse(source)
@@ -275,6 +299,7 @@ def test_a_hostile_file_name_compiled_and_run_natively_runs_no_code(tmp_path, mo
 
 # -- rollouts the native code stops --------------------------------------------------------------
 
+
 def test_a_rollout_stopped_at_the_step_limit_is_played_again_by_python():
     game = load(GAMES / "schwimmen.rcy")
     ng = compiled(game)
@@ -321,8 +346,11 @@ def test_options_listed_by_a_dry_run_are_the_python_engine_s():
     hand) is listed natively by running it and putting the state back, as Python lists it; a
     listing that breaks a rule (drawing from an empty stock) stops natively, and Python plays
     that rollout again."""
-    game = tiny(DRY_RUN, deck="(deck (RANK (A, B, C, D, E)) (SUIT (X, Y)))",
-                scoring="(scoring max ((current player) sto EMPTY))")
+    game = tiny(
+        DRY_RUN,
+        deck="(deck (RANK (A, B, C, D, E)) (SUIT (X, Y)))",
+        scoring="(scoring max ((current player) sto EMPTY))",
+    )
     source = native_source(game)
     assert "dry_state(" in source and ", True)" in source
     ng = compiled(game)
@@ -336,8 +364,12 @@ def test_options_listed_by_a_dry_run_are_the_python_engine_s():
             assert counts[i, 0] != 0  # Python's listing broke a rule: so did the native one
             continue
         finished += 1
-        native = (int(counts[i, 0]), [int(v) for v in scores[i]], *(int(v) for v in counts[i, 1:4]),
-                  [int(v) for v in places[i]])
+        native = (
+            int(counts[i, 0]),
+            [int(v) for v in scores[i]],
+            *(int(v) for v in counts[i, 1:4]),
+            [int(v) for v in places[i]],
+        )
         assert native == (0, list(s.scores), s.steps, s.decisions, s.options_total, [int(v) for v in s.card_loc])
     assert 0 < finished < len(seeds)  # both kinds of ending were compared
     ok = [sd for sd in seeds if counts[seeds.index(sd), 0] == 0]
@@ -378,8 +410,13 @@ def test_blocks_of_several_items_that_fork_list_the_python_engine_s_options():
     ``compose`` lists it (each branch's items run on the state and put back at a level of
     their own): the same games, seed for seed, card for card. A variable declared from
     constants ('THREE) is a constant natively, with the value Python works out."""
-    game = tiny(FORKS, players=3, deck="(deck (RANK (A, B, C, D, E)) (SUIT (X, Y)))",
-                scoring="(scoring max ((current player) sto LIED))", declare="(declare 2 'TWO) (declare (+ 'TWO 1) 'THREE)")
+    game = tiny(
+        FORKS,
+        players=3,
+        deck="(deck (RANK (A, B, C, D, E)) (SUIT (X, Y)))",
+        scoring="(scoring max ((current player) sto LIED))",
+        declare="(declare 2 'TWO) (declare (+ 'TWO 1) 'THREE)",
+    )
     assert game.scope.lookup("THREE") is not None and not hasattr(game.scope.lookup("THREE"), "value")
     source = native_source(game)
     assert "def dry_count" in source and "DRY_LEVELS = 3" in source
@@ -409,8 +446,11 @@ def test_mem_locations_the_topmost_cards_and_runs_play_as_in_python():
     """``remember`` puts a reference (the card stays where it lies), ``forget`` drops one, a
     ``repeat all`` of forgets empties the mem location; ``(top N ...)`` and ``(run ...)`` are
     views: the same games as Python's, seed for seed, card for card."""
-    game = tiny(MEMORY, deck="(deck (RANK (A, B, C, D, E)) (SUIT (X, Y)))",
-                scoring="(scoring max (+ ((current player) sto SCORE) ((current player) sto LAST)))")
+    game = tiny(
+        MEMORY,
+        deck="(deck (RANK (A, B, C, D, E)) (SUIT (X, Y)))",
+        scoring="(scoring max (+ ((current player) sto SCORE) ((current player) sto LAST)))",
+    )
     source = native_source(game)
     assert "put_reference(" in source and "drop_entry(" in source and "run_of(" in source
     ng = compiled(game)
@@ -466,13 +506,23 @@ SHAPES = """(do ((shuffle (game iloc STOCK)) (all player 'P (repeat 4 (move (top
 
 
 def test_alls_of_options_over_names_repeats_families_and_group_lists_play_as_in_python():
-    game = tiny(SHAPES, deck="(deck (RANK (A, B, C, D, E)) (SUIT (X, Y)))",
-                declare="(declare (RED, BLUE) 'COLORS) (declare (range 1..3) 'SLOTS)",
-                scoring="(scoring max (+ ((current player) sto FIRST) ((current player) sto DRAWS) "
-                        "((current player) sto RUNS) ((current player) sto TRAIL) (size ((current player) vloc PILE 1))))")
+    game = tiny(
+        SHAPES,
+        deck="(deck (RANK (A, B, C, D, E)) (SUIT (X, Y)))",
+        declare="(declare (RED, BLUE) 'COLORS) (declare (range 1..3) 'SLOTS)",
+        scoring="(scoring max (+ ((current player) sto FIRST) ((current player) sto DRAWS) "
+        "((current player) sto RUNS) ((current player) sto TRAIL) (size ((current player) vloc PILE 1))))",
+    )
     # registered by the compile, before any play, in the order of each list (GolfSix4's and
     # LostCities2's locations and storages named by a variable over a list of names)
-    assert [n for k, n in game.layout.loc_base if k == "vloc"] == ["RED", "BLUE", "PILE[1]", "PILE[2]", "PILE[3]", "DONE"]
+    assert [n for k, n in game.layout.loc_base if k == "vloc"] == [
+        "RED",
+        "BLUE",
+        "PILE[1]",
+        "PILE[2]",
+        "PILE[3]",
+        "DONE",
+    ]
     assert list(game.layout.storage_names("sto"))[-2:] == ["FIRST", "SECOND"]
     source = native_source(game)
     # the all written once per name, the literal list's storages read by the name's id
@@ -517,8 +567,10 @@ def test_how_each_form_offers_options_is_registered_by_the_form():
 
     fo.OFFERS.seal()
     assert {h for _, h in fo.OFFERS.heads()} == {"any", "all", "let", "do", "repeat"}
-    move, each = parsed_form("(move (top (game iloc A)) (top (game iloc B)))"), parsed_form(
-        "(any (game iloc A) 'C (move 'C (top (game iloc B))))")
+    move, each = (
+        parsed_form("(move (top (game iloc A)) (top (game iloc B)))"),
+        parsed_form("(any (game iloc A) 'C (move 'C (top (game iloc B))))"),
+    )
     assert fo.offer_of(move) is fo.ACTION and fo.is_static(move) and fo.is_single(move)
     assert fo.offer_of(each) is fo.OFFERS.get(Kind.FLOW, "any") and not fo.is_single(each)
     assert fo.is_single(parsed_form("((== 1 1) (repeat all (move (top (game iloc A)) (top (game iloc B)))))"))

@@ -53,6 +53,7 @@ def entry_path(base: Path, name: str = NAME) -> Path:
 
 # -- entries: written whole, read only when genuine ------------------------------------------
 
+
 def test_an_entry_is_read_back_as_written(folder, capsys):
     items = {"games.0123": b"\x00machine code\xff" * 100, "other.4567": b""}
     assert native_cache.write(NAME, items)
@@ -67,12 +68,12 @@ def test_an_entry_is_read_back_as_written(folder, capsys):
 def damaged(raw: bytes, how: str) -> bytes:
     start = len(native_cache.HEADER) + native_cache.TAG_BYTES
     if how == "truncated":
-        return raw[:len(raw) * 2 // 3]
+        return raw[: len(raw) * 2 // 3]
     if how == "emptied":
         return raw[:start]
     if how == "overwritten":  # int3 over the middle of the items: SIGTRAP if it were ever run
         middle = (start + len(raw)) // 2
-        return raw[:middle] + b"\xcc" * 64 + raw[middle + 64:]
+        return raw[:middle] + b"\xcc" * 64 + raw[middle + 64 :]
     if how == "zero bytes":
         return b""
     raise AssertionError(how)
@@ -86,7 +87,8 @@ def test_a_damaged_entry_is_removed_with_one_line_and_never_read(folder, capsys,
     assert native_cache.read(NAME) is None
     assert not path.exists()  # removed: the next compile writes a genuine one
     assert capsys.readouterr().err.splitlines() == [
-        f"recycle: the native cache entry {path} was damaged or not written by this user: compiling it again"]
+        f"recycle: the native cache entry {path} was damaged or not written by this user: compiling it again"
+    ]
 
 
 def test_no_flipped_bit_of_an_entry_is_ever_read(folder, monkeypatch):
@@ -131,11 +133,15 @@ def test_what_is_not_a_regular_file_is_never_read_nor_removed(folder, capsys, tm
     assert native_cache.write(NAME, {"games.0123": b"new code"}) is False
     assert entry_path(folder).is_symlink() and real.read_bytes() == entry_path(folder).read_bytes()
     assert capsys.readouterr().err.splitlines() == [
-        (f"recycle: the native cache entry {entry_path(folder)} is not a regular file: left alone, the game "
-         f"compiled each time")]
+        (
+            f"recycle: the native cache entry {entry_path(folder)} is not a regular file: left alone, the game "
+            f"compiled each time"
+        )
+    ]
 
 
 # -- the folder ------------------------------------------------------------------------------
+
 
 def test_a_cache_folder_others_can_write_is_refused_with_a_message(folder, capsys):
     folder.chmod(0o777)
@@ -155,8 +161,10 @@ def test_a_native_folder_others_can_write_is_made_this_users_alone_and_its_key_r
     assert stat.S_IMODE(native.stat().st_mode) == 0o700
     assert (native / codecache.KEY_NAME).read_bytes() != key
     err = capsys.readouterr().err.splitlines()
-    assert err[0] == (f"recycle: the native cache {native} was writable by others (mode 0777): made it this "
-                      f"user's alone (0700); its entries will be compiled again")
+    assert err[0] == (
+        f"recycle: the native cache {native} was writable by others (mode 0777): made it this "
+        f"user's alone (0700); its entries will be compiled again"
+    )
     assert len(err) == 2 and "damaged or not written by this user" in err[1]
 
 
@@ -168,7 +176,8 @@ def test_a_native_folder_that_is_a_link_is_not_used(folder, capsys, tmp_path):
     assert native_cache.write(NAME, {"games.0123": b"code"}) is False
     assert list(elsewhere.iterdir()) == []
     assert capsys.readouterr().err.splitlines() == [
-        f"recycle: not using the native cache {folder / 'native'}: it is a symbolic link (never followed)"]
+        f"recycle: not using the native cache {folder / 'native'}: it is a symbolic link (never followed)"
+    ]
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="making a folder of another user's needs root")
@@ -178,10 +187,12 @@ def test_a_native_folder_of_another_user_is_refused(folder, capsys):
     os.chown(native, 12345, 12345)
     assert native_cache.folder() is None
     assert capsys.readouterr().err.splitlines() == [
-        f"recycle: not using the native cache {native}: it is owned by user 12345, not by this user ({os.geteuid()})"]
+        f"recycle: not using the native cache {native}: it is owned by user 12345, not by this user ({os.geteuid()})"
+    ]
 
 
 # -- pruning ---------------------------------------------------------------------------------
+
 
 def names(n: int, kind: str = "g") -> list[str]:
     return [kind + f"{i:040x}" for i in range(n)]
@@ -234,8 +245,10 @@ def test_pruning_removes_nothing_that_is_not_recycles_own(folder, monkeypatch, t
     # the layout before this one: its module sources and Numba's files are recycle's own
     legacy_module = native / ("g" + "5" * 40 + ".py")
     legacy_module.write_text('"""Native module of \'war.rcy\', written by recycle/native/writer.py."""\n')
-    legacy_numba = [native / "__pycache__" / ("g" + "5" * 40 + ".games-600.py311.nbi"),
-                    native / "__pycache__" / ("g" + "5" * 40 + ".games-600.py311.1.nbc")]
+    legacy_numba = [
+        native / "__pycache__" / ("g" + "5" * 40 + ".games-600.py311.nbi"),
+        native / "__pycache__" / ("g" + "5" * 40 + ".games-600.py311.1.nbc"),
+    ]
     for path in legacy_numba:
         path.write_bytes(b"\x80pickle")
     for name in names(4):
@@ -271,9 +284,28 @@ def simulate(game: Path, cache: Path, **env: str) -> tuple[dict, list[str], subp
     timings), its stderr lines about the native cache, and the process."""
     environ = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_", "RECYCLE_"))}
     environ.update(env, PYTHONPATH=str(ROOT), RECYCLE_CACHE_DIR=str(cache))
-    done = subprocess.run([sys.executable, "-m", "recycle", "simulate", str(game), "-n", "300", "--seed", "5",
-                           "--engine", "native", "--json", "--no-progress"],
-                          env=environ, capture_output=True, text=True, timeout=600, check=False)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "recycle",
+            "simulate",
+            str(game),
+            "-n",
+            "300",
+            "--seed",
+            "5",
+            "--engine",
+            "native",
+            "--json",
+            "--no-progress",
+        ],
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     stats = json.loads(done.stdout)
     for timing in ("seconds", "rollouts_per_second"):
@@ -331,8 +363,9 @@ def test_a_damaged_entry_is_compiled_again_with_one_line(built, tmp_path, how):
     path.write_bytes(damaged(path.read_bytes(), how))
     stats, lines, _ = simulate(game, cache)
     assert stats == clean
-    assert lines == [(f"recycle: the native cache entry {path} was damaged or not written by this user: "
-                      f"compiling it again")]
+    assert lines == [
+        (f"recycle: the native cache entry {path} was damaged or not written by this user: compiling it again")
+    ]
     # the entry is genuine again: the next run loads it, silently
     assert simulate(game, cache)[:2] == (clean, [])
 
@@ -368,8 +401,10 @@ def plant(shared: Path, marker: Path, cache: Path, game: Path) -> list[Path]:
     import recycle
     from recycle.native import engine
 
-    runtimes = [importlib.import_module(f"recycle.native.{name}")
-                for name in ("runtime", "runtime_cards", "runtime_groups", "runtime_resume", "runtime_search")]
+    runtimes = [
+        importlib.import_module(f"recycle.native.{name}")
+        for name in ("runtime", "runtime_cards", "runtime_groups", "runtime_resume", "runtime_search")
+    ]
 
     def subpath(source_file: Path) -> Path:
         folder = os.path.dirname(os.path.abspath(source_file))  # as Numba names it
@@ -431,7 +466,9 @@ def test_a_native_folder_its_group_can_write_is_made_this_users_alone(built, tmp
     (cache / "native").chmod(0o775)
     stats, lines, _ = simulate(game, cache)
     assert stats == clean
-    assert lines[0] == (f"recycle: the native cache {cache / 'native'} was writable by its group (mode 0775): "
-                        f"made it this user's alone (0700); its entries will be compiled again")
+    assert lines[0] == (
+        f"recycle: the native cache {cache / 'native'} was writable by its group (mode 0775): "
+        f"made it this user's alone (0700); its entries will be compiled again"
+    )
     assert stat.S_IMODE((cache / "native").stat().st_mode) == 0o700
     assert simulate(game, cache)[:2] == (clean, [])

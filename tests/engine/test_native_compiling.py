@@ -51,8 +51,14 @@ def child(tmp_path: Path, **env: str) -> dict:
     """Compile (or load) the DRY_RUN game's module in a fresh process and play 200 rollouts."""
     environ = {k: v for k, v in os.environ.items() if k not in ("RECYCLE_NUMBA_AS_IS", "RECYCLE_NO_CACHE")}
     environ.update(env, PYTHONPATH=str(ROOT))
-    done = subprocess.run([sys.executable, "-c", CHILD, str(tmp_path), str(ROOT)], env=environ,
-                          capture_output=True, text=True, cwd=tmp_path, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, str(tmp_path), str(ROOT)],
+        env=environ,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
 

@@ -12,8 +12,12 @@ def filter_3(locs, lens, v_P_1):
     # line 9: (move ...)
     total_4 = lens[LOC_HAND + 1 + v_P_1]
     return total_4'''
-FILTER_B = FILTER_A.replace("filter_3", "filter_7").replace("v_P_1", "v_P_5").replace("total_4", "total_8") \
+FILTER_B = (
+    FILTER_A.replace("filter_3", "filter_7")
+    .replace("v_P_1", "v_P_5")
+    .replace("total_4", "total_8")
     .replace("line 9", "line 21")
+)
 FILTER_C = FILTER_A.replace("filter_3", "filter_9").replace("LOC_HAND", "LOC_PILE")
 CALLER = '''@njit(nogil=True, cache=CACHE, _nrt=False)
 def play(locs, lens):
@@ -41,7 +45,10 @@ def test_names_the_writer_did_not_make_are_never_renamed():
 def test_callers_of_functions_merged_are_compared_through_them():
     """Two callers alike but for which of two merged functions they call are merged too."""
     caller_a = CALLER.replace("def play", "def count_11").replace(" + filter_9(locs, lens, 0)", "")
-    caller_b = caller_a.replace("count_11", "count_12").replace("filter_3", "filter_7") \
+    caller_b = (
+        caller_a.replace("count_11", "count_12")
+        .replace("filter_3", "filter_7")
         .replace("filter_7(locs, lens, 1)", "filter_3(locs, lens, 1)")
+    )
     _, merged = merge_alike([FILTER_A, FILTER_B, caller_a, caller_b], FRESH | {"count_11", "count_12"})
     assert merged == {"filter_7": "filter_3", "count_12": "count_11"}

@@ -79,8 +79,10 @@ def test_misuse_is_a_clear_error():
 
 
 def test_a_game_without_decisions_ends_in_new_state():
-    g = tiny("(do ((repeat 3 (move (top (game iloc STOCK)) (top (game vloc PILE))))))",
-             scoring="(scoring max (size (game vloc PILE)))")
+    g = tiny(
+        "(do ((repeat 3 (move (top (game iloc STOCK)) (top (game vloc PILE))))))",
+        scoring="(scoring max (size (game vloc PILE)))",
+    )
     s = g.new_state(seed=0)
     assert s.is_terminal() and s.returns() == [3, 3] and s.decisions == 0
 

@@ -46,8 +46,10 @@ def _check_game(path, seed_cycles: int) -> None:
         env.reset(seed=1)
         assert all(env.terminations.values()) or all(env.truncations.values())
         env.close()
-        pytest.skip(f"{path.name} offers no decision: PettingZoo's api_test needs a game whose agents "
-                    "are not done right after reset; checked that every agent ends at reset instead")
+        pytest.skip(
+            f"{path.name} offers no decision: PettingZoo's api_test needs a game whose agents "
+            "are not done right after reset; checked that every agent ends at reset instead"
+        )
     _quiet(api_test, pettingzoo_env(path, seed=1), num_cycles=1000)
     _quiet(seed_test, lambda: pettingzoo_env(path), num_cycles=seed_cycles)
 
@@ -57,7 +59,9 @@ def test_pettingzoo_api_and_seed_tests_pass_for_our_games(path):
     _check_game(path, seed_cycles=500)
 
 
-@pytest.mark.parametrize("path", [pytest.param(p, id=p.name, marks=sweep_marks(p)) for p in CORPUS_GAMES] or [NO_CORPUS])
+@pytest.mark.parametrize(
+    "path", [pytest.param(p, id=p.name, marks=sweep_marks(p)) for p in CORPUS_GAMES] or [NO_CORPUS]
+)
 def test_pettingzoo_api_and_seed_tests_pass_for_the_corpus(path):
     _check_game(path, seed_cycles=100)  # fewer cycles per corpus game: the suite's time
 
@@ -68,7 +72,7 @@ HEARTS = GAMES / "hearts.rcy"
 
 def _cards_seen(spec, vec) -> set[int]:
     a, size = spec.sections["cards"]
-    block = vec[a:a + size].reshape(-1, spec.ncards)
+    block = vec[a : a + size].reshape(-1, spec.ncards)
     return set(np.flatnonzero(block.any(0)).tolist())
 
 
@@ -149,13 +153,18 @@ def test_the_training_example_runs_a_few_steps():
 
 # -- OpenSpiel -------------------------------------------------------------------------------
 
+
 def _pyspiel():
-    return pytest.importorskip("pyspiel", reason="the rl extra is not installed (pip install -e '.[rl]'): "
-                                                 "no open_spiel")
+    return pytest.importorskip(
+        "pyspiel", reason="the rl extra is not installed (pip install -e '.[rl]'): no open_spiel"
+    )
 
 
-@pytest.mark.parametrize("path,sims", [(SCHWIMMEN, 5), (HEARTS, 1), (CORPUS / "Hearts4.rcy", 3)],
-                         ids=["schwimmen", "hearts", "corpus-Hearts4"])
+@pytest.mark.parametrize(
+    "path,sims",
+    [(SCHWIMMEN, 5), (HEARTS, 1), (CORPUS / "Hearts4.rcy", 3)],
+    ids=["schwimmen", "hearts", "corpus-Hearts4"],
+)
 def test_openspiel_random_sim_test(path, sims):
     pyspiel = _pyspiel()
     if not path.exists():
@@ -194,8 +203,14 @@ def test_openspiel_ismcts_bot_plays_schwimmen_through_the_adapter():
 
     game = openspiel_game(SCHWIMMEN)
     rng = np.random.RandomState(3)
-    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), uct_c=2.0, max_simulations=20,
-                           random_state=rng, allow_inconsistent_action_sets=True)
+    bot = ismcts.ISMCTSBot(
+        game,
+        mcts.RandomRolloutEvaluator(1, rng),
+        uct_c=2.0,
+        max_simulations=20,
+        random_state=rng,
+        allow_inconsistent_action_sets=True,
+    )
     state = game.new_initial_state()
     for b in (0, 0, 0, 9):
         state.apply_action(b)

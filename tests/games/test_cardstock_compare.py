@@ -12,8 +12,10 @@ import pytest
 from ..conftest import ROOT, SHARED
 
 EXE = SHARED / "cardstock" / "cardstock.exe"
-needs_cardstock = pytest.mark.skipif(shutil.which("mono") is None or not EXE.is_file(),
-                                     reason="CardStock under Mono is not installed (apt-get install mono-runtime)")
+needs_cardstock = pytest.mark.skipif(
+    shutil.which("mono") is None or not EXE.is_file(),
+    reason="CardStock under Mono is not installed (apt-get install mono-runtime)",
+)
 
 # one choice a turn for 10 turns: +1, or a do whose only action is guarded by a false condition
 # (an option without actions, dropped by both engines): every game scores 5 per player
@@ -36,10 +38,22 @@ def _tool(name):
 
 def test_z_scores_of_known_figures():
     cc = _tool("cardstock_compare")
-    r = {"finished": 100, "mean_choices": 10.0, "sd_choices": 2.0, "win_rate": [0.5, 0.6],
-         "score_mean": [1.0, 2.0], "score_sd": [1.0, 0.0]}
-    c = {"finished": 101, "failures": 1, "mean_choices": 11.0, "sd_choices": 2.0, "win_full": [0.5, 0.4],
-         "score_mean": [1.0, 3.0]}
+    r = {
+        "finished": 100,
+        "mean_choices": 10.0,
+        "sd_choices": 2.0,
+        "win_rate": [0.5, 0.6],
+        "score_mean": [1.0, 2.0],
+        "score_sd": [1.0, 0.0],
+    }
+    c = {
+        "finished": 101,
+        "failures": 1,
+        "mean_choices": 11.0,
+        "sd_choices": 2.0,
+        "win_full": [0.5, 0.4],
+        "score_mean": [1.0, 3.0],
+    }
     z = cc.compare(r, c)
     assert z["z_choices"] == pytest.approx(-1 / math.sqrt(4 / 100 + 4 / 101))  # "finished" excludes failures
     w = (60 + 0.4 * 101) / 201  # the pooled win rate
@@ -76,25 +90,53 @@ def test_both_engines_agree_on_a_small_game(tmp_path, capsys):
 
 def test_a_saved_run_is_judged_again_and_a_later_file_replaces_a_row(tmp_path, capsys):
     conf = _tool("conformance")
-    r = {"finished": 100, "played": 100, "step_limit_hits": 0, "mean_choices": 10.0, "sd_choices": 1.0,
-         "win_rate": [0.5, 0.5], "tie_rate": 0.0, "score_mean": [1.0, 1.0], "score_sd": [1.0, 1.0]}
-    c = {"games_run": 100, "finished": 100, "failures": 0, "syntax_errors": 0, "mean_choices": 12.0,
-         "sd_choices": 1.0, "win_full": [0.5, 0.5], "score_mean": [1.0, 1.0], "failure_kinds": {}}
+    r = {
+        "finished": 100,
+        "played": 100,
+        "step_limit_hits": 0,
+        "mean_choices": 10.0,
+        "sd_choices": 1.0,
+        "win_rate": [0.5, 0.5],
+        "tie_rate": 0.0,
+        "score_mean": [1.0, 1.0],
+        "score_sd": [1.0, 1.0],
+    }
+    c = {
+        "games_run": 100,
+        "finished": 100,
+        "failures": 0,
+        "syntax_errors": 0,
+        "mean_choices": 12.0,
+        "sd_choices": 1.0,
+        "win_full": [0.5, 0.5],
+        "score_mean": [1.0, 1.0],
+        "failure_kinds": {},
+    }
     # a folder of games of its own: --from-json reads none, but the tool wants DIR to hold some,
     # and its default (../shared/corpus/cardstock) is absent in a user's clone
     games = tmp_path / "games"
     games.mkdir()
     (games / "Noop.rcy").write_text(NOOP)
     first = tmp_path / "a.json"
-    first.write_text(json.dumps({"games": 100, "rows": [{"game": "Odd", "recycle": r, "cardstock": c},
-                                                        {"game": "GoFish2", "recycle": r, "cardstock": c}]}))
+    first.write_text(
+        json.dumps(
+            {
+                "games": 100,
+                "rows": [
+                    {"game": "Odd", "recycle": r, "cardstock": c},
+                    {"game": "GoFish2", "recycle": r, "cardstock": c},
+                ],
+            }
+        )
+    )
     assert conf.main([str(games), "--cardstock", "--from-json", str(first)]) == 1
     out = capsys.readouterr().out
     assert "| Odd | 100/100 | 10.00 ± 0.10 | 12.00 ± 0.10 | -14.1 |" in out and "DIFFERS: Odd" in out
     assert "| GoFish2 |" in out and "explained: reference bug" in out
     second = tmp_path / "b.json"
-    second.write_text(json.dumps({"games": 100, "rows": [{"game": "Odd", "recycle": r,
-                                                          "cardstock": {**c, "mean_choices": 10.0}}]}))
+    second.write_text(
+        json.dumps({"games": 100, "rows": [{"game": "Odd", "recycle": r, "cardstock": {**c, "mean_choices": 10.0}}]})
+    )
     assert conf.main([str(games), "--cardstock", "--from-json", str(first), str(second)]) == 0
     assert "2 games: 1 agree within 3 standard errors, 1 differ as documented" in capsys.readouterr().out
     (tmp_path / "bad.json").write_text("[1, 2")
@@ -109,12 +151,14 @@ def test_a_second_any_goes_through_the_hand_the_first_one_left():
 
     from ..conftest import tiny
 
-    g = tiny("""(do ((repeat 4 (move (top (game iloc STOCK)) (top ((0 player) iloc HAND))))))
+    g = tiny(
+        """(do ((repeat 4 (move (top (game iloc STOCK)) (top ((0 player) iloc HAND))))))
  (stage player (end (> (game sto T) 0)) (do ((inc (game sto T) 1)))
   (choice ((do (
    (any ((current player) iloc HAND) 'C (move 'C (top (game vloc DISCARD))))
    (any ((current player) iloc HAND) 'C (move 'C (top (game vloc DISCARD)))))))))""",
-             scoring="(scoring max (size ((current player) iloc HAND)))")
+        scoring="(scoring max (size ((current player) iloc HAND)))",
+    )
     st = simulate(g, 40, 1)
     assert st.options_per_decision == 12  # 4 × 3: never the same card twice
     assert st.score_mean[0] == 2  # every option discards two of the four cards (CardStock: 2.81)

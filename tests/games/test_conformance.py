@@ -20,8 +20,14 @@ import pytest
 import recycle
 
 from ..conftest import CORPUS, GAMES, ROOT, requires_corpus, sweep_marks
-from recycle.study.invariants import (InvariantSink, InvariantViolation, check_conservation, check_views, checked_play,
-                         run_rollouts)
+from recycle.study.invariants import (
+    InvariantSink,
+    InvariantViolation,
+    check_conservation,
+    check_views,
+    checked_play,
+    run_rollouts,
+)
 
 # game (file stem) -> why it does not run cleanly yet
 KNOWN_BAD: dict[str, str] = {}
@@ -46,8 +52,10 @@ def assert_conforms(path, rollouts: int = ROLLOUTS) -> None:
     except recycle.RecycleError as exc:
         pytest.fail(f"{path.name} does not load: {exc.format().splitlines()[0]}")
     out = run_rollouts(game, rollouts, seed=0, max_steps=MAX_STEPS, check=True)
-    assert out["errors"] == 0, (f"{path.name}: {out['errors']} of {rollouts} rollouts failed; first "
-                                f"(seed {out['first_error_seed']}): {out['first_error']}")
+    assert out["errors"] == 0, (
+        f"{path.name}: {out['errors']} of {rollouts} rollouts failed; first "
+        f"(seed {out['first_error_seed']}): {out['first_error']}"
+    )
     assert out["finished"] + out["step_limit_hits"] == rollouts
 
 
@@ -125,6 +133,7 @@ def test_conservation_check_catches_a_lost_and_a_doubled_card():
 
 # -- tools/conformance.py ------------------------------------------------------------------
 
+
 def _tool(name):
     spec = importlib.util.spec_from_file_location(f"tool_{name}", ROOT / "tools" / f"{name}.py")
     mod = importlib.util.module_from_spec(spec)
@@ -141,8 +150,11 @@ def test_conformance_tool_table_json_and_exit_status(tmp_path, capsys):
 
     (tmp_path / "Broken.rcy").write_text(SMALL.replace("(scoring", "(scoring (", 1))
     (tmp_path / "Crashing.rcy").write_text(SMALL.replace("(size ((current player) iloc HAND)) 0", "1 2"))
-    (tmp_path / "Forever.rcy").write_text(SMALL.replace("(== (size ((current player) iloc HAND)) 0)", "(== 1 2)")
-                                          .replace("(move 'C (top ((current player) oloc SHOWN)))", "(turn pass)"))
+    (tmp_path / "Forever.rcy").write_text(
+        SMALL.replace("(== (size ((current player) iloc HAND)) 0)", "(== 1 2)").replace(
+            "(move 'C (top ((current player) oloc SHOWN)))", "(turn pass)"
+        )
+    )
     assert conf.main([str(tmp_path), "--rollouts", "3", "--max-steps", "200", "--json"]) == 1
     rows = {r["game"]: r for r in json.loads(capsys.readouterr().out)["games"]}
     assert rows["Good"]["finished"] == 3 and rows["Good"]["errors"] == 0

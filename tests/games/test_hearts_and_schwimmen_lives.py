@@ -24,8 +24,21 @@ from recycle.lang.forms.values import MoveEvent
 
 from ..conftest import GAMES
 
-RANKS = {"TWO": 2, "THREE": 3, "FOUR": 4, "FIVE": 5, "SIX": 6, "SEVEN": 7, "EIGHT": 8, "NINE": 9,
-         "TEN": 10, "J": 11, "Q": 12, "K": 13, "A": 14}
+RANKS = {
+    "TWO": 2,
+    "THREE": 3,
+    "FOUR": 4,
+    "FIVE": 5,
+    "SIX": 6,
+    "SEVEN": 7,
+    "EIGHT": 8,
+    "NINE": 9,
+    "TEN": 10,
+    "J": 11,
+    "Q": 12,
+    "K": 13,
+    "A": 14,
+}
 
 
 class Stop(Exception):
@@ -85,6 +98,7 @@ def chosen_move(group, player, src):
 # Hearts
 # =========================================================================================
 
+
 @pytest.fixture(scope="module")
 def hearts():
     return recycle.load(GAMES / "hearts.rcy")
@@ -143,8 +157,17 @@ def check_hearts_game(game, result, tally: HeartsTally) -> None:
     def start_deal():
         assert max(score()) <= 100, "a deal started after somebody went over 100"
         tally.at_100 += max(score()) == 100
-        deal.update(open=True, index=deal["index"] + 1, tricks=0, broken=False, penalty=[0] * 4,
-                    scores_before=score(), passed=Counter(), played=[], taken=[])
+        deal.update(
+            open=True,
+            index=deal["index"] + 1,
+            tricks=0,
+            broken=False,
+            penalty=[0] * 4,
+            scores_before=score(),
+            passed=Counter(),
+            played=[],
+            taken=[],
+        )
 
     def end_trick():
         played, taken = deal["played"], deal["taken"]
@@ -153,10 +176,12 @@ def check_hearts_game(game, result, tally: HeartsTally) -> None:
         assert len(takers) == 1, "the four cards of a trick went to different players"
         lead_suit = attrs[played[0][0]]["SUIT"]
         assert len({p for _, p in played}) == 4, "a player played twice to one trick"
-        _best_card, best_player = max(((c, p) for c, p in played if attrs[c]["SUIT"] == lead_suit),
-                                     key=lambda cp: RANKS[attrs[cp[0]]["RANK"]])
+        _best_card, best_player = max(
+            ((c, p) for c, p in played if attrs[c]["SUIT"] == lead_suit), key=lambda cp: RANKS[attrs[cp[0]]["RANK"]]
+        )
         assert takers == {best_player}, (
-            f"trick {[game.card_name(c) for c, _ in played]} won by P{takers} instead of P{best_player}")
+            f"trick {[game.card_name(c) for c, _ in played]} won by P{takers} instead of P{best_player}"
+        )
         if any(attrs[c]["SUIT"] == "HEARTS" or (is_qs(attrs[c]) and lead_suit != "SPADES") for c, _ in played):
             deal["broken"] = True
         deal["tricks"] += 1
@@ -245,7 +270,8 @@ def check_hearts_game(game, result, tally: HeartsTally) -> None:
             legal = legal_plays(held_attrs, lead_suit, first, deal["broken"])
             assert d.options == len(legal), (
                 f"P{p} had {d.options} options, the rules allow {len(legal)} "
-                f"({'lead' if lead_suit is None else 'follow ' + lead_suit})")
+                f"({'lead' if lead_suit is None else 'follow ' + lead_suit})"
+            )
             assert mv.card in legal
             if first:
                 tally.first_lead.append(d.options)
@@ -334,6 +360,7 @@ def test_hearts_passing_happens_three_deals_in_four(hearts_tally):
 
 # -- shooting the moon -------------------------------------------------------------------
 
+
 class MoonPuppet:
     """Plays one seat of a deal meant for seat ``shooter`` to shoot the moon.
 
@@ -397,7 +424,8 @@ class MoonPuppet:
             else:
                 top = played[self.shooter]
                 shooter_winning = attrs[top]["SUIT"] == lead_suit and all(
-                    attrs[c]["SUIT"] != lead_suit or self.rank(c) <= self.rank(top) for c in played.values())
+                    attrs[c]["SUIT"] != lead_suit or self.rank(c) <= self.rank(top) for c in played.values()
+                )
             if shooter_winning:
                 pick = max(legal_in_order, key=lambda c: (penalty(attrs[c]), self.rank(c)))
             else:
@@ -462,8 +490,7 @@ def with_deduct_shoot(hearts, value: int):
     return recycle.loads(text, "hearts.rcy")
 
 
-@pytest.mark.parametrize("deduct, expected", [(None, [0, 26, 26, 26]), (0, [0, 26, 26, 26]),
-                                              (1, [-26, 0, 0, 0])])
+@pytest.mark.parametrize("deduct, expected", [(None, [0, 26, 26, 26]), (0, [0, 26, 26, 26]), (1, [-26, 0, 0, 0])])
 def test_hearts_shoot_the_moon(hearts, moon_seed, deduct, expected):
     """The moon is settled by an option chosen in advance, "+26 to the others" by default
     (the manual: Deduct Shoot is selected from the Options menu), not by a choice in play."""
@@ -491,8 +518,9 @@ def test_hearts_shoot_the_moon(hearts, moon_seed, deduct, expected):
     assert len(sink.picks) > 40
     # the scores were changed by the game, not by a player's decision; a second deal followed
     changed = {ev.slot: ev.value for ev in sink if type(ev) is not MoveEvent and ev.slot.startswith("SCORE")}
-    assert {k: v for k, v in changed.items() if v} == ({"SCORE(P1)": 26, "SCORE(P2)": 26, "SCORE(P3)": 26} if expected[0] == 0
-                       else {"SCORE(P0)": -26})
+    assert {k: v for k, v in changed.items() if v} == (
+        {"SCORE(P1)": 26, "SCORE(P2)": 26, "SCORE(P3)": 26} if expected[0] == 0 else {"SCORE(P0)": -26}
+    )
     assert all(ev.chooser is None for ev in sink if type(ev) is not MoveEvent and ev.slot.startswith("SCORE"))
     assert s.sto("game", "DEAL") == 1
 
@@ -501,8 +529,10 @@ def test_hearts_deduct_is_automatic_when_someone_is_26_below(hearts, moon_seed):
     # P1 starts 30 points below the shooter: "+26 to the others" would not be fair, CardShark
     # deducts whatever the option says
     source = (GAMES / "hearts.rcy").read_text(encoding="utf-8")
-    text = source.replace("(set (game sto MOON) 0)\n   (all player 'P",
-                          "(set (game sto MOON) 0)\n   (set ((0 player) sto SCORE) 30)\n   (all player 'P")
+    text = source.replace(
+        "(set (game sto MOON) 0)\n   (all player 'P",
+        "(set (game sto MOON) 0)\n   (set ((0 player) sto SCORE) 30)\n   (all player 'P",
+    )
     assert text != source
     sink = play_puppets(recycle.loads(text, "hearts.rcy"), moon_seed, shooter=0, moon=0)
     assert [sink.state.sto(p, "SCORE") for p in range(4)] == [30 - 26, 0, 0, 0]
@@ -531,6 +561,7 @@ def test_hearts_a_score_of_exactly_100_plays_on(hearts, hearts_tally):
 # =========================================================================================
 # Schwimmen with lives
 # =========================================================================================
+
 
 @pytest.fixture(scope="module")
 def schwimmen():
@@ -623,9 +654,20 @@ def schwimmen_rounds(game, result_events, choices, decisions, tally: SchwimmenTa
         afloat = {p for p in range(n) if not sunk()[p]}
         assert all(v >= 0 for v in lives()), "negative lives"
         rnd.clear()
-        rnd.update(open=True, lives_before=lives(), sunk_before=sunk(), afloat=afloat, dealt=set(),
-                   dealer=None, turns=[], knock_turn=None, to_middle=[], instant=None, passes_in_row=0,
-                   discarded=0)
+        rnd.update(
+            open=True,
+            lives_before=lives(),
+            sunk_before=sunk(),
+            afloat=afloat,
+            dealt=set(),
+            dealer=None,
+            turns=[],
+            knock_turn=None,
+            to_middle=[],
+            instant=None,
+            passes_in_row=0,
+            discarded=0,
+        )
 
     def after_dealer_choice():
         # the hand not taken went face up to the middle
@@ -657,7 +699,8 @@ def schwimmen_rounds(game, result_events, choices, decisions, tally: SchwimmenTa
                     exp_l[p] -= 1
         after_l, after_s = lives(), sunk()
         assert after_l == exp_l and after_s == exp_s, (
-            f"values {values}, lives {before_l} -> {after_l} (expected {exp_l}), sunk {before_s} -> {after_s}")
+            f"values {values}, lives {before_l} -> {after_l} (expected {exp_l}), sunk {before_s} -> {after_s}"
+        )
         assert all(v >= 0 for v in after_l)
         # how the round ended
         turns = rnd["turns"]
@@ -670,8 +713,17 @@ def schwimmen_rounds(game, result_events, choices, decisions, tally: SchwimmenTa
             assert special(hs), "a round ended with no knock, no 31/Fire and a full stock"
         if over:
             assert rnd["passes_in_row"] == len(afloat)
-        rec = dict(rnd, values=values, losers=losers if counted else set(), fire=fire, hands=hs, counted=counted,
-                   lives_after=after_l, sunk_after=after_s, afloat_after={p for p in range(n) if not after_s[p]})
+        rec = dict(
+            rnd,
+            values=values,
+            losers=losers if counted else set(),
+            fire=fire,
+            hands=hs,
+            counted=counted,
+            lives_after=after_l,
+            sunk_after=after_s,
+            afloat_after={p for p in range(n) if not after_s[p]},
+        )
         rounds.append(rec)
         tally.rounds += 1
         tally.fire += bool(fire)
@@ -723,8 +775,12 @@ def schwimmen_rounds(game, result_events, choices, decisions, tally: SchwimmenTa
             if not rounds:
                 tally.first_dealers[p] += 1
             assert d.options == 2
-            rnd.update(dealer=p, exchanged=d.chosen == 1, hand_before=rp.cards(p, "iloc", "HAND"),
-                       extra_before=rp.cards("game", "iloc", "EXTRA"))
+            rnd.update(
+                dealer=p,
+                exchanged=d.chosen == 1,
+                hand_before=rp.cards(p, "iloc", "HAND"),
+                extra_before=rp.cards("game", "iloc", "EXTRA"),
+            )
             assert len(rnd["hand_before"]) == len(rnd["extra_before"]) == 3
             tally.exchanges[d.chosen] += 1
         else:
@@ -933,8 +989,11 @@ def test_schwimmen_dealer_keeps_or_exchanges(schwimmen, choice):
 
 def drawn_cards(game, r) -> dict:
     """The card each player drew for the first deal, from a recorded game's events."""
-    return {game.layout.info(ev.dst).owner: ev.card for ev in r.events
-            if type(ev) is MoveEvent and ev.dst is not None and game.layout.info(ev.dst).name == "DRAW"}
+    return {
+        game.layout.info(ev.dst).owner: ev.card
+        for ev in r.events
+        if type(ev) is MoveEvent and ev.dst is not None and game.layout.info(ev.dst).name == "DRAW"
+    }
 
 
 def test_schwimmen_first_dealer_is_drawn(schwimmen):
@@ -954,10 +1013,14 @@ def test_schwimmen_first_dealer_is_drawn(schwimmen):
         if ranks.count(attrs[drawn[best]]["RANK"]) > 1:
             found.setdefault("suit decides", seed)  # two drew the highest rank
         # the drawn cards went back: the first round is dealt from the whole pack
-        assert all(game_loc == "STOCK" for game_loc in
-                   [schwimmen.layout.info(ev.dst).name for ev in r.events
-                    if type(ev) is MoveEvent and ev.src is not None
-                    and schwimmen.layout.info(ev.src).name == "DRAW"])
+        assert all(
+            game_loc == "STOCK"
+            for game_loc in [
+                schwimmen.layout.info(ev.dst).name
+                for ev in r.events
+                if type(ev) is MoveEvent and ev.src is not None and schwimmen.layout.info(ev.src).name == "DRAW"
+            ]
+        )
     assert set(found) == {"not P0", "suit decides"}, found
 
 
@@ -974,4 +1037,3 @@ def test_schwimmen_round_that_sinks_everybody_is_dealt_again(schwimmen):
                 assert rounds[k + 1]["afloat"] == rec["afloat"]
                 return
     pytest.fail("no round in 300 games would have sunk everybody afloat")
-

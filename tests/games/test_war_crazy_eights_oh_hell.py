@@ -15,8 +15,21 @@ from recycle.lang.forms.values import MoveEvent
 
 from ..conftest import GAMES, ConservationCheck
 
-RANKS = {"TWO": 2, "THREE": 3, "FOUR": 4, "FIVE": 5, "SIX": 6, "SEVEN": 7, "EIGHT": 8, "NINE": 9,
-         "TEN": 10, "J": 11, "Q": 12, "K": 13, "A": 14}
+RANKS = {
+    "TWO": 2,
+    "THREE": 3,
+    "FOUR": 4,
+    "FIVE": 5,
+    "SIX": 6,
+    "SEVEN": 7,
+    "EIGHT": 8,
+    "NINE": 9,
+    "TEN": 10,
+    "J": 11,
+    "Q": 12,
+    "K": 13,
+    "A": 14,
+}
 SUITS = ("HEARTS", "DIAMONDS", "CLUBS", "SPADES")
 
 
@@ -37,6 +50,7 @@ def loc_name(game, i):
 # =========================================================================================
 # War
 # =========================================================================================
+
 
 @pytest.fixture(scope="module")
 def war():
@@ -104,6 +118,7 @@ def test_war_fixed_seed_transcript(war):
 # Crazy Eights
 # =========================================================================================
 
+
 @pytest.fixture(scope="module")
 def eights():
     return load("crazy-eights.rcy")
@@ -155,20 +170,29 @@ def test_crazy_eights_options_follow_the_rules(eights):
         r = eights.play(seed=seed, record=sink, on_decision=check)
         s = r.state
         hands = [s.location(p, "iloc", "HAND") for p in range(3)]
-        total = sum(map(len, hands)) + len(s.location("game", "iloc", "STOCK")) \
-            + len(s.location("game", "vloc", "DISCARD")) + len(s.location("game", "vloc", "KEEP"))
+        total = (
+            sum(map(len, hands))
+            + len(s.location("game", "iloc", "STOCK"))
+            + len(s.location("game", "vloc", "DISCARD"))
+            + len(s.location("game", "vloc", "KEEP"))
+        )
         assert total == 52
-        penalty = [sum({"EIGHT": 50, "J": 10, "Q": 10, "K": 10, "A": 1}.get(attrs[c]["RANK"],
-                                                                          RANKS.get(attrs[c]["RANK"], 0))
-                       for c in h) for h in hands]
+        penalty = [
+            sum(
+                {"EIGHT": 50, "J": 10, "Q": 10, "K": 10, "A": 1}.get(attrs[c]["RANK"], RANKS.get(attrs[c]["RANK"], 0))
+                for c in h
+            )
+            for h in hands
+        ]
         assert r.scores == penalty
         assert any(not h for h in hands) or s.sto("game", "PASSES") >= 3
     assert all(seen[k] > 0 for k in ("draw", "eight", "play"))
 
 
 def test_crazy_eights_player_count_and_deal():
-    two = recycle.loads((GAMES / "crazy-eights.rcy").read_text().replace("(declare 3 'NUMP)", "(declare 2 'NUMP)"),
-                        "crazy-eights.rcy")
+    two = recycle.loads(
+        (GAMES / "crazy-eights.rcy").read_text().replace("(declare 3 'NUMP)", "(declare 2 'NUMP)"), "crazy-eights.rcy"
+    )
     s = two.new_state(seed=4)
     assert [len(s.location(p, "iloc", "HAND")) for p in range(2)] == [7, 7]
     s = load("crazy-eights.rcy").new_state(seed=4)
@@ -185,6 +209,7 @@ def test_crazy_eights_fixed_seed_transcript(eights):
 # Oh Hell
 # =========================================================================================
 
+
 @pytest.fixture(scope="module")
 def ohhell():
     return load("oh-hell.rcy")
@@ -200,13 +225,22 @@ def test_oh_hell_bids_tricks_and_scores(ohhell):
 
         def check(s, p, options, index):
             cards = s.sto("game", "CARDS")
-            if s.sto("game", "BIDS") < 4 and not any(s.location(q, "vloc", "TRICK") for q in range(4)) \
-                    and len(s.location(p, "iloc", "HAND")) == cards:
+            if (
+                s.sto("game", "BIDS") < 4
+                and not any(s.location(q, "vloc", "TRICK") for q in range(4))
+                and len(s.location(p, "iloc", "HAND")) == cards
+            ):
                 # bidding: 0..cards, except the dealer's bid that makes the sum come out
                 nonlocal hooked
                 if s.sto("game", "BIDS") == 0:
-                    deals.append({"cards": cards, "trump": string(s, "game", "TRUMP"), "tricks": [0] * 4,  # noqa: B023
-                                  "scores": [s.sto(q, "SCORE") for q in range(4)]})
+                    deals.append(  # noqa: B023 - called within its iteration
+                        {
+                            "cards": cards,
+                            "trump": string(s, "game", "TRUMP"),
+                            "tricks": [0] * 4,
+                            "scores": [s.sto(q, "SCORE") for q in range(4)],
+                        }
+                    )
                 last = s.sto("game", "BIDS") == 3
                 forbidden = cards - s.sto("game", "BIDSUM")
                 expected = cards + 1 - (1 if last and 0 <= forbidden <= cards else 0)
@@ -231,6 +265,7 @@ def test_oh_hell_bids_tricks_and_scores(ohhell):
                     def power(cp):
                         a = attrs[cp[0]]
                         return (a["SUIT"] == trump, a["SUIT"] == lead, RANKS[a["RANK"]])  # noqa: B023 - max() calls it here
+
                     winner = max(played, key=power)[1]
                     # the deal this trick belongs to: count tricks so far
                     done = sum(sum(d["tricks"]) for d in deals)

@@ -36,7 +36,7 @@ def failing(g, seed: int) -> str:
 
 
 def plays(g, seed: int) -> str:
-    """"ok" when the game ``seed`` plays to its end alike watched and as a random rollout."""
+    """ "ok" when the game ``seed`` plays to its end alike watched and as a random rollout."""
     a, b = g.play(seed=seed, record=True), g.random_rollout(seed)
     assert (a.scores, [list(x) for x in a.state.locs]) == (b.scores, [list(x) for x in b.locs])
     return "ok"
@@ -61,14 +61,22 @@ def test_highest_card_of_a_union_and_its_owner_with_ties():
     assert len(winners) > 3
 
 
-@pytest.mark.parametrize("flow, message", [
-    ("(do ((cycle next (owner (max (union (all player 'P ('P vloc TRICK))) using (game points PTS))))))",
-     "no card"),
-    ("(do ((cycle next (owner (max (union (game iloc STOCK)) using (game points PTS))))))", "which no player owns"),
-    ("(do ((set (game points PTS) (((RANK : A) 9223372036854775807))) (repeat 2 (move (top (game iloc STOCK)) "
-     "(top (game vloc W)))) (set ((current player) sto S) (sum (union (game iloc STOCK) (game vloc W) (game vloc W)) "
-     "using (game points PTS)))))", "overflow"),
-])
+@pytest.mark.parametrize(
+    "flow, message",
+    [
+        (
+            "(do ((cycle next (owner (max (union (all player 'P ('P vloc TRICK))) using (game points PTS))))))",
+            "no card",
+        ),
+        ("(do ((cycle next (owner (max (union (game iloc STOCK)) using (game points PTS))))))", "which no player owns"),
+        (
+            "(do ((set (game points PTS) (((RANK : A) 9223372036854775807))) (repeat 2 (move (top (game iloc STOCK)) "
+            "(top (game vloc W)))) (set ((current player) sto S) (sum (union (game iloc STOCK) (game vloc W) (game vloc W)) "
+            "using (game points PTS)))))",
+            "overflow",
+        ),
+    ],
+)
 def test_rare_cases_fail_alike(flow, message):
     assert message in failing(ref(game(flow)), 3)
 
@@ -124,13 +132,16 @@ def test_every_budget_runs_out_at_a_form_or_finishes():
 BIG = "(create deck (game iloc STOCK) (deck (RANK (A, B, C, D, E, F, G, H, I, J, K, L, M)) (SUIT (X, Y))))"
 
 
-@pytest.mark.parametrize("inner", [
-    # over groups of a hand
-    "(or (any (partition RANK ('P iloc HAND)) 'G (== (sum 'G using (game points PTS)) 8)) "
-    "(any (partition SUIT ('P iloc HAND)) 'G (== (sum 'G using (game points PTS)) 9)))",
-    # a loop over more than a few cards
-    "(any ('P iloc HAND) 'C (and (== (cardatt RANK 'C) M) (== (size ('P iloc HAND)) 10)))",
-])
+@pytest.mark.parametrize(
+    "inner",
+    [
+        # over groups of a hand
+        "(or (any (partition RANK ('P iloc HAND)) 'G (== (sum 'G using (game points PTS)) 8)) "
+        "(any (partition SUIT ('P iloc HAND)) 'G (== (sum 'G using (game points PTS)) 9)))",
+        # a loop over more than a few cards
+        "(any ('P iloc HAND) 'C (and (== (cardatt RANK 'C) M) (== (size ('P iloc HAND)) 10)))",
+    ],
+)
 def test_conditions_over_a_hand_end_games(inner):
     flow = f"""(do ((shuffle (game iloc STOCK))
       (all player 'P (repeat 12 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))
@@ -159,12 +170,15 @@ def test_arithmetic_in_a_value_overflows_with_its_message():
     assert fast.play(seed=1).scores == [8, 0]
 
 
-@pytest.mark.parametrize("swap", [
-    # two cards, possibly of the same location (both places are found before either changes)
-    "(any ((current player) iloc HAND) 'A (any (union ((current player) iloc HAND) (game iloc STOCK)) 'B (swap 'A 'B)))",
-    # two locations
-    "(swap ((current player) iloc HAND) (game iloc STOCK))",
-])
+@pytest.mark.parametrize(
+    "swap",
+    [
+        # two cards, possibly of the same location (both places are found before either changes)
+        "(any ((current player) iloc HAND) 'A (any (union ((current player) iloc HAND) (game iloc STOCK)) 'B (swap 'A 'B)))",
+        # two locations
+        "(swap ((current player) iloc HAND) (game iloc STOCK))",
+    ],
+)
 def test_swaps_keep_every_card_once(swap):
     flow = f"""(do ({DEAL} (stage player (end (> (game sto T) 5))
       (do ((inc (game sto T)) (choice ((turn pass) {swap}))
@@ -191,12 +205,15 @@ def test_a_string_set_from_the_top_card_and_a_map_found_by_it():
     assert "" in fast.random_rollout(1).strs
 
 
-@pytest.mark.parametrize("cond", [
-    # over groups of the current hand
-    "(any (partition RANK ((current player) iloc HAND)) 'G (== (size 'G) 2))",
-    # a loop over the hand's cards
-    "(any ((current player) iloc HAND) 'C (and (== (cardatt RANK 'C) M) (> (size ((current player) iloc HAND)) 9)))",
-])
+@pytest.mark.parametrize(
+    "cond",
+    [
+        # over groups of the current hand
+        "(any (partition RANK ((current player) iloc HAND)) 'G (== (size 'G) 2))",
+        # a loop over the hand's cards
+        "(any ((current player) iloc HAND) 'C (and (== (cardatt RANK 'C) M) (> (size ((current player) iloc HAND)) 9)))",
+    ],
+)
 def test_conditions_on_the_current_hand_score(cond):
     flow = f"""(do ((shuffle (game iloc STOCK))
       (all player 'P (repeat 12 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))

@@ -34,9 +34,16 @@ def test_the_compiler_is_driven_by_a_card_table_without_a_game():
     lay = comp.layout
 
     def new_state():
-        return SimpleNamespace(locs=[[] for _ in range(lay.nlocs)], card_loc=[], events=None,
-                               ints=[0] * lay.nints, strs=[""] * lay.nstrs,
-                               points=[table.empty_points] * lay.npoints, work=10_000, pstack=[[0, None]])
+        return SimpleNamespace(
+            locs=[[] for _ in range(lay.nlocs)],
+            card_loc=[],
+            events=None,
+            ints=[0] * lay.nints,
+            strs=[""] * lay.nstrs,
+            points=[table.empty_points] * lay.npoints,
+            work=10_000,
+            pstack=[[0, None]],
+        )
 
     s = new_state()
     env = [None] * comp.nslots
@@ -70,8 +77,9 @@ def reaches_into_the_game(text: str) -> list[str]:
             found.append(f"{node.lineno}: PreparedGame")
         elif isinstance(node, ast.Attribute) and node.attr in ("game", "PreparedGame"):
             found.append(f"{node.lineno}: .{node.attr}")
-        elif isinstance(node, ast.ImportFrom) and ("engine" in (node.module or "").split(".")
-                                                   or any(a.name == "PreparedGame" for a in node.names)):
+        elif isinstance(node, ast.ImportFrom) and (
+            "engine" in (node.module or "").split(".") or any(a.name == "PreparedGame" for a in node.names)
+        ):
             found.append(f"{node.lineno}: from {'.' * node.level}{node.module} import")
         elif isinstance(node, ast.Import) and any("engine" in a.name.split(".") for a in node.names):
             found.append(f"{node.lineno}: import")
@@ -85,6 +93,9 @@ def test_the_check_finds_a_reach_into_the_game():
 
 
 def test_no_module_of_lang_reaches_into_the_prepared_game():
-    found = {str(p.relative_to(LANG)): hits for p in sorted(LANG.rglob("*.py"))
-             if (hits := reaches_into_the_game(p.read_text(encoding="utf-8")))}
+    found = {
+        str(p.relative_to(LANG)): hits
+        for p in sorted(LANG.rglob("*.py"))
+        if (hits := reaches_into_the_game(p.read_text(encoding="utf-8")))
+    }
     assert not found, found

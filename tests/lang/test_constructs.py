@@ -22,8 +22,10 @@ def names(game, state, owner, kind, name):
 
 
 def test_deck_cartesian_product_order_and_nested_attributes():
-    g = tiny("(do ((turn pass)))", deck="(deck (RANK (A, TWO)) (COLOR (RED (SUIT (HEARTS, DIAMONDS))) "
-                                         "(BLACK (SUIT (CLUBS, SPADES)))))")
+    g = tiny(
+        "(do ((turn pass)))",
+        deck="(deck (RANK (A, TWO)) (COLOR (RED (SUIT (HEARTS, DIAMONDS))) (BLACK (SUIT (CLUBS, SPADES)))))",
+    )
     s = final(g)
     assert names(g, s, *STOCK) == ["A♥", "A♦", "A♣", "A♠", "2♥", "2♦", "2♣", "2♠"]
     assert g.card_attrs[3]["COLOR"] == "BLACK" and g.card_attrs[3]["SUIT"] == "SPADES"
@@ -67,7 +69,9 @@ def test_repeated_deal_moves_as_single_moves_do():
 
 def test_repeat_moving_more_cards_than_there_are_fails_at_the_empty_location():
     g = tiny("(do ((repeat 7 (move (top (game iloc STOCK)) (top (game vloc A))))))")
-    with pytest.raises(recycle.RecycleRuntimeError, match=r"tiny\.rcy:4:23: runtime error: move from the empty location STOCK"):
+    with pytest.raises(
+        recycle.RecycleRuntimeError, match=r"tiny\.rcy:4:23: runtime error: move from the empty location STOCK"
+    ):
         g.play(seed=0)
 
 
@@ -96,12 +100,26 @@ def test_storage_set_inc_dec_bare_inc_and_strings():
     assert (s.sto("game", "X"), s.sto("game", "Y"), s.sto("game", "Z")) == (-4, -1, 7)
 
 
-@pytest.mark.parametrize("expr, value", [
-    ("(// 7 2)", 3), ("(// (- 0 7) 2)", -3), ("(% (- 0 7) 2)", -1), ("(% 7 (- 0 2))", 1),
-    ("(^ 2 10)", 1024), ("(tri 4)", 10), ("(fib 0)", 0), ("(fib 2)", 1), ("(fib 10)", 55),
-    ("(* 3 (+ 1 2))", 9), ("(size (game iloc STOCK))", 6), ("(size (range 1..8))", 8),
-    ("(size (A, B, C))", 3), ("(size player)", 3), ("(size (other player))", 2),
-])
+@pytest.mark.parametrize(
+    "expr, value",
+    [
+        ("(// 7 2)", 3),
+        ("(// (- 0 7) 2)", -3),
+        ("(% (- 0 7) 2)", -1),
+        ("(% 7 (- 0 2))", 1),
+        ("(^ 2 10)", 1024),
+        ("(tri 4)", 10),
+        ("(fib 0)", 0),
+        ("(fib 2)", 1),
+        ("(fib 10)", 55),
+        ("(* 3 (+ 1 2))", 9),
+        ("(size (game iloc STOCK))", 6),
+        ("(size (range 1..8))", 8),
+        ("(size (A, B, C))", 3),
+        ("(size player)", 3),
+        ("(size (other player))", 2),
+    ],
+)
 def test_integer_expressions(expr, value):
     g = tiny(f"(do ((set (game sto R) {expr})))", players=3)
     assert final(g).sto("game", "R") == value
@@ -166,20 +184,26 @@ def test_filter_union_partition_and_top_n():
 
 
 def test_union_of_all_players_locations():
-    g = tiny("""(do ((all player 'P (move (top (game iloc STOCK)) (top ('P vloc H))))
-                     (set (game sto N) (size (union (all player 'P ('P vloc H)))))))""", players=3)
+    g = tiny(
+        """(do ((all player 'P (move (top (game iloc STOCK)) (top ('P vloc H))))
+                     (set (game sto N) (size (union (all player 'P ('P vloc H)))))))""",
+        players=3,
+    )
     assert final(g).sto("game", "N") == 3
 
 
 def test_tuples_subsets_and_runs():
     deck = "(deck (RANK (ONE, TWO, THREE, FOUR)) (SUIT (X, Y)))"
     pts = "(set (game points V) (((RANK : ONE) 1) ((RANK : TWO) 2) ((RANK : THREE) 3) ((RANK : FOUR) 4)))"
-    g = tiny(f"""(do ({pts}
+    g = tiny(
+        f"""(do ({pts}
         (set (game sto PAIRS) (size (tuples 2 (game iloc STOCK) using (game points V))))
         (set (game sto SUBS) (size (subsets (top 3 (game iloc STOCK)))))
         (set (game sto RL) (size (runs largest 3 (game iloc STOCK) using (game points V))))
         (set (game sto RA) (size (runs all 2 (filter (game iloc STOCK) 'C (== (cardatt SUIT 'C) X))
-                                         using (game points V))))))""", deck=deck)
+                                         using (game points V))))))""",
+        deck=deck,
+    )
     s = final(g)
     assert s.sto("game", "PAIRS") == 4  # one pair per rank
     assert s.sto("game", "SUBS") == 8
@@ -204,17 +228,26 @@ def test_boolean_any_all_and_or_not():
     assert final(g).sto("game", "OK") == 1
 
 
-@pytest.mark.parametrize("cond, expected", [
-    ("(and (== 1 1) (== 2 2) (== 3 3))", 1), ("(and (== 1 1) (== 2 2) (== 3 4))", 0),
-    ("(and (== 1 1) (== 2 2) (== 3 3) (== 4 4))", 1), ("(and (== 1 1) (== 2 3) (== 3 3) (== 4 4))", 0),
-    ("(or (== 1 2) (== 2 3) (== 3 3))", 1), ("(or (== 1 2) (== 2 3) (== 3 4))", 0),
-    ("(or (== 1 2) (== 2 3) (== 3 4) (== 4 4))", 1), ("(or (== 1 2) (== 2 3) (== 3 4) (== 4 5))", 0),
-    ("(== (game str S) HELLO)", 1), ("(!= (game str S) HELLO)", 0), ("(== (game str T) HELLO)", 0),
-    ("(any (game iloc STOCK) 'C (== (cardatt SUIT 'C) Y))", 1),
-    ("(all (game iloc STOCK) 'C (!= (cardatt RANK 'C) D))", 1),
-    ("(all (game iloc STOCK) 'C (== (cardatt SUIT 'C) Y))", 0),
-    ("(== (size (filter (game iloc STOCK) 'C (!= (cardatt RANK 'C) A))) 4)", 1),
-])
+@pytest.mark.parametrize(
+    "cond, expected",
+    [
+        ("(and (== 1 1) (== 2 2) (== 3 3))", 1),
+        ("(and (== 1 1) (== 2 2) (== 3 4))", 0),
+        ("(and (== 1 1) (== 2 2) (== 3 3) (== 4 4))", 1),
+        ("(and (== 1 1) (== 2 3) (== 3 3) (== 4 4))", 0),
+        ("(or (== 1 2) (== 2 3) (== 3 3))", 1),
+        ("(or (== 1 2) (== 2 3) (== 3 4))", 0),
+        ("(or (== 1 2) (== 2 3) (== 3 4) (== 4 4))", 1),
+        ("(or (== 1 2) (== 2 3) (== 3 4) (== 4 5))", 0),
+        ("(== (game str S) HELLO)", 1),
+        ("(!= (game str S) HELLO)", 0),
+        ("(== (game str T) HELLO)", 0),
+        ("(any (game iloc STOCK) 'C (== (cardatt SUIT 'C) Y))", 1),
+        ("(all (game iloc STOCK) 'C (!= (cardatt RANK 'C) D))", 1),
+        ("(all (game iloc STOCK) 'C (== (cardatt SUIT 'C) Y))", 0),
+        ("(== (size (filter (game iloc STOCK) 'C (!= (cardatt RANK 'C) A))) 4)", 1),
+    ],
+)
 def test_conditions_of_many_parts_strings_and_card_attributes(cond, expected):
     g = tiny(f"(do ((set (game str S) HELLO) ({cond} (set (game sto OK) 1))))")
     assert final(g).sto("game", "OK") == expected
@@ -257,13 +290,16 @@ def test_stage_checks_end_before_the_first_turn():
 
 def test_stage_turn_order_and_nested_stage_starts_with_current():
     # the outer stage gives each player one turn; the inner one runs two turns from the current player
-    g = tiny("""(stage player (end (== (game sto ROUND) 3))
+    g = tiny(
+        """(stage player (end (== (game sto ROUND) 3))
                  (do ((inc (game sto ROUND))
                       (set ((current player) sto SEEN) (game sto ROUND))))
                  (stage player (end (== (game sto INNER) 2))
                    (inc (game sto INNER))
                    (inc ((current player) sto INNERTURNS)))
-                 (do ((set (game sto INNER) 0))))""", players=3)
+                 (do ((set (game sto INNER) 0))))""",
+        players=3,
+    )
     s = final(g)
     assert [s.sto(p, "SEEN") for p in range(3)] == [1, 2, 3]
     assert [s.sto(p, "INNERTURNS") for p in range(3)] == [2, 2, 2]
@@ -299,10 +335,12 @@ def test_cycle_current_switches_immediately():
 
 
 def test_teams_and_team_stage():
-    g = tiny("""(stage team (end (== (game sto T) 2))
+    g = tiny(
+        """(stage team (end (== (game sto T) 2))
                   (do ((inc (game sto T)) (inc ((current team) sto TURNS))
                        (set ((team (0 player)) sto MINE) 5))))""",
-             players=4)
+        players=4,
+    )
     text = g.source.text.replace("(create players 4)", "(create players 4) (create teams (0, 2) (1, 3))")
     g = recycle.loads(text)
     s = final(g)
@@ -360,15 +398,18 @@ def test_step_limit_stops_a_game_that_never_ends():
     assert "500 steps" in str(info.value) and "(stage ...)" in str(info.value)
 
 
-@pytest.mark.parametrize("body, words", [
-    ("(do ((move (top (game iloc STOCK)) (top (union (game iloc STOCK))))))", "physical location"),
-    ("(do ((inc (game sto X) 'NOPE)))", "unknown variable 'NOPE"),
-    ("(do ((frobnicate 1)))", "expected an action"),
-    ("(do ((set (game sto X) HELLO)))", "expected an integer"),
-    # found by tools/fuzz.py: a choice nested in an option (here inside an any) crashed
-    ("(choice ((any (range 1..2) 'I (choice ((turn pass))))))", "cannot stand inside the options of a choice"),
-    ("(choice (((== 1 1) (stage player (end (== 1 1)) (turn pass)))))", "(stage ...) cannot stand inside"),
-])
+@pytest.mark.parametrize(
+    "body, words",
+    [
+        ("(do ((move (top (game iloc STOCK)) (top (union (game iloc STOCK))))))", "physical location"),
+        ("(do ((inc (game sto X) 'NOPE)))", "unknown variable 'NOPE"),
+        ("(do ((frobnicate 1)))", "expected an action"),
+        ("(do ((set (game sto X) HELLO)))", "expected an integer"),
+        # found by tools/fuzz.py: a choice nested in an option (here inside an any) crashed
+        ("(choice ((any (range 1..2) 'I (choice ((turn pass))))))", "cannot stand inside the options of a choice"),
+        ("(choice (((== 1 1) (stage player (end (== 1 1)) (turn pass)))))", "(stage ...) cannot stand inside"),
+    ],
+)
 def test_compile_errors_are_positioned(body, words):
     with pytest.raises(recycle.RecycleError) as info:
         tiny(body)
@@ -396,8 +437,10 @@ def test_scores_mid_game_read_the_declared_variables():
 
 
 def test_simulate_gives_the_same_figures_whatever_the_number_of_workers():
-    g = tiny("(stage player (end (> (game sto X) 5)) (choice ((inc (game sto X)) (inc (game sto X) 2))))",
-             scoring="(scoring max (game sto X))")
+    g = tiny(
+        "(stage player (end (> (game sto X) 5)) (choice ((inc (game sto X)) (inc (game sto X) 2))))",
+        scoring="(scoring max (game sto X))",
+    )
     one, two = recycle.simulate(g, 60, seed=4), recycle.simulate(g, 60, seed=4, workers=2)
     timing = {"rollouts_per_second", "seconds"}
     a = {k: v for k, v in one.to_dict().items() if k not in timing}

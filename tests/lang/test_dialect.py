@@ -23,13 +23,24 @@ runner = CliRunner()
 DECK = "(deck (RANK (A, B, C)) (SUIT (X, Y)))"
 
 
-def game(body: str, players: int = 3, teams: str = "", scoring: str = "(scoring max 0)", declare: str = "",
-         engine: str = "reference", name: str = "t.rcy"):
-    return recycle.loads(f"""(game {declare}
+def game(
+    body: str,
+    players: int = 3,
+    teams: str = "",
+    scoring: str = "(scoring max 0)",
+    declare: str = "",
+    engine: str = "reference",
+    name: str = "t.rcy",
+):
+    return recycle.loads(
+        f"""(game {declare}
  (setup (create players {players}) {teams}
   (create deck (game iloc STOCK) {DECK}))
  {body}
- {scoring})""", name, engine=engine)
+ {scoring})""",
+        name,
+        engine=engine,
+    )
 
 
 def final(body: str, **kw):
@@ -102,8 +113,7 @@ def test_plus_and_times_take_more_operands():
 
 def test_operand_errors():
     assert "t.rcy:4:25: error: (+ A B ...) takes two or more integers" in error("(do ((set (game sto X) (+ 1))))")
-    assert "(- A B) takes exactly two integers (only + and * take more)" in error(
-        "(do ((set (game sto X) (- 1 2 3))))")
+    assert "(- A B) takes exactly two integers (only + and * take more)" in error("(do ((set (game sto X) (- 1 2 3))))")
     msg = error("(do ((set (game sto X) (* 4294967296 4294967296 2))))")
     assert "t.rcy:4:25: runtime error: integer overflow (beyond 64 bits)" in msg
 
@@ -117,16 +127,19 @@ def test_teams_listed_from_0_or_from_1_are_the_same_teams(teams):
 
 def test_teams_naming_both_0_and_n_are_an_error_and_naming_neither_a_warning():
     msg = error("(do ((turn pass)))", players=4, teams="(create teams (0, 4) (1, 2))")
-    assert msg.startswith("t.rcy:2:42: error: these teams name both player 0 and player 4: number the players "
-                          "0..3 or 1..4, not both")
+    assert msg.startswith(
+        "t.rcy:2:42: error: these teams name both player 0 and player 4: number the players 0..3 or 1..4, not both"
+    )
     assert "a team lists player numbers 0..3 (or 1..4, counted from 1)" in error(
-        "(do ((turn pass)))", players=4, teams="(create teams (5, 1))")
+        "(do ((turn pass)))", players=4, teams="(create teams (5, 1))"
+    )
     # (1, 3) with four players: read from 0 (players 1 and 3), so player 0 is on no team
     g = game("(do ((turn pass)))", players=4, teams="(create teams (1, 3))")
     assert g.play(seed=0).state.team_of == [None, 0, None, 0]
     assert [w.message for w in lint(g.source.forms[0])] == [
         "these teams name neither player 0 nor player 4: they are read as numbered from 0 (0..3), so player 0 "
-        "is on no team"]
+        "is on no team"
+    ]
 
 
 # -- families of locations ---------------------------------------------------------------------
@@ -163,7 +176,8 @@ def test_lint_treats_members_as_locations():
                      (move (top (game vloc PILES 2)) (top (game vloc PILE 1)))
                      (set (game sto N) 2)))""")
     assert [w.message for w in lint(g.source.forms[0])] == [
-        "vloc PILES[2] never receives cards (no move, swap or deck puts cards there): a misspelt name?"]
+        "vloc PILES[2] never receives cards (no move, swap or deck puts cards there): a misspelt name?"
+    ]
 
 
 def test_observation_vector_and_graph_have_the_members():

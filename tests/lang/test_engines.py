@@ -50,8 +50,9 @@ def test_simulate_on_the_reference_interpreter_says_so():
 
 
 def run_recycle(*args, **kw):
-    return subprocess.run([sys.executable, "-m", "recycle", *args], capture_output=True, text=True, cwd=ROOT,
-                          check=False, **kw)
+    return subprocess.run(
+        [sys.executable, "-m", "recycle", *args], capture_output=True, text=True, cwd=ROOT, check=False, **kw
+    )
 
 
 @pytest.mark.parametrize("name", RETIRED)
@@ -87,14 +88,17 @@ def test_compile_command_reports_bad_input(tmp_path):
 
 # -- deeply nested forms load within bounds --------------------------------------------------------
 
+
 def nested_players_loops(depth: int, players: int) -> str:
     """A game whose stage ends on ``depth`` nested ``(any player ...)``."""
     cond = f"(> (size ('P{depth} iloc HAND)) 1)"
     for d in range(depth, 0, -1):
         cond = f"(any player 'P{d} {cond})"
-    return (f"(game (setup (create players {players}) (create deck (game iloc STOCK) (deck (RANK (A, B, C, D))"
-            f" (SUIT (W, X, Y, Z)))))\n (stage player (end {cond})\n  (move (top (game iloc STOCK))"
-            " (top ((current player) iloc HAND))))\n (scoring max 0))\n")
+    return (
+        f"(game (setup (create players {players}) (create deck (game iloc STOCK) (deck (RANK (A, B, C, D))"
+        f" (SUIT (W, X, Y, Z)))))\n (stage player (end {cond})\n  (move (top (game iloc STOCK))"
+        " (top ((current player) iloc HAND))))\n (scoring max 0))\n"
+    )
 
 
 LOAD_AND_MEASURE = f"""
@@ -107,6 +111,7 @@ print(g.engine, {PEAK_MB})
 
 def limit_memory():
     import resource
+
     resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))  # a runaway fails, not the machine
 
 
@@ -119,8 +124,15 @@ def test_nested_players_loops_load_within_bounds(tmp_path, depth, players):
     path.write_text(nested_players_loops(depth, players))
     assert path.stat().st_size < 700
     env = dict(os.environ, RECYCLE_NO_CACHE="1")
-    r = subprocess.run([sys.executable, "-c", LOAD_AND_MEASURE, str(path)], capture_output=True, text=True,
-                       cwd=ROOT, env=env, preexec_fn=limit_memory, check=False)
+    r = subprocess.run(
+        [sys.executable, "-c", LOAD_AND_MEASURE, str(path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        preexec_fn=limit_memory,
+        check=False,
+    )
     assert r.returncode == 0, r.stderr[-800:]
     engine, rss_mb = r.stdout.split()
     assert engine == "reference" and int(rss_mb) < 300

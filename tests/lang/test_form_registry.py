@@ -115,18 +115,87 @@ def test_the_derived_tables_are_those_the_compiler_was_written_with():
     only = REGISTRY.only
     assert only[Kind.GROUPS] == {"partition", "tuples", "subsets", "runs"}
     assert only[Kind.LOC] == {"union", "intersect", "disjunction", "sort", "filter", "run"}
-    assert only[Kind.INT] == {"+", "-", "*", "//", "%", "^", "tri", "fib", "random", "size", "sum", "score",
-                              "scoremax", "scoremin", "pid"}
+    assert only[Kind.INT] == {
+        "+",
+        "-",
+        "*",
+        "//",
+        "%",
+        "^",
+        "tri",
+        "fib",
+        "random",
+        "size",
+        "sum",
+        "score",
+        "scoremax",
+        "scoremin",
+        "pid",
+    }
     assert only[Kind.BOOL] == {"and", "or", "not", "==", "!=", "<", ">", "<=", ">="}
     assert REGISTRY.drawing == {"random", "shuffle", "max", "min"}
     assert REGISTRY.binders == {"any", "all", "filter", "let"}
     assert REGISTRY.safe == {
-        "and", "or", "not", "==", "!=", "<", ">", "<=", ">=", "+", "-", "*", "//", "%", "^", "tri", "fib", "size",
-        "sum", "score", "cardatt", "top", "bottom", "partition", "tuples", "subsets", "runs", "union", "intersect",
-        "disjunction", "sort", "range", "actual", "run", "filter", "any", "all", "let", "scoremax", "scoremin", "pid",
-        "member"}
-    assert REGISTRY.expensive == {"partition", "tuples", "subsets", "runs", "sum", "filter", "any", "all", "union",
-                                  "sort", "run", "intersect", "disjunction", "scoremax", "scoremin"}
+        "and",
+        "or",
+        "not",
+        "==",
+        "!=",
+        "<",
+        ">",
+        "<=",
+        ">=",
+        "+",
+        "-",
+        "*",
+        "//",
+        "%",
+        "^",
+        "tri",
+        "fib",
+        "size",
+        "sum",
+        "score",
+        "cardatt",
+        "top",
+        "bottom",
+        "partition",
+        "tuples",
+        "subsets",
+        "runs",
+        "union",
+        "intersect",
+        "disjunction",
+        "sort",
+        "range",
+        "actual",
+        "run",
+        "filter",
+        "any",
+        "all",
+        "let",
+        "scoremax",
+        "scoremin",
+        "pid",
+        "member",
+    }
+    assert REGISTRY.expensive == {
+        "partition",
+        "tuples",
+        "subsets",
+        "runs",
+        "sum",
+        "filter",
+        "any",
+        "all",
+        "union",
+        "sort",
+        "run",
+        "intersect",
+        "disjunction",
+        "scoremax",
+        "scoremin",
+    }
     assert REGISTRY.operators == {"==", "!=", "<", ">", "<=", ">=", "+", "-", "*", "//", "%", "^"}
     assert REGISTRY.puts == {"move": (2,), "remember": (2,), "swap": (1, 2), "create": (2, 3)}
     assert REGISTRY.sets == {"set": 1, "inc": 1, "dec": 1}
@@ -163,10 +232,17 @@ class _Spy:
 
 
 ENTRY_POINTS: dict[str, Callable] = {
-    Kind.INT: FlowCompiler.c_int, Kind.BOOL: FlowCompiler.c_bool, Kind.STR: FlowCompiler.c_str,
-    Kind.CARD: FlowCompiler.c_card, Kind.LOC: FlowCompiler.c_cards, Kind.GROUPS: FlowCompiler.c_groups,
-    Kind.COLL: FlowCompiler.c_coll, Kind.PLAYER: FlowCompiler.c_player, Kind.TEAM: FlowCompiler.c_team,
-    Kind.ACTION: FlowCompiler.c_item, Kind.FLOW: FlowCompiler.c_item,
+    Kind.INT: FlowCompiler.c_int,
+    Kind.BOOL: FlowCompiler.c_bool,
+    Kind.STR: FlowCompiler.c_str,
+    Kind.CARD: FlowCompiler.c_card,
+    Kind.LOC: FlowCompiler.c_cards,
+    Kind.GROUPS: FlowCompiler.c_groups,
+    Kind.COLL: FlowCompiler.c_coll,
+    Kind.PLAYER: FlowCompiler.c_player,
+    Kind.TEAM: FlowCompiler.c_team,
+    Kind.ACTION: FlowCompiler.c_item,
+    Kind.FLOW: FlowCompiler.c_item,
 }
 
 
@@ -205,8 +281,12 @@ def test_docs_forms_md_is_generated_from_the_registry():
 @pytest.fixture
 def sandbox():
     """The registry's module state, restored after the test (which may add or seal forms)."""
-    saved = (list(forms_module._FORMS), dict(forms_module._BY_KEY), list(forms_module._MENTIONS),
-             list(forms_module._SEALED))
+    saved = (
+        list(forms_module._FORMS),
+        dict(forms_module._BY_KEY),
+        list(forms_module._MENTIONS),
+        list(forms_module._SEALED),
+    )
     yield
     forms_module._FORMS[:], forms_module._MENTIONS[:], forms_module._SEALED[:] = saved[0], saved[2], saved[3]
     forms_module._BY_KEY.clear()
@@ -235,6 +315,7 @@ def test_a_new_form_is_one_decorated_method(sandbox):
 
 def test_the_check_rejects_a_form_registered_twice(sandbox):
     with pytest.raises(FormError, match=r"\(tri \.\.\.\) is registered twice"):
+
         @form("tri", "(tri N)", Kind.INT)
         def int_tri_again(self, x, scope):
             """(tri N)
@@ -269,12 +350,15 @@ def test_the_check_rejects_a_mention_of_an_unknown_head(sandbox):
         seal(FlowCompiler)
 
 
-@pytest.mark.parametrize("facts, message", [
-    ({"role": "gizmo"}, "unknown role 'gizmo'"),
-    ({"words": "halve {1:twice}"}, r"the field \{1:twice\} of its words"),
-    ({"words": "halve {1"}, "unbalanced braces"),
-    ({"loops": True}, "a form that loops binds its variable"),
-])
+@pytest.mark.parametrize(
+    "facts, message",
+    [
+        ({"role": "gizmo"}, "unknown role 'gizmo'"),
+        ({"words": "halve {1:twice}"}, r"the field \{1:twice\} of its words"),
+        ({"words": "halve {1"}, "unbalanced braces"),
+        ({"loops": True}, "a form that loops binds its variable"),
+    ],
+)
 def test_the_check_rejects_a_bad_role_words_or_loops(sandbox, facts, message):
     class Bad(FlowCompiler):
         @form("halve", "(halve N)", Kind.INT, **facts)
@@ -296,16 +380,27 @@ def test_the_registry_is_not_used_before_it_is_sealed(sandbox):
 # -- modules read facts of forms, not their head keywords --------------------------------------
 # the modules that know a form only by the facts registered with it (role, words, loops, puts,
 # sets ...): none compares a form's head keyword with a string
-FACT_READERS = ("recycle/study/structure.py", "recycle/lang/reading/lint.py", "recycle/lang/forms/costs.py",
-                "recycle/lang/forms/purity.py",
-                "recycle/lang/reading/deal_limit.py", "recycle/lang/reading/deal_values.py")
+FACT_READERS = (
+    "recycle/study/structure.py",
+    "recycle/lang/reading/lint.py",
+    "recycle/lang/forms/costs.py",
+    "recycle/lang/forms/purity.py",
+    "recycle/lang/reading/deal_limit.py",
+    "recycle/lang/reading/deal_values.py",
+)
 
 
 def test_the_facts_the_readers_use_are_those_their_head_comparisons_were():
     assert REGISTRY.loops == {"any", "all", "filter"}  # costs.py: ("any", "all", "filter")
     flow = {h: REGISTRY.lookup(Kind.FLOW, h).role for h in REGISTRY.heads[Kind.FLOW]}
-    assert flow == {"stage": "stage", "choice": "choice", "do": "block", "any": "offer", "all": "loop",
-                    "let": "binding"}
+    assert flow == {
+        "stage": "stage",
+        "choice": "choice",
+        "do": "block",
+        "any": "offer",
+        "all": "loop",
+        "let": "binding",
+    }
     assert {h for h, roles in REGISTRY.roles.items() if roles & {"junction"}} == {"and", "or"}
     assert {h for h, roles in REGISTRY.roles.items() if roles & {"quantifier"}} == {"any", "all"}
     assert {h for h, roles in REGISTRY.roles.items() if roles & {"equality"}} == {"==", "!="}
@@ -323,9 +418,15 @@ def _is_head(node) -> bool:
         return True
     if isinstance(node, ast.Name) and node.id in ("h", "head"):
         return True
-    return (isinstance(node, ast.Attribute) and node.attr == "value" and isinstance(node.value, ast.Subscript)
-            and isinstance(node.value.value, ast.Attribute) and node.value.value.attr == "items"
-            and isinstance(node.value.slice, ast.Constant) and node.value.slice.value == 0)
+    return (
+        isinstance(node, ast.Attribute)
+        and node.attr == "value"
+        and isinstance(node.value, ast.Subscript)
+        and isinstance(node.value.value, ast.Attribute)
+        and node.value.value.attr == "items"
+        and isinstance(node.value.slice, ast.Constant)
+        and node.value.slice.value == 0
+    )
 
 
 def head_comparisons(source: str) -> list[str]:
@@ -347,16 +448,20 @@ def head_comparisons(source: str) -> list[str]:
 
 
 def test_the_head_check_finds_each_kind_of_comparison():
-    code = ('h == "choice"\nif head_of(x) in ("any", "all", "deck"): pass\n_head(y) != "move"\n'
-            'x.head == "stage"\nx.items[0].value in ("filter",)\nh == "setup"\nkind == "choice"\n')
+    code = (
+        'h == "choice"\nif head_of(x) in ("any", "all", "deck"): pass\n_head(y) != "move"\n'
+        'x.head == "stage"\nx.items[0].value in ("filter",)\nh == "setup"\nkind == "choice"\n'
+    )
     assert head_comparisons(code) == ["1: choice", "2: any", "2: all", "3: move", "4: stage", "5: filter"]
 
 
 @pytest.mark.parametrize("module", FACT_READERS)
 def test_these_modules_compare_no_form_head(module):
     found = head_comparisons((ROOT / module).read_text(encoding="utf-8"))
-    assert not found, (f"{module} compares form heads ({', '.join(found)}): register a fact with the form "
-                       "instead (forms/registry.py: role, words, loops ...; docs/development.md, 'Adding a form')")
+    assert not found, (
+        f"{module} compares form heads ({', '.join(found)}): register a fact with the form "
+        "instead (forms/registry.py: role, words, loops ...; docs/development.md, 'Adding a form')"
+    )
 
 
 def test_the_deal_limit_s_writers_are_registered_by_form():

@@ -39,6 +39,7 @@ def outcome(text: str, fast: bool = True):
 
 # -- (cardatt KEY (actual 'C)) -------------------------------------------------------------------
 
+
 def test_cardatt_of_an_actual_bound_card():
     text = game("(do ((all (game iloc STOCK) 'C ((== (cardatt RANK (actual 'C)) B) (inc (game sto X))))))")
     for fast in (True, False):
@@ -53,38 +54,60 @@ NAMES = {
     "a declared name list as a location name": (
         "(game (declare (A, B) 'L) (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (A, B)))))"
         "\n (do ((move (top (game iloc STOCK)) (top (game vloc 'L))))) (scoring max 0))",
-        "RecycleCompileError", "'L is a collection, not a name"),
+        "RecycleCompileError",
+        "'L is a collection, not a name",
+    ),
     "a bound card as a location name": (
         game("(do ((all (game iloc STOCK) 'C (move (top (game iloc STOCK)) (top (game vloc 'C))))))"),
-        "RecycleCompileError", "'C holds a card, not a name"),
+        "RecycleCompileError",
+        "'C holds a card, not a name",
+    ),
     "a group list as a storage name": (
         game("(do ((let (partition RANK (game iloc STOCK)) 'G (inc (game sto 'G)))))"),
-        "RecycleCompileError", "'G holds a list of groups, not a name"),
+        "RecycleCompileError",
+        "'G holds a list of groups, not a name",
+    ),
     "a filter as a point-map name": (
         game("(do ((let (filter (game iloc STOCK) 'C (== 1 1)) 'F (set (game points 'F) (((RANK : A) 1))))))"),
-        "RecycleCompileError", "'F holds a collection, not a name"),
+        "RecycleCompileError",
+        "'F holds a collection, not a name",
+    ),
     "a filter in a string storage": (
         game("(do ((let (filter (game iloc STOCK) 'C (== 1 1)) 'F (set (game str S) 'F))))"),
-        "RecycleCompileError", "'F holds a collection, not a string"),
+        "RecycleCompileError",
+        "'F holds a collection, not a string",
+    ),
     "a range as a location name": (
         game("(do ((let (range 1..3) 'R (move (top (game iloc STOCK)) (top (game vloc 'R))))))"),
-        "RecycleCompileError", "'R holds a collection, not a name"),
+        "RecycleCompileError",
+        "'R holds a collection, not a name",
+    ),
     "a player as a cardatt key": (
         game("(do ((all player 'P (set (game str S) (cardatt 'P (top (game iloc STOCK)))))))"),
-        "RecycleCompileError", "'P holds a player, not a name"),
+        "RecycleCompileError",
+        "'P holds a player, not a name",
+    ),
     # known only when it runs: a positioned runtime error
     "a group list through a variable of unknown kind": (
         game("(do ((let (top (partition RANK (game iloc STOCK))) 'G (let 'G 'H (inc (game sto 'H))))))"),
-        "RecycleRuntimeError", "'H holds a collection, not a name"),
+        "RecycleRuntimeError",
+        "'H holds a collection, not a name",
+    ),
     "a name list as a cardatt key": (
         game("(do ((all ((A, B), (C, D)) 'N (set (game str S) (cardatt 'N (top (game iloc STOCK)))))))"),
-        None, None),
+        None,
+        None,
+    ),
     "a card through a let, as a storage name": (
         game("(do ((let (top (game iloc STOCK)) 'T (inc (game sto 'T)))))"),
-        "RecycleRuntimeError", "'T holds a card, not a name"),
+        "RecycleRuntimeError",
+        "'T holds a card, not a name",
+    ),
     "a list in a string storage, through two lets": (
         game("(do ((let (game iloc STOCK) 'L (let (union 'L) 'M (set (game str S) 'M)))))"),
-        "RecycleCompileError", "'M holds a collection, not a string"),
+        "RecycleCompileError",
+        "'M holds a collection, not a string",
+    ),
 }
 
 
@@ -100,8 +123,9 @@ def test_a_value_of_the_wrong_kind_as_a_name_is_reported(name):
 
 
 def test_a_string_storage_never_holds_a_list_and_no_location_is_named_after_a_card():
-    g = recycle.loads(game("(do ((let (top (game iloc STOCK)) 'T (move (top (game iloc STOCK)) "
-                           "(top (game vloc 'T))))))"), "h.rcy")
+    g = recycle.loads(
+        game("(do ((let (top (game iloc STOCK)) 'T (move (top (game iloc STOCK)) (top (game vloc 'T))))))"), "h.rcy"
+    )
     with pytest.raises(recycle.RecycleRuntimeError) as info:
         g.play(seed=0)
     assert "not a name" in str(info.value)
@@ -116,8 +140,13 @@ def test_computed_names_are_bounded():
 
 
 def test_a_computed_cardatt_key_makes_no_column_per_key():
-    g = recycle.loads(game("(do ((all (range 1..5000) 'I (set (game str S) (cardatt 'I (top (game iloc STOCK)))))"
-                           " (set (game str T) (cardatt (game str K) (top (game iloc STOCK))))))"), "keys.rcy")
+    g = recycle.loads(
+        game(
+            "(do ((all (range 1..5000) 'I (set (game str S) (cardatt 'I (top (game iloc STOCK)))))"
+            " (set (game str T) (cardatt (game str K) (top (game iloc STOCK))))))"
+        ),
+        "keys.rcy",
+    )
     before = len(g.card_table._columns)
     assert before < 10  # (the game's literal keys; none of the 5,000 computed ones)
     for seed in range(3):  # every computed key is looked up card by card while the game plays
@@ -126,6 +155,7 @@ def test_a_computed_cardatt_key_makes_no_column_per_key():
 
 
 # -- literals, decks and views too large --------------------------------------------------------
+
 
 def test_an_integer_literal_of_5000_digits_is_a_syntax_error():
     with pytest.raises(recycle.RecycleSyntaxError) as info:
@@ -146,8 +176,10 @@ def nested_tree(depth: int) -> str:
 def test_a_small_deeply_nested_deck_fails_at_once():
     tree = nested_tree(6)
     assert len(tree) < 8000
-    text = ("(game (setup (create players 2) (create deck (game iloc STOCK) (deck " + tree + ")))"
-            "\n (do ((turn pass))) (scoring max 0))")
+    text = (
+        "(game (setup (create players 2) (create deck (game iloc STOCK) (deck " + tree + ")))"
+        "\n (do ((turn pass))) (scoring max 0))"
+    )
     with pytest.raises(recycle.RecycleCompileError) as info:
         recycle.loads(text, "deck.rcy")
     assert "cards" in str(info.value) and str(info.value).startswith("deck.rcy:")
@@ -155,15 +187,19 @@ def test_a_small_deeply_nested_deck_fails_at_once():
 
 def test_wide_products_inside_a_branch_fail_at_once():
     inner = " ".join(f"(A{i} (P, Q))" for i in range(40))  # 2^40 cards inside one value's branch
-    text = ("(game (setup (create players 2) (create deck (game iloc STOCK) (deck (K (V " + inner + ")))))"
-            "\n (do ((turn pass))) (scoring max 0))")
+    text = (
+        "(game (setup (create players 2) (create deck (game iloc STOCK) (deck (K (V " + inner + ")))))"
+        "\n (do ((turn pass))) (scoring max 0))"
+    )
     with pytest.raises(recycle.RecycleCompileError) as info:
         recycle.loads(text, "deck.rcy")
     assert "more than 200000 cards" in str(info.value)
 
 
-THOUSAND = ("(game (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (A, B, C, D, E, F, G, H, I, "
-            "J)) (SUIT (A, B, C, D, E, F, G, H, I, J)) (COLOR (A, B, C, D, E, F, G, H, I, J)))))\n")
+THOUSAND = (
+    "(game (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (A, B, C, D, E, F, G, H, I, "
+    "J)) (SUIT (A, B, C, D, E, F, G, H, I, J)) (COLOR (A, B, C, D, E, F, G, H, I, J)))))\n"
+)
 
 
 @pytest.mark.parametrize("view", ["union", "intersect", "disjunction", "partition RANK"])
@@ -185,33 +221,41 @@ BIG = 9_000_000_000_000_000_000
 
 
 def test_sum_beyond_64_bits_is_an_overflow():
-    text = game(f"(do ((set (game points P) (((RANK : A) {BIG}))) "
-                "(set (game sto X) (sum (game iloc STOCK) using (game points P)))))")
+    text = game(
+        f"(do ((set (game points P) (((RANK : A) {BIG}))) "
+        "(set (game sto X) (sum (game iloc STOCK) using (game points P)))))"
+    )
     got = outcome(text)
     assert got[0] == "RecycleRuntimeError" and "integer overflow" in got[1] and got[2] == "sum"
     assert outcome(text, fast=False) == got
 
 
 def test_score_beyond_64_bits_is_an_overflow():
-    text = game(f"(do ((set (game points P) (((RANK : C) {BIG}) ((SUIT : Y) {BIG}))) "
-                "(set (game sto X) (score (top (game iloc STOCK)) using (game points P)))))")
+    text = game(
+        f"(do ((set (game points P) (((RANK : C) {BIG}) ((SUIT : Y) {BIG}))) "
+        "(set (game sto X) (score (top (game iloc STOCK)) using (game points P)))))"
+    )
     got = outcome(text)
     assert got[0] == "RecycleRuntimeError" and "integer overflow" in got[1] and got[2] == "score"
 
 
 def test_the_scoring_of_two_big_scores_does_not_wrap():
-    text = (HEAD + f"(do ((set (game points P) (((RANK : A) {BIG}))))) (do ((turn pass)))"
-            "\n (scoring max (sum (game iloc STOCK) using (game points P))))")
+    text = (
+        HEAD + f"(do ((set (game points P) (((RANK : A) {BIG}))))) (do ((turn pass)))"
+        "\n (scoring max (sum (game iloc STOCK) using (game points P))))"
+    )
     got = outcome(text)
     assert got[0] == "RecycleRuntimeError" and "overflow" in got[1]
 
 
 # -- line endings ---------------------------------------------------------------------------------
 
-GAME_LINES = ["; a comment on the first line",
-              "(game (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (A, B)))))",
-              " (do ((move (top (game vloc EMPTY)) (top (game vloc Y)))))",
-              " (scoring max 0))"]
+GAME_LINES = [
+    "; a comment on the first line",
+    "(game (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (A, B)))))",
+    " (do ((move (top (game vloc EMPTY)) (top (game vloc Y)))))",
+    " (scoring max 0))",
+]
 
 
 @pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"], ids=["LF", "CRLF", "CR"])
@@ -249,13 +293,22 @@ ROOT = Path(__file__).resolve().parents[2]
 SCHWIMMEN = ROOT / "games" / "schwimmen.rcy"
 
 HOSTILE_NAMES = [
-    'k""";open("pwned","w");""".rcy',      # ends the module's docstring, then code
+    'k""";open("pwned","w");""".rcy',  # ends the module's docstring, then code
     "k''';open('pwned','w');'''.rcy",
-    "back\\slash\\.rcy", 'trailing quote".rcy', "Simon'sCat4.rcy",
-    "new\nline;open('pwned','w').rcy", "cr\rline.rcy", "form\ffeed.rcy", "vt\vtab.rcy",
-    "sep\u2028line.rcy", "para\u2029sep.rcy", "next\x85line.rcy", "nul\0byte.rcy",
-    "bad\udcffname.rcy",                    # a file name that is not UTF-8, as Python decodes it
-    "x -*- coding: utf-7 -*-.rcy", "#!/bin/sh\n# coding: latin-1\n.rcy",
+    "back\\slash\\.rcy",
+    'trailing quote".rcy',
+    "Simon'sCat4.rcy",
+    "new\nline;open('pwned','w').rcy",
+    "cr\rline.rcy",
+    "form\ffeed.rcy",
+    "vt\vtab.rcy",
+    "sep\u2028line.rcy",
+    "para\u2029sep.rcy",
+    "next\x85line.rcy",
+    "nul\0byte.rcy",
+    "bad\udcffname.rcy",  # a file name that is not UTF-8, as Python decodes it
+    "x -*- coding: utf-7 -*-.rcy",
+    "#!/bin/sh\n# coding: latin-1\n.rcy",
 ]
 
 
@@ -272,8 +325,9 @@ def test_a_hostile_file_name_plays_as_any_other(name, tmp_path, monkeypatch):
     assert not (tmp_path / "pwned").exists()
 
 
-@pytest.mark.parametrize("text", HOSTILE_NAMES + ["a\\", "\\x", '"', '""', "\\N{BULLET}", "\U0001F0A1 \x00\x7f"],
-                         ids=repr)
+@pytest.mark.parametrize(
+    "text", HOSTILE_NAMES + ["a\\", "\\x", '"', '""', "\\N{BULLET}", "\U0001f0a1 \x00\x7f"], ids=repr
+)
 def test_embed_cannot_be_broken_out_of(text):
     """``embed``: a literal reads back as the value; text is one line that ends neither a
     comment nor a docstring, and a docstring reads it back exactly."""
@@ -299,8 +353,15 @@ def test_a_hostile_file_name_on_disk_runs_no_code(tmp_path):
     def commands(k: int, name: bytes) -> list:
         """Each name's commands in order (its record, then its replay), with outputs of its own."""
         out = []
-        for args in (["check"], ["run"], ["simulate", "-n", "3"], ["tree"], ["compile", "-o", b"out%d.py" % k],
-                     ["run", "--record", b"rec%d.json" % k], ["replay", b"rec%d.json" % k]):
+        for args in (
+            ["check"],
+            ["run"],
+            ["simulate", "-n", "3"],
+            ["tree"],
+            ["compile", "-o", b"out%d.py" % k],
+            ["run", "--record", b"rec%d.json" % k],
+            ["replay", b"rec%d.json" % k],
+        ):
             cmd = run + args[:1] + ([name] if args[0] != "replay" else []) + args[1:]
             out.append((cmd, subprocess.run(cmd, capture_output=True, cwd=tmp_path, env=env)))
         return out

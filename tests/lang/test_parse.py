@@ -30,12 +30,15 @@ def test_single_semicolon_comment_to_end_of_file():
     assert sf.forms[0].head == "game"
 
 
-@pytest.mark.parametrize("text, where, words", [
-    ("(game (setup)", "f.rcy:1:1", "never closed"),
-    ("(game (setup ))\n  (x #)", "f.rcy:2:6", "unexpected character '#'"),
-    ("(game (a 'b)) ", "f.rcy:1:10", "unexpected character"),
-    ("", "f.rcy:1:1", "no game"),
-])
+@pytest.mark.parametrize(
+    "text, where, words",
+    [
+        ("(game (setup)", "f.rcy:1:1", "never closed"),
+        ("(game (setup ))\n  (x #)", "f.rcy:2:6", "unexpected character '#'"),
+        ("(game (a 'b)) ", "f.rcy:1:10", "unexpected character"),
+        ("", "f.rcy:1:1", "no game"),
+    ],
+)
 def test_syntax_errors_name_the_place(text, where, words):
     with pytest.raises(recycle.RecycleSyntaxError) as info:
         parse_text(text, "f.rcy")
@@ -74,8 +77,10 @@ ROOT = Path(__file__).resolve().parents[2]
 # that Lark replaced: the one reader builds exactly the same forms and spans. (The games' digest
 # changed when they got their ;@ notes, which moved lines; the games before the notes still read
 # to the old digest, c4c39613...)
-GOLDEN = {"games": (6, "c5ed382ea5eadae44f341a6f472bc8b82ff9f8539ac175403c1d9d3b521f4912"),
-          "corpus": (57, "40e4ddab3ea0270d3bd4bac5ee94f5f1fec6666f51433441b227f761072a01c8")}
+GOLDEN = {
+    "games": (6, "c5ed382ea5eadae44f341a6f472bc8b82ff9f8539ac175403c1d9d3b521f4912"),
+    "corpus": (57, "40e4ddab3ea0270d3bd4bac5ee94f5f1fec6666f51433441b227f761072a01c8"),
+}
 
 
 GOLDEN_GAMES = {"crazy-eights", "hearts", "oh-hell", "schwimmen", "schwimmen-lives", "war"}
@@ -83,6 +88,7 @@ GOLDEN_GAMES = {"crazy-eights", "hearts", "oh-hell", "schwimmen", "schwimmen-liv
 
 def ast_digest(paths) -> tuple[int, str]:
     import hashlib
+
     h = hashlib.sha256()
     for p in paths:
         sf = parse_text(p.read_bytes().decode("utf-8"), p.name)
@@ -103,6 +109,7 @@ def test_every_game_reads_to_the_same_forms_and_spans_as_before(which):
 
 def test_lark_is_what_parses(monkeypatch):
     from lark import Lark
+
     parser, to_ast = reader._parser()
     assert isinstance(parser, Lark) and parser.options.parser == "lalr"
     assert parse_text("(a , b)").forms[0].items[1].kind == "comma"
@@ -115,17 +122,24 @@ def test_lark_is_what_parses(monkeypatch):
         parse_text("(a , b)")
 
 
-@pytest.mark.parametrize("text, where, words", [
-    ("(game (x $))", "f.rcy:1:10", "unexpected character '$'; expected '(', ')', a keyword, a NAME"),
-    ("(game (x))\n(y", "f.rcy:2:1", "(y ...) is never closed: add ')' at the end of the file"),
-    ("(game (x\n (y (z)", "f.rcy:1:1", "(game ...) is never closed: 3 forms are left open, this one and 2 inside it"),
-    ("(game (x)) ) (y)", "f.rcy:1:14", "unexpected '('; expected ')' or the end of the file"),
-    ("(game (x)) ) y", "f.rcy:1:14", "unexpected 'y'; expected ')' or the end of the file"),
-    ("(game\r\n  (x\r $))", "f.rcy:3:2", "unexpected character '$'"),
-    ("(game (x 123456789012345678901234))", "f.rcy:1:10", "beyond 64 bits"),
-    ("(game " + "(" * 300 + ")" * 300 + ")", "f.rcy:1:206", "nested more than 200 deep"),
-    ("(" * 100_000, "f.rcy:1:201", "nested more than 200 deep"),
-])
+@pytest.mark.parametrize(
+    "text, where, words",
+    [
+        ("(game (x $))", "f.rcy:1:10", "unexpected character '$'; expected '(', ')', a keyword, a NAME"),
+        ("(game (x))\n(y", "f.rcy:2:1", "(y ...) is never closed: add ')' at the end of the file"),
+        (
+            "(game (x\n (y (z)",
+            "f.rcy:1:1",
+            "(game ...) is never closed: 3 forms are left open, this one and 2 inside it",
+        ),
+        ("(game (x)) ) (y)", "f.rcy:1:14", "unexpected '('; expected ')' or the end of the file"),
+        ("(game (x)) ) y", "f.rcy:1:14", "unexpected 'y'; expected ')' or the end of the file"),
+        ("(game\r\n  (x\r $))", "f.rcy:3:2", "unexpected character '$'"),
+        ("(game (x 123456789012345678901234))", "f.rcy:1:10", "beyond 64 bits"),
+        ("(game " + "(" * 300 + ")" * 300 + ")", "f.rcy:1:206", "nested more than 200 deep"),
+        ("(" * 100_000, "f.rcy:1:201", "nested more than 200 deep"),
+    ],
+)
 def test_lark_errors_become_positioned_messages(text, where, words):
     with pytest.raises(recycle.RecycleSyntaxError) as info:
         parse_text(text, "f.rcy")
@@ -158,18 +172,20 @@ def war_without_the_stage_paren() -> str:
     text = (ROOT / "games" / "war.rcy").read_text()
     end = text.index("\n\n (scoring")
     assert text[end - 1] == ")"
-    return text[:end - 1] + text[end:]  # the stage's ')' deleted: (game ...) is what stays open
+    return text[: end - 1] + text[end:]  # the stage's ')' deleted: (game ...) is what stays open
 
 
 def test_a_missing_paren_is_found_by_indentation():
     text = war_without_the_stage_paren()
-    stage = text[:text.index(" (stage")].count("\n") + 1
-    scoring = text[:text.index(" (scoring")].count("\n") + 1
+    stage = text[: text.index(" (stage")].count("\n") + 1
+    scoring = text[: text.index(" (scoring")].count("\n") + 1
     with pytest.raises(recycle.RecycleSyntaxError) as info:
         parse_text(text, "war.rcy")
     msg = info.value.format()
-    assert msg.startswith(f"war.rcy:{stage}:2: syntax error: the (stage ...) opened on line {stage} is never closed: "
-                          f"add its ')' before line {scoring}, whose (scoring ... is indented as outside it\n"), msg
+    assert msg.startswith(
+        f"war.rcy:{stage}:2: syntax error: the (stage ...) opened on line {stage} is never closed: "
+        f"add its ')' before line {scoring}, whose (scoring ... is indented as outside it\n"
+    ), msg
 
 
 GAMES = sorted((ROOT / "games").glob("*.rcy"))
@@ -183,18 +199,19 @@ def test_the_last_paren_missing_names_the_game_form(path):
     end = text.rindex(")")
     game_line = parse_text(text).forms[0].span.line
     with pytest.raises(recycle.RecycleSyntaxError) as info:
-        parse_text(text[:end] + text[end + 1:], path.name)
+        parse_text(text[:end] + text[end + 1 :], path.name)
     msg = info.value.format()
-    assert msg.startswith(f"{path.name}:{game_line}:1: syntax error: (game ...) is never closed: "
-                          "add ')' at the end of the file\n"), msg
+    assert msg.startswith(
+        f"{path.name}:{game_line}:1: syntax error: (game ...) is never closed: add ')' at the end of the file\n"
+    ), msg
 
 
 def _without_the_close_of(text: str, form) -> str:
     """``text`` with the ')' that closes ``form`` deleted."""
     lines = text.splitlines(keepends=True)
-    at = sum(len(x) for x in lines[:form.span.end_line - 1]) + form.span.end_column - 2
+    at = sum(len(x) for x in lines[: form.span.end_line - 1]) + form.span.end_column - 2
     assert text[at] == ")"
-    return text[:at] + text[at + 1:]
+    return text[:at] + text[at + 1 :]
 
 
 @pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
@@ -203,17 +220,23 @@ def test_a_paren_missing_in_the_middle_is_placed_by_indentation(path, head):
     """The first stage, or the first block after the setup, loses its ')': that form is named,
     with the line its ')' belongs before."""
     text = path.read_text()
-    form = next(x for x in parse_text(text).forms[0].items if isinstance(x, SList) and x.head == head
-                and x.span.end_line > x.span.line)
+    form = next(
+        x
+        for x in parse_text(text).forms[0].items
+        if isinstance(x, SList) and x.head == head and x.span.end_line > x.span.line
+    )
     with pytest.raises(recycle.RecycleSyntaxError) as info:
         parse_text(_without_the_close_of(text, form), path.name)
     msg = info.value.format()
     line = form.span.line
-    assert msg.startswith(f"{path.name}:{line}:{form.span.column}: syntax error: the ({head} ...) opened on line "
-                          f"{line} is never closed: add its ')' before line "), msg
+    assert msg.startswith(
+        f"{path.name}:{line}:{form.span.column}: syntax error: the ({head} ...) opened on line "
+        f"{line} is never closed: add its ')' before line "
+    ), msg
     lines = text.splitlines()
-    sibling = next(k for k in range(form.span.end_line + 1, len(lines) + 1)
-                   if lines[k - 1].strip()[:1] not in ("", ";"))  # the next form after it
+    sibling = next(
+        k for k in range(form.span.end_line + 1, len(lines) + 1) if lines[k - 1].strip()[:1] not in ("", ";")
+    )  # the next form after it
     assert f"before line {sibling}, whose (" in msg, msg
 
 
@@ -248,10 +271,13 @@ def test_a_deal_that_runs_out_names_the_player_count(n, tmp_path):
 
 def test_a_location_of_one_card_is_singular():
     from recycle.lang.forms.shapes import n_cards as cards
+
     assert (cards(0), cards(1), cards(2)) == ("0 cards", "1 card", "2 cards")
-    text = ("(game (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (A, B)))))\n"
-            " (do ((move (top (game iloc STOCK)) (top (game vloc PILE)))\n"
-            "      (move (1 (game vloc PILE)) (top (game vloc X)))))\n (scoring max 0))")
+    text = (
+        "(game (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (A, B)))))\n"
+        " (do ((move (top (game iloc STOCK)) (top (game vloc PILE)))\n"
+        "      (move (1 (game vloc PILE)) (top (game vloc X)))))\n (scoring max 0))"
+    )
     with pytest.raises(recycle.RecycleRuntimeError) as info:
         recycle.loads(text, "one.rcy").play(seed=0)
     assert "index 1 out of range for a location of 1 card" in str(info.value)

@@ -25,16 +25,19 @@ def run(*args):
     return r
 
 
-@pytest.mark.parametrize("args, message", [
-    (["simulate", SCHWIMMEN, "-n", "-5"], "'-n' / '--games'"),
-    (["simulate", SCHWIMMEN, "-n", "0"], "'-n' / '--games'"),
-    (["simulate", SCHWIMMEN, "--max-steps", "0"], "'--max-steps'"),
-    (["run", SCHWIMMEN, "--max-steps", "-1"], "'--max-steps'"),
-    (["simulate", SCHWIMMEN, "--workers", "65"], "'--workers'"),
-    (["duplicate", SCHWIMMEN, "--players", "random", "--deals", "-1"], "'--deals'"),
-    (["graph", SCHWIMMEN, "--rollouts", "0"], "'--rollouts'"),
-    (["simulate", SCHWIMMEN, "--timeout", "-1"], "'--timeout'"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["simulate", SCHWIMMEN, "-n", "-5"], "'-n' / '--games'"),
+        (["simulate", SCHWIMMEN, "-n", "0"], "'-n' / '--games'"),
+        (["simulate", SCHWIMMEN, "--max-steps", "0"], "'--max-steps'"),
+        (["run", SCHWIMMEN, "--max-steps", "-1"], "'--max-steps'"),
+        (["simulate", SCHWIMMEN, "--workers", "65"], "'--workers'"),
+        (["duplicate", SCHWIMMEN, "--players", "random", "--deals", "-1"], "'--deals'"),
+        (["graph", SCHWIMMEN, "--rollouts", "0"], "'--rollouts'"),
+        (["simulate", SCHWIMMEN, "--timeout", "-1"], "'--timeout'"),
+    ],
+)
 def test_numbers_out_of_range_are_refused(args, message):
     r = run(*args)
     assert r.exit_code == 2 and message in r.output
@@ -57,8 +60,10 @@ def test_time_limits_stop_cleanly_with_the_results_so_far(tmp_path):
     g = run("graph", SCHWIMMEN, "--rollouts", 50, "--timeout", 0, "--json", tmp_path / "g.json")
     assert g.exit_code == 0 and "stopped by the time limit after 1 of 50 rollouts" in g.output
     assert json.loads((tmp_path / "g.json").read_text())["graph"]["played"] == 1
-    for args in (["analyze", SCHWIMMEN, "-n", 50, "--timeout", 0],
-                 ["duplicate", SCHWIMMEN, "--players", "random", "--deals", 5, "--timeout", 0]):
+    for args in (
+        ["analyze", SCHWIMMEN, "-n", 50, "--timeout", 0],
+        ["duplicate", SCHWIMMEN, "--players", "random", "--deals", 5, "--timeout", 0],
+    ):
         r = run(*args)
         assert r.exit_code == 1 and "the time limit ended before" in r.output
 
@@ -71,15 +76,21 @@ def test_the_step_limit_is_reported_beside_the_statistics():
     assert f"statistics over {20 - hits} of 20 games: {hits} hit the step limit" in r.stdout
 
 
-@pytest.mark.parametrize("args, message", [
-    (["graph", SCHWIMMEN, "--json", "{tmp}/missing/g.json"], "the folder {tmp}/missing does not exist"),
-    (["graph", SCHWIMMEN, "--json", "{tmp}"], "cannot write the JSON file {tmp}: it is a folder"),
-    (["graph", SCHWIMMEN, "-o", "{tmp}/missing/g.svg"], "the folder {tmp}/missing does not exist"),
-    (["tree", SCHWIMMEN, "-o", "{tmp}/missing/t.svg"], "the folder {tmp}/missing does not exist"),
-    (["analyze", SCHWIMMEN, "-n", "3", "--games-csv", "{tmp}/missing/a.csv"], "the folder {tmp}/missing does not exist"),
-    (["analyze", SCHWIMMEN, "-n", "3", "--plots", "{tmp}/file.txt"], "it is a file, not a folder"),
-    (["run", SCHWIMMEN, "--record", "{tmp}"], "cannot write the game record {tmp}: it is a folder"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["graph", SCHWIMMEN, "--json", "{tmp}/missing/g.json"], "the folder {tmp}/missing does not exist"),
+        (["graph", SCHWIMMEN, "--json", "{tmp}"], "cannot write the JSON file {tmp}: it is a folder"),
+        (["graph", SCHWIMMEN, "-o", "{tmp}/missing/g.svg"], "the folder {tmp}/missing does not exist"),
+        (["tree", SCHWIMMEN, "-o", "{tmp}/missing/t.svg"], "the folder {tmp}/missing does not exist"),
+        (
+            ["analyze", SCHWIMMEN, "-n", "3", "--games-csv", "{tmp}/missing/a.csv"],
+            "the folder {tmp}/missing does not exist",
+        ),
+        (["analyze", SCHWIMMEN, "-n", "3", "--plots", "{tmp}/file.txt"], "it is a file, not a folder"),
+        (["run", SCHWIMMEN, "--record", "{tmp}"], "cannot write the game record {tmp}: it is a folder"),
+    ],
+)
 def test_unwritable_outputs_are_refused_before_any_game(tmp_path, args, message):
     (tmp_path / "file.txt").write_text("x")
     r = run(*[a.format(tmp=tmp_path) for a in args])
@@ -106,8 +117,12 @@ def test_a_write_that_fails_midway_is_a_message(tmp_path, monkeypatch):
 @pytest.mark.parametrize("encoding", ["latin-1", "ascii"])
 def test_an_output_that_cannot_show_suits_gets_ascii_card_names(encoding):
     env = dict(os.environ, PYTHONIOENCODING=encoding)
-    p = subprocess.run([sys.executable, "-m", "recycle", "run", HEARTS, "--seed", "1", "--reveal"],
-                       capture_output=True, env=env, timeout=120)
+    p = subprocess.run(
+        [sys.executable, "-m", "recycle", "run", HEARTS, "--seed", "1", "--reveal"],
+        capture_output=True,
+        env=env,
+        timeout=120,
+    )
     out = p.stdout.decode(encoding)
     assert p.returncode == 0, p.stderr.decode(encoding, "replace")
     assert "Traceback" not in p.stderr.decode(encoding, "replace")
@@ -121,8 +136,10 @@ WORK = """(game (setup (create players 2) (create deck (game iloc STOCK) (deck (
  (do ((repeat 20000 (inc (game sto X)))))
  (scoring max (game sto X)))
 """
-OUT_OF_WORK = ("step limit: the game did more than its limit of 5,000 units of work (loop iterations, cards and "
-               "options handled); raise max_work (--max-work) if it is meant to")
+OUT_OF_WORK = (
+    "step limit: the game did more than its limit of 5,000 units of work (loop iterations, cards and "
+    "options handled); raise max_work (--max-work) if it is meant to"
+)
 
 
 def test_max_work_stops_a_game_with_a_clear_message_and_a_larger_one_lets_it_finish(tmp_path):

@@ -49,87 +49,183 @@ FIVE_BY_TEN = " ".join(f"({a} ({', '.join(f'{a}{i}' for i in range(10))}))" for 
 # name -> (game text, max_steps, the outcome it must have, a phrase its message must hold)
 CASES: dict[str, tuple[str, int, str, str]] = {
     "stage whose end never comes": (
-        game("(stage player (end (== 1 0)) (do ((inc (game sto X)))))"), 5000, "StepLimitExceeded", "5000 steps"),
+        game("(stage player (end (== 1 0)) (do ((inc (game sto X)))))"),
+        5000,
+        "StepLimitExceeded",
+        "5000 steps",
+    ),
     "stage of choices that never ends": (
-        game("(stage player (end (== 1 0)) (choice ((turn pass) (inc (game sto X)))))"), 5000,
-        "StepLimitExceeded", "5000 steps"),
+        game("(stage player (end (== 1 0)) (choice ((turn pass) (inc (game sto X)))))"),
+        5000,
+        "StepLimitExceeded",
+        "5000 steps",
+    ),
     "nested stages that never end": (
-        game(nested("(stage player (end (== 1 0)) ", "(do ((inc (game sto X))))", ")", 50)), 5000,
-        "StepLimitExceeded", "steps"),
+        game(nested("(stage player (end (== 1 0)) ", "(do ((inc (game sto X))))", ")", 50)),
+        5000,
+        "StepLimitExceeded",
+        "steps",
+    ),
     "default step limit": (
-        game("(stage player (end (== 1 0)) (do ((inc (game sto X)))))"), 0, "StepLimitExceeded", "steps"),
+        game("(stage player (end (== 1 0)) (do ((inc (game sto X)))))"),
+        0,
+        "StepLimitExceeded",
+        "steps",
+    ),
     "parentheses nested 100000 deep": ("(" * 100_000 + ")" * 100_000, 2000, "RecycleSyntaxError", "nested"),
     "forms nested 199 deep (at the limit)": (
-        game("(do ((set (game sto X) " + nested("(+ 1 ", "1", ")", 190) + ")))"), 2000, "ok", ""),
+        game("(do ((set (game sto X) " + nested("(+ 1 ", "1", ")", 190) + ")))"),
+        2000,
+        "ok",
+        "",
+    ),
     "stages nested 190 deep": (
-        game(nested("(stage player (end (> (game sto X) 0)) ", "(do ((inc (game sto X))))", ")", 190)), 2000,
-        "ok", ""),
+        game(nested("(stage player (end (> (game sto X) 0)) ", "(do ((inc (game sto X))))", ")", 190)),
+        2000,
+        "ok",
+        "",
+    ),
     "deck of 10 attributes of 10 values (10^10 cards)": (
         "(game (setup (create players 2) (create deck (game iloc STOCK) (deck " + TEN_BY_TEN + ")))"
-        "\n (do ((turn pass)))" + TAIL, 2000, "RecycleError", "cards"),
+        "\n (do ((turn pass)))" + TAIL,
+        2000,
+        "RecycleError",
+        "cards",
+    ),
     "100000 decks of 100000 cards": (
-        "(game (setup (create players 2) (repeat 100000 (create deck (game iloc STOCK) (deck " + FIVE_BY_TEN
-        + "))))\n (do ((turn pass)))" + TAIL,
-        2000, "RecycleError", "cards"),
+        "(game (setup (create players 2) (repeat 100000 (create deck (game iloc STOCK) (deck "
+        + FIVE_BY_TEN
+        + "))))\n (do ((turn pass)))"
+        + TAIL,
+        2000,
+        "RecycleError",
+        "cards",
+    ),
     "repeat a huge number of times": (
-        game(f"(do ((repeat {HUGE} (inc (game sto X)))))"), 2000, "RecycleRuntimeError", "repeat"),
+        game(f"(do ((repeat {HUGE} (inc (game sto X)))))"),
+        2000,
+        "RecycleRuntimeError",
+        "repeat",
+    ),
     "range of a huge length": (
-        game(f"(do ((set (game sto X) (size (range 1..{HUGE})))))"), 2000, "RecycleRuntimeError", "range"),
+        game(f"(do ((set (game sto X) (size (range 1..{HUGE})))))"),
+        2000,
+        "RecycleRuntimeError",
+        "range",
+    ),
     "huge power": (game(f"(do ((set (game sto X) (^ {HUGE} {HUGE}))))"), 2000, "RecycleRuntimeError", "overflow"),
     "huge product": (game(f"(do ((set (game sto X) (* {HUGE} {HUGE}))))"), 2000, "RecycleRuntimeError", "overflow"),
     "fib of a huge number": (game(f"(do ((set (game sto X) (fib {HUGE}))))"), 2000, "RecycleRuntimeError", "fib"),
     "integer literal beyond 64 bits": (
-        game("(do ((set (game sto X) 99999999999999999999)))"), 2000, "RecycleSyntaxError", "beyond 64 bits"),
+        game("(do ((set (game sto X) 99999999999999999999)))"),
+        2000,
+        "RecycleSyntaxError",
+        "beyond 64 bits",
+    ),
     "doubling with inc in a loop": (
         game("(do ((set (game sto X) 1))) (stage player (end (== 1 0)) (do ((inc (game sto X) (game sto X)))))"),
-        2000, "RecycleRuntimeError", "overflow"),
+        2000,
+        "RecycleRuntimeError",
+        "overflow",
+    ),
     "doubling with + in a loop": (
-        game("(do ((set (game sto X) 1))) (stage player (end (== 1 0)) "
-             "(do ((set (game sto X) (+ (game sto X) (game sto X))))))"), 2000, "RecycleRuntimeError", "overflow"),
+        game(
+            "(do ((set (game sto X) 1))) (stage player (end (== 1 0)) "
+            "(do ((set (game sto X) (+ (game sto X) (game sto X))))))"
+        ),
+        2000,
+        "RecycleRuntimeError",
+        "overflow",
+    ),
     "huge player count": (
-        f"(game (setup (create players {HUGE})) (do ((turn pass))) (scoring max 0))", 2000, "RecycleCompileError",
-        "players"),
+        f"(game (setup (create players {HUGE})) (do ((turn pass))) (scoring max 0))",
+        2000,
+        "RecycleCompileError",
+        "players",
+    ),
     "subsets of 52 cards": (
         "(game (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (A, TWO, THREE, FOUR, FIVE, SIX,"
         " SEVEN, EIGHT, NINE, TEN, J, Q, K)) (SUIT (H, D, C, S)))))\n (do ((set (game sto X) (size (subsets "
-        "(game iloc STOCK))))))" + TAIL, 2000, "any", ""),
+        "(game iloc STOCK))))))" + TAIL,
+        2000,
+        "any",
+        "",
+    ),
     # work inside one step: the step counter only advances at choices and stage rounds
     "repeat 100000 inside repeat 100000 (10^10 actions in one step)": (
-        game("(do ((repeat 100000 (repeat 100000 (inc (game sto X))))))"), 2000, "StepLimitExceeded", "loop iterations"),
+        game("(do ((repeat 100000 (repeat 100000 (inc (game sto X))))))"),
+        2000,
+        "StepLimitExceeded",
+        "loop iterations",
+    ),
     "all over 1..100000 inside all over 1..100000": (
-        game("(do ((all (range 1..100000) 'I (all (range 1..100000) 'J (inc (game sto X))))))"), 2000,
-        "StepLimitExceeded", "loop iterations"),
+        game("(do ((all (range 1..100000) 'I (all (range 1..100000) 'J (inc (game sto X))))))"),
+        2000,
+        "StepLimitExceeded",
+        "loop iterations",
+    ),
     "40 nested (all player ...) loops (2^40 actions)": (
-        game("(do (" + nested("(all player 'P ", "(inc (game sto X))", ")", 40) + "))"), 2000, "StepLimitExceeded",
-        "loop iterations"),
+        game("(do (" + nested("(all player 'P ", "(inc (game sto X))", ")", 40) + "))"),
+        2000,
+        "StepLimitExceeded",
+        "loop iterations",
+    ),
     "choice of 1000 x 1000 x 1000 options (nested any)": (
-        game("(choice ((any (range 1..1000) 'I (any (range 1..1000) 'J (any (range 1..1000) 'K "
-             "(inc (game sto X)))))))"), 2000, "RecycleError", "options"),
+        game(
+            "(choice ((any (range 1..1000) 'I (any (range 1..1000) 'J (any (range 1..1000) 'K (inc (game sto X)))))))"
+        ),
+        2000,
+        "RecycleError",
+        "options",
+    ),
     "tri squared again and again in a loop": (
-        game("(do ((set (game sto X) 2))) (stage player (end (== 1 0)) "
-             "(do ((set (game sto X) (tri (game sto X))))))"), 2000, "RecycleRuntimeError", "overflow"),
+        game("(do ((set (game sto X) 2))) (stage player (end (== 1 0)) (do ((set (game sto X) (tri (game sto X))))))"),
+        2000,
+        "RecycleRuntimeError",
+        "overflow",
+    ),
     "tri nested 40 deep": (
-        game("(do ((set (game sto X) " + nested("(tri ", HUGE, ")", 40) + ")))"), 2000, "RecycleRuntimeError",
-        "overflow"),
+        game("(do ((set (game sto X) " + nested("(tri ", HUGE, ")", 40) + ")))"),
+        2000,
+        "RecycleRuntimeError",
+        "overflow",
+    ),
     "30000 decks of 7 cards (210000 cards, one deck at a time)": (
         "(game (setup (create players 2) (repeat 30000 (create deck (game iloc STOCK) (deck (COLOR (A, B, C, D, E, F, G))))))"
-        "\n (do ((turn pass)))" + TAIL, 2000, "RecycleError", "cards"),
+        "\n (do ((turn pass)))" + TAIL,
+        2000,
+        "RecycleError",
+        "cards",
+    ),
     "tuples of a huge size": (
-        game(f"(do ((set (game sto X) (size (tuples {HUGE} (game iloc STOCK) using (game points P))))))"), 2000,
-        "RecycleRuntimeError", "size of a tuple"),
+        game(f"(do ((set (game sto X) (size (tuples {HUGE} (game iloc STOCK) using (game points P))))))"),
+        2000,
+        "RecycleRuntimeError",
+        "size of a tuple",
+    ),
     "tuples of size 2^31": (
-        game("(do ((set (game sto X) (size (tuples 2147483648 (game iloc STOCK) using (game points P))))))"), 2000,
-        "RecycleRuntimeError", "size of a tuple"),
+        game("(do ((set (game sto X) (size (tuples 2147483648 (game iloc STOCK) using (game points P))))))"),
+        2000,
+        "RecycleRuntimeError",
+        "size of a tuple",
+    ),
     "tuples of a negative size": (
-        game("(do ((set (game sto X) (size (tuples (- 0 1) (game iloc STOCK) using (game points P))))))"), 2000,
-        "RecycleRuntimeError", "size of a tuple"),
+        game("(do ((set (game sto X) (size (tuples (- 0 1) (game iloc STOCK) using (game points P))))))"),
+        2000,
+        "RecycleRuntimeError",
+        "size of a tuple",
+    ),
     # a pure condition is cached by the cards it reads: a key made of a huge location cost more
     # than the condition and was never charged (the 20,000-input fuzz run's hangs #9604 ...)
     "cached condition on a 20000-card stock in a 200000-turn loop": (
         "(game (setup (create players 2) (create deck (game iloc STOCK) (deck "
         + " ".join(f"({a} ({', '.join(f'{a}{i}' for i in range(n))}))" for a, n in zip("ABCD", (10, 10, 10, 20)))
         + ")))\n (stage player (end (or (>= (game sto T) 3) (all (range 1..200000) 'I (all player 'P "
-        "(> (size (game iloc STOCK)) 100)))))\n (do ((inc (game sto T)))))" + TAIL, 2000, "ok", ""),
+        "(> (size (game iloc STOCK)) 100)))))\n (do ((inc (game sto T)))))" + TAIL,
+        2000,
+        "ok",
+        "",
+    ),
 }
 
 # cases that hang or crash today (reported to the lead); the reason says what goes wrong
@@ -159,6 +255,7 @@ def _limits(cpu: int):
     def set_limits():
         resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+
     return set_limits
 
 
@@ -167,9 +264,15 @@ def results():
     """Start every case at once; collect each result (or "hang") when a test asks for it."""
     procs = {}
     for name, (text, max_steps, _, _) in CASES.items():
-        p = subprocess.Popen([sys.executable, "-c", CHILD, str(max_steps)], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, text=True,
-                             preexec_fn=_limits(BUG_CPU_LIMIT if name in BUGS else CPU_LIMIT))  # noqa: PLW1509 - the child's limits
+        p = subprocess.Popen(
+            [sys.executable, "-c", CHILD, str(max_steps)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=ROOT,
+            text=True,
+            preexec_fn=_limits(BUG_CPU_LIMIT if name in BUGS else CPU_LIMIT),  # noqa: PLW1509 - the child's limits
+        )
         p.stdin.write(text)
         p.stdin.close()
         procs[name] = p
@@ -184,8 +287,7 @@ def results():
                 out = p.stdout.read()
                 err = p.stderr.read()
                 if p.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
-                    done[name] = {"outcome": "hang", "kind": None,
-                                  "message": "killed at its CPU-time limit"}
+                    done[name] = {"outcome": "hang", "kind": None, "message": "killed at its CPU-time limit"}
                 else:
                     try:
                         done[name] = json.loads(out.strip().splitlines()[-1])

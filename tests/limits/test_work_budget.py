@@ -63,11 +63,18 @@ EXPRESSIONS = {
     "tuples": (inside(f"(> (size (tuples 2 {S} using {P})) 0)", 20_000), "tuples"),
     "subsets": (inside(f"(> (size (subsets {S})) 0)", 5_000), "subsets"),
     "runs": (inside(f"(> (size (runs all 1 {S} using {P})) 0)", 30_000), "runs"),
-    "intersect of many": (game(f"(do ((set (game sto X) (size (intersect (all (range 1..150000) 'I {S}))))))"),
-                          "intersect"),
+    "intersect of many": (
+        game(f"(do ((set (game sto X) (size (intersect (all (range 1..150000) 'I {S}))))))"),
+        "intersect",
+    ),
     "option listing": (game(f"(choice ((do ((any (range 1..3000) 'I (inc (game sto X))) {CONDS}))))"), "choice"),
-    "nested stages": (game("(stage player (end (== 1 0)) (stage player (end (> (game sto X) 5)) "
-                           "(do ((inc (game sto X))))) (do ((set (game sto X) 0))))"), "stage"),
+    "nested stages": (
+        game(
+            "(stage player (end (== 1 0)) (stage player (end (> (game sto X) 5)) "
+            "(do ((inc (game sto X))))) (do ((set (game sto X) 0))))"
+        ),
+        "stage",
+    ),
 }
 
 
@@ -119,8 +126,10 @@ def test_a_small_budget_stops_real_games_alike_every_way(stem):
 def test_a_cached_condition_charges_its_work_on_every_hit():
     """The purity cache must not make work free: a hit charges what the computation took,
     so the fast path (cache) and the plain path (none) use the same work, to the unit."""
-    text = HEAD20 + ("(stage player (end (> (game sto T) 300)) (do ((inc (game sto T)) "
-                     "((any (game iloc STOCK) 'C (== (cardatt RANK 'C) Z)) (inc (game sto X))))))" + TAIL)
+    text = HEAD20 + (
+        "(stage player (end (> (game sto T) 300)) (do ((inc (game sto T)) "
+        "((any (game iloc STOCK) 'C (== (cardatt RANK 'C) Z)) (inc (game sto X))))))" + TAIL
+    )
     used = []
     for fast in (True, False):
         s = recycle.loads(text, "cache.rcy", fast=fast).new_state(seed=0)
@@ -135,6 +144,7 @@ def test_a_cached_condition_charges_its_work_on_every_hit():
 
 
 # -- the default budget and the API ------------------------------------------------------------
+
 
 def test_the_default_budget_and_max_work_in_the_api():
     text = game("(do ((repeat 100000 (repeat 100000 (inc (game sto X))))))")
@@ -170,9 +180,11 @@ def test_a_large_body_pays_for_its_forms_each_time_it_runs():
     """A loop body of many forms costs in proportion: a repeat of a 200-form body, a stage
     whose turn is 200 forms, an all over such a body."""
     body = " ".join(["(inc (game sto X))"] * 100)
-    for flow in (f"(do ((repeat 1000 (do ({body})))))",
-                 f"(do ((all (range 1..1000) 'I (do ({body})))))",
-                 f"(stage player (end (> (game sto Y) 999)) (do ((inc (game sto Y)) {body})))"):
+    for flow in (
+        f"(do ((repeat 1000 (do ({body})))))",
+        f"(do ((all (range 1..1000) 'I (do ({body})))))",
+        f"(stage player (end (> (game sto Y) 999)) (do ((inc (game sto Y)) {body})))",
+    ):
         g = recycle.loads(game(flow), "big.rcy", max_work=150_000)
         with pytest.raises(recycle.StepLimitExceeded):
             g.play(seed=0, max_steps=10_000)
@@ -192,6 +204,7 @@ def test_recorded_events_are_bounded(monkeypatch):
 
 
 # -- option listing --------------------------------------------------------------------------
+
 
 def listing(conditionals: int) -> str:
     conds = " ".join("((== 1 1) (inc (game sto Y)))" for _ in range(conditionals))
@@ -218,9 +231,11 @@ def test_listing_options_is_linear_and_paid_for():
 
 def test_listed_options_are_the_same_as_before():
     """The depth-first listing gives the options in the order the breadth-first one did."""
-    text = game("(choice ((do ((any (range 1..3) 'I (inc (game sto X) 'I)) "
-                "((> (game sto X) 1) (any (range 1..2) 'J (inc (game sto Y) 'J))) "
-                "(inc (game sto Z))))))")
+    text = game(
+        "(choice ((do ((any (range 1..3) 'I (inc (game sto X) 'I)) "
+        "((> (game sto X) 1) (any (range 1..2) 'J (inc (game sto Y) 'J))) "
+        "(inc (game sto Z))))))"
+    )
     s = recycle.loads(text, "order.rcy").new_state(seed=0)
     seen = []
     for o in s.legal_options():
@@ -232,8 +247,7 @@ def test_listed_options_are_the_same_as_before():
 
 # -- look-ahead players ------------------------------------------------------------------------
 
-WIDE = game("(choice ((any (range 1..50000) 'I (set (game sto X) 'I))))",
-            "\n (scoring max (game sto X)))")
+WIDE = game("(choice ((any (range 1..50000) 'I (set (game sto X) 'I))))", "\n (scoring max (game sto X)))")
 
 
 @pytest.mark.parametrize("player", [GreedyPlayer(3), PIMCPlayer(5), ISMCTSPlayer(20)], ids=str)
@@ -249,8 +263,10 @@ def test_look_ahead_players_finish_a_50000_option_choice(player, caplog):
 
 
 def test_look_ahead_decisions_share_one_work_budget():
-    text = game("(choice ((inc (game sto X)) (inc (game sto Y)))) (do ((repeat 20000 (inc (game sto Z)))))",
-                "\n (scoring max (game sto X)))")
+    text = game(
+        "(choice ((inc (game sto X)) (inc (game sto Y)))) (do ((repeat 20000 (inc (game sto Z)))))",
+        "\n (scoring max (game sto X)))",
+    )
     g = recycle.loads(text, "deep.rcy")
     for player in (PIMCPlayer(50), ISMCTSPlayer(50), GreedyPlayer(20)):
         player.max_work = 200_000  # a few simulations of 40,000 units each
@@ -263,6 +279,7 @@ def test_look_ahead_decisions_share_one_work_budget():
 
 
 # -- reading game files ------------------------------------------------------------------------
+
 
 def test_a_fifo_is_refused_without_waiting(tmp_path):
     fifo = tmp_path / "game.rcy"
@@ -324,8 +341,11 @@ def test_every_game_uses_a_small_part_of_the_default_budget():
 
 
 def test_random_players_see_the_budget_through_play_out():
-    g = recycle.loads(game("(stage player (end (== 1 0)) (choice ((inc (game sto X)) (inc (game sto Y)))))"),
-                      "loop.rcy", max_work=20_000)
+    g = recycle.loads(
+        game("(stage player (end (== 1 0)) (choice ((inc (game sto X)) (inc (game sto Y)))))"),
+        "loop.rcy",
+        max_work=20_000,
+    )
     s = g.new_state(seed=0)
     rng = random.Random(0)
     with pytest.raises(recycle.StepLimitExceeded) as info:
@@ -349,11 +369,18 @@ BIG_ACTIONS = {
     "move from the bottom": ("(move (bottom (game iloc STOCK)) (top (game iloc PILE)))", 10_000, "move"),
     "move to the bottom": ("(move (top (game iloc STOCK)) (bottom (game iloc STOCK)))", 10_000, "move"),
     "move to an index": ("(move (top (game iloc STOCK)) (5 (game iloc STOCK)))", 10_000, "move"),
-    "move of a named card": ("(remember (bottom (game iloc STOCK)) (top (game mem M))) (repeat 2000 (move (actual "
-                             "(top (game mem M))) (bottom (game iloc STOCK))))", 0, "move"),
+    "move of a named card": (
+        "(remember (bottom (game iloc STOCK)) (top (game mem M))) (repeat 2000 (move (actual "
+        "(top (game mem M))) (bottom (game iloc STOCK))))",
+        0,
+        "move",
+    ),
     "forget the bottom": (f"{MEM} (repeat 10000 (forget (bottom (game mem M))))", 0, "forget"),
-    "remember at the bottom": (f"{MEM} (repeat 10000 (remember (top (game iloc STOCK)) (bottom (game mem M))))",
-                               0, "remember"),
+    "remember at the bottom": (
+        f"{MEM} (repeat 10000 (remember (top (game iloc STOCK)) (bottom (game mem M))))",
+        0,
+        "remember",
+    ),
     "point map": ("(set (game points Q) (((A : 1) (game sto X))))", 200, "set"),
 }
 
@@ -378,7 +405,9 @@ def test_a_shuffle_costs_one_unit_per_card_beyond_eight():
         return s.max_work - s.work
 
     for head, cards in ((HEAD, 6), (HEAD20, 20)):
-        extra = used(head, "(do ((repeat 10 (shuffle (game iloc STOCK)))))") - used(head, "(do ((repeat 10 (shuffle (game iloc PILE)))))")
+        extra = used(head, "(do ((repeat 10 (shuffle (game iloc STOCK)))))") - used(
+            head, "(do ((repeat 10 (shuffle (game iloc PILE)))))"
+        )
         assert extra == (10 * cards if cards > 8 else 0)
 
 
@@ -398,8 +427,10 @@ def test_a_repeat_of_shuffles_of_a_huge_deck_stops_within_seconds():
 def test_point_maps_kept_for_reuse_are_bounded():
     from recycle.lang.forms.card_table import MAX_POINT_MAPS
 
-    g = recycle.loads(game("(do ((repeat 30000 (do ((set (game points Q) (((RANK : A) (game sto X)))) "
-                           "(inc (game sto X)))))))"), "maps.rcy")
+    g = recycle.loads(
+        game("(do ((repeat 30000 (do ((set (game points Q) (((RANK : A) (game sto X)))) (inc (game sto X)))))))"),
+        "maps.rcy",
+    )
     s = g.random_rollout(0)
     assert s.ints and len(g.card_table._point_maps) <= MAX_POINT_MAPS < 30_000
     assert len(g.card_table._live_maps) <= MAX_POINT_MAPS + 1  # the 20,000 others, no longer used, are freed

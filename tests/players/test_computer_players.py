@@ -93,6 +93,7 @@ def hidden_cards(view):
 
 # -- specs -------------------------------------------------------------------------------------
 
+
 def test_make_players_kinds_budgets_and_names():
     pl = make_players("ismcts:50,pimc,greedy:2,omniscient:7,random", 5)
     assert [type(p) for p in pl] == [ISMCTSPlayer, PIMCPlayer, GreedyPlayer, OmniscientPlayer, RandomPlayer]
@@ -130,6 +131,7 @@ def test_option_key_tells_options_apart_and_is_stable():
 
 # -- determinism -------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("spec", ["greedy:1", "pimc:8", "ismcts:8", "omniscient:8"])
 def test_a_seed_gives_the_same_game(spec):
     g = recycle.load(SCHWIMMEN)
@@ -159,6 +161,7 @@ def test_ismcts_spends_its_budget_at_the_root():
 
 # -- strength (a small sample; docs/players.md has the real measurement) -----------------------
 
+
 def test_pimc_beats_random_players_at_schwimmen():
     g = recycle.load(SCHWIMMEN)
     pl = make_players("pimc:20,random", 5)
@@ -167,6 +170,7 @@ def test_pimc_beats_random_players_at_schwimmen():
 
 
 # -- no peeking --------------------------------------------------------------------------------
+
 
 def test_sampled_worlds_depend_on_the_view_only():
     g = recycle.load(SCHWIMMEN)
@@ -194,8 +198,11 @@ def test_determinize_with_a_plain_generator_depends_on_the_view_only():
         assert worlds[0] == worlds[1]
 
 
-@pytest.mark.parametrize("make", [lambda: PIMCPlayer(12), lambda: ISMCTSPlayer(12), lambda: GreedyPlayer(2)],
-                         ids=["pimc", "ismcts", "greedy"])
+@pytest.mark.parametrize(
+    "make",
+    [lambda: PIMCPlayer(12), lambda: ISMCTSPlayer(12), lambda: GreedyPlayer(2)],
+    ids=["pimc", "ismcts", "greedy"],
+)
 def test_decisions_do_not_change_with_the_hidden_cards_of_others(make):
     """Two deals where player 0 sees exactly the same: same decision and same option values."""
     g = recycle.load(SCHWIMMEN)

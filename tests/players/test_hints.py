@@ -16,12 +16,18 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_a_hint_figure_says_its_interval_and_its_tries():
     h = Hint("ismcts:200", 1, [0.0, 0.5, None, 1.0], [3, 100, 0, 40])
-    assert h.figures() == ["0% (0-56%, only 3 tries: a guess)", "50% (40-60%, 100 tries)", "not tried",
-                           "100% (91-100%, 40 tries)"]
+    assert h.figures() == [
+        "0% (0-56%, only 3 tries: a guess)",
+        "50% (40-60%, 100 tries)",
+        "not tried",
+        "100% (91-100%, 40 tries)",
+    ]
     assert [h.few(i) for i in range(4)] == [True, False, True, False]
     assert FEW_TRIES == 30
-    assert h.advice("P2's ismcts:200", 2, "follow suit: J♦") == \
-        "hint from P2's ismcts:200: 2. follow suit: J♦ (estimated chance of winning 50% (40-60%, 100 tries))"
+    assert (
+        h.advice("P2's ismcts:200", 2, "follow suit: J♦")
+        == "hint from P2's ismcts:200: 2. follow suit: J♦ (estimated chance of winning 50% (40-60%, 100 tries))"
+    )
 
 
 class _Words:
@@ -35,8 +41,10 @@ class _Words:
 def test_the_terminal_shows_the_figures_beside_the_options():
     h = Hint("ismcts:200", 1, [0.0, 0.5], [3, 100])
     lines = options_lines([_Words("lead: 2♣"), _Words("lead: K♠")], h.figures(), best=1)
-    assert lines == ["  1  0% (0-56%, only 3 tries: a guess)  lead: 2♣",
-                     "  2  50% (40-60%, 100 tries)            lead: K♠  <- hint"]
+    assert lines == [
+        "  1  0% (0-56%, only 3 tries: a guess)  lead: 2♣",
+        "  2  50% (40-60%, 100 tries)            lead: K♠  <- hint",
+    ]
 
 
 @pytest.mark.parametrize("spec", ["ismcts:60", "pimc:60"])
@@ -98,9 +106,12 @@ def test_a_hint_stopped_from_another_thread_ends_long_before_its_budget():
     s = _first_real_decision(ROOT / "games" / "hearts.rcy")
     wanted = threading.Event()
     got = []
-    thread = threading.Thread(target=lambda: got.append(
-        hint(s.observation(s.current_player()), s.legal_options(), "ismcts:100000", seed=2,
-             stop=wanted.is_set)), daemon=True)
+    thread = threading.Thread(
+        target=lambda: got.append(
+            hint(s.observation(s.current_player()), s.legal_options(), "ismcts:100000", seed=2, stop=wanted.is_set)
+        ),
+        daemon=True,
+    )
     thread.start()
     wanted.set()
     thread.join(120)  # a safety net only: a search of 100,000 Hearts iterations takes minutes

@@ -28,9 +28,11 @@ from ..engine.test_native import compiled, load
 
 pytestmark = pytest.mark.skipif(not available(), reason="the native engine needs Numba and NumPy")
 
-GAMES_COMPARED = [pytest.param(GAMES / "schwimmen.rcy", id="games/schwimmen"),
-                  pytest.param(CORPUS / "KuhnPoker2.rcy", id="corpus/KuhnPoker2"),
-                  pytest.param(CORPUS / "LeducPoker2.rcy", id="corpus/LeducPoker2")]
+GAMES_COMPARED = [
+    pytest.param(GAMES / "schwimmen.rcy", id="games/schwimmen"),
+    pytest.param(CORPUS / "KuhnPoker2.rcy", id="corpus/KuhnPoker2"),
+    pytest.param(CORPUS / "LeducPoker2.rcy", id="corpus/LeducPoker2"),
+]
 
 
 def decisions(game, make, playouts: str, seed: int, upto: int = 12):
@@ -48,8 +50,9 @@ def decisions(game, make, playouts: str, seed: int, upto: int = 12):
         p = s.current_player()
         player = players[p]
         i = player.choose(s.observation(p), opts, rng)
-        out.append((p, i, [round(v, 12) for v in player.last_values], list(getattr(player, "last_visits", [])),
-                    rng.count))
+        out.append(
+            (p, i, [round(v, 12) for v in player.last_values], list(getattr(player, "last_visits", [])), rng.count)
+        )
         s.apply(i)
     return out, [pl._native[1] for pl in players if pl._native[1] is not None]
 
@@ -67,8 +70,11 @@ def tree_in_python(player):
 def test_native_playouts_decide_as_python_playouts(path, kind):
     game = load(path)
     compiled(game)
-    make = (lambda e: tree_in_python(ISMCTSPlayer(24, playouts=e))) if kind == "ismcts" \
+    make = (
+        (lambda e: tree_in_python(ISMCTSPlayer(24, playouts=e)))
+        if kind == "ismcts"
         else (lambda e: PIMCPlayer(24, playouts=e))
+    )
     for seed in (1, 2) if "schwimmen" in path.name else (1,):
         native, natives = decisions(game, make, "native", seed)
         python, none = decisions(game, make, "reference", seed)
@@ -107,8 +113,15 @@ def test_a_world_that_moved_a_card_in_scope_is_declined():
     world = view.sample_world(Stream(7))
     assert playouts.world_places(root, world) is not None
     i, k = root.slots[0]
-    held = Root(root.chance_key, root.chance_count, root.history, root.decisions, root.max_steps,
-                ((i, k, int(s.locs[i][k])),), root.slots)
+    held = Root(
+        root.chance_key,
+        root.chance_count,
+        root.history,
+        root.decisions,
+        root.max_steps,
+        ((i, k, int(s.locs[i][k])),),
+        root.slots,
+    )
     moved = world.clone()
     other = next(c for c in moved.locs[root.slots[1][0]] if c != s.locs[i][k])
     moved.locs[i][k] = other
@@ -129,8 +142,9 @@ def test_a_history_the_replay_cannot_follow_changes_nothing():
     count = draw.count
     wrong = Root(root.chance_key, root.chance_count + 1, root.history, root.decisions, root.max_steps, (), root.slots)
     assert playouts.play(wrong, places, world.rng.getstate()[:2], world.work, [0], draw) is None
-    late = Root(root.chance_key, root.chance_count, root.history, root.decisions + 50_000, root.max_steps, (),
-                root.slots)
+    late = Root(
+        root.chance_key, root.chance_count, root.history, root.decisions + 50_000, root.max_steps, (), root.slots
+    )
     assert playouts.play(late, places, world.rng.getstate()[:2], world.work, [0], draw) is None
     assert draw.count == count
     assert (playouts.played, playouts.declined) == (1, 2)
@@ -145,5 +159,6 @@ def test_a_player_that_played_natively_goes_to_another_process_without_its_machi
     assert player._native[1].played > 0
     copy = pickle.loads(pickle.dumps(player))
     assert copy._native == (None, None) and copy.playouts == "native" and copy.budget == 8
-    assert copy.choose(view, s.legal_options(), players_stream(3)) == player.choose(view, s.legal_options(),
-                                                                                    players_stream(3))
+    assert copy.choose(view, s.legal_options(), players_stream(3)) == player.choose(
+        view, s.legal_options(), players_stream(3)
+    )

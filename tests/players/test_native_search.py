@@ -90,9 +90,15 @@ def assert_searched_as_python(game, make, seeds, upto: int = 10, declines: bool 
 
 # the fast suite searches the first 5 decisions of one game; the long sweep (slow) whole games
 # of three (the search in Python is what takes the time)
-@pytest.mark.parametrize("seed, upto", [(1, 5), pytest.param(1, 10, marks=pytest.mark.slow),
-                                        pytest.param(2, 10, marks=pytest.mark.slow),
-                                        pytest.param(3, 10, marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "seed, upto",
+    [
+        (1, 5),
+        pytest.param(1, 10, marks=pytest.mark.slow),
+        pytest.param(2, 10, marks=pytest.mark.slow),
+        pytest.param(3, 10, marks=pytest.mark.slow),
+    ],
+)
 def test_every_shape_of_option_native_code_keys_is_searched_as_python(seed, upto):
     game = keyed_game()
     compiled(game, search=True)
@@ -106,10 +112,15 @@ def test_schwimmen_is_searched_as_python_with_a_deep_tree():
     assert_searched_as_python(game, lambda e: ISMCTSPlayer(400, playouts=e), (5,), upto=6)
 
 
-@pytest.mark.parametrize("make", [lambda e: OmniscientPlayer(80, playouts=e),
-                                  lambda e: RevealingPlayer(80, reveal=(0,), playouts=e),
-                                  lambda e: ISMCTSPlayer(80, reward="score", playouts=e)],
-                         ids=["omniscient", "revealing", "score-reward"])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda e: OmniscientPlayer(80, playouts=e),
+        lambda e: RevealingPlayer(80, reveal=(0,), playouts=e),
+        lambda e: ISMCTSPlayer(80, reward="score", playouts=e),
+    ],
+    ids=["omniscient", "revealing", "score-reward"],
+)
 def test_cheating_players_and_the_score_reward_are_searched_as_python(make):
     game = keyed_game()
     compiled(game, search=True)
@@ -129,8 +140,12 @@ FORKS_TWICE = """(do ((shuffle (game iloc STOCK)) (all player 'P (repeat 3 (move
 
 
 def forks_twice_game():
-    return tiny(FORKS_TWICE, players=2, deck="(deck (RANK (A, B, C, D, E, F)) (SUIT (X, Y)))",
-                scoring="(scoring max (size ((current player) iloc HAND)))")
+    return tiny(
+        FORKS_TWICE,
+        players=2,
+        deck="(deck (RANK (A, B, C, D, E, F)) (SUIT (X, Y)))",
+        scoring="(scoring max (size ((current player) iloc HAND)))",
+    )
 
 
 def test_options_native_code_cannot_key_leave_the_search_to_python_with_the_same_stream():
@@ -168,8 +183,16 @@ def test_the_native_search_considers_as_many_options_as_the_python_one():
     assert runtime_search.MAX_CONSIDERED == lookahead.MAX_CONSIDERED
 
 
-@pytest.mark.parametrize("which", ["keyed", pytest.param("shapes", marks=pytest.mark.slow), "schwimmen", "forks-twice",
-                                   pytest.param("LostCities2", marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "which",
+    [
+        "keyed",
+        pytest.param("shapes", marks=pytest.mark.slow),
+        "schwimmen",
+        "forks-twice",
+        pytest.param("LostCities2", marks=pytest.mark.slow),
+    ],
+)
 def test_native_option_keys_are_equal_exactly_when_python_s_are(which):
     """Over every decision of a few random games: each Python key has one native key, and no
     two Python keys share one (so a search's tree has the same children natively)."""
@@ -182,9 +205,12 @@ def test_native_option_keys_are_equal_exactly_when_python_s_are(which):
     elif which == "schwimmen":
         game = load(GAMES / "schwimmen.rcy")
     else:
-        game = tiny(SHAPES, deck="(deck (RANK (A, B, C, D, E)) (SUIT (X, Y)))",
-                    declare="(declare (RED, BLUE) 'COLORS) (declare (range 1..3) 'SLOTS)",
-                    scoring="(scoring max (+ ((current player) sto FIRST) ((current player) sto DRAWS)))")
+        game = tiny(
+            SHAPES,
+            deck="(deck (RANK (A, B, C, D, E)) (SUIT (X, Y)))",
+            declare="(declare (RED, BLUE) 'COLORS) (declare (range 1..3) 'SLOTS)",
+            scoring="(scoring max (+ ((current player) sto FIRST) ((current player) sto DRAWS)))",
+        )
     compiled(game, search=True)
     got = key_agreement(native_playouts(game, "native", search=True), range(1, 7))
     assert got["keys"] >= (2 if which == "forks-twice" else 20)

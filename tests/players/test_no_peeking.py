@@ -36,6 +36,7 @@ BLIND = """(game
   (choice ((any ((current player) hloc HAND) 'C (move 'C (top ((current player) vloc PLAY)))))))
  (scoring max (sum ((current player) vloc PLAY) using (game points VAL))))"""
 
+
 # blackjack-like: "hit" moves the face-down stock's top card into the hand (face up) and
 # then sets TOTAL from the hand: the total before choosing would name the hidden card
 class _Got(Exception):
@@ -102,6 +103,7 @@ def card_ids_in(key):
 
 # -- 13: keys ------------------------------------------------------------------------------------
 
+
 def test_a_player_picking_blind_cannot_read_its_hidden_hand_from_the_keys():
     g = loads(BLIND)
     for seed in range(5):
@@ -118,6 +120,7 @@ def test_a_player_picking_blind_cannot_read_its_hidden_hand_from_the_keys():
 
 
 # -- 14: nothing reachable ---------------------------------------------------------------------
+
 
 def reachable(*roots):
     """Every object reachable from ``roots`` through attributes, ``__dict__``, ``__slots__``,
@@ -148,15 +151,23 @@ def assert_nothing_hidden_reachable(state, p, *roots):
     for x in reachable(*roots):
         assert not isinstance(x, State), "the state is reachable"
         assert not isinstance(x, random.Random), "a generator is reachable"
-        assert not isinstance(x, (types.FunctionType, types.MethodType, types.CellType, types.CodeType)), \
+        assert not isinstance(x, (types.FunctionType, types.MethodType, types.CellType, types.CodeType)), (
             f"code is reachable: {x!r}"
+        )
         assert not isinstance(x, Card), "a card object of the state is reachable"
         if isinstance(x, (list, set, frozenset)):
             assert not any(type(c) is int and c in hidden for c in x), f"a hidden card id in {x!r}"
 
 
-@pytest.mark.parametrize("path", [GAMES / "schwimmen.rcy", pytest.param(CORPUS / "Hearts4.rcy", marks=requires_corpus()),
-                                  GAMES / "crazy-eights.rcy"], ids=lambda p: p.stem)
+@pytest.mark.parametrize(
+    "path",
+    [
+        GAMES / "schwimmen.rcy",
+        pytest.param(CORPUS / "Hearts4.rcy", marks=requires_corpus()),
+        GAMES / "crazy-eights.rcy",
+    ],
+    ids=lambda p: p.stem,
+)
 def test_no_state_generator_or_hidden_card_is_reachable_from_what_a_player_receives(path):
     g = recycle.load(path)
     for s in decisions(g, 1, limit=8)[::2]:
@@ -221,6 +232,7 @@ def test_describe_and_render_of_a_draw_from_a_face_down_stock_do_not_name_the_ca
 
 # -- 15: words ---------------------------------------------------------------------------------
 
+
 def test_the_words_of_a_hit_do_not_tell_the_total_it_would_make():
     g = blackjack()
     for seed in range(10):
@@ -236,8 +248,13 @@ def _corpus_and_games():
     return sorted(CORPUS.glob("*.rcy")) + sorted(GAMES.glob("*.rcy"))
 
 
-@pytest.mark.parametrize("path", [pytest.param(p, id=f"{p.parent.name}/{p.stem}", marks=sweep_marks(p) if p.parent == CORPUS else [])
-                                  for p in _corpus_and_games()])
+@pytest.mark.parametrize(
+    "path",
+    [
+        pytest.param(p, id=f"{p.parent.name}/{p.stem}", marks=sweep_marks(p) if p.parent == CORPUS else [])
+        for p in _corpus_and_games()
+    ],
+)
 def test_options_are_the_same_in_the_true_state_and_in_worlds_the_chooser_cannot_tell_from_it(path):
     """At every decision of a few random games of every game of the corpus and games/, the
     words, the cards seen and the keys of the options are those of a world sampled from the
@@ -260,8 +277,10 @@ def test_options_are_the_same_in_the_true_state_and_in_worlds_the_chooser_cannot
                 continue
             for a, b in zip(mine, theirs):
                 if (a.describe(), a.render(), list(a.cards), a.key) != (b.describe(), b.render(), list(b.cards), b.key):
-                    differ.append(f"{path.name} seed {seed} decision {k}: {a.describe()!r} / {b.describe()!r}; "
-                                  f"{list(a.cards)} / {list(b.cards)}; {a.key} / {b.key}")
+                    differ.append(
+                        f"{path.name} seed {seed} decision {k}: {a.describe()!r} / {b.describe()!r}; "
+                        f"{list(a.cards)} / {list(b.cards)}; {a.key} / {b.key}"
+                    )
                     break
     assert not differ, "\n".join(differ[:20])
 

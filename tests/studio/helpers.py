@@ -28,10 +28,13 @@ def chromium_path() -> str:
     the first of chromium, chromium-browser, google-chrome on the PATH. In CI a missing
     browser fails the test with the way to install it; elsewhere the test is skipped."""
     found = os.environ.get("RECYCLE_CHROMIUM") or next(
-        (p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None)
+        (p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None
+    )
     if found is None:
-        message = ("the studio's browser tests need Chromium: apt-get install chromium (setup.sh installs it), "
-                   "or set RECYCLE_CHROMIUM to a Chromium binary")
+        message = (
+            "the studio's browser tests need Chromium: apt-get install chromium (setup.sh installs it), "
+            "or set RECYCLE_CHROMIUM to a Chromium binary"
+        )
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)

@@ -174,8 +174,9 @@ def test_studio_plays_crazy_eights_by_clicking_and_replays_it(page, studio):
     shot(table, "table")
     first = table.inner_text("#history")
     table.locator("#options button").first.click()
-    table.wait_for_function("n => document.querySelector('#history').textContent.length > n", arg=len(first),
-                            timeout=WAIT)
+    table.wait_for_function(
+        "n => document.querySelector('#history').textContent.length > n", arg=len(first), timeout=WAIT
+    )
     table.wait_for_selector("#undo:not([disabled])", timeout=WAIT)
     table.click("#undo")
     table.wait_for_selector("#message:has-text('took back')", timeout=WAIT)
@@ -194,8 +195,10 @@ def test_studio_plays_crazy_eights_by_clicking_and_replays_it(page, studio):
     page.select_option("#replay-file", saved)
     page.wait_for_selector("#replay-label:has-text('deal #3')", timeout=WAIT)
     assert page.get_attribute("#replay-step", "max") == str(steps)
-    page.evaluate("s => { const r = document.getElementById('replay-step'); r.value = s; "
-                  "r.dispatchEvent(new Event('input')); }", steps // 2)
+    page.evaluate(
+        "s => { const r = document.getElementById('replay-step'); r.value = s; r.dispatchEvent(new Event('input')); }",
+        steps // 2,
+    )
     page.wait_for_selector(f"#replay-label:has-text('decision {steps // 2} of {steps}')", timeout=WAIT)
     revealed = page.inner_text("#replay-view")
     page.select_option("#replay-seat", "1")
@@ -203,8 +206,10 @@ def test_studio_plays_crazy_eights_by_clicking_and_replays_it(page, studio):
     seat_view = page.inner_text("#replay-view")
     assert "cards" in seat_view and revealed != seat_view  # the others' hands as counts
     shot(page, "replay")
-    page.evaluate("s => { const r = document.getElementById('replay-step'); r.value = s; "
-                  "r.dispatchEvent(new Event('input')); }", steps)
+    page.evaluate(
+        "s => { const r = document.getElementById('replay-step'); r.value = s; r.dispatchEvent(new Event('input')); }",
+        steps,
+    )
     page.wait_for_selector(f"#replay-label:has-text('decision {steps} of {steps}')", timeout=WAIT)
     assert "Final scores" in page.inner_text("#replay-view")
 
@@ -227,8 +232,10 @@ def test_studio_names_from_files_and_records_stay_text(page, studio):
     page.click("button[data-tab=replay]")
     page.select_option("#replay-file", "evil.json")
     page.wait_for_selector("#replay-label:has-text('deal #3')", timeout=WAIT)
-    page.evaluate("s => { const r = document.getElementById('replay-step'); r.value = s; "
-                  "r.dispatchEvent(new Event('input')); }", 3)
+    page.evaluate(
+        "s => { const r = document.getElementById('replay-step'); r.value = s; r.dispatchEvent(new Event('input')); }",
+        3,
+    )
     page.wait_for_selector("#replay-label:has-text('decision 3')", timeout=WAIT)
     text = page.inner_text("#replay-view")
     assert evil[0] in text and evil[1] in text and evil[2] in text
@@ -240,8 +247,11 @@ def test_studio_two_people_table_seat_zero_sees_no_hidden_card(browser, studio):
     _, server, st = studio
     import httpx
 
-    r = httpx.post(server.url("/api/table"), headers={"X-Token": TOKEN},
-                   json={"path": "crazy-eights.rcy", "players": "human,human,random", "deal": 4})
+    r = httpx.post(
+        server.url("/api/table"),
+        headers={"X-Token": TOKEN},
+        json={"path": "crazy-eights.rcy", "players": "human,human,random", "deal": 4},
+    )
     links = r.json()["links"]
     table = list(st.tables.values())[-1]
     pages = []
@@ -268,8 +278,9 @@ def test_studio_two_people_table_seat_zero_sees_no_hidden_card(browser, studio):
     shot(pages[0], "shared-table-end")
     game = table.game
     hand1 = {i.index for i in game.layout.infos if i.owner_kind == "player" and i.owner == 1}
-    hidden = {game.card_name(e.card) for e in table.events if getattr(e, "dst", None) in hand1} - \
-        {game.card_name(c) for c in seen_by(table, 0)}
+    hidden = {game.card_name(e.card) for e in table.events if getattr(e, "dst", None) in hand1} - {
+        game.card_name(c) for c in seen_by(table, 0)
+    }
     assert hidden and len(texts0) > 3
     for text in texts0:
         for name in hidden:

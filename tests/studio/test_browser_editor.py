@@ -20,11 +20,14 @@ from .test_browser import WAIT, browser, page, shot  # noqa: F401, E402 - the br
 from .test_editor import PILES  # noqa: E402
 
 # scoremin and using in its stage's end and its scoring
-SCORED = PILES.replace("(scoring max (size ((current player) vloc LEFT))))",
-                       "(scoring max (sum ((current player) vloc LEFT) using (game points P))))").replace(
+SCORED = PILES.replace(
+    "(scoring max (size ((current player) vloc LEFT))))",
+    "(scoring max (sum ((current player) vloc LEFT) using (game points P))))",
+).replace(
     "  (end (== (size (game iloc STOCK)) 0))",
     "  (end (or (== (size (game iloc STOCK)) 0)\n"
-    "           (and (> (size (game vloc LEFT)) 0) (< (scoremin (game vloc LEFT) using (game points P)) 0))))")
+    "           (and (> (size (game vloc LEFT)) 0) (< (scoremin (game vloc LEFT) using (game points P)) 0))))",
+)
 
 
 @pytest.fixture
@@ -55,7 +58,9 @@ def test_studio_editor_colours_the_registrys_words_and_draws_the_tree(page, stud
     page.click("button[data-tab=run]")
     page.fill("#run-n", "20")
     page.click("#run-go")
-    page.wait_for_function("() => /done|failed|runs are going/.test(document.querySelector('#run-state').textContent)", timeout=WAIT)
+    page.wait_for_function(
+        "() => /done|failed|runs are going/.test(document.querySelector('#run-state').textContent)", timeout=WAIT
+    )
     assert page.inner_text("#run-state").startswith("simulate done"), page.inner_text("#run-state")
     page.click("#tree-go")
     page.wait_for_selector("#tree-lines:has-text('vloc')", timeout=WAIT)

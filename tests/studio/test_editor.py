@@ -69,7 +69,8 @@ def test_counts_of_one_are_singular():
     assert one.format().endswith("\n1 error (the first 1; there may be more)")
     found = simulation_lint(recycle.loads(BROKEN_WAR, "war.rcy"), games=1)["findings"]
     assert [f["message"] for f in found] == [
-        "1 of 1 random game stopped with an error: move from the empty location STOCK (with 2 players)"]
+        "1 of 1 random game stopped with an error: move from the empty location STOCK (with 2 players)"
+    ]
 
 
 def test_a_lint_whose_every_game_breaks_positions_the_error(client):
@@ -79,9 +80,11 @@ def test_a_lint_whose_every_game_breaks_positions_the_error(client):
     assert out["games"] == 5
     # that error alone: what never happened after it (a location never filled...) says nothing more
     assert [(f["line"], f["message"]) for f in out["findings"]] == [
-        (35, "5 of 5 random games stopped with an error: move from the empty location STOCK (with 2 players)")]
-    job = client.post("/api/run", headers=OWNER,
-                      json={"path": "war.rcy", "text": BROKEN_WAR, "kind": "simlint", "n": 5}).json()["job"]
+        (35, "5 of 5 random games stopped with an error: move from the empty location STOCK (with 2 players)")
+    ]
+    job = client.post(
+        "/api/run", headers=OWNER, json={"path": "war.rcy", "text": BROKEN_WAR, "kind": "simlint", "n": 5}
+    ).json()["job"]
     while (d := client.get(f"/api/jobs/{job}", headers=OWNER).json())["status"] == "running":
         pass
     assert d["status"] == "done" and d["error"] is None and d["result"]["findings"][0]["line"] == 35

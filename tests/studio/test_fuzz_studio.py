@@ -28,11 +28,15 @@ def test_hostile_requests_the_fuzzer_found_get_a_clear_4xx(tmp_path):
     with TestClient(app, base_url="http://127.0.0.1", raise_server_exceptions=False) as c:
         r = c.put("/api/file", headers=OWNER, json={"path": "x.rcy", "text": None})  # before: a 500
         assert r.status_code == 400 and r.json() == {"error": "text must be a string"}
-        r = c.post("/api/tree", headers={**OWNER, "Content-Type": "application/json"},
-                   content=b'{"path": "\\udcff.rcy"}')  # a lone surrogate: before, a 500
+        r = c.post(
+            "/api/tree", headers={**OWNER, "Content-Type": "application/json"}, content=b'{"path": "\\udcff.rcy"}'
+        )  # a lone surrogate: before, a 500
         assert r.status_code == 400 and r.json() == {"error": "the file name is not UTF-8 text"}
-        r = c.post("/api/check", headers={**OWNER, "Content-Type": "application/json"},
-                   content=b'{"path": "\\udcff.rcy", "text": "(game)"}')  # the text given: before, a 500
+        r = c.post(
+            "/api/check",
+            headers={**OWNER, "Content-Type": "application/json"},
+            content=b'{"path": "\\udcff.rcy", "text": "(game)"}',
+        )  # the text given: before, a 500
         assert r.status_code == 400 and r.json() == {"error": "the file name is not UTF-8 text"}
         r = c.get("/api/nothing", headers=OWNER)  # before: "Not Found" in plain text
         assert r.status_code == 404 and r.json() == {"error": "no such page"}

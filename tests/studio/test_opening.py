@@ -64,7 +64,8 @@ def test_the_browser_started_is_given_a_one_time_code_not_the_token(monkeypatch,
 def test_a_table_opens_its_first_seat_by_a_one_time_code(monkeypatch, tmp_path):
     folder = game_folder(tmp_path)
     out, opened, answers = _studio_opened(
-        monkeypatch, tmp_path, ["--table", str(folder / "crazy-eights.rcy"), "--seats", "human,human,random"])
+        monkeypatch, tmp_path, ["--table", str(folder / "crazy-eights.rcy"), "--seats", "human,human,random"]
+    )
     seat_tokens = re.findall(r"/table\?token=([\w-]+)", out)
     assert len(seat_tokens) == 2 and not any(t in opened for t in seat_tokens)
     first, page, again = answers

@@ -32,11 +32,25 @@ def _post_chunked(app, path: str, chunks: int) -> tuple[int, int]:
     async def send(message):
         sent.append(message)
 
-    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
-             "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
-             "root_path": "", "client": ("127.0.0.1", 5000), "server": ("127.0.0.1", 8765),
-             "headers": [(b"host", b"127.0.0.1:8765"), (b"x-token", TOKEN.encode()),
-                         (b"transfer-encoding", b"chunked"), (b"content-type", b"application/json")]}
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "client": ("127.0.0.1", 5000),
+        "server": ("127.0.0.1", 8765),
+        "headers": [
+            (b"host", b"127.0.0.1:8765"),
+            (b"x-token", TOKEN.encode()),
+            (b"transfer-encoding", b"chunked"),
+            (b"content-type", b"application/json"),
+        ],
+    }
     asyncio.run(app(scope, receive, send))
     status = next(m["status"] for m in sent if m["type"] == "http.response.start")
     return status, pulled
@@ -134,6 +148,7 @@ def test_hints_of_all_seats_are_worked_out_one_at_a_time_in_order():
             gate.wait(10)
             order.append(name)
             done.release()
+
         return run
 
     for seat in ("a", "b", "c"):

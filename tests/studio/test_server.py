@@ -87,8 +87,15 @@ def test_studio_files_only_inside_the_folder(served, tmp_path):
     (folder / "link-out.rcy").symlink_to(secret)
     (folder / "sub").mkdir()
     (folder / "sub" / "in.rcy").write_text("inside")
-    for bad in ("../secret.rcy", "sub/../../secret.rcy", str(secret), "/etc/passwd", "link-out.rcy",
-                "..\\secret.rcy", "C:\\x.rcy"):
+    for bad in (
+        "../secret.rcy",
+        "sub/../../secret.rcy",
+        str(secret),
+        "/etc/passwd",
+        "link-out.rcy",
+        "..\\secret.rcy",
+        "C:\\x.rcy",
+    ):
         r = c.get("/api/file", params={"path": bad}, headers=OWNER)
         assert 400 <= r.status_code < 500 and "TOP-SECRET" not in r.text, (bad, r.text)
         r = c.put("/api/file", headers=OWNER, json={"path": bad, "text": "overwritten"})
@@ -130,21 +137,31 @@ def _wait(c, job):
 
 def test_studio_runs_are_bounded_and_cancellable(served):
     _, _, c, _ = served
-    for body in ({"kind": "simulate", "n": 10**9}, {"kind": "analyze", "n": 10**6}, {"kind": "graph", "n": 10**6},
-                 {"kind": "simulate", "n": 10, "seconds": 10**6}, {"kind": "simulate", "n": -1},
-                 {"kind": "simulate", "n": "many"}, {"kind": "rm -rf"}, {"players": "human"},
-                 {"players": "nobody:3"}):
+    for body in (
+        {"kind": "simulate", "n": 10**9},
+        {"kind": "analyze", "n": 10**6},
+        {"kind": "graph", "n": 10**6},
+        {"kind": "simulate", "n": 10, "seconds": 10**6},
+        {"kind": "simulate", "n": -1},
+        {"kind": "simulate", "n": "many"},
+        {"kind": "rm -rf"},
+        {"players": "human"},
+        {"players": "nobody:3"},
+    ):
         r = c.post("/api/run", headers=OWNER, json={"path": "war.rcy", **body})
         assert r.status_code == 400 and r.json()["error"], body
-    job = c.post("/api/run", headers=OWNER, json={"path": "crazy-eights.rcy", "kind": "simulate",
-                                                   "n": 100_000}).json()["job"]
+    job = c.post("/api/run", headers=OWNER, json={"path": "crazy-eights.rcy", "kind": "simulate", "n": 100_000}).json()[
+        "job"
+    ]
     time.sleep(0.3)
     assert c.post(f"/api/jobs/{job}/cancel", headers=OWNER).status_code == 200
     d = _wait(c, job)
     assert d["status"] == "cancelled" and d["done"] < 100_000
     done = _wait(c, c.post("/api/run", headers=OWNER, json={"path": "war.rcy", "n": 50, "seed": 3}).json()["job"])
     assert done["status"] == "done" and done["result"]["stats"]["games"] == 50
-    lint = _wait(c, c.post("/api/run", headers=OWNER, json={"path": "war.rcy", "kind": "simlint", "n": 30}).json()["job"])
+    lint = _wait(
+        c, c.post("/api/run", headers=OWNER, json={"path": "war.rcy", "kind": "simlint", "n": 30}).json()["job"]
+    )
     assert lint["status"] == "done" and lint["result"]["games"] == 30
 
 
@@ -261,8 +278,14 @@ def _start_cli(args: list[str], cwd):
     import sys
 
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen([sys.executable, "-m", "recycle", "studio", *args, "--port", "0", "--no-open"],
-                            cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "recycle", "studio", *args, "--port", "0", "--no-open"],
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     lines = []
     for _ in range(10):
         line = proc.stdout.readline()
@@ -285,11 +308,14 @@ def test_studio_command_serves_a_folder_and_a_table(tmp_path):
     finally:
         proc.terminate()
         proc.wait(20)
-    proc, lines = _start_cli(["--table", str(folder / "crazy-eights.rcy"), "--seats", "human,human,random",
-                              "--deal", "3"], tmp_path)
+    proc, lines = _start_cli(
+        ["--table", str(folder / "crazy-eights.rcy"), "--seats", "human,human,random", "--deal", "3"], tmp_path
+    )
     try:
-        assert "a table of crazy-eights, deal #3 (whoever knows the number knows every card), seats human, " \
-               "human, random" in lines[0], lines
+        assert (
+            "a table of crazy-eights, deal #3 (whoever knows the number knows every card), seats human, "
+            "human, random" in lines[0]
+        ), lines
         links = [ln.split(": ", 1)[1].strip() for ln in lines[1:3]]
         assert [ln.split(":")[0].strip() for ln in lines[1:3]] == ["P0", "P1"]
         views = [httpx.get(link.replace("/table?", "/table/api/view?")).json() for link in links]
@@ -300,9 +326,22 @@ def test_studio_command_serves_a_folder_and_a_table(tmp_path):
         proc.terminate()
         proc.wait(20)
     bad = __import__("subprocess").run(
-        [__import__("sys").executable, "-m", "recycle", "studio", "--table", str(folder / "war.rcy"),
-         "--seats", "random", "--no-open"], env={**os.environ, "PYTHONPATH": str(ROOT)},
-        capture_output=True, text=True, timeout=60)
+        [
+            __import__("sys").executable,
+            "-m",
+            "recycle",
+            "studio",
+            "--table",
+            str(folder / "war.rcy"),
+            "--seats",
+            "random",
+            "--no-open",
+        ],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert bad.returncode == 2 and "a table needs at least one human seat" in bad.stderr
 
 
@@ -378,7 +417,8 @@ def test_studio_simulation_lint_names_rules_that_never_or_always_fire():
     rules = [(f["line"], f["column"], f["message"]) for f in found if "rule" in f["message"]]
     assert rules == [
         (6, 4, "this rule never fired in 40 random games: its condition was never true (reached 240 times)"),
-        (8, 4, "this rule's condition was true every time (240 times in 40 random games)")]
+        (8, 4, "this rule's condition was true every time (240 times in 40 random games)"),
+    ]
     assert found[0]["end_line"] == 6
 
 

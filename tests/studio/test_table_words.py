@@ -67,8 +67,13 @@ def test_table_tells_the_persons_forced_move_in_the_games_words():
 
 def test_table_hint_is_said_in_the_options_words_with_its_figures(monkeypatch):
     """Not 'hint from ismcts:200: option 1': who advises, the option's words, the figure."""
-    monkeypatch.setattr(table_module, "hint", lambda view, options, spec, seed, stop=None:
-                        Hint("ismcts:200", 1, [0.0, 0.5] + [None] * (len(options) - 2), [3, 100] + [0] * (len(options) - 2)))
+    monkeypatch.setattr(
+        table_module,
+        "hint",
+        lambda view, options, spec, seed, stop=None: Hint(
+            "ismcts:200", 1, [0.0, 0.5] + [None] * (len(options) - 2), [3, 100] + [0] * (len(options) - 2)
+        ),
+    )
     game = load(ROOT / "games" / "crazy-eights.rcy")
     table = table_module.Table(game, ROOT / "games" / "crazy-eights.rcy", ["human", "random", "random"], 3)
     _wait(table)
@@ -81,7 +86,9 @@ def test_table_hint_is_said_in_the_options_words_with_its_figures(monkeypatch):
         time.sleep(0.01)
     h = view["hint"]
     assert h["who"] == "an ismcts:200 adviser"
-    assert h["advice"] == (f"hint from an ismcts:200 adviser: 2. {view['options'][1]} "
-                           "(estimated chance of winning 50% (40-60%, 100 tries))")
+    assert h["advice"] == (
+        f"hint from an ismcts:200 adviser: 2. {view['options'][1]} "
+        "(estimated chance of winning 50% (40-60%, 100 tries))"
+    )
     assert h["figures"][:2] == ["0% (0-56%, only 3 tries: a guess)", "50% (40-60%, 100 tries)"]
     assert h["few"][:2] == [True, False]

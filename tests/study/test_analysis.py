@@ -25,6 +25,7 @@ def _strip(d):
 
 # -- small statistics --------------------------------------------------------------------------
 
+
 def test_chi_square_and_wilson_known_values():
     assert chi2_sf(3.841458820694124, 1) == pytest.approx(0.05, abs=1e-6)
     assert chi2_sf(9.487729036781154, 4) == pytest.approx(0.05, abs=1e-6)
@@ -36,6 +37,7 @@ def test_chi_square_and_wilson_known_values():
 
 
 # -- heuristics of one game --------------------------------------------------------------------
+
 
 def test_heuristics_of_a_known_trace():
     # P1 wins; P0 leads, then P1, then P0 again, then P1 for good from the 4th decision
@@ -51,6 +53,7 @@ def test_heuristics_of_a_known_trace():
 
 
 # -- the analysis ------------------------------------------------------------------------------
+
 
 def test_analysis_agrees_with_simulate_on_the_same_games():
     g = recycle.load(SCHWIMMEN)
@@ -69,11 +72,14 @@ def test_analysis_agrees_with_simulate_on_the_same_games():
 
 
 def test_rounds_count_turns_of_the_outermost_stage():
-    g = tiny("""(stage player (end (== (game sto T) 6))
+    g = tiny(
+        """(stage player (end (== (game sto T) 6))
                   (do ((inc (game sto T))))
                   (stage player (end (== (game sto U) 2))
                     (choice ((inc (game sto U)) (inc (game sto U)))))
-                  (do ((set (game sto U) 0))))""", players=2)
+                  (do ((set (game sto U) 0))))""",
+        players=2,
+    )
     a = analyze(g, n=3, seed=0)
     assert a["length"]["rounds"]["mean"] == 6
     assert a["length"]["turns_by_stage_depth"] == [6, 12]
@@ -82,10 +88,13 @@ def test_rounds_count_turns_of_the_outermost_stage():
 
 def test_a_player_who_leads_again_starts_a_new_round():
     # like a trick winner leading the next trick: the outer stage keeps its current player
-    g = tiny("""(stage player (end (== (game sto T) 3))
+    g = tiny(
+        """(stage player (end (== (game sto T) 3))
                   (stage player (end (== (game sto U) 2))
                     (choice ((inc (game sto U)) (inc (game sto U)))))
-                  (do ((set (game sto U) 0) (inc (game sto T)) (cycle next current))))""", players=3)
+                  (do ((set (game sto U) 0) (inc (game sto T)) (cycle next current))))""",
+        players=3,
+    )
     a = analyze(g, n=2, seed=0)
     assert a["length"]["turns_by_stage_depth"] == [3, 6]
     assert a["length"]["rounds"]["mean"] == 3
@@ -147,8 +156,22 @@ def test_cli_analyze_json_csv_and_plots(tmp_path):
     for key in ("seats", "fairness", "ties", "length", "branching", "scores", "skill", "hidden_information"):
         assert key in d
     assert len(d["seats"]) == 5 and d["finished"] == 20
-    r = runner.invoke(app, ["analyze", SCHWIMMEN, "-n", "20", "--seed", "1", "--csv", "--plots", str(tmp_path),
-                            "--games-csv", str(tmp_path / "games.csv")])
+    r = runner.invoke(
+        app,
+        [
+            "analyze",
+            SCHWIMMEN,
+            "-n",
+            "20",
+            "--seed",
+            "1",
+            "--csv",
+            "--plots",
+            str(tmp_path),
+            "--games-csv",
+            str(tmp_path / "games.csv"),
+        ],
+    )
     assert r.exit_code == 0, r.output
     rows = list(csv.reader(io.StringIO(r.stdout)))
     assert rows[0] == ["metric", "seat", "value", "ci_low", "ci_high"]
@@ -205,6 +228,7 @@ def test_plots_draw_the_bands_their_titles_promise():
 
 
 # -- duplicate play ----------------------------------------------------------------------------
+
 
 def test_duplicate_rotates_the_seats_over_each_deal():
     g = recycle.load(SCHWIMMEN)

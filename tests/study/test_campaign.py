@@ -58,8 +58,9 @@ def tables(db):
     con = duckdb.connect(str(db), read_only=True)
     try:
         games = con.execute("SELECT * FROM games ORDER BY game, variant, lineup, idx").fetchall()
-        chunks = con.execute("SELECT game, variant, lineup, chunk, seed, games, status, error FROM chunks "
-                             "ORDER BY ALL").fetchall()
+        chunks = con.execute(
+            "SELECT game, variant, lineup, chunk, seed, games, status, error FROM chunks ORDER BY ALL"
+        ).fetchall()
     finally:
         con.close()
     return games, chunks
@@ -77,6 +78,7 @@ def reference(tmp_path_factory):
 
 # -- variants of a game --------------------------------------------------------------------
 
+
 def test_declared_constants_and_point_maps_are_set_in_the_text():
     hearts = parse_file(GAMES / "hearts.rcy")
     assert declared(hearts) == {"GOAL": "int", "DEDUCT_SHOOT": "int"}
@@ -93,11 +95,14 @@ def test_declared_constants_and_point_maps_are_set_in_the_text():
     assert "(declare (HEARTS, SPADES) 'SUITS)" in with_constants(eights, {"SUITS": ["HEARTS", "SPADES"]}).text
 
 
-@pytest.mark.parametrize("values, message", [
-    ({"NOPE": 1}, "declares no constant 'NOPE (it declares: DEDUCT_SHOOT, GOAL)"),
-    ({"GOAL": "FIFTY"}, "'GOAL is declared as an integer"),
-    ({"GOAL": True}, "'GOAL is declared as an integer"),
-])
+@pytest.mark.parametrize(
+    "values, message",
+    [
+        ({"NOPE": 1}, "declares no constant 'NOPE (it declares: DEDUCT_SHOOT, GOAL)"),
+        ({"GOAL": "FIFTY"}, "'GOAL is declared as an integer"),
+        ({"GOAL": True}, "'GOAL is declared as an integer"),
+    ],
+)
 def test_a_constant_the_game_does_not_declare_or_a_wrong_value_is_refused(values, message):
     with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
         with_constants(parse_file(GAMES / "hearts.rcy"), values)
@@ -110,13 +115,21 @@ def test_a_point_map_the_game_does_not_set_is_refused():
 
 # -- plans ---------------------------------------------------------------------------------
 
+
 def test_variants_are_every_combination_named_by_what_differs_from_the_baseline(tmp_path):
     (tmp_path / "hearts.rcy").write_text((GAMES / "hearts.rcy").read_text())
-    plan = Plan.from_text('games = 10\n[[game]]\nfile = "hearts.rcy"\n[game.vary]\nGOAL = [100, 50]\n'
-                          'DEDUCT_SHOOT = [0, 1]\n[[lineup]]\nname = "r"\nplayers = "random"\n', tmp_path)
+    plan = Plan.from_text(
+        'games = 10\n[[game]]\nfile = "hearts.rcy"\n[game.vary]\nGOAL = [100, 50]\n'
+        'DEDUCT_SHOOT = [0, 1]\n[[lineup]]\nname = "r"\nplayers = "random"\n',
+        tmp_path,
+    )
     names = [(v.name, v.baseline) for v in plan.variants(plan.games[0])]
-    assert names == [("baseline", True), ("DEDUCT_SHOOT=1", False), ("GOAL=50", False),
-                     ("GOAL=50,DEDUCT_SHOOT=1", False)]
+    assert names == [
+        ("baseline", True),
+        ("DEDUCT_SHOOT=1", False),
+        ("GOAL=50", False),
+        ("GOAL=50,DEDUCT_SHOOT=1", False),
+    ]
     assert plan.chunks_of(None) == [(0, 0, 10)]
 
 
@@ -127,20 +140,28 @@ def test_the_chunk_seed_is_the_documented_hash():
     assert chunk_seed(1, "hearts", "GOAL=50", "random", 3) < 2**43
 
 
-@pytest.mark.parametrize("plan, message", [
-    ("games = [", "not valid TOML"),
-    ("games = 10\nbogus = 1\n[[game]]\nfile='schwimmen.rcy'\n[[lineup]]\nname='r'", "unknown key in the plan: bogus"),
-    ("[[game]]\nfile='schwimmen.rcy'\n[[lineup]]\nname='r'", "needs `games = NUMBER`"),
-    ("games = 0\n[[game]]\nfile='schwimmen.rcy'\n[[lineup]]\nname='r'", "`games` must be an integer from 1"),
-    ("games = 5\n[[lineup]]\nname='r'", r"at least one \[\[game\]\]"),
-    ("games = 5\n[[game]]\nfile='/etc/passwd'\n[[lineup]]\nname='r'", "relative to the plan's folder"),
-    ("games = 5\n[[game]]\nfile='../x/schwimmen.rcy'\n[[lineup]]\nname='r'", "outside the plan's folder"),
-    ("games = 5\n[[game]]\nfile='missing.rcy'\n[[lineup]]\nname='r'", "missing.rcy"),
-    ("games = 5\n[[game]]\nfile='schwimmen.rcy'\n[game.vary]\nGOAL=[1,2]\n[[lineup]]\nname='r'",
-     "declares no constant 'GOAL"),
-    ("games = 5\n[[game]]\nfile='schwimmen.rcy'\n[[lineup]]\nname='r'\nplayers='human'", "without people"),
-    ("games = 5\n[[game]]\nfile='schwimmen.rcy'\n[[lineup]]\nname='r'\nplayers='wizard'", "line-up 'r'"),
-])
+@pytest.mark.parametrize(
+    "plan, message",
+    [
+        ("games = [", "not valid TOML"),
+        (
+            "games = 10\nbogus = 1\n[[game]]\nfile='schwimmen.rcy'\n[[lineup]]\nname='r'",
+            "unknown key in the plan: bogus",
+        ),
+        ("[[game]]\nfile='schwimmen.rcy'\n[[lineup]]\nname='r'", "needs `games = NUMBER`"),
+        ("games = 0\n[[game]]\nfile='schwimmen.rcy'\n[[lineup]]\nname='r'", "`games` must be an integer from 1"),
+        ("games = 5\n[[lineup]]\nname='r'", r"at least one \[\[game\]\]"),
+        ("games = 5\n[[game]]\nfile='/etc/passwd'\n[[lineup]]\nname='r'", "relative to the plan's folder"),
+        ("games = 5\n[[game]]\nfile='../x/schwimmen.rcy'\n[[lineup]]\nname='r'", "outside the plan's folder"),
+        ("games = 5\n[[game]]\nfile='missing.rcy'\n[[lineup]]\nname='r'", "missing.rcy"),
+        (
+            "games = 5\n[[game]]\nfile='schwimmen.rcy'\n[game.vary]\nGOAL=[1,2]\n[[lineup]]\nname='r'",
+            "declares no constant 'GOAL",
+        ),
+        ("games = 5\n[[game]]\nfile='schwimmen.rcy'\n[[lineup]]\nname='r'\nplayers='human'", "without people"),
+        ("games = 5\n[[game]]\nfile='schwimmen.rcy'\n[[lineup]]\nname='r'\nplayers='wizard'", "line-up 'r'"),
+    ],
+)
 def test_a_bad_plan_is_refused_with_its_reason(tmp_path, plan, message):
     _folder(tmp_path, plan)
     with pytest.raises(PlanError, match=message):
@@ -148,6 +169,7 @@ def test_a_bad_plan_is_refused_with_its_reason(tmp_path, plan, message):
 
 
 # -- runs ----------------------------------------------------------------------------------
+
 
 def test_the_tables_do_not_depend_on_the_number_of_workers(tmp_path, reference):
     games, chunks = reference
@@ -234,8 +256,12 @@ def test_a_resumed_campaign_equals_an_undisturbed_one(tmp_path, reference):
 
 def test_a_dask_cluster_gives_the_local_tables(tmp_path, reference):
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
         assert cluster.scheduler_address.startswith("tcp://127.0.0.1:")
         run = run_campaign(_folder(tmp_path), tmp_path / "d.duckdb", scheduler=cluster.scheduler_address)
         assert run.chunks_run == 12 and run.lost == 0
@@ -245,9 +271,12 @@ def test_a_dask_cluster_gives_the_local_tables(tmp_path, reference):
 
 
 def test_a_failing_chunk_is_recorded_and_the_others_go_on(tmp_path):
-    plan = _folder(tmp_path, 'games = 6\nchunk = 3\n[[game]]\nfile = "fail.rcy"\n[game.vary]\n'
-                             'START = [1, 4611686018427387904]\n[[lineup]]\nname = "r"\nplayers = "random"\n',
-                   {"fail.rcy": FAILING})
+    plan = _folder(
+        tmp_path,
+        'games = 6\nchunk = 3\n[[game]]\nfile = "fail.rcy"\n[game.vary]\n'
+        'START = [1, 4611686018427387904]\n[[lineup]]\nname = "r"\nplayers = "random"\n',
+        {"fail.rcy": FAILING},
+    )
     run = run_campaign(plan, tmp_path / "f.duckdb")
     assert run.chunks_run == 4 and run.chunks_failed == 2
     assert all("overflow" in f[4] and f[1] == "START=4611686018427387904" for f in run.failures)
@@ -259,6 +288,7 @@ def test_a_failing_chunk_is_recorded_and_the_others_go_on(tmp_path):
 
 
 # -- reports -------------------------------------------------------------------------------
+
 
 def test_statistics_against_cases_worked_by_hand():
     assert t_quantile(0.975, 9) == pytest.approx(2.262157, abs=1e-6)
@@ -284,11 +314,16 @@ def _fake_db(path):
         con.execute("INSERT INTO cells VALUES ('g', ?, 'r', ?, '[]', 'random', 2, 'max', 1, 100)", [v, base])
         wins = 50 if base else 70
         for i in range(100):
-            con.execute("INSERT INTO games (game, variant, lineup, chunk, idx, seed, scores, winners, decisions, "
-                        "options) VALUES ('g', ?, 'r', 0, ?, ?, [1, 0], ?, ?, ?)",
-                        [v, i, i, [0] if i < wins else [1], i % 10 + 1, 2 * (i % 10 + 1)])
-        con.execute("INSERT INTO chunks (game, variant, lineup, chunk, seed, games, status) "
-                    "VALUES ('g', ?, 'r', 0, 1, 100, 'done')", [v])
+            con.execute(
+                "INSERT INTO games (game, variant, lineup, chunk, idx, seed, scores, winners, decisions, "
+                "options) VALUES ('g', ?, 'r', 0, ?, ?, [1, 0], ?, ?, ?)",
+                [v, i, i, [0] if i < wins else [1], i % 10 + 1, 2 * (i % 10 + 1)],
+            )
+        con.execute(
+            "INSERT INTO chunks (game, variant, lineup, chunk, seed, games, status) "
+            "VALUES ('g', ?, 'r', 0, 1, 100, 'done')",
+            [v],
+        )
     con.close()
 
 
@@ -331,8 +366,9 @@ def test_the_commands_refuse_bad_input_with_a_message(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
 
     def run(*args):
-        return subprocess.run([sys.executable, "-m", "recycle", *args], capture_output=True, text=True, env=env,
-                              cwd=tmp_path)
+        return subprocess.run(
+            [sys.executable, "-m", "recycle", *args], capture_output=True, text=True, env=env, cwd=tmp_path
+        )
 
     (tmp_path / "bad.toml").write_text("games = 'many'\n")
     r = run("campaign", "bad.toml")
@@ -356,8 +392,12 @@ def test_a_missing_duckdb_says_which_extra_installs_it(monkeypatch, tmp_path):
 
 def test_the_worked_example_plan_reads():
     plan = Plan.from_toml(GAMES / "hearts-variants.toml")
-    assert [v.name for v in plan.variants(plan.games[0])] == ["baseline", "DEDUCT_SHOOT=1", "GOAL=50",
-                                                               "GOAL=50,DEDUCT_SHOOT=1"]
+    assert [v.name for v in plan.variants(plan.games[0])] == [
+        "baseline",
+        "DEDUCT_SHOOT=1",
+        "GOAL=50",
+        "GOAL=50,DEDUCT_SHOOT=1",
+    ]
     assert (plan.seed, plan.games_per_cell, plan.chunk, plan.name) == (1, 500, 100, "hearts-variants")
 
 

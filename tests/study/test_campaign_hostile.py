@@ -43,8 +43,9 @@ def tables(db):
     con = duckdb.connect(str(db), read_only=True)
     try:
         games = con.execute("SELECT * FROM games ORDER BY game, variant, lineup, idx").fetchall()
-        chunks = con.execute("SELECT game, variant, lineup, chunk, seed, games, status, error FROM chunks "
-                             "ORDER BY ALL").fetchall()
+        chunks = con.execute(
+            "SELECT game, variant, lineup, chunk, seed, games, status, error FROM chunks ORDER BY ALL"
+        ).fetchall()
     finally:
         con.close()
     return games, chunks
@@ -59,11 +60,19 @@ def reference(tmp_path_factory):
 
 def _cli(*args, cwd):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "recycle", *args], capture_output=True, text=True, env=env,
-                          cwd=cwd, timeout=300, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "recycle", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=cwd,
+        timeout=300,
+        check=False,
+    )
 
 
 # -- 39.11: a plan too large to plan -----------------------------------------------------------
+
 
 def test_a_plan_of_a_billion_chunks_is_refused_before_it_is_planned(tmp_path):
     plan = _folder(tmp_path, PLAN.replace("games = 24", "games = 1000000000").replace("chunk = 4", "chunk = 1"))
@@ -76,6 +85,7 @@ def test_a_plan_of_a_billion_chunks_is_refused_before_it_is_planned(tmp_path):
 
 # -- 39.3: two campaigns on one Dask cluster -------------------------------------------------------
 
+
 def test_two_campaigns_on_one_cluster_each_get_their_own_games(tmp_path, monkeypatch):
     distributed = pytest.importorskip("distributed")
     (tmp_path / "a").mkdir()
@@ -85,8 +95,10 @@ def test_two_campaigns_on_one_cluster_each_get_their_own_games(tmp_path, monkeyp
     run_campaign(plan_b, tmp_path / "b" / "alone.duckdb")
     # A's tasks stay on the cluster (as when both campaigns run at once)
     monkeypatch.setattr(distributed.Future, "release", lambda self, *a, **k: None)
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+    with (
+        distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster,
+        distributed.Client(cluster) as client,
+    ):
         run_campaign(plan_a, tmp_path / "a" / "a.duckdb", scheduler=client)
         run_b = run_campaign(plan_b, tmp_path / "b" / "b.duckdb", scheduler=client)
     games, _ = tables(tmp_path / "b" / "b.duckdb")
@@ -115,6 +127,7 @@ def test_a_result_is_checked_against_the_chunk_it_was_asked_for(tmp_path):
 
 # -- 39.4 and 39.13: databases from someone else -------------------------------------------------
 
+
 def _valid_db(path, extra_sql=()):
     """A small campaign database written by hand (two seats, a baseline and a variant), then
     ``extra_sql`` run on it."""
@@ -125,12 +138,17 @@ def _valid_db(path, extra_sql=()):
     for v, base in (("baseline", True), ("X=1", False)):
         con.execute("INSERT INTO cells VALUES ('g', ?, 'r', ?, '[]', 'random', 2, 'max', 1, 20)", [v, base])
         for i in range(20):
-            con.execute("INSERT INTO games (game, variant, lineup, chunk, idx, seed, scores, winners, decisions, "
-                        "options, lead_changes, settled_at, winner_gap, final_spread) "
-                        "VALUES ('g', ?, 'r', 0, ?, ?, [1, 0], ?, ?, ?, ?, 0.5, 1.0, 1.0)",
-                        [v, i, i, [i % 2], i % 5 + 1, 2 * (i % 5 + 1), i % 3])
-        con.execute("INSERT INTO chunks (game, variant, lineup, chunk, seed, games, status) "
-                    "VALUES ('g', ?, 'r', 0, 1, 20, 'done')", [v])
+            con.execute(
+                "INSERT INTO games (game, variant, lineup, chunk, idx, seed, scores, winners, decisions, "
+                "options, lead_changes, settled_at, winner_gap, final_spread) "
+                "VALUES ('g', ?, 'r', 0, ?, ?, [1, 0], ?, ?, ?, ?, 0.5, 1.0, 1.0)",
+                [v, i, i, [i % 2], i % 5 + 1, 2 * (i % 5 + 1), i % 3],
+            )
+        con.execute(
+            "INSERT INTO chunks (game, variant, lineup, chunk, seed, games, status) "
+            "VALUES ('g', ?, 'r', 0, 1, 20, 'done')",
+            [v],
+        )
     for sql in extra_sql:
         con.execute(sql)
     con.close()
@@ -143,13 +161,17 @@ def test_a_database_whose_views_read_local_files_is_refused(tmp_path, reader):
     secret.write_text("-----BEGIN PRIVATE KEY----- s3cr3t\n")
     source = reader.format(secret=secret, folder=tmp_path)
     column = "content" if "read_text" in source else "file"
-    _valid_db(tmp_path / "evil.duckdb", ["DROP TABLE plan",
-                                          f"CREATE VIEW plan AS SELECT 'name' AS key, {column} AS value FROM {source}"])
+    _valid_db(
+        tmp_path / "evil.duckdb",
+        ["DROP TABLE plan", f"CREATE VIEW plan AS SELECT 'name' AS key, {column} AS value FROM {source}"],
+    )
     for extra in ([], ["--json"], ["--html", "r.html"]):
         r = _cli("report", "evil.duckdb", *extra, cwd=tmp_path)
         assert r.returncode == 1, r.stdout
-        assert r.stderr == "error: evil.duckdb is not a campaign database: it holds views (main.plan), which a " \
-                           "campaign never writes and which are not read\n"
+        assert (
+            r.stderr == "error: evil.duckdb is not a campaign database: it holds views (main.plan), which a "
+            "campaign never writes and which are not read\n"
+        )
         assert "s3cr3t" not in r.stdout and "id_rsa" not in r.stdout and not (tmp_path / "r.html").exists()
 
 
@@ -172,8 +194,15 @@ def test_a_foreign_database_is_read_without_file_access_or_macros(tmp_path):
 
 CRAFTED = [
     (["UPDATE cells SET settings = '{not json'"], "a cell's settings are not a JSON list"),
-    ([("INSERT INTO games (game, variant, lineup, chunk, idx, seed, scores, winners) VALUES ('nosuch', "
-       "'baseline', 'r', 0, 0, 0, [1, 0], [0])")], "a game of no cell"),
+    (
+        [
+            (
+                "INSERT INTO games (game, variant, lineup, chunk, idx, seed, scores, winners) VALUES ('nosuch', "
+                "'baseline', 'r', 0, 0, 0, [1, 0], [0])"
+            )
+        ],
+        "a game of no cell",
+    ),
     (["UPDATE plan SET value = 'many' WHERE key = 'seed'"], "the plan's seed is not a number"),
     (["UPDATE cells SET nplayers = 100000"], "a cell with a missing or over-long name"),
     (["UPDATE games SET winners = [5] WHERE idx = 3"], "a game whose scores, winners or measures do not fit"),
@@ -184,10 +213,17 @@ CRAFTED = [
     (["INSERT INTO plan VALUES ('evil', 'x')"], "a plan row 'evil' is not one a campaign writes"),
     (["CREATE TABLE more (x INTEGER)"], r"it holds other tables \(main.more\)"),
     (["DROP TABLE chunks"], "no table chunks"),
-    (["DROP TABLE cells", ("CREATE TABLE cells (game TEXT, variant TEXT, lineup TEXT, baseline BOOLEAN, "
-                            "settings TEXT, players TEXT, nplayers INTEGER AS (2000000000), scoring TEXT, "
-                            "chunks INTEGER, games INTEGER)")],
-     "the table cells is not the campaign's"),
+    (
+        [
+            "DROP TABLE cells",
+            (
+                "CREATE TABLE cells (game TEXT, variant TEXT, lineup TEXT, baseline BOOLEAN, "
+                "settings TEXT, players TEXT, nplayers INTEGER AS (2000000000), scoring TEXT, "
+                "chunks INTEGER, games INTEGER)"
+            ),
+        ],
+        "the table cells is not the campaign's",
+    ),
 ]
 
 
@@ -214,6 +250,7 @@ def test_a_resume_refuses_a_database_with_views(tmp_path):
 
 # -- 39.13: a full disk ------------------------------------------------------------------------
 
+
 def test_a_full_disk_is_one_line_and_exit_1_and_the_resume_is_exact(tmp_path, reference, monkeypatch):
     from typer.testing import CliRunner
 
@@ -234,8 +271,10 @@ def test_a_full_disk_is_one_line_and_exit_1_and_the_resume_is_exact(tmp_path, re
     monkeypatch.chdir(tmp_path)
     r = CliRunner().invoke(app, ["campaign", "plan.toml", "-w", "1", "--no-progress"])
     assert r.exit_code == 1 and not isinstance(r.exception, duckdb.Error), r.exception
-    assert r.stderr == ("error: cannot write to plan.duckdb: IO Error: Could not write file \"plan.duckdb.wal\": "
-                        "No space left on device (the chunks written before are kept: --resume to go on)\n")
+    assert r.stderr == (
+        'error: cannot write to plan.duckdb: IO Error: Could not write file "plan.duckdb.wal": '
+        "No space left on device (the chunks written before are kept: --resume to go on)\n"
+    )
     assert len(tables(tmp_path / "plan.duckdb")[1]) == 3
     monkeypatch.setattr(store, "_write_chunk", real)
     run = run_campaign(tmp_path / "plan.toml", tmp_path / "plan.duckdb", resume=True)
@@ -258,8 +297,14 @@ time.sleep(600)
 def _cluster(tmp_path):
     """A scheduler and a worker in a process of their own (on loopback), and its address."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen([sys.executable, "-c", CLUSTER], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                            text=True, env=env, cwd=tmp_path)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CLUSTER],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+    )
     address = proc.stdout.readline().strip()
     assert address.startswith("tcp://127.0.0.1:"), address
     return proc, address
@@ -276,6 +321,7 @@ def test_a_lost_scheduler_stops_the_run_and_resume_finishes_elsewhere(tmp_path, 
     first, address = _cluster(tmp_path)
     second = None
     try:
+
         def kill_after_two(p):
             if p.chunks_done >= 2 and first.poll() is None and not stopped:
                 # the scheduler and its worker die at once, or stop answering with the connection open
@@ -284,9 +330,12 @@ def test_a_lost_scheduler_stops_the_run_and_resume_finishes_elsewhere(tmp_path, 
 
         stopped = []
 
-        with pytest.raises(StoreError, match=r"lost the Dask scheduler tcp://127\.0\.0\.1:\d+ \((the connection "
-                                             r"broke|no answer for 3 s)\): the finished chunks are kept; run "
-                                             r"the same command with --resume"):
+        with pytest.raises(
+            StoreError,
+            match=r"lost the Dask scheduler tcp://127\.0\.0\.1:\d+ \((the connection "
+            r"broke|no answer for 3 s)\): the finished chunks are kept; run "
+            r"the same command with --resume",
+        ):
             run_campaign(plan, tmp_path / "plan.duckdb", scheduler=address, progress=kill_after_two)
         kept = len(tables(tmp_path / "plan.duckdb")[1])
         assert 2 <= kept < 12
@@ -311,15 +360,16 @@ def test_dollars_in_a_game_files_name_reach_the_plots_as_text(tmp_path):
     game.write_text((GAMES / "schwimmen.rcy").read_text())
     r = _cli("analyze", game.name, "-n", "6", "--plots", "plots", cwd=tmp_path)
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
-    assert sorted(p.name for p in (tmp_path / "plots").iterdir()) == [f"{MARKUP}-branching.png",
-                                                                        f"{MARKUP}-scores.png"]
+    assert sorted(p.name for p in (tmp_path / "plots").iterdir()) == [f"{MARKUP}-branching.png", f"{MARKUP}-scores.png"]
 
 
 def test_dollars_in_a_plans_names_reach_the_report_plots_as_text(tmp_path):
     from recycle.study.plots import plot_text
 
-    plan = PLAN.replace('name = "random"', f'name = "{MARKUP.replace(chr(92), chr(92) * 2)}"') + \
-        '[[lineup]]\nname = "$^$"\nplayers = "random"\n'
+    plan = (
+        PLAN.replace('name = "random"', f'name = "{MARKUP.replace(chr(92), chr(92) * 2)}"')
+        + '[[lineup]]\nname = "$^$"\nplayers = "random"\n'
+    )
     run_campaign(_folder(tmp_path, plan.replace("games = 24", "games = 8")), tmp_path / "p.duckdb")
     r = _cli("report", "p.duckdb", "--plots", "plots", "--html", "r.html", cwd=tmp_path)
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
@@ -330,8 +380,10 @@ def test_dollars_in_a_plans_names_reach_the_report_plots_as_text(tmp_path):
 
 # -- 40.8: what reports say, compare and how wide they are ------------------------------------------
 
-LINEUPS = PLAN.replace("games = 24", "games = 16").replace("chunk = 4", "chunk = 8") + \
-    '[[lineup]]\nname = "greedy"\nplayers = "greedy,random"\n'
+LINEUPS = (
+    PLAN.replace("games = 24", "games = 16").replace("chunk = 4", "chunk = 8")
+    + '[[lineup]]\nname = "greedy"\nplayers = "greedy,random"\n'
+)
 
 
 @pytest.fixture(scope="module")
@@ -357,12 +409,16 @@ def test_a_score_that_never_moves_in_play_is_not_measurable_not_zero(two_lineups
 def test_line_ups_are_compared_with_the_first_line_up(two_lineups):
     r, _ = two_lineups
     vs = [x for x in r.comparisons if x.against == "line-up"]
-    assert {(x.variant, x.lineup, x.reference) for x in vs} == {("baseline", "greedy", "random"),
-                                                                ("NUMP=3", "greedy", "random")}
+    assert {(x.variant, x.lineup, x.reference) for x in vs} == {
+        ("baseline", "greedy", "random"),
+        ("NUMP=3", "greedy", "random"),
+    }
     assert {"win_rate P0", "decisions"} <= {x.measure for x in vs}
     p0 = next(x for x in vs if x.variant == "baseline" and x.measure == "win_rate P0")
-    assert (p0.baseline_value, p0.value) == (r.cell("schwimmen", "baseline", "random").win_rate[0].value,
-                                             r.cell("schwimmen", "baseline", "greedy").win_rate[0].value)
+    assert (p0.baseline_value, p0.value) == (
+        r.cell("schwimmen", "baseline", "random").win_rate[0].value,
+        r.cell("schwimmen", "baseline", "greedy").win_rate[0].value,
+    )
     assert "line-ups against the first line-up (random):" in r.text()
     assert "<h3>line-ups against the first line-up</h3>" in r.html()
     assert all(x.reference == "baseline" for x in r.comparisons if x.against == "baseline")
@@ -378,8 +434,21 @@ def test_the_html_report_is_no_wider_than_the_window(two_lineups):
     probe = "<script>document.title = 'W' + document.documentElement.scrollWidth + 'x' + innerWidth</script>"
     page = folder / "probe.html"
     page.write_text(r.html().replace("</body>", probe + "</body>"), encoding="utf-8")
-    out = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1280,900",
-                          "--dump-dom", page.as_uri()], capture_output=True, text=True, timeout=120, check=False)
+    out = subprocess.run(
+        [
+            chromium,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--window-size=1280,900",
+            "--dump-dom",
+            page.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     import re
 
     m = re.search(r"<title>W(\d+)x(\d+)</title>", out.stdout)
@@ -389,6 +458,7 @@ def test_the_html_report_is_no_wider_than_the_window(two_lineups):
 
 
 # -- tools/fuzz.py's campaign surfaces ------------------------------------------------------------
+
 
 def test_the_campaign_fuzz_inputs_are_made_again_from_their_number_and_pass(tmp_path):
     from recycle.study.campaign import hostile
@@ -406,21 +476,35 @@ def test_the_campaign_fuzz_inputs_are_made_again_from_their_number_and_pass(tmp_
     assert outcomes <= {"refused", "ok"} and "refused" in outcomes
     plan_folder = tmp_path / "p"
     plan_folder.mkdir()
-    assert hostile.exercise_plan('seed = 1\ngames = 2\nchunk = 1\nname = "$\\\\frac$"\n[[game]]\nfile = '
-                                 '"schwimmen.rcy"\n[[lineup]]\nname = "a$b$"\n', plan_folder) == "ok"
-    assert hostile.exercise_plan('games = 2\n[[game]]\nfile = "link.rcy"\n[[lineup]]\nname = "r"\n',
-                                 plan_folder) == "refused"
+    assert (
+        hostile.exercise_plan(
+            'seed = 1\ngames = 2\nchunk = 1\nname = "$\\\\frac$"\n[[game]]\nfile = '
+            '"schwimmen.rcy"\n[[lineup]]\nname = "a$b$"\n',
+            plan_folder,
+        )
+        == "ok"
+    )
+    assert (
+        hostile.exercise_plan('games = 2\n[[game]]\nfile = "link.rcy"\n[[lineup]]\nname = "r"\n', plan_folder)
+        == "refused"
+    )
 
 
 def test_a_database_of_many_cells_draws_figures_of_a_bounded_size(tmp_path):
     from recycle.study.campaign.render import figures
 
     long = "v" * 900
-    _valid_db(tmp_path / "big.duckdb", [
-        f"INSERT INTO cells SELECT 'g', '{long}' || i, 'r', false, '[]', 'random', 64, 'max', 1, 2 FROM range(300) t(i)",
-        ("INSERT INTO games (game, variant, lineup, chunk, idx, seed, scores, winners, decisions, options) "
-         f"SELECT 'g', '{long}' || i, 'r', 0, k, k, list_transform(range(64), lambda x: 0), [k], 3, 6 "
-         "FROM range(300) t(i), range(2) u(k)")])
+    _valid_db(
+        tmp_path / "big.duckdb",
+        [
+            f"INSERT INTO cells SELECT 'g', '{long}' || i, 'r', false, '[]', 'random', 64, 'max', 1, 2 FROM range(300) t(i)",
+            (
+                "INSERT INTO games (game, variant, lineup, chunk, idx, seed, scores, winners, decisions, options) "
+                f"SELECT 'g', '{long}' || i, 'r', 0, k, k, list_transform(range(64), lambda x: 0), [k], 3, 6 "
+                "FROM range(300) t(i), range(2) u(k)"
+            ),
+        ],
+    )
     r = report(tmp_path / "big.duckdb")
     assert len(r.cells) == 302
     import matplotlib.pyplot as plt

@@ -13,8 +13,16 @@ from recycle.cli import app
 from recycle.lang.syntax.reader import parse_text
 from recycle.study import mutations
 from recycle.study.analysis import analyze
-from recycle.study.evolve import (compare, evolve, fairness, measures, measures_of_summary, play_chunk, validate,
-                                  variant_seed)
+from recycle.study.evolve import (
+    compare,
+    evolve,
+    fairness,
+    measures,
+    measures_of_summary,
+    play_chunk,
+    validate,
+    variant_seed,
+)
 from recycle.engine.game import rollout_seed
 from recycle.study.stopping import Stop
 
@@ -54,6 +62,7 @@ def changed_lines(a: str, b: str) -> list:
 
 # -- operators ----------------------------------------------------------------------------------
 
+
 def test_nudge_moves_a_value_and_never_below_zero():
     rng = random.Random(1)
     assert mutations.nudge(0, rng) == 1
@@ -63,10 +72,13 @@ def test_nudge_moves_a_value_and_never_below_zero():
     assert all(mutations.nudge(-8, random.Random(k)) in (-10, -6) for k in range(10))
 
 
-@pytest.mark.parametrize("op, line, before", [
-    ("constant", " (declare 2 'BONUS)", "2"),
-    ("threshold", "  (end (>= (game sto TURNS) 6))", "6"),
-])
+@pytest.mark.parametrize(
+    "op, line, before",
+    [
+        ("constant", " (declare 2 'BONUS)", "2"),
+        ("threshold", "  (end (>= (game sto TURNS) 6))", "6"),
+    ],
+)
 def test_integer_operators_edit_one_number_in_place(op, line, before):
     m = mutations.OPERATORS[op](source(), random.Random(3))
     new = m.apply(DRAW)
@@ -100,8 +112,7 @@ def test_drop_option_removes_one_option_and_keeps_comments():
     # the option that stood alone on its line takes its line with it
     assert any("sto SCORE) 'BONUS)" not in t and t.count("\n") == DRAW.count("\n") - 1 for t in seen)
     # one that shares its line with the closing parentheses leaves them in place
-    assert any(t.count("\n") == DRAW.count("\n") and "sto SCORE) 'BONUS)\n   ))\n"
-               in t for t in seen)
+    assert any(t.count("\n") == DRAW.count("\n") and "sto SCORE) 'BONUS)\n   ))\n" in t for t in seen)
 
 
 def test_duplicate_option_writes_the_option_twice_at_its_indentation():
@@ -115,7 +126,7 @@ def test_duplicate_option_writes_the_option_twice_at_its_indentation():
 
 
 def test_an_operator_without_sites_gives_nothing():
-    war = (recycle.loads(DRAW, "d.rcy").source)  # has every kind of site
+    war = recycle.loads(DRAW, "d.rcy").source  # has every kind of site
     assert mutations.constant(war, random.Random(0)) is not None
     plain = parse_text(DRAW.replace("(declare 2 'BONUS)", "").replace("'BONUS", "2"), "p.rcy")
     assert mutations.constant(plain, random.Random(0)) is None
@@ -124,17 +135,20 @@ def test_an_operator_without_sites_gives_nothing():
 
 # -- validity and measures --------------------------------------------------------------------------
 
+
 def test_validate_rejects_what_does_not_load_or_end_or_play():
     game, reason = validate(DRAW, "d.rcy")
     assert reason is None and game.nplayers == 2
-    _, reason = validate(DRAW.replace("(>= (game sto TURNS) 6)", "(>= (game sto TURNS) 6000)"), "d.rcy",
-                         max_steps=500)
+    _, reason = validate(DRAW.replace("(>= (game sto TURNS) 6)", "(>= (game sto TURNS) 6000)"), "d.rcy", max_steps=500)
     assert reason == "hits the step limit or the work budget in a trial game"
     _, reason = validate(DRAW.replace("(declare 2 'BONUS)", "(declare 2 'BONUS 3)"), "d.rcy")
     assert reason.startswith("does not load: ")
-    one = DRAW.replace("""   ;; bank the bonus
+    one = DRAW.replace(
+        """   ;; bank the bonus
    (inc ((current player) sto SCORE) 'BONUS)
-   (inc ((current player) sto SCORE) 1)""", "").replace("(>= (game sto TURNS) 6)", "(>= (game sto TURNS) 12)")
+   (inc ((current player) sto SCORE) 1)""",
+        "",
+    ).replace("(>= (game sto TURNS) 6)", "(>= (game sto TURNS) 12)")
     _, reason = validate(one, "d.rcy")  # the ninth draw finds the stock empty: no option
     assert reason.startswith("fails in a trial game: ")
 
@@ -146,8 +160,17 @@ def test_measures_agree_with_the_analysis():
     recs = play_chunk(g, DRAW, "d.rcy", [rollout_seed(7, i) for i in range(n)], ["random", "random"], 100_000)
     mine = measures(recs, 2)
     theirs = measures_of_summary(analyze(g, n, seed=7, keep_games=False))
-    for k in ("finished", "win_shares", "fairness", "ties", "decisions", "rounds", "lead_changes", "drama",
-              "decisiveness"):
+    for k in (
+        "finished",
+        "win_shares",
+        "fairness",
+        "ties",
+        "decisions",
+        "rounds",
+        "lead_changes",
+        "drama",
+        "decisiveness",
+    ):
         assert mine[k] == pytest.approx(theirs[k]), k
     assert mine["lead_changes"] > 0 and mine["drama"] > 0
 
@@ -159,6 +182,7 @@ def test_fairness_is_one_for_equal_shares_and_zero_for_one_winner():
 
 
 # -- the search ---------------------------------------------------------------------------------
+
 
 def test_evolve_is_the_same_with_any_number_of_workers(tmp_path):
     path = tmp_path / "draw.rcy"
@@ -186,12 +210,31 @@ def test_evolve_refuses_bad_settings():
 
 # -- the command ----------------------------------------------------------------------------------
 
+
 def test_cli_writes_variants_that_pass_check_and_a_report(tmp_path):
     path = tmp_path / "draw.rcy"
     path.write_text(DRAW)
     out = tmp_path / "evolved"
-    r = runner.invoke(app, ["evolve", str(path), "--generations", "2", "--population", "3", "--games", "20",
-                            "--keep", "2", "-o", str(out), "--seed", "3", "--no-progress"])
+    r = runner.invoke(
+        app,
+        [
+            "evolve",
+            str(path),
+            "--generations",
+            "2",
+            "--population",
+            "3",
+            "--games",
+            "20",
+            "--keep",
+            "2",
+            "-o",
+            str(out),
+            "--seed",
+            "3",
+            "--no-progress",
+        ],
+    )
     assert r.exit_code == 0, r.output
     files = sorted(out.glob("variant-*.rcy"))
     assert [f.name for f in files] == ["variant-01.rcy", "variant-02.rcy"]
@@ -208,21 +251,25 @@ def test_cli_writes_variants_that_pass_check_and_a_report(tmp_path):
     assert rows[0]["name"] == "original" and len(rows) == 3
     assert all(len(x["analysis"]["seats"][0]["win_rate_ci"]) == 2 for x in rows)
     assert [x["changes"] for x in rows[1:]] == [v["changes"] for v in data["best"]]
-    j = runner.invoke(app, ["evolve", str(path), "-g", "1", "--population", "2", "--games", "10", "--json",
-                            "--keep", "1"])
+    j = runner.invoke(
+        app, ["evolve", str(path), "-g", "1", "--population", "2", "--games", "10", "--json", "--keep", "1"]
+    )
     assert j.exit_code == 0 and json.loads(j.stdout)["settings"]["population"] == 2
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--weights", "fun=2"], "unknown fitness term 'fun' in --weights"),
-    (["--weights", "drama=x"], "bad weight 'drama=x'"),
-    (["--weights", "drama=-1"], "a weight is a number 0 or more"),
-    (["--weights", "fairness=0,drama=0,lead_changes=0,length=0"], "at least one weight must be more than 0"),
-    (["--weights", "drama=nan"], "a weight is a number 0 or more"),
-    (["--length", "10"], "bad --length '10'"),
-    (["--length", "9:3"], "0 <= MIN <= MAX"),
-    (["--operators", "constant,swap"], "unknown mutation operator 'swap'"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--weights", "fun=2"], "unknown fitness term 'fun' in --weights"),
+        (["--weights", "drama=x"], "bad weight 'drama=x'"),
+        (["--weights", "drama=-1"], "a weight is a number 0 or more"),
+        (["--weights", "fairness=0,drama=0,lead_changes=0,length=0"], "at least one weight must be more than 0"),
+        (["--weights", "drama=nan"], "a weight is a number 0 or more"),
+        (["--length", "10"], "bad --length '10'"),
+        (["--length", "9:3"], "0 <= MIN <= MAX"),
+        (["--operators", "constant,swap"], "unknown mutation operator 'swap'"),
+    ],
+)
 def test_cli_refuses_bad_options(tmp_path, args, message):
     path = tmp_path / "draw.rcy"
     path.write_text(DRAW)
@@ -239,15 +286,17 @@ def test_cli_refuses_an_output_that_is_a_file(tmp_path):
 
 # -- a variant's own number of players (issue 40.1) ------------------------------------------------
 
-SEATS = (DRAW.replace("(declare 2 'BONUS)", "(declare 3 'NUMP)").replace("(create players 2)", "(create players 'NUMP)")
-         .replace("'BONUS)", "2)"))
+SEATS = (
+    DRAW.replace("(declare 2 'BONUS)", "(declare 3 'NUMP)")
+    .replace("(create players 2)", "(create players 'NUMP)")
+    .replace("'BONUS)", "2)")
+)
 
 
 def test_a_variant_that_changes_the_player_count_is_played_by_its_own_players(tmp_path):
     path = tmp_path / "seats.rcy"
     path.write_text(SEATS)
-    r = evolve(path, generations=3, population=3, games=10, seed=1, operators=["constant"],
-               specs=["greedy", "random"])
+    r = evolve(path, generations=3, population=3, games=10, seed=1, operators=["constant"], specs=["greedy", "random"])
     counts = {v.nplayers for v in r.archive.values()}
     assert r.original.nplayers == 3 and counts - {3}, counts  # some variant has another count
     for v in r.archive.values():
@@ -261,8 +310,26 @@ def test_a_variant_that_changes_the_player_count_is_played_by_its_own_players(tm
 def test_cli_evolves_a_game_that_declares_its_player_count(tmp_path):
     path = tmp_path / "seats.rcy"
     path.write_text(SEATS)
-    r = runner.invoke(app, ["evolve", str(path), "-g", "3", "--population", "3", "--games", "10", "--keep", "3",
-                            "--operators", "constant", "--no-progress", "-o", str(tmp_path / "out")])
+    r = runner.invoke(
+        app,
+        [
+            "evolve",
+            str(path),
+            "-g",
+            "3",
+            "--population",
+            "3",
+            "--games",
+            "10",
+            "--keep",
+            "3",
+            "--operators",
+            "constant",
+            "--no-progress",
+            "-o",
+            str(tmp_path / "out"),
+        ],
+    )
     assert r.exit_code == 0, r.output
     players_row = next(line for line in r.stdout.splitlines() if line.startswith("players "))
     assert players_row.split()[1] == "3" and set(players_row.split()[2:]) - {"3"}
@@ -276,6 +343,7 @@ def test_evolve_stopped_keeps_the_generations_done(tmp_path):
     def progress(done):  # "Ctrl-C" once the original and the first generation are played
         if done >= 20 * (1 + 3):
             stop.interrupted = True
+
     r = evolve(path, generations=5, population=3, games=20, seed=5, progress=progress, stop=stop)
     full = evolve(path, generations=1, population=3, games=20, seed=5)
     assert r.stopped == "interrupted" and len(r.history) == 1 and full.stopped is None
@@ -287,8 +355,11 @@ def test_evolve_with_no_time_for_the_original_says_so(tmp_path):
     path = tmp_path / "draw.rcy"
     path.write_text(DRAW)
     r = runner.invoke(app, ["evolve", str(path), "-g", "1", "--games", "5", "--seconds", "0", "--no-progress"])
-    assert r.exit_code == 1 and "the time limit ended before the original's games were played (--seconds 0)" \
-        in r.output and "Traceback" not in r.output
+    assert (
+        r.exit_code == 1
+        and "the time limit ended before the original's games were played (--seconds 0)" in r.output
+        and "Traceback" not in r.output
+    )
 
 
 def test_cli_interrupted_writes_what_was_found(tmp_path, monkeypatch):
@@ -304,10 +375,27 @@ def test_cli_interrupted_writes_what_was_found(tmp_path, monkeypatch):
             stop.interrupted = True
             return []
         return real(archive, seen, rejected, seed, gen, *args)
+
     monkeypatch.setattr(ev, "_make_batch", make_batch)
     out = tmp_path / "out"
-    r = runner.invoke(app, ["evolve", str(path), "-g", "4", "--population", "3", "--games", "10", "--keep", "2",
-                            "--no-progress", "-o", str(out)])
+    r = runner.invoke(
+        app,
+        [
+            "evolve",
+            str(path),
+            "-g",
+            "4",
+            "--population",
+            "3",
+            "--games",
+            "10",
+            "--keep",
+            "2",
+            "--no-progress",
+            "-o",
+            str(out),
+        ],
+    )
     assert r.exit_code == 130, r.output
     assert "interrupted after 1 of 4 generations: keeping what was found" in r.output
     assert [p.name for p in out.glob("variant-*.rcy")][:1] == ["variant-01.rcy"]

@@ -23,18 +23,22 @@ from recycle.cli import app
 
 from recycle.study.fuzzing import FILENAME, TIME_BOUND, FuzzFailure, exercise, mutated_inputs
 
-FUZZ = settings(max_examples=110, deadline=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-CLI_FUZZ = settings(max_examples=20, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+FUZZ = settings(
+    max_examples=110, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
+CLI_FUZZ = settings(
+    max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
 HANG = 4 * TIME_BOUND  # a watchdog: an input still running after this is a hang
 
 
 @contextmanager
 def watchdog(seconds: float):
     """Turn a hang into a test failure (SIGALRM; the tests run in the main thread)."""
+
     def hang(signum, frame):
         raise FuzzFailure(f"hang: still running after {seconds} s")
+
     old = signal.signal(signal.SIGALRM, hang)
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
@@ -104,8 +108,10 @@ def assert_cli_agrees(path: Path, expected: str) -> None:
     fails (check: only load errors), a positioned message, never a traceback."""
     runner = CliRunner()
     load_error = expected in ("syntax error", "compile error")
-    for args, fails in ((["check", str(path)], load_error),
-                        (["run", str(path), "--max-steps", "2000"], expected != "ok")):
+    for args, fails in (
+        (["check", str(path)], load_error),
+        (["run", str(path), "--max-steps", "2000"], expected != "ok"),
+    ):
         r, out = _cli(runner, args)
         assert "Traceback" not in out, (args, out)
         assert r.exception is None or isinstance(r.exception, SystemExit), (args, repr(r.exception))
@@ -125,8 +131,19 @@ def test_cli_check_and_run_exit_status_and_no_traceback(case):
         assert_cli_agrees(path, exercise(raw))
 
 
-@pytest.mark.parametrize("name", ["not UTF-8 in the middle", "unclosed", "huge player count", "huge repeat",
-                                  "huge index", "deep nesting 5000", "empty text", "only a BOM"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "not UTF-8 in the middle",
+        "unclosed",
+        "huge player count",
+        "huge repeat",
+        "huge index",
+        "deep nesting 5000",
+        "empty text",
+        "only a BOM",
+    ],
+)
 def test_cli_on_crafted_bad_files(tmp_path, name):
     data = CRAFTED[name]
     path = tmp_path / "bad.rcy"

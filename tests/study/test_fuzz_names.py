@@ -7,8 +7,17 @@ from recycle.study import namefuzz
 
 from ..helpers import fuzz_tool
 
-NAMES = [b'k""";open("pwned","w");""".rcy', b"bad\xffname.rcy", b"a\\b.rcy", b"\x1b]0;title\x07.rcy",
-         b"line\nbreak\r.rcy", "\u2028\u202e".encode() + b".rcy", b"--help", b"x" * 300, b"nul\0.rcy"]
+NAMES = [
+    b'k""";open("pwned","w");""".rcy',
+    b"bad\xffname.rcy",
+    b"a\\b.rcy",
+    b"\x1b]0;title\x07.rcy",
+    b"line\nbreak\r.rcy",
+    "\u2028\u202e".encode() + b".rcy",
+    b"--help",
+    b"x" * 300,
+    b"nul\0.rcy",
+]
 
 
 @pytest.mark.parametrize("name", NAMES, ids=repr)
@@ -31,7 +40,26 @@ def test_the_checks_catch_a_file_left_behind(monkeypatch):
 
 def test_the_fuzz_tool_runs_names(tmp_path, capsys):
     fuzz = fuzz_tool()
-    assert fuzz.main(["--kind", "names", "-n", "4", "--seed", "2", "--workers", "1", "--timeout", "120",
-                      "--time-bound", "60", "--out", str(tmp_path / "out")]) == 0
+    assert (
+        fuzz.main(
+            [
+                "--kind",
+                "names",
+                "-n",
+                "4",
+                "--seed",
+                "2",
+                "--workers",
+                "1",
+                "--timeout",
+                "120",
+                "--time-bound",
+                "60",
+                "--out",
+                str(tmp_path / "out"),
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "4 names inputs" in out and "no failures" in out

@@ -21,15 +21,32 @@ import json
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 
-from recycle.study.fuzzing import (BIG_ACTIONS, SHAPE_SKELETON, base_record, big_deck, exercise, exercise_record,
-                                   record_inputs, shaped_inputs, tampered_field)
+from recycle.study.fuzzing import (
+    BIG_ACTIONS,
+    SHAPE_SKELETON,
+    base_record,
+    big_deck,
+    exercise,
+    exercise_record,
+    record_inputs,
+    shaped_inputs,
+    tampered_field,
+)
 
 from ..helpers import fuzz_tool
 
-SHAPES = settings(max_examples=40, deadline=None, database=None,
-                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-RECORDS = settings(max_examples=25, deadline=None, database=None,
-                   suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SHAPES = settings(
+    max_examples=40,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+RECORDS = settings(
+    max_examples=25,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 @SHAPES
@@ -39,8 +56,12 @@ def test_small_multiplying_shapes_run_or_fail_cleanly(case):
     assert exercise(text) in ("ok", "compile error", "runtime error", "step limit")
 
 
-BIG_SHAPES = settings(max_examples=12, deadline=None, database=None,
-                      suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+BIG_SHAPES = settings(
+    max_examples=12,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 CLEAN = ("ok", "compile error", "runtime error", "step limit")
 
 
@@ -54,16 +75,40 @@ def test_big_multiplying_shapes_end_or_stop_cleanly(case):
 
 @pytest.mark.parametrize("action", BIG_ACTIONS)
 def test_actions_repeated_on_a_huge_deck_stop_on_the_work_budget(action):
-    text = SHAPE_SKELETON.format(deck=big_deck(200, 200), setup=f"(repeat 100000 {action})", end="(== 1 0)",
-                                 body="(do ((turn pass)))", scoring="(game sto X)")
+    text = SHAPE_SKELETON.format(
+        deck=big_deck(200, 200),
+        setup=f"(repeat 100000 {action})",
+        end="(== 1 0)",
+        body="(do ((turn pass)))",
+        scoring="(game sto X)",
+    )
     assert exercise(text, max_work=1_000_000, time_bound=20) == "step limit"
 
 
 def test_the_fuzz_tool_reports_outcomes_and_peak_memory(tmp_path, capsys):
     fuzz = fuzz_tool()
     assert "memory" in fuzz.FAILURES and "hang" in fuzz.FAILURES
-    assert fuzz.main(["--kind", "shapes", "-n", "3", "--seed", "1", "--workers", "1", "--timeout", "60",
-                      "--time-bound", "30", "--out", str(tmp_path / "out")]) == 0
+    assert (
+        fuzz.main(
+            [
+                "--kind",
+                "shapes",
+                "-n",
+                "3",
+                "--seed",
+                "1",
+                "--workers",
+                "1",
+                "--timeout",
+                "60",
+                "--time-bound",
+                "30",
+                "--out",
+                str(tmp_path / "out"),
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "3 shapes inputs" in out and "no failures" in out
     assert "peak memory of a worker" in out and "MB (bound 2048 MB), of the parent" in out
@@ -71,6 +116,7 @@ def test_the_fuzz_tool_reports_outcomes_and_peak_memory(tmp_path, capsys):
 
 class Blob:
     """A stand-in input that counts how many exist in this process."""
+
     live = 0
 
     def __init__(self, i):
@@ -109,8 +155,23 @@ def test_the_fuzz_tool_draws_inputs_as_the_workers_ask(tmp_path, capsys, monkeyp
     monkeypatch.setattr(fuzz, "generate_batch", fake_batch)
     monkeypatch.setattr(fuzz, "run_one", lambda kind, data, extra, max_steps: "ok")  # forked workers see it
     monkeypatch.setattr(fuzz.Worker, "submit", spy_submit)
-    assert fuzz.main(["--kind", "mutate", "-n", str(n), "--batch", str(size), "--workers", str(jobs),
-                      "--out", str(tmp_path / "out")]) == 0
+    assert (
+        fuzz.main(
+            [
+                "--kind",
+                "mutate",
+                "-n",
+                str(n),
+                "--batch",
+                str(size),
+                "--workers",
+                str(jobs),
+                "--out",
+                str(tmp_path / "out"),
+            ]
+        )
+        == 0
+    )
     assert f"{n} mutate inputs" in capsys.readouterr().out
     assert drawn == list(range(n // size))
     assert sorted(idx for idx, _ in submitted) == list(range(n))

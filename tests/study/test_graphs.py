@@ -57,8 +57,11 @@ def _labels(game, seed):
     """(action, src label, dst label) of every card movement of one recorded rollout."""
     r = game.play(seed=seed, record=True)
     info = game.layout.info
-    return {(e.action, info(e.src).name, info(e.dst).name) for e in r.events
-            if isinstance(e, MoveEvent) and e.src is not None and e.dst is not None}
+    return {
+        (e.action, info(e.src).name, info(e.dst).name)
+        for e in r.events
+        if isinstance(e, MoveEvent) and e.src is not None and e.dst is not None
+    }
 
 
 @pytest.fixture(scope="module")
@@ -115,11 +118,16 @@ def test_schwimmen_nodes_and_visibility(G):
 def test_schwimmen_edges(G):
     edges = {(u, v): k for u, v, k in G.edges(keys=True)}
     assert edges == {
-        (STOCK, HAND): "move", (STOCK, EXTRA): "move",        # deal
-        (HAND, EXTRA): "move", (EXTRA, HAND): "move",         # the dealer's swap
-        (EXTRA, MIDDLE): "move",                              # reveal
-        (HAND, MIDDLE): "move", (MIDDLE, HAND): "taken",      # exchanges: taking from the table
-        (HAND, DISCARD): "move", (MIDDLE, DISCARD): "move", (STOCK, MIDDLE): "move",  # end, new middle
+        (STOCK, HAND): "move",
+        (STOCK, EXTRA): "move",  # deal
+        (HAND, EXTRA): "move",
+        (EXTRA, HAND): "move",  # the dealer's swap
+        (EXTRA, MIDDLE): "move",  # reveal
+        (HAND, MIDDLE): "move",
+        (MIDDLE, HAND): "taken",  # exchanges: taking from the table
+        (HAND, DISCARD): "move",
+        (MIDDLE, DISCARD): "move",
+        (STOCK, MIDDLE): "move",  # end, new middle
     }
 
     def e(u, v):
@@ -182,11 +190,20 @@ def test_two_way_edges_get_a_label_each_between_their_ends(G):
 
 
 @needs_dot
-@pytest.mark.parametrize("path, per_player, deal", [
-    (SCHWIMMEN, False, None), (SCHWIMMEN, True, None), (GAMES / "war.rcy", False, 1),
-    (GAMES / "crazy-eights.rcy", False, 0), (GAMES / "crazy-eights.rcy", True, 0),
-    (GAMES / "oh-hell.rcy", False, 0), (GAMES / "oh-hell.rcy", True, 0), (GAMES / "hearts.rcy", True, 1),
-    (GAMES / "schwimmen-lives.rcy", True, 1)])
+@pytest.mark.parametrize(
+    "path, per_player, deal",
+    [
+        (SCHWIMMEN, False, None),
+        (SCHWIMMEN, True, None),
+        (GAMES / "war.rcy", False, 1),
+        (GAMES / "crazy-eights.rcy", False, 0),
+        (GAMES / "crazy-eights.rcy", True, 0),
+        (GAMES / "oh-hell.rcy", False, 0),
+        (GAMES / "oh-hell.rcy", True, 0),
+        (GAMES / "hearts.rcy", True, 1),
+        (GAMES / "schwimmen-lives.rcy", True, 1),
+    ],
+)
 def test_drawing_has_no_overlaps(path, per_player, deal, request):
     """Laid out by Graphviz: no label overlaps another or is cut off, no edge runs through a
     label, a rectangle's title or the legend (``graphs.layout_problems``)."""
@@ -239,8 +256,11 @@ def test_shared_information_in_a_passing_game(passing):
     assert f"arrowhead={head}" in _edge_line(dot, HAND, "table/mem/SEEN")
     split = flow_graph(passing, seed=1, per_player=True)
     shared = {(u, v) for u, v, k in split.edges(keys=True) if k == "shared"}
-    assert shared == {("P0/iloc/HAND", "P1/iloc/HAND"), ("P1/iloc/HAND", "P2/iloc/HAND"),
-                      ("P2/iloc/HAND", "P0/iloc/HAND")}
+    assert shared == {
+        ("P0/iloc/HAND", "P1/iloc/HAND"),
+        ("P1/iloc/HAND", "P2/iloc/HAND"),
+        ("P2/iloc/HAND", "P0/iloc/HAND"),
+    }
 
 
 def test_hearts_tricks_go_to_another_player_in_the_folded_view():
@@ -296,9 +316,12 @@ def test_aggregated_rollouts_give_means(game):
 
 
 def test_rollouts_past_the_step_limit_are_skipped():
-    g = recycle.loads("""(game (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (A, B)))))
+    g = recycle.loads(
+        """(game (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (A, B)))))
       (stage player (end (== 1 0)) (do ((move (top (game iloc STOCK)) (bottom (game iloc STOCK))))))
-      (scoring max 0))""", "forever.rcy")
+      (scoring max 0))""",
+        "forever.rcy",
+    )
     G = flow_graph(g, rollouts=3, seed=0, max_steps=200)
     assert G.graph["skipped"] == 3 and G.graph["completed"] == 0 and G.number_of_edges() == 0
     assert "3 rollouts hit the step limit" in to_dot(G)
@@ -337,8 +360,10 @@ def test_missing_dot_keeps_the_name_and_says_how(G, tmp_path, monkeypatch):
     png, svg = tmp_path / "f.png", tmp_path / "f.svg"
     note = write_dot(to_dot(G), png)
     assert not png.exists() and (tmp_path / "f.png.gv").exists() and not (tmp_path / "f.gv").exists()
-    assert note == (f"Graphviz's dot is not installed, so {png} was not drawn: wrote {png}.gv (DOT text) "
-                    f"instead; render it with: dot -Tpng {png}.gv -o {png}")
+    assert note == (
+        f"Graphviz's dot is not installed, so {png} was not drawn: wrote {png}.gv (DOT text) "
+        f"instead; render it with: dot -Tpng {png}.gv -o {png}"
+    )
     note = write_dot(to_dot(G), svg)
     assert (tmp_path / "f.svg.gv").exists() and (tmp_path / "f.png.gv").exists()
     assert "replaced" not in note
@@ -405,12 +430,20 @@ def test_cli_tree(tmp_path):
     assert r.exit_code == 0, r.output
     text = r.output
     assert text.splitlines()[0] == "game schwimmen.rcy"
-    for piece in ("setup", "create deck of 32 cards (RANK, COLOR, SUIT) in STOCK",
-                  "repeat 3: move top STOCK → top HAND('P)", "1. swap HAND(current) ↔ EXTRA", "2. pass",
-                  "stage: each player in turn, until size STOCK < 3 or CLOSE > 'NUMP",
-                  "│  ├─ stage: each player in turn, until PASS == 'NUMP",  # nested stage
-                  "one option per 'HC in HAND(current)", "swap 'HC ↔ 'MC", "if CLOSE == 0",
-                  "repeat all: move top HAND(current) → top DISCARD", "scoring: max SCORE(current) wins"):
+    for piece in (
+        "setup",
+        "create deck of 32 cards (RANK, COLOR, SUIT) in STOCK",
+        "repeat 3: move top STOCK → top HAND('P)",
+        "1. swap HAND(current) ↔ EXTRA",
+        "2. pass",
+        "stage: each player in turn, until size STOCK < 3 or CLOSE > 'NUMP",
+        "│  ├─ stage: each player in turn, until PASS == 'NUMP",  # nested stage
+        "one option per 'HC in HAND(current)",
+        "swap 'HC ↔ 'MC",
+        "if CLOSE == 0",
+        "repeat all: move top HAND(current) → top DISCARD",
+        "scoring: max SCORE(current) wins",
+    ):
         assert piece in text, piece
     gv = tmp_path / "s.gv"
     r = runner.invoke(app, ["tree", SCHWIMMEN, "-o", str(gv)])
@@ -430,29 +463,35 @@ def _expr(text):
     return expr(parse_text(text).forms[0])
 
 
-@pytest.mark.parametrize("text, want", [
-    ("((current player) iloc HAND)", "HAND(current)"),
-    ("((next player) vloc TRICK)", "TRICK(next)"),
-    ("((2 player) sto SCORE)", "SCORE(P2)"),
-    ("((team (current player)) sto SCORE)", "SCORE(team of current)"),
-    ("(top (game iloc STOCK))", "top STOCK"),
-    ("(and (== (game sto A) 1) (or (> 'X 2) (< 'X 0)))", "A == 1 and (X > 2 or X < 0)".replace("X", "'X")),
-    ("(+ (* 2 'N) 1)", "(2 * 'N) + 1"),
-    ("(any player 'P (== (size ('P iloc HAND)) 0))", "any player 'P: size HAND('P) == 0"),
-    ("(cardatt SUIT (top (game vloc TRICK)))", "SUIT of top TRICK"),
-    ("(max ((current player) iloc HAND) using (game points P))", "max HAND(current) using P"),
-    ("(size (filter (game vloc T) 'C (== (cardatt SUIT 'C) HEARTS)))", "size (T where 'C: SUIT of 'C == HEARTS)"),
-])
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("((current player) iloc HAND)", "HAND(current)"),
+        ("((next player) vloc TRICK)", "TRICK(next)"),
+        ("((2 player) sto SCORE)", "SCORE(P2)"),
+        ("((team (current player)) sto SCORE)", "SCORE(team of current)"),
+        ("(top (game iloc STOCK))", "top STOCK"),
+        ("(and (== (game sto A) 1) (or (> 'X 2) (< 'X 0)))", "A == 1 and (X > 2 or X < 0)".replace("X", "'X")),
+        ("(+ (* 2 'N) 1)", "(2 * 'N) + 1"),
+        ("(any player 'P (== (size ('P iloc HAND)) 0))", "any player 'P: size HAND('P) == 0"),
+        ("(cardatt SUIT (top (game vloc TRICK)))", "SUIT of top TRICK"),
+        ("(max ((current player) iloc HAND) using (game points P))", "max HAND(current) using P"),
+        ("(size (filter (game vloc T) 'C (== (cardatt SUIT 'C) HEARTS)))", "size (T where 'C: SUIT of 'C == HEARTS)"),
+    ],
+)
 def test_expressions_as_text(text, want):
     assert _expr(text) == want
 
 
-@pytest.mark.parametrize("text, want", [
-    ("(forget (top (game mem SEEN)))", "forget top SEEN"),
-    ("(cycle next (owner (top (game vloc TRICK))))", "next player := owner of top TRICK"),
-    ("(inc ((current player) sto SCORE) 2)", "SCORE(current) += 2"),
-    ("(repeat all (move (top (game vloc A)) (bottom (game vloc B))))", "repeat all: move top A → bottom B"),
-])
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("(forget (top (game mem SEEN)))", "forget top SEEN"),
+        ("(cycle next (owner (top (game vloc TRICK))))", "next player := owner of top TRICK"),
+        ("(inc ((current player) sto SCORE) 2)", "SCORE(current) += 2"),
+        ("(repeat all (move (top (game vloc A)) (bottom (game vloc B))))", "repeat all: move top A → bottom B"),
+    ],
+)
 def test_actions_as_text(text, want):
     assert action_text(parse_text(text).forms[0]) == want
 

@@ -69,6 +69,7 @@ def loc(game, label):
 
 # -- the player ---------------------------------------------------------------------------------
 
+
 class _Stop(Exception):
     pass
 
@@ -136,18 +137,20 @@ def test_the_revealed_location_keeps_its_true_cards_in_every_world(hearts_one_de
     for k in range(5):
         world = view.sample_world(random.Random(k), reveal=frozenset([h1]))
         assert world.locs[h1] == truth[h1]
-        assert sorted(world.locs[h2] + world.locs[loc(g, "HAND(P3)")]) == sorted(
-            truth[h2] + truth[loc(g, "HAND(P3)")])
+        assert sorted(world.locs[h2] + world.locs[loc(g, "HAND(P3)")]) == sorted(truth[h2] + truth[loc(g, "HAND(P3)")])
     assert any(view.sample_world(random.Random(k)).locs[h1] != truth[h1] for k in range(5))
 
 
 # -- the measurement --------------------------------------------------------------------------
 
+
 def test_hidden_locations_per_seat():
     g = recycle.loads(KUHN, "kuhn.rcy")
     where = hidden_locations(g)
     assert {s: [g.layout.infos[i].label for i in v] for s, v in where.items()} == {
-        0: ["STOCK", "HAND(P1)"], 1: ["STOCK", "HAND(P0)"]}
+        0: ["STOCK", "HAND(P1)"],
+        1: ["STOCK", "HAND(P0)"],
+    }
     war = recycle.load(GAMES / "war.rcy")
     assert hidden_locations(war) == {0: [], 1: []}  # no decisions: nothing is looked at
 
@@ -184,15 +187,18 @@ def test_seeing_the_card_to_guess_is_worth_two_thirds_of_the_games():
 def test_cli_information(tmp_path):
     path = tmp_path / "kuhn.rcy"
     path.write_text(KUHN)
-    r = runner.invoke(app, ["analyze", str(path), "--information", "-n", "10", "--skilled", "ismcts:8", "--seat", "1",
-                            "--json"])
+    r = runner.invoke(
+        app, ["analyze", str(path), "--information", "-n", "10", "--skilled", "ismcts:8", "--seat", "1", "--json"]
+    )
     assert r.exit_code == 0, r.output
     a = json.loads(r.stdout)
     assert a["seats"] == [1] and [x["location"] for x in a["locations"]] == ["STOCK", "HAND(P0)"]
     t = runner.invoke(app, ["analyze", str(path), "--information", "-n", "4", "--skilled", "ismcts:4"])
     assert t.exit_code == 0 and "P1    HAND(P0)" in t.output
-    for args, message in ((["--skilled", "pimc:10"], "give its budget as --skilled ismcts:N"),
-                          (["--seat", "2"], "--seat 2: kuhn has seats 0 to 1")):
+    for args, message in (
+        (["--skilled", "pimc:10"], "give its budget as --skilled ismcts:N"),
+        (["--seat", "2"], "--seat 2: kuhn has seats 0 to 1"),
+    ):
         bad = runner.invoke(app, ["analyze", str(path), "--information", "-n", "2", *args])
         assert bad.exit_code == 2 and message in bad.output
     no = runner.invoke(app, ["analyze", str(path), "-n", "2", "--seat", "0"])

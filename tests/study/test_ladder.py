@@ -57,6 +57,7 @@ def _game_text(body, players, scoring):
 
 # -- known answers ----------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("players", [2, 3])
 def test_a_coin_flip_game_has_skill_depth_zero(players):
     lad = run_ladder(coin_game(players), ladder_rungs("random,ismcts:4", 1), games=30, seed=3)
@@ -98,13 +99,14 @@ def test_the_same_seed_gives_the_same_ladder_with_any_workers():
 
 # -- the pieces -------------------------------------------------------------------------------
 
+
 def test_head_to_head_counts_ties_half():
     assert head_to_head([0], 0, 2) == 1.0
     assert head_to_head([1], 0, 2) == 0.0
     assert head_to_head([0, 1], 0, 2) == 0.5
     assert head_to_head([], 0, 3) == 0.5
-    assert head_to_head([0, 2], 0, 3) == pytest.approx(0.75)   # beat seat 1, tied with seat 2
-    assert head_to_head([1], 2, 3) == pytest.approx(0.25)      # lost to seat 1, tied with seat 0
+    assert head_to_head([0, 2], 0, 3) == pytest.approx(0.75)  # beat seat 1, tied with seat 2
+    assert head_to_head([1], 2, 3) == pytest.approx(0.25)  # lost to seat 1, tied with seat 0
 
 
 def _ci(lower_bounds):
@@ -152,18 +154,21 @@ def test_rungs_double_the_budget():
     assert ladder_games(3, 5, 2) == 3 * 6
 
 
-@pytest.mark.parametrize("players, doublings, message", [
-    ("random,ismcts:25", 0, "--doublings must be between 1 and 10, not 0"),
-    ("random,ismcts:25", 11, "--doublings must be between 1 and 10, not 11"),
-    ("random", 2, "give two players, the bottom rung and the first look-ahead rung"),
-    ("random,ismcts:5,pimc:3", 2, "give two players"),
-    ("random,ismcts", 2, "the second player needs a budget to double, e.g. ismcts:25"),
-    ("random,ismcts:0", 2, "the second player needs a budget to double"),
-    ("random,ismcts:x", 2, "the second player needs a budget to double"),
-    ("nobody,ismcts:5", 2, "unknown player 'nobody'"),
-    ("random,nobody:5", 2, "unknown player 'nobody:5'"),
-    ("human,ismcts:5", 2, "played by computer players, not by a person"),
-])
+@pytest.mark.parametrize(
+    "players, doublings, message",
+    [
+        ("random,ismcts:25", 0, "--doublings must be between 1 and 10, not 0"),
+        ("random,ismcts:25", 11, "--doublings must be between 1 and 10, not 11"),
+        ("random", 2, "give two players, the bottom rung and the first look-ahead rung"),
+        ("random,ismcts:5,pimc:3", 2, "give two players"),
+        ("random,ismcts", 2, "the second player needs a budget to double, e.g. ismcts:25"),
+        ("random,ismcts:0", 2, "the second player needs a budget to double"),
+        ("random,ismcts:x", 2, "the second player needs a budget to double"),
+        ("nobody,ismcts:5", 2, "unknown player 'nobody'"),
+        ("random,nobody:5", 2, "unknown player 'nobody:5'"),
+        ("human,ismcts:5", 2, "played by computer players, not by a person"),
+    ],
+)
 def test_bad_rungs_are_refused_with_a_reason(players, doublings, message):
     with pytest.raises(LadderError) as err:
         ladder_rungs(players, doublings)
@@ -198,16 +203,45 @@ def test_ctrl_c_keeps_the_deals_every_pair_finished():
 
 # -- the command ------------------------------------------------------------------------------
 
+
 def test_cli_prints_the_matrix_the_depth_and_the_ratings(tmp_path):
     path = tmp_path / "skill.rcy"
     path.write_text(_game_text(SKILL, 2, SKILL_SCORING))
-    r = runner.invoke(app, ["ladder", str(path), "--players", "random,ismcts:4", "--doublings", "1",
-                            "--games", "20", "--seed", "1", "--no-progress"])
+    r = runner.invoke(
+        app,
+        [
+            "ladder",
+            str(path),
+            "--players",
+            "random,ismcts:4",
+            "--doublings",
+            "1",
+            "--games",
+            "20",
+            "--seed",
+            "1",
+            "--no-progress",
+        ],
+    )
     assert r.exit_code == 0, r.output
     assert "skill ladder of skill: 3 rungs, 20 games per pair (10 deals x 2 seat rotations), seed 1" in r.output
     assert "skill depth: " in r.output and "Elo (Bradley-Terry fit, bottom rung 0): random +0, ismcts:4 +" in r.output
-    r2 = runner.invoke(app, ["ladder", str(path), "--players", "random,ismcts:4", "--doublings", "1",
-                             "--games", "20", "--seed", "1", "--json"])
+    r2 = runner.invoke(
+        app,
+        [
+            "ladder",
+            str(path),
+            "--players",
+            "random,ismcts:4",
+            "--doublings",
+            "1",
+            "--games",
+            "20",
+            "--seed",
+            "1",
+            "--json",
+        ],
+    )
     d = json.loads(r2.stdout.strip().splitlines()[-1])
     assert d["rungs"] == ["random", "ismcts:4", "ismcts:8"] and d["depth"] >= 1 and d["deals"] == 10
     assert d["rate"][0][0] is None and d["ci"][1][0][0] > 0.5
@@ -218,20 +252,39 @@ def test_cli_writes_the_plot_of_a_game_named_with_dollars(tmp_path):
     path = tmp_path / "coin$\\frac$.rcy"  # math markup: a ValueError if matplotlib read it
     path.write_text(_game_text(COIN, 2, COIN_SCORING))
     out = tmp_path / "ladder.png"
-    r = runner.invoke(app, ["ladder", str(path), "--players", "random,ismcts:2", "--doublings", "1",
-                            "--games", "4", "--no-progress", "--plot", str(out)])
+    r = runner.invoke(
+        app,
+        [
+            "ladder",
+            str(path),
+            "--players",
+            "random,ismcts:2",
+            "--doublings",
+            "1",
+            "--games",
+            "4",
+            "--no-progress",
+            "--plot",
+            str(out),
+        ],
+    )
     assert r.exit_code == 0, r.output
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and "skill depth: 0" in r.output
     assert "skill ladder of coin$\\frac$:" in r.output  # the name reached the plot too, as plain text
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--players", "random,ismcts", "--doublings", "2"],
-     "error: --players 'random,ismcts': the second player needs a budget to double, e.g. ismcts:25"),
-    (["--players", "random,ismcts:5", "--doublings", "11"], "error: --doublings must be between 1 and 10, not 11"),
-    (["--players", "random,ismcts:5", "--doublings", "0"], "error: --doublings must be between 1 and 10, not 0"),
-    (["--players", "bogus,ismcts:5"], "error: --players 'bogus,ismcts:5': unknown player 'bogus'"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (
+            ["--players", "random,ismcts", "--doublings", "2"],
+            "error: --players 'random,ismcts': the second player needs a budget to double, e.g. ismcts:25",
+        ),
+        (["--players", "random,ismcts:5", "--doublings", "11"], "error: --doublings must be between 1 and 10, not 11"),
+        (["--players", "random,ismcts:5", "--doublings", "0"], "error: --doublings must be between 1 and 10, not 0"),
+        (["--players", "bogus,ismcts:5"], "error: --players 'bogus,ismcts:5': unknown player 'bogus'"),
+    ],
+)
 def test_cli_refuses_bad_options_with_exit_1(tmp_path, args, message):
     path = tmp_path / "skill.rcy"
     path.write_text(_game_text(SKILL, 2, SKILL_SCORING))
@@ -254,7 +307,9 @@ def test_cli_refuses_a_missing_or_broken_game(tmp_path):
 def test_cli_with_no_time_for_a_deal_says_so(tmp_path):
     path = tmp_path / "skill.rcy"
     path.write_text(_game_text(SKILL, 2, SKILL_SCORING))
-    r = runner.invoke(app, ["ladder", str(path), "--players", "random,ismcts:2", "--doublings", "1",
-                            "--seconds", "0", "--no-progress"])
+    r = runner.invoke(
+        app,
+        ["ladder", str(path), "--players", "random,ismcts:2", "--doublings", "1", "--seconds", "0", "--no-progress"],
+    )
     assert r.exit_code == 1
     assert "error: the time budget ended before every pair of rungs had played one deal (--seconds 0)" in r.output

@@ -102,8 +102,13 @@ def test_spread_is_in_0_1_and_each_game_reaches_1():
 
 
 def test_spreads_and_ranks_by_their_definitions():
-    rec = {"points": [{"decision": 1, "values": [3.0, None, 1.0]}, {"decision": 2, "values": [2.0, 6.0]},
-                      {"decision": 4, "values": [5.0, None]}]}
+    rec = {
+        "points": [
+            {"decision": 1, "values": [3.0, None, 1.0]},
+            {"decision": 2, "values": [2.0, 6.0]},
+            {"decision": 4, "values": [5.0, None]},
+        ]
+    }
     assert game_spreads(rec) == [[1, 0.5], [2, 1.0], [4, 0.0]]
     assert game_spreads({"points": [{"decision": 1, "values": [2.0, 2.0]}]}) == [[1, 0.0]]
     assert normalised_ranks([10, 0, 5]) == [1.0, 0.0, 0.5]
@@ -123,8 +128,7 @@ def test_same_seed_same_page():
 
 def test_the_page_is_the_same_with_worker_processes():
     one = _page(games=3, seed=4).to_dict()
-    two = build_page(recycle.loads(TINY, "tiny.rcy"), games=3, seed=4, players=["ismcts:30"],
-                     workers=2).to_dict()
+    two = build_page(recycle.loads(TINY, "tiny.rcy"), games=3, seed=4, players=["ismcts:30"], workers=2).to_dict()
     one.pop("seconds"), two.pop("seconds")
     assert one == two
 
@@ -212,10 +216,12 @@ def test_cli_bad_input_is_a_message(tmp_path):
     link.symlink_to(target)
     afile = tmp_path / "afile"
     afile.write_text("x")
-    cases = [((tmp_path / "missing.rcy", "-o", tmp_path / "o1"), "cannot read the game"),
-             ((broken, "-o", tmp_path / "o2"), "error"),
-             ((game, "-o", link), "it is a symbolic link"),
-             ((game, "-o", afile), "it is a file, not a folder")]
+    cases = [
+        ((tmp_path / "missing.rcy", "-o", tmp_path / "o1"), "cannot read the game"),
+        ((broken, "-o", tmp_path / "o2"), "error"),
+        ((game, "-o", link), "it is a symbolic link"),
+        ((game, "-o", afile), "it is a file, not a folder"),
+    ]
     for args, said in cases:
         r = _run(*args, "-n", "1", "--players", "ismcts:5")
         assert r.exit_code == 1, (args, r.output)
@@ -243,7 +249,14 @@ def test_a_time_budget_or_ctrl_c_keeps_what_is_done(tmp_path):
         if done == 2:
             os.kill(os.getpid(), signal.SIGINT)
 
-    p = build_page(g, games=3, seed=1, players=["ismcts:10"], progress=ctrl_c_after_the_second,
-                   interruptible=True, lint_seconds=0.2)
+    p = build_page(
+        g,
+        games=3,
+        seed=1,
+        players=["ismcts:10"],
+        progress=ctrl_c_after_the_second,
+        interruptible=True,
+        lint_seconds=0.2,
+    )
     assert (p.stopped, p.random_games, p.estimated_games) == ("interrupted", 2, 0)
     assert p.branching["per_game"] == [[2, 2]] * 2

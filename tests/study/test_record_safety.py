@@ -25,16 +25,24 @@ runner = CliRunner()
 SCHWIMMEN = GAMES / "schwimmen.rcy"
 SECRET = "SECRET-LINE-4711 of a file that is not a game ("
 # every byte that could drive a terminal, and the characters that reorder or split lines
-HOSTILE = "\x1b]0;pwned\x07\x1b]8;;http://evil.example/\x1b\\link\x1b]8;;\x1b\\\x1b]52;c;cm0gLXJmIH4=\x07" \
-          "\x1b[2J\x1b[31m\x9b1m\r\x08\x7f\u202eexe.rcy\u2028\u2029\ud800"
+HOSTILE = (
+    "\x1b]0;pwned\x07\x1b]8;;http://evil.example/\x1b\\link\x1b]8;;\x1b\\\x1b]52;c;cm0gLXJmIH4=\x07"
+    "\x1b[2J\x1b[31m\x9b1m\r\x08\x7f\u202eexe.rcy\u2028\u2029\ud800"
+)
 FORBIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
 
 
 def cli(*args, cwd=None, stdin=None):
     """``recycle ARGS`` in a process of its own: its real output streams, as a terminal gets them."""
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
-    r = subprocess.run([sys.executable, "-m", "recycle", *map(str, args)], capture_output=True, cwd=cwd or ROOT,
-                       env=env, input=stdin, timeout=300)
+    r = subprocess.run(
+        [sys.executable, "-m", "recycle", *map(str, args)],
+        capture_output=True,
+        cwd=cwd or ROOT,
+        env=env,
+        input=stdin,
+        timeout=300,
+    )
     return r.returncode, r.stdout.decode("utf-8", "surrogateescape"), r.stderr.decode("utf-8", "surrogateescape")
 
 
@@ -56,6 +64,7 @@ def record_beside_its_game(folder, seed=5):
 
 # -- item 7: a record opens only a file in its folder ----------------------------------------
 
+
 def outside_file(tmp_path):
     """A file outside the record's folder that must never be read: a broken game with a secret line."""
     secret = tmp_path / "outside" / "secret.rcy"
@@ -64,16 +73,22 @@ def outside_file(tmp_path):
     return secret
 
 
-@pytest.mark.parametrize("how", ["/etc/passwd", "../../etc/passwd", "absolute-secret", "dotdot-secret",
-                                 "symlink", "symlinked-folder"])
+@pytest.mark.parametrize(
+    "how", ["/etc/passwd", "../../etc/passwd", "absolute-secret", "dotdot-secret", "symlink", "symlinked-folder"]
+)
 def test_a_record_cannot_name_a_file_outside_its_folder(tmp_path, how):
     folder = tmp_path / "records"
     folder.mkdir()
     out, rec = record_beside_its_game(folder)
     secret = outside_file(tmp_path)
-    name = {"/etc/passwd": "/etc/passwd", "../../etc/passwd": "../../etc/passwd",
-            "absolute-secret": str(secret), "dotdot-secret": "../outside/secret.rcy",
-            "symlink": "link.rcy", "symlinked-folder": "sub/secret.rcy"}[how]
+    name = {
+        "/etc/passwd": "/etc/passwd",
+        "../../etc/passwd": "../../etc/passwd",
+        "absolute-secret": str(secret),
+        "dotdot-secret": "../outside/secret.rcy",
+        "symlink": "link.rcy",
+        "symlinked-folder": "sub/secret.rcy",
+    }[how]
     if how == "symlink":
         (folder / "link.rcy").symlink_to(secret)
     if how == "symlinked-folder":
@@ -128,6 +143,7 @@ def test_a_game_below_the_records_folder_is_stored_relative_and_replays(tmp_path
 
 
 # -- item 8: nothing from a record or a game file drives the terminal ------------------------
+
 
 def tamper(rec: dict, field: str) -> dict:
     """``rec`` with HOSTILE text in the string field ``field`` (every string of it)."""
@@ -195,7 +211,10 @@ def test_printable_keeps_text_and_escapes_what_drives_a_terminal():
 
     assert printable("A♠ 10♥ Schwimmen é ü 👍🏽 👨‍👩‍👧") == "A♠ 10♥ Schwimmen é ü 👍🏽 👨‍👩‍👧"
     assert printable("a\x1b]0;t\x07b") == "a\\u001b]0;t\\u0007b"
-    assert printable("\x9b\x7f\u202e\u2066\u2028\u2029\ud800\r") == "\\u009b\\u007f\\u202e\\u2066\\u2028\\u2029\\ud800\\u000d"
+    assert (
+        printable("\x9b\x7f\u202e\u2066\u2028\u2029\ud800\r")
+        == "\\u009b\\u007f\\u202e\\u2066\\u2028\\u2029\\ud800\\u000d"
+    )
     assert printable("a\nb\tc", keep="\n\t") == "a\nb\tc" and printable("a\nb") == "a\\u000ab"
 
 
@@ -205,8 +224,15 @@ def test_the_screen_of_play_on_a_terminal_escapes_the_games_name(tmp_path):
     evil = tmp_path / "evil\x1b]0;pwned\x07.rcy"
     shutil.copy(GAMES / "schwimmen-lives.rcy", evil)
     env = {**os.environ, "TERM": "xterm-256color", "LANG": "C.UTF-8", "PYTHONIOENCODING": "utf-8"}
-    child = pexpect.spawn(sys.executable, ["-m", "recycle", "play", str(evil), "--deal", "1", "--players", "random"],
-                          env=env, encoding="utf-8", dimensions=(70, 160), timeout=120, cwd=tmp_path)
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "recycle", "play", str(evil), "--deal", "1", "--players", "random"],
+        env=env,
+        encoding="utf-8",
+        dimensions=(70, 160),
+        timeout=120,
+        cwd=tmp_path,
+    )
     child.expect(r"Your choice \(1-\d+, h, u, r, q\): ")
     screen = child.before
     child.sendline("q")

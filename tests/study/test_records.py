@@ -55,8 +55,12 @@ def test_replay_text_says_the_decisions_in_the_games_words_without_running_the_p
     """Issue 40.7: --text printed the options as raw forms, after running the recorded
     look-ahead players again (36-40 s for a Hearts record)."""
     out = tmp_path / "game.json"
-    assert runner.invoke(app, ["run", SCHWIMMEN, "--seed", "3", "--players", "pimc:4,random",
-                               "--record", str(out)]).exit_code == 0
+    assert (
+        runner.invoke(
+            app, ["run", SCHWIMMEN, "--seed", "3", "--players", "pimc:4,random", "--record", str(out)]
+        ).exit_code
+        == 0
+    )
     rec = read_record(out)
     run = runner.invoke(app, ["run", SCHWIMMEN, "--seed", "3", "--players", "pimc:4,random"]).stdout
     ran = []
@@ -109,6 +113,7 @@ def test_replay_reproduces_ai_choices_by_running_the_players_again():
 
 # -- records are checked, not trusted ------------------------------------------------------------
 
+
 def recorded(tmp_path, seed=7, players="pimc:4,random"):
     out = tmp_path / "game.json"
     r = runner.invoke(app, ["run", SCHWIMMEN, "--seed", str(seed), "--players", players, "--record", str(out)])
@@ -120,20 +125,23 @@ def replay_of(path, *extra):
     return runner.invoke(app, ["replay", str(path), "--game-folder", str(GAMES), *extra])
 
 
-@pytest.mark.parametrize("edit, message", [
-    (lambda r: r.pop("decisions"), "'decisions' is a required property"),
-    (lambda r: r.pop("seed"), "'seed' is a required property"),
-    (lambda r: r.pop("source_sha256"), "'source_sha256' is a required property"),
-    (lambda r: r.__setitem__("seed", "7"), "seed: '7' is not of type 'integer'"),
-    (lambda r: r.__setitem__("seed", 7.0), "seed must be a whole number"),
-    (lambda r: r.__setitem__("seed", True), "seed: True is not of type 'integer'"),
-    (lambda r: r.__setitem__("players", "random"), "players: 'random' is not of type 'array'"),
-    (lambda r: r["decisions"][0].__setitem__("chosen", "0"), "decisions/0/chosen: '0' is not of type 'integer'"),
-    (lambda r: r["decisions"][0].pop("options"), "'options' is a required property"),
-    (lambda r: r["decisions"][0].__setitem__("chosen", 5), "decision 1 chooses option 6 of"),
-    (lambda r: r.__setitem__("game", 17), "game: 17 is not of type 'string'"),
-    (lambda r: r.__setitem__("decisions", [[]]), "decisions/0: [] is not of type 'object'"),
-])
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        (lambda r: r.pop("decisions"), "'decisions' is a required property"),
+        (lambda r: r.pop("seed"), "'seed' is a required property"),
+        (lambda r: r.pop("source_sha256"), "'source_sha256' is a required property"),
+        (lambda r: r.__setitem__("seed", "7"), "seed: '7' is not of type 'integer'"),
+        (lambda r: r.__setitem__("seed", 7.0), "seed must be a whole number"),
+        (lambda r: r.__setitem__("seed", True), "seed: True is not of type 'integer'"),
+        (lambda r: r.__setitem__("players", "random"), "players: 'random' is not of type 'array'"),
+        (lambda r: r["decisions"][0].__setitem__("chosen", "0"), "decisions/0/chosen: '0' is not of type 'integer'"),
+        (lambda r: r["decisions"][0].pop("options"), "'options' is a required property"),
+        (lambda r: r["decisions"][0].__setitem__("chosen", 5), "decision 1 chooses option 6 of"),
+        (lambda r: r.__setitem__("game", 17), "game: 17 is not of type 'string'"),
+        (lambda r: r.__setitem__("decisions", [[]]), "decisions/0: [] is not of type 'object'"),
+    ],
+)
 def test_a_malformed_record_is_refused_with_what_is_wrong(tmp_path, edit, message):
     out, rec = recorded(tmp_path)
     edit(rec)
@@ -175,11 +183,14 @@ def test_deep_nesting_and_special_files_are_refused(tmp_path):
     assert r.exit_code == 2 and "cannot read game record" in r.stderr
 
 
-@pytest.mark.parametrize("edit", [
-    lambda r: r.__setitem__("players", ["random"] * 5),        # pimc replaced by random
-    lambda r: r.__setitem__("seed", -7),                      # another deal
-    lambda r: r.__setitem__("seed", 8),
-])
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda r: r.__setitem__("players", ["random"] * 5),  # pimc replaced by random
+        lambda r: r.__setitem__("seed", -7),  # another deal
+        lambda r: r.__setitem__("seed", 8),
+    ],
+)
 def test_tampering_with_what_determines_the_game_does_not_replay(tmp_path, edit):
     out, rec = recorded(tmp_path)
     edit(rec)

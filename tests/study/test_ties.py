@@ -50,9 +50,12 @@ def test_analyze_counts_the_same_ties_as_simulate():
 
 
 def test_without_teams_every_player_tied_is_a_side():
-    g = tiny("""(stage player (end (> (game sto T) 0)) (do ((inc (game sto T) 1)))
-  (choice ((inc ((0 player) sto SCORE) 1) (turn pass))))""", players=2,
-             scoring="(scoring max ((current player) sto SCORE))")
+    g = tiny(
+        """(stage player (end (> (game sto T) 0)) (do ((inc (game sto T) 1)))
+  (choice ((inc ((0 player) sto SCORE) 1) (turn pass))))""",
+        players=2,
+        scoring="(scoring max ((current player) sto SCORE))",
+    )
     s = simulate(g, 100, seed=1)
     passes = sum(1 for sc in s.scores if sc == [0, 0])
     assert 0 < passes < 100 and s.tie_rate == pytest.approx(passes / 100)

@@ -9,8 +9,20 @@ import itertools
 from ...errors import RecycleError
 from .registry import Kind, form, mention
 from .items import Item, place, record_move, shuffle
-from .shapes import (SCAN, SMALL, Scope, charge, empty_location, fail, head_of, is_atom, is_location_form, kw, n_cards,
-                     rt_error)
+from .shapes import (
+    SCAN,
+    SMALL,
+    Scope,
+    charge,
+    empty_location,
+    fail,
+    head_of,
+    is_atom,
+    is_location_form,
+    kw,
+    n_cards,
+    rt_error,
+)
 from ..syntax.reader import INT, VAR, SList
 from .values import MEMORY, Card, PLoc
 
@@ -18,7 +30,7 @@ from .values import MEMORY, Card, PLoc
 def short(node, width: int = 60) -> str:
     """A form as written, cut to ``width`` characters (for messages)."""
     text = str(node)
-    return text if len(text) <= width else text[:width - 3] + "..."
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 class CardActions:
@@ -28,12 +40,14 @@ class CardActions:
     def c_dest(self, x, scope: Scope):
         """(top|bottom|i LOCATION) as a destination → (index closure, position closure or str)."""
         if not isinstance(x, SList) or len(x.items) != 2:
-            fail(f"expected a destination (top LOCATION), (bottom LOCATION) or (INDEX LOCATION), "
-                 f"got {self.form_name(x)}", x)
+            fail(
+                f"expected a destination (top LOCATION), (bottom LOCATION) or (INDEX LOCATION), "
+                f"got {self.form_name(x)}",
+                x,
+            )
         where, loc = x.items
         if not (is_location_form(loc) or is_atom(loc, VAR)):
-            fail(f"cards can only be moved into a physical location (OWNER KIND NAME), not {self.form_name(loc)}",
-                 loc)
+            fail(f"cards can only be moved into a physical location (OWNER KIND NAME), not {self.form_name(loc)}", loc)
         if is_location_form(loc) and loc.items[1].value == "mem":
             fail("cards cannot be moved into a mem location (use remember)", loc)
         idx = self.c_loc_index(loc, scope, "a location to move into")
@@ -44,9 +58,13 @@ class CardActions:
             def idx(s, e):
                 d = var_idx(s, e)
                 if infos[d].visibility == MEMORY:
-                    rt_error(f"cards cannot be moved into a mem location ({infos[d].label}, held by '{name}; "
-                             f"use remember)", span, "move")
+                    rt_error(
+                        f"cards cannot be moved into a mem location ({infos[d].label}, held by '{name}; use remember)",
+                        span,
+                        "move",
+                    )
                 return d
+
         if kw(where, "top"):
             return idx, "top"
         if kw(where, "bottom"):
@@ -55,9 +73,13 @@ class CardActions:
 
     def picked_location(self, x):
         """The LOCATION of a card picked by place, ``(top|bottom|INDEX LOCATION)``, else None."""
-        if isinstance(x, SList) and len(x.items) == 2 and (kw(x.items[0], "top", "bottom") or is_atom(x.items[0], INT)
-                                                          or is_atom(x.items[0], VAR)) \
-                and not kw(x.items[1], "player", "team") and not self.is_groups_form(x.items[1]):
+        if (
+            isinstance(x, SList)
+            and len(x.items) == 2
+            and (kw(x.items[0], "top", "bottom") or is_atom(x.items[0], INT) or is_atom(x.items[0], VAR))
+            and not kw(x.items[1], "player", "team")
+            and not self.is_groups_form(x.items[1])
+        ):
             return x.items[1]
         return None
 
@@ -78,8 +100,12 @@ class CardActions:
             if loc.items[1].value != "mem":
                 return None
             if not actual:
-                fail(f"({form} ...) cannot take a card out of the mem location {short(loc)}: a mem location "
-                     f"holds references; use (actual CARD) to {form} the remembered card from where it lies", x, form)
+                fail(
+                    f"({form} ...) cannot take a card out of the mem location {short(loc)}: a mem location "
+                    f"holds references; use (actual CARD) to {form} the remembered card from where it lies",
+                    x,
+                    form,
+                )
             return "mem"
         if not is_atom(loc, VAR) or scope.hint(loc.value) in ("cards", "card", "player"):
             return None
@@ -91,11 +117,16 @@ class CardActions:
             v = var(s, e)
             if isinstance(v, PLoc) and infos[v.idx].visibility == MEMORY:
                 if not actual:
-                    rt_error(f"({form} ...) cannot take a card out of the mem location {infos[v.idx].label} held by "
-                             f"'{name}: a mem location holds references; use (actual CARD) to {form} the remembered "
-                             f"card from where it lies", span, form)
+                    rt_error(
+                        f"({form} ...) cannot take a card out of the mem location {infos[v.idx].label} held by "
+                        f"'{name}: a mem location holds references; use (actual CARD) to {form} the remembered "
+                        f"card from where it lies",
+                        span,
+                        form,
+                    )
                 return True
             return False
+
         return from_mem
 
     def c_source(self, x, scope: Scope, actual: bool = False, form: str = "move"):
@@ -115,6 +146,7 @@ class CardActions:
             label = f"({where} ...)"
             empty = self.empty_source(loc, scope)
             if kw(where, "top"):
+
                 def pick(s, e):
                     lst = cards(s, e)
                     if not lst:
@@ -122,6 +154,7 @@ class CardActions:
                     k = len(lst) - 1
                     return lst[k], lst, k
             elif kw(where, "bottom"):
+
                 def pick(s, e):
                     lst = cards(s, e)
                     if not lst:
@@ -136,16 +169,21 @@ class CardActions:
                     if not 0 <= i < len(lst):
                         rt_error(f"index {i} out of range for a location of {n_cards(len(lst))}", span, label)
                     return lst[i], lst, i
+
             if mem == "mem":
+
                 def pick_remembered(s, e):
                     c, _, k = pick(s, e)
                     return c, None, k
+
                 return pick_remembered
             if mem is not None:
+
                 def pick_maybe_remembered(s, e):
                     remembered = mem(s, e)
                     c, lst, k = pick(s, e)
                     return (c, None, k) if remembered else (c, lst, k)
+
                 return pick_maybe_remembered
             return pick
         if head_of(x) == "actual":
@@ -159,6 +197,7 @@ class CardActions:
             if c is None:
                 rt_error("the card reference names no card", span)
             return c, None, -1
+
         return src_card
 
     def empty_source(self, loc, scope: Scope):
@@ -170,10 +209,12 @@ class CardActions:
 
             def empty(s, e, span, form):
                 rt_error(empty_location("move", infos[idx(s, e)].label, nplayers), span, form)
+
             return empty
 
         def empty_view(s, e, span, form):
             rt_error("move from an empty location", span, form)
+
         return empty_view
 
     @form("move", "(move CARD (top|bottom|INDEX LOCATION))", Kind.ACTION, puts=(2,), words="move {1} → {2}")
@@ -217,6 +258,7 @@ class CardActions:
                 raise
             if s.events is not None:
                 record_move(s, infos, "move", c, i, d)
+
         return Item(x, scope, run=move, static=True)
 
     def stable_location(self, x, scope: Scope) -> bool:
@@ -228,8 +270,11 @@ class CardActions:
         if not isinstance(self.storage_name(x.items[2], scope), str):
             return False
         o = x.items[0]
-        return kw(o, "game") or is_atom(o, VAR) or (
-            isinstance(o, SList) and len(o.items) == 2 and kw(o.items[0], "current") and kw(o.items[1], "player"))
+        return (
+            kw(o, "game")
+            or is_atom(o, VAR)
+            or (isinstance(o, SList) and len(o.items) == 2 and kw(o.items[0], "current") and kw(o.items[1], "player"))
+        )
 
     @form("swap", "(swap LOCATION LOCATION) | (swap CARD CARD)", Kind.ACTION, puts=(1, 2), words="swap {1} ↔ {2}")
     def a_swap(self, x: SList, scope: Scope) -> Item:
@@ -271,13 +316,20 @@ class CardActions:
                         record_move(s, infos, "swap", c, i, j, whole=True)
                     for c in lj:
                         record_move(s, infos, "swap", c, j, i, whole=True)
+
             return Item(x, scope, run=swap_locs, static=True)
         ca = self.c_value(a, scope)
         cb = self.c_value(b, scope)
         # a card picked out of a mem location is a reference: without (actual ...) that is
         # an error, as for move (a literal mem location fails here, a variable when it runs)
-        mems = [m for m in (self.mem_pick(a, scope, head_of(a) == "actual", "swap"),
-                            self.mem_pick(b, scope, head_of(b) == "actual", "swap")) if callable(m)]
+        mems = [
+            m
+            for m in (
+                self.mem_pick(a, scope, head_of(a) == "actual", "swap"),
+                self.mem_pick(b, scope, head_of(b) == "actual", "swap"),
+            )
+            if callable(m)
+        ]
         if mems:
             ca0, cb0 = ca, cb
 
@@ -285,6 +337,7 @@ class CardActions:
                 for m in mems:
                     m(s, e)
                 return ca0(s, e)
+
             cb = cb0
 
         def swap(s, e):
@@ -320,10 +373,16 @@ class CardActions:
             if s.events is not None:
                 record_move(s, infos, "swap", va, i, j)
                 record_move(s, infos, "swap", vb, j, i)
+
         return Item(x, scope, run=swap, static=True)
 
-    @form("remember", "(remember CARD (top|bottom|INDEX MEMLOCATION))", Kind.ACTION, puts=(2,),
-          words="remember {1} in {2}")
+    @form(
+        "remember",
+        "(remember CARD (top|bottom|INDEX MEMLOCATION))",
+        Kind.ACTION,
+        puts=(2,),
+        words="remember {1} in {2}",
+    )
     def a_remember(self, x: SList, scope: Scope) -> Item:
         """(remember CARD (top|bottom|INDEX MEMLOCATION))
 
@@ -345,6 +404,7 @@ class CardActions:
             place(s, d, c, pos, e, span, memory=True)
             if s.events is not None:
                 record_move(s, infos, "remember", c, s.card_loc[c], d)
+
         return Item(x, scope, run=remember, static=True)
 
     def c_mem_dest(self, x: SList, scope: Scope):
@@ -399,10 +459,16 @@ class CardActions:
             c = lst.pop(k)
             if s.events is not None:
                 record_move(s, infos, "forget", c, i, None)
+
         return Item(x, scope, run=forget, static=True)
 
-    @form("shuffle", "(shuffle LOCATION) | (shuffle faro LOCATION LOCATION)", Kind.ACTION, draws=True,
-          words="shuffle {1* }")
+    @form(
+        "shuffle",
+        "(shuffle LOCATION) | (shuffle faro LOCATION LOCATION)",
+        Kind.ACTION,
+        draws=True,
+        words="shuffle {1* }",
+    )
     def a_shuffle(self, x: SList, scope: Scope) -> Item:
         """(shuffle LOCATION) | (shuffle faro LOCATION LOCATION)
 
@@ -412,8 +478,11 @@ class CardActions:
         if len(x.items) == 4 and kw(x.items[1], "faro"):
             for n in x.items[2:]:
                 if is_location_form(n) and n.items[1].value == "mem":
-                    fail("shuffle faro needs physical locations, not a mem location (it holds references, "
-                         "not cards)", n, "shuffle")
+                    fail(
+                        "shuffle faro needs physical locations, not a mem location (it holds references, not cards)",
+                        n,
+                        "shuffle",
+                    )
             ia = self.c_loc_index(x.items[2], scope, "a physical location")
             ib = self.c_loc_index(x.items[3], scope, "a physical location")
             infos = self.layout.infos
@@ -422,11 +491,18 @@ class CardActions:
             def faro(s, e):
                 i, j = ia(s, e), ib(s, e)
                 if infos[i].visibility == MEMORY or infos[j].visibility == MEMORY:
-                    rt_error(f"shuffle faro needs physical locations, not the mem location "
-                             f"{infos[i if infos[i].visibility == MEMORY else j].label}", span, "shuffle")
+                    rt_error(
+                        f"shuffle faro needs physical locations, not the mem location "
+                        f"{infos[i if infos[i].visibility == MEMORY else j].label}",
+                        span,
+                        "shuffle",
+                    )
                 if i == j:
-                    rt_error(f"shuffle faro interleaves two different locations, not {infos[i].label} with "
-                             f"itself", span, "shuffle")
+                    rt_error(
+                        f"shuffle faro interleaves two different locations, not {infos[i].label} with itself",
+                        span,
+                        "shuffle",
+                    )
                 a, b = s.locs[i], s.locs[j]
                 if len(a) + len(b) > SMALL:
                     charge(s, len(a) + len(b), span, "shuffle")
@@ -440,6 +516,7 @@ class CardActions:
                 if s.events is not None:
                     for c in moved:
                         record_move(s, infos, "move", c, j, i)
+
             return Item(x, scope, run=faro, static=True)
         self.arity(x, 2)
         if not is_location_form(x.items[1]) and not is_atom(x.items[1], VAR):
@@ -452,6 +529,7 @@ class CardActions:
             if len(lst) > SMALL:
                 charge(s, len(lst), span, "shuffle")
             shuffle(lst, s.rng.random)
+
         return Item(x, scope, run=shuffle_loc, static=True)
 
 

@@ -6,8 +6,21 @@ from __future__ import annotations
 
 from .registry import Kind, form, mention
 from .items import MAX_REPEAT, Item, compose, out_of_work, record_move, record_storage
-from .shapes import MAX_COLLECTION, MAX_INT, SMALL, Scope, charge, deck_combinations, fail, head_of, is_atom, \
-    is_location_form, is_storage_form, kw, rt_error
+from .shapes import (
+    MAX_COLLECTION,
+    MAX_INT,
+    SMALL,
+    Scope,
+    charge,
+    deck_combinations,
+    fail,
+    head_of,
+    is_atom,
+    is_location_form,
+    is_storage_form,
+    kw,
+    rt_error,
+)
 from ..syntax.reader import COLON, INT, Atom, SList
 
 
@@ -15,8 +28,13 @@ class StateActions:
     """Storage, turn order, repeat and create in the compiler (a mixin of ``FlowCompiler``)."""
 
     # -- storage ---------------------------------------------------------------------------
-    @form("set", "(set STORAGE VALUE) | (set (OWNER points NAME) (AWARD ...))", Kind.ACTION, sets=1,
-          words=("{1:points} := point map ({2:count} awards)", "{1} := {2}"))
+    @form(
+        "set",
+        "(set STORAGE VALUE) | (set (OWNER points NAME) (AWARD ...))",
+        Kind.ACTION,
+        sets=1,
+        words=("{1:points} := point map ({2:count} awards)", "{1} := {2}"),
+    )
     def a_set(self, x: SList, scope: Scope) -> Item:
         """(set STORAGE VALUE) | (set (OWNER points NAME) (AWARD ...))
 
@@ -34,11 +52,13 @@ class StateActions:
         val = self.c_int(x.items[2], scope) if sort == "sto" else self.c_str(x.items[2], scope)
         attr = "ints" if sort == "sto" else "strs"
         if const is not None and sort == "sto":
+
             def set_const(s, e):
                 v = val(s, e)
                 s.ints[const] = v
                 if s.events is not None:
                     record_storage(s, layout.slot_label("sto", const), v)
+
             return Item(x, scope, run=set_const, static=True)
 
         def set_(s, e):
@@ -47,6 +67,7 @@ class StateActions:
             getattr(s, attr)[k] = v
             if s.events is not None:
                 record_storage(s, layout.slot_label(sort, k), v)
+
         return Item(x, scope, run=set_, static=True)
 
     def c_set_points(self, x: SList, scope: Scope, slot) -> Item:
@@ -77,6 +98,7 @@ class StateActions:
 
             def set_points_const(s, e):
                 s.points[slot(s, e)] = card_table.point_map(key)
+
             return Item(x, scope, run=set_points_const, static=True)
 
         # the map is a function of the computed parts alone (Hearts: the suit led, set each
@@ -99,12 +121,14 @@ class StateActions:
 
             def val(v):
                 return v if isinstance(v, (str, int)) else next(it)
+
             return tuple((tuple((val(k), val(v)) for k, v in conds), val(p)) for conds, p in compiled)
 
         def set_points(s, e):
             if len(s.card_loc) * nawards > SMALL:
                 charge(s, (len(s.card_loc) * nawards) >> 1, span, "set")
             s.points[slot(s, e)] = card_table.point_map(build_key(tuple([f(s, e) for f in computed])))
+
         return Item(x, scope, run=set_points, static=True)
 
     @form("inc", "(inc (OWNER sto NAME) AMOUNT?)", Kind.ACTION, sets=1, words=("{1} += {2}", "{1} += 1"))
@@ -129,6 +153,7 @@ class StateActions:
         amount = self.c_int(x.items[2], scope) if len(x.items) == 3 else (lambda s, e: 1)
         span, form = x.span, str(x.items[0])
         if const is not None:
+
             def step_const(s, e):
                 v = s.ints[const] + sign * amount(s, e)
                 if not -MAX_INT <= v <= MAX_INT:
@@ -136,6 +161,7 @@ class StateActions:
                 s.ints[const] = v
                 if s.events is not None:
                     record_storage(s, layout.slot_label("sto", const), v)
+
             return Item(x, scope, run=step_const, static=True)
 
         def step(s, e):
@@ -146,6 +172,7 @@ class StateActions:
             s.ints[k] = v
             if s.events is not None:
                 record_storage(s, layout.slot_label("sto", k), v)
+
         return Item(x, scope, run=step, static=True)
 
     # -- turn order ------------------------------------------------------------------------
@@ -163,6 +190,7 @@ class StateActions:
         if kw(target, "current"):
             who = lambda s, e: s.pstack[-1][0]  # noqa: E731
         elif kw(target, "next"):
+
             def who(s, e):
                 top = s.pstack[-1]
                 return top[1] if top[1] is not None else (top[0] + 1) % n
@@ -171,14 +199,17 @@ class StateActions:
         else:
             who = self.c_player(target, scope)
         if which.value == "next":
+
             def cycle_next(s, e):
                 s.pstack[-1][1] = int(who(s, e))
+
             return Item(x, scope, run=cycle_next, static=True)
 
         def cycle_current(s, e):
             p = int(who(s, e))
             top = s.pstack[-1]
             top[0], top[1] = p, None
+
         return Item(x, scope, run=cycle_current, static=True)
 
     @form("turn", "(turn pass)", Kind.ACTION, words="{1=pass}")
@@ -191,8 +222,13 @@ class StateActions:
             fail("expected (turn pass)", x, "turn")
         return Item(x, scope, run=lambda s, e: None, static=True)
 
-    @form("repeat", "(repeat N ACTION) | (repeat all (move|forget CARD ...))", Kind.ACTION,
-          role="repeat", words="repeat {1}: {2:action}")
+    @form(
+        "repeat",
+        "(repeat N ACTION) | (repeat all (move|forget CARD ...))",
+        Kind.ACTION,
+        role="repeat",
+        words="repeat {1}: {2:action}",
+    )
     def a_repeat(self, x: SList, scope: Scope) -> Item:
         """(repeat N ACTION) | (repeat all (move|forget CARD ...))
 
@@ -225,6 +261,7 @@ class StateActions:
             def expand_all(s, e):
                 k = count(s, e)
                 return [[(body, e)] * k] if k else []
+
             return Item(x, scope, run=run_all, expand=expand_all)
         times = self.c_int(x.items[1], scope)
         const = self.const_value(x.items[1], scope)
@@ -241,6 +278,7 @@ class StateActions:
                     out_of_work(s, span, "repeat")
             for _ in range(k):
                 brun(s, e)
+
         if const is not None and const >= 1 and body.static:
             return Item(x, scope, run=run, static=True)
 
@@ -253,14 +291,23 @@ class StateActions:
                 if s.work < 0:
                     out_of_work(s, span, "repeat")
             return compose(s, [(body, e)] * k) if k > 0 else []
+
         return Item(x, scope, run=run, expand=expand)
 
     # -- creation --------------------------------------------------------------------------
-    @form("create", "(create deck NAME? LOCATION (deck ATTRIBUTE ...)) | (create teams (P, ...) ...)", Kind.ACTION,
-          puts=(2, 3), role="create",
-          words=("create {2:atom} {1=deck} of {4:cards} cards ({4:keys}) in {3}",
-                 "create {1=deck} of {3:cards} cards ({3:keys}) in {2}", "create {1=teams} {2* }",
-                 "create {2} {1=players}"))
+    @form(
+        "create",
+        "(create deck NAME? LOCATION (deck ATTRIBUTE ...)) | (create teams (P, ...) ...)",
+        Kind.ACTION,
+        puts=(2, 3),
+        role="create",
+        words=(
+            "create {2:atom} {1=deck} of {4:cards} cards ({4:keys}) in {3}",
+            "create {1=deck} of {3:cards} cards ({3:keys}) in {2}",
+            "create {1=teams} {2* }",
+            "create {2} {1=players}",
+        ),
+    )
     def a_create(self, x: SList, scope: Scope) -> Item:
         """(create deck NAME? LOCATION (deck ATTRIBUTE ...)) | (create teams (P, ...) ...)
 
@@ -298,6 +345,7 @@ class StateActions:
             if s.events is not None:
                 for c in ids:
                     record_move(s, infos, "create", c, None, d)
+
         return Item(x, scope, run=create, static=True)
 
     def c_create_teams(self, x: SList, scope: Scope) -> Item:
@@ -317,8 +365,11 @@ class StateActions:
         if n in listed:
             if 0 in listed:
                 t = next(t for t, members in zip(x.items[2:], teams) if n in members)
-                fail(f"these teams name both player 0 and player {n}: number the players 0..{n - 1} or "
-                     f"1..{n}, not both", t, "create")
+                fail(
+                    f"these teams name both player 0 and player {n}: number the players 0..{n - 1} or 1..{n}, not both",
+                    t,
+                    "create",
+                )
             teams = [[m - 1 for m in members] for members in teams]
 
         def create_teams(s, e):
@@ -328,6 +379,7 @@ class StateActions:
                 for p in members:
                     s.team_of[p] = t
             s.nteams = len(teams)
+
         return Item(x, scope, run=create_teams, static=True)
 
 

@@ -65,7 +65,7 @@ class PointMap:
         """Score the cards added to the card table since the last refresh (award by award: the
         cards meeting its conditions are found condition by condition)."""
         table = self.table
-        cards = self.cards.attrs[len(table):]
+        cards = self.cards.attrs[len(table) :]
         new = [0] * len(cards)
         for conds, pts in self.awards:
             if not pts:
@@ -120,8 +120,11 @@ class CardTable:
             cid = start + k
             if cid < len(self.attrs):
                 if self._origin[cid] != (key, k):
-                    raise RecycleRuntimeError("decks are created in a different order than in an earlier game; "
-                                              "create decks only in setup", span, form="create")
+                    raise RecycleRuntimeError(
+                        "decks are created in a different order than in an earlier game; create decks only in setup",
+                        span,
+                        form="create",
+                    )
             else:
                 if cid >= MAX_CARDS:
                     raise RecycleRuntimeError(f"more than {MAX_CARDS} cards created", span, form="create")

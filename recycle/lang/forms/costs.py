@@ -61,8 +61,13 @@ class Costs:
         instead of when it runs, which keeps the conditions asked about every player at
         every turn free of any check."""
         forms = registry()
-        if not (isinstance(x, SList) and len(x.items) == 4 and x.items[0].__class__ is Atom
-                and x.items[0].value in forms.loops and is_atom(x.items[2], VAR)):
+        if not (
+            isinstance(x, SList)
+            and len(x.items) == 4
+            and x.items[0].__class__ is Atom
+            and x.items[0].value in forms.loops
+            and is_atom(x.items[2], VAR)
+        ):
             return False
         c = x.items[1]
         if kw(c, "player", "team"):
@@ -89,6 +94,6 @@ class Costs:
             if s.work < 0:
                 out_of_work(s, span, "repeat")
             run(s, e)
+
         item.run = charged
         item.charge = extra
-

@@ -50,6 +50,7 @@ class BoolForms:
                 if not p(s, e):
                     return False
             return True
+
         return and_
 
     @form("or", "(or CONDITION CONDITION ...)", Kind.BOOL, pure=True, role="junction", words="{1~* or }")
@@ -71,6 +72,7 @@ class BoolForms:
                 if p(s, e):
                     return True
             return False
+
         return or_
 
     @form("not", "(not CONDITION)", Kind.BOOL, pure=True, words="not {1~}")
@@ -90,8 +92,12 @@ class BoolForms:
         if len(items) != 3:
             fail(f"({h} A B) compares two integers", x, h)
         a, b = self.c_int(items[1], scope), self.c_int(items[2], scope)
-        return {"<": lambda s, e: a(s, e) < b(s, e), ">": lambda s, e: a(s, e) > b(s, e),
-                "<=": lambda s, e: a(s, e) <= b(s, e), ">=": lambda s, e: a(s, e) >= b(s, e)}[h]
+        return {
+            "<": lambda s, e: a(s, e) < b(s, e),
+            ">": lambda s, e: a(s, e) > b(s, e),
+            "<=": lambda s, e: a(s, e) <= b(s, e),
+            ">=": lambda s, e: a(s, e) >= b(s, e),
+        }[h]
 
     @form("<", "(< A B)", Kind.BOOL, pure=True)
     def bool_lt(self, x: SList, scope: Scope) -> Callable:
@@ -158,12 +164,15 @@ class BoolForms:
         no card (the top of an empty location) equals no card: ``==`` is false and ``!=``
         true, even when both name none (RECYCLE.md 9.2)."""
         h, items = head_of(x), x.items
-        a, b = (self.c_card(i, scope, optional=True) if self.is_card_ref(i) else self.c_card(i, scope)
-                for i in items[1:])
+        a, b = (
+            self.c_card(i, scope, optional=True) if self.is_card_ref(i) else self.c_card(i, scope) for i in items[1:]
+        )
         if h == "==":
+
             def card_eq(s, e):
                 c = a(s, e)
                 return c is not None and c == b(s, e)
+
             return card_eq
 
         def card_ne(s, e):
@@ -172,6 +181,7 @@ class BoolForms:
                 return True
             d = b(s, e)
             return d is None or c != d
+
         return card_ne
 
     @form("==", "(== A B)", Kind.BOOL, pure=True, role="equality")
@@ -190,8 +200,17 @@ class BoolForms:
         return self.c_equal(x, scope)
 
     # -- any / all -------------------------------------------------------------------------
-    @form("any", "(any COLLECTION 'VARIABLE CONDITION)", Kind.BOOL, pure=True, expensive=True, binds=True,
-          loops=True, role="quantifier", words="any {1:each}: {3}")
+    @form(
+        "any",
+        "(any COLLECTION 'VARIABLE CONDITION)",
+        Kind.BOOL,
+        pure=True,
+        expensive=True,
+        binds=True,
+        loops=True,
+        role="quantifier",
+        words="any {1:each}: {3}",
+    )
     def bool_any(self, x: SList, scope: Scope) -> Callable:
         """(any COLLECTION 'VARIABLE CONDITION)
 
@@ -209,18 +228,22 @@ class BoolForms:
                     if inner(s, e):
                         return True
                 return False
+
             return any_player
 
         if self.players_loop(x):
+
             def any_free(s, e):
                 for v in coll(s, e):
                     e[slot] = v
                     if inner(s, e):
                         return True
                 return False
+
             return any_free
 
         if self.loop_free(x.items[3]):
+
             def any_small(s, e):
                 c = coll(s, e)
                 if len(c) > SMALL:  # a few turns of a body without loops: paid for by its forms
@@ -232,6 +255,7 @@ class BoolForms:
                     if inner(s, e):
                         return True
                 return False
+
             return any_small
 
         def any_(s, e):
@@ -244,10 +268,20 @@ class BoolForms:
                 if inner(s, e):
                     return True
             return False
+
         return any_
 
-    @form("all", "(all COLLECTION 'VARIABLE CONDITION)", Kind.BOOL, pure=True, expensive=True, binds=True,
-          loops=True, role="quantifier", words="all {1:each}: {3}")
+    @form(
+        "all",
+        "(all COLLECTION 'VARIABLE CONDITION)",
+        Kind.BOOL,
+        pure=True,
+        expensive=True,
+        binds=True,
+        loops=True,
+        role="quantifier",
+        words="all {1:each}: {3}",
+    )
     def bool_all(self, x: SList, scope: Scope) -> Callable:
         """(all COLLECTION 'VARIABLE CONDITION)
 
@@ -265,18 +299,22 @@ class BoolForms:
                     if not inner(s, e):
                         return False
                 return True
+
             return all_players
 
         if self.players_loop(x):
+
             def all_free(s, e):
                 for v in coll(s, e):
                     e[slot] = v
                     if not inner(s, e):
                         return False
                 return True
+
             return all_free
 
         if self.loop_free(x.items[3]):
+
             def all_small(s, e):
                 c = coll(s, e)
                 if len(c) > SMALL:  # a few turns of a body without loops: paid for by its forms
@@ -288,6 +326,7 @@ class BoolForms:
                     if not inner(s, e):
                         return False
                 return True
+
             return all_small
 
         def all_(s, e):
@@ -300,6 +339,7 @@ class BoolForms:
                 if not inner(s, e):
                     return False
             return True
+
         return all_
 
     def c_binder(self, x: SList, scope: Scope, body_compiler):

@@ -28,6 +28,7 @@ class CardForms:
                 if isinstance(v, PlayerId):
                     return v
                 rt_error(f"'{name} holds {describe_value(v)}, not a player", span)
+
             return var_player
         if isinstance(x, SList) and len(x.items) == 2 and kw(x.items[1], "player"):
             which = x.items[0]
@@ -35,10 +36,12 @@ class CardForms:
                 return lambda s, e: players[s.pstack[-1][0]]
 
             if kw(which, "next"):
+
                 def next_player(s, e):
                     top = s.pstack[-1]
                     q = top[1]
                     return players[q] if q is not None else players[(top[0] + 1) % n]
+
                 return next_player
             if kw(which, "previous"):
                 return lambda s, e: players[(s.pstack[-1][0] - 1) % n]
@@ -50,6 +53,7 @@ class CardForms:
                 if 0 <= k < n:
                     return players[k]
                 rt_error(f"there is no player {k} (players are 0..{n - 1})", span)
+
             return nth_player
         f = self.by_head(Kind.PLAYER, x, scope)
         if f is not None:
@@ -72,6 +76,7 @@ class CardForms:
             if info.owner_kind == "player":
                 return players[info.owner]
             rt_error(f"the card is in {info.label}, which no player owns", span, "owner")
+
         return owner
 
     def c_team(self, x, scope: Scope) -> Callable:
@@ -86,15 +91,18 @@ class CardForms:
                 if isinstance(v, TeamId):
                     return v
                 rt_error(f"'{name} holds {describe_value(v)}, not a team", span)
+
             return var_team
         if isinstance(x, SList) and len(x.items) == 2 and kw(x.items[1], "team"):
             which = x.items[0]
             if kw(which, "current"):
                 return lambda s, e: teams[s.tstack[-1][0]]
             if kw(which, "next"):
+
                 def next_team(s, e):
                     top = s.tstack[-1]
                     return teams[top[1]] if top[1] is not None else teams[(top[0] + 1) % s.nteams]
+
                 return next_team
             if kw(which, "previous"):
                 return lambda s, e: teams[(s.tstack[-1][0] - 1) % s.nteams]
@@ -106,6 +114,7 @@ class CardForms:
                 if 0 <= k < s.nteams:
                     return teams[k]
                 rt_error(f"there is no team {k}", span)
+
             return nth_team
         f = self.by_head(Kind.TEAM, x, scope)
         if f is not None:
@@ -127,6 +136,7 @@ class CardForms:
             if t is None:
                 rt_error("that player is on no team", span, "team")
             return teams[t]
+
         return team_of
 
     # -- cards -----------------------------------------------------------------------------
@@ -143,6 +153,7 @@ class CardForms:
                 if isinstance(v, Card) or (optional and v is None):
                     return v
                 rt_error(f"'{name} holds {describe_value(v)}, not a card", span)
+
             return var_card
         if not isinstance(x, SList):
             fail(f"expected a card, got {x}", x)
@@ -160,8 +171,11 @@ class CardForms:
         (P0 vloc PLAY) is empty here``."""
         h = head_of(x) if isinstance(x, SList) else None
         loc = None
-        if isinstance(x, SList) and len(x.items) in (2, 4) and (h in ("top", "bottom", "max", "min")
-                                                                or is_atom(x.items[0], INT)):
+        if (
+            isinstance(x, SList)
+            and len(x.items) in (2, 4)
+            and (h in ("top", "bottom", "max", "min") or is_atom(x.items[0], INT))
+        ):
             loc = x.items[1]
         if loc is None or not is_location_form(loc):
             return lambda s, e: f"{x} names no card here (its location is empty)"
@@ -175,6 +189,7 @@ class CardForms:
             where = f"({owner} {info.kind} {info.name})"
             ref = f"({head} {where}{' ' + rest if rest else ''})"
             return f"{ref} names no card: {where} is empty here"
+
         return message
 
     def card_location(self, x: SList, scope: Scope) -> Callable:
@@ -200,6 +215,7 @@ class CardForms:
             if optional:
                 return None
             rt_error(why(s, e), span, "top")
+
         return top
 
     @form("bottom", "(bottom LOCATION)", Kind.CARD, pure=True, words="bottom {1}")
@@ -218,6 +234,7 @@ class CardForms:
             if optional:
                 return None
             rt_error(why(s, e), span, "bottom")
+
         return bottom
 
     @form(None, "(INDEX LOCATION)", Kind.CARD, pure=True, label="index")
@@ -239,6 +256,7 @@ class CardForms:
             if optional:
                 return None
             rt_error(f"index {i} out of range for a location of {n_cards(len(lst))}", span, where)
+
         return nth
 
     def card_extreme(self, x: SList, scope: Scope, optional: bool, pick_max: bool) -> Callable:
@@ -265,6 +283,7 @@ class CardForms:
             best = max(sc[c] for c in lst) if pick_max else min(sc[c] for c in lst)
             tied = [c for c in lst if sc[c] == best]
             return tied[0] if len(tied) == 1 else tied[int(s.rng.random() * len(tied))]
+
         return extreme
 
     @form("max", "(max LOCATION using POINTS)", Kind.CARD, draws=True, words="max {1} {2=using} {3}")

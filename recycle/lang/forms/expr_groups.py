@@ -10,8 +10,21 @@ from collections.abc import Callable
 
 from .registry import Kind, form, mention
 from .items import out_of_work
-from .shapes import MAX_COLLECTION, MAX_TUPLE, SMALL, Scope, describe_value, fail, find_runs, head_of, is_atom, \
-    is_location_form, kw, literal_names, rt_error
+from .shapes import (
+    MAX_COLLECTION,
+    MAX_TUPLE,
+    SMALL,
+    Scope,
+    describe_value,
+    fail,
+    find_runs,
+    head_of,
+    is_atom,
+    is_location_form,
+    kw,
+    literal_names,
+    rt_error,
+)
 from ..syntax.reader import DOTDOT, VAR, Atom, SList
 from .values import Groups, PLoc, TeamId
 
@@ -46,8 +59,12 @@ class GroupForms:
             i = pos(s, e)
             if -len(g) <= i < len(g) and g:
                 return g[i]
-            rt_error(f"no group {'at ' + str(i) if h not in ('top', 'bottom') else h} in a list of {len(g)} groups",
-                     span, h or str(items[0]))
+            rt_error(
+                f"no group {'at ' + str(i) if h not in ('top', 'bottom') else h} in a list of {len(g)} groups",
+                span,
+                h or str(items[0]),
+            )
+
         return pick
 
     def c_groups(self, x, scope: Scope) -> Callable:
@@ -61,6 +78,7 @@ class GroupForms:
                 if isinstance(v, list):
                     return v
                 rt_error(f"'{name} holds {describe_value(v)}, not a list of groups", span)
+
             return var_groups
         f = self.by_head(Kind.GROUPS, x, scope)
         if f is not None:
@@ -69,8 +87,14 @@ class GroupForms:
             return self.c_cards(x, scope)
         fail(f"expected a list of groups, got {self.form_name(x)}", x)
 
-    @form("partition", "(partition KEY LOCATION ...) | (partition KEY (all COLLECTION 'VARIABLE LOCATION))",
-          Kind.GROUPS, pure=True, expensive=True, words="partition by {1} of {2+, }")
+    @form(
+        "partition",
+        "(partition KEY LOCATION ...) | (partition KEY (all COLLECTION 'VARIABLE LOCATION))",
+        Kind.GROUPS,
+        pure=True,
+        expensive=True,
+        words="partition by {1} of {2+, }",
+    )
     def groups_partition(self, x: SList, scope: Scope) -> Callable:
         """(partition KEY LOCATION ...) | (partition KEY (all COLLECTION 'VARIABLE LOCATION))
 
@@ -102,6 +126,7 @@ class GroupForms:
                         else:
                             g.append(c)
                     return Groups(groups.values())
+
                 return partition1
         parts = self.c_loc_list(items[2:], scope, x)
         key_fn = (lambda s, e: key) if isinstance(key, str) else key
@@ -129,6 +154,7 @@ class GroupForms:
                     for c in lst:
                         groups.setdefault(attrs[c].get(k, ""), []).append(c)
             return Groups(groups.values())
+
         return partition
 
     @form("tuples", "(tuples N LOCATION using POINTS)", Kind.GROUPS, pure=True, expensive=True)
@@ -170,6 +196,7 @@ class GroupForms:
                     if len(out) > MAX_COLLECTION:
                         rt_error("tuples would make too many groups", span, "tuples")
             return out
+
         return tuples
 
     @form("subsets", "(subsets LOCATION)", Kind.GROUPS, pure=True, expensive=True, words="subsets {1}")
@@ -184,8 +211,7 @@ class GroupForms:
         def subsets(s, e):
             lst = cards(s, e)
             if len(lst) > 16:
-                rt_error(f"subsets of {len(lst)} cards would make {2 ** len(lst)} groups (limit 2^16)", span,
-                         "subsets")
+                rt_error(f"subsets of {len(lst)} cards would make {2 ** len(lst)} groups (limit 2^16)", span, "subsets")
             s.work -= (len(lst) + 2) << max(0, len(lst) - 1)  # 2^n groups of n/2 cards on average
             if s.work < 0:
                 out_of_work(s, span, "subsets")
@@ -193,6 +219,7 @@ class GroupForms:
             for r in range(len(lst) + 1):
                 out.extend(list(c) for c in itertools.combinations(lst, r))
             return out
+
         return subsets
 
     @form("runs", "(runs largest|all N LOCATION using POINTS)", Kind.GROUPS, pure=True, expensive=True)
@@ -212,6 +239,7 @@ class GroupForms:
 
         def runs(s, e):
             return Groups(find_runs(s, cards(s, e), pts(s, e).table, nf(s, e), largest, span))
+
         return runs
 
     @form("let", "(let VALUE 'VARIABLE GROUPS)", Kind.GROUPS, pure=True, binds=True)
@@ -245,6 +273,7 @@ class GroupForms:
                     if isinstance(v, TeamId):
                         return [players[p] for p in s.team_members[v]]
                     rt_error(f"'{name} holds {describe_value(v)}, not a collection", span)
+
                 return var_coll
             fail(f"expected a collection, got {x}", x)
         if is_location_form(x):
@@ -285,6 +314,7 @@ class GroupForms:
             if b - a > MAX_COLLECTION:
                 rt_error(f"(range {a}..{b}) is too long", span, "range")
             return range(a, b + 1)
+
         return range_
 
     @form("other", "(other player) | (other team)", Kind.COLL, role="players", words="other {1}s")
@@ -300,8 +330,17 @@ class GroupForms:
             return lambda s, e: [p for p in players if p != s.pstack[-1][0]]
         return lambda s, e: [t for t in teams[: s.nteams] if t != s.tstack[-1][0]]
 
-    @form("all", "(all COLLECTION 'VARIABLE LOCATION)", Kind.COLL, pure=True, expensive=True, binds=True,
-          loops=True, role="quantifier", words="all {1:each}: {3}")
+    @form(
+        "all",
+        "(all COLLECTION 'VARIABLE LOCATION)",
+        Kind.COLL,
+        pure=True,
+        expensive=True,
+        binds=True,
+        loops=True,
+        role="quantifier",
+        words="all {1:each}: {3}",
+    )
     def coll_all(self, x: SList, scope: Scope) -> Callable:
         """(all COLLECTION 'VARIABLE LOCATION)
 

@@ -9,8 +9,20 @@ from collections.abc import Callable
 from .registry import Kind, form
 from .items import out_of_work
 from .shapes import SMALL
-from .shapes import MAX_INT, Const, Scope, c_div, describe_value, fail, is_atom, is_location_form, is_storage_form, \
-    kw, rt_error, tag
+from .shapes import (
+    MAX_INT,
+    Const,
+    Scope,
+    c_div,
+    describe_value,
+    fail,
+    is_atom,
+    is_location_form,
+    is_storage_form,
+    kw,
+    rt_error,
+    tag,
+)
 from ..syntax.reader import DOTDOT, INT, SYMBOL, VAR, Atom, SList
 from .values import Card
 
@@ -41,6 +53,7 @@ class IntForms:
                     if v.__class__ is int or (isinstance(v, int) and not isinstance(v, Card)):
                         return v
                     rt_error(f"'{name} holds {describe_value(v)}, not an integer", span)
+
                 return var_int
             fail(f"expected an integer, got {x}", x)
         if not isinstance(x, SList) or not x.items:
@@ -51,8 +64,11 @@ class IntForms:
         if f is not None:
             return f
         if x.head == "cardatt":
-            fail("expected an integer expression, got (cardatt ...): card attributes are names (EIGHT), not "
-                 "numbers; give them values with a point map and (score CARD using POINTS)", x)
+            fail(
+                "expected an integer expression, got (cardatt ...): card attributes are names (EIGHT), not "
+                "numbers; give them values with a point map and (score CARD using POINTS)",
+                x,
+            )
         fail(f"expected an integer expression, got {self.form_name(x)}", x)
 
     # -- arithmetic ------------------------------------------------------------------------
@@ -86,6 +102,7 @@ class IntForms:
             if -MAX_INT <= r <= MAX_INT:
                 return r
             rt_error("integer overflow (beyond 64 bits)", span, op)
+
         return chain
 
     # + and - check the 64-bit range too: (set X (+ X X)) in a loop would otherwise grow
@@ -100,11 +117,13 @@ class IntForms:
         a, b, cb = self.int_operands(x, scope)
         span = x.span
         if cb is not None:
+
             def add_const(s, e):
                 r = a(s, e) + cb
                 if -MAX_INT <= r <= MAX_INT:
                     return r
                 rt_error("integer overflow (beyond 64 bits)", span, "+")
+
             return add_const
 
         def add(s, e):
@@ -112,6 +131,7 @@ class IntForms:
             if -MAX_INT <= r <= MAX_INT:
                 return r
             rt_error("integer overflow (beyond 64 bits)", span, "+")
+
         return add
 
     @form("-", "(- A B)", Kind.INT, pure=True)
@@ -122,11 +142,13 @@ class IntForms:
         a, b, cb = self.int_operands(x, scope)
         span = x.span
         if cb is not None:
+
             def sub_const(s, e):
                 r = a(s, e) - cb
                 if -MAX_INT <= r <= MAX_INT:
                     return r
                 rt_error("integer overflow (beyond 64 bits)", span, "-")
+
             return sub_const
 
         def sub(s, e):
@@ -134,6 +156,7 @@ class IntForms:
             if -MAX_INT <= r <= MAX_INT:
                 return r
             rt_error("integer overflow (beyond 64 bits)", span, "-")
+
         return sub
 
     @form("*", "(* A B) | (* A B C ...)", Kind.INT, pure=True)
@@ -151,6 +174,7 @@ class IntForms:
             if -MAX_INT <= r <= MAX_INT:
                 return r
             rt_error("integer overflow (beyond 64 bits)", span, "*")
+
         return mul
 
     @form("//", "(// A B)", Kind.INT, pure=True)
@@ -167,6 +191,7 @@ class IntForms:
             if q == 0:
                 rt_error("division by zero", span, "//")
             return c_div(p, q)
+
         return div
 
     @form("%", "(% A B)", Kind.INT, pure=True)
@@ -182,6 +207,7 @@ class IntForms:
             if q == 0:
                 rt_error("division by zero", span, "%")
             return p - q * c_div(p, q)
+
         return mod
 
     @form("^", "(^ A B)", Kind.INT, pure=True)
@@ -202,6 +228,7 @@ class IntForms:
             if -MAX_INT <= r <= MAX_INT:
                 return r
             rt_error("integer overflow (beyond 64 bits)", span, "^")
+
         return power
 
     @form("tri", "(tri N)", Kind.INT, pure=True)
@@ -219,6 +246,7 @@ class IntForms:
             if -MAX_INT <= r <= MAX_INT:
                 return r
             rt_error(f"integer overflow (beyond 64 bits): tri of {n}", span, "tri")
+
         return tri
 
     @form("fib", "(fib N)", Kind.INT, pure=True)
@@ -238,6 +266,7 @@ class IntForms:
             for _ in range(n):
                 a, b = b, a + b
             return a
+
         return fib
 
     @form("random", "(random N) | (random A..B)", Kind.INT, draws=True)
@@ -255,6 +284,7 @@ class IntForms:
                 if n < 0:
                     rt_error(f"(random {n}) needs a non-negative bound", span, "random")
                 return int(s.rng.random() * (n + 1))
+
             return rand
         if len(items) == 4 and is_atom(items[2], DOTDOT):
             lo, hi = self.c_int(items[1], scope), self.c_int(items[3], scope)
@@ -264,6 +294,7 @@ class IntForms:
                 if b < a:
                     rt_error(f"(random {a}..{b}) is an empty range", span, "random")
                 return a + int(s.rng.random() * (b - a + 1))
+
             return rand_range
         fail("expected (random N) or (random A..B)", x, "random")
 
@@ -279,11 +310,16 @@ class IntForms:
 
     def c_size(self, x, scope: Scope) -> Callable:
         """The size of a collection; a location's is fused into one closure where it can be."""
-        if isinstance(x, SList) and len(x.items) == 2 and isinstance(x.items[0], Atom) \
-                and (x.items[0].value in ("top", "bottom") or x.items[0].kind == INT):
+        if (
+            isinstance(x, SList)
+            and len(x.items) == 2
+            and isinstance(x.items[0], Atom)
+            and (x.items[0].value in ("top", "bottom") or x.items[0].kind == INT)
+        ):
             inner = x.items[1]
-            if is_location_form(inner) or (isinstance(inner, SList) and inner.head in (
-                    "union", "intersect", "disjunction", "sort")):
+            if is_location_form(inner) or (
+                isinstance(inner, SList) and inner.head in ("union", "intersect", "disjunction", "sort")
+            ):
                 # (top L) of a location is a card, not a collection (of a group list it is a group)
                 fail(f"size counts a location or a group list; ({x.items[0].value} L) is a card", x, "size")
         if is_location_form(x):
@@ -328,6 +364,7 @@ class IntForms:
         # a sum is a leaf (no loop inside): it pays for its cards after adding them, and a
         # hand of up to SMALL cards is paid for by the form itself
         if vs is not None and ps is not None and vs in self.once_slots:
+
             def sum_group(s, e):
                 # a group of a list made afresh for the loop around (its cards paid for there);
                 # a plain loop beats sum(map(...)) on the few cards of a hand or group
@@ -339,8 +376,10 @@ class IntForms:
                 if pm.wide:
                     return checked(s, 0, total)
                 return total
+
             return sum_group
         if vs is not None and ps is not None:
+
             def sum_var(s, e):
                 pm = s.points[ps]
                 table = pm.table
@@ -351,6 +390,7 @@ class IntForms:
                 if pm.wide or len(lst) > 8:  # 8: SMALL
                     return checked(s, len(lst), total)
                 return total
+
             return sum_var
 
         def sum_(s, e):
@@ -365,6 +405,7 @@ class IntForms:
             if pm.wide:
                 return checked(s, 0, total)
             return total
+
         return sum_
 
     @form("score", "(score CARD using POINTS)", Kind.INT, pure=True, words="score {1} {2=using} {3}")
@@ -388,6 +429,7 @@ class IntForms:
             if not pm.wide or -MAX_INT <= v <= MAX_INT:
                 return v
             rt_error("integer overflow (beyond 64 bits): the card's points add up beyond 64 bits", span, "score")
+
         return score
 
     @form("scoremax", "(scoremax COLLECTION using POINTS)", Kind.INT, pure=True, expensive=True)
@@ -432,6 +474,7 @@ class IntForms:
             if not pm.wide or -MAX_INT <= v <= MAX_INT:
                 return v
             rt_error("integer overflow (beyond 64 bits): a card's points add up beyond 64 bits", span, head)
+
         return extreme
 
     @form("pid", "(pid PLAYER)", Kind.INT, pure=True)

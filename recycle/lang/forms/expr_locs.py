@@ -9,8 +9,23 @@ from collections.abc import Callable
 
 from .registry import Kind, form, mention
 from .items import out_of_work
-from .shapes import MAX_COLLECTION, MAX_NAMES, SMALL, Scope, describe_value, fail, head_of, is_atom, is_location_form, kw, literal_range, declared_forms, \
-    rt_error, tag, value_hint
+from .shapes import (
+    MAX_COLLECTION,
+    MAX_NAMES,
+    SMALL,
+    Scope,
+    describe_value,
+    fail,
+    head_of,
+    is_atom,
+    is_location_form,
+    kw,
+    literal_range,
+    declared_forms,
+    rt_error,
+    tag,
+    value_hint,
+)
 from ..syntax.reader import INT, MAX_MEMBER, SYMBOL, VAR, Atom, SList
 from .values import Groups, PLoc
 
@@ -61,6 +76,7 @@ class LocationForms:
                 if isinstance(v, PLoc):
                     return v.idx
                 rt_error(f"'{name} holds {describe_value(v)}, not {purpose}", span)
+
             return var_loc
         if not is_location_form(x):
             fail(f"expected {purpose} (OWNER KIND NAME), got {self.form_name(x)}", x)
@@ -93,12 +109,14 @@ class LocationForms:
             b = bases.get(nm)
             if b is None:
                 if (kind, nm) not in layout.loc_base and len(layout.loc_base) >= MAX_NAMES:
-                    rt_error(f"more than {MAX_NAMES} location names (computed names make a new location each)",
-                             span, kind)
+                    rt_error(
+                        f"more than {MAX_NAMES} location names (computed names make a new location each)", span, kind
+                    )
                 b = bases[nm] = layout.loc_block(kind, nm)
             if b + width > len(s.locs):
                 s.grow_locs()
             return b + owner(s, e)
+
         return dyn_loc
 
     def c_locval(self, x, scope: Scope) -> Callable:
@@ -136,6 +154,7 @@ class LocationForms:
                 if first_group and isinstance(v, Groups):
                     return v[0] if v else []
                 rt_error(f"'{name} holds {describe_value(v)}, not a location", span)
+
             return var_cards
         if is_location_form(x):
             const = self.static_loc_index(x, scope)
@@ -146,8 +165,13 @@ class LocationForms:
                 b1 = self.layout.loc_block(x.items[1].value, name.value) + 1
                 slot = scope.lookup(o.value)
                 return tag(lambda s, e: s.locs[b1 + e[slot]], loc_player_var=(b1, slot))
-            if isinstance(o, SList) and len(o.items) == 2 and kw(o.items[0], "current") and kw(o.items[1], "player") \
-                    and is_atom(name, SYMBOL):
+            if (
+                isinstance(o, SList)
+                and len(o.items) == 2
+                and kw(o.items[0], "current")
+                and kw(o.items[1], "player")
+                and is_atom(name, SYMBOL)
+            ):
                 b1 = self.layout.loc_block(x.items[1].value, name.value) + 1
                 return tag(lambda s, e: s.locs[b1 + s.pstack[-1][0]], loc_current=b1)
             idx = self.c_loc_index(x, scope)
@@ -178,14 +202,21 @@ class LocationForms:
                     e[slot] = v
                     out.append(inner(s, e))
                 return out
+
             return each
         if not items:
             fail("expected one or more locations", x)
         parts = [self.c_cards(i, scope) for i in items]
         return lambda s, e: [p(s, e) for p in parts]
 
-    @form("union", "(union LOCATION ...) | (union (all COLLECTION 'VARIABLE LOCATION))", Kind.LOC, pure=True,
-          expensive=True, words="union({1*, })")
+    @form(
+        "union",
+        "(union LOCATION ...) | (union (all COLLECTION 'VARIABLE LOCATION))",
+        Kind.LOC,
+        pure=True,
+        expensive=True,
+        words="union({1*, })",
+    )
     def loc_union(self, x: SList, scope: Scope) -> Callable:
         """(union LOCATION ...) | (union (all COLLECTION 'VARIABLE LOCATION))
 
@@ -201,10 +232,17 @@ class LocationForms:
             for p in lists:
                 out.extend(p)
             return out
+
         return union
 
-    @form("intersect", "(intersect LOCATION ...) | (intersect (all COLLECTION 'VARIABLE LOCATION))", Kind.LOC,
-          pure=True, expensive=True, words="intersect({1*, })")
+    @form(
+        "intersect",
+        "(intersect LOCATION ...) | (intersect (all COLLECTION 'VARIABLE LOCATION))",
+        Kind.LOC,
+        pure=True,
+        expensive=True,
+        words="intersect({1*, })",
+    )
     def loc_intersect(self, x: SList, scope: Scope) -> Callable:
         """(intersect LOCATION ...) | (intersect (all COLLECTION 'VARIABLE LOCATION))
 
@@ -223,10 +261,17 @@ class LocationForms:
                     break
                 keep.intersection_update(cards)
             return [c for c in lists[0] if c in keep]
+
         return intersect
 
-    @form("disjunction", "(disjunction LOCATION ...) | (disjunction (all COLLECTION 'VARIABLE LOCATION))", Kind.LOC,
-          pure=True, expensive=True, words="disjunction({1*, })")
+    @form(
+        "disjunction",
+        "(disjunction LOCATION ...) | (disjunction (all COLLECTION 'VARIABLE LOCATION))",
+        Kind.LOC,
+        pure=True,
+        expensive=True,
+        words="disjunction({1*, })",
+    )
     def loc_disjunction(self, x: SList, scope: Scope) -> Callable:
         """(disjunction LOCATION ...) | (disjunction (all COLLECTION 'VARIABLE LOCATION))
 
@@ -245,6 +290,7 @@ class LocationForms:
                         order.append(c)
                     count[c] = count.get(c, 0) + 1
             return [c for c in order if count[c] == 1]
+
         return disjunction
 
     # -- views of one location -------------------------------------------------------------
@@ -267,10 +313,19 @@ class LocationForms:
             if s.work < 0:
                 out_of_work(s, span, "sort")
             return sorted(lst, key=sc.__getitem__)
+
         return sort
 
-    @form("filter", "(filter COLLECTION 'VARIABLE CONDITION)", Kind.LOC, pure=True, expensive=True, binds=True,
-          loops=True, words="({1} where {2}: {3})")
+    @form(
+        "filter",
+        "(filter COLLECTION 'VARIABLE CONDITION)",
+        Kind.LOC,
+        pure=True,
+        expensive=True,
+        binds=True,
+        loops=True,
+        words="({1} where {2}: {3})",
+    )
     def loc_filter(self, x: SList, scope: Scope) -> Callable:
         """(filter COLLECTION 'VARIABLE CONDITION)
 
@@ -295,6 +350,7 @@ class LocationForms:
                 if cond(s, e):
                     out.append(v)
             return out
+
         return filter_
 
     @form("run", "(run top|bottom N LOCATION using POINTS)", Kind.LOC, pure=True, expensive=True)
@@ -328,6 +384,7 @@ class LocationForms:
                 if all(sc[vals[i + 1]] - sc[vals[i]] == 1 for i in range(len(vals) - 1)):
                     best = vals
             return best
+
         return run_
 
     def first_n(self, x: SList, scope: Scope, top: bool) -> Callable:
@@ -354,6 +411,7 @@ class LocationForms:
             if s.work < 0:
                 out_of_work(s, span, h)
             return lst[-k:][::-1] if top else lst[:k]
+
         return first_n
 
     @form("top", "(top N LOCATION) | (top GROUPS)", Kind.LOC, pure=True, words=("top {1} of {2}", "top {1}"))
@@ -364,8 +422,13 @@ class LocationForms:
         fewer); or the first group of a group list."""
         return self.first_n(x, scope, True)
 
-    @form("bottom", "(bottom N LOCATION) | (bottom GROUPS)", Kind.LOC, pure=True,
-          words=("bottom {1} of {2}", "bottom {1}"))
+    @form(
+        "bottom",
+        "(bottom N LOCATION) | (bottom GROUPS)",
+        Kind.LOC,
+        pure=True,
+        words=("bottom {1} of {2}", "bottom {1}"),
+    )
     def loc_bottom(self, x: SList, scope: Scope) -> Callable:
         """(bottom N LOCATION) | (bottom GROUPS)
 
@@ -385,6 +448,7 @@ class LocationForms:
         def let_(s, e):
             e[slot] = val(s, e)
             return body(s, e)
+
         return let_
 
     @form("let", "(let VALUE 'VARIABLE LOCATION)", Kind.LOC, pure=True, binds=True)
@@ -413,6 +477,7 @@ class FamilyForms:
 
         def member(s, e):
             return f"{name}[{index(s, e)}]"
+
         return member
 
     def member_parts(self, x: SList, scope: Scope):
@@ -431,6 +496,7 @@ class FamilyForms:
             if 0 <= k <= MAX_MEMBER:
                 return k
             rt_error(f"a member of the family {name} is numbered 0..{MAX_MEMBER}, not {k}", span, "member")
+
         return name, index
 
     def c_member_index(self, x: SList, scope: Scope) -> Callable:
@@ -461,6 +527,7 @@ class FamilyForms:
             if b + width > len(s.locs):
                 s.grow_locs()
             return b + owner(s, e)
+
         return member_loc
 
     def member_range(self, index, scope: Scope):
@@ -468,8 +535,7 @@ class FamilyForms:
         with literal ends, or over a variable declared so; else None."""
         if not is_atom(index, VAR):
             return None
-        coll = self.binder_colls.get(scope.lookup(index.value)) if isinstance(scope.lookup(index.value), int) \
-            else None
+        coll = self.binder_colls.get(scope.lookup(index.value)) if isinstance(scope.lookup(index.value), int) else None
         return member_range(coll, self.declared_ranges())
 
     def declared_ranges(self) -> dict:

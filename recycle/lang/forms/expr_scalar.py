@@ -13,8 +13,21 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .registry import Kind, form, mention
-from .shapes import MAX_NAMES, Const, Scope, describe_value, fail, head_of, is_atom, is_location_form, is_storage_form, kw, \
-    literal_names, rt_error, tag
+from .shapes import (
+    MAX_NAMES,
+    Const,
+    Scope,
+    describe_value,
+    fail,
+    head_of,
+    is_atom,
+    is_location_form,
+    is_storage_form,
+    kw,
+    literal_names,
+    rt_error,
+    tag,
+)
 from ..syntax.reader import INT, SYMBOL, VAR, Atom, SList
 from .values import PlayerId, TeamId
 
@@ -94,6 +107,7 @@ class ScalarForms:
                 if isinstance(v, TeamId):
                     return 1 + n + v
                 rt_error(f"'{name} holds {describe_value(v)}, not a player or team", span)
+
             return var_owner
         h = head_of(x)
         if isinstance(x, SList) and len(x.items) == 2 and kw(x.items[1], "player"):
@@ -139,14 +153,22 @@ class ScalarForms:
             names = getattr(scope.lookup(coll.value), "value", None)
         else:
             names = literal_names(coll)
-        if isinstance(names, list) and names and all(isinstance(v, str) for v in names) \
-                and registered + len(names) <= MAX_NAMES:
+        if (
+            isinstance(names, list)
+            and names
+            and all(isinstance(v, str) for v in names)
+            and registered + len(names) <= MAX_NAMES
+        ):
             return names
         return None
 
     # what a variable bound by an any/all/filter/let is known to hold, when it is not a string
-    NOT_A_STRING = {"cards": "a list of cards", "loc": "a location", "groups": "a list of groups",  # noqa: RUF012
-                    "list": "a collection"}  # (a constant table, never changed)
+    NOT_A_STRING = {  # noqa: RUF012 - a constant table, never changed
+        "cards": "a list of cards",
+        "loc": "a location",
+        "groups": "a list of groups",
+        "list": "a collection",
+    }  # (a constant table, never changed)
     NOT_A_NAME = {**NOT_A_STRING, "player": "a player", "card": "a card"}  # noqa: RUF012 - likewise
 
     def c_str_var(self, x: Atom, scope: Scope, name: bool) -> Callable:
@@ -163,11 +185,13 @@ class ScalarForms:
             fail(f"'{x.value} holds {known}, not {what}", x)
         span, var = x.span, x.value
         if name:
+
             def var_name(s, e):
                 v = f(s, e)
                 if v.__class__ is str or v.__class__ is int:
                     return v
                 rt_error(f"'{var} holds {describe_value(v)}, not a name", span)
+
             return var_name
 
         def var_str(s, e):
@@ -175,6 +199,7 @@ class ScalarForms:
             if isinstance(v, (str, int)):
                 return v
             rt_error(f"'{var} holds {describe_value(v)}, not a string", span)
+
         return var_str
 
     def c_storage_slot(self, sort: str, x: SList, scope: Scope):
@@ -186,8 +211,12 @@ class ScalarForms:
             base = layout.storage_block(sort, name)
             if kw(x.items[0], "game"):
                 return base, (lambda s, e: base)
-            if isinstance(x.items[0], SList) and len(x.items[0].items) == 2 and kw(x.items[0].items[0], "current") \
-                    and kw(x.items[0].items[1], "player"):
+            if (
+                isinstance(x.items[0], SList)
+                and len(x.items[0].items) == 2
+                and kw(x.items[0].items[0], "current")
+                and kw(x.items[0].items[1], "player")
+            ):
                 b1 = base + 1
                 return None, (lambda s, e: b1 + s.pstack[-1][0])
             return None, (lambda s, e: base + owner(s, e))
@@ -205,12 +234,12 @@ class ScalarForms:
             b = bases.get(nm)
             if b is None:
                 if nm not in layout.storage_names(sort) and layout.storage_count(sort) >= MAX_NAMES * width:
-                    rt_error(f"more than {MAX_NAMES} {sort} names (computed names make a new storage each)",
-                             span, sort)
+                    rt_error(f"more than {MAX_NAMES} {sort} names (computed names make a new storage each)", span, sort)
                 b = bases[nm] = layout.storage_block(sort, nm)
             if b + width > len(getattr(s, attr)):
                 s.grow_storage()
             return b + owner(s, e)
+
         return None, dyn_slot
 
     def c_storage_get(self, sort: str, x: SList, scope: Scope) -> Callable:
@@ -267,8 +296,11 @@ class ScalarForms:
         card_table = self.cards
         if isinstance(key, str):
             col = card_table.column(key)
-            if getattr(card, "var_slot", None) is not None and is_atom(x.items[2], VAR) \
-                    and scope.hint(x.items[2].value) == "card":
+            if (
+                getattr(card, "var_slot", None) is not None
+                and is_atom(x.items[2], VAR)
+                and scope.hint(x.items[2].value) == "card"
+            ):
                 # the attribute of a card bound by any/all/filter over a location: never empty
                 vs = card.var_slot
                 return tag(lambda s, e: col[e[vs]], attr_of_var=(col, vs))

@@ -10,8 +10,19 @@ from __future__ import annotations
 
 
 from ...errors import StepLimitExceeded
-from .shapes import (SMALL, Scope, element_hint, fail, head_of, is_atom, is_location_form, is_storage_form, kw, rt_error,
-                     value_hint)
+from .shapes import (
+    SMALL,
+    Scope,
+    element_hint,
+    fail,
+    head_of,
+    is_atom,
+    is_location_form,
+    is_storage_form,
+    kw,
+    rt_error,
+    value_hint,
+)
 from ..syntax.reader import VAR, Atom, SList
 from .values import Suspend
 from .actions import CardActions
@@ -25,12 +36,33 @@ from .expr_scalar import ScalarForms
 from .costs import Costs
 from .recovery import ErrorKeeping
 from .registry import Kind, form, mention, seal
-from .items import (MAX_OPTIONS, out_of_work, too_many_options, suspendable, resume_into, ChoicePoint, Item, compose,
-                    uses_rng, counted)
+from .items import (
+    MAX_OPTIONS,
+    out_of_work,
+    too_many_options,
+    suspendable,
+    resume_into,
+    ChoicePoint,
+    Item,
+    compose,
+    uses_rng,
+    counted,
+)
 
 
-class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, FamilyForms, GroupForms, CardActions,
-                   StateActions, Costs, ErrorKeeping):
+class FlowCompiler(
+    ScalarForms,
+    IntForms,
+    BoolForms,
+    CardForms,
+    LocationForms,
+    FamilyForms,
+    GroupForms,
+    CardActions,
+    StateActions,
+    Costs,
+    ErrorKeeping,
+):
     """Turns a game's forms into Items. Of the game, it and its closures read only the card table
     ``cards`` (``card_table``: the contract), ``source`` and ``rule_counts`` (``items.counted``)."""
 
@@ -59,8 +91,12 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, F
         if not isinstance(x, SList) or not x.items:
             fail(f"expected an action, got {self.form_name(x) if isinstance(x, SList) else x}", x)
         first = x.items[0]
-        if isinstance(first, SList) and len(x.items) == 2 and not is_location_form(first) \
-                and not is_storage_form(first):
+        if (
+            isinstance(first, SList)
+            and len(x.items) == 2
+            and not is_location_form(first)
+            and not is_storage_form(first)
+        ):
             item = self.c_conditional(x, scope)
         else:
             h = head_of(x)
@@ -95,10 +131,12 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, F
         def run(s, e):
             if cond(s, e):
                 body(s, e)
+
         sub_expand = sub.expand
 
         def expand(s, e):
             return sub_expand(s, e) if cond(s, e) else []
+
         item = Item(x, scope, run=run, expand=expand, has_choice=sub.has_choice)
         if sub.has_choice:
             item.resume = resume_into(sub.resume, None)
@@ -124,15 +162,18 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, F
                 r2(s, e)
                 r3(s, e)
         else:
+
             def run(s, e):
                 for r in runs:
                     r(s, e)
+
         if all(p.static for p in parts):
             item = Item(x, scope, run=run, static=True)
             return item
 
         def expand(s, e):
             return compose(s, [(p, e) for p in parts])
+
         item = Item(x, scope, run=run, expand=expand, has_choice=choice)
         if choice:
             resumes = [p.resume for p in parts]
@@ -144,8 +185,9 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, F
                 except Suspend as sus:
                     sus.frames.append(i)
                     raise
-                for r in runs[i + 1:]:
+                for r in runs[i + 1 :]:
                     r(s, e)
+
             item.resume = resume
         return item
 
@@ -199,6 +241,7 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, F
             for v in elems:
                 e[slot] = v
                 brun(s, e)
+
         bexpand = body.expand
         nested = getattr(body, "any_parts", None)
         if branching and nested is not None:
@@ -249,6 +292,7 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, F
                     too_many_options(span)
                 return out
         else:
+
             def expand(s, e):
                 pairs = []
                 elems = list(coll(s, e))
@@ -260,6 +304,7 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, F
                     e2[slot] = v
                     pairs.append((body, e2))
                 return compose(s, pairs) if pairs else []
+
         item = Item(x, scope, run=run, expand=expand, has_choice=body.has_choice)
         if body.has_choice:
             item.run, item.resume = self.each_spine(coll, slot, body, span, h, w)
@@ -297,6 +342,7 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, F
             except Suspend as sus:
                 sus.frames.append((elems, j))
                 raise
+
         return run, resume
 
     @form("let", "(let VALUE 'VARIABLE ITEM)", Kind.FLOW, binds=True, role="binding")
@@ -321,6 +367,7 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, F
             e2 = e[:]
             e2[slot] = val(s, e)
             return bexpand(s, e2)
+
         item = Item(x, scope, run=run, expand=expand, has_choice=body.has_choice)
         if body.has_choice:
             item.resume = resume_into(body.resume, None)
@@ -444,8 +491,12 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, F
         advancing the cycle between turns, until the condition, checked before every turn,
         holds."""
         items = x.items
-        if len(items) < 4 or not kw(items[1], "player", "team") or head_of(items[2]) != "end" \
-                or len(items[2].items) != 2:
+        if (
+            len(items) < 4
+            or not kw(items[1], "player", "team")
+            or head_of(items[2]) != "end"
+            or len(items[2].items) != 2
+        ):
             fail("expected (stage player|team (end CONDITION) ITEM ...)", x, "stage")
         team = items[1].value == "team"
         end = self.c_bool(items[2].items[1], scope)
@@ -486,6 +537,7 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, F
                     limit(s)
                 brun(s, e)
             stack.pop()
+
         item = Item(x, scope, run=run)
         return item
 
@@ -542,6 +594,7 @@ class FlowCompiler(ScalarForms, IntForms, BoolForms, CardForms, LocationForms, F
                 sus.frames.append(d)
                 raise
             stack.pop()
+
         item = Item(x, scope, run=run, has_choice=True)
         item.resume = resume
         return item

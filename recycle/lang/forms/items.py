@@ -36,29 +36,35 @@ def too_many_options(span):
 
 def too_many_events(s):
     """Stop a game whose recorded (or tracked) events would no longer fit in memory."""
-    raise StepLimitExceeded(f"the game emitted more than {MAX_EVENTS:,} events (moves and storage changes) while "
-                            f"they were recorded, by step {s.steps} and decision {s.decisions}")
+    raise StepLimitExceeded(
+        f"the game emitted more than {MAX_EVENTS:,} events (moves and storage changes) while "
+        f"they were recorded, by step {s.steps} and decision {s.decisions}"
+    )
 
 
 def suspendable(run, frame):
     """``run`` that, when a choice inside it suspends, records ``frame`` for its parent."""
+
     def run_marked(s, e):
         try:
             run(s, e)
         except Suspend as sus:
             sus.frames.append(frame)
             raise
+
     return run_marked
 
 
 def resume_into(child_resume, frame):
     """A resume for an element that only passes through to its one child (if, let)."""
+
     def resume(s, e, frames, k):
         try:
             child_resume(s, e, frames, k - 1)
         except Suspend as sus:
             sus.frames.append(frame)
             raise
+
     return resume
 
 
@@ -80,8 +86,19 @@ class Item:
     the item from the place ``frames[k]`` (and the frames below it) recorded.
     """
 
-    __slots__ = ("run", "expand", "static", "node", "scope", "has_choice", "any_parts", "_draws",
-                 "resume", "weight", "charge")
+    __slots__ = (
+        "run",
+        "expand",
+        "static",
+        "node",
+        "scope",
+        "has_choice",
+        "any_parts",
+        "_draws",
+        "resume",
+        "weight",
+        "charge",
+    )
 
     def __init__(self, node, scope, run=None, expand=None, static=False, has_choice=False):
         self.node = node
@@ -128,6 +145,7 @@ def counted(cond, counts: dict, span):
             tally[1] += 1
             return True
         return False
+
     return probe
 
 
@@ -239,7 +257,6 @@ def _draws(x, drawing) -> bool:
     return False
 
 
-
 def place(s, d: int, c, pos, e, span, memory: bool = False) -> None:
     """Insert card ``c`` into location ``d`` at ``pos`` (top, bottom or an index); below the
     top of a location of more than SCAN cards, the cards above it shifting cost work."""
@@ -267,10 +284,20 @@ def record_move(s, infos, action: str, c, src, dst, whole: bool = False) -> None
     s.nevents += 1
     if s.nevents > MAX_EVENTS:
         too_many_events(s)
-    s.events.append(MoveEvent(s.steps, action, int(c), src, dst,
-                              infos[src].visibility if src is not None else None,
-                              infos[dst].visibility if dst is not None else None,
-                              s.chooser, s.decisions, whole))
+    s.events.append(
+        MoveEvent(
+            s.steps,
+            action,
+            int(c),
+            src,
+            dst,
+            infos[src].visibility if src is not None else None,
+            infos[dst].visibility if dst is not None else None,
+            s.chooser,
+            s.decisions,
+            whole,
+        )
+    )
 
 
 def record_storage(s, label: str, value) -> None:
@@ -278,5 +305,3 @@ def record_storage(s, label: str, value) -> None:
     if s.nevents > MAX_EVENTS:
         too_many_events(s)
     s.events.append(StorageEvent(s.steps, label, value, s.chooser, s.decisions))
-
-

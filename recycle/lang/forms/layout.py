@@ -35,8 +35,9 @@ class Layout:
             self.loc_base[key] = base
             for owner in range(self.width):
                 owner_kind, index = self.owner_of(owner)
-                self._infos.append(LocationInfo(base + owner, owner_kind, index, kind, name,
-                                                visibility_class(kind, owner_kind)))
+                self._infos.append(
+                    LocationInfo(base + owner, owner_kind, index, kind, name, visibility_class(kind, owner_kind))
+                )
         return base
 
     def owner_of(self, owner_id: int) -> tuple[str, int]:

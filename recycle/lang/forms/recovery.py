@@ -40,4 +40,3 @@ class ErrorKeeping:
             raise self.errors[0]
         if self.errors:
             raise RecycleCompileErrors(self.errors)
-

@@ -127,7 +127,7 @@ ROLES = {
     "create": "creates the deck, the players or the teams (setup)",
     "junction": "joins conditions (and, or): bracketed in other words, unless the same junction",
     "quantifier": "a condition or collection over a collection: its words run to the end of the line, "
-                  "so they are bracketed in other words",
+    "so they are bracketed in other words",
     "players": "a collection of players or teams: at most one element per player",
     "equality": "compares two values for (in)equality",
     "attribute": "an attribute of a card",
@@ -146,26 +146,57 @@ _MENTIONS: list[tuple[str, frozenset]] = []
 _SEALED: list = []  # [Registry] once sealed
 
 
-def form(head: str | None, syntax: str, kind: str, *, draws: bool = False, pure: bool = False,
-         expensive: bool = False, binds: bool = False, puts: tuple = (), sets: int | None = None,
-         label: str = "", loops: bool = False, role: str = "", words: str | tuple = ()) -> Callable:
+def form(
+    head: str | None,
+    syntax: str,
+    kind: str,
+    *,
+    draws: bool = False,
+    pure: bool = False,
+    expensive: bool = False,
+    binds: bool = False,
+    puts: tuple = (),
+    sets: int | None = None,
+    label: str = "",
+    loops: bool = False,
+    role: str = "",
+    words: str | tuple = (),
+) -> Callable:
     """Decorator registering the method that compiles a form (see the module docstring)."""
+
     def register(fn: Callable) -> Callable:
         if hasattr(fn, "__form__"):
             raise FormError(f"{fn.__qualname__} is registered twice (one decorated method per form)")
         if kind not in Kind.ALL:
             raise FormError(f"{fn.__qualname__}: unknown kind {kind!r} (one of {', '.join(Kind.ALL)})")
-        f = Form(head, syntax, kind, fn, draws, pure, expensive, binds, tuple(puts), sets, label, loops, role,
-                 (words,) if isinstance(words, str) else tuple(words))
+        f = Form(
+            head,
+            syntax,
+            kind,
+            fn,
+            draws,
+            pure,
+            expensive,
+            binds,
+            tuple(puts),
+            sets,
+            label,
+            loops,
+            role,
+            (words,) if isinstance(words, str) else tuple(words),
+        )
         if head is not None:
             key = (kind, head)
             if key in _BY_KEY:
-                raise FormError(f"the {kind} form ({head} ...) is registered twice: by "
-                                f"{_BY_KEY[key].compile.__qualname__} and {fn.__qualname__}")
+                raise FormError(
+                    f"the {kind} form ({head} ...) is registered twice: by "
+                    f"{_BY_KEY[key].compile.__qualname__} and {fn.__qualname__}"
+                )
             _BY_KEY[key] = f
         _FORMS.append(f)
         fn.__form__ = f
         return fn
+
     return register
 
 
@@ -212,6 +243,7 @@ class Registry:
 
     def markdown(self) -> str:
         """The reference of every form as a Markdown table (``docs/forms.md``)."""
+
         def cell(text: str) -> str:
             return text.replace("|", "\\|")
 
@@ -234,16 +266,19 @@ class Registry:
         ]
         for f in sorted(self.forms, key=lambda f: (order[f.kind], f.name, f.syntax)):
             syntax = " or ".join(f"`{cell(a)}`" for a in f.syntax.split(" | "))
-            lines.append(f"| {f.kind} | {syntax} | {cell(f.meaning)} | {'yes' if f.draws else ''} | "
-                         f"{'yes' if f.pure else ''} | `{f.method}` |")
+            lines.append(
+                f"| {f.kind} | {syntax} | {cell(f.meaning)} | {'yes' if f.draws else ''} | "
+                f"{'yes' if f.pure else ''} | `{f.method}` |"
+            )
         return "\n".join(lines) + "\n"
 
 
 def registry() -> Registry:
     """The sealed registry (the compiler is assembled: ``recycle.lang.forms.flow`` is imported)."""
     if not _SEALED:
-        raise FormError("the form registry is used before the compiler was assembled "
-                        "(import recycle.lang.forms.flow first)")
+        raise FormError(
+            "the form registry is used before the compiler was assembled (import recycle.lang.forms.flow first)"
+        )
     return _SEALED[0]
 
 
@@ -285,8 +320,9 @@ def _check_doc(f: Form) -> None:
         return
     doc = inspect.cleandoc(f.compile.__doc__ or "")
     if doc.split("\n", 1)[0].strip() != f.syntax:
-        raise FormError(f"{where}: its docstring must start with its syntax {f.syntax!r}, "
-                        f"not {doc.split(chr(10), 1)[0]!r}")
+        raise FormError(
+            f"{where}: its docstring must start with its syntax {f.syntax!r}, not {doc.split(chr(10), 1)[0]!r}"
+        )
     if not f.meaning:
         raise FormError(f"{where}: its docstring needs a sentence of meaning after the syntax line")
 
@@ -309,9 +345,11 @@ def _check_facts(f: Form) -> None:
             field_ = WORDS_FIELD.fullmatch(m.group())
             transform = field_.group(2) or "" if field_ else ""
             if field_ is None or (transform.startswith(":") and transform[1:] not in TRANSFORMS):
-                raise FormError(f"{where}: the field {m.group()} of its words {template!r} is not one of "
-                                "{N}, {N~}, {N:T}, {N=KEYWORD}, {N*SEP}, {N+SEP} (T one of "
-                                f"{', '.join(TRANSFORMS)})")
+                raise FormError(
+                    f"{where}: the field {m.group()} of its words {template!r} is not one of "
+                    "{N}, {N~}, {N:T}, {N=KEYWORD}, {N*SEP}, {N+SEP} (T one of "
+                    f"{', '.join(TRANSFORMS)})"
+                )
 
 
 def _check_mentions(reg: Registry) -> None:
@@ -336,8 +374,10 @@ def seal(compiler: type) -> Registry:
             raise FormError(f"{f.compile.__qualname__} is registered twice")
         seen[id(f.compile)] = f
         if getattr(compiler, f.method, None) is not f.compile:
-            raise FormError(f"{f.compile.__qualname__} (the {f.kind} form {f.name}) is not the method "
-                            f"{compiler.__name__}.{f.method}: shadowed by another mixin, or not a mixin of it")
+            raise FormError(
+                f"{f.compile.__qualname__} (the {f.kind} form {f.name}) is not the method "
+                f"{compiler.__name__}.{f.method}: shadowed by another mixin, or not a mixin of it"
+            )
         _check_doc(f)
         _check_facts(f)
     for klass in compiler.__mro__:
@@ -349,8 +389,9 @@ def seal(compiler: type) -> Registry:
     if len(keys) != len(set(keys)):
         raise FormError("a (kind, head) is registered twice")
     reg = _derive(forms)
-    derived = (reg.drawing | reg.safe | reg.expensive | reg.binders | reg.operators | reg.loops | set(reg.puts)
-               | set(reg.sets))
+    derived = (
+        reg.drawing | reg.safe | reg.expensive | reg.binders | reg.operators | reg.loops | set(reg.puts) | set(reg.sets)
+    )
     reg.require("the derived tables", derived)
     _check_mentions(reg)
     _SEALED[:] = [reg]

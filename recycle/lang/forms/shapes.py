@@ -88,9 +88,12 @@ def rt_error(message: str, span: Span, form: str | None = None):
 def out_of_work(s, span, form: str):
     """Stop a game that did more work than its budget allows (``State.max_work``; the
     budget is described in ``items``)."""
-    raise StepLimitExceeded(f"the game did more than its limit of {s.max_work:,} units of work (loop iterations, "
-                            f"cards and options handled); raise max_work (--max-work) if it is meant to",
-                            span, form=form)
+    raise StepLimitExceeded(
+        f"the game did more than its limit of {s.max_work:,} units of work (loop iterations, "
+        f"cards and options handled); raise max_work (--max-work) if it is meant to",
+        span,
+        form=form,
+    )
 
 
 def charge(s, k: int, span, form: str) -> None:
@@ -131,15 +134,24 @@ def is_location_form(x) -> bool:
 
 def literal_names(x) -> list[str] | None:
     """The names of a literal list of names ``(FIRST, SECOND, THIRD)``, else None."""
-    if isinstance(x, SList) and x.items and all(isinstance(i, Atom) and (i.is_name or i.kind == COMMA) for i in x.items):
+    if (
+        isinstance(x, SList)
+        and x.items
+        and all(isinstance(i, Atom) and (i.is_name or i.kind == COMMA) for i in x.items)
+    ):
         return [i.value for i in x.items if i.kind == SYMBOL]
     return None
 
 
 def literal_range(x) -> tuple[int, int] | None:
     """(A, B) of ``(range A..B)`` with integer ends written out, else None."""
-    if head_of(x) == "range" and len(x.items) == 4 and is_atom(x.items[1], INT) \
-            and is_atom(x.items[2], DOTDOT) and is_atom(x.items[3], INT):
+    if (
+        head_of(x) == "range"
+        and len(x.items) == 4
+        and is_atom(x.items[1], INT)
+        and is_atom(x.items[2], DOTDOT)
+        and is_atom(x.items[3], INT)
+    ):
         return x.items[1].value, x.items[3].value
     return None
 
@@ -149,8 +161,11 @@ def declared_forms(source) -> dict:
     game = source.forms[0] if source is not None and source.forms else None
     if head_of(game) != "game":
         return {}
-    return {d.items[2].value: d.items[1] for d in game.items[1:]
-            if head_of(d) == "declare" and len(d.items) == 3 and is_atom(d.items[2], "var")}
+    return {
+        d.items[2].value: d.items[1]
+        for d in game.items[1:]
+        if head_of(d) == "declare" and len(d.items) == 3 and is_atom(d.items[2], "var")
+    }
 
 
 def describe_value(v) -> str:
@@ -232,7 +247,6 @@ class Const:
 
     def __init__(self, value):
         self.value = value
-
 
 
 def find_runs(s, cards, scores, nmin: int, largest: bool, span) -> list:
@@ -338,8 +352,9 @@ def _product(parts: list, deck, budget: list, base: dict | None = None) -> list[
             card.update(part)
         budget[0] -= len(card)
         if budget[0] < 0:
-            fail(f"this deck's attribute trees are too large to expand (more than {MAX_DECK_CELLS} values)",
-                 deck, "deck")
+            fail(
+                f"this deck's attribute trees are too large to expand (more than {MAX_DECK_CELLS} values)", deck, "deck"
+            )
         out.append(card)
     return out
 
@@ -349,8 +364,11 @@ def expand_attr(tree, deck=None, budget: list | None = None) -> list[dict]:
         budget = [MAX_DECK_CELLS]
     if deck is None:
         deck = tree
-    if not isinstance(tree, SList) or len(tree.items) < 2 or not (isinstance(tree.items[0], Atom)
-                                                                   and tree.items[0].kind == SYMBOL):
+    if (
+        not isinstance(tree, SList)
+        or len(tree.items) < 2
+        or not (isinstance(tree.items[0], Atom) and tree.items[0].kind == SYMBOL)
+    ):
         fail("expected an attribute (KEY (VALUE, VALUE ...)) or (KEY (VALUE ATTRIBUTE ...) ...)", tree, "deck")
     key = tree.items[0].value
     out: list[dict] = []
@@ -373,8 +391,9 @@ def expand_attr(tree, deck=None, budget: list | None = None) -> list[dict]:
         if len(out) > MAX_COLLECTION:
             fail(f"this deck has more than {MAX_COLLECTION} cards", deck, "deck")
         if budget[0] < 0:
-            fail(f"this deck's attribute trees are too large to expand (more than {MAX_DECK_CELLS} values)",
-                 deck, "deck")
+            fail(
+                f"this deck's attribute trees are too large to expand (more than {MAX_DECK_CELLS} values)", deck, "deck"
+            )
     return out
 
 

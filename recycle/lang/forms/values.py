@@ -161,7 +161,8 @@ def may_see(info, player: int, team_of: list) -> bool:
     if vis == HIDDEN:
         return False
     mine = (info.owner_kind == "player" and info.owner == player) or (
-        info.owner_kind == "team" and player >= 0 and team_of[player] == info.owner)
+        info.owner_kind == "team" and player >= 0 and team_of[player] == info.owner
+    )
     if vis == PRIVATE:
         return mine
     if vis == OTHERS:

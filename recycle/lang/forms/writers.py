@@ -26,12 +26,14 @@ class Writers:
 
     def register(self, kind: str, *heads: str):
         """Register the decorated function as the writer of the forms ``heads`` of ``kind``."""
+
         def add(fn):
             for h in heads:
                 if (kind, h) in self.table:
                     raise ValueError(f"two {self.engine} writers for ({h} ...) as {kind}")
                 self.table[(kind, h)] = fn
             return fn
+
         return add
 
     def get(self, kind: str, head: str | None):
@@ -44,9 +46,11 @@ class Writers:
 
         for kind, h in self.table:
             if REGISTRY.lookup(kind, h) is None and not (
-                    kind in Kind.ITEMS and any(REGISTRY.lookup(k, h) for k in Kind.ITEMS)):
-                raise ValueError(f"a {self.engine} writer for ({h} ...) as {kind}, which recycle's registry "
-                                 "does not have")
+                kind in Kind.ITEMS and any(REGISTRY.lookup(k, h) for k in Kind.ITEMS)
+            ):
+                raise ValueError(
+                    f"a {self.engine} writer for ({h} ...) as {kind}, which recycle's registry does not have"
+                )
 
     def heads(self) -> list[tuple[str, str]]:
         """Every (kind, head) written."""

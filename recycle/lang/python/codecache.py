@@ -71,9 +71,13 @@ _OPEN_READ = os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | getattr(os
 _OPEN_NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
 # The folder is used only where every step can go through its descriptor without following
 # links (Linux, macOS, the BSDs); elsewhere the process keeps its memory of modules only.
-_FOLDER_SAFE = (_NOFOLLOW != 0 and hasattr(os, "O_DIRECTORY") and hasattr(os, "geteuid")
-                and {os.open, os.unlink, os.link, os.rename, os.utime} <= os.supports_dir_fd
-                and os.scandir in os.supports_fd)
+_FOLDER_SAFE = (
+    _NOFOLLOW != 0
+    and hasattr(os, "O_DIRECTORY")
+    and hasattr(os, "geteuid")
+    and {os.open, os.unlink, os.link, os.rename, os.utime} <= os.supports_dir_fd
+    and os.scandir in os.supports_fd
+)
 
 _in_memory: dict[str, CodeType] = {}
 _warned: set[str] = set()  # folders this process has already said it does not use
@@ -158,6 +162,7 @@ def _compile(source: str, filename: str) -> CodeType:
 
 # --- the folder --------------------------------------------------------------------------
 
+
 def _warn(folder: Path, why: str) -> None:
     if str(folder) not in _warned:
         _warned.add(str(folder))
@@ -238,6 +243,7 @@ def _read_regular(dfd: int, name: str, limit: int) -> bytes | None:
 
 # --- the key ------------------------------------------------------------------------------
 
+
 def _key(dfd: int) -> bytes | None:
     """This user's key of entry tags, made when missing or unfit; None when it cannot be.
 
@@ -283,8 +289,7 @@ def _usable_key(dfd: int) -> bytes | None:
         return None
     try:
         st = os.fstat(fd)
-        if (not stat.S_ISREG(st.st_mode) or st.st_uid != os.geteuid()
-                or st.st_mode & 0o077 or st.st_size != KEY_BYTES):
+        if not stat.S_ISREG(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o077 or st.st_size != KEY_BYTES:
             return None
         key = os.read(fd, KEY_BYTES + 1)
         return key if len(key) == KEY_BYTES else None
@@ -296,6 +301,7 @@ def _usable_key(dfd: int) -> bytes | None:
 
 # --- entries ------------------------------------------------------------------------------
 
+
 def _tag(key: bytes, digest: bytes, data: bytes) -> bytes:
     # the digest of (version, Python, name, source) is in the tag: a genuine entry of another
     # game or version copied to this entry's name is refused like any other
@@ -306,8 +312,7 @@ def _entry(key: bytes, digest: bytes, data: bytes) -> bytes:
     return HEADER + _tag(key, digest, data) + data
 
 
-def _read_entry(dfd: int, name: str, key: bytes, digest: bytes,
-                filename: str) -> tuple[CodeType | None, bool]:
+def _read_entry(dfd: int, name: str, key: bytes, digest: bytes, filename: str) -> tuple[CodeType | None, bool]:
     """The entry's code when it is a genuine one, and whether a new entry may be stored
     under its name (nothing is there, or a regular file that is not a valid entry)."""
     try:
@@ -319,10 +324,10 @@ def _read_entry(dfd: int, name: str, key: bytes, digest: bytes,
     if raw is None:
         return None, False  # a link, FIFO, device or folder of that name: left alone
     start = len(HEADER) + TAG_BYTES
-    if len(raw) <= start or raw[:len(HEADER)] != HEADER:
+    if len(raw) <= start or raw[: len(HEADER)] != HEADER:
         return None, True
     data = raw[start:]
-    if not hmac.compare_digest(raw[len(HEADER):start], _tag(key, digest, data)):
+    if not hmac.compare_digest(raw[len(HEADER) : start], _tag(key, digest, data)):
         return None, True  # damaged or not written with this key: never unmarshalled
     try:
         code = marshal.loads(data)
@@ -389,7 +394,7 @@ def _prune(dfd: int) -> None:
     if len(named) <= MAX_ENTRIES:  # the usual case: no file is opened
         return
     ours = sorted((t, n) for t, n in named if _is_entry(dfd, n))
-    for _, old in ours[:max(0, len(ours) - MAX_ENTRIES)]:
+    for _, old in ours[: max(0, len(ours) - MAX_ENTRIES)]:
         try:
             os.unlink(old, dir_fd=dfd)
         except OSError:

@@ -46,8 +46,11 @@ def _declares(source: SourceFile) -> list[SList]:
     game = source.forms[0] if source.forms else None
     if _head(game) != "game":
         return []
-    return [x for x in game.items[1:] if _head(x) == "declare" and len(x.items) == 3
-            and isinstance(x.items[2], Atom) and x.items[2].kind == VAR]
+    return [
+        x
+        for x in game.items[1:]
+        if _head(x) == "declare" and len(x.items) == 3 and isinstance(x.items[2], Atom) and x.items[2].kind == VAR
+    ]
 
 
 def value_text(value, kind: str, name: str) -> str:
@@ -62,8 +65,7 @@ def value_text(value, kind: str, name: str) -> str:
         return value
     if kind == "names":
         if not isinstance(value, list) or not value or not all(isinstance(v, str) and NAME.match(v) for v in value):
-            raise ValueError(f"'{name} is declared as a list of NAMEs: give a list of names in capitals, "
-                             f"not {value!r}")
+            raise ValueError(f"'{name} is declared as a list of NAMEs: give a list of names in capitals, not {value!r}")
         return "(" + ", ".join(value) + ")"
     raise ValueError(f"'{name} is computed by the game ((declare EXPRESSION 'X)); only a literal can be varied")
 
@@ -102,9 +104,14 @@ def with_points(source: SourceFile, name: str, awards: str) -> SourceFile:
         if not isinstance(x, SList):
             continue
         target = x.items[1] if _head(x) == "set" and len(x.items) == 3 else None
-        if (isinstance(target, SList) and len(target.items) == 3 and isinstance(target.items[1], Atom)
-                and target.items[1].value == "points" and isinstance(target.items[2], Atom)
-                and target.items[2].value == name):
+        if (
+            isinstance(target, SList)
+            and len(target.items) == 3
+            and isinstance(target.items[1], Atom)
+            and target.items[1].value == "points"
+            and isinstance(target.items[2], Atom)
+            and target.items[2].value == name
+        ):
             edits.append((x.items[2].span, awards.strip()))
         todo.extend(x.items)
     if not edits:

@@ -82,8 +82,14 @@ class _Analysis:
 
     # -- state ------------------------------------------------------------------------------
     def snapshot(self):
-        return (dict(self.counts), set(self.unknown), set(self.moved), dict(self.sto), set(self.unknown_sto),
-                self.current)
+        return (
+            dict(self.counts),
+            set(self.unknown),
+            set(self.moved),
+            dict(self.sto),
+            set(self.unknown_sto),
+            self.current,
+        )
 
     def restore(self, snap) -> None:
         counts, unknown, moved, sto, unknown_sto, current = snap
@@ -134,8 +140,13 @@ class _Analysis:
         read = READ.get(Kind.INT, head_of(x))
         if read is not None:
             return read(self, x, env)
-        if len(x.items) == 3 and x.items[1:2] and kw(x.items[1], "sto") and isinstance(x.items[2], Atom) \
-                and x.items[2].is_name:
+        if (
+            len(x.items) == 3
+            and x.items[1:2]
+            and kw(x.items[1], "sto")
+            and isinstance(x.items[2], Atom)
+            and x.items[2].is_name
+        ):
             try:
                 owner = self.owner(x.items[0], env)
             except _Stop:
@@ -430,8 +441,12 @@ def _create(an, x, env):
 
 def creates(x, *what: str) -> bool:
     """Is ``x`` ``(create WHAT ...)`` (players, teams, deck)?"""
-    return isinstance(x, SList) and len(x.items) >= 2 and READ.get(Kind.ACTION, head_of(x)) is _create \
+    return (
+        isinstance(x, SList)
+        and len(x.items) >= 2
+        and READ.get(Kind.ACTION, head_of(x)) is _create
         and kw(x.items[1], *what)
+    )
 
 
 @READ.register(Kind.FLOW, "do")
@@ -465,8 +480,13 @@ def _turn_stage(x) -> bool:
     """``(stage player (end CONDITION) ITEM ...)`` with no choice (nobody decides), ``cycle`` or
     ``turn`` (turns go round in order, whole) in its items: a deal a card at a time round the table."""
     items, todo = x.items, list(x.items[3:])
-    if not ("stage" in REGISTRY.roles.get(head_of(x), ()) and len(items) >= 4 and kw(items[1], "player")
-            and head_of(items[2]) == "end" and len(items[2].items) == 2):
+    if not (
+        "stage" in REGISTRY.roles.get(head_of(x), ())
+        and len(items) >= 4
+        and kw(items[1], "player")
+        and head_of(items[2]) == "end"
+        and len(items[2].items) == 2
+    ):
         return False
     while todo:
         h = head_of(y := todo.pop())
@@ -591,10 +611,15 @@ def refusal(source: SourceFile, nplayers: int, most: int) -> str | None:
     if failure is None:
         return None
     f = failure
-    what = (f"deals {f.per_player} card{'s' if f.per_player != 1 else ''} to each player" if f.per_player
-            else f"takes {f.taken} card{'s' if f.taken != 1 else ''}")
+    what = (
+        f"deals {f.per_player} card{'s' if f.per_player != 1 else ''} to each player"
+        if f.per_player
+        else f"takes {f.taken} card{'s' if f.taken != 1 else ''}"
+    )
     where = f"from a deck of {f.held}" if f.deck else f"from the {f.held} cards of {_label(f.location)} at that point"
     if f.deck and f.location != ("game", f.location[1], f.location[2]):
         where = f"from {_label(f.location)}, a deck of {f.held}"
-    return (f"{source.filename} {what} {where}: {_counts_text(supported_counts(source, most))}; "
-            f"-p {nplayers} asks for {nplayers}")
+    return (
+        f"{source.filename} {what} {where}: {_counts_text(supported_counts(source, most))}; "
+        f"-p {nplayers} asks for {nplayers}"
+    )

@@ -23,8 +23,14 @@ READ = Writers("deal-limit")  # values, conditions, actions and blocks (these, a
 TOP = Writers("deal-limit flow")  # the game's own flow, a statement at a time
 NOT_MINE = object()
 _ARITHMETIC = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b}
-_COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
-            ">": lambda a, b: a > b, "<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b}
+_COMPARE = {
+    "==": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+    "<": lambda a, b: a < b,
+    ">": lambda a, b: a > b,
+    "<=": lambda a, b: a <= b,
+    ">=": lambda a, b: a >= b,
+}
 
 
 @READ.register(Kind.INT, "+", "-", "*")
@@ -96,9 +102,11 @@ def _quantifier(an, x, env, decisive: bool):
     return an.decided(_each_player(an, x, env), decisive) if _players_loop(x) else None
 
 
-
-
 # a true operand decides an or (any), a false one an and (all)
-for _head, _read in (("and", partial(_junction, decisive=False)), ("or", partial(_junction, decisive=True)),
-                     ("any", partial(_quantifier, decisive=True)), ("all", partial(_quantifier, decisive=False))):
+for _head, _read in (
+    ("and", partial(_junction, decisive=False)),
+    ("or", partial(_junction, decisive=True)),
+    ("any", partial(_quantifier, decisive=True)),
+    ("all", partial(_quantifier, decisive=False)),
+):
     READ.register(Kind.BOOL, _head)(_read)

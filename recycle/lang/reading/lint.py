@@ -110,8 +110,13 @@ def lint(game_form: SList) -> list[Warning_]:
         for key, span in sorted(read.items(), key=lambda kv: (kv[1].line, kv[1].column)):
             if not _receives(key, written):
                 what = f"the family {key[1][:-2]}" if key[1].endswith("[]") else key[1]
-                warnings.append(Warning_(span, f"{key[0]} {what} never receives cards (no move, swap or deck "
-                                               "puts cards there): a misspelt name?"))
+                warnings.append(
+                    Warning_(
+                        span,
+                        f"{key[0]} {what} never receives cards (no move, swap or deck "
+                        "puts cards there): a misspelt name?",
+                    )
+                )
     for (sort, name), span in sorted(sto_read.items(), key=lambda kv: (kv[1].line, kv[1].column)):
         if (sort, name) not in sto_set:
             default = "0" if sort == "sto" else "the empty string"
@@ -126,8 +131,13 @@ def _player_count(game_form: SList) -> int | None:
     """The number of players when ``(create players N)`` says it with a literal or a declared integer."""
     declared = {}
     for node in game_form.items[1:]:
-        if head_of(node) == "declare" and len(node.items) == 3 and isinstance(node.items[1], Atom) \
-                and node.items[1].kind == INT and isinstance(node.items[2], Atom):
+        if (
+            head_of(node) == "declare"
+            and len(node.items) == 3
+            and isinstance(node.items[1], Atom)
+            and node.items[1].kind == INT
+            and isinstance(node.items[2], Atom)
+        ):
             declared[node.items[2].value] = node.items[1].value
         if head_of(node) == "setup" and len(node.items) > 1:
             first = node.items[1]
@@ -143,14 +153,31 @@ def _team_warnings(game_form: SList) -> list[Warning_]:
     n = _player_count(game_form)
     found = []
     for node in _walk(game_form):
-        if not (_is(node, Kind.ACTION, "create") and len(node.items) > 2 and isinstance(node.items[1], Atom)
-                and node.items[1].value == "teams") or n is None:
+        if (
+            not (
+                _is(node, Kind.ACTION, "create")
+                and len(node.items) > 2
+                and isinstance(node.items[1], Atom)
+                and node.items[1].value == "teams"
+            )
+            or n is None
+        ):
             continue
-        listed = {i.value for t in node.items[2:] if isinstance(t, SList) for i in t.items
-                  if isinstance(i, Atom) and i.kind == INT}
+        listed = {
+            i.value
+            for t in node.items[2:]
+            if isinstance(t, SList)
+            for i in t.items
+            if isinstance(i, Atom) and i.kind == INT
+        }
         if listed and 0 not in listed and n not in listed:
-            found.append(Warning_(node.span, f"these teams name neither player 0 nor player {n}: they are read "
-                                             f"as numbered from 0 (0..{n - 1}), so player 0 is on no team"))
+            found.append(
+                Warning_(
+                    node.span,
+                    f"these teams name neither player 0 nor player {n}: they are read "
+                    f"as numbered from 0 (0..{n - 1}), so player 0 is on no team",
+                )
+            )
     return found
 
 
@@ -187,8 +214,13 @@ def _attribute_warnings(game_form: SList) -> list[Warning_]:
         if not (isinstance(node, SList) and _is(node, Kind.BOOL, "equality") and len(node.items) == 3):
             continue
         for att, other in ((node.items[1], node.items[2]), (node.items[2], node.items[1])):
-            if not (isinstance(att, SList) and _is(att, Kind.STR, "attribute") and len(att.items) == 3
-                    and isinstance(att.items[1], Atom) and att.items[1].kind == SYMBOL):
+            if not (
+                isinstance(att, SList)
+                and _is(att, Kind.STR, "attribute")
+                and len(att.items) == 3
+                and isinstance(att.items[1], Atom)
+                and att.items[1].kind == SYMBOL
+            ):
                 continue
             key = att.items[1].value
             if key not in values or not isinstance(other, Atom) or other.kind not in (INT, SYMBOL):
@@ -197,8 +229,9 @@ def _attribute_warnings(game_form: SList) -> list[Warning_]:
                 known = list(values[key])
                 some = ", ".join(known) if len(known) <= 8 else ", ".join(known[:3]) + ", ..., " + known[-1]
                 hint = " (card attributes are names, not numbers)" if other.kind == INT else ""
-                found.append(Warning_(other.span, f"no card has {key} {other.value}: the values of {key} are "
-                                                  f"{some}{hint}"))
+                found.append(
+                    Warning_(other.span, f"no card has {key} {other.value}: the values of {key} are {some}{hint}")
+                )
     return found
 
 
@@ -221,6 +254,10 @@ def _case_warnings(game_form: SList) -> list[Warning_]:
             continue
         seen.add(a.value)
         also = f"; {a.value.upper()} is another name" if a.value.upper() in upper else ""
-        found.append(Warning_(a.span, f"the name {a.value} is not in upper case like the game's other names "
-                                      f"(names are case-sensitive{also})"))
+        found.append(
+            Warning_(
+                a.span,
+                f"the name {a.value} is not in upper case like the game's other names (names are case-sensitive{also})",
+            )
+        )
     return found

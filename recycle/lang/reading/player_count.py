@@ -36,28 +36,59 @@ def with_player_count(source: SourceFile, n: int) -> SourceFile:
     if setup_i is None:
         return source
     setup = items[setup_i]
-    create_i = next((i for i, x in enumerate(setup.items) if _head(x) == "create" and len(x.items) == 3
-                     and isinstance(x.items[1], Atom) and x.items[1].value == "players"), None)
+    create_i = next(
+        (
+            i
+            for i, x in enumerate(setup.items)
+            if _head(x) == "create"
+            and len(x.items) == 3
+            and isinstance(x.items[1], Atom)
+            and x.items[1].value == "players"
+        ),
+        None,
+    )
     if create_i is None:
         return source
     create = setup.items[create_i]
     count = create.items[2]
-    if any(_head(x) == "create" and len(x.items) > 1 and isinstance(x.items[1], Atom) and x.items[1].value == "teams"
-           for x in setup.items):
-        raise RecycleCompileError(f"cannot set the number of players of {name}: its teams are listed in "
-                                  "(create teams ...) for the number it declares", create.span, source.text)
+    if any(
+        _head(x) == "create" and len(x.items) > 1 and isinstance(x.items[1], Atom) and x.items[1].value == "teams"
+        for x in setup.items
+    ):
+        raise RecycleCompileError(
+            f"cannot set the number of players of {name}: its teams are listed in "
+            "(create teams ...) for the number it declares",
+            create.span,
+            source.text,
+        )
     if isinstance(count, Atom) and count.kind == INT:
         literal = count
     elif isinstance(count, Atom) and count.kind == VAR:
-        decl = next((x for x in items[:setup_i] if _head(x) == "declare" and len(x.items) == 3
-                     and isinstance(x.items[2], Atom) and x.items[2].value == count.value), None)
+        decl = next(
+            (
+                x
+                for x in items[:setup_i]
+                if _head(x) == "declare"
+                and len(x.items) == 3
+                and isinstance(x.items[2], Atom)
+                and x.items[2].value == count.value
+            ),
+            None,
+        )
         if decl is None or not (isinstance(decl.items[1], Atom) and decl.items[1].kind == INT):
-            raise RecycleCompileError(f"cannot set the number of players of {name}: '{count.value} is not declared "
-                                      "as an integer", count.span, source.text)
+            raise RecycleCompileError(
+                f"cannot set the number of players of {name}: '{count.value} is not declared as an integer",
+                count.span,
+                source.text,
+            )
         literal = decl.items[1]
     else:
-        raise RecycleCompileError(f"cannot set the number of players of {name}: (create players ...) computes it; "
-                                  "write an integer or a declared variable there", count.span, source.text)
+        raise RecycleCompileError(
+            f"cannot set the number of players of {name}: (create players ...) computes it; "
+            "write an integer or a declared variable there",
+            count.span,
+            source.text,
+        )
     why = refusal(source, n, MAX_PLAYERS)  # the deal counted before playing: too few cards for n players?
     if why:
         raise RecycleCompileError(why)

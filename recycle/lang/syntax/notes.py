@@ -115,9 +115,15 @@ def _storages(game_form) -> set:
     """The names of the storages the game uses (``(OWNER sto NAME)``, ``(OWNER str NAME)``)."""
     out = set()
     for n in _walk(game_form):
-        if isinstance(n, SList) and len(n.items) == 3 and isinstance(n.items[1], Atom) \
-                and n.items[1].kind == SYMBOL and n.items[1].value in ("sto", "str") \
-                and isinstance(n.items[2], Atom) and n.items[2].kind == SYMBOL:
+        if (
+            isinstance(n, SList)
+            and len(n.items) == 3
+            and isinstance(n.items[1], Atom)
+            and n.items[1].kind == SYMBOL
+            and n.items[1].value in ("sto", "str")
+            and isinstance(n.items[2], Atom)
+            and n.items[2].kind == SYMBOL
+        ):
             out.add(n.items[2].value)
     return out
 
@@ -127,9 +133,15 @@ PLACE = re.compile(r"\{([A-Z][A-Z0-9_]*)\}")
 
 def _bound(form) -> set:
     """The variables the ``(any C 'V ...)`` forms inside ``form`` bind (an option per value)."""
-    return {n.items[2].value for n in _walk(form)
-            if isinstance(n, SList) and n.head == "any" and len(n.items) > 2 and isinstance(n.items[2], Atom)
-            and n.items[2].kind == VAR}
+    return {
+        n.items[2].value
+        for n in _walk(form)
+        if isinstance(n, SList)
+        and n.head == "any"
+        and len(n.items) > 2
+        and isinstance(n.items[2], Atom)
+        and n.items[2].kind == VAR
+    }
 
 
 _LEAD = re.compile(r"[\s(]*(choice[\s(]*)?$")
@@ -146,10 +158,10 @@ def _named_option(options: list, span: Span, lines: list):
     if not after:
         return None
     f = after[0]
-    between = lines[span.line:f.span.line - 1]
+    between = lines[span.line : f.span.line - 1]
     if any(ln.strip() and not ln.lstrip().startswith(";") for ln in between):
         return None
-    if f.span.line - 1 >= len(lines) or not _LEAD.match(lines[f.span.line - 1][:f.span.column - 1]):
+    if f.span.line - 1 >= len(lines) or not _LEAD.match(lines[f.span.line - 1][: f.span.column - 1]):
         return None
     return f
 
@@ -158,7 +170,7 @@ def _shown(text: str, limit: int = MAX_WORDS + 30) -> str:
     """A note as a warning quotes it: whole (its quoted words with their closing quote) up to
     ``limit`` characters, longer ones cut with '…' so the cut is seen."""
     text = text.strip()
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def read_notes(source: SourceFile) -> tuple[GameWords, list]:
@@ -192,8 +204,11 @@ def read_notes(source: SourceFile) -> tuple[GameWords, list]:
                 continue
             form = _named_option(options, span, lines)
             if form is None:
-                warn(span, shown, "ignored: no option of a choice follows it (on the next line) "
-                                  "or ends before it on its line")
+                warn(
+                    span,
+                    shown,
+                    "ignored: no option of a choice follows it (on the next line) or ends before it on its line",
+                )
                 continue
             key = (form.span.line, form.span.column)
             if key in names:
@@ -217,7 +232,7 @@ def read_notes(source: SourceFile) -> tuple[GameWords, list]:
         elif kind == "label":
             lm = _LABEL.match(body)
             if not lm or len(lm.group(2)) > MAX_WORDS:
-                warn(span, shown, "ignored: expected ;@ label: NAME \"words\" [VALUE=\"words\" ...]")
+                warn(span, shown, 'ignored: expected ;@ label: NAME "words" [VALUE="words" ...]')
                 continue
             name, words, rest = lm.groups()
             if name not in storages:
@@ -228,11 +243,14 @@ def read_notes(source: SourceFile) -> tuple[GameWords, list]:
             while rest.strip():
                 vm = _VALUE.match(rest)
                 if not vm:
-                    warn(span, f"label: {name} ...", f"value words ignored from {rest.strip()[:20]!r}: "
-                               f"expected VALUE=\"words\"")
+                    warn(
+                        span,
+                        f"label: {name} ...",
+                        f'value words ignored from {rest.strip()[:20]!r}: expected VALUE="words"',
+                    )
                     break
                 pairs[vm.group(1)] = vm.group(2)
-                rest = rest[vm.end():]
+                rest = rest[vm.end() :]
             if pairs:
                 values[name] = MappingProxyType(pairs)
         elif kind == "summary":
@@ -240,5 +258,10 @@ def read_notes(source: SourceFile) -> tuple[GameWords, list]:
                 summary.append(body)
         else:
             warn(span, shown, "not understood: expected ;@ name:, ;@ hide:, ;@ label: or ;@ summary:")
-    return GameWords(MappingProxyType(names), frozenset(hidden), MappingProxyType(labels),
-                     MappingProxyType(values), " ".join(summary)), warns
+    return GameWords(
+        MappingProxyType(names),
+        frozenset(hidden),
+        MappingProxyType(labels),
+        MappingProxyType(values),
+        " ".join(summary),
+    ), warns

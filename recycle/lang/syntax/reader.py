@@ -129,7 +129,8 @@ def _check_nesting(text: str, filename: str) -> None:
             if depth > MAX_NESTING:
                 line, col = position(text, m.start())
                 raise RecycleSyntaxError(
-                    f"forms are nested more than {MAX_NESTING} deep", Span(filename, line, col, line, col + 1), text)
+                    f"forms are nested more than {MAX_NESTING} deep", Span(filename, line, col, line, col + 1), text
+                )
         elif ch == ")" and depth:
             depth -= 1
     if depth:
@@ -187,9 +188,9 @@ def _misaligned(text: str) -> int:
         body = line.lstrip(" \t")
         indent = len(line) - len(body)
         closing = len(body) - len(body.lstrip(")"))  # a ')' put before the line's first form
-        if closing and body[closing:closing + 1] not in ("", ";") and not body[closing:closing + 1].isspace():
+        if closing and body[closing : closing + 1] not in ("", ";") and not body[closing : closing + 1].isspace():
             depth = max(0, depth - closing)
-            body, line = body[closing:], line[:indent] + line[indent + closing:]
+            body, line = body[closing:], line[:indent] + line[indent + closing :]
         if body[:1] not in ("", ")", ";") and not body[:1].isspace():
             while levels and levels[-1][0] > indent:
                 levels.pop()
@@ -234,8 +235,8 @@ def _unclosed(text: str, filename: str) -> RecycleSyntaxError:
         for form, follower in found:
             first.setdefault(form, follower)
         # each candidate re-reads the whole text twice: at most about 8 MB read for a large file
-        for form, follower in list(first.items())[-max(1, min(40, 4_000_000 // max(1, len(text)))):]:
-            fixed = text[:follower[2]] + ")" + text[follower[2]:]
+        for form, follower in list(first.items())[-max(1, min(40, 4_000_000 // max(1, len(text)))) :]:
+            fixed = text[: follower[2]] + ")" + text[follower[2] :]
             score = (_misaligned(fixed), len(_dedents(fixed, 1000)))
             if best is None or score < best[0]:
                 best = (score, form, follower)
@@ -254,8 +255,10 @@ def _unclosed(text: str, filename: str) -> RecycleSyntaxError:
     if len(open_) == 1:
         advice = "add ')' at the end of the file"
     else:
-        advice = (f"{len(open_)} forms are left open, this one and {len(open_) - 1} inside it: add ')' at the end "
-                  "of the file and where each of the others ends")
+        advice = (
+            f"{len(open_)} forms are left open, this one and {len(open_) - 1} inside it: add ')' at the end "
+            "of the file and where each of the others ends"
+        )
     return RecycleSyntaxError(f"{what} is never closed: {advice}", Span(filename, line, col, line, col + 1), text)
 
 
@@ -265,29 +268,34 @@ def _not_closed(text: str, filename: str, form: tuple, follower: tuple) -> Recyc
     line, col, _, at = form
     head = _HEAD.match(text, at).group(1)  # type: ignore[union-attr]  # _HEAD matches anywhere (its group may be empty)
     what = f"the ({head} ...)" if head else "the form"
-    outer = re.search(r"\(\s*([A-Za-z][A-Za-z0-9_]*)\s*$", text[text.rfind("\n", 0, at) + 1:at])
+    outer = re.search(r"\(\s*([A-Za-z][A-Za-z0-9_]*)\s*$", text[text.rfind("\n", 0, at) + 1 : at])
     if not head and outer:  # the list of a (choice ( or (do (
         what = f"the '(' of ({outer.group(1)} ("
-    follow = text[follower[2]:].split(None, 1)[0]
+    follow = text[follower[2] :].split(None, 1)[0]
     if follow.startswith("("):
         follow = "(" + (_HEAD.match(text, follower[2]).group(1) or "") + " ..."  # type: ignore[union-attr]
     return RecycleSyntaxError(
         f"{what} opened on line {line} is never closed: add its ')' before line {follower[0]}, whose "
-        f"{follow} is indented as outside it", Span(filename, line, col, line, col + 1), text)
+        f"{follow} is indented as outside it",
+        Span(filename, line, col, line, col + 1),
+        text,
+    )
 
 
 def decode_source(data: bytes, filename: str) -> str:
     """Bytes of a .rcy file to text: UTF-8, an optional byte-order mark dropped."""
     if len(data) > MAX_SOURCE_BYTES:
-        raise RecycleSyntaxError(f"the file is larger than the limit of {MAX_SOURCE_BYTES:,} bytes",
-                                 Span(filename, 1, 1, 1, 1))
+        raise RecycleSyntaxError(
+            f"the file is larger than the limit of {MAX_SOURCE_BYTES:,} bytes", Span(filename, 1, 1, 1, 1)
+        )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         before = data[: exc.start].decode("utf-8")  # valid up to the first bad byte
         line, col = position(before, len(before))
-        raise RecycleSyntaxError(f"the file is not UTF-8 text (byte 0x{data[exc.start]:02x})",
-                                 Span(filename, line, col, line, col + 1)) from None
+        raise RecycleSyntaxError(
+            f"the file is not UTF-8 text (byte 0x{data[exc.start]:02x})", Span(filename, line, col, line, col + 1)
+        ) from None
     return text.removeprefix("\ufeff")
 
 
@@ -306,7 +314,7 @@ class _ToAst(Transformer):
     def comment(self, tok):
         """Lark's lexer callback for every (ignored) comment: keep the structured ones."""
         if tok.startswith(NOTE_PREFIX):
-            self.notes.append((self._span(tok), str(tok)[len(NOTE_PREFIX):]))
+            self.notes.append((self._span(tok), str(tok)[len(NOTE_PREFIX) :]))
         return tok
 
     def _span(self, tok) -> Span:
@@ -347,8 +355,10 @@ class _ToAst(Transformer):
         return SList(items, span)
 
     def start(self, children):
-        return (tuple(c for c in children if not isinstance(c, Token)),
-                [self._span(c) for c in children if isinstance(c, Token)])
+        return (
+            tuple(c for c in children if not isinstance(c, Token)),
+            [self._span(c) for c in children if isinstance(c, Token)],
+        )
 
 
 _LOCATION_KINDS = frozenset({"vloc", "iloc", "hloc", "oloc", "mem"})  # values.KINDS
@@ -377,9 +387,20 @@ def _parser():
     """Lark's LALR parser of ``grammar.lark``, built once per process (about 20 ms)."""
     if not _PARSER:
         to_ast = _ToAst()
-        _PARSER.append((Lark.open("grammar.lark", rel_to=__file__, parser="lalr", lexer="basic",
-                                  transformer=to_ast, maybe_placeholders=False,
-                                  lexer_callbacks={"COMMENT": to_ast.comment}), to_ast))
+        _PARSER.append(
+            (
+                Lark.open(
+                    "grammar.lark",
+                    rel_to=__file__,
+                    parser="lalr",
+                    lexer="basic",
+                    transformer=to_ast,
+                    maybe_placeholders=False,
+                    lexer_callbacks={"COMMENT": to_ast.comment},
+                ),
+                to_ast,
+            )
+        )
     return _PARSER[0]
 
 
@@ -397,16 +418,26 @@ def _lark_read(text: str, filename: str):
         too_large, notes = to_ast.too_large, tuple(to_ast.notes)
     if too_large:
         t = too_large[0]
-        raise RecycleSyntaxError(f"the integer {t[:24]}{'...' if len(t) > 24 else ''} is beyond 64 bits "
-                                 f"(at most {MAX_LITERAL})", Span(filename, t.line, t.column, t.end_line,
-                                                                  t.end_column), text)
+        raise RecycleSyntaxError(
+            f"the integer {t[:24]}{'...' if len(t) > 24 else ''} is beyond 64 bits (at most {MAX_LITERAL})",
+            Span(filename, t.line, t.column, t.end_line, t.end_column),
+            text,
+        )
     return forms, strays, notes
 
 
 # Lark's terminals (grammar.lark) in words
 _TOKEN_WORDS = {
-    "RPAR": "')'", "LPAR": "'('", "INT": "an integer", "VAR": "a 'VARIABLE", "SYMBOL": "a keyword or NAME",
-    "OP": "an operator", "COMMA": "','", "COLON": "':'", "DOTDOT": "'..'", "$END": "the end of the file",
+    "RPAR": "')'",
+    "LPAR": "'('",
+    "INT": "an integer",
+    "VAR": "a 'VARIABLE",
+    "SYMBOL": "a keyword or NAME",
+    "OP": "an operator",
+    "COMMA": "','",
+    "COLON": "':'",
+    "DOTDOT": "'..'",
+    "$END": "the end of the file",
 }
 
 
@@ -463,15 +494,22 @@ def parse_text(text: str, filename: str = "<string>") -> SourceFile:
         warnings.append(f"{filename}:{t.line}:{t.column}: warning: {len(strays)} stray ')' after the game form ignored")
     if not forms:
         raise RecycleSyntaxError("the file holds no game: expected '(game ...)'", Span(filename, 1, 1, 1, 1), text)
-    if len(forms) > 1 and isinstance(forms[0], SList) and forms[0].head == "game" \
-            and isinstance(forms[1], SList) and forms[1].head in _GAME_PARTS:
+    if (
+        len(forms) > 1
+        and isinstance(forms[0], SList)
+        and forms[0].head == "game"
+        and isinstance(forms[1], SList)
+        and forms[1].head in _GAME_PARTS
+    ):
         # one ')' too many inside the game closed it early: the rest of the game is left outside
         g, rest = forms[0].span, forms[1]
         outside = f"({rest.head} ...) at {rest.span.line}:{rest.span.column}"
         if strays:
             where = strays[0]
-            msg = (f"this ')' closes nothing: one ')' too many earlier closed (game ...) at "
-                   f"{g.end_line}:{g.end_column - 1}, leaving {outside} outside the game")
+            msg = (
+                f"this ')' closes nothing: one ')' too many earlier closed (game ...) at "
+                f"{g.end_line}:{g.end_column - 1}, leaving {outside} outside the game"
+            )
         else:
             where = Span(filename, g.end_line, g.end_column - 1, g.end_line, g.end_column)
             msg = f"this ')' closes (game ...) too early, leaving {outside} outside the game: one ')' too many?"
@@ -484,8 +522,12 @@ def parse_text(text: str, filename: str = "<string>") -> SourceFile:
 
 def _os_reason(exc: OSError) -> str:
     """Why a file could not be read, in a few words ("no such file")."""
-    reasons = {errno.ENOENT: "no such file", errno.EACCES: "permission denied", errno.EISDIR: "it is a folder",
-               errno.ENOTDIR: "no such file (a part of the path is not a folder)"}
+    reasons = {
+        errno.ENOENT: "no such file",
+        errno.EACCES: "permission denied",
+        errno.EISDIR: "it is a folder",
+        errno.ENOTDIR: "no such file (a part of the path is not a folder)",
+    }
     return reasons.get(exc.errno) or (exc.strerror or str(exc)).lower()  # type: ignore[arg-type]  # None is simply not a key
 
 
@@ -512,8 +554,9 @@ def read_source(path: str | Path) -> bytes:
             what = "it is a folder" if stat.S_ISDIR(st.st_mode) else "it is not a regular file"
             raise RecycleFileError(f"cannot read {path}: {what} (a game is a .rcy text file)")
         if st.st_size > MAX_SOURCE_BYTES:
-            raise RecycleFileError(f"cannot read {path}: the file has {st.st_size:,} bytes, more than the "
-                                     f"limit of {MAX_SOURCE_BYTES:,}")
+            raise RecycleFileError(
+                f"cannot read {path}: the file has {st.st_size:,} bytes, more than the limit of {MAX_SOURCE_BYTES:,}"
+            )
         with os.fdopen(fd, "rb", closefd=False) as f:
             data = f.read(MAX_SOURCE_BYTES + 1)  # the file may have grown since
     except OSError as exc:

@@ -13,5 +13,14 @@ from .report import Report, report
 from .run import CampaignProgress, CampaignRun, run_campaign
 from .store import StoreError
 
-__all__ = ["Plan", "PlanError", "chunk_seed", "run_campaign", "CampaignRun", "CampaignProgress", "report", "Report",
-           "StoreError"]
+__all__ = [
+    "Plan",
+    "PlanError",
+    "chunk_seed",
+    "run_campaign",
+    "CampaignRun",
+    "CampaignProgress",
+    "report",
+    "Report",
+    "StoreError",
+]

@@ -17,9 +17,24 @@ from pathlib import Path
 CANARY = "CANARY-s3cr3t-9f8e7d"  # the text of a "private" file that a database must never get to show
 GAME = Path(__file__).resolve().parents[3] / "games" / "schwimmen.rcy"
 BASE_PLAN = {"seed": 7, "games": 4, "chunk": 2}
-HOSTILE_TEXT = ["$\\frac$", "a$b$c$", "\x1b]0;title\x07", "\u202e", "x" * 5000, "", " ", "\x00", "../../etc/passwd",
-                "/etc/passwd", "schwimmen.rcy\n", "'; DROP TABLE games; --", "\ud800", "名前", "%s%n"]
-HOSTILE_NUMBERS = [0, -1, 1, 2**62, -2**62, 2**63, 10**9, 10**12, 10**15, 10**30, 3, 1000, 1.5, float("inf"), True]
+HOSTILE_TEXT = [
+    "$\\frac$",
+    "a$b$c$",
+    "\x1b]0;title\x07",
+    "\u202e",
+    "x" * 5000,
+    "",
+    " ",
+    "\x00",
+    "../../etc/passwd",
+    "/etc/passwd",
+    "schwimmen.rcy\n",
+    "'; DROP TABLE games; --",
+    "\ud800",
+    "名前",
+    "%s%n",
+]
+HOSTILE_NUMBERS = [0, -1, 1, 2**62, -(2**62), 2**63, 10**9, 10**12, 10**15, 10**30, 3, 1000, 1.5, float("inf"), True]
 
 
 class Leak(AssertionError):
@@ -27,6 +42,7 @@ class Leak(AssertionError):
 
 
 # -- plans ---------------------------------------------------------------------------------------
+
 
 def _value(rng: random.Random):
     kind = rng.randrange(6)
@@ -62,14 +78,17 @@ def plan_input(i: int, seed: int = 0) -> str:
     rng = random.Random(seed * 2**32 + i)
     if rng.random() < 0.5:  # a plan that runs, with hostile names (they reach the tables and plots)
         name, lineup, game = (rng.choice(HOSTILE_TEXT[:4] + HOSTILE_TEXT[11:] + ["n"]) for _ in range(3))
-        return (f"seed = {rng.randrange(100)}\ngames = {rng.randrange(1, 9)}\nchunk = {rng.randrange(1, 5)}\n"
-                f"name = {_toml(name)}\n[[game]]\nfile = \"schwimmen.rcy\"\nname = {_toml(game)}\n[game.vary]\n"
-                f"NUMP = {_toml(rng.choice([[5], [5, 3], [3, 4]]))}\n[[lineup]]\nname = {_toml(lineup)}\n"
-                f"players = {_toml(rng.choice(['random', 'greedy,random']))}\n")
+        return (
+            f"seed = {rng.randrange(100)}\ngames = {rng.randrange(1, 9)}\nchunk = {rng.randrange(1, 5)}\n"
+            f'name = {_toml(name)}\n[[game]]\nfile = "schwimmen.rcy"\nname = {_toml(game)}\n[game.vary]\n'
+            f"NUMP = {_toml(rng.choice([[5], [5, 3], [3, 4]]))}\n[[lineup]]\nname = {_toml(lineup)}\n"
+            f"players = {_toml(rng.choice(['random', 'greedy,random']))}\n"
+        )
     top = dict(BASE_PLAN)
     for _ in range(rng.randrange(4)):
-        top[rng.choice(["seed", "games", "chunk", "max_steps", "max_work", "heuristics", "name", "extra"])] = \
-            _value(rng)
+        top[rng.choice(["seed", "games", "chunk", "max_steps", "max_work", "heuristics", "name", "extra"])] = _value(
+            rng
+        )
     lines = [f"{k} = {_toml(v)}" for k, v in top.items()]
     for _ in range(rng.choice([0, 1, 1, 2, 120])):
         game = {"file": rng.choice(["schwimmen.rcy"] * 4 + HOSTILE_TEXT + ["link.rcy", "sub/../schwimmen.rcy"])}
@@ -89,7 +108,7 @@ def plan_input(i: int, seed: int = 0) -> str:
     text = "\n".join(lines) + "\n"
     if rng.random() < 0.1:  # broken TOML: cut or spliced
         cut = rng.randrange(len(text))
-        text = text[:cut] + rng.choice(["", "[[", "\"", "= =", "\x00"]) + text[cut + rng.randrange(8):]
+        text = text[:cut] + rng.choice(["", "[[", '"', "= =", "\x00"]) + text[cut + rng.randrange(8) :]
     return text
 
 
@@ -128,14 +147,19 @@ def exercise_plan(text: str, folder) -> str:
 
 # -- databases -----------------------------------------------------------------------------------
 
+
 def database_edits(i: int, seed: int, canary: Path) -> tuple[list[str], bytes | None]:
     """``(SQL statements, byte damage)`` of database number ``i``: SQL run on a valid campaign
     database (views and macros reading ``canary``, rows with hostile values, tables changed),
     and sometimes bytes written over the file afterwards (``(offset, bytes)`` as a JSON list)."""
     rng = random.Random(seed * 2**32 + i)
     folder = canary.parent
-    readers = [f"read_text('{canary}')", f"glob('{folder}/*')", f"read_csv('{canary}', header = false)",
-               "range(100000000000)"]
+    readers = [
+        f"read_text('{canary}')",
+        f"glob('{folder}/*')",
+        f"read_csv('{canary}', header = false)",
+        "range(100000000000)",
+    ]
     column = {"read_text": "content", "glob": "file", "read_csv": "column0", "range": "range"}
     edits = []
     for _ in range(rng.randrange(1, 4)):
@@ -145,32 +169,77 @@ def database_edits(i: int, seed: int, canary: Path) -> tuple[list[str], bytes | 
         if kind == 0:
             table = rng.choice(["plan", "cells", "chunks", "games"])
             if table == "plan":
-                edits += ["DROP TABLE plan", (f"CREATE VIEW plan AS SELECT 'name' AS key, {col}::TEXT AS value "
-                                              f"FROM {reader}")]
+                edits += [
+                    "DROP TABLE plan",
+                    (f"CREATE VIEW plan AS SELECT 'name' AS key, {col}::TEXT AS value FROM {reader}"),
+                ]
             else:
                 edits.append(f"CREATE VIEW v{rng.randrange(99)} AS SELECT * FROM {reader}")
         elif kind == 1:
             name = rng.choice(["duckdb_tables", "duckdb_views", "duckdb_functions", "len", "avg", "m"])
             edits.append(f"CREATE OR REPLACE MACRO {name}() AS TABLE SELECT {col} FROM {reader}")
         elif kind == 2:
-            table, col2 = rng.choice([("cells", "nplayers"), ("cells", "settings"), ("cells", "chunks"),
-                                      ("cells", "scoring"), ("cells", "game"), ("games", "winners"),
-                                      ("games", "scores"), ("games", "settled_at"), ("games", "idx"),
-                                      ("games", "stopped_by"), ("games", "decisions"), ("games", "winner_gap"),
-                                      ("chunks", "status"), ("chunks", "error"), ("plan", "value")])
-            value = rng.choice(["NULL", "-1", "2147483647", "'nan'::DOUBLE", "'inf'::DOUBLE", "'{bad json'",
-                                "[99]", "[]", "[0, 0]", "repeat('x', 100000)", "'$\\frac$'", "'\x1b[31m'"])
+            table, col2 = rng.choice(
+                [
+                    ("cells", "nplayers"),
+                    ("cells", "settings"),
+                    ("cells", "chunks"),
+                    ("cells", "scoring"),
+                    ("cells", "game"),
+                    ("games", "winners"),
+                    ("games", "scores"),
+                    ("games", "settled_at"),
+                    ("games", "idx"),
+                    ("games", "stopped_by"),
+                    ("games", "decisions"),
+                    ("games", "winner_gap"),
+                    ("chunks", "status"),
+                    ("chunks", "error"),
+                    ("plan", "value"),
+                ]
+            )
+            value = rng.choice(
+                [
+                    "NULL",
+                    "-1",
+                    "2147483647",
+                    "'nan'::DOUBLE",
+                    "'inf'::DOUBLE",
+                    "'{bad json'",
+                    "[99]",
+                    "[]",
+                    "[0, 0]",
+                    "repeat('x', 100000)",
+                    "'$\\frac$'",
+                    "'\x1b[31m'",
+                ]
+            )
             edits.append(f"UPDATE {table} SET {col2} = {value}")
         elif kind == 3:
-            edits.append(rng.choice([("INSERT INTO games (game, variant, lineup, chunk, idx, seed) "
-                                      "VALUES ('nosuch', 'baseline', 'r', 0, 0, 0)"),
-                                     "INSERT INTO plan VALUES ('toml', repeat('y', 2000000))",
-                                     ("INSERT INTO cells SELECT 'g' || i, 'v', 'l', true, '[]', 'random', 64, 'max', "
-                                      "100000, 1000000000 FROM range(20000) t(i)")]))
+            edits.append(
+                rng.choice(
+                    [
+                        (
+                            "INSERT INTO games (game, variant, lineup, chunk, idx, seed) "
+                            "VALUES ('nosuch', 'baseline', 'r', 0, 0, 0)"
+                        ),
+                        "INSERT INTO plan VALUES ('toml', repeat('y', 2000000))",
+                        (
+                            "INSERT INTO cells SELECT 'g' || i, 'v', 'l', true, '[]', 'random', 64, 'max', "
+                            "100000, 1000000000 FROM range(20000) t(i)"
+                        ),
+                    ]
+                )
+            )
         elif kind == 4:
-            edits += rng.choice([["DROP TABLE chunks"], ["CREATE TABLE extra (x INTEGER)"],
-                                 ["ALTER TABLE games ADD COLUMN z INTEGER"],
-                                 ["ALTER TABLE cells DROP COLUMN settings"]])
+            edits += rng.choice(
+                [
+                    ["DROP TABLE chunks"],
+                    ["CREATE TABLE extra (x INTEGER)"],
+                    ["ALTER TABLE games ADD COLUMN z INTEGER"],
+                    ["ALTER TABLE cells DROP COLUMN settings"],
+                ]
+            )
         elif kind == 5:
             edits.append("CREATE SEQUENCE s START 1")
         else:
@@ -227,7 +296,9 @@ def template_database(folder: Path) -> Path:
 
     folder = Path(folder)
     shutil.copy(GAME, folder / "schwimmen.rcy")
-    (folder / "t.toml").write_text('seed = 1\ngames = 4\nchunk = 2\n[[game]]\nfile = "schwimmen.rcy"\n'
-                                   '[game.vary]\nNUMP = [5, 3]\n[[lineup]]\nname = "r"\nplayers = "random"\n')
+    (folder / "t.toml").write_text(
+        'seed = 1\ngames = 4\nchunk = 2\n[[game]]\nfile = "schwimmen.rcy"\n'
+        '[game.vary]\nNUMP = [5, 3]\n[[lineup]]\nname = "r"\nplayers = "random"\n'
+    )
     run_campaign(folder / "t.toml", folder / "t.duckdb")
     return folder / "t.duckdb"

@@ -15,8 +15,22 @@ import socket
 import time
 from dataclasses import dataclass, field
 
-COLUMNS = ("idx", "seed", "scores", "winners", "decisions", "choices", "options", "rounds", "steps", "stopped_by",
-           "lead_changes", "settled_at", "winner_gap", "final_spread")
+COLUMNS = (
+    "idx",
+    "seed",
+    "scores",
+    "winners",
+    "decisions",
+    "choices",
+    "options",
+    "rounds",
+    "steps",
+    "stopped_by",
+    "lead_changes",
+    "settled_at",
+    "winner_gap",
+    "final_spread",
+)
 
 
 @dataclass(frozen=True)
@@ -49,9 +63,23 @@ class ChunkTask:
         campaigns that share a Dask cluster never share a task key (``dask_key``)."""
         from ...version import __version__
 
-        body = [__version__, self.game, self.variant, self.lineup, self.chunk, self.seed, self.first, self.n,
-                self.file, hashlib.sha256(self.text.encode("utf-8", "surrogatepass")).hexdigest(),
-                repr(self.settings), self.players, self.max_steps, self.max_work, self.heuristics]
+        body = [
+            __version__,
+            self.game,
+            self.variant,
+            self.lineup,
+            self.chunk,
+            self.seed,
+            self.first,
+            self.n,
+            self.file,
+            hashlib.sha256(self.text.encode("utf-8", "surrogatepass")).hexdigest(),
+            repr(self.settings),
+            self.players,
+            self.max_steps,
+            self.max_work,
+            self.heuristics,
+        ]
         return hashlib.sha256(json.dumps(body).encode()).hexdigest()
 
     @property
@@ -149,8 +177,9 @@ def mismatch(task: ChunkTask, res) -> str | None:
 
     if set(cols) != set(COLUMNS) or any(not isinstance(cols[c], list) or len(cols[c]) != task.n for c in COLUMNS):
         return f"the result does not hold the {task.n} games of the chunk"
-    if cols["idx"] != list(range(task.first, task.first + task.n)) or \
-            cols["seed"] != [rollout_seed(task.seed, k) for k in range(task.n)]:
+    if cols["idx"] != list(range(task.first, task.first + task.n)) or cols["seed"] != [
+        rollout_seed(task.seed, k) for k in range(task.n)
+    ]:
         return "the result's games are not the chunk's (indexes or seeds differ)"
     return None
 
@@ -178,11 +207,23 @@ def play_one(game, players: str, seed: int, max_steps: int, heuristics: bool) ->
             scores = list(s.scores)
             best = max(scores) if game.scoring_max else min(scores)
             winners = [p for p, v in enumerate(scores) if v == best]
-            return {"scores": scores, "winners": winners, "decisions": s.decisions, "options": s.options_total,
-                    "rounds": s.rounds, "steps": s.steps}
+            return {
+                "scores": scores,
+                "winners": winners,
+                "decisions": s.decisions,
+                "options": s.options_total,
+                "rounds": s.rounds,
+                "steps": s.steps,
+            }
         r = game.play(pl, seed=seed, max_steps=max_steps)
-        return {"scores": list(r.scores), "winners": list(r.winners), "decisions": r.decisions,
-                "options": r.options_total, "rounds": r.state.rounds, "steps": r.state.steps}
+        return {
+            "scores": list(r.scores),
+            "winners": list(r.winners),
+            "decisions": r.decisions,
+            "options": r.options_total,
+            "rounds": r.state.rounds,
+            "steps": r.state.steps,
+        }
     from ..analysis import _scoring_draws, game_heuristics, score_now
 
     draws = _scoring_draws(game)
@@ -194,9 +235,16 @@ def play_one(game, players: str, seed: int, max_steps: int, heuristics: bool) ->
 
     r = game.play(pl, seed=seed, max_steps=max_steps, on_decision=on_decision)
     h = game_heuristics({"trace": trace, "final": r.scores, "winners": r.winners}, game.scoring_max)
-    row = {"scores": list(r.scores), "winners": list(r.winners), "decisions": len(options),
-           "choices": sum(1 for o in options if o > 1), "options": sum(options), "rounds": r.state.rounds,
-           "steps": r.state.steps, "final_spread": h["final_spread"]}
+    row = {
+        "scores": list(r.scores),
+        "winners": list(r.winners),
+        "decisions": len(options),
+        "choices": sum(1 for o in options if o > 1),
+        "options": sum(options),
+        "rounds": r.state.rounds,
+        "steps": r.state.steps,
+        "final_spread": h["final_spread"],
+    }
     if score_moved(trace):
         row.update(lead_changes=h["lead_changes"], settled_at=h["settled_at"], winner_gap=h["winner_gap"])
     return row

@@ -11,7 +11,8 @@ MEANS = [
     ("drama", "winner_gap / nullif(scale, 0)", "drama (winner's worst deficit / mean final spread)"),
 ]
 # (name, SQL condition, the column that must be known, label)
-RATES = [("ties", "len(winners) > 1", "winners", "ties for first"),
-         ("comebacks", "winner_gap > 0", "winner_gap", "comebacks (the winner was behind)")]
-COMPARED = ["win_rate", "ties", "fairness", "decisions", "rounds", "branching", "lead_changes", "decisiveness",
-            "drama"]
+RATES = [
+    ("ties", "len(winners) > 1", "winners", "ties for first"),
+    ("comebacks", "winner_gap > 0", "winner_gap", "comebacks (the winner was behind)"),
+]
+COMPARED = ["win_rate", "ties", "fairness", "decisions", "rounds", "branching", "lead_changes", "decisiveness", "drama"]

@@ -108,13 +108,22 @@ class Plan:
             raise PlanError(f"the plan is not valid TOML: {exc}") from None
         unknown = sorted(set(d) - TOP_KEYS)
         if unknown:
-            raise PlanError(f"unknown key{'s' if len(unknown) > 1 else ''} in the plan: {', '.join(unknown)} "
-                            f"(known: {', '.join(sorted(TOP_KEYS))})")
-        plan = cls(seed=_int(d, "seed", 0, -2**62, 2**62), games_per_cell=_int(d, "games", None, 1, MAX_GAMES),
-                   chunk=_int(d, "chunk", 1000, 1, MAX_CHUNK), games=[], lineups=[],
-                   max_steps=_int(d, "max_steps", 100_000, 1, 10**12),
-                   max_work=_int(d, "max_work", None, 1, 10**15), heuristics=_bool(d, "heuristics", True),
-                   name=_name(d, default_name), source=text)
+            raise PlanError(
+                f"unknown key{'s' if len(unknown) > 1 else ''} in the plan: {', '.join(unknown)} "
+                f"(known: {', '.join(sorted(TOP_KEYS))})"
+            )
+        plan = cls(
+            seed=_int(d, "seed", 0, -(2**62), 2**62),
+            games_per_cell=_int(d, "games", None, 1, MAX_GAMES),
+            chunk=_int(d, "chunk", 1000, 1, MAX_CHUNK),
+            games=[],
+            lineups=[],
+            max_steps=_int(d, "max_steps", 100_000, 1, 10**12),
+            max_work=_int(d, "max_work", None, 1, 10**15),
+            heuristics=_bool(d, "heuristics", True),
+            name=_name(d, default_name),
+            source=text,
+        )
         tables = _tables(d, "game")
         if len(tables) > MAX_GAME_ENTRIES:
             raise PlanError(f"more than {MAX_GAME_ENTRIES} [[game]] tables")
@@ -139,9 +148,11 @@ class Plan:
             raise PlanError(f"the plan has {cells:,} cells (variants x line-ups); at most {MAX_CELLS:,}")
         chunks = cells * math.ceil(self.games_per_cell / self.chunk)
         if chunks > MAX_CHUNKS:
-            raise PlanError(f"the plan has {chunks:,} chunks ({cells:,} cells x {self.games_per_cell:,} games "
-                            f"/ chunk {self.chunk:,}); at most {MAX_CHUNKS:,}: make `chunk` larger or `games` "
-                            "smaller")
+            raise PlanError(
+                f"the plan has {chunks:,} chunks ({cells:,} cells x {self.games_per_cell:,} games "
+                f"/ chunk {self.chunk:,}); at most {MAX_CHUNKS:,}: make `chunk` larger or `games` "
+                "smaller"
+            )
 
     # -- the cells and chunks ----------------------------------------------------------------
     def variants(self, game: GameEntry) -> list[Variant]:
@@ -166,10 +177,16 @@ class Plan:
     def identity(self) -> str:
         """A digest of everything that decides the games (not the plan's comments or layout):
         a campaign resumed with another plan is refused."""
-        body = {"seed": self.seed, "games": self.games_per_cell, "chunk": self.chunk, "max_steps": self.max_steps,
-                "max_work": self.max_work, "heuristics": self.heuristics,
-                "game": [[g.name, hashlib.sha256(g.text.encode()).hexdigest(), repr(g.vary)] for g in self.games],
-                "lineup": [[x.name, x.players] for x in self.lineups]}
+        body = {
+            "seed": self.seed,
+            "games": self.games_per_cell,
+            "chunk": self.chunk,
+            "max_steps": self.max_steps,
+            "max_work": self.max_work,
+            "heuristics": self.heuristics,
+            "game": [[g.name, hashlib.sha256(g.text.encode()).hexdigest(), repr(g.vary)] for g in self.games],
+            "lineup": [[x.name, x.players] for x in self.lineups],
+        }
         return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
 
 
@@ -229,7 +246,7 @@ def _lineup(x: dict) -> Lineup:
     if not isinstance(name, str) or not name.strip() or len(name) > 100:
         raise PlanError("every [[lineup]] needs a `name` (text, up to 100 characters)")
     if not isinstance(players, str) or not players.strip() or len(players) > 1000:
-        raise PlanError(f"the line-up {name!r} needs `players` like \"ismcts:100,random\"")
+        raise PlanError(f'the line-up {name!r} needs `players` like "ismcts:100,random"')
     from ...players import make_player
 
     for spec in players.split(","):
@@ -250,7 +267,7 @@ def _game(x: dict, folder: Path) -> GameEntry:
         raise PlanError(f"unknown key in a [[game]]: {', '.join(extra)} (known: file, name, vary)")
     file = x.get("file")
     if not isinstance(file, str) or not file:
-        raise PlanError("every [[game]] needs `file = \"PATH\"` (relative to the plan's folder)")
+        raise PlanError('every [[game]] needs `file = "PATH"` (relative to the plan\'s folder)')
     rel = Path(file)
     if rel.is_absolute() or rel.drive:
         raise PlanError(f"the game file {file!r} must be named relative to the plan's folder")
@@ -303,8 +320,11 @@ def variant_source(game: GameEntry, settings: tuple):
     from ...lang.syntax.reader import parse_text
 
     source = parse_text(game.text, game.file)
-    consts = {k: (list(v) if isinstance(v, tuple) else v) for k, v in settings
-              if k != PLAYERS_KEY and not k.startswith(POINTS_PREFIX)}
+    consts = {
+        k: (list(v) if isinstance(v, tuple) else v)
+        for k, v in settings
+        if k != PLAYERS_KEY and not k.startswith(POINTS_PREFIX)
+    }
     try:
         if consts:
             source = with_constants(source, consts)
@@ -312,7 +332,7 @@ def variant_source(game: GameEntry, settings: tuple):
             if k.startswith(POINTS_PREFIX):
                 if not isinstance(v, str):
                     raise ValueError(f"{k}: give the awards as RECYCLE text in a string")
-                source = with_points(source, k[len(POINTS_PREFIX):].strip(), v)
+                source = with_points(source, k[len(POINTS_PREFIX) :].strip(), v)
         for k, v in settings:
             if k == PLAYERS_KEY:
                 if isinstance(v, bool) or not isinstance(v, int):

@@ -84,10 +84,19 @@ class Report:
     chunks_done: int
 
     def to_dict(self) -> dict:
-        return {"name": self.name, "db": self.db, "plan": self.plan, "chunks_total": self.chunks_total,
-                "chunks_done": self.chunks_done, "complete": self.chunks_done == self.chunks_total,
-                "cells": [asdict(c) for c in self.cells], "comparisons": [asdict(c) for c in self.comparisons],
-                "failures": [list(f) for f in self.failures], "alpha": ALPHA, "correction": "holm"}
+        return {
+            "name": self.name,
+            "db": self.db,
+            "plan": self.plan,
+            "chunks_total": self.chunks_total,
+            "chunks_done": self.chunks_done,
+            "complete": self.chunks_done == self.chunks_total,
+            "cells": [asdict(c) for c in self.cells],
+            "comparisons": [asdict(c) for c in self.comparisons],
+            "failures": [list(f) for f in self.failures],
+            "alpha": ALPHA,
+            "correction": "holm",
+        }
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), default=_num)
@@ -129,8 +138,10 @@ def report(db) -> Report:
         return _report(con, str(db))
     except (duckdb.Error, KeyError, ValueError, TypeError, ArithmeticError) as exc:
         # a last guard: what check_rows lets through must still end in a message
-        raise StoreError(f"{db} is not a valid campaign database: {type(exc).__name__}: "
-                         f"{str(exc).splitlines()[0][:200] if str(exc) else ''}") from None
+        raise StoreError(
+            f"{db} is not a valid campaign database: {type(exc).__name__}: "
+            f"{str(exc).splitlines()[0][:200] if str(exc) else ''}"
+        ) from None
     finally:
         con.close()
 
@@ -139,17 +150,21 @@ def _report(con, db: str) -> Report:
     plan = store.plan_rows(con)
     cells = {}
     for g, v, ln, base, settings, players, nplayers, _scoring, _nch, _ng in con.execute(
-            "SELECT * FROM cells ORDER BY rowid").fetchall():
+        "SELECT * FROM cells ORDER BY rowid"
+    ).fetchall():
         cells[(g, v, ln)] = CellReport(g, v, ln, bool(base), players, nplayers, json.loads(settings), 0, 0, {}, 0)
     for g, v, ln, n, fin in con.execute(
-            "SELECT game, variant, lineup, count(*), count(*) FILTER (stopped_by IS NULL) FROM games "
-            "GROUP BY ALL").fetchall():
+        "SELECT game, variant, lineup, count(*), count(*) FILTER (stopped_by IS NULL) FROM games GROUP BY ALL"
+    ).fetchall():
         cells[(g, v, ln)].games, cells[(g, v, ln)].finished = n, fin
-    for g, v, ln, why, n in con.execute("SELECT game, variant, lineup, stopped_by, count(*) FROM games "
-                                        "WHERE stopped_by IS NOT NULL GROUP BY ALL ORDER BY ALL").fetchall():
+    for g, v, ln, why, n in con.execute(
+        "SELECT game, variant, lineup, stopped_by, count(*) FROM games "
+        "WHERE stopped_by IS NOT NULL GROUP BY ALL ORDER BY ALL"
+    ).fetchall():
         cells[(g, v, ln)].stopped[why] = n
-    failures = con.execute("SELECT game, variant, lineup, chunk, error FROM chunks WHERE status = 'failed' "
-                           "ORDER BY ALL").fetchall()
+    failures = con.execute(
+        "SELECT game, variant, lineup, chunk, error FROM chunks WHERE status = 'failed' ORDER BY ALL"
+    ).fetchall()
     for g, v, ln, *_ in failures:
         cells[(g, v, ln)].chunks_failed += 1
     chunks_done = con.execute("SELECT count(*) FROM chunks").fetchone()[0]
@@ -159,8 +174,16 @@ def _report(con, db: str) -> Report:
     comps = _compare(list(cells.values()))
     info = {k: int(plan[k]) for k in ("seed", "games", "chunk") if k in plan}
     info["heuristics"] = plan.get("heuristics") == "true"
-    return Report(plan.get("name", "campaign"), db, info, list(cells.values()), comps,
-                  [tuple(f) for f in failures], int(chunks_total), int(chunks_done))
+    return Report(
+        plan.get("name", "campaign"),
+        db,
+        info,
+        list(cells.values()),
+        comps,
+        [tuple(f) for f in failures],
+        int(chunks_total),
+        int(chunks_done),
+    )
 
 
 FINISHED = "FROM games WHERE stopped_by IS NULL"
@@ -169,8 +192,9 @@ FINISHED = "FROM games WHERE stopped_by IS NULL"
 def _seats(con, cells: dict) -> None:
     wins = {}
     for g, v, ln, seat, n, share in con.execute(
-            f"SELECT game, variant, lineup, w, count(*), sum(1.0 / len(winners)) FROM "
-            f"(SELECT game, variant, lineup, winners, unnest(winners) AS w {FINISHED}) GROUP BY ALL").fetchall():
+        f"SELECT game, variant, lineup, w, count(*), sum(1.0 / len(winners)) FROM "
+        f"(SELECT game, variant, lineup, winners, unnest(winners) AS w {FINISHED}) GROUP BY ALL"
+    ).fetchall():
         wins[(g, v, ln, seat)] = (n, float(share))
     for key, c in cells.items():
         N = c.finished
@@ -187,36 +211,44 @@ def _seats(con, cells: dict) -> None:
             spread = rates[a] - rates[b]
             # the two seats' rates are of the same games: Var(p_a - p_b) = (p_a + p_b - (p_a - p_b)²)/N
             # when no game has both among the winners (ties make this an approximation)
-            se = math.sqrt(max(rates[a] + rates[b] - spread ** 2, 0.0) / N)
+            se = math.sqrt(max(rates[a] + rates[b] - spread**2, 0.0) / N)
             expected = N / c.nplayers
             chi2 = sum((x - expected) ** 2 / expected for x in shares)
-            c.fairness = {"win_rate_spread": Estimate(spread, max(0.0, spread - Z95 * se), spread + Z95 * se, N,
-                                                      sd=se * math.sqrt(N)),
-                          "best_seat": a, "worst_seat": b, "chi2": chi2, "df": c.nplayers - 1,
-                          "p_value": chi2_sf(chi2, c.nplayers - 1)}
+            c.fairness = {
+                "win_rate_spread": Estimate(
+                    spread, max(0.0, spread - Z95 * se), spread + Z95 * se, N, sd=se * math.sqrt(N)
+                ),
+                "best_seat": a,
+                "worst_seat": b,
+                "chi2": chi2,
+                "df": c.nplayers - 1,
+                "p_value": chi2_sf(chi2, c.nplayers - 1),
+            }
 
 
 def _measures(con, cells: dict) -> None:
     cols = ", ".join(f"count({e}), avg({e}), stddev_samp({e})" for _, e, _ in MEANS)
     rates = ", ".join(f"count(*) FILTER ({e}), count({known})" for _, e, known, _ in RATES)
-    sql = (f"WITH f AS (SELECT *, avg(final_spread) OVER (PARTITION BY game, variant, lineup) AS scale {FINISHED}) "
-           f"SELECT game, variant, lineup, {cols}, {rates}, sum(options), sum(decisions), var_samp(options), "
-           f"var_samp(decisions), covar_samp(options, decisions), count(*) FROM f GROUP BY ALL")
+    sql = (
+        f"WITH f AS (SELECT *, avg(final_spread) OVER (PARTITION BY game, variant, lineup) AS scale {FINISHED}) "
+        f"SELECT game, variant, lineup, {cols}, {rates}, sum(options), sum(decisions), var_samp(options), "
+        f"var_samp(decisions), covar_samp(options, decisions), count(*) FROM f GROUP BY ALL"
+    )
     for row in con.execute(sql).fetchall():
         c = cells[tuple(row[:3])]
         vals = row[3:]
         for j, (name, _, _) in enumerate(MEANS):
-            n, m, sd = vals[3 * j: 3 * j + 3]
+            n, m, sd = vals[3 * j : 3 * j + 3]
             if n:
                 lo, hi = mean_interval(float(m), sd, n)
                 c.measures[name] = Estimate(float(m), lo, hi, n, sd=None if sd is None else float(sd))
         base = 3 * len(MEANS)
         for j, (name, *_) in enumerate(RATES):
-            k, n = vals[base + 2 * j: base + 2 * j + 2]
+            k, n = vals[base + 2 * j : base + 2 * j + 2]
             if n:
                 lo, hi = wilson(k, n)
                 c.measures[name] = Estimate(k / n, lo, hi, n, k=k)
-        so, sdec, vo, vd, cov, n = vals[base + 2 * len(RATES):]
+        so, sdec, vo, vd, cov, n = vals[base + 2 * len(RATES) :]
         if sdec:
             r = so / sdec
             dbar = sdec / n
@@ -263,8 +295,23 @@ def _pair(c: CellReport, b: CellReport, against: str, reference: str) -> list:
             d = mean_diff(x.value, x.sd, x.n, y.value, y.sd, y.n)
         else:
             return
-        out.append(Comparison(c.game, c.lineup, c.variant, measure, y.value, x.value, d["diff"], d["ci"],
-                              d["effect"], d["effect_kind"], d["p"], against=against, reference=reference))
+        out.append(
+            Comparison(
+                c.game,
+                c.lineup,
+                c.variant,
+                measure,
+                y.value,
+                x.value,
+                d["diff"],
+                d["ci"],
+                d["effect"],
+                d["effect_kind"],
+                d["p"],
+                against=against,
+                reference=reference,
+            )
+        )
 
     if c.nplayers == b.nplayers:
         for s, (x, y) in enumerate(zip(c.win_rate, b.win_rate)):

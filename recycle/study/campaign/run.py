@@ -96,20 +96,50 @@ def prepare(plan: Plan) -> tuple[list[dict], list[ChunkTask]]:
         except ValueError as exc:
             raise PlanError(f"line-up {lineup.name!r} with {game.name} {variant.name}: {exc}") from None
         chunks = plan.chunks_of((game.name, variant.name, lineup.name))
-        cells.append({"game": game.name, "variant": variant.name, "lineup": lineup.name, "baseline": variant.baseline,
-                      "settings": [[k, list(v) if isinstance(v, tuple) else v] for k, v in variant.settings],
-                      "players": lineup.players, "nplayers": nplayers, "scoring": scoring, "chunks": len(chunks),
-                      "games": plan.games_per_cell})
+        cells.append(
+            {
+                "game": game.name,
+                "variant": variant.name,
+                "lineup": lineup.name,
+                "baseline": variant.baseline,
+                "settings": [[k, list(v) if isinstance(v, tuple) else v] for k, v in variant.settings],
+                "players": lineup.players,
+                "nplayers": nplayers,
+                "scoring": scoring,
+                "chunks": len(chunks),
+                "games": plan.games_per_cell,
+            }
+        )
         for c, first, n in chunks:
-            tasks.append(ChunkTask(game.name, variant.name, lineup.name, c,
-                                   chunk_seed(plan.seed, game.name, variant.name, lineup.name, c), first, n,
-                                   game.file, game.text, variant.settings, lineup.players, plan.max_steps,
-                                   plan.max_work, plan.heuristics))
+            tasks.append(
+                ChunkTask(
+                    game.name,
+                    variant.name,
+                    lineup.name,
+                    c,
+                    chunk_seed(plan.seed, game.name, variant.name, lineup.name, c),
+                    first,
+                    n,
+                    game.file,
+                    game.text,
+                    variant.settings,
+                    lineup.players,
+                    plan.max_steps,
+                    plan.max_work,
+                    plan.heuristics,
+                )
+            )
     return cells, tasks
 
 
-def run_campaign(plan: Plan | str | Path, db=None, scheduler: str | None = None, workers: int = 1,
-                 resume: bool = False, progress: Callable[[CampaignProgress], None] | None = None) -> CampaignRun:
+def run_campaign(
+    plan: Plan | str | Path,
+    db=None,
+    scheduler: str | None = None,
+    workers: int = 1,
+    resume: bool = False,
+    progress: Callable[[CampaignProgress], None] | None = None,
+) -> CampaignRun:
     """Run the plan's missing chunks and write them to the DuckDB file ``db`` (default: the
     plan's file with ``.duckdb``). ``scheduler``: the address of a Dask scheduler
     (``tcp://HOST:8786``) or a ``distributed.Client``; else ``workers`` local processes (1:
@@ -130,8 +160,9 @@ def run_campaign(plan: Plan | str | Path, db=None, scheduler: str | None = None,
         check_schema(con, db)  # a file with views or macros is not written to (they would run on resume)
         done = store.begin(con, plan, cells, resume)
         todo = [t for t in tasks if t.key not in done]
-        state = CampaignProgress(chunks_total=len(tasks), chunks_before=len(tasks) - len(todo),
-                                 games_total=sum(t.n for t in todo))
+        state = CampaignProgress(
+            chunks_total=len(tasks), chunks_before=len(tasks) - len(todo), games_total=sum(t.n for t in todo)
+        )
         failures, rejected = [], []
         lost = 0
 
@@ -162,9 +193,19 @@ def run_campaign(plan: Plan | str | Path, db=None, scheduler: str | None = None,
                     finished(t, run_chunk(t))
             else:
                 _run_local(todo, workers, finished, state)
-        return CampaignRun(str(db), len(tasks), state.chunks_done, state.chunks_failed, state.games_done,
-                           time.perf_counter() - t0, sorted(state.workers), state.restarts, failures, lost,
-                           rejected)
+        return CampaignRun(
+            str(db),
+            len(tasks),
+            state.chunks_done,
+            state.chunks_failed,
+            state.games_done,
+            time.perf_counter() - t0,
+            sorted(state.workers),
+            state.restarts,
+            failures,
+            lost,
+            rejected,
+        )
     finally:
         store.close(con, db)
 
@@ -203,9 +244,16 @@ def _run_local(todo: list[ChunkTask], workers: int, finished, state: CampaignPro
                     continue
                 breaks[t.key] = breaks.get(t.key, 0) + 1
                 if breaks[t.key] >= MAX_POOL_BREAKS:
-                    finished(t, ChunkResult(t.key, t.seed, t.n, digest=t.digest,
-                                            error=f"a worker process died while running this chunk, "
-                                                  f"{MAX_POOL_BREAKS} times"))
+                    finished(
+                        t,
+                        ChunkResult(
+                            t.key,
+                            t.seed,
+                            t.n,
+                            digest=t.digest,
+                            error=f"a worker process died while running this chunk, {MAX_POOL_BREAKS} times",
+                        ),
+                    )
                 else:
                     pending.append(t)
 
@@ -219,8 +267,9 @@ def _run_dask(todo: list[ChunkTask], scheduler, finished) -> int:
     try:
         from distributed import Client, wait
     except ImportError:
-        raise store.StoreError("--scheduler needs 'distributed', which is not installed: "
-                               "pip install -e '.[campaign]'") from None
+        raise store.StoreError(
+            "--scheduler needs 'distributed', which is not installed: pip install -e '.[campaign]'"
+        ) from None
     own = not isinstance(scheduler, Client)
     try:
         client = Client(scheduler, timeout="20s") if own else scheduler
@@ -245,11 +294,12 @@ def _run_dask(todo: list[ChunkTask], scheduler, finished) -> int:
                 reached = time.monotonic()
             now = time.monotonic()
             if cancelled or now - reached > SCHEDULER_LOST_AFTER:
-                raise store.StoreError(f"lost the Dask scheduler {address} ("
-                                       + ("the connection broke" if cancelled else
-                                          f"no answer for {SCHEDULER_LOST_AFTER:.0f} s")
-                                       + "): the finished chunks are kept; run the same command with --resume "
-                                         "(on this or another scheduler) to finish")
+                raise store.StoreError(
+                    f"lost the Dask scheduler {address} ("
+                    + ("the connection broke" if cancelled else f"no answer for {SCHEDULER_LOST_AFTER:.0f} s")
+                    + "): the finished chunks are kept; run the same command with --resume "
+                    "(on this or another scheduler) to finish"
+                )
             for f in done:
                 t = futures.pop(f)
                 # run_chunk returns a game's error: an exception here is the cluster's (a worker

@@ -40,9 +40,22 @@ CREATE TABLE IF NOT EXISTS games (
 
 
 # the games table's columns after (game, variant, lineup, chunk), as read_csv gives them
-CSV_TYPES = {"idx": "BIGINT", "seed": "BIGINT", "scores": "VARCHAR", "winners": "VARCHAR", "decisions": "INTEGER",
-             "choices": "INTEGER", "options": "BIGINT", "rounds": "INTEGER", "steps": "BIGINT", "stopped_by": "VARCHAR",
-             "lead_changes": "INTEGER", "settled_at": "DOUBLE", "winner_gap": "DOUBLE", "final_spread": "DOUBLE"}
+CSV_TYPES = {
+    "idx": "BIGINT",
+    "seed": "BIGINT",
+    "scores": "VARCHAR",
+    "winners": "VARCHAR",
+    "decisions": "INTEGER",
+    "choices": "INTEGER",
+    "options": "BIGINT",
+    "rounds": "INTEGER",
+    "steps": "BIGINT",
+    "stopped_by": "VARCHAR",
+    "lead_changes": "INTEGER",
+    "settled_at": "DOUBLE",
+    "winner_gap": "DOUBLE",
+    "final_spread": "DOUBLE",
+}
 
 
 CSV_FROM = 500
@@ -94,19 +107,43 @@ def begin(con, plan, cells: list[dict], resume: bool) -> set:
         if not resume:
             raise StoreError("the database already holds a campaign: --resume to finish it, or --db for a new file")
         if have.get("identity") != plan.identity():
-            raise StoreError("the database holds another plan's campaign (games, variants, line-ups, seed, games "
-                             "or chunk differ): use the plan it was started with, or another --db")
+            raise StoreError(
+                "the database holds another plan's campaign (games, variants, line-ups, seed, games "
+                "or chunk differ): use the plan it was started with, or another --db"
+            )
     else:
-        rows = {"identity": plan.identity(), "toml": plan.source, "name": plan.name, "seed": str(plan.seed),
-                "games": str(plan.games_per_cell), "chunk": str(plan.chunk), "max_steps": str(plan.max_steps),
-                "max_work": "" if plan.max_work is None else str(plan.max_work),
-                "heuristics": str(plan.heuristics).lower(),
-                "started": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")}
+        rows = {
+            "identity": plan.identity(),
+            "toml": plan.source,
+            "name": plan.name,
+            "seed": str(plan.seed),
+            "games": str(plan.games_per_cell),
+            "chunk": str(plan.chunk),
+            "max_steps": str(plan.max_steps),
+            "max_work": "" if plan.max_work is None else str(plan.max_work),
+            "heuristics": str(plan.heuristics).lower(),
+            "started": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+        }
         con.execute("BEGIN")
         con.executemany("INSERT INTO plan VALUES (?, ?)", list(rows.items()))
-        con.executemany("INSERT INTO cells VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                        [(c["game"], c["variant"], c["lineup"], c["baseline"], json.dumps(c["settings"]),
-                          c["players"], c["nplayers"], c["scoring"], c["chunks"], c["games"]) for c in cells])
+        con.executemany(
+            "INSERT INTO cells VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    c["game"],
+                    c["variant"],
+                    c["lineup"],
+                    c["baseline"],
+                    json.dumps(c["settings"]),
+                    c["players"],
+                    c["nplayers"],
+                    c["scoring"],
+                    c["chunks"],
+                    c["games"],
+                )
+                for c in cells
+            ],
+        )
         con.execute("COMMIT")
     return {tuple(r) for r in con.execute("SELECT game, variant, lineup, chunk FROM chunks").fetchall()}
 
@@ -119,8 +156,9 @@ def write_chunk(con, res: ChunkResult, db="the database") -> bool:
     try:
         return _write_chunk(con, res)
     except (duckdb.Error, OSError) as exc:
-        raise StoreError(f"cannot write to {db}: {_first_line(exc)} (the chunks written before are kept: "
-                         "--resume to go on)") from None
+        raise StoreError(
+            f"cannot write to {db}: {_first_line(exc)} (the chunks written before are kept: --resume to go on)"
+        ) from None
 
 
 def close(con, db="the database") -> None:
@@ -141,17 +179,31 @@ def _write_chunk(con, res: ChunkResult) -> bool:
     game, variant, lineup, chunk = res.key
     con.execute("BEGIN")
     try:
-        if con.execute("SELECT 1 FROM chunks WHERE game = ? AND variant = ? AND lineup = ? AND chunk = ?",
-                       list(res.key)).fetchone():
+        if con.execute(
+            "SELECT 1 FROM chunks WHERE game = ? AND variant = ? AND lineup = ? AND chunk = ?", list(res.key)
+        ).fetchone():
             con.execute("ROLLBACK")
             return False
         games = 0
         if res.error is None and res.columns.get("idx"):
             games = len(res.columns["idx"])
             _insert_games(con, res)
-        con.execute("INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [game, variant, lineup, chunk, res.seed, games, "failed" if res.error else "done", res.error,
-                     res.worker, res.seconds, _dt.datetime.now(_dt.UTC).replace(tzinfo=None)])
+        con.execute(
+            "INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                game,
+                variant,
+                lineup,
+                chunk,
+                res.seed,
+                games,
+                "failed" if res.error else "done",
+                res.error,
+                res.worker,
+                res.seconds,
+                _dt.datetime.now(_dt.UTC).replace(tzinfo=None),
+            ],
+        )
         con.execute("COMMIT")
     except BaseException:
         try:
@@ -175,19 +227,26 @@ def _insert_games(con, res: ChunkResult) -> None:
     if len(cols["idx"]) < CSV_FROM:  # a small chunk: the file would cost more than it saves
         params = dict(zip(("game", "variant", "lineup", "chunk"), res.key))
         params.update({c: cols[c] for c in COLUMNS})
-        con.execute("INSERT INTO games SELECT $game, $variant, $lineup, $chunk, "
-                    + ", ".join(f"unnest(${c})" for c in COLUMNS), params)
+        con.execute(
+            "INSERT INTO games SELECT $game, $variant, $lineup, $chunk, " + ", ".join(f"unnest(${c})" for c in COLUMNS),
+            params,
+        )
         return
     fd, name = tempfile.mkstemp(prefix="recycle-chunk-", suffix=".csv")
     try:
         with os.fdopen(fd, "w", newline="", encoding="utf-8") as fh:
             lists = {"scores", "winners"}
-            csv.writer(fh).writerows(zip(*([None if v is None else str(v) for v in cols[c]] if c in lists
-                                           else cols[c] for c in COLUMNS)))
-        casts = ", ".join(f"{c}::BIGINT[]" if c == "scores" else f"{c}::INTEGER[]" if c == "winners" else c
-                          for c in COLUMNS)
+            csv.writer(fh).writerows(
+                zip(*([None if v is None else str(v) for v in cols[c]] if c in lists else cols[c] for c in COLUMNS))
+            )
+        casts = ", ".join(
+            f"{c}::BIGINT[]" if c == "scores" else f"{c}::INTEGER[]" if c == "winners" else c for c in COLUMNS
+        )
         types = "{" + ", ".join(f"'{c}': '{t}'" for c, t in CSV_TYPES.items()) + "}"
-        con.execute(f"INSERT INTO games SELECT ?, ?, ?, ?, {casts} FROM read_csv(?, header = false, "
-                    f"columns = {types}, quote = '\"', escape = '\"', nullstr = '')", [*res.key, name])
+        con.execute(
+            f"INSERT INTO games SELECT ?, ?, ?, ?, {casts} FROM read_csv(?, header = false, "
+            f"columns = {types}, quote = '\"', escape = '\"', nullstr = '')",
+            [*res.key, name],
+        )
     finally:
         os.unlink(name)
