@@ -21,7 +21,10 @@ LAYERS = ["errors", "version", "streams", "lang", "engine", "native", "players",
 # the studio sits at the top beside the command line: `recycle studio` starts it, and it
 # shows a seat's table with the command line's text of it (cli/table.py)
 SAME_LEVEL = {"studio": "cli"}
-MAX_LINES = 600
+# a module fits in a head: at most this many logical lines (statements, as Python's tokenizer
+# counts them), a measure the formatter does not change (ruff format puts one argument a line
+# where hand-wrapped code put several); 480 logical lines are what about 600 lines held before
+MAX_LOGICAL_LINES = 480
 # lang's rooms, in phase order, each with the rooms its modules may import besides its own
 LANG_ROOMS = {"syntax": (), "forms": ("syntax",), "python": ("syntax", "forms"), "reading": ("syntax", "forms")}
 
@@ -155,11 +158,24 @@ def test_no_import_cycles():
     assert not cycle, "import cycle: " + " → ".join(cycle)
 
 
+def logical_lines(path: Path) -> int:
+    """The number of logical lines (statements) of a Python file."""
+    import io
+    import tokenize
+
+    tokens = tokenize.generate_tokens(io.StringIO(path.read_text()).readline)
+    return sum(1 for tok in tokens if tok.type == tokenize.NEWLINE)
+
+
+def test_logical_lines_count_statements_not_their_wrapping(tmp_path):
+    wrapped = tmp_path / "w.py"
+    wrapped.write_text("x = f(\n    1,\n    2,\n)\n# a comment\n\ny = 3\n")
+    assert logical_lines(wrapped) == 2
+
+
 def test_modules_fit_in_a_head():
-    big = {
-        str(p.relative_to(ROOT)): n for p in PACKAGE.rglob("*.py") if (n := len(p.read_text().splitlines())) > MAX_LINES
-    }
-    assert not big, f"modules over {MAX_LINES} lines: {big}"
+    big = {str(p.relative_to(ROOT)): n for p in PACKAGE.rglob("*.py") if (n := logical_lines(p)) > MAX_LOGICAL_LINES}
+    assert not big, f"modules over {MAX_LOGICAL_LINES} logical lines: {big}"
 
 
 def test_the_files_the_package_reads_ship_with_it():

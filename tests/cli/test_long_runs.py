@@ -136,8 +136,8 @@ def _figures(d: dict) -> dict:
 @pytest.mark.skipif(not KUHN.exists(), reason="needs the shared corpus")
 def test_a_killed_worker_costs_nothing_but_time():
     n = 300_000
-    # the Python engine: natively (a warm cache) the run can end before a worker is seen busy
-    p = _start("simulate", KUHN, "-n", n, "--workers", 2, "--json", "--engine", "python")
+    # the reference interpreter: natively (a warm cache) the run can end before a worker is seen busy
+    p = _start("simulate", KUHN, "-n", n, "--workers", 2, "--json", "--engine", "reference")
     victim = _busy_workers(p)[0]
     os.kill(victim, signal.SIGKILL)
     out, err = _finish(p)

@@ -250,7 +250,17 @@ def test_listed_options_are_the_same_as_before():
 WIDE = game("(choice ((any (range 1..50000) 'I (set (game sto X) 'I))))", "\n (scoring max (game sto X)))")
 
 
-@pytest.mark.parametrize("player", [GreedyPlayer(3), PIMCPlayer(5), ISMCTSPlayer(20)], ids=str)
+# greedy and pimc list the 50,000 options in every world they try (a minute on 2 cores since the
+# lazily listed options went with the fast path): long sweeps
+@pytest.mark.parametrize(
+    "player",
+    [
+        pytest.param(GreedyPlayer(3), marks=pytest.mark.slow),
+        pytest.param(PIMCPlayer(5), marks=pytest.mark.slow),
+        ISMCTSPlayer(20),
+    ],
+    ids=str,
+)
 def test_look_ahead_players_finish_a_50000_option_choice(player, caplog):
     g = recycle.loads(WIDE, "wide.rcy")
     with caplog.at_level("WARNING", logger="recycle.players"):
