@@ -293,40 +293,11 @@ def analyze(
     ``timeout`` (seconds): no game is started after that time (with ``interruptible``, nor after
     Ctrl-C); the summary is over the games played (a skill measure with no game is left out).
     ``stop``: a caller's ``stopping.Stop`` (already active) instead of those two."""
+    args = (game, n, seed, specs, max_steps, skilled, hidden, skill_games, workers, progress, keep_games, values)
     if stop is not None:
-        return _analyze(
-            game,
-            n,
-            seed,
-            specs,
-            max_steps,
-            skilled,
-            hidden,
-            skill_games,
-            workers,
-            progress,
-            keep_games,
-            values,
-            stop,
-            time.perf_counter(),
-        )
+        return _analyze(*args, stop, time.perf_counter())
     with Stop(timeout, interruptible, t0 := time.perf_counter()) as own:
-        return _analyze(
-            game,
-            n,
-            seed,
-            specs,
-            max_steps,
-            skilled,
-            hidden,
-            skill_games,
-            workers,
-            progress,
-            keep_games,
-            values,
-            own,
-            t0,
-        )
+        return _analyze(*args, own, t0)
 
 
 def _analyze(
