@@ -108,7 +108,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from recycle.study import fuzzing, namefuzz, statefuzz  # noqa: E402
+from recycle.study import fuzzing, namefuzz, recordfuzz, statefuzz  # noqa: E402
 
 KINDS = ("mixed", "mutate", "shapes", "records", "names", "state")
 FAILURES = ("crash", "bad message", "invariant", "divergence", "tampering", "memory", "slow", "hang")
@@ -127,7 +127,7 @@ def generate_batch(batch: int, seed: int, kind: str = "mutate", size: int = BATC
 
     mutate = st.builds(lambda c: (c[0], "rcy", c[1], None), fuzzing.mutated_inputs())
     shapes = st.builds(lambda c: (c[0], "rcy", c[1], None), fuzzing.shaped_inputs(big=True))
-    records = st.builds(lambda c: (c[0], "record", c[1], c[2]), fuzzing.record_inputs())
+    records = st.builds(lambda c: (c[0], "record", c[1], c[2]), recordfuzz.record_inputs())
     names = st.builds(lambda c: (c[0], "name", c[1], None), namefuzz.name_inputs())
     strategy = {
         "mutate": mutate,
@@ -199,7 +199,7 @@ def run_one(kind: str, data, extra, max_steps: int) -> str:
     if kind == "rcy":
         return fuzzing.exercise(data, max_steps=max_steps, time_bound=None)
     if kind == "record":
-        return fuzzing.exercise_record(data, extra or "", time_bound=None)
+        return recordfuzz.exercise_record(data, extra or "", time_bound=None)
     if kind == "name":
         return namefuzz.exercise_name(data)
     return statefuzz.exercise_state(data, seed=extra, max_steps=max_steps, time_bound=None)
@@ -427,7 +427,7 @@ def main(argv=None) -> int:
                 (out / f"{k:03d}.{suffix}").write_bytes(raw)
                 again = {
                     "rcy": f"fuzzing.exercise(open('{k:03d}.rcy', 'rb').read())",
-                    "record": f"fuzzing.exercise_record(open('{k:03d}.json', 'rb').read(), {extra!r})",
+                    "record": f"recordfuzz.exercise_record(open('{k:03d}.json', 'rb').read(), {extra!r})",
                     "state": f"statefuzz.exercise_state(open('{k:03d}.rcy').read(), seed={extra})",
                     "name": f"namefuzz.exercise_name(open('{k:03d}.name', 'rb').read())",
                 }[ikind]

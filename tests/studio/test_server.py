@@ -27,17 +27,6 @@ from .helpers import HOSTILE, ROOT, TOKEN, game_folder, seen_by  # noqa: E402
 OWNER = {"X-Token": TOKEN}
 
 
-@pytest.fixture
-def served(tmp_path):
-    folder = game_folder(tmp_path)
-    app = make_app(folder, TOKEN)
-    server = Server(app, port=0).start()
-    client = httpx.Client(base_url=server.url(), timeout=30)
-    yield folder, server, client, app.studio
-    client.close()
-    server.stop()
-
-
 def test_studio_binds_loopback_by_default(tmp_path):
     assert DEFAULT_HOST == "127.0.0.1"
     server = Server(make_app(tmp_path, TOKEN), port=0).start()

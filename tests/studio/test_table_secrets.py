@@ -20,22 +20,10 @@ httpx = pytest.importorskip("httpx")
 
 from recycle.errors import RecycleBug  # noqa: E402
 from recycle.streams import fold  # noqa: E402
-from recycle.studio import Server, make_app  # noqa: E402
 
-from .helpers import TOKEN, game_folder  # noqa: E402
+from .helpers import TOKEN  # noqa: E402
 
 OWNER = {"X-Token": TOKEN}
-
-
-@pytest.fixture
-def served(tmp_path):
-    folder = game_folder(tmp_path)
-    app = make_app(folder, TOKEN)
-    server = Server(app, port=0).start()
-    client = httpx.Client(base_url=server.url(), timeout=60)
-    yield folder, server, client, app.studio
-    client.close()
-    server.stop()
 
 
 @pytest.fixture

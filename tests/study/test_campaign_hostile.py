@@ -14,23 +14,10 @@ duckdb = pytest.importorskip("duckdb")
 
 from recycle.study.campaign import Plan, PlanError, StoreError, report, run_campaign  # noqa: E402
 
+from .test_campaign import PLAN  # noqa: E402 - the small two-variant plan both files play
+
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ROOT / "games"
-
-PLAN = """
-seed = 7
-games = 24
-chunk = 4
-
-[[game]]
-file = "schwimmen.rcy"
-[game.vary]
-NUMP = [5, 3]
-
-[[lineup]]
-name = "random"
-players = "random"
-"""
 
 
 def _folder(tmp_path, plan=PLAN, game="schwimmen.rcy"):

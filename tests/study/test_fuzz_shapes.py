@@ -21,17 +21,8 @@ import json
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 
-from recycle.study.fuzzing import (
-    BIG_ACTIONS,
-    SHAPE_SKELETON,
-    base_record,
-    big_deck,
-    exercise,
-    exercise_record,
-    record_inputs,
-    shaped_inputs,
-    tampered_field,
-)
+from recycle.study.fuzzing import BIG_ACTIONS, SHAPE_SKELETON, big_deck, exercise, shaped_inputs
+from recycle.study.recordfuzz import base_record, exercise_record, record_inputs, tampered_field
 
 from ..helpers import fuzz_tool
 
