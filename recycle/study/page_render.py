@@ -69,17 +69,7 @@ def branching_figure(page):
         ax.scatter(xs, ys, s=6, alpha=0.15, color="tab:blue", linewidths=0, label="each game's decisions")
     rows = _reached(b["by_decision"], b["games"])
     if rows:
-        kx = [r["decision"] for r in rows]
-        ax.fill_between(
-            kx,
-            [r["smooth_low"] for r in rows],
-            [r["smooth_high"] for r in rows],
-            color="tab:orange",
-            alpha=0.3,
-            linewidth=0,
-            label="95% band",
-        )
-        ax.plot(kx, [r["smooth"] for r in rows], color="tab:orange", linewidth=2, label="smoothed mean")
+        _band(ax, rows, ("smooth", "smooth_low", "smooth_high"), "tab:orange", 0.3, 2, "smoothed mean")
     if xs:
         _legend(ax)
     ax.set_xlabel("decision point")
@@ -88,6 +78,17 @@ def branching_figure(page):
     ax.set_title(plot_text(f"Branching factor per decision point ({b['games']} random games)"))
     fig.tight_layout()
     return fig
+
+
+def _band(ax, rows, keys: tuple[str, str, str], color: str, alpha: float, width: float, label: str) -> None:
+    """A mean line over the decision points of ``rows`` with its 95% band (``keys``: the
+    mean's, the band's low and high fields)."""
+    kx = [r["decision"] for r in rows]
+    mid, low, high = keys
+    ax.fill_between(
+        kx, [r[low] for r in rows], [r[high] for r in rows], color=color, alpha=alpha, linewidth=0, label="95% band"
+    )
+    ax.plot(kx, [r[mid] for r in rows], color=color, linewidth=width, label=label)
 
 
 def spread_figure(page):
@@ -101,17 +102,7 @@ def spread_figure(page):
             ax.plot([p[0] for p in pts], [p[1] for p in pts], color="tab:gray", alpha=0.15, linewidth=0.8)
     rows = _reached(s["by_decision"], s["games"])
     if rows:
-        kx = [r["decision"] for r in rows]
-        ax.fill_between(
-            kx,
-            [r["low"] for r in rows],
-            [r["high"] for r in rows],
-            color="tab:red",
-            alpha=0.25,
-            linewidth=0,
-            label="95% band",
-        )
-        ax.plot(kx, [r["mean"] for r in rows], color="tab:red", linewidth=2.2, label="mean")
+        _band(ax, rows, ("mean", "low", "high"), "tab:red", 0.25, 2.2, "mean")
         _legend(ax)
     else:
         _no_estimates(ax, page)
