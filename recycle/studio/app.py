@@ -24,6 +24,8 @@ from starlette.routing import Route
 from ..errors import RecycleBug, RecycleError
 from .jobs import MAX_GAMES, MAX_SECONDS, Jobs
 from .security import MAX_FILE_BYTES, OneTimeCodes, Refused, check_origin, read_text, refuse_path, same
+from .study import KINDS as STUDY_KINDS
+from .study import PAGE_CSP, page_file, study_options
 from .writes import save_game
 
 MAX_BODY = 2_000_000
@@ -33,7 +35,12 @@ MAX_FILES = 2000
 COOKIE = "recycle_studio"
 SIMLINT_SECONDS = 5.0  # the lint backed by simulation: a quick look as the person types
 # the page's own files (no library is vendored: the editor and the table are plain JavaScript)
-STATIC = {"studio.js": "text/javascript", "studio.css": "text/css", "table.js": "text/javascript"}
+STATIC = {
+    "studio.js": "text/javascript",
+    "studio.css": "text/css",
+    "table.js": "text/javascript",
+    "study.js": "text/javascript",
+}
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
     "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
@@ -121,8 +128,10 @@ class Guard:
 def _with_headers(message):
     if message["type"] == "http.response.start":
         headers = list(message.get("headers", []))
+        # a response with a policy of its own keeps it (a game's page: recycle/studio/study.py)
+        if not any(k.lower() == b"content-security-policy" for k, _ in headers):
+            headers.append((b"content-security-policy", CSP.encode()))
         headers += [
-            (b"content-security-policy", CSP.encode()),
             (b"x-content-type-options", b"nosniff"),
             (b"referrer-policy", b"no-referrer"),
             (b"x-frame-options", b"DENY"),
@@ -303,6 +312,10 @@ async def run(request: Request):
     per_player = _field(data, "per_player", bool, False)
     path, text = _game_text(studio, data)
     game = await asyncio.to_thread(_load_for_run, text, path)
+    options = None
+    if kind in STUDY_KINDS:  # a page, a ladder, a balance: their own options (recycle/studio/study.py)
+        options = await asyncio.to_thread(study_options, kind, data, game)
+        players = None
     if players:
         from ..players import make_players
 
@@ -321,6 +334,7 @@ async def run(request: Request):
         "players": players,
         "per_player": per_player,
         "seconds": min(timeout, SIMLINT_SECONDS) if kind == "simlint" else timeout,
+        "options": options,
     }
     try:
         job = studio.jobs.start(kind, n, request)
@@ -374,6 +388,19 @@ async def job_events(request: Request):
             await asyncio.sleep(0.2)
 
     return StreamingResponse(stream(), media_type="text/event-stream")
+
+
+async def page_get(request: Request):
+    """A file of a page built by a Study run, with the page's own policy (no script at all).
+    Opened with ``?token=``, the answer also sets the studio's cookie, so that the page's own
+    links (its figures, its numbers) are served too."""
+    studio = _owner(request)
+    data, media = page_file(studio.jobs.get(request.path_params["jid"]), request.path_params["name"])
+    response = Response(data, media_type=media, headers={"content-security-policy": PAGE_CSP})
+    token = request.query_params.get("token")
+    if token:
+        response.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/")
+    return response
 
 
 async def tree(request: Request):
@@ -538,6 +565,7 @@ def make_app(root: Path, token: str | None, loopback_only: bool = True, tables=(
             Route("/api/jobs/{jid}", job_get),
             Route("/api/jobs/{jid}/events", job_events),
             Route("/api/jobs/{jid}/cancel", job_cancel, methods=["POST"]),
+            Route("/api/jobs/{jid}/page/{name}", page_get),
             Route("/api/tree", tree, methods=["POST"]),
             Route("/api/table", table_new, methods=["POST"]),
             Route("/api/replay", replay_get),

@@ -27,6 +27,8 @@ import time
 from pathlib import Path
 
 MAX_GAMES = {"simulate": 100_000, "analyze": 20_000, "graph": 2_000, "simlint": 2_000}
+# the Study view's runs (recycle/studio/study.py): games per page, per pair of rungs, per variant
+MAX_GAMES.update({"page": 200, "ladder": 200, "balance": 2_000})
 MAX_SECONDS = 120.0
 GRACE = 15.0  # seconds past a run's own limit before its process is killed
 MAX_RUNNING = 2  # a person's runs at once (the page's lint has its own lane)
@@ -80,7 +82,10 @@ class Job:
             "done": self.done,
             "status": self.status,
             "error": self.error,
-            "result": self.result,
+            # a page's files are served one by one (/api/jobs/{id}/page/{name}), not in every answer
+            "result": {**self.result, "files": sorted(self.result["files"])}
+            if isinstance(self.result, dict) and "files" in self.result
+            else self.result,
         }
 
 

@@ -8,8 +8,9 @@ with it — the moment the run is cancelled or passes its time limit (``recycle.
 whatever it is doing, native code included.
 
 The request is one JSON object on standard input: ``kind`` (simulate, analyze, graph,
-simlint), ``path`` and ``text`` of the game, ``n``, ``seed``, ``players``, ``per_player``,
-``seconds``, and ``limit``: the seconds after which the process ends itself (SIGALRM), as the
+simlint, or a Study run: page, ladder, balance), ``path`` and ``text`` of the game, ``n``,
+``seed``, ``players``, ``per_player``, ``seconds``, ``options`` (a Study run's, checked by
+``recycle.studio.study.study_options``), and ``limit``: the seconds after which the process ends itself (SIGALRM), as the
 studio would kill it. The answer is JSON lines on standard output: ``{"done": k, "total": n}`` now
 and then, then ``{"result": ...}`` or ``{"error": "..."}``.
 """
@@ -55,7 +56,7 @@ class Progress:
 
 def run_request(req: dict, job: Progress) -> dict:
     """The run ``req`` asks for (see the module docstring), its result as a JSON-ready dict."""
-    from . import runs
+    from . import runs, study
     from ..study.simlint import simulation_lint
 
     game, messages = runs.check_text(req["text"], req["path"])
@@ -68,6 +69,11 @@ def run_request(req: dict, job: Progress) -> dict:
         return runs.run_analyze(game, job, n, seed, players, seconds)
     if kind == "graph":
         return runs.run_graph(game, job, n, seed, bool(req.get("per_player")), seconds)
+    if kind in study.KINDS:
+        try:
+            return study.run_study(kind, game, job, n, seed, seconds, req["options"])
+        except study.StudyError as exc:
+            raise Unfit(str(exc)) from None
     if kind == "simlint":
         out = simulation_lint(game, n, seed, seconds=seconds, stop=job.cancelled.is_set)
         job.done = out["games"]

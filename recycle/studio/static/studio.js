@@ -343,5 +343,7 @@
     const first = want && files.includes(want) ? want : files.find((f) => f.endsWith(".rcy"));
     if (first) openFile(first);
   }).catch((e) => status(e.message));
-  window.studio = { openFile, check, loadFiles, goTo };
+  // what the Study view (study.js) uses
+  window.studio = { openFile, check, loadFiles, goTo, api, follow, count, token,
+    current: () => current, text: () => $("source").value };
 })();
