@@ -464,11 +464,15 @@ def report_lines(r: BalanceResult) -> list[str]:
         f"(seed {r.seed}, players {','.join(s['players'])}"
         + (", engines " + ", ".join(f"{e} {n}" for e, n in sorted(r.engines.items())) if r.engines else "")
         + ")",
-        f"measured again on {s['final_games']} fresh games each; 95% intervals in brackets; distance 0 is on target",
     ]
     rows = list(r.best) + ([r.original] if r.original is not None else [])
+    if any(c.fresh for c in rows):
+        lines.append(f"measured again on {s['final_games']} fresh games each; 95% intervals in brackets; "
+                     "distance 0 is on target")  # fmt: skip
+    else:
+        lines.append("stopped before the final measurement: the figures are of the search's games; 95% intervals")
     if not r.best:
-        lines.append("no variant could be measured again (the time ran out, or none loads)")
+        lines.append("no variant to report: the search played none but the original (the time ran out), or none loads")
     for c in rows:
         values = ", ".join(f"{k}={v}" for k, v in c.values.items())
         tried = f"; played {c.search_evaluations}x in the search" if c.search_evaluations else ""

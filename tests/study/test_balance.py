@@ -114,7 +114,9 @@ def test_a_stopped_search_keeps_what_it_played():
     )
     assert r.stopped == "interrupted" and len(r.history) == 2
     assert r.best and all(not c.fresh and c.games == 10 for c in r.best)
-    assert any("not measured again (no time left)" in line for line in report_lines(r))
+    lines = report_lines(r)
+    assert any("not measured again (no time left)" in line for line in lines)
+    assert lines[1] == "stopped before the final measurement: the figures are of the search's games; 95% intervals"
 
 
 def test_no_time_for_one_evaluation_is_an_error():
