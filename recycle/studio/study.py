@@ -78,7 +78,7 @@ def _players(spec: str, nplayers: int) -> None:
 def study_options(kind: str, data: dict, game) -> dict:
     """The options of a Study run, checked (``Refused`` with a message for anything amiss)."""
     if kind == "page":
-        players = _str(data, "players", "ismcts:20")
+        players = _str(data, "players", "").strip() or "ismcts:20"
         _players(players, game.nplayers)
         return {"players": players}
     if kind == "ladder":

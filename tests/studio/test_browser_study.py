@@ -1,7 +1,7 @@
 """The Study view in a real browser (Playwright driving the system's Chromium, headless): a
 game's page is built, its figures show in the studio, and the page opens in a tab of its own
 with its style and its figures, served by the studio (no network, no script); the balance
-runs and its report shows.
+ladder and the balance run and their reports show.
 
 RECYCLE_STUDIO_SHOTS=DIR saves screenshots of the screens there."""
 
@@ -80,6 +80,13 @@ def test_the_study_view_builds_and_opens_a_page(context, studio):
     assert page.evaluate("getComputedStyle(document.body).maxWidth") != "none"
     assert page.evaluate("document.scripts.length") == 0
     shot(page, "study-page-opened")
+
+    pg.fill("#ladder-players", "random,ismcts:4")
+    pg.fill("#ladder-doublings", "1")
+    pg.fill("#ladder-n", "2")
+    pg.click("#ladder-go")
+    pg.wait_for_selector("#ladder-lines:has-text('skill depth:')", timeout=WAIT)
+    assert pg.inner_text("#ladder-lines").startswith("skill ladder of crazy-eights: 3 rungs")
 
     pg.fill("#balance-vary", "PENALTY.EIGHT=10..50:10")
     pg.fill("#balance-target", "score_gap=0..20")
