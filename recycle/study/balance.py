@@ -284,8 +284,8 @@ def _result(t: Target, e: Estimate | None) -> TargetResult:
 
 def balance(
     game,
-    knobs: list[Knob],
-    targets: list[Target],
+    knobs: list[Knob | str],
+    targets: list[Target | str],
     iterations: int = 60,
     games: int = 100,
     final_games: int = 400,
@@ -301,15 +301,31 @@ def balance(
     progress=None,
     stop=None,
 ) -> BalanceResult:
-    """Search values of ``knobs`` that bring ``game`` (a ``PreparedGame``) to ``targets``.
+    """Search values of ``knobs`` that bring ``game`` (a ``PreparedGame`` or a path) to ``targets``.
+
+    ``knobs`` and ``targets`` are parsed ``Knob``/``Target`` objects or their specs as the
+    command line takes them (``"GOAL=50..150"``, ``"decisions=60..90"``; ``BalanceError`` if one
+    does not parse or names what the game does not declare).
 
     ``iterations`` evaluations of ``games`` games each, then the ``keep`` best and the original
     measured again on ``final_games`` fresh deals. ``specs``: players per seat (the last
     repeats; default random). ``progress(done)`` counts games played (of ``total_games``).
     Raises ``TimeoutError`` (``KeyboardInterrupt``) when ``stop`` ended the run before one
     evaluation was played; ``ValueError`` for settings out of range."""
+    from ..engine.game import check_engine, load
+    from .balance_spec import parse_targets, parse_varies
+    from .stats import ENGINES
     from .stopping import as_stop
 
+    if not isinstance(game, PreparedGame):
+        game = load(game)
+    check_engine(engine, ENGINES)
+    if any(isinstance(k, str) for k in knobs):
+        knobs = parse_varies([k for k in knobs if isinstance(k, str)], game) + [k for k in knobs if isinstance(k, Knob)]
+    if any(isinstance(t, str) for t in targets):
+        targets = parse_targets([t for t in targets if isinstance(t, str)]) + [
+            t for t in targets if isinstance(t, Target)
+        ]
     if iterations < 1 or games < 1 or final_games < 1 or keep < 1:
         raise ValueError("iterations, games, final games and keep must each be at least 1")
     if not knobs or not targets:

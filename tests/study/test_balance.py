@@ -95,6 +95,25 @@ def test_balance_finds_the_goal_that_gives_the_target_length():
     assert again.history == r.history  # the same seed, the same search
 
 
+@pytest.mark.slow  # a native compile: about 10 s on a shared machine
+def test_native_playouts_give_the_reference_figures():
+    pytest.importorskip("numba")
+    from recycle.native import why_not_native
+
+    g = game()
+    if why_not_native(g) is not None:
+        pytest.skip(why_not_native(g))
+    runs = {
+        engine: balance(g, ["GOAL=6..6"], ["first_player=0.5", "score_gap=0..3"], iterations=1, games=30,
+                        final_games=60, engine=engine)
+        for engine in ("native", "reference")
+    }  # fmt: skip
+    assert runs["native"].engines == {"native": 1} and runs["reference"].engines == {"reference": 1}
+    native, reference = runs["native"].original, runs["reference"].original
+    assert native.engine == "native" and reference.engine == "reference"
+    assert native.measures == reference.measures and native.measures["first_player"].value != 0.5
+
+
 def test_a_stopped_search_keeps_what_it_played():
     g = game()
     stop = Stop()
