@@ -20,7 +20,7 @@ from pathlib import Path
 from .security import Refused
 
 KINDS = ("page", "ladder", "balance")
-MAX_PAGE_BYTES = 40_000_000  # a page's files together (a huge flow graph is refused, not served)
+MAX_PAGE_BYTES = 10_000_000  # a page's files together, in base64 (a huge flow graph is refused, not kept)
 MAX_SPECS = 12  # --vary or --target specs in one request
 PAGE_TYPES = {
     ".html": "text/html; charset=utf-8",
