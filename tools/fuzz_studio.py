@@ -5,8 +5,8 @@ A served folder is laid with traps beside two games: a link to a secret file out
 land there), a game file that is a link to a text file inside (``notes.rcy`` to
 ``notes.txt``: the ``.rcy``-only save rule), a named pipe, a sub-folder that is a link. Then
 ``n`` requests drawn from ``seed`` go to the studio (Starlette's TestClient, no socket):
-every owner endpoint — files, save, check, runs and their cancel, tree, tables, replays,
-words, static files — with hostile paths (``..``, absolute, drives, backslashes, NUL, links,
+every owner endpoint — files, save, check, runs (the Study view's page, ladder and balance
+too) and their cancel, a page's files, tree, tables, replays, words, static files — with hostile paths (``..``, absolute, drives, backslashes, NUL, links,
 names a shell would run, over-long, not UTF-8), bodies (not JSON, not an object, deep,
 huge, of the wrong types, out of range) and query strings.
 
@@ -77,7 +77,12 @@ PATHS = [
     "<img src=x>.rcy",
     "link-dir/secret.rcy",
 ]
-KINDS = ["simulate", "analyze", "graph", "simlint", "rm -rf", "", None, 7]
+KINDS = ["simulate", "analyze", "graph", "simlint", "page", "ladder", "balance", "rm -rf", "", None, 7]
+# the Study view's options (recycle/studio/study.py): specs as `recycle balance` takes them, and worse
+VARY = [None, ["NUMP=2..3"], ["NUMP=0..9999"], "NUMP=2..3", [7], ["GOAL=1..2"], ["PENALTY.EIGHT=-5..5:0"],
+        ["x" * 300], ["\x1b[2J=1..2"], ["NUMP=2..3"] * 20]  # fmt: skip
+TARGET = [None, ["ties=0"], ["first_player=2"], ["ladder=ordered"], "ties=0", [None], ["decisions=.."], ["x=1"]]
+PAGE_NAMES = ["index.html", "branching.png", "../war.rcy", "%2e%2e", "page.json", "x.py", "a" * 300]
 PLAYERS = [
     None,
     "random",
@@ -199,6 +204,11 @@ def request(client, rng: random.Random, jobs: list) -> tuple[str, object]:
                 ("players", PLAYERS),
                 ("seconds", NUMBERS),
                 ("per_player", [True, False, "yes", None]),
+                ("vary", VARY),
+                ("target", TARGET),
+                ("doublings", NUMBERS),
+                ("iterations", NUMBERS),
+                ("final_games", NUMBERS),
             ):
                 if rng.random() < 0.6:
                     body[field] = rng.choice(choices)
@@ -208,6 +218,9 @@ def request(client, rng: random.Random, jobs: list) -> tuple[str, object]:
         return f"POST /api/run {str(body)[:160]}", r
     if k == 6:
         jid = rng.choice(jobs + ["999", "../1", "%00", "x" * 500]) if jobs else "1"
+        if rng.random() < 0.25:  # a Study page's file: refused unless a page run is done
+            name = rng.choice(PAGE_NAMES)
+            return f"GET page {jid!r} {name!r}", client.get(f"/api/jobs/{jid}/page/{name}", headers=owner)
         if rng.random() < 0.5:
             return f"POST cancel {jid!r}", client.post(f"/api/jobs/{jid}/cancel", headers=owner)
         return f"GET job {jid!r}", client.get(f"/api/jobs/{jid}", headers=owner)
@@ -253,7 +266,7 @@ def run(n: int, seed: int = 0, out=None, verbose: bool = False) -> int:
                 statuses[r.status_code] = statuses.get(r.status_code, 0) + 1
                 if r.status_code >= 500:
                     failures.append(f"#{i} {what}: {r.status_code} {r.text[:200]}")
-                elif not what.startswith("GET /static/"):
+                elif not what.startswith("GET /static/") and not (what.startswith("GET page") and r.status_code == 200):
                     try:
                         json.loads(r.text)
                     except ValueError:
