@@ -379,7 +379,8 @@ def balance(
             break
         search.tell(point, -c.distance)
         seen[point] = c
-        engines[c.engine or "none"] = engines.get(c.engine or "none", 0) + 1
+        played_by = c.engine or "not played"  # a variant that does not load
+        engines[played_by] = engines.get(played_by, 0) + 1
         history.append({"evaluation": i, "values": named(values), "distance": c.distance, "error": c.error})
         per_eval = max(per_eval or 0.0, time.perf_counter() - t1)
         reserve()

@@ -132,6 +132,8 @@ def parse_vary(spec: str, game) -> Knob:
         )
     if lo > hi or step < 1:
         raise BalanceError(f"bad --vary {printable(spec)!r}: LO must be at most HI and STEP at least 1")
+    if lo < 0:  # RECYCLE has no negative literal: (declare -2 'X) does not load
+        raise BalanceError(f"bad --vary {printable(spec)!r}: a declared constant or point value is 0 or more")
     count = (hi - lo) // step + 1
     if count > MAX_VALUES:
         raise BalanceError(f"--vary {printable(name)}: {count} values; at most {MAX_VALUES} (give a :STEP)")

@@ -95,6 +95,33 @@ def test_balance_finds_the_goal_that_gives_the_target_length():
     assert again.history == r.history  # the same seed, the same search
 
 
+# P0 starts with HANDICAP points, then each player banks 3: P0 wins alone above 0, the two tie at 0
+HANDICAP_GAME = """(game
+ (declare 2 'HANDICAP)
+ (setup (create players 2)
+  (create deck (game iloc STOCK) (deck (RANK (A, K)) (SUIT (S, H)))))
+ (stage player
+  (end (>= (game sto TURNS) 2))
+  (choice (
+   (inc ((current player) sto SCORE) 3)
+   (inc ((current player) sto SCORE) 3)))
+  (do (
+   ((== (game sto TURNS) 0) (inc ((current player) sto SCORE) 'HANDICAP))
+   (inc (game sto TURNS) 1))))
+ (scoring max ((current player) sto SCORE)))
+"""
+
+
+def test_balance_finds_the_handicap_of_a_fair_start():
+    g = recycle.loads(HANDICAP_GAME, "handicap.rcy")
+    r = balance(g, ["HANDICAP=0..5"], ["first_player=0.5"], iterations=12, games=4, final_games=8)
+    top = r.best[0]
+    assert top.values == {"HANDICAP": 0} and top.distance == 0.0
+    assert top.targets[0].value == 0.5  # a tie for best shares the win
+    assert r.original.targets[0].value == 1.0 and r.original.distance == 0.5
+    assert all(c.targets[0].value == 1.0 for c in r.best[1:])
+
+
 @pytest.mark.slow  # a native compile: about 10 s on a shared machine
 def test_native_playouts_give_the_reference_figures():
     pytest.importorskip("numba")
@@ -188,6 +215,10 @@ def test_target_distances():
         (
             ["--vary", "GOAL=1..9", "--target", "decisions=ordered"],
             "error: bad --target 'decisions=ordered': only ladder=ordered",
+        ),
+        (
+            ["--vary", "GOAL=-2..9", "--target", "decisions=9"],
+            "error: bad --vary 'GOAL=-2..9': a declared constant or point value is 0 or more",
         ),
         (
             ["--vary", "GOAL=1..9", "--target", "decisions=9..1"],
