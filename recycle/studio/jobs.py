@@ -1,4 +1,5 @@
-"""Long runs of the studio (simulate, analyze, the graph, the lint backed by simulation):
+"""Long runs of the studio (simulate, analyze, the graph, the lint backed by simulation, the
+Study view's page, ladder and balance):
 each in a process of its own (``recycle.studio.worker``), with its progress, a time limit
 and a cancel button.
 
