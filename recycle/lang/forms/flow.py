@@ -33,6 +33,7 @@ from .expr_groups import GroupForms
 from .expr_int import IntForms
 from .expr_locs import FamilyForms, LocationForms
 from .expr_scalar import ScalarForms
+from .indexed import IndexedForms
 from .costs import Costs
 from .recovery import ErrorKeeping
 from .registry import Kind, form, mention, seal
@@ -57,6 +58,7 @@ class FlowCompiler(
     CardForms,
     LocationForms,
     FamilyForms,
+    IndexedForms,
     GroupForms,
     CardActions,
     StateActions,
