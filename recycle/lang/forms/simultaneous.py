@@ -73,7 +73,9 @@ class SimultaneousForms:
         for node in items[4:]:
             inner = _first_stage(node)
             if inner is not None:
-                fail("a stage cannot stand inside a simultaneous stage (its choices are every player's)", inner, "stage")
+                fail(
+                    "a stage cannot stand inside a simultaneous stage (its choices are every player's)", inner, "stage"
+                )
         self.simultaneous += 1
         try:
             return self.a_stage(stage_node(x), scope)

@@ -1,0 +1,112 @@
+"""(stage player simultaneous (end C) ITEM ...) (issue 41, the second of its two new forms): every
+player chooses on the same state, in seat order; the choices stay hidden (no event, no card
+moved, the same observation for the others whatever was chosen, a sampled world drawing the
+others' choices anew) and are applied together in seat order once all have chosen. Goofspiel
+in games/ in both forms, and `analyze --information` telling them apart."""
+
+from pathlib import Path
+
+import pytest
+
+import recycle
+from recycle.lang.forms.values import MoveEvent
+from recycle.players.lookahead import ISMCTSPlayer
+from recycle.streams import Stream
+from recycle.study.information import hidden_locations, information_value
+
+GAMES = Path(__file__).resolve().parents[2] / "games"
+GOOFSPIEL = GAMES / "goofspiel.rcy"
+SEQUENTIAL = GAMES / "goofspiel-sequential.rcy"
+
+
+@pytest.fixture(scope="module")
+def goofspiel():
+    return recycle.load(GOOFSPIEL)
+
+
+def hand(s, p):
+    return list(s.location(p, "iloc", "HAND"))
+
+
+def test_each_player_is_asked_in_seat_order_on_the_same_state(goofspiel):
+    s = goofspiel.new_state(seed=0, record=True)
+    assert s.current_player() == 0 and len(s.legal_options()) == 7
+    before = (hand(s, 0), hand(s, 1), len(s.events), s.observation(1).locations())
+    s.apply(2)
+    # P0 has chosen: nothing moved, nothing told; P1 chooses among its own 7 cards
+    assert s.current_player() == 1 and len(s.legal_options()) == 7 and s.decisions == 2
+    assert (hand(s, 0), hand(s, 1), len(s.events), s.observation(1).locations()) == before
+    s.apply(0)
+    bids = [e for e in s.events[before[2] :] if isinstance(e, MoveEvent) and e.chooser is not None]
+    assert [(e.chooser, e.card) for e in bids] == [(0, before[0][2]), (1, before[1][0])]  # in seat order
+    assert len(hand(s, 0)) == len(hand(s, 1)) == 6
+    assert s.current_player() == 0  # the next round asks P0 first again
+
+
+def test_what_the_second_player_observes_does_not_depend_on_the_first_choice(goofspiel):
+    """P1's observation, its sampled worlds and its ISMCTS decision are the same whichever card
+    P0 chose (and its worlds never hold P0's real choice)."""
+    seen = []
+    for first in (0, 6):
+        s = goofspiel.new_state(seed=3, track=True)
+        s.apply(first)
+        obs = s.observation(1)
+        worlds = []
+        rng = Stream.keyed(5)
+        for _ in range(20):
+            w = obs.sample_world(rng)
+            worlds.append(w.frames[0][0][1])  # P0's pending choice in the sampled world
+        decision = ISMCTSPlayer(60).choose(obs, s.legal_options(), Stream.keyed(9))
+        seen.append((obs.locations(), obs.ints(), obs.known_locations(), worlds, decision))
+    assert seen[0] == seen[1]
+    assert len(set(seen[0][3])) > 1  # drawn, not the real choice
+
+
+def test_the_stepped_game_inline_and_rollout_play_one_game(goofspiel):
+    r = goofspiel.play(seed=4)
+    s = goofspiel.new_state(seed=4)
+    for i in r.state.history:
+        while len(s.legal_options()) == 1:
+            s.apply(0)
+        s.apply(i)
+    while not s.is_terminal():
+        s.apply(0)
+    assert s.scores == r.scores and s.card_loc == r.state.card_loc
+    assert (s.decisions, s.steps) == (r.state.decisions, r.state.steps) == (14, 21)
+
+
+@pytest.mark.parametrize(
+    ("stage", "message"),
+    [
+        (
+            "(stage team simultaneous (end (== 1 1)) (turn pass))",
+            "t.rcy:3:2: error: expected (stage player simultaneous (end CONDITION) ITEM ...)",
+        ),
+        (
+            "(stage player simultaneous (end (== 1 1)) (stage player (end (== 1 1)) (turn pass)))",
+            "t.rcy:3:44: error: a stage cannot stand inside a simultaneous stage",
+        ),
+    ],
+)
+def test_a_malformed_simultaneous_stage_is_a_positioned_error(stage, message):
+    with pytest.raises(recycle.RecycleError) as exc:
+        recycle.loads(
+            f"(game (setup (create players 2) (create deck (game iloc S) (deck (R (A, B)))))\n\n {stage}\n (scoring max 0))",
+            "t.rcy",
+        )
+    assert str(exc.value).startswith(message)
+
+
+def test_the_sequential_goofspiel_leaks_the_first_bid_and_the_simultaneous_one_does_not():
+    """`analyze --information`: in the sequential game P0's face-down bid lies in BID(P0) at P1's
+    decisions, and seeing it is worth a great deal to P1; in the simultaneous game no bid is in
+    any location while a player decides, so there is no such location to see."""
+    sequential, simultaneous = recycle.load(SEQUENTIAL), recycle.load(GOOFSPIEL)
+    labels = {p: [sequential.layout.infos[i].label for i in v] for p, v in hidden_locations(sequential).items()}
+    assert "BID(P0)" in labels[1] and "BID(P1)" not in labels[0]
+    found = hidden_locations(simultaneous)
+    assert not any("BID" in simultaneous.layout.infos[i].label for v in found.values() for i in v)
+    bid = sequential.layout.find(0, "iloc", "BID")
+    a = information_value(sequential, n=20, budget=20, seats=[1], locations={1: [bid]})
+    (row,) = a["locations"]
+    assert row["location"] == "BID(P0)" and row["with"]["win_rate"] == 1.0 and row["value_ci"][0] > 0
