@@ -20,6 +20,7 @@ from .writer import (
     GROUPS_T,
     INT_T,
     LOC_T,
+    LOCS_T,
     NUMBERS_T,
     PLAYER_T,
     PLAYERS_T,
@@ -165,8 +166,8 @@ def collection(w, coll, sc, var: str) -> Loop:
         )
     t, code = w.loc(coll, sc)
     snap, k = w.fresh("snapshot"), w.fresh("k")
-    if t in (PLAYERS_T, TEAMS_T, NUMBERS_T):
-        element = {PLAYERS_T: PLAYER_T, TEAMS_T: TEAM_T, NUMBERS_T: INT_T}[t]
+    if t in (PLAYERS_T, TEAMS_T, NUMBERS_T, LOCS_T):
+        element = {PLAYERS_T: PLAYER_T, TEAMS_T: TEAM_T, NUMBERS_T: INT_T, LOCS_T: LOC_T}[t]
         return Loop(
             [f"{snap} = {code}"],
             f"for {k} in range(scratch[{snap}]):",

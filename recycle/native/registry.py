@@ -92,6 +92,8 @@ def writer_for(kind: str, x, sc):
     w = _WRITERS.get((kind, h))
     if w is None and kind == Kind.FLOW:
         w = _WRITERS.get((Kind.ACTION, h))
+    if w is None and kind == Kind.LOC:  # a collection of locations, written as a view (forms_indexed.py)
+        w = _WRITERS.get((Kind.COLL, h))
     return w
 
 

@@ -44,6 +44,7 @@ INT_T, BOOL_T, STR_T, CARD_T, PLAYER_T, TEAM_T, LOC_T, VIEW_T, GROUPS_T = (
 )
 PLAYERS_T, TEAMS_T = "players", "teams"  # views holding player (team) numbers: (filter player ...)
 NUMBERS_T = "numbers"  # a view holding integers: (filter (range A..B) ...)
+LOCS_T = "locs"  # a view holding location indices: (indexed OWNER KIND NAME), forms_indexed.py
 
 # called only from native code; no_rewrites: Numba's rewrites (constant indexes made static,
 # array expressions, branches on constants pruned) change nothing in generated code that LLVM
@@ -420,7 +421,7 @@ class Writer:
     def cards(self, x, sc) -> str:
         """A view of a location's or view's cards (a location's: a snapshot on the scratch stack)."""
         t, code = self.loc(x, sc)
-        if t in (PLAYERS_T, TEAMS_T, NUMBERS_T):
+        if t in (PLAYERS_T, TEAMS_T, NUMBERS_T, LOCS_T):
             raise NativeUnsupported(f"{t} where cards are needed", x)
         return f"cards_of(locs, lens, scratch, ctr, {code})" if t == LOC_T else code
 

@@ -100,3 +100,24 @@ def test_rummy_passes_strict_check_and_keeps_every_card():
         families = [name for kind, name in s.game.layout.loc_base if name[:4] in ("SET[", "RUN[")]
         assert len(families) == 20 and all(s.location("game", "vloc", name) == [] for name in families)
         assert s.sto("game", "LEFTOVER") == 0
+
+
+def test_the_native_engine_plays_rummy_as_the_reference_does():
+    """The native writer (recycle/native/forms_indexed.py): every rollout ends with the same
+    scores, steps, decisions, options listed and card places, and none is stopped."""
+    from recycle.engine.game import rollout_seed
+    from recycle.native import available, why_not_native
+
+    if not available():
+        pytest.skip("the native engine needs Numba and NumPy")
+    from ..engine.test_native import compiled
+
+    g = recycle.load(RUMMY)
+    assert why_not_native(g) is None
+    seeds = [rollout_seed(1, i) for i in range(30)]
+    scores, counts, where = compiled(g).rollouts(seeds, 20_000, g.max_work, places=True)
+    for i, sd in enumerate(seeds):
+        s = g.random_rollout(sd, 20_000)
+        native = (int(counts[i, 0]), [int(v) for v in scores[i]], *(int(v) for v in counts[i, 1:4]))
+        assert native == (0, list(s.scores), s.steps, s.decisions, s.options_total), f"seed {sd}"
+        assert [int(v) for v in where[i]] == [int(v) for v in s.card_loc], f"seed {sd}"
