@@ -110,3 +110,56 @@ def test_the_sequential_goofspiel_leaks_the_first_bid_and_the_simultaneous_one_d
     a = information_value(sequential, n=20, budget=20, seats=[1], locations={1: [bid]})
     (row,) = a["locations"]
     assert row["location"] == "BID(P0)" and row["with"]["win_rate"] == 1.0 and row["value_ci"][0] > 0
+
+
+def test_the_environments_hide_the_first_choice_from_the_second_player():
+    """OpenSpiel (sequential, imperfect information: the players are asked in turn, the choices
+    so far told to nobody else) and PettingZoo (AEC, the agent to move is the player asked):
+    P1's information state and observation are the same whichever card P0 chose."""
+    pytest.importorskip("pyspiel", reason="the rl extra is not installed")
+    from recycle.env.petting import pettingzoo_env
+    from recycle.env.spiel import openspiel_game
+
+    game = openspiel_game(GOOFSPIEL)
+    told = []
+    for first in (0, 6):
+        state = game.new_initial_state()
+        for _ in range(4):
+            state.apply_action(0)  # the deal bytes: deal 0
+        assert state.current_player() == 0
+        state.apply_action(first)
+        assert state.current_player() == 1
+        assert f"P0:{first}" in state.information_state_string(0)  # its own choice, to P0 only
+        env = pettingzoo_env(GOOFSPIEL)
+        env.reset(seed=0)
+        env.step(first)
+        assert env.agent_selection == "player_1"
+        told.append(
+            (
+                state.information_state_string(1),
+                state.observation_string(1),
+                state.observation_tensor(1),
+                env.observe("player_1")["observation"].tolist(),
+            )
+        )
+    assert told[0] == told[1]
+
+
+def test_the_tree_and_a_record_know_the_simultaneous_stage(tmp_path):
+    """`recycle tree` says whose the choice is; a record of a game with a look-ahead player (whose
+    sampled worlds draw the pending choices anew) replays to the letter."""
+    from typer.testing import CliRunner
+
+    from recycle.cli import app
+
+    runner = CliRunner()
+    tree = runner.invoke(app, ["tree", str(GOOFSPIEL)]).output
+    assert "stage: every player at once (simultaneous), until size PRIZES == 0" in tree
+    assert "choice: every player picks one option, unseen by the others; all applied together" in tree
+    record = tmp_path / "g.json"
+    r = runner.invoke(
+        app, ["run", str(GOOFSPIEL), "--seed", "3", "--players", "random,ismcts:20", "--record", str(record)]
+    )
+    assert r.exit_code == 0, r.output
+    r = runner.invoke(app, ["replay", str(record), "--game-folder", str(GAMES)])
+    assert r.exit_code == 0 and "replay identical to the record: deal #3, 14 decisions" in r.output, r.output
