@@ -230,8 +230,14 @@ def let(w, x, sc) -> None:
 @native(Kind.FLOW, "stage")
 def stage(w, x, sc) -> None:
     items = x.items
-    if len(items) > 2 and kw(items[2], "simultaneous"):
-        raise NativeUnsupported("(stage player simultaneous ...)", x)  # (the reference interpreter plays it)
+    if len(items) > 2 and kw(items[2], "simultaneous"):  # every player's choices (forms_simultaneous.py)
+        from ..lang.forms.simultaneous import stage_node
+
+        w.simultaneous += 1
+        try:
+            return stage(w, stage_node(x), sc)
+        finally:
+            w.simultaneous -= 1
     if len(items) < 4 or not kw(items[1], "player", "team") or head_of(items[2]) != "end":
         raise NativeUnsupported("a stage of an unexpected shape", x)
     team = items[1].value == "team"

@@ -234,6 +234,7 @@ class Writer:
         self.name_lists: dict[tuple, str] = {}
         self.name_domain: dict[str, tuple] = {}  # a local holding a name: every name it can hold
         self.named_blocks: dict[tuple, str] = {}  # (kind or sort, names) -> its table of bases
+        self.simultaneous = 0  # > 0 while a simultaneous stage's items are written (forms_simultaneous.py)
         self.member_blocks: dict[tuple, str] = {}  # (kind, family, A, B) -> its table of bases
         self.uses_teams = False
         # the next level of the dry-run areas (dry[level]) free for a block's options to keep

@@ -215,10 +215,7 @@ def test_every_game_of_the_corpus_and_of_games_is_written_natively():
     game such as Coup4 whose blocks of options take every path of the writer, fails here."""
     paths = sorted(GAMES.glob("*.rcy")) + (sorted(CORPUS.glob("*.rcy")) if CORPUS.is_dir() else [])
     stops = {p.stem: why_not_native(recycle.load(p)) for p in paths}
-    # (the simultaneous stage is the reference interpreter's alone: issue 41)
-    assert {name: why for name, why in stops.items() if why} == {
-        "goofspiel": "the native engine does not write (stage player simultaneous ...) (line 22)"
-    }
+    assert {name: why for name, why in stops.items() if why} == {}
     assert "schwimmen" in stops and ("Coup4" in stops) == CORPUS.is_dir()
 
 

@@ -163,3 +163,35 @@ def test_the_tree_and_a_record_know_the_simultaneous_stage(tmp_path):
     assert r.exit_code == 0, r.output
     r = runner.invoke(app, ["replay", str(record), "--game-folder", str(GAMES)])
     assert r.exit_code == 0 and "replay identical to the record: deal #3, 14 decisions" in r.output, r.output
+
+
+def test_the_native_engine_plays_goofspiel_and_leaves_sampled_worlds_to_python():
+    """Native rollouts of the simultaneous stage end as the reference's (forms_simultaneous.py);
+    a look-ahead player's playouts from sampled worlds are Python's (the native replay of the
+    history would hold the other player's real pending choice), so it decides alike."""
+    pytest.importorskip("numba", reason="the native extra is not installed")
+    from recycle.engine.game import rollout_seed
+    from recycle.native import available, why_not_native
+
+    if not available():
+        pytest.skip("the native engine needs Numba and NumPy")
+    from ..engine.test_native import compiled
+    from ..players.test_native_playouts import decisions, tree_in_python
+
+    g = recycle.load(GOOFSPIEL)
+    assert why_not_native(g) is None
+    seeds = [rollout_seed(2, i) for i in range(30)]
+    scores, counts, where = compiled(g).rollouts(seeds, 20_000, g.max_work, places=True)
+    for i, sd in enumerate(seeds):
+        s = g.random_rollout(sd, 20_000)
+        native = (int(counts[i, 0]), [int(v) for v in scores[i]], *(int(v) for v in counts[i, 1:4]))
+        assert native == (0, list(s.scores), s.steps, s.decisions, s.options_total), f"seed {sd}"
+        assert [int(v) for v in where[i]] == [int(v) for v in s.card_loc], f"seed {sd}"
+
+    def make(e):
+        return tree_in_python(ISMCTSPlayer(16, playouts=e))
+
+    native, natives = decisions(g, make, "native", 1, upto=6)
+    python, _ = decisions(g, make, "reference", 1, upto=6)
+    assert native == python
+    assert natives and all(n.played == 0 and n.declined > 0 for n in natives)

@@ -72,15 +72,7 @@ def _looks(s) -> tuple:
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("path", OUR_GAMES, ids=[p.name for p in OUR_GAMES])
 def test_a_pickled_state_is_the_same_state_and_plays_on_alike(path, engine):
-    if engine == "native":
-        from recycle.native import NativeUnsupported
-
-        try:
-            game = recycle.load(path, engine=engine)
-        except NativeUnsupported as exc:  # (a form the native engine does not write: the reference's alone)
-            pytest.skip(f"{path.name}: the native engine does not write {exc.what}")
-    else:
-        game = recycle.load(path, engine=engine)
+    game = recycle.load(path, engine=engine)
     for stop in STOPS:
         s = game.new_state(seed=11 + stop, track=True, record=True)
         _step_randomly(s, random.Random(stop), stop)
