@@ -195,3 +195,38 @@ def test_the_native_engine_plays_goofspiel_and_leaves_sampled_worlds_to_python()
     python, _ = decisions(g, make, "reference", 1, upto=6)
     assert native == python
     assert natives and all(n.played == 0 and n.declined > 0 for n in natives)
+
+
+POOL = """(game
+ (setup (create players 2) (create deck (game vloc POOL) (deck (RANK (A, B, C, D)))))
+ (stage player simultaneous (end (== (size (game vloc POOL)) 0))
+  (choice ((any (game vloc POOL) 'C (move 'C (top ((current player) vloc HAND)))))))
+ (scoring max (size ((current player) vloc HAND))))"""
+
+
+def test_choices_made_on_one_state_may_meet_and_the_native_engine_leaves_that_to_python():
+    """Both players take a card of one pool: each chose among the same four, so both may name
+    the same card, and P1's move, applied second, takes it from P0's hand. Native code, which
+    lists P1's options again after P0's ran, finds three and stops: Python plays each rollout."""
+    g = recycle.loads(POOL, "pool.rcy")
+    s = g.new_state(seed=0)
+    s.apply(1)
+    s.apply(1)
+    assert (s.location(0, "vloc", "HAND"), s.location(1, "vloc", "HAND")) == ([], [1])
+    assert s.location("game", "vloc", "POOL") == [0, 2, 3]
+    pytest.importorskip("numba", reason="the native extra is not installed")
+    from recycle.engine.game import rollout_seed
+    from recycle.native import available, rollout_records
+    from recycle.native.runtime import CAPACITY
+
+    if not available():
+        pytest.skip("the native engine needs Numba and NumPy")
+    from ..engine.test_native import compiled
+
+    seeds = [rollout_seed(3, i) for i in range(10)]
+    _, counts, _ = compiled(g).rollouts(seeds, 20_000, g.max_work, places=True)
+    assert [int(c) for c in counts[:, 0]] == [CAPACITY] * 10
+    records = rollout_records(g, seeds, 20_000)
+    for sd, rec in zip(seeds, records):
+        r = g.random_rollout(sd, 20_000)
+        assert rec[:3] == (list(r.scores), r.decisions, r.options_total)
