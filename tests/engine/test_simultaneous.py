@@ -230,3 +230,14 @@ def test_choices_made_on_one_state_may_meet_and_the_native_engine_leaves_that_to
     for sd, rec in zip(seeds, records):
         r = g.random_rollout(sd, 20_000)
         assert rec[:3] == (list(r.scores), r.decisions, r.options_total)
+
+
+def test_the_information_flow_graph_counts_each_bid_as_its_players_choice(goofspiel):
+    """The moves of a simultaneous choice reach the graph when applied, each as its player's
+    decision (``chosen``), from the player's private hand to its public bid."""
+    from recycle.study.graphs import flow_graph
+
+    G = flow_graph(goofspiel, rollouts=2, seed=1, per_player=True)
+    for p in (0, 1):
+        (edge,) = G.get_edge_data(f"P{p}/iloc/HAND", f"P{p}/vloc/BID").values()
+        assert (edge["count"], edge["chosen"], edge["src_vis"], edge["dst_vis"]) == (14, 14, "private", "public")
