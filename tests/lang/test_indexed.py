@@ -121,3 +121,12 @@ def test_the_native_engine_plays_rummy_as_the_reference_does():
         native = (int(counts[i, 0]), [int(v) for v in scores[i]], *(int(v) for v in counts[i, 1:4]))
         assert native == (0, list(s.scores), s.steps, s.decisions, s.options_total), f"seed {sd}"
         assert [int(v) for v in where[i]] == [int(v) for v in s.card_loc], f"seed {sd}"
+
+
+def test_describing_an_option_leaves_the_views_its_variables_hold_alone():
+    """`recycle run` describes each option chosen by working it out on a copy of the state; the
+    copy's moves out of a group bound by `any` (melds.rcy's `(repeat all (move (top 'G) ...))`)
+    took the cards out of the real option's group too, which then moved from an empty group."""
+    for seed in (1, 2):
+        r = runner.invoke(app, ["run", str(DIALECT / "melds.rcy"), "--seed", str(seed)])
+        assert r.exit_code == 0 and "runtime error" not in r.output, r.output
