@@ -312,16 +312,18 @@ def narrative_lines(
         rest = [e for e in evs if e.chooser is None]
         parts = _group_moves([e for e in own if isinstance(e, MoveEvent)], game, infos, me, can_see)
         parts += _storage_parts([e for e in own if isinstance(e, StorageEvent)], words)
+        told_by: list = []  # (seat, line) of the decision's chooser and, in a simultaneous stage, the others
         if p is not None:
             unseen = hidden and d in hidden and p != me and not parts
             told = (said.get(d) if p == me else None) or "; ".join(parts) or (UNSEEN if unseen else "pass")
-            lines.append(f"  {label:<6}{FORCED if d in forced else ''}{told}")
+            told_by.append((p, f"  {label:<6}{FORCED if d in forced else ''}{told}"))
         if hidden:  # the other choices of a simultaneous stage, applied now: each under its chooser
             for c in sorted({e.chooser for e in evs if e.chooser is not None and e.chooser != p}):
                 theirs = [e for e in evs if e.chooser == c]
                 done = _group_moves([e for e in theirs if isinstance(e, MoveEvent)], game, infos, me, can_see)
                 done += _storage_parts([e for e in theirs if isinstance(e, StorageEvent)], words)
-                lines.append(f"  {'you' if c == me else f'P{c}':<6}{'; '.join(done) or 'pass'}")
+                told_by.append((c, f"  {'you' if c == me else f'P{c}':<6}{'; '.join(done) or 'pass'}"))
+        lines.extend(line for _, line in sorted(told_by, key=lambda t: t[0]))  # (in seat order)
         then = _group_moves([e for e in rest if isinstance(e, MoveEvent)], game, infos, me, can_see)
         then += _storage_parts([e for e in rest if isinstance(e, StorageEvent)], words)
         if p is None and then:

@@ -1,6 +1,6 @@
 """`recycle play` at a simultaneous stage (games/goofspiel.rcy): the person is told that the
 computer player has chosen, never what, before choosing; once both bids are applied, each is
-told under its chooser."""
+told under its chooser, in seat order."""
 
 import io
 
@@ -22,4 +22,4 @@ def test_the_other_bid_is_unseen_until_both_are_made(tmp_path):
         "BID:" not in first.split("Your options:")[0] and "P0 random      HAND 7 cards" in first
     )  # nothing of P0's bid before the person bids
     told = second.split("Since your last turn:")[1].splitlines()
-    assert told[1:3] == ["  you   your HAND → your BID: 2♠", "  P0    P0's HAND → P0's BID: 4♥"]
+    assert told[1:3] == ["  P0    P0's HAND → P0's BID: 4♥", "  you   your HAND → your BID: 2♠"]  # seat order
