@@ -241,3 +241,19 @@ def test_the_information_flow_graph_counts_each_bid_as_its_players_choice(goofsp
     for p in (0, 1):
         (edge,) = G.get_edge_data(f"P{p}/iloc/HAND", f"P{p}/vloc/BID").values()
         assert (edge["count"], edge["chosen"], edge["src_vis"], edge["dst_vis"]) == (14, 14, "private", "public")
+
+
+def test_a_sampled_world_keeps_the_viewers_own_pending_choice_and_draws_the_others():
+    """Three players: when P2 is asked, P0's and P1's choices are drawn anew in P2's worlds;
+    P1, looking while P2 decides (an observation of a seat not to move), keeps its own."""
+    g = recycle.loads(POOL.replace("(create players 2)", "(create players 3)"), "pool.rcy")
+    s = g.new_state(seed=0)
+    s.apply(3)
+    s.apply(2)
+    assert s.current_player() == 2 and s.frames[0][0][1:] == [3, 2]
+    rng = Stream.keyed(1)
+    drawn = {tuple(s.observation(2).sample_world(rng).frames[0][0][1:]) for _ in range(30)}
+    assert len({d[0] for d in drawn}) > 1 and len({d[1] for d in drawn}) > 1
+    kept = {tuple(s.observation(1).sample_world(rng).frames[0][0][1:]) for _ in range(30)}
+    assert {d[1] for d in kept} == {2} and len({d[0] for d in kept}) > 1
+    assert s.frames[0][0][1:] == [3, 2]  # the real state untouched
