@@ -291,6 +291,7 @@ class PlaySession(Screen):
         self.recorder = Recorder(self.game)
         self.log: list[tuple] = []  # (decision, player, options, chosen)
         self.chose = {}
+        self.hidden: set = set()  # the decisions of simultaneous stages (narrative_lines)
         self.snapshots: list[tuple] = []  # what undo needs, at each of the person's decisions
         self.message = ""
         self.hinted = None
@@ -328,6 +329,8 @@ class PlaySession(Screen):
                 self.chose.pop(state.decisions, None)
             elif len(options) == 1:
                 self.chose[state.decisions] = said_words(state, options, 0)
+        if hasattr(state.waiting, "hide_pending"):  # a simultaneous stage's decision (told as unseen)
+            self.hidden.add(state.decisions)
         self.recorder.on_decision(state, p, options, i)
         self.log.append((state.decisions, p, len(options), i))
 
@@ -353,6 +356,7 @@ class PlaySession(Screen):
         del self.recorder.decisions[nrec:]
         del self.log[nlog:]
         self.chose = {d: w for d, w in self.chose.items() if d < s.decisions}
+        self.hidden = {d for d in self.hidden if d < s.decisions}
         self.hinted = None
         self.message = "took back your last decision"
 
@@ -361,7 +365,9 @@ class PlaySession(Screen):
         return self.state.decisions
 
     def narrative(self, view) -> list[str]:
-        return narrative_lines(view, self.events, self.log, self.since(), self.names, said=self.chose)
+        return narrative_lines(
+            view, self.events, self.log, self.since(), self.names, said=self.chose, hidden=self.hidden
+        )
 
     def since(self) -> int:
         """The person's last decision of two or more options (0 before the first)."""
@@ -379,7 +385,14 @@ class PlaySession(Screen):
         lines = [("bold reverse", f" {self.game.name} · deal #{self.deal} · round {rnd.number} is over ")]
         # every move of the round's end (the hands shown, the cards gathered): not cut short
         story = narrative_lines(
-            view, self.events[: rnd.upto], self.log, self.since(), self.names, full=True, said=self.chose
+            view,
+            self.events[: rnd.upto],
+            self.log,
+            self.since(),
+            self.names,
+            full=True,
+            said=self.chose,
+            hidden=self.hidden,
         )[-MAX_NARRATIVE:]
         if story:
             lines += [("bold", "The last moves:")] + story
@@ -394,7 +407,7 @@ class PlaySession(Screen):
     def record_lines(self, view) -> list[str]:
         players = ", ".join(f"P{p} {n}" for p, n in enumerate(self.names))
         return [f"{self.game.name}, deal #{self.deal}; {players}"] + narrative_lines(
-            view, self.events, self.log, 0, self.names, full=True, said=self.chose
+            view, self.events, self.log, 0, self.names, full=True, said=self.chose, hidden=self.hidden
         )
 
     # -- records -------------------------------------------------------------------------------

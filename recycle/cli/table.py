@@ -267,10 +267,18 @@ def _storage_parts(events, words=NO_WORDS) -> list[str]:
 
 
 FORCED = "only one option: "
+UNSEEN = "chose (unseen until every player has chosen)"
 
 
 def narrative_lines(
-    obs, events, log, since: int, names: list[str], full: bool = False, said: dict | None = None
+    obs,
+    events,
+    log,
+    since: int,
+    names: list[str],
+    full: bool = False,
+    said: dict | None = None,
+    hidden: set | None = None,
 ) -> list[str]:
     """What happened from decision ``since`` on, as ``obs.player`` saw it: for each decision
     who chose and what it did, then what the game did after it. ``events`` are the state's
@@ -279,7 +287,10 @@ def narrative_lines(
     of their events. A
     decision of ``obs.player``'s with one option is told as forced (``FORCED``); another
     player's is not (how many options they had may depend on cards this seat does not see).
-    Unless ``full``, the game's moves after one decision are cut to ``MAX_GROUP`` lines."""
+    Unless ``full``, the game's moves after one decision are cut to ``MAX_GROUP`` lines.
+    ``hidden``: the decisions of simultaneous stages (every player chooses, the choices applied
+    together after the last): another player's is told as made but unseen, and what the
+    choices did is told under each chooser when they are applied."""
     game = obs.game
     infos = game.layout.infos
     words = getattr(game, "words", NO_WORDS)
@@ -297,13 +308,22 @@ def narrative_lines(
         evs = by_decision.get(d, [])
         p = who.get(d)
         label = "deal" if d == 0 else "you" if p == me else f"P{p}" if p is not None else "game"
-        own = [e for e in evs if e.chooser is not None]
+        own = [e for e in evs if e.chooser is not None and (e.chooser == p or not hidden)]
         rest = [e for e in evs if e.chooser is None]
         parts = _group_moves([e for e in own if isinstance(e, MoveEvent)], game, infos, me, can_see)
         parts += _storage_parts([e for e in own if isinstance(e, StorageEvent)], words)
+        told_by: list = []  # (seat, line) of the decision's chooser and, in a simultaneous stage, the others
         if p is not None:
-            told = (said.get(d) if p == me else None) or "; ".join(parts) or "pass"
-            lines.append(f"  {label:<6}{FORCED if d in forced else ''}{told}")
+            unseen = hidden and d in hidden and p != me and not parts
+            told = (said.get(d) if p == me else None) or "; ".join(parts) or (UNSEEN if unseen else "pass")
+            told_by.append((p, f"  {label:<6}{FORCED if d in forced else ''}{told}"))
+        if hidden:  # the other choices of a simultaneous stage, applied now: each under its chooser
+            for c in sorted({e.chooser for e in evs if e.chooser is not None and e.chooser != p}):
+                theirs = [e for e in evs if e.chooser == c]
+                done = _group_moves([e for e in theirs if isinstance(e, MoveEvent)], game, infos, me, can_see)
+                done += _storage_parts([e for e in theirs if isinstance(e, StorageEvent)], words)
+                told_by.append((c, f"  {'you' if c == me else f'P{c}':<6}{'; '.join(done) or 'pass'}"))
+        lines.extend(line for _, line in sorted(told_by, key=lambda t: t[0]))  # (in seat order)
         then = _group_moves([e for e in rest if isinstance(e, MoveEvent)], game, infos, me, can_see)
         then += _storage_parts([e for e in rest if isinstance(e, StorageEvent)], words)
         if p is None and then:

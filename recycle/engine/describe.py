@@ -89,9 +89,22 @@ def effects(state, steps, chooser: int, watch: bool = False) -> list:
         t = state.clone()
     t.events = events
     t.chooser = chooser
+    memo: dict = {}  # (views an option's variables hold are copied: a move out of one changes it)
     for item, env in steps:
-        item.run(t, t.env if env is state.env else env[:])
+        item.run(t, t.env if env is state.env else [_copied(v, memo) for v in env])
     return events
+
+
+def _copied(v, memo: dict):
+    """A copy of a variable's value for working out an option on a copy of the state: a view
+    or group list is copied (each once, ``memo``), so that the option's moves out of it leave
+    the original's, which the chosen option will run on, untouched."""
+    if not isinstance(v, list):
+        return v
+    got = memo.get(id(v))
+    if got is None:
+        got = memo[id(v)] = type(v)(_copied(x, memo) for x in v)
+    return got
 
 
 def moved_cards(state, events, viewer: int | None) -> list:

@@ -136,6 +136,9 @@ class Observation:
             world = s.clone(rng=future)
             if determinize:
                 redeal(world, plan, rng)
+                hide = getattr(world.waiting, "hide_pending", None)
+                if hide is not None:  # the other players' choices in a simultaneous stage: drawn anew
+                    hide(world, self.player, rng)
             future.setstate((rng.getrandbits(64), 0, None))
             if not determinize or self._same_decision(world, wanted):
                 break

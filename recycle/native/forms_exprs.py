@@ -17,6 +17,7 @@ from .writer import (
     CARD_T,
     INT_T,
     LOC_T,
+    LOCS_T,
     NUMBERS_T,
     PLAYER_T,
     PLAYERS_T,
@@ -381,7 +382,7 @@ def location(w, x, sc) -> tuple[str, str]:
 
 @native(Kind.LOC, VARIABLE)
 def loc_variable(w, x, sc) -> tuple[str, str]:
-    v = variable(sc, x, VIEW_T, LOC_T, PLAYERS_T, TEAMS_T, NUMBERS_T)
+    v = variable(sc, x, VIEW_T, LOC_T, PLAYERS_T, TEAMS_T, NUMBERS_T, LOCS_T)
     if not isinstance(v, str):
         raise NativeUnsupported(f"the constant '{x.value} as a location", x)
     return sc.lookup(x.value).type, v
@@ -445,7 +446,12 @@ def loc_filter(w, x, sc) -> tuple[str, str]:
     with w.function(
         "filter", params, f"(filter ...) at line {x.span.line}: the cards for which it holds", keeps_scratch=True
     ):
-        w.line(f"source = {w.cards(coll, sc)}")
+        t, code = w.loc(coll, sc)
+        # a view of cards, or of locations (indexed: forms_indexed.py), whose elements it binds
+        element, result = (LOC_T, LOCS_T) if t == LOCS_T else (CARD_T, VIEW_T)
+        if t in (PLAYERS_T, TEAMS_T, NUMBERS_T):
+            raise NativeUnsupported(f"{t} where cards are needed", coll)
+        w.line(f"source = {f'cards_of(locs, lens, scratch, ctr, {code})' if t == LOC_T else code}")
         w.line("out = alloc(scratch, ctr, scratch[source])")
         with w.block("if out == 0:"):
             w.line("return out")
@@ -453,12 +459,12 @@ def loc_filter(w, x, sc) -> tuple[str, str]:
         var = w.local(name)
         with w.block("for k in range(scratch[source]):"):
             w.line(f"{var} = scratch[source + 1 + k]")
-            with w.block(f"if {w.bool_(x.items[3], sc.bind(name, var, CARD_T))}:"):
+            with w.block(f"if {w.bool_(x.items[3], sc.bind(name, var, element))}:"):
                 w.line(f"scratch[out + 1 + m] = {var}")
                 w.line("m += 1")
         w.line("scratch[out] = m")
         w.line("return out")
-    return VIEW_T, w.fns[-1].call(*params)
+    return result, w.fns[-1].call(*params)
 
 
 def filter_players(w, x, sc, name: str, which: str) -> tuple[str, str]:

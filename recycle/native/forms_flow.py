@@ -20,6 +20,7 @@ from .writer import (
     GROUPS_T,
     INT_T,
     LOC_T,
+    LOCS_T,
     NUMBERS_T,
     PLAYER_T,
     PLAYERS_T,
@@ -165,8 +166,8 @@ def collection(w, coll, sc, var: str) -> Loop:
         )
     t, code = w.loc(coll, sc)
     snap, k = w.fresh("snapshot"), w.fresh("k")
-    if t in (PLAYERS_T, TEAMS_T, NUMBERS_T):
-        element = {PLAYERS_T: PLAYER_T, TEAMS_T: TEAM_T, NUMBERS_T: INT_T}[t]
+    if t in (PLAYERS_T, TEAMS_T, NUMBERS_T, LOCS_T):
+        element = {PLAYERS_T: PLAYER_T, TEAMS_T: TEAM_T, NUMBERS_T: INT_T, LOCS_T: LOC_T}[t]
         return Loop(
             [f"{snap} = {code}"],
             f"for {k} in range(scratch[{snap}]):",
@@ -229,6 +230,14 @@ def let(w, x, sc) -> None:
 @native(Kind.FLOW, "stage")
 def stage(w, x, sc) -> None:
     items = x.items
+    if len(items) > 2 and kw(items[2], "simultaneous"):  # every player's choices (forms_simultaneous.py)
+        from ..lang.forms.simultaneous import stage_node
+
+        w.simultaneous += 1
+        try:
+            return stage(w, stage_node(x), sc)
+        finally:
+            w.simultaneous -= 1
     if len(items) < 4 or not kw(items[1], "player", "team") or head_of(items[2]) != "end":
         raise NativeUnsupported("a stage of an unexpected shape", x)
     team = items[1].value == "team"

@@ -534,6 +534,11 @@ def choice(w, x, sc) -> None:
         for p in parts:
             options(w, p, sc, False)
     run = w.fns[-1]
+    if w.simultaneous:  # every player's choice (forms_simultaneous.py)
+        from .forms_simultaneous import every_player_chooses
+
+        every_player_chooses(w, x, count.call(*params), lambda k: run.call(*params, k))
+        return
     keyed = choice_keys(w, x, parts, sc, params) if w.search else None
     with w.block("if ctr[RESUMING]:"):
         w.line("arrive(ctr, keys, resume, locs, card_loc, ver)  # the sampled world's decision: its cards")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..lang.forms.shapes import Const, head_of, is_atom, literal_names
 from ..lang.syntax.reader import SYMBOL, VAR, Atom, SList
-from . import forms_actions, forms_blocks, forms_exprs, forms_flow, forms_options  # noqa: F401 - they register the writers
+from . import forms_actions, forms_blocks, forms_exprs, forms_flow, forms_indexed, forms_options  # noqa: F401 - they register the writers
 from .forms_options import do_parts, is_static
 from . import registry as reg
 from .registry import NativeUnsupported

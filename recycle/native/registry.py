@@ -92,6 +92,8 @@ def writer_for(kind: str, x, sc):
     w = _WRITERS.get((kind, h))
     if w is None and kind == Kind.FLOW:
         w = _WRITERS.get((Kind.ACTION, h))
+    if w is None and kind == Kind.LOC:  # a collection of locations, written as a view (forms_indexed.py)
+        w = _WRITERS.get((Kind.COLL, h))
     return w
 
 
@@ -138,8 +140,8 @@ def typed_value(w, x, sc) -> tuple[str, str]:
     for kind in (Kind.INT, Kind.STR, Kind.CARD, Kind.PLAYER, Kind.TEAM):
         if h is not None and (kind, h) in _WRITERS:
             return _TYPE_OF_KIND[kind], w.write(kind, x, sc)
-    if h is not None and (Kind.LOC, h) in _WRITERS:
-        return w.loc(x, sc)  # a view (let-bound)
+    if h is not None and ((Kind.LOC, h) in _WRITERS or (Kind.COLL, h) in _WRITERS):
+        return w.loc(x, sc)  # a view (let-bound), or a view of locations (indexed)
     if h is not None and (Kind.GROUPS, h) in _WRITERS:
         return "groups", w.groups(x, sc)
     raise NativeUnsupported(f"({h} ...) compared" if h else "a value compared", x)

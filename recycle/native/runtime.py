@@ -619,3 +619,25 @@ def best_score(ctr, scratch, v, pts, row, highest):
         if (score > best) if highest else (score < best):
             best = score
     return best
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def family_view(lens, scratch, ctr, table, offset):
+    """(indexed OWNER KIND NAME): a view of the location indices of the family's members 0, 1 ...
+    (``table``: the first index of each member's block, -1 for a member the compile did not
+    register; ``offset``: the owner's), up to the highest holding a card. A member below it
+    that is not in the table stops the rollout (CAPACITY: Python plays it)."""
+    last = -1
+    for i in range(table.shape[0]):
+        if table[i] >= 0 and lens[table[i] + offset] > 0:
+            last = i
+    out = alloc(scratch, ctr, last + 1)
+    if out == 0:
+        return out
+    for i in range(last + 1):
+        if table[i] < 0:
+            ctr[STATUS] = CAPACITY
+            scratch[out] = 0
+            return out
+        scratch[out + 1 + i] = table[i] + offset
+    return out

@@ -44,6 +44,7 @@ INT_T, BOOL_T, STR_T, CARD_T, PLAYER_T, TEAM_T, LOC_T, VIEW_T, GROUPS_T = (
 )
 PLAYERS_T, TEAMS_T = "players", "teams"  # views holding player (team) numbers: (filter player ...)
 NUMBERS_T = "numbers"  # a view holding integers: (filter (range A..B) ...)
+LOCS_T = "locs"  # a view holding location indices: (indexed OWNER KIND NAME), forms_indexed.py
 
 # called only from native code; no_rewrites: Numba's rewrites (constant indexes made static,
 # array expressions, branches on constants pruned) change nothing in generated code that LLVM
@@ -233,6 +234,7 @@ class Writer:
         self.name_lists: dict[tuple, str] = {}
         self.name_domain: dict[str, tuple] = {}  # a local holding a name: every name it can hold
         self.named_blocks: dict[tuple, str] = {}  # (kind or sort, names) -> its table of bases
+        self.simultaneous = 0  # > 0 while a simultaneous stage's items are written (forms_simultaneous.py)
         self.member_blocks: dict[tuple, str] = {}  # (kind, family, A, B) -> its table of bases
         self.uses_teams = False
         # the next level of the dry-run areas (dry[level]) free for a block's options to keep
@@ -420,7 +422,7 @@ class Writer:
     def cards(self, x, sc) -> str:
         """A view of a location's or view's cards (a location's: a snapshot on the scratch stack)."""
         t, code = self.loc(x, sc)
-        if t in (PLAYERS_T, TEAMS_T, NUMBERS_T):
+        if t in (PLAYERS_T, TEAMS_T, NUMBERS_T, LOCS_T):
             raise NativeUnsupported(f"{t} where cards are needed", x)
         return f"cards_of(locs, lens, scratch, ctr, {code})" if t == LOC_T else code
 

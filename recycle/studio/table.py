@@ -87,6 +87,7 @@ class Table:
             self.rng = players_stream(deal)  # as PreparedGame.play: records replay
             self.recorder = Recorder(self.game)
             self.log: list[tuple] = []
+            self.hidden: set = set()  # the decisions of simultaneous stages (told as unseen)
             self.snapshots: list[tuple] = []
             self.events: list = []
             self.error = None
@@ -178,6 +179,8 @@ class Table:
             words = said_words(s, options, i)
             if words is not None:
                 self.said[p][s.decisions] = words
+        if hasattr(s.waiting, "hide_pending"):
+            self.hidden.add(s.decisions)
         self.recorder.on_decision(s, p, options, i)
         self.log.append((s.decisions, p, len(options), i))
         s.apply(i)
@@ -264,6 +267,7 @@ class Table:
             self.rng.setstate(rng_state)
             del self.recorder.decisions[nrec:]
             del self.log[nlog:]
+            self.hidden = {d for d in self.hidden if d < s.decisions}
             for said in self.said.values():
                 for d in [d for d in said if d >= s.decisions]:
                     del said[d]
@@ -389,9 +393,9 @@ def seat_view(table: Table, seat: int) -> dict:
         "locations": location_rows(obs, seat),
         # as the game names them, and where the terminal shows them: in their owner's block
         "storages": [{"owner": owner_name(key, seat), "text": text} for key, text in storage_texts(obs)],
-        "history": narrative_lines(obs, table.events, table.log, 0, names, full=True, said=table.said.get(seat))[
-            -HISTORY_LINES:
-        ],
+        "history": narrative_lines(
+            obs, table.events, table.log, 0, names, full=True, said=table.said.get(seat), hidden=table.hidden
+        )[-HISTORY_LINES:],
         "options": [],
         "hint": None,
         "hint_pending": seat in table.hint_waiting,

@@ -256,13 +256,30 @@ def _body(x, in_choice: bool) -> list[TNode]:
     return [_item(x, in_choice)]
 
 
+SIMULTANEOUS = "simultaneous"  # the keyword of a simultaneous stage (not a form: no head)
+
+
+def _all_choose(nodes: list) -> None:
+    """The choices among ``nodes`` (a simultaneous stage's items) said to be every player's."""
+    for n in nodes:
+        if n.kind == "choice":
+            n.text = "choice: every player picks one option, unseen by the others; all applied together"
+        _all_choose(n.children)
+
+
 def _item(x, in_choice: bool = False) -> TNode:
     role, line = _role(x, Kind.FLOW), _line(x)
     if role == "stage" and len(x.items) >= 4:
-        end = x.items[2]
+        # (stage player simultaneous (end C) ...): its choices are every player's at once
+        together = isinstance(x.items[2], Atom) and x.items[2].value == SIMULTANEOUS and len(x.items) >= 5
+        rest = x.items[3:] if together else x.items[2:]
+        end = rest[0]
         cond = expr(end.items[1]) if isinstance(end, SList) and len(end.items) == 2 else expr(end)
         who_plays = expr(x.items[1])
-        kids = [_item(i) for i in x.items[3:]]
+        kids = [_item(i) for i in rest[1:]]
+        if together:
+            _all_choose(kids)
+            return TNode("stage", f"stage: every player at once (simultaneous), until {cond}", kids, line)
         return TNode("stage", f"stage: each {who_plays} in turn, until {cond}", kids, line)
     if role == "choice" and len(x.items) == 2 and isinstance(x.items[1], SList):
         opts = []

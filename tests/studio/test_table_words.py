@@ -92,3 +92,18 @@ def test_table_hint_is_said_in_the_options_words_with_its_figures(monkeypatch):
     )
     assert h["figures"][:2] == ["0% (0-56%, only 3 tries: a guess)", "50% (40-60%, 100 tries)"]
     assert h["few"][:2] == [True, False]
+
+
+def test_table_tells_another_players_simultaneous_choice_as_unseen():
+    """games/goofspiel.rcy at the studio's table, the person in seat 1: P0's bid is told as made
+    but unseen while the person decides, and under P0 once both bids are applied."""
+    path = ROOT / "games" / "goofspiel.rcy"
+    table = table_module.Table(load(path), path, ["random", "human"], 1)
+    _wait(table)
+    history = table.seat_view(1)["history"]
+    assert history[-1] == "  P0    chose (unseen until every player has chosen)"
+    assert not any("BID:" in line for line in history)
+    table.act(1, None, 0)
+    _wait(table)
+    history = table.seat_view(1)["history"]
+    assert any(line.startswith("  P0    P0's HAND → P0's BID: ") for line in history)

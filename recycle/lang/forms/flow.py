@@ -33,6 +33,8 @@ from .expr_groups import GroupForms
 from .expr_int import IntForms
 from .expr_locs import FamilyForms, LocationForms
 from .expr_scalar import ScalarForms
+from .indexed import IndexedForms
+from .simultaneous import SimultaneousForms
 from .costs import Costs
 from .recovery import ErrorKeeping
 from .registry import Kind, form, mention, seal
@@ -57,6 +59,8 @@ class FlowCompiler(
     CardForms,
     LocationForms,
     FamilyForms,
+    IndexedForms,
+    SimultaneousForms,
     GroupForms,
     CardActions,
     StateActions,
@@ -477,20 +481,30 @@ class FlowCompiler(
                 item.run(s, env)
             s.chooser = None
 
+        if self.simultaneous:  # every player's, in a simultaneous stage (simultaneous.py)
+            return self.simultaneous_choice(x, scope, expand, span)
         live = tuple(sorted({v for v in scope.names().values() if type(v) is int}))
         choice_point = ChoicePoint(expand, span, x, live)
         item = Item(x, scope, run=choice, has_choice=True)
         item.resume = resume
         return item
 
-    @form("stage", "(stage player|team (end CONDITION) ITEM ...)", Kind.FLOW, role="stage")
+    @form(
+        "stage",
+        "(stage player|team (end CONDITION) ITEM ...) | (stage player simultaneous (end CONDITION) ITEM ...)",
+        Kind.FLOW,
+        role="stage",
+    )
     def a_stage(self, x: SList, scope: Scope) -> Item:
-        """(stage player|team (end CONDITION) ITEM ...)
+        """(stage player|team (end CONDITION) ITEM ...) | (stage player simultaneous (end CONDITION) ITEM ...)
 
         Pushes a copy of the player (team) cycle and runs the items turn after turn,
         advancing the cycle between turns, until the condition, checked before every turn,
-        holds."""
+        holds. In a simultaneous stage every player makes each choice, in seat order on the
+        same state and unseen by the others, and the choices are applied together in seat order."""
         items = x.items
+        if len(items) > 2 and kw(items[2], "simultaneous"):
+            return self.c_simultaneous_stage(x, scope)
         if (
             len(items) < 4
             or not kw(items[1], "player", "team")

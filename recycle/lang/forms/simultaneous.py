@@ -1,0 +1,177 @@
+"""The form ``(stage player simultaneous (end CONDITION) ITEM ...)``: every player chooses on the
+same state, and the choices are applied together (CardStock's grammar since 2025-11-05).
+
+A simultaneous stage runs its items turn after turn as a stage does; a ``choice`` among them is
+made by every player, in seat order, each on the same state and seeing only its own view
+(``current player`` is the player choosing while its options are listed). The choices are kept
+hidden until the last player has chosen; then they are applied, in seat order, each with its
+player current, and the stage's current player is what it was before the choice.
+
+Stepped from outside (``legal_options`` / ``apply``), the state asks each player in turn: its
+``current_player()`` is the player being asked, and the choices made so far are kept in the
+choice's frame, not in the cards or storages an observation reads. No event is emitted before
+the choices are applied, and ``hide_pending`` re-draws the pending choices of the other players
+in a sampled world (``Observation.sample_world``), so that a look-ahead player never simulates
+with another player's real choice. This module is the form's one place in the reference
+interpreter; ``flow.py`` hands the stage and its choices here.
+"""
+
+from __future__ import annotations
+
+from ...errors import StepLimitExceeded
+from ..syntax.reader import SList
+from .items import MAX_OPTIONS, ChoicePoint, Item, out_of_work, too_many_options
+from .registry import registry
+from .shapes import SMALL, Scope, fail, head_of, kw, rt_error
+from .values import Suspend
+
+
+class SimultaneousPoint(ChoicePoint):
+    """Where a stepped state waits for one player of a simultaneous choice; ``hide_pending``
+    re-draws the other players' pending choices in a copy of the state."""
+
+    __slots__ = ()
+
+    def hide_pending(self, world, viewer: int, rng) -> None:
+        """In ``world`` (a copy dealt for ``viewer``), replace every pending choice of another
+        player by one drawn uniformly from its options there: ``viewer`` may know its own
+        choice, never another's."""
+        frame = world.frames[0] if world.frames else None
+        if type(frame) is not tuple:
+            return
+        chosen, asked = frame
+        top = world.pstack[-1]
+        work = world.work
+        redrawn = list(chosen)
+        for q in range(asked):
+            if q == viewer:
+                continue
+            top[0] = q
+            n = len(self.expand(world, world.env))
+            redrawn[1 + q] = int(rng.random() * n) if n > 1 else 0
+        top[0] = asked
+        world.work = work
+        world.frames[0] = (redrawn, asked)
+
+
+def stage_node(x: SList) -> SList:
+    """The stage without its ``simultaneous`` keyword: ``(stage player (end C) ITEM ...)``."""
+    return SList((x.items[0], x.items[1], *x.items[3:]), x.span)
+
+
+class SimultaneousForms:
+    """The simultaneous stage and its choices in the compiler (a mixin of ``FlowCompiler``)."""
+
+    simultaneous = 0  # > 0 while the items of a simultaneous stage are compiled
+
+    def c_simultaneous_stage(self, x: SList, scope: Scope) -> Item:
+        """``(stage player simultaneous (end CONDITION) ITEM ...)``: a stage whose choices every
+        player makes (``simultaneous_choice``); its turns are a stage's."""
+        items = x.items
+        if len(items) < 5 or not kw(items[1], "player") or head_of(items[3]) != "end" or len(items[3].items) != 2:
+            fail("expected (stage player simultaneous (end CONDITION) ITEM ...)", x, "stage")
+        for node in items[4:]:
+            inner = _first_stage(node)
+            if inner is not None:
+                fail(
+                    "a stage cannot stand inside a simultaneous stage (its choices are every player's)", inner, "stage"
+                )
+        self.simultaneous += 1
+        try:
+            return self.a_stage(stage_node(x), scope)
+        finally:
+            self.simultaneous -= 1
+
+    def simultaneous_choice(self, x: SList, scope: Scope, expand, span) -> Item:
+        """The Item of a ``choice`` in a simultaneous stage: every player, in seat order, chooses
+        among the options listed for it on the same state; then the choices run in seat order.
+        Each player's choice counts as a decision and a step, as a choice does."""
+        n = self.layout.nplayers
+
+        def listed(s, e, p):
+            """Player ``p``'s options (``p`` current while they are listed), counted as a decision."""
+            s.pstack[-1][0] = p
+            opts = expand(s, e)
+            k = len(opts)
+            if not k:
+                rt_error(f"a choice with no legal option (for P{p}, in a simultaneous stage)", span, "choice")
+            if k > MAX_OPTIONS:
+                too_many_options(span)
+            s.steps += 1
+            if s.steps > s.max_steps:
+                raise StepLimitExceeded(f"the game did not end within {s.max_steps} steps", span, form="choice")
+            if k > SMALL:
+                s.work -= k
+                if s.work < 0:
+                    out_of_work(s, span, "choice")
+            s.decisions += 1
+            s.options_total += k
+            return opts
+
+        def wait(s, opts, chosen: list, p: int):
+            """Stop for ``apply``: player ``p`` is asked; the choices so far stay in the frame."""
+            s.waiting = point
+            s.options = opts
+            sus = Suspend()
+            sus.frames[0] = (chosen, p)
+            raise sus
+
+        def ask_from(s, e, chosen: list, p: int) -> None:
+            """Players ``p`` ... n-1 choose (inline, or waiting for ``apply``); then all apply."""
+            while p < n:
+                opts = listed(s, e, p)
+                decide = s.decide
+                if decide is None:
+                    wait(s, opts, chosen, p)
+                chosen = chosen + [decide(opts) if len(opts) > 1 else 0]
+                p += 1
+            apply_all(s, e, chosen)
+
+        def apply_all(s, e, chosen: list) -> None:
+            """The choices, listed again on the state they were made on, run in seat order."""
+            top = s.pstack[-1]
+            work = s.work  # (each list was paid for when it was offered)
+            picked = []
+            for p in range(n):
+                top[0] = p
+                picked.append(expand(s, e)[chosen[1 + p]])
+            s.work = work
+            for p, opt in enumerate(picked):
+                top[0] = p
+                s.chooser = p
+                if len(opt) > SMALL:
+                    s.work -= len(opt)
+                    if s.work < 0:
+                        out_of_work(s, span, "choice")
+                for item, env in opt:
+                    item.run(s, env)
+            s.chooser = None
+            top[0] = chosen[0]
+
+        def run(s, e):
+            ask_from(s, e, [s.pstack[-1][0]], 0)
+
+        def resume(s, e, frames, k):
+            chosen, p = frames[k]
+            i = s.chosen
+            s.waiting = s.options = None
+            ask_from(s, e, chosen + [i], p + 1)
+
+        live = tuple(sorted({v for v in scope.names().values() if type(v) is int}))
+        point = SimultaneousPoint(expand, span, x, live)
+        item = Item(x, scope, run=run, has_choice=True)
+        item.resume = resume
+        return item
+
+
+def _first_stage(node):
+    """The first ``(stage ...)`` form inside ``node``, or None."""
+    if not isinstance(node, SList):
+        return None
+    if "stage" in registry().roles.get(head_of(node), ()):
+        return node
+    for i in node.items:
+        found = _first_stage(i)
+        if found is not None:
+            return found
+    return None
