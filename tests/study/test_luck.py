@@ -1,0 +1,112 @@
+"""Luck and skill, suspense and surprise, CardStock's heuristics (recycle/study/equity.py,
+luck.py, heuristics.py, measures.py): known answers on tiny games, determinism, stopping."""
+
+from __future__ import annotations
+
+import pytest
+
+from recycle.study.equity import equity_game
+from recycle.study.estimates import decision_spread, estimate_game
+from recycle.study.luck import belief_path
+from recycle.study.measures import measure, measures_lines
+
+from ..conftest import tiny
+from .test_ladder import coin_game, skill_game
+
+# P1 holds 1 point; P0 picks one of four options, and only the first (2 points) wins: a known
+# best first move, and the game's only decision.
+FIRST = """(do ((set ((next player) sto SCORE) 1)))
+ (stage player (end (> (game sto T) 0))
+  (choice ((do ((set ((current player) sto SCORE) 2) (inc (game sto T) 1)))
+           (do ((set ((current player) sto SCORE) 0) (inc (game sto T) 1)))
+           (do ((set ((current player) sto SCORE) 0) (inc (game sto T) 1)))
+           (do ((set ((current player) sto SCORE) 0) (inc (game sto T) 1))))))"""
+
+
+def first_game():
+    return tiny(FIRST, players=2, scoring="(scoring max ((current player) sto SCORE))")
+
+
+def _measure(game, **kw):
+    return measure(game, games=kw.pop("games", 6), seed=kw.pop("seed", 1), players=["ismcts:20"], rollouts=8, **kw)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_coin_flip_game_is_all_luck(players):
+    m = _measure(coin_game(players))
+    lk = m.luck
+    assert lk.luck_share == 1.0 and lk.luck_share_ci == [1.0, 1.0]
+    for s in lk.seats:
+        # options that change nothing get equal estimates (common random numbers): no skill at all
+        assert s.own == 0.0 and s.others == 0.0 and s.own_ci == [0.0, 0.0]
+        assert s.luck == pytest.approx(s.change)
+    h = m.heuristics
+    assert h.meaningful_moves == h.killer_move == h.clarity == h.coolness == 0.0
+    assert m.suspense.deal_suspense > 0.1  # the deal is the only thing that moves the belief
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_game_of_pure_skill_has_no_luck(players):
+    m = _measure(skill_game(players))
+    lk = m.luck
+    assert lk.luck_share == 0.0 and lk.chance_steps == 0.0
+    for s in lk.seats:
+        assert s.luck == 0.0 and s.luck_ci == [0.0, 0.0]
+        assert s.own + s.others == pytest.approx(s.change)
+    assert m.suspense.deal_suspense == 0.0  # nothing is dealt: the first belief is known
+    assert m.heuristics.meaningful_moves == 1.0  # taking a point always beats passing
+
+
+def test_a_known_best_first_move_shows_at_decision_one():
+    g = first_game()
+    m = _measure(g)
+    h = m.heuristics
+    # the winning option lifts the mover from 1/4 (a random pick) to 1; three of four lose
+    assert h.killer_move == pytest.approx(0.75) and h.clarity == pytest.approx(0.75)
+    assert h.meaningful_moves == 1.0
+    assert m.luck.luck_share == 0.0 and m.luck.seats[0].own == pytest.approx(1 - m.prior[0])
+    # the look-ahead players' decision spread (recycle page) is largest at decision 1
+    recs = [estimate_game(g, ["ismcts:40"] * 2, s) for s in range(4)]
+    assert decision_spread(recs)["by_decision"][0]["mean"] == 1.0
+    # suspense at decision 1: the variance of Q over the options (the next belief is the end)
+    row = m.suspense.by_decision[0]
+    assert row["decision"] == 1 and row["suspense"] == pytest.approx(2 * 0.75**2 / 4 + 2 * 3 * 0.25**2 / 4)
+
+
+def test_heuristics_high_and_low():
+    coin, skill3, first = (_measure(g).heuristics for g in (coin_game(2), skill_game(3), first_game()))
+    # meaningful moves, killer move, clarity: high with a best first move, none in a coin flip
+    for name in ("meaningful_moves", "killer_move", "clarity"):
+        assert getattr(first, name) >= 0.75 and getattr(coin, name) == 0.0
+    # coolness: with two skilled opponents between one's turns, one loses ground whatever one does
+    assert skill3.coolness >= 0.2 and coin.coolness == 0.0
+    # stability: one choice decides everything (low) against a belief settled at the deal (high)
+    assert first.stability < 0.7 and coin.stability > 0.9
+
+
+def test_the_belief_path_adds_up_to_the_outcome():
+    g = skill_game(2)
+    rec = equity_game(g, ["random", "ismcts:10"], 4, rollouts=4)
+    prior = [0.5, 0.5]
+    path = belief_path(rec, prior)
+    for p in range(2):
+        assert prior[p] + sum(d[p] for _, _, d in path["steps"]) == pytest.approx(rec["final"][p])
+    assert [k for k, _, _ in path["steps"]] == ["decision"] * (len(rec["points"]) + 1)
+
+
+def test_the_same_seed_gives_the_same_measures_with_any_workers():
+    g = coin_game(2)
+    one = _measure(g, games=4).to_dict()
+    two = _measure(g, games=4, workers=2).to_dict()
+    for d in (one, two):
+        d.pop("seconds")
+    assert one == two
+
+
+def test_a_run_out_of_time_keeps_what_it_played():
+    with pytest.raises(TimeoutError):
+        _measure(skill_game(2), seconds=0.0)
+    m = _measure(skill_game(2), games=3)
+    assert m.stopped is None and m.finished == 3
+    text = "\n".join(measures_lines(m))
+    assert "luck share 0%" in text and "CardStock's heuristics" in text
