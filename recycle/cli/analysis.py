@@ -133,6 +133,19 @@ def register(app: typer.Typer, fail, load) -> None:
                 "from the true state at each decision).",
             ),
         ] = "scoring",
+        luck: Annotated[
+            bool,
+            typer.Option(
+                "--luck",
+                help="Also measure luck and skill, suspense and surprise and CardStock's heuristics: "
+                "--luck-games games of the --skilled player (default ismcts:50) in every seat, with "
+                "--rollouts playouts per option at each decision point (docs/analysis.md).",
+            ),
+        ] = False,
+        luck_games: Annotated[int, typer.Option("--luck-games", min=1, help="Games traced for --luck.")] = 20,
+        luck_rollouts: Annotated[
+            int, typer.Option("--rollouts", min=1, max=10_000, help="Playouts per option for --luck.")
+        ] = 16,
         max_steps: MaxStepsOpt = 100_000,
         workers: WorkersOpt = 1,
         as_json: JsonOpt = False,
@@ -220,6 +233,13 @@ def register(app: typer.Typer, fail, load) -> None:
             return
         except TimeoutError as exc:
             _nothing_played(exc, timeout)
+        measured = None
+        if luck and not a["interrupted"]:
+            bar = progress and not (as_json or as_csv)
+            measured = _luck(
+                g, luck_games, seed, skilled, luck_rollouts, max_steps, workers, bar, timeout, a["seconds"]
+            )
+            a["luck"] = measured.to_dict(per_game=False) if measured else None
         if a.get("stopped_by_time_limit"):
             typer.echo(f"stopped by the time limit: {a['total_games_played']} of {total} games played", err=True)
         if a["interrupted"]:
@@ -244,6 +264,11 @@ def register(app: typer.Typer, fail, load) -> None:
         else:
             for line in text_lines(a):
                 typer.echo(line)
+            if measured is not None:
+                from ..study.measures import measures_lines
+
+                for line in measures_lines(measured):
+                    typer.echo(line)
         if a["interrupted"]:
             raise typer.Exit(130)  # Ctrl-C's status, after the games finished are reported
 
@@ -411,6 +436,26 @@ def register(app: typer.Typer, fail, load) -> None:
             f"replay identical to the record: deal #{rec['seed']}, {len(rec['decisions'])} decisions, {outcome}{how}",
             err=True,
         )
+
+
+def _luck(g, games, seed, skilled, rollouts, max_steps, workers, bar, timeout, spent):
+    """``analyze --luck``: luck and skill, suspense and surprise, the heuristics (study.measures),
+    within what is left of ``--timeout``; Ctrl-C keeps the games traced. None when none was."""
+    from ..study.measures import DEFAULT_PLAYERS, measure
+    from ..study.parallel import progress_bar
+
+    left = None if timeout is None else max(0.0, timeout - spent)
+    spec = skilled or DEFAULT_PLAYERS
+    typer.echo(f"tracing {games} games of {spec} ({rollouts} playouts per option) for luck and skill", err=True)
+    try:
+        with progress_bar(games, f"{g.name}: luck and skill", enabled=bar) as upd:
+            m = measure(g, games, seed, [spec], rollouts, max_steps, workers, upd, left, interruptible=True)
+    except (TimeoutError, KeyboardInterrupt):
+        typer.echo("luck and skill: no game traced in the time left", err=True)
+        return None
+    if m.stopped:
+        typer.echo(f"luck and skill over {m.finished} of {games} games ({m.stopped})", err=True)
+    return m
 
 
 def _information(

@@ -110,3 +110,24 @@ def test_a_run_out_of_time_keeps_what_it_played():
     assert m.stopped is None and m.finished == 3
     text = "\n".join(measures_lines(m))
     assert "luck share 0%" in text and "CardStock's heuristics" in text
+
+
+def test_analyze_luck_adds_the_measures_to_its_json_and_text(tmp_path):
+    import json
+
+    from typer.testing import CliRunner
+
+    from recycle.cli.main import app
+
+    path = tmp_path / "first.rcy"
+    path.write_text(first_game().source.text)
+    args = ["analyze", str(path), "-n", "4", "--luck", "--luck-games", "3", "--rollouts", "4", "--no-progress"]
+    r = CliRunner().invoke(app, [*args, "--skilled", "ismcts:10", "--json"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["luck"]["finished"] == 3 and d["luck"]["players"] == ["ismcts:10"] * 2
+    assert d["luck"]["heuristics"]["killer_move"] == pytest.approx(0.75) and "per_game" not in d["luck"]["luck"]
+    r = CliRunner().invoke(app, args)
+    assert r.exit_code == 0 and "luck share 0% [0%, 0%]" in r.stdout and "killer move 0.75" in r.stdout
+    r = CliRunner().invoke(app, [*args[:-1], "--rollouts", "0"])
+    assert r.exit_code == 2 and "Traceback" not in r.output
