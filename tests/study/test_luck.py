@@ -131,3 +131,41 @@ def test_analyze_luck_adds_the_measures_to_its_json_and_text(tmp_path):
     assert r.exit_code == 0 and "luck share 0% [0%, 0%]" in r.stdout and "killer move 0.75" in r.stdout
     r = CliRunner().invoke(app, [*args[:-1], "--rollouts", "0"])
     assert r.exit_code == 2 and "Traceback" not in r.output
+
+
+SMALL = {"luck_games": 3, "rollouts": 4, "ladder_players": "random,ismcts:4", "ladder_doublings": 1, "ladder_games": 4}
+
+
+def test_the_page_shows_the_ladder_luck_suspense_and_heuristics(tmp_path):
+    import json
+
+    from recycle.study.page import build_page, write_page
+    from recycle.study.page_measures import extra_games
+
+    g = first_game()
+    seen = []
+    p = build_page(g, games=2, seed=1, players=["ismcts:10"], sizes=SMALL, progress=lambda d, t: seen.append((d, t)))
+    assert seen[-1] == (2 * 2 + extra_games(g, SMALL),) * 2 == (2 * 2 + 3 + 3 * 2 * 2,) * 2
+    assert p.stopped is None and p.measured_games == 3
+    assert p.ladder["rungs"] == ["random", "ismcts:4", "ismcts:8"] and "seconds" not in p.ladder
+    names = {x.name for x in write_page(p, tmp_path)}
+    assert {"luck.png", "suspense.png", "ladder.png", "luck.json", "suspense.json", "heuristics.json"} <= names
+    assert json.loads((tmp_path / "heuristics.json").read_text())["killer_move"] == pytest.approx(0.75)
+    assert json.loads((tmp_path / "luck.json").read_text())["luck_share"] == 0.0
+    page = (tmp_path / "index.html").read_text()
+    for title in ("Skill ladder", "Luck and skill", "Suspense and surprise", "CardStock's heuristics"):
+        assert f"<h2>{title}</h2>" in page
+    assert '<img src="luck.png"' in page and "<td>killer move</td><td>0.75</td>" in page
+    # without sizes (the Python default) the sections say they were not measured
+    bare = build_page(g, games=2, seed=1, players=["ismcts:10"])
+    assert not bare.luck and not bare.ladder
+    write_page(bare, tmp_path / "bare")
+    assert "Not measured (not asked" in (tmp_path / "bare" / "index.html").read_text()
+    assert not (tmp_path / "bare" / "luck.json").exists()
+
+
+def test_a_page_out_of_time_before_the_measures_says_so():
+    from recycle.study.page import build_page
+
+    p = build_page(first_game(), games=2, seed=1, players=["ismcts:10"], sizes=SMALL, seconds=0.0)
+    assert p.stopped == "time" and not p.luck and not p.ladder
