@@ -108,15 +108,64 @@ def _options_looked(n: int, chosen: int, key: int) -> list[int]:
     return sorted([chosen] + rest[: MAX_OPTIONS - 1])
 
 
-def estimate_point(state, chosen: int, seed: int, k: int, rollouts: int, higher: bool) -> dict:
+class _Native:
+    """The game's native playouts for the analyst (``playouts``: "auto" where its machine code is
+    made already, "native" compiling it, "reference" never), as the look-ahead players use them
+    (recycle/native/playouts.py): a playout from the live state, its true cards in place, with an
+    option forced and fresh chance. The result is the Python engine's, draw for draw; where
+    native code declines, Python plays the playout."""
+
+    def __init__(self, game, playouts: str):
+        self.nat = None
+        if playouts != "reference":
+            from ..native import NativeUnavailable, NativeUnsupported, native_playouts
+
+            try:
+                self.nat = native_playouts(game, playouts)
+            except (NativeUnavailable, NativeUnsupported):
+                if playouts == "native":
+                    raise
+        self.played = 0
+
+    def at(self, state):
+        """``(root, places)`` of the live ``state``'s decision, or None (Python plays)."""
+        if self.nat is None:
+            return None
+        try:
+            root = self.nat.root(state.observation(state.current_player()))
+        except RecycleRuntimeError:
+            return None
+        places = self.nat.world_places(root, state) if root is not None else None
+        return None if places is None else (root, places)
+
+    def finish(self, state, here, chance: int, draw: int, higher: bool, option: int) -> list[float] | None:
+        n = state.num_options()
+        got = self.nat.play(here[0], here[1], (chance, 0), state.work, [option] if n > 1 else [], Stream.keyed(draw))
+        if got is None:
+            return _finish(state, chance, draw, higher, option)
+        from ..players.lookahead import rewards
+
+        self.played += 1
+        return rewards(got[0], higher, "win")
+
+
+def estimate_point(state, chosen: int, seed: int, k: int, rollouts: int, higher: bool, native=None) -> dict:
     """The analyst's estimates at one decision point of a live ``state`` (left unchanged):
     ``{"looked", "q", "suspense"}``: the options estimated, every seat's win share per option
-    (common random numbers), and the suspense of the point (module docstring)."""
+    (common random numbers; native playouts where ``native`` (``_Native``) plays them), and the
+    suspense of the point (module docstring)."""
     nplayers = state.game.nplayers
     looked = _options_looked(state.num_options(), chosen, _key(seed, _DRAW, k, -1))
+    here = native.at(state) if native is not None else None
     q = []
     for i in looked:
-        runs = [_finish(state, _key(seed, _CHANCE, k, r), _key(seed, _DRAW, k, r), higher, i) for r in range(rollouts)]
+        runs = []
+        for r in range(rollouts):
+            chance, draw = _key(seed, _CHANCE, k, r), _key(seed, _DRAW, k, r)
+            if here is not None:
+                runs.append(native.finish(state, here, chance, draw, higher, i))
+            else:
+                runs.append(_finish(state, chance, draw, higher, i))
         q.append(_mean(runs, nplayers))
     belief = _mean(q, nplayers)
     # suspense = E_a ‖Q(a) − μ‖² (the choice, taken at random) + E_a Var(next belief | a) (the
@@ -143,7 +192,14 @@ def estimate_point(state, chosen: int, seed: int, k: int, rollouts: int, higher:
     return {"looked": looked, "q": q, "suspense": choice + (sum(terms) / len(terms) if terms else 0.0)}
 
 
-def equity_game(game, specs: list[str], seed: int, max_steps: int = 100_000, rollouts: int = DEFAULT_ROLLOUTS) -> dict:
+def equity_game(
+    game,
+    specs: list[str],
+    seed: int,
+    max_steps: int = 100_000,
+    rollouts: int = DEFAULT_ROLLOUTS,
+    playouts: str = "auto",
+) -> dict:
     """Play one game with ``specs`` and keep the analyst's estimates at each decision point:
     ``{"seed", "limit", "scores", "final", "points", "chance_after"}``; each point is
     ``{"decision", "mover", "options", "chosen", "looked", "q", "chance_before", "suspense"}``
@@ -151,20 +207,23 @@ def equity_game(game, specs: list[str], seed: int, max_steps: int = 100_000, rol
     share if option ``looked[j]`` is taken; ``chance_before``: did chance draw since the last
     decision point (the deal, for the first); ``suspense``: the belief's expected squared change
     to the next decision point, from the playout pairs). ``final``: every seat's win share.
-    ``{"seed", "limit": True}`` at the step limit."""
+    ``{"seed", "limit": True}`` at the step limit. ``playouts``: who plays the estimates'
+    playouts (``_Native``; the record is the same either way, ``native`` counts those played in
+    machine code)."""
     from ..players import make_player
     from ..players.lookahead import rewards
 
     players = [make_player(s) for s in specs]
     higher = game.scoring_max
     points: list = []
+    native = _Native(game, playouts)
     drawn = [0]  # the chance stream's draws at the last decision point
 
     def on_decision(state, player, opts, index):
         if len(opts) < 2:
             return
         k = len(points) + 1
-        est = estimate_point(state, index, seed, k, rollouts, higher)
+        est = estimate_point(state, index, seed, k, rollouts, higher, native)
         count = state.rng.count if type(state.rng) is Stream else None
         chance = count is None or count != drawn[0]
         drawn[0] = count if count is not None else drawn[0]
@@ -193,4 +252,5 @@ def equity_game(game, specs: list[str], seed: int, max_steps: int = 100_000, rol
         "final": rewards(r.scores, higher, "win"),
         "points": points,
         "chance_after": end is None or end != drawn[0],
+        "native": native.played,
     }

@@ -169,3 +169,16 @@ def test_a_page_out_of_time_before_the_measures_says_so():
 
     p = build_page(first_game(), games=2, seed=1, players=["ismcts:10"], sizes=SMALL, seconds=0.0)
     assert p.stopped == "time" and not p.luck and not p.ladder
+
+
+def test_native_playouts_give_the_same_traces():
+    from recycle.native import available, native_playouts
+
+    if not available():
+        pytest.skip("the native engine needs the native extra (Numba)")
+    g = coin_game(2)
+    native_playouts(g, "native")  # compiled now: "auto" then plays the playouts natively
+    ref = equity_game(g, ["ismcts:10"] * 2, 5, rollouts=6, playouts="reference")
+    nat = equity_game(g, ["ismcts:10"] * 2, 5, rollouts=6)
+    assert ref.pop("native") == 0 and nat.pop("native") == 6 * 2 * 6
+    assert nat == ref
