@@ -227,7 +227,7 @@ def register(app: typer.Typer, fail, load) -> None:
                     values=values,
                     timeout=timeout,
                     interruptible=True,
-                )
+                ).to_dict()
         except (RecycleError, RecycleBug) as exc:
             fail(exc)
             return
