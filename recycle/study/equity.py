@@ -37,6 +37,7 @@ from ..streams import Stream, mix64
 
 DEFAULT_ROLLOUTS = 16
 MAX_OPTIONS = 24  # options of a decision point estimated at most (the chosen one always)
+PRIOR_DEALS = 100  # deals the belief before the deal is estimated from (at least): it is every game's start
 _CHANCE, _DRAW, _PAIR = 0x51, 0x52, 0x53  # purposes of the analyst's streams (apart from the players')
 
 
@@ -77,13 +78,13 @@ def _mean(vectors: list, nplayers: int) -> list[float]:
 
 
 def prior_belief(game, seed: int, rollouts: int = DEFAULT_ROLLOUTS) -> dict:
-    """The belief before the deal and its suspense: ``{"belief", "suspense"}``. ``rollouts``
-    fresh deals, each run to its first decision point and finished twice at random (all the
-    playouts' mean is the belief; the pairs' products, the suspense of the deal: 0 when the deal
-    draws nothing)."""
+    """The belief before the deal and its suspense: ``{"belief", "suspense"}``. At least
+    ``PRIOR_DEALS`` fresh deals (``rollouts`` if more), each run to its first decision point and
+    finished twice at random (all the playouts' mean is the belief; the pairs' products, the
+    suspense of the deal: 0 when the deal draws nothing)."""
     higher = game.scoring_max
     pairs, dealt = [], False
-    for r in range(rollouts):
+    for r in range(max(PRIOR_DEALS, rollouts)):
         try:
             s = game.new_state(seed=rollout_seed(_key(seed, _CHANCE), r))
             _to_next_point(s)

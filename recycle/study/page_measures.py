@@ -147,8 +147,8 @@ def suspense_figure(page):
     if rows:
         kx = [r["decision"] for r in rows]
         for key, color, label in (
-            ("suspense", "tab:red", "suspense (expected squared change)"),
-            ("surprise", "tab:blue", "surprise (size of the change)"),
+            ("suspense", "tab:red", "suspense: expected\nsquared change to come"),
+            ("surprise", "tab:blue", "surprise: size of the\nchange that came"),
         ):
             ax.fill_between(
                 kx,
@@ -164,7 +164,7 @@ def suspense_figure(page):
         ax.text(0.5, 0.5, "no decision point with two or more options", ha="center", transform=ax.transAxes)
     ax.set_ylim(bottom=0)
     ax.set_xlabel("decision point (decisions with two or more options)")
-    ax.set_ylabel("squared change (suspense), change (surprise)")
+    ax.set_ylabel("change of the belief")
     ax.set_title(
         plot_text(
             f"Suspense and surprise ({su['games']} games; per game: suspense {su['suspense_per_game']:.2f}, "

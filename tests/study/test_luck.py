@@ -182,3 +182,16 @@ def test_native_playouts_give_the_same_traces():
     nat = equity_game(g, ["ismcts:10"] * 2, 5, rollouts=6)
     assert ref.pop("native") == 0 and nat.pop("native") == 6 * 2 * 6
     assert nat == ref
+
+
+def test_a_hostile_name_reaches_the_later_sections_as_text(tmp_path):
+    import recycle
+    from recycle.study.page import build_page, write_page
+
+    hostile = "<b>coin$\\frac$</b>"
+    g = recycle.loads(coin_game(2).source.text.replace("(game", f";@ summary: {hostile}\n(game", 1), "coin$\\frac$.rcy")
+    p = build_page(g, games=2, seed=1, players=["ismcts:4"], sizes=SMALL)
+    names = {x.name for x in write_page(p, tmp_path)}  # no ValueError from matplotlib's math
+    assert {"ladder.png", "luck.png", "suspense.png"} <= names
+    page = (tmp_path / "index.html").read_text()
+    assert hostile not in page and "&lt;b&gt;coin$\\frac$&lt;/b&gt;" in page
