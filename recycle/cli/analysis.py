@@ -239,6 +239,10 @@ def register(app: typer.Typer, fail, load) -> None:
             measured = _luck(
                 g, luck_games, seed, skilled, luck_rollouts, max_steps, workers, bar, timeout, a["seconds"]
             )
+            if measured == "interrupted" or (measured is not None and measured.stopped == "interrupted"):
+                a["interrupted"] = True  # reported, then exit 130 as for the main games
+            if measured == "interrupted":
+                measured = None
             a["luck"] = measured.to_dict(per_game=False) if measured else None
         if a.get("stopped_by_time_limit"):
             typer.echo(f"stopped by the time limit: {a['total_games_played']} of {total} games played", err=True)
@@ -440,7 +444,8 @@ def register(app: typer.Typer, fail, load) -> None:
 
 def _luck(g, games, seed, skilled, rollouts, max_steps, workers, bar, timeout, spent):
     """``analyze --luck``: luck and skill, suspense and surprise, the heuristics (study.measures),
-    within what is left of ``--timeout``; Ctrl-C keeps the games traced. None when none was."""
+    within what is left of ``--timeout``; Ctrl-C keeps the games traced. The ``Measures``, None
+    when no game was traced in time, ``"interrupted"`` when Ctrl-C came before the first."""
     from ..study.measures import DEFAULT_PLAYERS, measure
     from ..study.parallel import progress_bar
 
@@ -450,9 +455,12 @@ def _luck(g, games, seed, skilled, rollouts, max_steps, workers, bar, timeout, s
     try:
         with progress_bar(games, f"{g.name}: luck and skill", enabled=bar) as upd:
             m = measure(g, games, seed, [spec], rollouts, max_steps, workers, upd, left, interruptible=True)
-    except (TimeoutError, KeyboardInterrupt):
+    except TimeoutError:
         typer.echo("luck and skill: no game traced in the time left", err=True)
         return None
+    except KeyboardInterrupt:
+        typer.echo("luck and skill: interrupted before a game was traced", err=True)
+        return "interrupted"
     if m.stopped:
         typer.echo(f"luck and skill over {m.finished} of {games} games ({m.stopped})", err=True)
     return m
@@ -624,6 +632,24 @@ def csv_rows(a: dict) -> list[list]:
     if a.get("hidden_information"):
         h = a["hidden_information"]
         rows.append(["hidden_information", "", h["value"], *h["value_ci"]])
+    if a.get("luck"):
+        rows += _luck_rows(a["luck"])
+    return rows
+
+
+def _luck_rows(m: dict) -> list[list]:
+    """``--luck``'s measures in the long format (``Measures.to_dict()``)."""
+    lk, su, h = m["luck"], m["suspense"], m["heuristics"]
+    rows = [["luck_share", "", "" if lk["luck_share"] is None else lk["luck_share"], *lk["luck_share_ci"]]]
+    for s in lk["seats"]:
+        for k in ("luck", "own", "others"):
+            rows.append([f"equity_{k}", s["seat"], s[k], *s[f"{k}_ci"]])
+    rows += [
+        ["suspense_per_game", "", su["suspense_per_game"], *su["suspense_per_game_ci"]],
+        ["surprise_per_game", "", su["surprise_per_game"], *su["surprise_per_game_ci"]],
+    ]
+    for k in ("meaningful_moves", "killer_move", "clarity", "coolness", "stability"):
+        rows.append([k, "", h[k], *h[f"{k}_ci"]])
     return rows
 
 

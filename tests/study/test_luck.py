@@ -129,6 +129,8 @@ def test_analyze_luck_adds_the_measures_to_its_json_and_text(tmp_path):
     assert d["luck"]["heuristics"]["killer_move"] == pytest.approx(0.75) and "per_game" not in d["luck"]["luck"]
     r = CliRunner().invoke(app, args)
     assert r.exit_code == 0 and "luck share 0% [0%, 0%]" in r.stdout and "killer move 0.75" in r.stdout
+    r = CliRunner().invoke(app, [*args, "--csv"])
+    assert r.exit_code == 0 and "\nkiller_move,,0.75," in r.stdout and "\nequity_own,0," in r.stdout
     r = CliRunner().invoke(app, [*args[:-1], "--rollouts", "0"])
     assert r.exit_code == 2 and "Traceback" not in r.output
 
@@ -195,3 +197,19 @@ def test_a_hostile_name_reaches_the_later_sections_as_text(tmp_path):
     assert {"ladder.png", "luck.png", "suspense.png"} <= names
     page = (tmp_path / "index.html").read_text()
     assert hostile not in page and "&lt;b&gt;coin$\\frac$&lt;/b&gt;" in page
+
+
+def test_ctrl_c_keeps_the_games_traced():
+    import os
+    import signal
+
+    def progress(done):
+        if done == 2:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    m = measure(
+        skill_game(2), games=6, seed=1, players=["ismcts:20"], rollouts=8, progress=progress, interruptible=True
+    )
+    assert m.stopped == "interrupted" and m.finished == 2 == m.luck.games
+    first_two = measure(skill_game(2), games=2, seed=1, players=["ismcts:20"], rollouts=8)
+    assert first_two.heuristics == m.heuristics and first_two.luck == m.luck
