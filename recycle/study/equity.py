@@ -77,12 +77,13 @@ def _mean(vectors: list, nplayers: int) -> list[float]:
     return [sum(v[p] for v in ok) / len(ok) for p in range(nplayers)]
 
 
-def prior_belief(game, seed: int, rollouts: int = DEFAULT_ROLLOUTS) -> dict:
+def prior_belief(game, seed: int, rollouts: int = DEFAULT_ROLLOUTS, playouts: str = "auto") -> dict:
     """The belief before the deal and its suspense: ``{"belief", "suspense"}``. At least
     ``PRIOR_DEALS`` fresh deals (``rollouts`` if more), each run to its first decision point and
     finished twice at random (all the playouts' mean is the belief; the pairs' products, the
-    suspense of the deal: 0 when the deal draws nothing)."""
+    suspense of the deal: 0 when the deal draws nothing). ``playouts``: as ``equity_game``'s."""
     higher = game.scoring_max
+    native = _Native(game, playouts)
     pairs, dealt = [], False
     for r in range(max(PRIOR_DEALS, rollouts)):
         try:
@@ -91,7 +92,12 @@ def prior_belief(game, seed: int, rollouts: int = DEFAULT_ROLLOUTS) -> dict:
         except RecycleRuntimeError:
             continue
         dealt = dealt or s.rng.count > 0
-        pairs.append(tuple(_finish(s, _key(seed, _PAIR, r, h), _key(seed, _DRAW, r, h), higher) for h in (0, 1)))
+        here = native.at(s) if not s.is_terminal() else None
+        keys = [(_key(seed, _PAIR, r, h), _key(seed, _DRAW, r, h)) for h in (0, 1)]
+        if here is not None:
+            pairs.append(tuple(native.finish(s, here, c, d, higher) for c, d in keys))
+        else:
+            pairs.append(tuple(_finish(s, c, d, higher) for c, d in keys))
     belief = _mean([y for pair in pairs for y in pair], game.nplayers)
     terms = [_dot(y1, y2, belief) for y1, y2 in pairs if y1 is not None and y2 is not None] if dealt else []
     return {"belief": belief, "suspense": sum(terms) / len(terms) if terms else 0.0}
@@ -139,9 +145,11 @@ class _Native:
         places = self.nat.world_places(root, state) if root is not None else None
         return None if places is None else (root, places)
 
-    def finish(self, state, here, chance: int, draw: int, higher: bool, option: int) -> list[float] | None:
-        n = state.num_options()
-        got = self.nat.play(here[0], here[1], (chance, 0), state.work, [option] if n > 1 else [], Stream.keyed(draw))
+    def finish(self, state, here, chance: int, draw: int, higher: bool, option: int | None = None):
+        """``_finish`` played natively from ``here`` (``at(state)``); by Python where native
+        code declines."""
+        path = [option] if option is not None and state.num_options() > 1 else []
+        got = self.nat.play(here[0], here[1], (chance, 0), state.work, path, Stream.keyed(draw))
         if got is None:
             return _finish(state, chance, draw, higher, option)
         from ..players.lookahead import rewards

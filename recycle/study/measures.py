@@ -65,25 +65,29 @@ def measure(
     seconds: float | None = None,
     interruptible: bool = False,
     stop=None,
+    playouts: str = "auto",
 ) -> Measures:
     """Play ``games`` games between ``players`` (one spec per seat, the last repeats; default
     ``ismcts:50``) traced with ``rollouts`` playouts per option at each decision point, and
     measure them. ``progress(done)`` counts games; ``seconds``: no game is started after that
     time (with ``interruptible``, nor after Ctrl-C), or a caller's active ``stop``. Raises
-    ``TimeoutError`` (``KeyboardInterrupt``) when no game was played."""
+    ``TimeoutError`` (``KeyboardInterrupt``) when no game was played. ``playouts``: who plays
+    the analyst's playouts (recycle/study/equity.py; the same measures either way)."""
     if rollouts < 1:
         raise ValueError("the measures need at least 1 rollout")
     if stop is not None:
-        return _measure(game, games, seed, players, rollouts, max_steps, workers, progress, stop, time.perf_counter())
+        return _measure(
+            game, games, seed, players, rollouts, max_steps, workers, progress, stop, time.perf_counter(), playouts
+        )
     with Stop(seconds, interruptible, t0 := time.perf_counter()) as own:
-        return _measure(game, games, seed, players, rollouts, max_steps, workers, progress, own, t0)
+        return _measure(game, games, seed, players, rollouts, max_steps, workers, progress, own, t0, playouts)
 
 
-def _measure(game, games, seed, players, rollouts, max_steps, workers, progress, stop, t0) -> Measures:
+def _measure(game, games, seed, players, rollouts, max_steps, workers, progress, stop, t0, playouts) -> Measures:
     specs = list(players or [DEFAULT_PLAYERS])
     specs = [specs[min(p, len(specs) - 1)] for p in range(game.nplayers)]
-    prior = prior_belief(game, seed, rollouts)
-    items = [(specs, rollout_seed(seed, i), max_steps, rollouts) for i in range(games)]
+    prior = prior_belief(game, seed, rollouts, playouts)
+    items = [(specs, rollout_seed(seed, i), max_steps, rollouts, playouts) for i in range(games)]
     records = map_games(game, equity_game, items, workers, progress, stop=stop)
     if not records:
         if stop.interrupted:

@@ -184,6 +184,9 @@ def test_native_playouts_give_the_same_traces():
     nat = equity_game(g, ["ismcts:10"] * 2, 5, rollouts=6)
     assert ref.pop("native") == 0 and nat.pop("native") == 6 * 2 * 6
     assert nat == ref
+    ref, nat = (measure(g, 2, 3, ["ismcts:10"], 6, playouts=p).to_dict() for p in ("reference", "auto"))
+    ref.pop("seconds"), nat.pop("seconds")
+    assert nat == ref  # the belief before the deal too
 
 
 def test_a_hostile_name_reaches_the_later_sections_as_text(tmp_path):
