@@ -92,6 +92,15 @@ def test_the_belief_path_adds_up_to_the_outcome():
     for p in range(2):
         assert prior[p] + sum(d[p] for _, _, d in path["steps"]) == pytest.approx(rec["final"][p])
     assert [k for k, _, _ in path["steps"]] == ["decision"] * (len(rec["points"]) + 1)
+    # the analyst's playouts run on copies: the game is the one played without them
+    from recycle.players import make_player
+
+    seen = []
+    played = g.play(
+        [make_player("random"), make_player("ismcts:10")], seed=4, on_decision=lambda s, p, o, i: seen.append((p, i))
+    )
+    assert rec["scores"] == played.scores
+    assert [(pt["mover"], pt["chosen"]) for pt in rec["points"]] == seen  # every decision here has two options
 
 
 def test_the_same_seed_gives_the_same_measures_with_any_workers():
