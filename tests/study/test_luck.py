@@ -5,35 +5,36 @@ from __future__ import annotations
 
 import pytest
 
+from pathlib import Path
+
+import recycle
 from recycle.study.equity import equity_game
 from recycle.study.estimates import decision_spread, estimate_game
 from recycle.study.luck import belief_path
 from recycle.study.measures import measure, measures_lines
 
-from ..conftest import tiny
 from .test_ladder import coin_game, skill_game
 
-# P1 holds 1 point; P0 picks one of four options, and only the first (2 points) wins: a known
-# best first move, and the game's only decision.
-FIRST = """(do ((set ((next player) sto SCORE) 1)))
- (stage player (end (> (game sto T) 0))
-  (choice ((do ((set ((current player) sto SCORE) 2) (inc (game sto T) 1)))
-           (do ((set ((current player) sto SCORE) 0) (inc (game sto T) 1)))
-           (do ((set ((current player) sto SCORE) 0) (inc (game sto T) 1)))
-           (do ((set ((current player) sto SCORE) 0) (inc (game sto T) 1))))))"""
+# The known-answer games (each says what it is in its ;@ summary): a coin flip, a game of pure
+# skill, a known best first move. Three-player versions come from test_ladder's tiny games.
+GAMES = Path(__file__).parent / "games"
+
+
+def load(name: str):
+    return recycle.load(GAMES / f"{name}.rcy")
 
 
 def first_game():
-    return tiny(FIRST, players=2, scoring="(scoring max ((current player) sto SCORE))")
+    return load("best-first-move")
 
 
 def _measure(game, **kw):
     return measure(game, games=kw.pop("games", 6), seed=kw.pop("seed", 1), players=["ismcts:20"], rollouts=8, **kw)
 
 
-@pytest.mark.parametrize("players", [2, 3])
-def test_a_coin_flip_game_is_all_luck(players):
-    m = _measure(coin_game(players))
+@pytest.mark.parametrize("make", [lambda: load("coin-flip"), lambda: coin_game(3)], ids=["2p", "3p"])
+def test_a_coin_flip_game_is_all_luck(make):
+    m = _measure(make())
     lk = m.luck
     assert lk.luck_share == 1.0 and lk.luck_share_ci == [1.0, 1.0]
     for s in lk.seats:
@@ -45,9 +46,9 @@ def test_a_coin_flip_game_is_all_luck(players):
     assert m.suspense.deal_suspense > 0.1  # the deal is the only thing that moves the belief
 
 
-@pytest.mark.parametrize("players", [2, 3])
-def test_a_game_of_pure_skill_has_no_luck(players):
-    m = _measure(skill_game(players))
+@pytest.mark.parametrize("make", [lambda: load("pure-skill"), lambda: skill_game(3)], ids=["2p", "3p"])
+def test_a_game_of_pure_skill_has_no_luck(make):
+    m = _measure(make())
     lk = m.luck
     assert lk.luck_share == 0.0 and lk.chance_steps == 0.0
     for s in lk.seats:
@@ -74,7 +75,7 @@ def test_a_known_best_first_move_shows_at_decision_one():
 
 
 def test_heuristics_high_and_low():
-    coin, skill3, first = (_measure(g).heuristics for g in (coin_game(2), skill_game(3), first_game()))
+    coin, skill3, first = (_measure(g).heuristics for g in (load("coin-flip"), skill_game(3), first_game()))
     # meaningful moves, killer move, clarity: high with a best first move, none in a coin flip
     for name in ("meaningful_moves", "killer_move", "clarity"):
         assert getattr(first, name) >= 0.75 and getattr(coin, name) == 0.0
@@ -85,7 +86,7 @@ def test_heuristics_high_and_low():
 
 
 def test_the_belief_path_adds_up_to_the_outcome():
-    g = skill_game(2)
+    g = load("pure-skill")
     rec = equity_game(g, ["random", "ismcts:10"], 4, rollouts=4)
     prior = [0.5, 0.5]
     path = belief_path(rec, prior)
@@ -104,7 +105,7 @@ def test_the_belief_path_adds_up_to_the_outcome():
 
 
 def test_the_same_seed_gives_the_same_measures_with_any_workers():
-    g = coin_game(2)
+    g = load("coin-flip")
     one = _measure(g, games=4).to_dict()
     two = _measure(g, games=4, workers=2).to_dict()
     for d in (one, two):
@@ -114,23 +115,32 @@ def test_the_same_seed_gives_the_same_measures_with_any_workers():
 
 def test_a_run_out_of_time_keeps_what_it_played():
     with pytest.raises(TimeoutError):
-        _measure(skill_game(2), seconds=0.0)
-    m = _measure(skill_game(2), games=3)
+        _measure(load("pure-skill"), seconds=0.0)
+    m = _measure(load("pure-skill"), games=3)
     assert m.stopped is None and m.finished == 3
     text = "\n".join(measures_lines(m))
     assert "luck share 0%" in text and "CardStock's heuristics" in text
 
 
-def test_analyze_luck_adds_the_measures_to_its_json_and_text(tmp_path):
+def test_analyze_luck_adds_the_measures_to_its_json_and_text():
     import json
 
     from typer.testing import CliRunner
 
     from recycle.cli.main import app
 
-    path = tmp_path / "first.rcy"
-    path.write_text(first_game().source.text)
-    args = ["analyze", str(path), "-n", "4", "--luck", "--luck-games", "3", "--rollouts", "4", "--no-progress"]
+    args = [
+        "analyze",
+        str(GAMES / "best-first-move.rcy"),
+        "-n",
+        "4",
+        "--luck",
+        "--luck-games",
+        "3",
+        "--rollouts",
+        "4",
+        "--no-progress",
+    ]
     r = CliRunner().invoke(app, [*args, "--skilled", "ismcts:10", "--json"])
     assert r.exit_code == 0, r.output
     d = json.loads(r.stdout)
@@ -187,7 +197,7 @@ def test_native_playouts_give_the_same_traces():
 
     if not available():
         pytest.skip("the native engine needs the native extra (Numba)")
-    g = coin_game(2)
+    g = load("coin-flip")
     native_playouts(g, "native")  # compiled now: "auto" then plays the playouts natively
     ref = equity_game(g, ["ismcts:10"] * 2, 5, rollouts=6, playouts="reference")
     nat = equity_game(g, ["ismcts:10"] * 2, 5, rollouts=6)
@@ -203,8 +213,12 @@ def test_a_hostile_name_reaches_the_later_sections_as_text(tmp_path):
     from recycle.study.page import build_page, write_page
 
     hostile = "<b>coin$\\frac$</b>"
-    g = recycle.loads(coin_game(2).source.text.replace("(game", f";@ summary: {hostile}\n(game", 1), "coin$\\frac$.rcy")
+    g = recycle.loads(
+        load("coin-flip").source.text.replace("(game", f";@ summary: {hostile}\n(game", 1), "coin$\\frac$.rcy"
+    )
     p = build_page(g, games=2, seed=1, players=["ismcts:4"], sizes=SMALL)
+    # the coin flip on the page: no rung of the ladder beats another, and it is all luck
+    assert p.ladder["depth"] == 0 and p.luck["luck_share"] == 1.0
     names = {x.name for x in write_page(p, tmp_path)}  # no ValueError from matplotlib's math
     assert {"ladder.png", "luck.png", "suspense.png"} <= names
     page = (tmp_path / "index.html").read_text()
@@ -220,8 +234,16 @@ def test_ctrl_c_keeps_the_games_traced():
             os.kill(os.getpid(), signal.SIGINT)
 
     m = measure(
-        skill_game(2), games=6, seed=1, players=["ismcts:20"], rollouts=8, progress=progress, interruptible=True
+        load("pure-skill"), games=6, seed=1, players=["ismcts:20"], rollouts=8, progress=progress, interruptible=True
     )
     assert m.stopped == "interrupted" and m.finished == 2 == m.luck.games
-    first_two = measure(skill_game(2), games=2, seed=1, players=["ismcts:20"], rollouts=8)
+    first_two = measure(load("pure-skill"), games=2, seed=1, players=["ismcts:20"], rollouts=8)
     assert first_two.heuristics == m.heuristics and first_two.luck == m.luck
+
+
+def test_the_coin_flip_has_skill_depth_zero_and_pure_skill_more():
+    from recycle.study.ladder import ladder_rungs, run_ladder
+
+    rungs = ladder_rungs("random,ismcts:4", 1)
+    assert run_ladder(load("coin-flip"), rungs, games=12, seed=3).depth == 0
+    assert run_ladder(load("pure-skill"), rungs, games=30, seed=1).depth >= 1
