@@ -252,7 +252,8 @@ def _stopped(page) -> str:
     why = "interrupted (Ctrl-C)" if page.stopped == "interrupted" else "stopped by the time budget"
     return (
         f'<p class="note">This page is partial: {why} after {page.random_games} of {page.games} random '
-        f"games and {page.estimated_games} of {page.games} games between look-ahead players.</p>"
+        f"games and {page.estimated_games} of {page.games} games between look-ahead players; the later "
+        "sections are over the games they played, or say they were not measured.</p>"
     )
 
 
