@@ -6,7 +6,8 @@ Each traced game is a path of the spectator's belief (every seat's probability o
 
 * **Luck and skill**: a game's change of equity (a seat's final win share minus its belief
   before the deal) is the sum of the belief's steps; a step across chance (the deal, a draw, a
-  shuffle) is luck, a step across a choice is skill — the seat's own choices, or the others'.
+  shuffle, a card no one had seen coming to light) is luck, a step across a choice is skill —
+  the seat's own choices, or the others' — and the rest is the estimates' own error (noise).
   Per seat: the mean of each part over the games, with 95% intervals. The game's *luck share*
   is the chance steps' share of all the belief's movement (the sum over seats of the absolute
   steps), over all the games, with a bootstrap interval over games.
@@ -32,9 +33,11 @@ BOOTSTRAP = 400  # resamples of the games for the luck share's interval
 
 def belief_path(record: dict, prior: list[float]) -> dict:
     """The belief along one traced game: ``{"points": [belief at each decision point],
-    "steps": [(kind, mover, change), ...]}``; ``kind`` is ``"chance"`` or ``"decision"``,
-    ``mover`` the seat that chose (None for chance), ``change`` every seat's change of belief.
-    The last step reaches the outcome (``record["final"]``)."""
+    "steps": [(kind, mover, change), ...]}``; ``kind`` is ``"chance"`` (chance drew, or cards
+    no player had seen came to light, since the last belief), ``"decision"`` (the chosen
+    option's estimate against the mean of the options', the same playouts: ``mover`` chose) or
+    ``"noise"`` (two estimates with nothing in between: the estimates' own error); ``change``
+    is every seat's change of belief. The last step reaches the outcome (``record["final"]``)."""
     n = len(prior)
     b = list(prior)
     points, steps = [], []
@@ -44,16 +47,11 @@ def belief_path(record: dict, prior: list[float]) -> dict:
         return list(new)
 
     for pt in record["points"]:
-        if pt["chance_before"]:
-            mean = [sum(v[p] for v in pt["q"]) / len(pt["q"]) for p in range(n)]
-            b = step("chance", None, mean)
+        mean = [sum(v[p] for v in pt["q"]) / len(pt["q"]) for p in range(n)]
+        b = step("chance" if pt["chance_before"] else "noise", None, mean)
         points.append(list(b))
         b = step("decision", pt["mover"], pt["q"][pt["looked"].index(pt["chosen"])])
-    last = record["points"][-1]["mover"] if record["points"] else None
-    if record["chance_after"] or last is None:
-        step("chance", None, record["final"])
-    else:
-        step("decision", last, record["final"])  # no draw after the last choice: what it settled
+    step("chance" if record["chance_after"] or not record["points"] else "noise", None, record["final"])
     return {"points": points, "steps": steps}
 
 
@@ -71,6 +69,7 @@ class SeatEquity:
     own_ci: list
     others: float  # the other seats' choices
     others_ci: list
+    noise: float  # the estimates' own error (steps with nothing in between)
 
 
 @dataclass
@@ -78,9 +77,10 @@ class LuckSkill:
     """Luck and skill of a game (module docstring): per seat and as the luck share."""
 
     games: int
-    luck_share: float | None  # None when the belief never moved
+    luck_share: float | None  # None when the belief never moved across chance or a choice
     luck_share_ci: list
     chance_steps: float  # per game, steps across chance that moved the belief
+    noise_share: float  # the estimates' error's share of all the belief's movement
     seats: list = field(default_factory=list)  # SeatEquity
     per_game: list = field(default_factory=list)  # {"seed", "luck", "own", "others", "luck_share"}
 
@@ -100,13 +100,18 @@ def luck_and_skill(records: list[dict], prior: list[float], players: list[str], 
     done = [r for r in records if not r["limit"]]
     n = len(prior)
     rows, moved = [], []
+    noise_sum, noise_size = [0.0] * n, 0.0
     for rec in done:
         luck, own, others = [0.0] * n, [0.0] * n, [0.0] * n
         L = S = 0.0
         chance = 0
         for kind, mover, d in belief_path(rec, prior)["steps"]:
             size = sum(abs(x) for x in d)
-            if kind == "chance":
+            if kind == "noise":
+                noise_size += size
+                for p in range(n):
+                    noise_sum[p] += d[p]
+            elif kind == "chance":
                 L += size
                 chance += size > 0
                 for p in range(n):
@@ -131,13 +136,18 @@ def luck_and_skill(records: list[dict], prior: list[float], players: list[str], 
         om, oci = _ci([r["own"][p] for r in rows])
         xm, xci = _ci([r["others"][p] for r in rows])
         change = sum(rec["final"][p] for rec in done) / len(done) - prior[p] if done else 0.0
-        seats.append(SeatEquity(p, players[min(p, len(players) - 1)], prior[p], change, lm, lci, om, oci, xm, xci))
+        noise = noise_sum[p] / len(done) if done else 0.0
+        seats.append(
+            SeatEquity(p, players[min(p, len(players) - 1)], prior[p], change, lm, lci, om, oci, xm, xci, noise)
+        )
     share, ci = _share(moved, seed)
+    total = sum(L + S for L, S, _ in moved) + noise_size
     return LuckSkill(
         games=len(done),
         luck_share=share,
         luck_share_ci=ci,
         chance_steps=sum(c for _, _, c in moved) / len(moved) if moved else 0.0,
+        noise_share=noise_size / total if total else 0.0,
         seats=seats,
         per_game=rows,
     )

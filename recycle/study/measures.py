@@ -121,12 +121,16 @@ def measures_lines(m: Measures) -> list[str]:
         lines.append("  luck share: none (the belief never moved)")
     else:
         lo, hi = lk.luck_share_ci
-        lines.append(f"  luck share {lk.luck_share:.0%} [{lo:.0%}, {hi:.0%}] of the belief's movement; skill the rest")
+        lines.append(
+            f"  luck share {lk.luck_share:.0%} [{lo:.0%}, {hi:.0%}] of the belief's movement across chance and "
+            f"choices, skill the rest (the estimates' noise, {lk.noise_share:.0%} of all movement, left out)"
+        )
     for s in lk.seats:
         lines.append(
             f"  P{s.seat} {s.player:<14} before the deal {s.prior:.2f}; change {s.change:+.3f} = luck {s.luck:+.3f} "
             f"[{s.luck_ci[0]:+.3f}, {s.luck_ci[1]:+.3f}] + own choices {s.own:+.3f} [{s.own_ci[0]:+.3f}, "
             f"{s.own_ci[1]:+.3f}] + others' {s.others:+.3f} [{s.others_ci[0]:+.3f}, {s.others_ci[1]:+.3f}]"
+            + (f" + noise {s.noise:+.3f}" if s.noise else "")
         )
     lines.append(
         f"suspense per game {su.suspense_per_game:.3f} [{su.suspense_per_game_ci[0]:.3f}, "

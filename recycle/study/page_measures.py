@@ -198,7 +198,8 @@ CAPTIONS = {
     "skill depth (rungs each beating the one before at 95%) and Elo ratings.",
     "luck": "From {n} games between {players} players: each seat's change of win probability (its final win "
     "share minus its chance before the deal), split into the steps across chance (luck), across its own "
-    "choices and across the others' choices, as an analyst who sees every card estimates them.",
+    "choices and across the others' choices (the estimates' noise left out), as a spectator who sees every hand "
+    "but not the cards no one has seen estimates them.",
     "suspense": "Suspense of a decision point: the expected squared change of the win-probability belief by the "
     "next one; surprise: the size of the change that came. Each game's surprises faint, the means bold.",
 }

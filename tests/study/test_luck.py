@@ -53,7 +53,7 @@ def test_a_game_of_pure_skill_has_no_luck(make):
     assert lk.luck_share == 0.0 and lk.chance_steps == 0.0
     for s in lk.seats:
         assert s.luck == 0.0 and s.luck_ci == [0.0, 0.0]
-        assert s.own + s.others == pytest.approx(s.change)
+        assert s.own + s.others + s.noise == pytest.approx(s.change)
     assert m.suspense.deal_suspense == 0.0  # nothing is dealt: the first belief is known
     assert m.heuristics.meaningful_moves == 1.0  # taking a point always beats passing
 
@@ -65,7 +65,11 @@ def test_a_known_best_first_move_shows_at_decision_one():
     # the winning option lifts the mover from 1/4 (a random pick) to 1; three of four lose
     assert h.killer_move == pytest.approx(0.75) and h.clarity == pytest.approx(0.75)
     assert h.meaningful_moves == 1.0
-    assert m.luck.luck_share == 0.0 and m.luck.seats[0].own == pytest.approx(1 - m.prior[0])
+    # the winning move's skill: its lift over an average move (the same playouts), exactly 3/4;
+    # the estimate before the deal (random games) differs from 1/4 by noise, kept apart
+    p0 = m.luck.seats[0]
+    assert m.luck.luck_share == 0.0 and p0.own == pytest.approx(0.75)
+    assert p0.own + p0.noise == pytest.approx(1 - m.prior[0])
     # the look-ahead players' decision spread (recycle page) is largest at decision 1
     recs = [estimate_game(g, ["ismcts:40"] * 2, s) for s in range(4)]
     assert decision_spread(recs)["by_decision"][0]["mean"] == 1.0
@@ -92,7 +96,7 @@ def test_the_belief_path_adds_up_to_the_outcome():
     path = belief_path(rec, prior)
     for p in range(2):
         assert prior[p] + sum(d[p] for _, _, d in path["steps"]) == pytest.approx(rec["final"][p])
-    assert [k for k, _, _ in path["steps"]] == ["decision"] * (len(rec["points"]) + 1)
+    assert [k for k, _, _ in path["steps"]] == ["noise", "decision"] * len(rec["points"]) + ["noise"]
     # the analyst's playouts run on copies: the game is the one played without them
     from recycle.players import make_player
 
@@ -247,3 +251,23 @@ def test_the_coin_flip_has_skill_depth_zero_and_pure_skill_more():
     rungs = ladder_rungs("random,ismcts:4", 1)
     assert run_ladder(load("coin-flip"), rungs, games=12, seed=3).depth == 0
     assert run_ladder(load("pure-skill"), rungs, games=30, seed=1).depth >= 1
+
+
+def test_cards_no_one_has_seen_are_luck_when_they_come_to_light():
+    # the deck is shuffled at the start but its cards are drawn at the end: an analyst who read
+    # the shuffled deck would put all the luck in the deal; ours deals the unseen cards again in
+    # every playout, so the belief stays open until they are drawn
+    g = load("late-draw")
+    m = _measure(g, games=8)
+    assert m.luck.luck_share == 1.0
+    for rec in equity_records(g, 8):
+        path = belief_path(rec, m.prior)
+        assert all(abs(b[0] - 0.5) < 0.35 for b in path["points"])  # nothing is known before the draw
+        kind, _, last = path["steps"][-1]
+        assert kind == "chance" and rec["chance_after"]
+        if rec["final"] != [0.5, 0.5]:
+            assert (last[0] >= 0) if rec["final"][0] == 1.0 else (last[0] <= 0)  # the draw decides
+
+
+def equity_records(g, n):
+    return [equity_game(g, ["ismcts:20"] * 2, s, rollouts=8) for s in range(n)]
