@@ -133,6 +133,19 @@ def register(app: typer.Typer, fail, load) -> None:
                 "from the true state at each decision).",
             ),
         ] = "scoring",
+        luck: Annotated[
+            bool,
+            typer.Option(
+                "--luck",
+                help="Also measure luck and skill, suspense and surprise and CardStock's heuristics: "
+                "--luck-games games of the --skilled player (default ismcts:50) in every seat, with "
+                "--rollouts playouts per option at each decision point (docs/analysis.md).",
+            ),
+        ] = False,
+        luck_games: Annotated[int, typer.Option("--luck-games", min=1, help="Games traced for --luck.")] = 20,
+        luck_rollouts: Annotated[
+            int, typer.Option("--rollouts", min=1, max=10_000, help="Playouts per option for --luck.")
+        ] = 16,
         max_steps: MaxStepsOpt = 100_000,
         workers: WorkersOpt = 1,
         as_json: JsonOpt = False,
@@ -214,12 +227,23 @@ def register(app: typer.Typer, fail, load) -> None:
                     values=values,
                     timeout=timeout,
                     interruptible=True,
-                )
+                ).to_dict()
         except (RecycleError, RecycleBug) as exc:
             fail(exc)
             return
         except TimeoutError as exc:
             _nothing_played(exc, timeout)
+        measured = None
+        if luck and not a["interrupted"]:
+            bar = progress and not (as_json or as_csv)
+            measured = _luck(
+                g, luck_games, seed, skilled, luck_rollouts, max_steps, workers, bar, timeout, a["seconds"]
+            )
+            if measured == "interrupted" or (measured is not None and measured.stopped == "interrupted"):
+                a["interrupted"] = True  # reported, then exit 130 as for the main games
+            if measured == "interrupted":
+                measured = None
+            a["luck"] = measured.to_dict(per_game=False) if measured else None
         if a.get("stopped_by_time_limit"):
             typer.echo(f"stopped by the time limit: {a['total_games_played']} of {total} games played", err=True)
         if a["interrupted"]:
@@ -244,6 +268,11 @@ def register(app: typer.Typer, fail, load) -> None:
         else:
             for line in text_lines(a):
                 typer.echo(line)
+            if measured is not None:
+                from ..study.measures import measures_lines
+
+                for line in measures_lines(measured):
+                    typer.echo(line)
         if a["interrupted"]:
             raise typer.Exit(130)  # Ctrl-C's status, after the games finished are reported
 
@@ -413,6 +442,30 @@ def register(app: typer.Typer, fail, load) -> None:
         )
 
 
+def _luck(g, games, seed, skilled, rollouts, max_steps, workers, bar, timeout, spent):
+    """``analyze --luck``: luck and skill, suspense and surprise, the heuristics (study.measures),
+    within what is left of ``--timeout``; Ctrl-C keeps the games traced. The ``Measures``, None
+    when no game was traced in time, ``"interrupted"`` when Ctrl-C came before the first."""
+    from ..study.measures import DEFAULT_PLAYERS, measure
+    from ..study.parallel import progress_bar
+
+    left = None if timeout is None else max(0.0, timeout - spent)
+    spec = skilled or DEFAULT_PLAYERS
+    typer.echo(f"tracing {games} games of {spec} ({rollouts} playouts per option) for luck and skill", err=True)
+    try:
+        with progress_bar(games, f"{g.name}: luck and skill", enabled=bar) as upd:
+            m = measure(g, games, seed, [spec], rollouts, max_steps, workers, upd, left, interruptible=True)
+    except TimeoutError:
+        typer.echo("luck and skill: no game traced in the time left", err=True)
+        return None
+    except KeyboardInterrupt:
+        typer.echo("luck and skill: interrupted before a game was traced", err=True)
+        return "interrupted"
+    if m.stopped:
+        typer.echo(f"luck and skill over {m.finished} of {games} games ({m.stopped})", err=True)
+    return m
+
+
 def _information(
     game,
     n,
@@ -579,6 +632,24 @@ def csv_rows(a: dict) -> list[list]:
     if a.get("hidden_information"):
         h = a["hidden_information"]
         rows.append(["hidden_information", "", h["value"], *h["value_ci"]])
+    if a.get("luck"):
+        rows += _luck_rows(a["luck"])
+    return rows
+
+
+def _luck_rows(m: dict) -> list[list]:
+    """``--luck``'s measures in the long format (``Measures.to_dict()``)."""
+    lk, su, h = m["luck"], m["suspense"], m["heuristics"]
+    rows = [["luck_share", "", "" if lk["luck_share"] is None else lk["luck_share"], *lk["luck_share_ci"]]]
+    for s in lk["seats"]:
+        for k in ("luck", "own", "others"):
+            rows.append([f"equity_{k}", s["seat"], s[k], *s[f"{k}_ci"]])
+    rows += [
+        ["suspense_per_game", "", su["suspense_per_game"], *su["suspense_per_game_ci"]],
+        ["surprise_per_game", "", su["surprise_per_game"], *su["surprise_per_game_ci"]],
+    ]
+    for k in ("meaningful_moves", "killer_move", "clarity", "coolness", "stability"):
+        rows.append([k, "", h[k], *h[f"{k}_ci"]])
     return rows
 
 

@@ -105,6 +105,7 @@ def register(app: typer.Typer, fail, load) -> None:
             write_page,
             write_pages,
         )
+        from ..study.page_measures import extra_games, page_sizes
         from ..study.parallel import progress_bar
 
         if output is None and not as_json:
@@ -132,8 +133,14 @@ def register(app: typer.Typer, fail, load) -> None:
                     _error(str(exc), 2)
                 if "human" in specs:
                     _error("a page's games are played by computer players, not by a person", 2)
-                typer.echo(f"page of {g.name}: {count} random games, then {count} games of {','.join(specs)}", err=True)
-                with progress_bar(2 * count, f"{g.name}: page", enabled=progress and not as_json) as upd:
+                sizes = page_sizes(quick)
+                typer.echo(
+                    f"page of {g.name}: {count} random games, then {count} games of {','.join(specs)}, "
+                    f"{sizes['luck_games']} traced for luck and skill, and a skill ladder",
+                    err=True,
+                )
+                total = 2 * count + extra_games(g, sizes)
+                with progress_bar(total, f"{g.name}: page", enabled=progress and not as_json) as upd:
                     p = build_page(
                         g,
                         count,
@@ -144,6 +151,7 @@ def register(app: typer.Typer, fail, load) -> None:
                         workers,
                         progress=(lambda done, total: upd(done)) if upd else None,
                         interruptible=True,
+                        sizes=sizes,
                     )
             except (RecycleError, RecycleBug) as exc:
                 fail(exc)

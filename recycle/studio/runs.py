@@ -103,7 +103,7 @@ def run_analyze(game, job, n: int, seed: int, players: str | None, timeout: floa
     from ..study.plots import branching_figure, trend_figure
 
     specs = [s.strip() for s in players.split(",")] if players else None
-    a = analyze(game, n, seed, specs, progress=job.tick, keep_games=True, timeout=timeout)
+    a = analyze(game, n, seed, specs, progress=job.tick, keep_games=True, timeout=timeout).to_dict()
     plots = {"branching": _figure_svg(branching_figure(a))}
     fig, name = trend_figure(a)
     plots[name] = _figure_svg(fig)

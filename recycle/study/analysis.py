@@ -18,6 +18,7 @@ import time
 
 from ..errors import RecycleRuntimeError, StepLimitExceeded
 from ..engine.game import rollout_seed, tied_sides
+from .analysis_result import Analysis
 from .intervals import Z95, chi2_sf, mean_ci, wilson  # also this module's API
 from .parallel import map_games
 from .stopping import Stop
@@ -286,9 +287,10 @@ def analyze(
     timeout: float | None = None,
     interruptible: bool = False,
     stop=None,
-) -> dict:
+) -> Analysis:
     """Play ``n`` traced games (and the skill / hidden-information games when asked); return
-    the summary as a JSON-ready dict (``games_detail`` holds the per-game records).
+    the summary, an ``Analysis`` (recycle/study/analysis_result.py; ``to_dict()`` is the JSON of
+    ``recycle analyze --json``; ``games_detail`` holds the per-game records when kept).
 
     ``timeout`` (seconds): no game is started after that time (with ``interruptible``, nor after
     Ctrl-C); the summary is over the games played (a skill measure with no game is left out).
@@ -302,7 +304,7 @@ def analyze(
 
 def _analyze(
     game, n, seed, specs, max_steps, skilled, hidden, skill_games, workers, progress, keep_games, values, stop, t0
-) -> dict:
+) -> Analysis:
     np_ = game.nplayers
     specs = list(specs or ["random"])
     specs = [specs[min(p, len(specs) - 1)] for p in range(np_)]  # the last one repeats
@@ -359,7 +361,7 @@ def _analyze(
         out["games_detail"] = traced
     out["total_games_played"] = len(traced) + sum(len(r) for r in rotations.values())
     out["stopped_by_time_limit"] = out["total_games_played"] < total and not stop.interrupted
-    return out
+    return Analysis.from_dict(out)
 
 
 def _diff_ci(p1, n1, p2, n2) -> list[float]:

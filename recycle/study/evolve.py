@@ -583,7 +583,7 @@ def compare(result: EvolveResult, games: int | None = None, workers: int = 1, pr
                 keep_games=False,
                 stop=stop,
                 progress=(lambda k, base=base: progress(base + k)) if progress else None,
-            )
+            ).to_dict()
         except (KeyboardInterrupt, TimeoutError):
             if stop is None or not stop():
                 raise

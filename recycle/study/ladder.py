@@ -187,13 +187,14 @@ def run_ladder(
     progress=None,
     seconds: float | None = None,
     interruptible: bool = False,
+    stop=None,
 ) -> Ladder:
     """Play the ladder's matches (about ``games`` games per pair of rungs) and measure it.
 
     A pair plays ``ceil(games / nplayers)`` deals, each in every rotation of the seats.
     ``progress(done)`` counts games finished (of ``ladder_games(...)``). ``seconds``: no game
     is started after that time (with ``interruptible``, nor after Ctrl-C); the ladder is over
-    the deals that every pair finished. Raises ``TimeoutError`` (``KeyboardInterrupt``) when
+    the deals that every pair finished; ``stop``: a caller's active ``stopping.Stop`` instead. Raises ``TimeoutError`` (``KeyboardInterrupt``) when
     no deal was finished by every pair, ``LadderError`` for fewer than two rungs or a game of
     one player."""
     np_ = game.nplayers
@@ -208,7 +209,11 @@ def run_ladder(
     k = len(rungs)
     per_deal = k * (k - 1) // 2 * np_
     items = _items(rungs, requested, np_, seed, max_steps)
-    with Stop(seconds, interruptible, t0) as stop:
+    if stop is None:
+        with Stop(seconds, interruptible, t0) as own:
+            results = map_games(game, outcome, items, workers, progress, stop=own)
+        stop = own
+    else:
         results = map_games(game, outcome, items, workers, progress, stop=stop)
     deals = len(results) // per_deal
     if not deals and stop.interrupted:

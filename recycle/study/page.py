@@ -27,6 +27,7 @@ from pathlib import Path
 from ..engine.game import rollout_seed
 from .estimates import decision_spread, estimate_game, lead_history
 from .intervals import Z95
+from .page_measures import add_measures, extra_games
 from .parallel import map_games
 from .stopping import Stop
 
@@ -74,6 +75,14 @@ class GamePage:
     flow: dict = field(default_factory=dict)
     flow_dot: str = ""
     lint: dict = field(default_factory=dict)
+    # recycle/study/page_measures.py: the traced games' luck, suspense and heuristics
+    # (recycle/study/measures.py), the skill ladder (Ladder.to_dict()); empty when not measured
+    measured_games: int = 0
+    prior: list = field(default_factory=list)
+    luck: dict = field(default_factory=dict)
+    suspense: dict = field(default_factory=dict)
+    heuristics: dict = field(default_factory=dict)
+    ladder: dict = field(default_factory=dict)
     stopped: str | None = None
     seconds: float = 0.0
 
@@ -174,12 +183,15 @@ def build_page(
     progress=None,
     interruptible: bool = False,
     lint_seconds: float = LINT_SECONDS,
+    sizes: dict | None = None,
 ) -> GamePage:
     """Play the page's games and return its ``GamePage``: ``games`` random games for the
     branching, then ``games`` games between ``players`` (one spec per seat, the last repeats;
     ISMCTS by default) for the decision spread and lead history. ``seconds``: no game is started
     after that time (with ``interruptible``, nor after Ctrl-C); the figures are then over the
-    games played (``stopped``). ``progress(done, total)`` is told of each game."""
+    games played (``stopped``). ``progress(done, total)`` is told of each game. ``sizes``: the
+    luck traces' and the skill ladder's (``page_measures.page_sizes(quick)``, as ``recycle page``
+    gives them; by default none is played and those sections say so)."""
     from .simlint import simulation_lint
     from ..study.analysis import trace_game
     from .graphs import flow_graph, to_dot, to_json
@@ -199,10 +211,12 @@ def build_page(
         players=specs,
     )
     seeds = [rollout_seed(seed, i) for i in range(games)]
+    sizes = sizes or {}
+    total = 2 * games + extra_games(game, sizes)
     with Stop(seconds, interruptible, t0) as stop:
         G = flow_graph(game, rollouts=1, seed=seed, max_steps=max_steps)
         page.flow, page.flow_dot = to_json(G), to_dot(G)
-        tick = (lambda base: lambda done: progress(base + done, 2 * games)) if progress else (lambda base: None)
+        tick = (lambda base: lambda done: progress(base + done, total)) if progress else (lambda base: None)
         traced = map_games(
             game, trace_game, [(["random"] * game.nplayers, sd, max_steps) for sd in seeds], workers, tick(0), stop=stop
         )
@@ -215,9 +229,10 @@ def build_page(
         page.estimated_games = len(estimated)
         page.spread = decision_spread(estimated)
         page.lead = lead_history(estimated, game.nplayers, game.scoring_max)
+        complete = add_measures(page, game, specs, seed, stop, workers, max_steps, tick(2 * games), sizes)
         if stop.interrupted:
             page.stopped = "interrupted"
-        elif len(traced) < games or len(estimated) < games:
+        elif len(traced) < games or len(estimated) < games or not complete:
             page.stopped = "time"
         # the lint is short (``lint_seconds``) and runs even after the time limit: a page
         # without it would hide what it found
@@ -272,7 +287,9 @@ def write_page(page: GamePage, folder) -> list[Path]:
     for name, data in figures(page).items():
         write_bytes(out / name, data)
         written.append(out / name)
-    for name in ("flow", "branching", "spread", "lead", "lint"):
+    for name in ("flow", "branching", "spread", "lead", "lint", "luck", "suspense", "heuristics", "ladder"):
+        if name in ("luck", "suspense", "heuristics", "ladder") and not getattr(page, name):
+            continue
         write_bytes(out / f"{name}.json", json.dumps(getattr(page, name), ensure_ascii=False).encode("utf-8"))
         written.append(out / f"{name}.json")
     write_bytes(out / "page.json", page.to_json().encode("utf-8"))

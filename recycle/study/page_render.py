@@ -14,6 +14,7 @@ import io
 import shutil
 import subprocess
 
+from .page_measures import measure_figures, measures_html
 from .plots import plain_text, plot_text
 
 DPI = 100
@@ -172,6 +173,7 @@ def figures(page) -> dict:
         out["branching.png"] = _png(branching_figure(page))
         out["spread.png"] = _png(spread_figure(page))
         out["lead.png"] = _png(lead_figure(page))
+        out.update(measure_figures(page, _png))
     return out
 
 
@@ -250,7 +252,8 @@ def _stopped(page) -> str:
     why = "interrupted (Ctrl-C)" if page.stopped == "interrupted" else "stopped by the time budget"
     return (
         f'<p class="note">This page is partial: {why} after {page.random_games} of {page.games} random '
-        f"games and {page.estimated_games} of {page.games} games between look-ahead players.</p>"
+        f"games and {page.estimated_games} of {page.games} games between look-ahead players; the later "
+        "sections are over the games they played, or say they were not measured.</p>"
     )
 
 
@@ -295,6 +298,7 @@ def page_html(page, files: set) -> str:
 {_figure("spread", "spread.png", page, "spread.json")}
 <h2>Lead history</h2>
 {_figure("lead", "lead.png", page, "lead.json")}
+{measures_html(page, _players(page))}
 <h2>Simulation lint</h2>
 {_lint(page)}
 <h2>RECYCLE code</h2>

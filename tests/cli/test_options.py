@@ -107,7 +107,7 @@ def test_analyze_a_game_without_decisions():
     battles = [g.play(seed=s).state for s in range(3)]
     slot = g.layout.storage_slot("sto", "game", "BATTLES")
     assert all(st.rounds == st.ints[slot] > 0 for st in battles)
-    a = analyze(g, 4, 1, ["random"])
+    a = analyze(g, 4, 1, ["random"]).to_dict()
     L = a["length"]
     assert L["decisions"]["max"] == 0 and L["rounds"]["min"] > 0 and L["steps"]["min"] >= L["rounds"]["min"]
     r = runner.invoke(app, ["analyze", str(GAMES / "war.rcy"), "-n", "4", "--seed", "1"])

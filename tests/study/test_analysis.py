@@ -8,6 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 import recycle
+from recycle.study.analysis_result import Analysis, BranchingPoint
 from recycle.study.analysis import analyze, chi2_sf, duplicate, game_heuristics, wilson
 from recycle.cli import app
 from recycle.study.stats import simulate
@@ -57,18 +58,28 @@ def test_heuristics_of_a_known_trace():
 
 def test_analysis_agrees_with_simulate_on_the_same_games():
     g = recycle.load(SCHWIMMEN)
-    a = analyze(g, n=60, seed=4, keep_games=False)
+    a = analyze(g, n=60, seed=4, keep_games=False)  # an Analysis (dataclasses all the way down)
     s = simulate(g, 60, 4)
-    assert [x["win_rate"] for x in a["seats"]] == pytest.approx(s.win_rate)
-    assert a["length"]["decisions"]["mean"] == pytest.approx(s.decisions["mean"])
-    assert a["branching"]["options_per_decision"] == pytest.approx(s.options_per_decision)
-    assert a["ties"]["rate"] == pytest.approx(s.tie_rate)
-    assert sum(x["win_share"] for x in a["seats"]) == pytest.approx(1.0)
+    assert [x.win_rate for x in a.seats] == pytest.approx(s.win_rate)
+    assert a.length.decisions.mean == pytest.approx(s.decisions["mean"])
+    assert a.branching.options_per_decision == pytest.approx(s.options_per_decision)
+    assert a.ties.rate == pytest.approx(s.tie_rate)
+    assert sum(x.win_share for x in a.seats) == pytest.approx(1.0)
     # Schwimmen sets the scores only at the end: the winner is settled by the final scoring
-    assert a["scores"]["settled_at"] == 1.0 and a["scores"]["lead_changes"]["mean"] == 0
-    assert a["length"]["choices"]["mean"] < a["length"]["decisions"]["mean"]
-    assert len(a["branching"]["by_decile"]) == 10
-    assert a["branching"]["by_index"][0] == {"decision": 1, "games": 60, "mean": 2.0, "p10": 2.0, "p90": 2.0}
+    assert a.scores.settled_at == 1.0 and a.scores.lead_changes.mean == 0
+    assert a.length.choices.mean < a.length.decisions.mean
+    assert len(a.branching.by_decile) == 10
+    assert a.branching.by_index[0] == BranchingPoint(decision=1, games=60, mean=2.0, p10=2.0, p90=2.0)
+    assert a.skill is None and a.hidden_information is None and a.games_detail is None
+    # the dict (the JSON of recycle analyze --json) has the keys it always had, in their order
+    d = a.to_dict()
+    assert list(d) == [
+        "game", "games", "finished", "step_limit_hits", "seed", "players", "scoring", "values", "seats",
+        "fairness", "ties", "length", "branching", "scores", "skill", "hidden_information", "seconds",
+        "interrupted", "total_games_played", "stopped_by_time_limit",
+    ]  # fmt: skip
+    assert d["branching"]["by_index"][0] == {"decision": 1, "games": 60, "mean": 2.0, "p10": 2.0, "p90": 2.0}
+    assert Analysis.from_dict(d) == a
 
 
 def test_rounds_count_turns_of_the_outermost_stage():
@@ -80,7 +91,7 @@ def test_rounds_count_turns_of_the_outermost_stage():
                   (do ((set (game sto U) 0))))""",
         players=2,
     )
-    a = analyze(g, n=3, seed=0)
+    a = analyze(g, n=3, seed=0).to_dict()
     assert a["length"]["rounds"]["mean"] == 6
     assert a["length"]["turns_by_stage_depth"] == [6, 12]
     assert a["length"]["decisions"]["mean"] == 12
@@ -95,14 +106,14 @@ def test_a_player_who_leads_again_starts_a_new_round():
                   (do ((set (game sto U) 0) (inc (game sto T)) (cycle next current))))""",
         players=3,
     )
-    a = analyze(g, n=2, seed=0)
+    a = analyze(g, n=2, seed=0).to_dict()
     assert a["length"]["turns_by_stage_depth"] == [3, 6]
     assert a["length"]["rounds"]["mean"] == 3
 
 
 def test_win_probability_values_make_drama_measurable():
     g = recycle.load(SCHWIMMEN)
-    a = analyze(g, n=12, seed=2, values="winprob:4")
+    a = analyze(g, n=12, seed=2, values="winprob:4").to_dict()
     sc = a["scores"]
     assert a["values"] == "winprob:4"
     assert 0.0 <= sc["settled_at"] < 1.0 and sc["lead_changes"]["mean"] > 0
@@ -114,7 +125,7 @@ def test_win_probability_values_make_drama_measurable():
 
 def test_skill_and_hidden_information():
     g = recycle.load(SCHWIMMEN)
-    a = analyze(g, n=5, seed=1, skilled="pimc:10", hidden=True, skill_games=10)
+    a = analyze(g, n=5, seed=1, skilled="pimc:10", hidden=True, skill_games=10).to_dict()
     s = a["skill"]
     assert s["player"] == "pimc:10" and s["games"] == 10
     assert s["skill"] == pytest.approx(s["win_rate"] - s["random_seat_win_rate"])
@@ -125,8 +136,8 @@ def test_skill_and_hidden_information():
 
 def test_workers_do_not_change_the_results():
     g = recycle.load(SCHWIMMEN)
-    one = analyze(g, n=16, seed=3, specs=["greedy:1", "random"], workers=1, values="winprob:2")
-    two = analyze(g, n=16, seed=3, specs=["greedy:1", "random"], workers=2, values="winprob:2")
+    one = analyze(g, n=16, seed=3, specs=["greedy:1", "random"], workers=1, values="winprob:2").to_dict()
+    two = analyze(g, n=16, seed=3, specs=["greedy:1", "random"], workers=2, values="winprob:2").to_dict()
     assert json.dumps(_strip(one), sort_keys=True) == json.dumps(_strip(two), sort_keys=True)
     s1, s2 = simulate(g, 300, 9, workers=1).to_dict(), simulate(g, 300, 9, workers=2).to_dict()
     assert _strip(s1) == _strip(s2)
@@ -198,7 +209,7 @@ def test_plots_draw_the_bands_their_titles_promise():
     from recycle.study.plots import branching_figure, trend_figure
 
     g = recycle.load(SCHWIMMEN)
-    a = analyze(g, n=12, seed=1, values="winprob:1")
+    a = analyze(g, n=12, seed=1, values="winprob:1").to_dict()
     fig = branching_figure(a)
     ax = fig.axes[0]
     assert "10–90% band" in ax.get_title()

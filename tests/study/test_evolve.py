@@ -159,7 +159,7 @@ def test_measures_agree_with_the_analysis():
     n = 40
     recs = play_chunk(g, DRAW, "d.rcy", [rollout_seed(7, i) for i in range(n)], ["random", "random"], 100_000)
     mine = measures(recs, 2)
-    theirs = measures_of_summary(analyze(g, n, seed=7, keep_games=False))
+    theirs = measures_of_summary(analyze(g, n, seed=7, keep_games=False).to_dict())
     for k in (
         "finished",
         "win_shares",
