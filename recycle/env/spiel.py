@@ -41,10 +41,12 @@ from ..errors import StepLimitExceeded
 from ..lang.forms.values import MoveEvent, StorageEvent, may_see
 from ..streams import Stream
 from .saving import known_spec, max_text_length, parse_state_text, remember_spec, replay, spec_record, state_text
+from .rules import InfoTensor, RulesObserver, RulesState
 from .spec import EnvSpec, spec_for
 
 DEAL_BYTES = 4
 OUTCOMES = 256
+MAX_PICK = 256  # the chance outcomes a chance-driven game declares beyond its cards (random, ties)
 
 
 class _Core:
@@ -343,23 +345,31 @@ class RecycleGame(pyspiel.Game):
 
     spec: EnvSpec = None
     game_type = None
+    chance = "seed"
+    history = 0
 
     def __init__(self, params=None):
         spec = self.spec
         lo, hi = spec.reward_range()
+        _, total = utility_of(spec)
         info = pyspiel.GameInfo(
             num_distinct_actions=spec.num_actions,
-            max_chance_outcomes=OUTCOMES,
+            max_chance_outcomes=max(spec.ncards, MAX_PICK) if self.chance == "rules" else OUTCOMES,
             num_players=spec.nplayers,
             min_utility=lo,
             max_utility=hi,
-            utility_sum=None,
+            utility_sum=total,
             max_game_length=DEAL_BYTES + spec.max_steps,
         )
         super().__init__(self.game_type, info, params or {})
+        if self.chance == "rules":
+            self.info_tensor = InfoTensor(spec, self.history)
 
     def new_initial_state(self):
-        return RecycleState(self)
+        return RulesState(self) if self.chance == "rules" else RecycleState(self)
+
+    def information_state_tensor_size(self):
+        return self.info_tensor.size if self.chance == "rules" else self.spec.obs_size
 
     def deserialize_state(self, text: str) -> RecycleState:
         """The state ``RecycleState.serialize`` wrote: checked (this game, legal actions, a
@@ -373,17 +383,36 @@ class RecycleGame(pyspiel.Game):
     def make_py_observer(self, iig_obs_type=None, params=None):
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
+        if self.chance == "rules":
+            return RulesObserver(self.spec, bool(iig_obs_type and iig_obs_type.perfect_recall), self.info_tensor)
         return _Observer(self.spec, bool(iig_obs_type and iig_obs_type.perfect_recall))
 
 
 _CLASSES: dict = {}
 
 
-def _game_class(spec: EnvSpec):
-    got = _CLASSES.get(id(spec))
+def utility_of(spec: EnvSpec):
+    """OpenSpiel's utility type of the game and the sum of its returns (None when not
+    constant), as the sampled games show it: ``reward="score"`` of a game whose scores summed
+    to one constant in every sampled game is zero- or constant-sum; ``reward="win"`` of a game
+    that always had exactly one winner is constant-sum (1); anything else is general-sum."""
+    U = pyspiel.GameType.Utility
+    smp = spec.sample
+    sums = smp.score_sums if spec.reward == "score" else smp.winner_counts
+    if smp.failed or len(sums) != 1:
+        return U.GENERAL_SUM, None
+    total = float(next(iter(sums)))
+    return (U.ZERO_SUM if total == 0 else U.CONSTANT_SUM), total
+
+
+def _game_class(spec: EnvSpec, chance: str = "seed", history: int | None = None):
+    key = (id(spec), chance, history)
+    got = _CLASSES.get(key)
     if got is not None and got.spec is spec:
         return got
     base = "python_recycle_" + re.sub(r"[^a-z0-9]+", "_", spec.game.name.lower()).strip("_")
+    if chance == "rules":
+        base += "_rules"
     name, k = base, 1
     taken = set(pyspiel.registered_names())
     while name in taken:
@@ -396,7 +425,7 @@ def _game_class(spec: EnvSpec):
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        utility=utility_of(spec)[0],
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=n,
         min_num_players=n,
@@ -406,17 +435,32 @@ def _game_class(spec: EnvSpec):
         provides_observation_tensor=True,
         parameter_specification={},
     )
-    cls = type(f"RecycleGame_{name}", (RecycleGame,), {"spec": spec, "game_type": game_type})
+    if history is None:
+        history = 2 * spec.sample.max_decisions + 4
+    attrs = {"spec": spec, "game_type": game_type, "chance": chance, "history": history}
+    cls = type(f"RecycleGame_{name}", (RecycleGame,), attrs)
     pyspiel.register_game(game_type, cls)
-    _CLASSES[id(spec)] = cls
+    _CLASSES[key] = cls
     remember_spec(spec)
     return cls
 
 
 def openspiel_game(
-    path, *, reward: str = "win", max_actions: int | None = None, max_steps: int = DEFAULT_MAX_STEPS
+    path,
+    *,
+    reward: str = "win",
+    max_actions: int | None = None,
+    max_steps: int = DEFAULT_MAX_STEPS,
+    chance: str = "seed",
+    history: int | None = None,
 ) -> RecycleGame:
     """An OpenSpiel game of the game at ``path`` (or a ``PreparedGame``), registered with
     pyspiel as ``python_recycle_NAME`` (so ``pyspiel.load_game`` finds it afterwards).
-    ``reward``, ``max_actions``, ``max_steps``: as in ``pettingzoo_env``."""
-    return _game_class(spec_for(path, max_actions, reward, max_steps))()
+    ``reward``, ``max_actions``, ``max_steps``: as in ``pettingzoo_env``. ``chance="seed"``:
+    the game opens with the deal bytes of a seed; ``chance="rules"``: each draw that matters
+    is a chance node of its exact outcomes, and cards no rule tells apart are one to the
+    players (``recycle/env/rules.py``; ``python_recycle_NAME_rules``); ``history``: the
+    decisions its information-state tensor holds (twice the most in the sampled games, plus 4)."""
+    if chance not in ("seed", "rules"):
+        raise ValueError(f'chance must be "seed" or "rules", not {chance!r}')
+    return _game_class(spec_for(path, max_actions, reward, max_steps), chance, history)()

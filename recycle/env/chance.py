@@ -1,0 +1,210 @@
+"""Chance as the rules draw it: a stepped state whose randomness is chosen from outside.
+
+A seeded game draws every shuffle, ``random`` and tie of ``max``/``min`` from its generator.
+A *chance-driven* state (``ChanceState``) draws nothing: each draw that matters is a
+**chance node** (``ChanceNode``) whose outcomes and probabilities are exact, and the caller
+(the OpenSpiel adapter, ``recycle solve``) picks the outcome:
+
+* a **shuffle** leaves its location's order undrawn. Each card that then leaves the location
+  while its place is undrawn is a chance node whose outcomes are the cards it could be, each
+  as likely (drawing cards from the top of a shuffled pile one at a time is Fisher-Yates from
+  the top, the seeded shuffle's own order of draws: the same distribution). The last card
+  left is no draw. A location any player may see has its whole order drawn at once.
+* ``(random ...)`` and a tie of ``max``/``min`` among n is a node of n outcomes, each 1/n.
+
+How: the state runs with a ``ChanceStream`` as its generator. It answers a draw from the
+outcomes chosen so far (``Script``) or stops the step with ``NeedChance``; a shuffle puts the
+cards drawn so far on top and the others below in card order, and a step that moves one of
+those undrawn cards out needs that shuffle's next card. A step that needed an outcome is
+played again from the start of the game with it (a game is deterministic given its chance
+outcomes and choices). Seeded states are untouched: a seed plays exactly as before.
+
+Limits: an undrawn card that a rule only *reads* (``top`` of a hidden pile in a condition,
+without moving it) is read in card order, not drawn; the games of ``games/`` and the poker
+games of the corpus move their cards before reading them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..lang.forms.values import MoveEvent, may_see
+
+
+class NeedChance(BaseException):
+    """A step reached a draw no outcome was chosen for (not an error: the state waits for it).
+    A BaseException so that the engine passes it through as it does an interrupt."""
+
+    def __init__(self, node: ChanceNode):
+        super().__init__(node)
+        self.node = node
+
+
+@dataclass(frozen=True)
+class ChanceNode:
+    """A draw that waits for its outcome: ``kind`` "card" (the next card of shuffle number
+    ``index``, outcomes = card ids) or "pick" (draw number ``index`` among ``len(outcomes)``,
+    outcomes = 0..n-1). Every outcome is equally likely."""
+
+    kind: str
+    index: int
+    outcomes: tuple
+
+    def probabilities(self) -> list[tuple[int, float]]:
+        p = 1.0 / len(self.outcomes)
+        return [(int(o), p) for o in self.outcomes]
+
+
+@dataclass
+class Script:
+    """The chance outcomes chosen so far: per shuffle, its cards from the top; the picks in order."""
+
+    cards: dict = field(default_factory=dict)  # shuffle number -> [card, ...] (first = top)
+    picks: list = field(default_factory=list)
+
+    def copy(self) -> Script:
+        return Script({k: v[:] for k, v in self.cards.items()}, self.picks[:])
+
+    def add(self, node: ChanceNode, outcome: int) -> None:
+        if outcome not in node.outcomes:
+            raise ValueError(f"{outcome} is not an outcome of this chance node ({len(node.outcomes)} outcomes)")
+        if node.kind == "card":
+            self.cards.setdefault(node.index, []).append(outcome)
+        else:
+            self.picks.append(outcome)
+
+
+class _Pick(float):
+    """What ``ChanceStream.random()`` returns: every engine draw is ``int(random() * n)``,
+    so the product with n is where the number of outcomes is known (kept in this module,
+    so the engine's draws stay one multiplication)."""
+
+    __slots__ = ()
+    stream = None
+
+    def __mul__(self, n):
+        return self.stream.pick(int(n)) + 0.5
+
+    __rmul__ = __mul__
+
+
+@dataclass
+class _Shuffled:
+    """A shuffle of this run: its number, location, where the log was, and its undrawn cards."""
+
+    number: int
+    loc: int
+    at: int
+    undrawn: frozenset
+
+
+class ChanceStream:
+    """The generator of a chance-driven state (see the module docstring)."""
+
+    def __init__(self, script: Script, state, log: list):
+        self.script = script
+        self.state = state
+        self.log = log
+        self.nshuffles = 0
+        self.npicks = 0
+        self.shuffled: list[_Shuffled] = []
+        pick = type("_BoundPick", (_Pick,), {"__slots__": (), "stream": self})
+        self._pick = pick(0.5)
+
+    # the engine's generator interface: random(), getstate/setstate (options listed in a dry run
+    # rewind it), copy (State.clone)
+    def random(self):
+        return self._pick
+
+    def getstate(self):
+        return (self.nshuffles, self.npicks, len(self.shuffled))
+
+    def setstate(self, st) -> None:
+        self.nshuffles, self.npicks, k = st
+        del self.shuffled[k:]
+
+    def copy_for(self, state, log: list) -> ChanceStream:
+        c = ChanceStream(self.script.copy(), state, log)
+        c.nshuffles, c.npicks, c.shuffled = self.nshuffles, self.npicks, self.shuffled[:]
+        return c
+
+    def pick(self, n: int) -> int:
+        k = self.npicks
+        self.npicks += 1
+        if n <= 1:
+            return 0
+        picks = self.script.picks
+        if k < len(picks):
+            if not 0 <= picks[k] < n:
+                raise ValueError(f"chance pick {k}: outcome {picks[k]} of {n}")
+            return picks[k]
+        raise NeedChance(ChanceNode("pick", k, tuple(range(n))))
+
+    def chance_shuffle(self, lst: list) -> None:
+        """A shuffle of ``lst``: the cards drawn so far on top (first drawn = top), the rest
+        below in card order (which no rule may rely on: moving one out needs a draw)."""
+        k = self.nshuffles
+        self.nshuffles += 1
+        drawn = self.script.cards.get(k, ())
+        drawn_set = set(drawn)
+        rest = sorted(c for c in lst if c not in drawn_set)
+        lst[:] = rest + [c for c in reversed(drawn) if c in lst]
+        loc = next((i for i, x in enumerate(self.state.locs) if x is lst), -1)
+        self.shuffled.append(_Shuffled(k, loc, len(self.log), frozenset(rest)))
+
+    def missing(self) -> ChanceNode | None:
+        """The first shuffle whose undrawn cards mattered in this run (a card moved out of
+        its place, or a location some player sees), as the node of its next card."""
+        s = self.state
+        infos = s.game.layout.infos
+        players = range(s.game.nplayers)
+        best = None
+        log = self.log
+        for i, sh in enumerate(self.shuffled):
+            if len(sh.undrawn) <= 1 or sh.loc < 0:
+                continue
+            when = None
+            if any(may_see(infos[sh.loc], p, s.team_of) for p in players):
+                when = sh.at
+            else:
+                # until this location is shuffled again
+                end = next((o.at for o in self.shuffled[i + 1 :] if o.loc == sh.loc), len(log))
+                for j in range(sh.at, min(end, len(log))):
+                    e = log[j]
+                    if type(e) is MoveEvent and e.src == sh.loc and e.card in sh.undrawn:
+                        when = j
+                        break
+            if when is not None and (best is None or when < best[0]):
+                drawn = self.script.cards.get(sh.number, ())
+                best = (when, ChanceNode("card", sh.number, tuple(sorted(sh.undrawn - set(drawn)))))
+        return None if best is None else best[1]
+
+
+def chance_state(game, script: Script, log: list, max_steps: int):
+    """A new chance-driven state of ``game`` with the outcomes of ``script``, played to its
+    first decision; returns (state, the node it waits for or None). Events go to ``log``."""
+    s = game._fresh_state(0, log, max_steps, False, None)
+    s.rng = ChanceStream(script, s, log)
+    s.unsaved = "it is chance-driven: its chance outcomes, not a seed, make it"
+    try:
+        s._advance(lambda: game._begin(s))
+    except NeedChance as need:
+        return s, need.node
+    return s, s.rng.missing()
+
+
+def chance_apply(s, option: int):
+    """Apply ``option`` to a chance-driven state; returns the node it now waits for, or None."""
+    try:
+        s.apply(option)
+    except NeedChance as need:
+        return need.node
+    return s.rng.missing()
+
+
+def chance_clone(s, log: list):
+    """A copy of a chance-driven state that logs to ``log`` (a copy of its log)."""
+    t = s.clone(rng=s.rng)
+    t.rng = s.rng.copy_for(t, log)
+    t.events = log
+    return t
