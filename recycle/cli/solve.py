@@ -37,7 +37,7 @@ def register(app: typer.Typer, fail, load) -> None:
             typer.echo(f"error: --reward must be one of {', '.join(REWARDS)}", err=True)
             raise typer.Exit(2)
         try:
-            from ..study.solve import TooLarge, solve as run_solve
+            from ..env.solve import TooLarge, solve as run_solve
         except ImportError as exc:
             typer.echo(f"error: recycle solve needs OpenSpiel (pip install -e '.[rl]'): {exc}", err=True)
             raise typer.Exit(1) from None

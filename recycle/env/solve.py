@@ -121,7 +121,7 @@ def _words(state, player: int) -> str:
     s = state.recycle_state() if hasattr(state, "recycle_state") else None
     if s is None:
         return state.information_state_string(player)
-    from ..env.rules import card_name
+    from .rules import card_name
 
     spec = state._core.spec
     seen = []
@@ -381,7 +381,7 @@ def solve(
     max_nodes: int = MAX_NODES,
 ) -> SolveResult:
     """CFR+ on the game at ``path`` through ``openspiel_game(path, chance="rules")``."""
-    from ..env import openspiel_game
+    from . import openspiel_game
 
     game = openspiel_game(path, reward=reward, chance="rules")
     name = game.spec.game.name
