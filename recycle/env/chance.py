@@ -148,7 +148,9 @@ class ChanceStream:
         drawn = self.script.cards.get(k, ())
         drawn_set = set(drawn)
         rest = sorted(c for c in lst if c not in drawn_set)
-        lst[:] = rest + [c for c in reversed(drawn) if c in lst]
+        # the location's own card objects (an outcome is a plain int; a card is a ``Card``)
+        card = {int(c): c for c in lst}
+        lst[:] = rest + [card[c] for c in reversed(drawn)]
         loc = next((i for i, x in enumerate(self.state.locs) if x is lst), -1)
         self.shuffled.append(_Shuffled(k, loc, len(self.log), frozenset(rest)))
 

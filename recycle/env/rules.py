@@ -18,6 +18,7 @@
 
 from __future__ import annotations
 
+import copy
 import numpy as np
 import pyspiel
 
@@ -101,7 +102,11 @@ class RulesState(pyspiel.State):
 
     def __init__(self, game):
         super().__init__(game)
-        self._core = RulesCore(game.spec)
+        # the game's start is played once per game object; each new state copies it
+        base = game.__dict__.get("_initial_core")
+        if base is None or base.spec is not game.spec:
+            base = game._initial_core = RulesCore(game.spec)
+        self._core = copy.deepcopy(base)
 
     def current_player(self):
         c = self._core

@@ -3,8 +3,9 @@
 ``solve(path)`` makes the game's OpenSpiel form with chance as the rules draw it
 (``openspiel_game(path, chance="rules")``), walks its whole tree once (chance nodes with
 their exact probabilities), and runs CFR+ (regret matching+, alternating updates, the
-average weighted by iteration) on that table of histories and information states. It reports
-the value of each seat under the average policy, the exploitability of the average policy
+average weighted by iteration) on that table of histories and information states; a
+constant-sum game's exact value comes from the sequence-form LP (``seqform.py``). It reports
+the value of each seat (exact, and under CFR+'s average policy), the exploitability of the average policy
 (OpenSpiel's: the mean over the players of what a best response gains) at each
 checkpoint, the number of information states, and the average policy in the game's words.
 
@@ -69,6 +70,7 @@ class SolveResult:
     exploitability: list[tuple[int, float]]  # (iterations, exploitability) at each checkpoint
     strategy: list[dict]  # {"player", "infostate", "actions": {words: probability}}
     utility_sums: list[float] = field(default_factory=list)  # the distinct sums of returns
+    exact_value: list[float] | None = None  # per seat, by the sequence-form LP (constant-sum games)
 
     def table(self) -> str:
         """The average policy in the game's words, one information state a line."""
@@ -87,10 +89,13 @@ class SolveResult:
             f"({'constant-sum' if len(self.utility_sums) == 1 else 'general-sum'})",
             "information states: " + ", ".join(f"P{p} {n}" for p, n in enumerate(self.infosets)),
             f"CFR+: {self.iterations:,} iterations in {self.seconds:.1f} s",
-            "value: " + ", ".join(f"P{p} {v:+.6f}" for p, v in enumerate(self.value)),
+            "value of the average policy: " + ", ".join(f"P{p} {v:+.6f}" for p, v in enumerate(self.value)),
             "exploitability of the average policy: " + ", ".join(f"{it:,}: {e:.6f}" for it, e in self.exploitability),
             "strategy (average policy):",
         ]
+        if self.exact_value is not None:
+            exact = ", ".join(f"P{p} {v:+.6f}" for p, v in enumerate(self.exact_value))
+            out.insert(3, f"game value (sequence-form LP, exact): {exact}")
         return "\n".join(out) + "\n" + self.table()
 
     def to_dict(self) -> dict:
@@ -186,9 +191,9 @@ def build_tree(game, max_nodes: int = MAX_NODES, deadline: float | None = None) 
         tree.children.append([0] * len(acts))
         tree.probs.append(None)
         tree.infoset.append(got)
+        names = tree.infosets[got].actions
         for i, a in enumerate(acts):
-            word = f"P{player} {_short(state.action_to_string(player, a))}"
-            todo.append((state.child(a), (k, i), (*path, word)))
+            todo.append((state.child(a), (k, i), (*path, f"P{player} {names[i]}")))
     return tree
 
 
@@ -356,6 +361,12 @@ def solve_game(
     ]
     strategy.sort(key=lambda r: (r["player"], len(r["infostate"]), r["infostate"]))
     sums = sorted({round(sum(u), 9) for u in tree.utility if u is not None})
+    exact = None
+    if len(sums) == 1:
+        from .seqform import lp_value
+
+        v0, _ = lp_value(tree)
+        exact = [v0, sums[0] - v0]
     return SolveResult(
         game=name or str(game),
         reward=reward,
@@ -370,6 +381,7 @@ def solve_game(
         exploitability=[(i, float(e)) for i, e in curve],
         strategy=strategy,
         utility_sums=[float(x) for x in sums] if len(sums) <= 8 else [],
+        exact_value=exact,
     )
 
 

@@ -51,6 +51,7 @@ def _win_loss_value(game) -> float:
 
 def test_kuhn_score_value_is_minus_one_eighteenth_as_openspiels_kuhn_poker():
     r = solve(_kuhn(), reward="score", iterations=1000)
+    assert r.exact_value == [pytest.approx(-1 / 18, abs=1e-9), pytest.approx(1 / 18, abs=1e-9)]
     assert r.value[0] == pytest.approx(-1 / 18, abs=1e-4)
     assert r.value[0] == pytest.approx(_openspiel_kuhn(False), abs=1e-4)
     assert r.infosets == [6, 6] and r.histories == 58 and r.terminals == 30
@@ -63,6 +64,7 @@ def test_kuhn_score_value_is_minus_one_eighteenth_as_openspiels_kuhn_poker():
 
 def test_kuhn_win_loss_value_is_one_half_as_openspiels_kuhn_poker():
     r = solve(_kuhn(), iterations=1000)
+    assert r.exact_value[0] == pytest.approx(0.5, abs=1e-9)
     assert r.value[0] == pytest.approx(0.5, abs=1e-4)
     assert r.value[0] == pytest.approx(_openspiel_kuhn(True), abs=1e-4)
     assert r.utility_sums == [1.0]
@@ -78,7 +80,8 @@ def test_cli_prints_value_table_and_json():
     out = runner.invoke(app, ["solve", str(_kuhn()), "--reward", "score", "--iterations", "300"])
     assert out.exit_code == 0, out.output
     assert "information states: P0 6, P1 6" in out.output
-    assert "value: P0 -0.05" in out.output
+    assert "game value (sequence-form LP, exact): P0 -0.055556, P1 +0.055556" in out.output
+    assert "value of the average policy: P0 -0.0555" in out.output
     assert "P1 with HAND(P1) K, after P0 BET -> FOLD: 0.000, CALL: 1.000" in out.output
     js = runner.invoke(app, ["solve", str(_kuhn()), "--json", "--iterations", "100"])
     data = json.loads(js.output)
@@ -89,9 +92,20 @@ def test_cli_prints_value_table_and_json():
     assert four.exit_code == 1 and "needs a two-player game, not 4 players" in four.output
 
 
+def test_leduc_holdem_is_openspiels_leduc_poker():
+    """games/leduc.rcy has leduc_poker's 9,457 histories and its exact value, -0.0856 (the
+    sequence-form LP; OpenSpiel's own leduc_poker through the same code gives the same)."""
+    r = solve(LEDUC, reward="score", iterations=2)
+    assert r.histories == 9457 and r.terminals == 5520
+    assert r.infosets == [144, 144]  # the two copies of a rank are one card to a player
+    assert r.exact_value[0] == pytest.approx(-0.0856064, abs=1e-6)
+    theirs = solve_game(pyspiel.load_game("leduc_poker"), iterations=1)
+    assert theirs.histories == 9457
+    assert r.exact_value[0] == pytest.approx(theirs.exact_value[0], abs=1e-9)
+
+
 @pytest.mark.slow
-def test_leduc_holdem_value_is_openspiels():
-    """games/leduc.rcy has leduc_poker's 9,457 histories and its value, -0.0856."""
+def test_leduc_holdem_cfr_plus_reaches_the_value():
     r = solve(LEDUC, reward="score", iterations=300)
-    assert r.histories == 9457
-    assert r.value[0] == pytest.approx(-0.0856, abs=5e-4)
+    assert r.value[0] == pytest.approx(-0.0856, abs=1e-3)
+    assert r.exploitability[-1][1] < 0.02
