@@ -191,7 +191,8 @@ def chance_state(game, script: Script, log: list, max_steps: int):
     try:
         s._advance(lambda: game._begin(s))
     except NeedChance as need:
-        return s, need.node
+        # a card moved out of its undrawn place earlier in the step is drawn first
+        return s, s.rng.missing() or need.node
     return s, s.rng.missing()
 
 
@@ -200,7 +201,7 @@ def chance_apply(s, option: int):
     try:
         s.apply(option)
     except NeedChance as need:
-        return need.node
+        return s.rng.missing() or need.node
     return s.rng.missing()
 
 
