@@ -23,10 +23,12 @@ import numpy as np
 import pyspiel
 
 from ..engine.public import public_options
-from ..errors import StepLimitExceeded
+from ..engine.serial import text_digest
+from ..errors import RecycleError, StepLimitExceeded
 from ..lang.forms.values import MoveEvent, StorageEvent, may_see
 from .chance import Script, chance_apply, chance_clone, chance_state
-from .spec import EnvSpec
+from .saving import HEADER, known_spec, spec_digest, spec_record
+from .spec import ActionSpaceExceeded, EnvSpec, spec_for
 
 
 class RulesCore:
@@ -54,7 +56,9 @@ class RulesCore:
         return c
 
     def __reduce__(self):
-        return (_core_from_actions, (self.spec, self.actions))
+        # OpenSpiel pickles a Python state's attributes: the game's record and the actions,
+        # replayed when loaded (as the seeded core, saving.py)
+        return (_core_from_saved, (spec_record(self.spec), self.actions))
 
     def _replay(self) -> None:
         """Play the game again from the start with the chance outcomes and choices so far."""
@@ -90,10 +94,42 @@ class RulesCore:
             self.truncated = str(exc)
 
 
-def _core_from_actions(spec: EnvSpec, actions: list[int]) -> RulesCore:
+def _core_from_saved(record: tuple, actions: list[int]) -> RulesCore:
+    """A pickled core: its game found (or compiled, and registered), its actions replayed."""
+    from .spiel import _game_class
+
+    game, spec = known_spec(record)
+    if spec is None:
+        _, max_actions, reward, max_steps = record
+        spec = spec_for(game, max_actions, reward, max_steps)
+    _game_class(spec, "rules")
+    return replay_rules(spec, [int(a) for a in actions])
+
+
+def rules_digest(spec: EnvSpec) -> str:
+    """The digest a serialized chance-driven state names its game by (not a seeded one's)."""
+    return text_digest(f"{spec_digest(spec)}\nchance=rules")[:32]
+
+
+def rules_text(core: RulesCore) -> str:
+    """A chance-driven state as text: the format, the game's digest, every action."""
+    listed = f" {','.join(map(str, core.actions))}" if core.actions else ""
+    return f"{HEADER}\ngame {rules_digest(core.spec)}\nactions{listed}"
+
+
+def replay_rules(spec: EnvSpec, actions: list[int]) -> RulesCore:
+    """A core with ``actions`` applied, each checked (a chance outcome of its node, an option
+    of its decision); ValueError naming the first that is not."""
     core = RulesCore(spec)
-    for a in actions:
-        core.apply(a)
+    for k, a in enumerate(actions, 1):
+        if core.truncated or (core.node is None and core.s.is_terminal()):
+            raise ValueError(f"action {k}: the game is already over")
+        if core.node is not None and a not in core.node.outcomes:
+            raise ValueError(f"action {k} is {a}, not an outcome of its chance node")
+        try:
+            core.apply(a)
+        except (RecycleError, ActionSpaceExceeded) as exc:
+            raise ValueError(f"action {k} cannot be replayed: {exc}") from None
     return core
 
 
@@ -151,7 +187,7 @@ class RulesState(pyspiel.State):
         if player == pyspiel.PlayerId.CHANCE:
             node = c.node
             if node is not None and node.kind == "card":
-                return f"card {card_name(c.spec, action)}"
+                return f"card {card_name(c.spec, action)} #{action}"  # distinct: OpenSpiel checks
             return f"pick {action}"
         s = c.s
         if c.node is None and not self.is_terminal() and player == s.current_player() and action < s.num_options():
@@ -187,6 +223,11 @@ class RulesState(pyspiel.State):
             ints = " ".join(f"{k}={v}" for k, v in view.ints().items())
             got = c.cache[("o", player)] = f"P{player} {to_move} | {locs} | {ints}"
         return got
+
+    def serialize(self) -> str:
+        """This state as plain text (the game's digest and every action); the game's
+        ``deserialize_state`` checks and replays it."""
+        return rules_text(self._core)
 
     def resample_from_infostate(self, player_id, probability_sampler):
         raise NotImplementedError('resample_from_infostate needs seeded chance: openspiel_game(path) (chance="seed")')

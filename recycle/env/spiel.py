@@ -41,7 +41,7 @@ from ..errors import StepLimitExceeded
 from ..lang.forms.values import MoveEvent, StorageEvent, may_see
 from ..streams import Stream
 from .saving import known_spec, max_text_length, parse_state_text, remember_spec, replay, spec_record, state_text
-from .rules import InfoTensor, RulesObserver, RulesState
+from .rules import InfoTensor, RulesObserver, RulesState, replay_rules, rules_digest
 from .spec import EnvSpec, spec_for
 
 DEAL_BYTES = 4
@@ -375,6 +375,13 @@ class RecycleGame(pyspiel.Game):
         """The state ``RecycleState.serialize`` wrote: checked (this game, legal actions, a
         bounded length) and replayed; ValueError with the reason for anything else."""
         spec = self.spec
+        if self.chance == "rules":
+            actions = parse_state_text(
+                spec, text, max_text_length(spec, 4 * spec.ncards + spec.max_steps, MAX_PICK), rules_digest(spec)
+            )
+            state = self.new_initial_state()
+            state._core = replay_rules(spec, actions)
+            return state
         actions = parse_state_text(spec, text, max_text_length(spec, DEAL_BYTES, OUTCOMES))
         state = self.new_initial_state()
         replay(state.apply_action, state._core, actions, OUTCOMES)

@@ -163,3 +163,28 @@ def test_seeded_play_is_unchanged_by_the_chance_driven_mode():
     b = game.new_state(seed=11)
     assert a.locs == b.locs
     assert a.location(0, "iloc", "HAND") == b.location(0, "iloc", "HAND")
+
+
+@pytest.mark.parametrize("path", [KUHN, LEDUC, ROOT / "games" / "crazy-eights.rcy"], ids=["kuhn", "leduc", "crazy8"])
+def test_chance_driven_states_pass_random_sim_test_with_serialization(path):
+    _need(path)
+    game = openspiel_game(path, chance="rules")
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_chance_driven_text_is_checked_and_replayed():
+    import pickle
+
+    game = openspiel_game(LEDUC, chance="rules")
+    s = game.new_initial_state()
+    for a in (3, 1, 1, 1):  # two cards dealt, then P0 and P1 check
+        s.apply_action(a)
+    text = s.serialize()
+    assert text.endswith("\nactions 3,1,1,1")
+    t = game.deserialize_state(text)
+    assert t.information_state_string(0) == s.information_state_string(0) and t.is_chance_node()
+    assert pickle.loads(pickle.dumps(s)).information_state_string(1) == s.information_state_string(1)
+    with pytest.raises(ValueError, match="action 2 is 3, not an outcome of its chance node"):
+        game.deserialize_state(text.replace("actions 3,1", "actions 3,3"))
+    with pytest.raises(ValueError, match="serialized for another game"):
+        openspiel_game(LEDUC).deserialize_state(text)  # a seeded game's digest differs
