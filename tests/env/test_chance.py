@@ -188,3 +188,33 @@ def test_chance_driven_text_is_checked_and_replayed():
         game.deserialize_state(text.replace("actions 3,1", "actions 3,3"))
     with pytest.raises(ValueError, match="serialized for another game"):
         openspiel_game(LEDUC).deserialize_state(text)  # a seeded game's digest differs
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        ROOT / "games" / "schwimmen.rcy",  # a swap of two cards dealt by chance (cards stay Card objects)
+        ROOT / "games" / "go-fish.rcy",
+        CORPUS / "ContinuousPairs4.rcy",  # a card drawn and a tie broken in one step: the card first
+        CORPUS / "BottleImp3.rcy",
+    ],
+    ids=lambda p: p.stem,
+)
+def test_random_games_play_through_chance_driven_states(path):
+    import random
+
+    _need(path)
+    game = openspiel_game(path, chance="rules")
+    rng = random.Random(0)
+    s = game.new_initial_state()
+    draws = 0
+    while not s.is_terminal():
+        if s.is_chance_node():
+            outcomes = s.chance_outcomes()
+            assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+            s.apply_action(rng.choice(outcomes)[0])
+            draws += 1
+        else:
+            s.information_state_string()
+            s.apply_action(rng.choice(s.legal_actions()))
+    assert draws > 0
