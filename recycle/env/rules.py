@@ -95,14 +95,12 @@ class RulesCore:
 
 
 def _core_from_saved(record: tuple, actions: list[int]) -> RulesCore:
-    """A pickled core: its game found (or compiled, and registered), its actions replayed."""
-    from .spiel import _game_class
-
+    """A pickled core: its game found (or compiled), its actions replayed. (OpenSpiel loads
+    the state's game by its registered name first: ``openspiel_game`` registered it.)"""
     game, spec = known_spec(record)
     if spec is None:
         _, max_actions, reward, max_steps = record
         spec = spec_for(game, max_actions, reward, max_steps)
-    _game_class(spec, "rules")
     return replay_rules(spec, [int(a) for a in actions])
 
 
