@@ -232,11 +232,32 @@ class RulesState(pyspiel.State):
 
 
 def card_name(spec: EnvSpec, c: int) -> str:
-    """A card as a player sees it: its name, the same for cards no rule tells apart."""
+    """A card as a player sees it: the same name for cards no rule tells apart (the same
+    attributes and deck), a different one for any others."""
     names = spec.__dict__.get("_card_names")
-    if names is None:
-        names = spec._card_names = [spec.game.card_name(x) for x in range(len(spec.game.card_attrs))]
-    return names[c] if c < len(names) else spec.game.card_name(c)
+    if names is None or len(names) != len(spec.game.card_attrs):
+        names = spec._card_names = class_names(spec.game)
+    return names[c]
+
+
+def class_names(game) -> list[str]:
+    """Per card id, its name (``K``, ``A♠``); a name that cards of different attributes or
+    decks would share (the short name leaves out COLOR) is made of all their attributes and
+    the deck's name instead."""
+    table = game.card_table
+    keys = [
+        (table.decks[c], tuple(sorted((k, v) for k, v in attrs.items() if k != "__serial__")))
+        for c, attrs in enumerate(table.attrs)
+    ]
+    short = [game.card_name(c) for c in range(len(keys))]
+    kinds: dict = {}
+    for name, key in zip(short, keys):
+        kinds.setdefault(name, set()).add(key)
+    several_decks = len({deck for deck, _ in keys}) > 1
+    return [
+        name if len(kinds[name]) == 1 else "-".join(v for _, v in key[1]) + (f"@{key[0]}" if several_decks else "")
+        for name, key in zip(short, keys)
+    ]
 
 
 def history_string(core: RulesCore, player: int) -> str:

@@ -218,3 +218,17 @@ def test_random_games_play_through_chance_driven_states(path):
             s.information_state_string()
             s.apply_action(rng.choice(s.legal_actions()))
     assert draws > 0
+
+
+def test_cards_the_short_names_would_merge_keep_names_of_their_own():
+    """LostCities2's short names leave COLOR out: its colours' cards are told apart by all
+    their attributes; Leduc's two kings share a name."""
+    from recycle.env.rules import class_names
+
+    _need(CORPUS / "LostCities2.rcy")
+    game = recycle.load(CORPUS / "LostCities2.rcy")
+    names = class_names(game)
+    distinct = {tuple(sorted((k, v) for k, v in a.items() if k != "__serial__")) for a in game.card_attrs}
+    assert len(set(names)) == len(distinct) == 50
+    assert "BLUE-TWO" in names
+    assert class_names(recycle.load(LEDUC)) == ["J", "Q", "K", "J", "Q", "K"]
