@@ -19,9 +19,12 @@ those undrawn cards out needs that shuffle's next card. A step that needed an ou
 played again from the start of the game with it (a game is deterministic given its chance
 outcomes and choices). Seeded states are untouched: a seed plays exactly as before.
 
-Limits: an undrawn card that a rule only *reads* (``top`` of a hidden pile in a condition,
-without moving it) is read in card order, not drawn; the games of ``games/`` and the poker
-games of the corpus move their cards before reading them.
+A rule may also *read* an undrawn card without moving it (``top`` of a hidden pile in a
+condition). So a step that leaves shuffles partly undrawn is run a second time from the state
+before it, with their undrawn cards in the opposite order: when anything differs (the cards
+elsewhere, storages, events, who moves next, the options), the step read one, and the next
+card of the shuffle it read (found shuffle by shuffle) is drawn. Two orders that happen to
+give the same outcome can hide a read that a third would show: the check is of two orders.
 """
 
 from __future__ import annotations
@@ -108,6 +111,9 @@ class ChanceStream:
         self.nshuffles = 0
         self.npicks = 0
         self.shuffled: list[_Shuffled] = []
+        # shuffles whose undrawn cards go below in descending card order (ALL: every one);
+        # the check of a step that may read them (``_reads_undrawn``)
+        self.flip: frozenset | object = frozenset()
         pick = type("_BoundPick", (_Pick,), {"__slots__": (), "stream": self})
         self._pick = pick(0.5)
 
@@ -147,7 +153,8 @@ class ChanceStream:
         self.nshuffles += 1
         drawn = self.script.cards.get(k, ())
         drawn_set = set(drawn)
-        rest = sorted(c for c in lst if c not in drawn_set)
+        flip = self.flip is ALL or k in self.flip
+        rest = sorted((c for c in lst if c not in drawn_set), reverse=flip)
         # the location's own card objects (an outcome is a plain int; a card is a ``Card``)
         card = {int(c): c for c in lst}
         lst[:] = rest + [card[c] for c in reversed(drawn)]
@@ -182,27 +189,113 @@ class ChanceStream:
         return None if best is None else best[1]
 
 
-def chance_state(game, script: Script, log: list, max_steps: int):
-    """A new chance-driven state of ``game`` with the outcomes of ``script``, played to its
-    first decision; returns (state, the node it waits for or None). Events go to ``log``."""
-    s = game._fresh_state(0, log, max_steps, False, None)
-    s.rng = ChanceStream(script, s, log)
-    s.unsaved = "it is chance-driven: its chance outcomes, not a seed, make it"
+ALL = object()
+
+
+def _run(s, step):
+    """Run one step of a chance-driven state: the node it needs, or None."""
     try:
-        s._advance(lambda: game._begin(s))
+        step()
     except NeedChance as need:
         # a card moved out of its undrawn place earlier in the step is drawn first
-        return s, s.rng.missing() or need.node
-    return s, s.rng.missing()
-
-
-def chance_apply(s, option: int):
-    """Apply ``option`` to a chance-driven state; returns the node it now waits for, or None."""
-    try:
-        s.apply(option)
-    except NeedChance as need:
         return s.rng.missing() or need.node
     return s.rng.missing()
+
+
+def _begun(game, script: Script, log: list, max_steps: int, flip=frozenset()):
+    s = game._fresh_state(0, log, max_steps, False, None)
+    s.rng = ChanceStream(script, s, log)
+    s.rng.flip = flip
+    s.unsaved = "it is chance-driven: its chance outcomes, not a seed, make it"
+    return s, _run(s, lambda: s._advance(lambda: game._begin(s)))
+
+
+def chance_state(game, script: Script, log: list, max_steps: int, check: bool = True):
+    """A new chance-driven state of ``game`` with the outcomes of ``script``, played to its
+    first decision; returns (state, the node it waits for or None). Events go to ``log``.
+    ``check``: find out whether the step read an undrawn card without moving it."""
+    s, node = _begun(game, script, log, max_steps)
+    if node is None and check:
+
+        def again(flip):
+            t, n = _begun(game, script.copy(), [], max_steps, flip)
+            return t, n, 0
+
+        node = _reads_undrawn(s, 0, again)
+    return s, node
+
+
+def chance_apply(s, option: int, check: bool = True):
+    """Apply ``option`` to a chance-driven state; returns the node it now waits for, or None.
+    ``check``: find out whether the step read an undrawn card without moving it."""
+    before = chance_clone(s, s.rng.log[:]) if check and _active(s.rng) else None
+    node = _run(s, lambda: s.apply(option))
+    if node is None and before is not None:
+        at = len(before.rng.log)
+
+        def again(flip):
+            t = chance_clone(before, before.rng.log[:])
+            _permute(t, flip)
+            t.rng.flip = flip
+            return t, _run(t, lambda: t.apply(option)), at
+
+        node = _reads_undrawn(s, at, again)
+    return node
+
+
+def _active(stream) -> list:
+    """The shuffles of a state whose order is still partly undrawn."""
+    return [sh for sh in stream.shuffled if len(sh.undrawn) > 1 and sh.loc >= 0]
+
+
+def _permute(t, flip) -> None:
+    """Reverse the undrawn cards of the shuffles in ``flip`` among their places in ``t``."""
+    for sh in _active(t.rng):
+        if flip is ALL or sh.number in flip:
+            lst = t.locs[sh.loc]
+            places = [i for i, c in enumerate(lst) if c in sh.undrawn]
+            cards = [lst[i] for i in reversed(places)]
+            for i, c in zip(places, cards):
+                lst[i] = c
+
+
+def _signature(s, at: int):
+    """What a step did, its undrawn cards' order left out: the cards of every location (an
+    undrawn card as -1), the storages, the events since ``at``, who is to move and how many
+    options they have."""
+    hide: dict = {}
+    for sh in _active(s.rng):
+        hide.setdefault(sh.loc, set()).update(sh.undrawn)
+    locs = tuple(tuple(-1 if c in hide.get(i, ()) else int(c) for c in lst) for i, lst in enumerate(s.locs))
+    events = tuple(
+        (e.action, int(e.card), e.src, e.dst)
+        if type(e) is MoveEvent
+        else tuple(e)
+        if type(e) is tuple
+        else (e.slot, e.value)
+        for e in s.rng.log[at:]
+    )
+    over = s.frames is None
+    return locs, tuple(s.ints), tuple(s.strs), events, over, None if over else (s.current_player(), s.num_options())
+
+
+def _reads_undrawn(s, at: int, again):
+    """A step's outcome, when it depends on the order of undrawn cards (a rule read one
+    without moving it): the node of the next card of the shuffle it read, else None. The
+    step is run again with the undrawn cards in the opposite order, all of them, then shuffle
+    by shuffle to find the one it read."""
+    active = _active(s.rng)
+    if not active:
+        return None
+    mine = _signature(s, at)
+    t, node, _ = again(ALL)
+    if node is None and _signature(t, at) == mine:
+        return None
+    for sh in reversed(active):
+        t, node, _ = again(frozenset({sh.number}))
+        if node is not None or _signature(t, at) != mine:
+            return ChanceNode("card", sh.number, tuple(sorted(sh.undrawn)))
+    return ChanceNode("card", active[-1].number, tuple(sorted(active[-1].undrawn)))
 
 
 def chance_clone(s, log: list):

@@ -65,10 +65,12 @@ class RulesCore:
         spec = self.spec
         self.log = log = []
         try:
-            self.s, self.node = chance_state(spec.game, self.script, log, spec.max_steps)
-            for d in self.decisions:
+            # only the last step can need a draw: the earlier ones were checked when first played
+            last = len(self.decisions)
+            self.s, self.node = chance_state(spec.game, self.script, log, spec.max_steps, check=last == 0)
+            for k, d in enumerate(self.decisions, 1):
                 log.append(("d", self.s.current_player(), d))
-                self.node = chance_apply(self.s, d)
+                self.node = chance_apply(self.s, d, check=k == last)
         except StepLimitExceeded as exc:
             self.truncated = str(exc)
             self.node = None
@@ -325,7 +327,7 @@ class InfoTensor:
                 f"{self.history}; make the game with a larger history="
             )
         log: list = []
-        s, _ = chance_state(spec.game, core.script, log, spec.max_steps)
+        s, _ = chance_state(spec.game, core.script, log, spec.max_steps, check=False)
         n = spec.nplayers
         for k, d in enumerate(core.decisions):
             at = k * self.block
@@ -335,7 +337,7 @@ class InfoTensor:
                 out[at + n + d] = 1
             out[at + n + spec.num_actions : at + self.block] = self.folded(s, p)
             log.append(("d", actor, d))
-            chance_apply(s, d)
+            chance_apply(s, d, check=False)
         end = self.history * self.block
         out[end:] = self.folded(core.s, p)
 

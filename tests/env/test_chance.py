@@ -232,3 +232,39 @@ def test_cards_the_short_names_would_merge_keep_names_of_their_own():
     assert len(set(names)) == len(distinct) == 50
     assert "BLUE-TWO" in names
     assert class_names(recycle.load(LEDUC)) == ["J", "Q", "K", "J", "Q", "K"]
+
+
+PEEK = """
+(game
+ (setup
+  (create players 2)
+  (create deck (game iloc STOCK) (deck (RANK (J, Q, K)))))
+ (do ((shuffle (game iloc STOCK))))
+ (stage player
+  (end (> (game sto DONE) 0))
+  (choice (
+    (do ((set ((current player) str GUESS) KING) (set (game sto DONE) 1)))
+    (do ((set ((current player) str GUESS) OTHER) (set (game sto DONE) 1))))))
+ (do (
+   ((== (cardatt RANK (top (game iloc STOCK))) K)
+    (set (game sto KING) 1))
+   ((== ((0 player) str GUESS) KING)
+    (inc ((0 player) sto SCORE) (game sto KING)))))
+ (scoring max ((current player) sto SCORE)))
+"""
+
+
+def test_a_card_read_without_moving_it_is_drawn(tmp_path):
+    """The top of a hidden pile is only read (no card moves): its order still matters, so the
+    step that reads it waits for that card's draw."""
+    path = tmp_path / "peek.rcy"
+    path.write_text(PEEK)
+    game = openspiel_game(path, reward="score", chance="rules")
+    s = game.new_initial_state()
+    assert not s.is_chance_node()  # nothing is drawn before it matters
+    s.apply_action(0)  # P0 guesses the top card is a K
+    assert s.is_chance_node() and [p for _, p in s.chance_outcomes()] == [pytest.approx(1 / 3)] * 3
+    kings = 0.0
+    for a, p in s.chance_outcomes():
+        kings += p * s.child(a).returns()[0]
+    assert kings == pytest.approx(1 / 3)
