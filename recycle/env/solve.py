@@ -65,12 +65,14 @@ class SolveResult:
     chance_nodes: int
     infosets: list[int]  # per player
     iterations: int
-    seconds: float
+    seconds: float  # CFR+ (with its checkpoints' evaluations)
     value: list[float]  # per seat, under the average policy
     exploitability: list[tuple[int, float]]  # (iterations, exploitability) at each checkpoint
     strategy: list[dict]  # {"player", "infostate", "actions": {words: probability}}
     utility_sums: list[float] = field(default_factory=list)  # the distinct sums of returns
     exact_value: list[float] | None = None  # per seat, by the sequence-form LP (constant-sum games)
+    walk_seconds: float = 0.0  # the estimate and the walk of the tree
+    lp_seconds: float = 0.0
 
     def table(self) -> str:
         """The average policy in the game's words, one information state a line."""
@@ -88,7 +90,8 @@ class SolveResult:
             f"{self.chance_nodes:,} chance nodes; returns sum to {sums} "
             f"({'constant-sum' if len(self.utility_sums) == 1 else 'general-sum'})",
             "information states: " + ", ".join(f"P{p} {n}" for p, n in enumerate(self.infosets)),
-            f"CFR+: {self.iterations:,} iterations in {self.seconds:.1f} s",
+            f"times: walk {self.walk_seconds:.1f} s, LP {self.lp_seconds:.1f} s, "
+            f"CFR+ {self.iterations:,} iterations {self.seconds:.1f} s",
             "value of the average policy: " + ", ".join(f"P{p} {v:+.6f}" for p, v in enumerate(self.value)),
             "exploitability of the average policy: " + ", ".join(f"{it:,}: {e:.6f}" for it, e in self.exploitability),
             "strategy (average policy):",
@@ -336,8 +339,10 @@ def solve_game(
     start = time.monotonic()
     deadline = None if seconds is None else start + seconds
     tree = build_tree(game, max_nodes, deadline)
+    walked = time.monotonic()
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
     cfr = _CFRPlus(tree)
+    cfr_start = time.monotonic()
     curve = []
     done = 0
     for it in range(1, iterations + 1):
@@ -360,7 +365,9 @@ def solve_game(
         for i, info in enumerate(tree.infosets)
     ]
     strategy.sort(key=lambda r: (r["player"], len(r["infostate"]), r["infostate"]))
+    cfr_seconds = time.monotonic() - cfr_start
     sums = sorted({round(sum(u), 9) for u in tree.utility if u is not None})
+    lp_start = time.monotonic()
     exact = None
     if len(sums) == 1:
         from .seqform import lp_value
@@ -376,12 +383,14 @@ def solve_game(
         chance_nodes=tree.kind.count("c"),
         infosets=[sum(1 for i in tree.infosets if i.player == p) for p in (0, 1)],
         iterations=done,
-        seconds=round(time.monotonic() - start, 3),
+        seconds=round(cfr_seconds, 3),
         value=[float(v) for v in values],
         exploitability=[(i, float(e)) for i, e in curve],
         strategy=strategy,
         utility_sums=[float(x) for x in sums] if len(sums) <= 8 else [],
         exact_value=exact,
+        walk_seconds=round(walked - start, 3),
+        lp_seconds=round(time.monotonic() - lp_start, 3),
     )
 
 
