@@ -14,7 +14,8 @@
 * **Observation tensor** = ``EnvSpec.vector``; **observation string**: the player's
   ``Observation`` (cards it sees, counts, storages). **Information-state string**: everything
   the player has observed since the deal, in order: each card move with the card named
-  when the player could see it at its source or its destination (``?`` otherwise), each
+  (``rules.card_name``: cards no rule tells apart share a name) when the player could see it
+  at its source or its destination (``?`` otherwise), each
   storage change, who decided, the player's own choices, then its current observation.
   The information-state tensor is the observation tensor (a fixed-size tensor cannot hold
   the whole history; algorithms that need perfect recall use the string).
@@ -22,6 +23,9 @@
   stopped by its step limit or work budget ends with all returns 0.
 * ``resample_from_infostate(p, sampler)`` deals a state consistent with p's information
   (``Observation.sample_world``): OpenSpiel's ISMCTS bot works through it.
+* ``openspiel_game(path, chance="rules")`` is the same game with chance as the rules draw it:
+  a chance node for each draw that matters, and an information-state tensor of the whole
+  information state (``rules.py``, ``chance.py``).
 * **Saving**: ``state.serialize()`` is plain text (the game's digest and the actions) that
   ``game.deserialize_state`` checks and replays; OpenSpiel's own serialization and pickle
   replay the same text (``saving.py``).
@@ -41,7 +45,7 @@ from ..errors import StepLimitExceeded
 from ..lang.forms.values import MoveEvent, StorageEvent, may_see
 from ..streams import Stream
 from .saving import known_spec, max_text_length, parse_state_text, remember_spec, replay, spec_record, state_text
-from .rules import InfoTensor, RulesObserver, RulesState, replay_rules, rules_digest
+from .rules import InfoTensor, RulesObserver, RulesState, card_name, replay_rules, rules_digest
 from .spec import EnvSpec, spec_for
 
 DEAL_BYTES = 4
@@ -240,7 +244,7 @@ class RecycleState(pyspiel.State):
             view = s.observation(player)
             to_move = "over" if s.is_terminal() else f"P{s.current_player()} to move"
             locs = " ".join(
-                f"{label}:{','.join('?' if x is None else str(x) for x in cards)}"
+                f"{label}:{','.join('?' if x is None else card_name(c.spec, x) for x in cards)}"
                 for label, cards in view.locations().items()
             )
             ints = " ".join(f"{k}={v}" for k, v in view.ints().items())
@@ -308,7 +312,7 @@ def _tell(core: _Core, player: int) -> None:
             seen = (e.src is not None and may_see(infos[e.src], viewer, team_of)) or (
                 e.dst is not None and may_see(infos[e.dst], viewer, team_of)
             )
-            tokens.append(f"{e.action[0]}{e.card if seen else '?'}:{e.src}>{e.dst}")
+            tokens.append(f"{e.action[0]}{card_name(core.spec, e.card) if seen else '?'}:{e.src}>{e.dst}")
         elif isinstance(e, StorageEvent):
             tokens.append(f"{e.slot}={e.value}")
     core.seen[player][1] = len(log)
@@ -367,9 +371,6 @@ class RecycleGame(pyspiel.Game):
 
     def new_initial_state(self):
         return RulesState(self) if self.chance == "rules" else RecycleState(self)
-
-    def information_state_tensor_size(self):
-        return self.info_tensor.size if self.chance == "rules" else self.spec.obs_size
 
     def deserialize_state(self, text: str) -> RecycleState:
         """The state ``RecycleState.serialize`` wrote: checked (this game, legal actions, a

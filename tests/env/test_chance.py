@@ -268,3 +268,16 @@ def test_a_card_read_without_moving_it_is_drawn(tmp_path):
     for a, p in s.chance_outcomes():
         kings += p * s.child(a).returns()[0]
     assert kings == pytest.approx(1 / 3)
+
+
+def test_seeded_chance_names_identical_cards_alike_too():
+    """With seeded chance as well, Leduc's two copies of a rank give one information state."""
+    _need(LEDUC_CORPUS)
+    game = openspiel_game(LEDUC_CORPUS)
+    cards: dict = {}
+    for seed in range(40):
+        s = game.new_initial_state()
+        for b in seed.to_bytes(4, "big"):
+            s.apply_action(b)
+        cards.setdefault(s.information_state_string(0), set()).add(s.recycle_state().location(0, "iloc", "HAND")[0])
+    assert sorted(map(sorted, cards.values())) == [[0, 3], [1, 4], [2, 5]]
