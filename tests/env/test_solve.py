@@ -109,3 +109,9 @@ def test_leduc_holdem_cfr_plus_reaches_the_value():
     r = solve(LEDUC, reward="score", iterations=300)
     assert r.value[0] == pytest.approx(-0.0856, abs=1e-3)
     assert r.exploitability[-1][1] < 0.02
+
+
+def test_cli_time_budget_stops_the_walk_with_a_message():
+    out = CliRunner().invoke(app, ["solve", str(LEDUC), "--seconds", "0.001"])
+    assert out.exit_code == 1
+    assert "the time budget ran out walking the tree" in out.output and "Traceback" not in out.output
