@@ -16,8 +16,9 @@ How: the state runs with a ``ChanceStream`` as its generator. It answers a draw 
 outcomes chosen so far (``Script``) or stops the step with ``NeedChance``; a shuffle puts the
 cards drawn so far on top and the others below in card order, and a step that moves one of
 those undrawn cards out needs that shuffle's next card. A step that needed an outcome is
-played again from the start of the game with it (a game is deterministic given its chance
-outcomes and choices). Seeded states are untouched: a seed plays exactly as before.
+played again with it (a game is deterministic given its chance outcomes and choices): from
+the state before the step (``rules.py``), or from the start of the game for the steps before
+the first decision. Seeded states are untouched: a seed plays exactly as before.
 
 A rule may also *read* an undrawn card without moving it (``top`` of a hidden pile in a
 condition). So a step that leaves shuffles partly undrawn is run a second time from the state
@@ -173,7 +174,8 @@ class ChanceStream:
             if len(sh.undrawn) <= 1 or sh.loc < 0:
                 continue
             when = None
-            if any(may_see(infos[sh.loc], p, s.team_of) for p in players):
+            later = any(o.loc == sh.loc for o in self.shuffled[i + 1 :])
+            if not later and any(may_see(infos[sh.loc], p, s.team_of) for p in players):
                 when = sh.at
             else:
                 # until this location is shuffled again
@@ -183,9 +185,9 @@ class ChanceStream:
                     if type(e) is MoveEvent and e.src == sh.loc and e.card in sh.undrawn:
                         when = j
                         break
-            if when is not None and (best is None or when < best[0]):
-                drawn = self.script.cards.get(sh.number, ())
-                best = (when, ChanceNode("card", sh.number, tuple(sorted(sh.undrawn - set(drawn)))))
+            outcomes = sh.undrawn - set(self.script.cards.get(sh.number, ()))
+            if when is not None and len(outcomes) > 1 and (best is None or when < best[0]):
+                best = (when, ChanceNode("card", sh.number, tuple(sorted(outcomes))))
         return None if best is None else best[1]
 
 
@@ -244,8 +246,13 @@ def chance_apply(s, option: int, check: bool = True):
 
 
 def _active(stream) -> list:
-    """The shuffles of a state whose order is still partly undrawn."""
-    return [sh for sh in stream.shuffled if len(sh.undrawn) > 1 and sh.loc >= 0]
+    """The shuffles of a state whose order is still partly undrawn (and that no later shuffle
+    of the same location has made moot)."""
+    out = []
+    for i, sh in enumerate(stream.shuffled):
+        if len(sh.undrawn) > 1 and sh.loc >= 0 and not any(o.loc == sh.loc for o in stream.shuffled[i + 1 :]):
+            out.append(sh)
+    return out
 
 
 def _permute(t, flip) -> None:
@@ -296,6 +303,22 @@ def _reads_undrawn(s, at: int, again):
         if node is not None or _signature(t, at) != mine:
             return ChanceNode("card", sh.number, tuple(sorted(sh.undrawn)))
     return ChanceNode("card", active[-1].number, tuple(sorted(active[-1].undrawn)))
+
+
+def place_drawn(s, number: int, card: int) -> None:
+    """In ``s``, put ``card``, just drawn from shuffle ``number`` (made before now), in the
+    topmost undrawn place of its location, and count it drawn."""
+    shuffled = s.rng.shuffled
+    for i, sh in enumerate(shuffled):
+        if sh.number == number and sh.loc >= 0 and card in sh.undrawn:
+            lst = s.locs[sh.loc]
+            places = [k for k, c in enumerate(lst) if c in sh.undrawn]
+            at = next((k for k in places if lst[k] == card), None)
+            if at is not None:  # else it left the location while its place did not matter
+                top = places[-1]
+                lst[at], lst[top] = lst[top], lst[at]
+            shuffled[i] = _Shuffled(sh.number, sh.loc, sh.at, sh.undrawn - {card})
+            return
 
 
 def chance_clone(s, log: list):

@@ -26,7 +26,7 @@ from ..engine.public import public_options
 from ..engine.serial import text_digest
 from ..errors import RecycleError, StepLimitExceeded
 from ..lang.forms.values import MoveEvent, StorageEvent, may_see
-from .chance import Script, chance_apply, chance_clone, chance_state
+from .chance import Script, chance_apply, chance_clone, chance_state, place_drawn
 from .saving import HEADER, known_spec, spec_digest, spec_record
 from .spec import ActionSpaceExceeded, EnvSpec, spec_for
 
@@ -34,7 +34,7 @@ from .spec import ActionSpaceExceeded, EnvSpec, spec_for
 class RulesCore:
     """What one chance-driven OpenSpiel state holds (copied cheaply by ``__deepcopy__``)."""
 
-    __slots__ = ("spec", "script", "actions", "decisions", "s", "log", "node", "truncated", "cache")
+    __slots__ = ("spec", "script", "actions", "decisions", "s", "log", "node", "truncated", "cache", "pre")
 
     def __init__(self, spec: EnvSpec):
         self.spec = spec
@@ -46,12 +46,15 @@ class RulesCore:
         self.cache: dict = {}
         self.s = None
         self.node = None
+        # (the state before the step that waits for a draw, its player, its option): an outcome
+        # plays that step again, not the whole game (never changed: copies share it)
+        self.pre = None
         self._replay()
 
     def __deepcopy__(self, memo):
         c = RulesCore.__new__(RulesCore)
         c.spec, c.script, c.actions, c.decisions = self.spec, self.script.copy(), self.actions[:], self.decisions[:]
-        c.log, c.truncated, c.cache, c.node = self.log[:], self.truncated, {}, self.node
+        c.log, c.truncated, c.cache, c.node, c.pre = self.log[:], self.truncated, {}, self.node, self.pre
         c.s = self.s if self.node is not None or self.truncated or self.s.is_terminal() else chance_clone(self.s, c.log)
         return c
 
@@ -81,7 +84,10 @@ class RulesCore:
         if self.node is not None:
             self.script.add(self.node, action)
             self.actions.append(action)
-            self._replay()
+            if self.pre is None:
+                self._replay()
+            else:
+                _rerun(self)
             return
         s = self.s
         n = self.spec.check(s)
@@ -89,11 +95,35 @@ class RulesCore:
             raise ValueError(f"option {action} of a decision with {n} options")
         self.actions.append(action)
         self.decisions.append(action)
+        pre = (chance_clone(s, self.log[:]), s.current_player(), action)
         self.log.append(("d", s.current_player(), action))
         try:
             self.node = chance_apply(s, action)
+            self.pre = pre if self.node is not None else None
         except StepLimitExceeded as exc:
             self.truncated = str(exc)
+
+
+def _rerun(core: RulesCore) -> None:
+    """Play the step that waits for a draw again from the state before it, with the outcomes
+    drawn since: each card of a shuffle made before that step takes the topmost undrawn place
+    of its location, in the order drawn (the places a replay from the start gives them)."""
+    pre, player, option = core.pre
+    s = chance_clone(pre, pre.rng.log[:])
+    s.rng.script = core.script
+    # every card drawn since ``pre`` (this step may have waited for several), in order
+    for sh in list(s.rng.shuffled):
+        for card in core.script.cards.get(sh.number, ()):
+            place_drawn(s, sh.number, card)
+    core.s, core.log = s, s.rng.log
+    core.log.append(("d", player, option))
+    try:
+        core.node = chance_apply(s, option)
+    except StepLimitExceeded as exc:
+        core.truncated = str(exc)
+        core.node = None
+    if core.node is None:
+        core.pre = None
 
 
 def _core_from_saved(record: tuple, actions: list[int]) -> RulesCore:

@@ -211,6 +211,8 @@ def test_chance_driven_text_is_checked_and_replayed():
         ROOT / "games" / "go-fish.rcy",
         CORPUS / "ContinuousPairs4.rcy",  # a card drawn and a tie broken in one step: the card first
         CORPUS / "BottleImp3.rcy",
+        CORPUS / "Cribbage2.rcy",  # a pile shuffled again while cards of its first shuffle were undrawn
+        ROOT / "games" / "hearts.rcy",  # hand after hand: a draw plays its step again, not the match
     ],
     ids=lambda p: p.stem,
 )
