@@ -421,9 +421,9 @@ def check(
 
 def _register_extensions() -> None:
     """Commands that live in their own modules (graphs, analysis, env, play) register themselves here."""
-    from . import analysis, balance, campaign, compile, env, evolve, graph, ladder, page, play, studio
+    from . import analysis, balance, campaign, compile, env, evolve, graph, ladder, page, play, solve, studio
 
-    for mod in (graph, analysis, env, play, compile, evolve, campaign, studio, page, ladder, balance):
+    for mod in (graph, analysis, env, play, compile, evolve, campaign, studio, page, ladder, balance, solve):
         mod.register(app, fail=_fail, load=_load)
 
 

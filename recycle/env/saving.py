@@ -83,9 +83,10 @@ def max_text_length(spec, deal_bytes: int, outcomes: int) -> int:
     return len(HEADER) + 60 + (deal_bytes + spec.max_steps) * (digits + 1)
 
 
-def parse_state_text(spec, text, limit: int) -> list[int]:
+def parse_state_text(spec, text, limit: int, digest: str | None = None) -> list[int]:
     """The actions of a serialized state of ``spec``'s game, a text of at most ``limit``
-    characters (``max_text_length``); ValueError for any other text."""
+    characters (``max_text_length``); ValueError for any other text. ``digest``: the game's
+    (``spec_digest`` by default; a chance-driven game has its own, ``rules.rules_digest``)."""
     if not isinstance(text, str):
         raise ValueError(f"a serialized RECYCLE state is a string, not {type(text).__name__}")
     if len(text) > limit:
@@ -100,7 +101,7 @@ def parse_state_text(spec, text, limit: int) -> list[int]:
     game, actions = lines[1], lines[2]
     if not game.startswith("game ") or not _HEX.fullmatch(game[5:]):
         raise ValueError("line 2 of a serialized RECYCLE state must be 'game' and 32 hex digits")
-    mine = spec_digest(spec)
+    mine = digest or spec_digest(spec)
     if game[5:] != mine:
         raise ValueError(
             f"the state was serialized for another game (digest {game[5:]}), not "

@@ -67,6 +67,8 @@ class Sample:
     used_locs: set = field(default_factory=set)  # (kind, name, owner kind)
     used_ints: set = field(default_factory=set)  # (name, owner kind)
     first_error: str = ""
+    score_sums: set = field(default_factory=set)  # the sum of the final scores, per game
+    winner_counts: set = field(default_factory=set)  # how many players won, per game
 
 
 def sample(game: PreparedGame, games: int = SAMPLE_GAMES, max_decisions: int = SAMPLE_DECISIONS) -> Sample:
@@ -106,6 +108,8 @@ def sample(game: PreparedGame, games: int = SAMPLE_GAMES, max_decisions: int = S
             out.first_error = out.first_error or f"seed {seed}: {str(exc).splitlines()[0]}"
             continue
         look(result.state)
+        out.score_sums.add(sum(result.state.returns()))
+        out.winner_counts.add(len(result.state.winners()))
         out.games += 1
         out.decisions += result.decisions
         out.max_decisions = max(out.max_decisions, result.decisions)

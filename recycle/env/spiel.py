@@ -14,7 +14,8 @@
 * **Observation tensor** = ``EnvSpec.vector``; **observation string**: the player's
   ``Observation`` (cards it sees, counts, storages). **Information-state string**: everything
   the player has observed since the deal, in order: each card move with the card named
-  when the player could see it at its source or its destination (``?`` otherwise), each
+  (``rules.card_name``: cards no rule tells apart share a name) when the player could see it
+  at its source or its destination (``?`` otherwise), each
   storage change, who decided, the player's own choices, then its current observation.
   The information-state tensor is the observation tensor (a fixed-size tensor cannot hold
   the whole history; algorithms that need perfect recall use the string).
@@ -22,6 +23,9 @@
   stopped by its step limit or work budget ends with all returns 0.
 * ``resample_from_infostate(p, sampler)`` deals a state consistent with p's information
   (``Observation.sample_world``): OpenSpiel's ISMCTS bot works through it.
+* ``openspiel_game(path, chance="rules")`` is the same game with chance as the rules draw it:
+  a chance node for each draw that matters, and an information-state tensor of the whole
+  information state (``rules.py``, ``chance.py``).
 * **Saving**: ``state.serialize()`` is plain text (the game's digest and the actions) that
   ``game.deserialize_state`` checks and replays; OpenSpiel's own serialization and pickle
   replay the same text (``saving.py``).
@@ -41,10 +45,12 @@ from ..errors import StepLimitExceeded
 from ..lang.forms.values import MoveEvent, StorageEvent, may_see
 from ..streams import Stream
 from .saving import known_spec, max_text_length, parse_state_text, remember_spec, replay, spec_record, state_text
+from .rules import InfoTensor, RulesObserver, RulesState, card_name, replay_rules, rules_digest
 from .spec import EnvSpec, spec_for
 
 DEAL_BYTES = 4
 OUTCOMES = 256
+MAX_PICK = 256  # the chance outcomes a chance-driven game declares beyond its cards (random, ties)
 
 
 class _Core:
@@ -238,7 +244,7 @@ class RecycleState(pyspiel.State):
             view = s.observation(player)
             to_move = "over" if s.is_terminal() else f"P{s.current_player()} to move"
             locs = " ".join(
-                f"{label}:{','.join('?' if x is None else str(x) for x in cards)}"
+                f"{label}:{','.join('?' if x is None else card_name(c.spec, x) for x in cards)}"
                 for label, cards in view.locations().items()
             )
             ints = " ".join(f"{k}={v}" for k, v in view.ints().items())
@@ -306,7 +312,7 @@ def _tell(core: _Core, player: int) -> None:
             seen = (e.src is not None and may_see(infos[e.src], viewer, team_of)) or (
                 e.dst is not None and may_see(infos[e.dst], viewer, team_of)
             )
-            tokens.append(f"{e.action[0]}{e.card if seen else '?'}:{e.src}>{e.dst}")
+            tokens.append(f"{e.action[0]}{card_name(core.spec, e.card) if seen else '?'}:{e.src}>{e.dst}")
         elif isinstance(e, StorageEvent):
             tokens.append(f"{e.slot}={e.value}")
     core.seen[player][1] = len(log)
@@ -343,28 +349,40 @@ class RecycleGame(pyspiel.Game):
 
     spec: EnvSpec = None
     game_type = None
+    chance = "seed"
+    history = 0
 
     def __init__(self, params=None):
         spec = self.spec
         lo, hi = spec.reward_range()
+        _, total = utility_of(spec)
         info = pyspiel.GameInfo(
             num_distinct_actions=spec.num_actions,
-            max_chance_outcomes=OUTCOMES,
+            max_chance_outcomes=max(spec.ncards, MAX_PICK) if self.chance == "rules" else OUTCOMES,
             num_players=spec.nplayers,
             min_utility=lo,
             max_utility=hi,
-            utility_sum=None,
+            utility_sum=total,
             max_game_length=DEAL_BYTES + spec.max_steps,
         )
         super().__init__(self.game_type, info, params or {})
+        if self.chance == "rules":
+            self.info_tensor = InfoTensor(spec, self.history)
 
     def new_initial_state(self):
-        return RecycleState(self)
+        return RulesState(self) if self.chance == "rules" else RecycleState(self)
 
     def deserialize_state(self, text: str) -> RecycleState:
         """The state ``RecycleState.serialize`` wrote: checked (this game, legal actions, a
         bounded length) and replayed; ValueError with the reason for anything else."""
         spec = self.spec
+        if self.chance == "rules":
+            actions = parse_state_text(
+                spec, text, max_text_length(spec, 4 * spec.ncards + spec.max_steps, MAX_PICK), rules_digest(spec)
+            )
+            state = self.new_initial_state()
+            state._core = replay_rules(spec, actions)
+            return state
         actions = parse_state_text(spec, text, max_text_length(spec, DEAL_BYTES, OUTCOMES))
         state = self.new_initial_state()
         replay(state.apply_action, state._core, actions, OUTCOMES)
@@ -373,17 +391,36 @@ class RecycleGame(pyspiel.Game):
     def make_py_observer(self, iig_obs_type=None, params=None):
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
+        if self.chance == "rules":
+            return RulesObserver(self.spec, bool(iig_obs_type and iig_obs_type.perfect_recall), self.info_tensor)
         return _Observer(self.spec, bool(iig_obs_type and iig_obs_type.perfect_recall))
 
 
 _CLASSES: dict = {}
 
 
-def _game_class(spec: EnvSpec):
-    got = _CLASSES.get(id(spec))
+def utility_of(spec: EnvSpec):
+    """OpenSpiel's utility type of the game and the sum of its returns (None when not
+    constant), as the sampled games show it: ``reward="score"`` of a game whose scores summed
+    to one constant in every sampled game is zero- or constant-sum; ``reward="win"`` of a game
+    that always had exactly one winner is constant-sum (1); anything else is general-sum."""
+    U = pyspiel.GameType.Utility
+    smp = spec.sample
+    sums = smp.score_sums if spec.reward == "score" else smp.winner_counts
+    if smp.failed or len(sums) != 1:
+        return U.GENERAL_SUM, None
+    total = float(next(iter(sums)))
+    return (U.ZERO_SUM if total == 0 else U.CONSTANT_SUM), total
+
+
+def _game_class(spec: EnvSpec, chance: str = "seed", history: int | None = None):
+    key = (id(spec), chance, history)
+    got = _CLASSES.get(key)
     if got is not None and got.spec is spec:
         return got
     base = "python_recycle_" + re.sub(r"[^a-z0-9]+", "_", spec.game.name.lower()).strip("_")
+    if chance == "rules":
+        base += "_rules"
     name, k = base, 1
     taken = set(pyspiel.registered_names())
     while name in taken:
@@ -396,7 +433,7 @@ def _game_class(spec: EnvSpec):
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        utility=utility_of(spec)[0],
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=n,
         min_num_players=n,
@@ -406,17 +443,32 @@ def _game_class(spec: EnvSpec):
         provides_observation_tensor=True,
         parameter_specification={},
     )
-    cls = type(f"RecycleGame_{name}", (RecycleGame,), {"spec": spec, "game_type": game_type})
+    if history is None:
+        history = 2 * spec.sample.max_decisions + 4
+    attrs = {"spec": spec, "game_type": game_type, "chance": chance, "history": history}
+    cls = type(f"RecycleGame_{name}", (RecycleGame,), attrs)
     pyspiel.register_game(game_type, cls)
-    _CLASSES[id(spec)] = cls
+    _CLASSES[key] = cls
     remember_spec(spec)
     return cls
 
 
 def openspiel_game(
-    path, *, reward: str = "win", max_actions: int | None = None, max_steps: int = DEFAULT_MAX_STEPS
+    path,
+    *,
+    reward: str = "win",
+    max_actions: int | None = None,
+    max_steps: int = DEFAULT_MAX_STEPS,
+    chance: str = "seed",
+    history: int | None = None,
 ) -> RecycleGame:
     """An OpenSpiel game of the game at ``path`` (or a ``PreparedGame``), registered with
     pyspiel as ``python_recycle_NAME`` (so ``pyspiel.load_game`` finds it afterwards).
-    ``reward``, ``max_actions``, ``max_steps``: as in ``pettingzoo_env``."""
-    return _game_class(spec_for(path, max_actions, reward, max_steps))()
+    ``reward``, ``max_actions``, ``max_steps``: as in ``pettingzoo_env``. ``chance="seed"``:
+    the game opens with the deal bytes of a seed; ``chance="rules"``: each draw that matters
+    is a chance node of its exact outcomes, and cards no rule tells apart are one to the
+    players (``recycle/env/rules.py``; ``python_recycle_NAME_rules``); ``history``: the
+    decisions its information-state tensor holds (twice the most in the sampled games, plus 4)."""
+    if chance not in ("seed", "rules"):
+        raise ValueError(f'chance must be "seed" or "rules", not {chance!r}')
+    return _game_class(spec_for(path, max_actions, reward, max_steps), chance, history)()

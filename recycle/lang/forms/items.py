@@ -232,6 +232,11 @@ def shuffle(lst: list, random) -> None:
     floats in one go (``Stream.randoms``): the same numbers, without a Python call each."""
     n = len(lst)
     stream = getattr(random, "__self__", None)
+    # a chance-driven generator (recycle/env/chance.py) draws a shuffle's cards when they matter
+    lazy = getattr(stream, "chance_shuffle", None)
+    if lazy is not None:
+        lazy(lst)
+        return
     if n > 16 and type(stream).__name__ == "Stream" and getattr(random, "__name__", "") == "random":
         draws = stream.randoms(n - 1)
         for k, i in enumerate(range(n - 1, 0, -1)):
