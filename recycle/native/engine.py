@@ -23,6 +23,7 @@ from ..version import __version__
 from .registry import NativeUnsupported
 
 MODULE_PREFIX = "recycle_native_g"  # every generated module's name starts so
+ENTRY = "games"  # the one function of a module called from Python (writer.py, ROLLOUTS)
 _LOADED: dict[str, object] = {}  # source digest -> module, this process's
 _LOCK = threading.Lock()
 

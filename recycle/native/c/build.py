@@ -119,6 +119,7 @@ def _stop_builds() -> None:
 
 
 _ffi = None
+_open_files: list[int] = []  # the memory files of the libraries loaded (never closed: load_library)
 
 
 def ffi():
@@ -137,15 +138,15 @@ def load_library(data: bytes):
     """The library ``data`` loaded (cffi, ABI mode), from a memory file where Linux has them."""
     ffi_ = ffi()
     if hasattr(os, "memfd_create"):
-        fd = os.memfd_create("recycle-native", 0)
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
-            lib = ffi_.dlopen(f"/proc/self/fd/{fd}")
-        finally:
-            os.close(fd)
-        return ffi_, lib
+        # the memory file stays open while the process lives: the dynamic loader knows a library
+        # by its path, and /proc/self/fd/N of a closed N would name the next library loaded so
+        # (it would be given the first one again)
+        fd = os.memfd_create("recycle-native", getattr(os, "MFD_CLOEXEC", 0))
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        _open_files.append(fd)
+        return ffi_, ffi_.dlopen(f"/proc/self/fd/{fd}")
     with tempfile.TemporaryDirectory(prefix="recycle-native-") as tmp:  # a folder of this user's alone
         path = os.path.join(tmp, "module.so")
         with open(path, "wb") as f:
