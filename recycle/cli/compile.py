@@ -32,10 +32,11 @@ def register(app: typer.Typer, fail, load) -> None:
             bool, typer.Option("--native", help="The native module (the default, kept so older commands still run).")
         ] = True,
     ):
-        """Write the Numba module the native engine plays a game's random rollouts by.
+        """Write the C the native engine plays a game's random rollouts by, and print the
+        command that builds it by hand (FILE.py: the typed Python module it is translated from).
 
-        The module is readable: each function is commented with the .rcy form it plays
-        (recycle/native/writer.py). The reference interpreter writes no source: it plays the
+        The C is readable: locations and storages are named, and each step is commented with
+        the .rcy form and line it plays (recycle/native/writer.py, recycle/native/c/). The reference interpreter writes no source: it plays the
         game's forms as closures (recycle/lang/forms). ``--native`` is what it does anyway."""
         check_file(output, "generated module")
         try:

@@ -268,9 +268,9 @@ def _say_native(g, players, engine: str, n: int, workers: int = 1) -> None:
         return
     if not available():
         if engine == "native":
-            from ..native import _why_unavailable
+            from ..native import say_unavailable
 
-            typer.echo(f"recycle: {_why_unavailable()}; these games are played by the reference interpreter", err=True)
+            say_unavailable()
         return
     if engine == "auto" and n < NATIVE_MIN_GAMES and not _native_ready(g):
         return  # Python plays a few games sooner than a first compile: nothing to say

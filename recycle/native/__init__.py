@@ -38,10 +38,23 @@ class NativeUnavailable(Exception):
 
 
 def available() -> bool:
-    """Can the native engine run here (cffi and NumPy import, a C compiler is found)?"""
+    """Can the native engine run here (cffi and NumPy import, a C compiler is found)? With
+    the native extra installed and no compiler, one line on stderr says so (once)."""
     from .engine import available as _available
 
-    return _available()
+    if _available():
+        return True
+    say_unavailable(only_without_compiler=True)
+    return False
+
+
+def say_unavailable(only_without_compiler: bool = False) -> None:
+    """One line on stderr (once per process): why the reference interpreter plays instead."""
+    why = _why_unavailable()
+    if not only_without_compiler or "compiler" in why:
+        from .cache import say
+
+        say(f"{why}; the reference interpreter plays")
 
 
 def native_source(game, search: bool = False) -> str:
