@@ -87,7 +87,7 @@ say "installing recycle and its dependencies into .venv (a minute or two the fir
 # the rl extra (PettingZoo, OpenSpiel) runs the learning-environment tests; recycle works without it;
 # the studio extra (Starlette, uvicorn; httpx and Playwright for its tests) serves `recycle studio`;
 # the campaign extra (DuckDB, Dask distributed) runs `recycle campaign` and `recycle report`;
-# the native extra (cffi, NumPy) loads the games' machine code, built from C by tcc and gcc (step 2b)
+# the native extra (NumPy) holds the native engine's state; its machine code is built from C by tcc and gcc (step 2b)
 if ! .venv/bin/python -m pip install -q -e '.[test,rl,studio,campaign,native]'; then
   echo "setup: could not install the rl extra (pettingzoo, open_spiel); its tests will be skipped" >&2
   .venv/bin/python -m pip install -q -e '.[test,studio,campaign,native]'

@@ -275,7 +275,7 @@ def bench_native(args) -> None:
     from recycle.native import available
 
     if not available():
-        print("native: not available here (it needs cffi, NumPy and a C compiler); skipped")
+        print("native: not available here (it needs NumPy and a C compiler); skipped")
         return
     n, rep = args.games, args.repeat
     schwimmen = native_ready("games/schwimmen.rcy", Path(args.game), args.seed)

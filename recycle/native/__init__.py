@@ -8,7 +8,7 @@ and helpers every game uses are in ``runtime.py``, the translation to C and the 
 ``c/``, loading in ``engine.py``, the cache of libraries in ``cache.py`` (authenticated entries
 of a user-only folder).
 
-cffi and NumPy (the ``native`` extra) and a C compiler (tcc or gcc) are needed: without them,
+NumPy (the ``native`` extra) and a C compiler (tcc or gcc) are needed: without them,
 or for a game that uses a form the writer does not write, ``NativeUnavailable`` /
 ``NativeUnsupported`` say why and the callers play on the reference interpreter.
 """
@@ -33,12 +33,12 @@ __all__ = [
 
 
 class NativeUnavailable(Exception):
-    """The native engine cannot run here: cffi or NumPy (the ``native`` extra) or a C compiler
-    is missing."""
+    """The native engine cannot run here: NumPy (the ``native`` extra) or a C compiler is
+    missing."""
 
 
 def available() -> bool:
-    """Can the native engine run here (cffi and NumPy import, a C compiler is found)? With
+    """Can the native engine run here (NumPy imports, a C compiler is found)? With
     the native extra installed and no compiler, one line on stderr says so (once)."""
     from .engine import available as _available
 
@@ -80,8 +80,8 @@ def native_game(game, search: bool = False):
 def _why_unavailable() -> str:
     import importlib.util
 
-    if importlib.util.find_spec("cffi") is None or importlib.util.find_spec("numpy") is None:
-        return "the native engine needs cffi and NumPy (pip install 'recycle[native]')"
+    if importlib.util.find_spec("numpy") is None:
+        return "the native engine needs NumPy (pip install 'recycle[native]')"
     return "the native engine needs a C compiler (tcc or gcc: setup.sh installs them)"
 
 

@@ -29,12 +29,12 @@ _LOCK = threading.Lock()
 
 
 def available() -> bool:
-    """Can the native engine run here (cffi and NumPy installed, a C compiler found)? Asked
-    without importing them."""
+    """Can the native engine run here (NumPy installed, a C compiler found)? Asked without
+    importing NumPy."""
     import importlib.util
 
     try:
-        if importlib.util.find_spec("cffi") is None or importlib.util.find_spec("numpy") is None:
+        if importlib.util.find_spec("numpy") is None:
             return False
     except (ImportError, ValueError):
         return False
@@ -60,20 +60,28 @@ def cache_folder():
 
 
 def load_module(source: str, name: str, background: bool = True):
-    """The module of ``source``: its constants (the Python source run, which only defines
-    them and its functions) and ``games``, its entry in machine code (``ModuleLibrary``: built
-    now or loaded from the native cache, the optimised build swapped in when ready)."""
+    """The module of ``source``: its constants (read from their lines, nothing run) and
+    ``games``, its entry in machine code (``ModuleLibrary``: built now or loaded from the
+    native cache, the optimised build swapped in when ready). The source is run (it only
+    defines constants and functions) only when it must be translated to C."""
     digest = _digest(source)
     with _LOCK:
         mod = _LOADED.get(digest)
         if mod is not None:
             return mod
         from .c.library import ModuleLibrary
+        from .kept import constants
 
         mod = types.ModuleType(f"{MODULE_PREFIX}{digest}")
         mod.__file__ = f"<recycle native {digest}>"
-        exec(compile(source, mod.__file__, "exec"), mod.__dict__)
-        mod.games = ModuleLibrary(source, mod.__dict__, f"native module of {name}", background=background)
+        mod.__dict__.update(constants(source))
+
+        def namespace() -> dict:
+            ran = types.ModuleType(mod.__name__)
+            exec(compile(source, mod.__file__, "exec"), ran.__dict__)
+            return ran.__dict__
+
+        mod.games = ModuleLibrary(source, namespace, f"native module of {name}", background=background)
         _LOADED[digest] = mod
         return mod
 
@@ -257,12 +265,17 @@ def native_source(game, search: bool = False) -> str:
     attr = "_native_search_source" if search else "_native_source"
     got = getattr(game, attr, None)
     if got is None:
-        from .module import write
+        from .kept import keep_source, kept_source
 
-        try:
-            got = write(game, search)
-        except NativeUnsupported as exc:
-            got = exc
+        got = kept_source(game, search)  # written before for this game's text: not again
+        if got is None:
+            from .module import write
+
+            try:
+                got = write(game, search)
+                keep_source(game, search, got)
+            except NativeUnsupported as exc:
+                got = exc
         setattr(game, attr, got)
     if isinstance(got, Exception):
         raise got

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("cffi", reason="the native extra is not installed (pip install -e '.[native]'): no cffi")
+pytest.importorskip("numpy", reason="the native extra is not installed (pip install -e '.[native]'): no numpy")
 
 import recycle
 from recycle.engine.game import rollout_seed
@@ -47,7 +47,7 @@ from recycle.study.stats import NATIVE_MIN_GAMES, simulate
 
 from ..conftest import CORPUS, GAMES, tiny
 
-pytestmark = pytest.mark.skipif(not available(), reason="the native engine needs cffi, NumPy and a C compiler")
+pytestmark = pytest.mark.skipif(not available(), reason="the native engine needs NumPy and a C compiler")
 
 SEEDS = [rollout_seed(1, i) for i in range(20)]
 MAX_STEPS = 100_000

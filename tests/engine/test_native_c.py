@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("cffi", reason="the native extra is not installed (pip install -e '.[native]'): no cffi")
+pytest.importorskip("numpy", reason="the native extra is not installed (pip install -e '.[native]'): no numpy")
 
 import recycle
 from recycle.engine.game import rollout_seed
@@ -76,7 +76,7 @@ def hostile_game():
 
 def test_a_game_with_hostile_names_builds_and_plays_as_the_reference_interpreter():
     if not available():
-        pytest.skip("the native engine needs cffi, NumPy and a C compiler")
+        pytest.skip("the native engine needs NumPy and a C compiler")
     game = hostile_game()
     c = module_c(native_source(game), 'x */ system("id"); /* .rcy')
     assert "LOC_iloc_int" in c and "LOC_iloc_while" in c  # names kept (prefixed: no keyword)

@@ -273,7 +273,7 @@ GAME = """(game
  (scoring max (size ((current player) iloc HAND))))
 """
 
-native_only = pytest.mark.skipif(not available(), reason="the native engine needs cffi, NumPy and a C compiler")
+native_only = pytest.mark.skipif(not available(), reason="the native engine needs NumPy and a C compiler")
 
 
 def simulate(game: Path, cache: Path, **env: str) -> tuple[dict, list[str], subprocess.CompletedProcess]:
@@ -316,7 +316,7 @@ def simulate(game: Path, cache: Path, **env: str) -> tuple[dict, list[str], subp
 def built(tmp_path_factory):
     """The tiny game, the statistics of a clean run, and a cache folder holding its entries."""
     if not available():
-        pytest.skip("the native engine needs cffi, NumPy and a C compiler")
+        pytest.skip("the native engine needs NumPy and a C compiler")
     where = tmp_path_factory.mktemp("native-cache")
     game = where / "tiny.rcy"
     game.write_text(GAME)

@@ -138,7 +138,7 @@ def test_worker_processes_play_natively_only_what_the_cache_folder_holds(monkeyp
     import recycle.native.engine as native_engine
 
     if not native_engine.available():
-        pytest.skip("the native engine needs cffi, NumPy and a C compiler")
+        pytest.skip("the native engine needs NumPy and a C compiler")
     g = recycle.load(SCHWIMMEN)
     monkeypatch.setattr(native_engine, "is_cached", lambda source, on_disk=False: not on_disk)
     from recycle.native import native_ready

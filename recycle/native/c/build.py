@@ -7,8 +7,8 @@ entry calls the better library from its next call on (``Library.swap``: both pla
 games, bit for bit: tests/engine/test_native_c.py). Each library is kept in the native cache
 (recycle/native/cache.py: HMAC-authenticated entries of a user-only folder) under a digest of
 the module's source, the runtime, the translator and the compiler's name and version; a
-second run loads the best one kept (a memory file, ``memfd``, mapped by ``dlopen``: no file
-another user could swap is ever loaded).
+second run loads the best one kept (a memory file, ``memfd``, mapped by ``dlopen`` through
+ctypes: no file another user could swap is ever loaded).
 
 Without any C compiler recycle plays on the reference interpreter and says so once on stderr
 (``NativeUnavailable``). ``RECYCLE_NATIVE_CC`` chooses the compilers: ``tcc,gcc`` (the
@@ -62,16 +62,17 @@ def compilers() -> tuple[tuple | None, tuple | None]:
 
 
 def version(command: list[str]) -> str:
-    """The compiler's name and version (part of a cache entry's key), asked once per process."""
+    """What identifies the compiler in a cache entry's key: its real path, size and change time
+    (an upgrade changes them; asked without running it, which would cost the cached load)."""
     exe = command[0]
     got = _versions.get(exe)
     if got is None:
-        flag = "-v" if os.path.basename(exe).startswith("tcc") else "--version"
+        real = os.path.realpath(exe)
         try:
-            run = subprocess.run([exe, flag], capture_output=True, text=True, timeout=30)
-            got = (run.stdout or run.stderr).strip().splitlines()[0] if (run.stdout or run.stderr) else exe
-        except (OSError, subprocess.SubprocessError):
-            got = exe
+            st = os.stat(real)
+            got = f"{real}:{st.st_size}:{st.st_mtime_ns}"
+        except OSError:
+            got = real
         _versions[exe] = got
     return got
 
@@ -118,25 +119,15 @@ def _stop_builds() -> None:
                 pass
 
 
-_ffi = None
 _open_files: list[int] = []  # the memory files of the libraries loaded (never closed: load_library)
 
 
-def ffi():
-    """The one cffi ``FFI`` every library is loaded with (its types are shared by all)."""
-    global _ffi
-    if _ffi is None:
-        from cffi import FFI
-
-        made = FFI()
-        made.cdef("void rc_games(void **arrays, long long *shapes, long long *numbers);")
-        _ffi = made
-    return _ffi
-
-
 def load_library(data: bytes):
-    """The library ``data`` loaded (cffi, ABI mode), from a memory file where Linux has them."""
-    ffi_ = ffi()
+    """The library ``data`` loaded with ctypes (its ``rc_games``), from a memory file where
+    Linux has them, else from a private temporary folder. ctypes releases the GIL during a
+    call, so threads play at once."""
+    import ctypes
+
     if hasattr(os, "memfd_create"):
         # the memory file stays open while the process lives: the dynamic loader knows a library
         # by its path, and /proc/self/fd/N of a closed N would name the next library loaded so
@@ -146,12 +137,21 @@ def load_library(data: bytes):
         while view:
             view = view[os.write(fd, view) :]
         _open_files.append(fd)
-        return ffi_, ffi_.dlopen(f"/proc/self/fd/{fd}")
-    with tempfile.TemporaryDirectory(prefix="recycle-native-") as tmp:  # a folder of this user's alone
-        path = os.path.join(tmp, "module.so")
-        with open(path, "wb") as f:
-            f.write(data)
-        return ffi_, ffi_.dlopen(path)
+        lib = ctypes.CDLL(f"/proc/self/fd/{fd}")
+    else:
+        with tempfile.TemporaryDirectory(prefix="recycle-native-") as tmp:  # a folder of this user's alone
+            path = os.path.join(tmp, "module.so")
+            with open(path, "wb") as f:
+                f.write(data)
+            lib = ctypes.CDLL(path)
+    fn = lib.rc_games
+    fn.restype = None
+    fn.argtypes = [
+        ctypes.POINTER(ctypes.c_void_p),
+        ctypes.POINTER(ctypes.c_longlong),
+        ctypes.POINTER(ctypes.c_longlong),
+    ]
+    return lib, fn
 
 
 def cached(key: str, tier: str) -> bytes | None:

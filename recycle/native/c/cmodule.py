@@ -51,15 +51,6 @@ def runtime_sources() -> dict[str, Source]:
     return out
 
 
-@functools.cache
-def runtime_text() -> str:
-    """The runtime's and the translator's sources (a cache entry's key includes them)."""
-    here = Path(__file__).parent
-    parts = [Path(importlib.import_module(n).__file__).read_text("utf-8") for n in RUNTIME]
-    parts += [p.read_text("utf-8") for p in sorted(here.glob("*.py"))]
-    return "\0".join(parts + [VERSION])
-
-
 def c_source(source: str, glb: dict, title: str = "") -> str:
     """The C file of a generated module (``glb``: its namespace, its constants' values)."""
     sources = dict(runtime_sources())

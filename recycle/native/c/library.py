@@ -3,7 +3,7 @@
 It translates the module to C (cmodule.py) only when no library of it is kept, builds it with
 the fast compiler at once and with the best one in a background thread (build.py), and is
 called as the module's entry ``games`` was: with the tuples of arrays and the numbers of
-recycle/native/engine.py. A call releases Python's GIL (cffi does), so threads play rollouts
+recycle/native/engine.py. A call releases Python's GIL (ctypes does), so threads play rollouts
 at once. Each array is checked (dtype, dimensions, C order) before its address is handed on.
 """
 
@@ -13,7 +13,7 @@ import threading
 
 from .. import cache
 from . import build
-from .cmodule import c_source, flat_entry, runtime_text
+from .cmodule import VERSION, c_source, flat_entry
 from .ctyping import Arr
 
 _FLAT = flat_entry()
@@ -22,9 +22,11 @@ _NARRAYS = len(_ARRAYS)
 
 
 def entry_key(source: str, compiler) -> str:
-    """What a module's library is kept under: its source, the runtime and translator, and the
-    compiler's version and flags."""
-    return cache.digest(source, runtime_text(), build.version(compiler[1]), " ".join(compiler[1][1:]))
+    """What a module's library is kept under: its source, recycle's code (the runtime and the
+    translator: ``kept.code_stamp``), and the compiler (``build.version``) and its flags."""
+    from ..kept import code_stamp
+
+    return cache.digest(source, VERSION, code_stamp(), build.version(compiler[1]), " ".join(compiler[1][1:]))
 
 
 class NoCompiler(Exception):
@@ -34,7 +36,9 @@ class NoCompiler(Exception):
 class ModuleLibrary:
     """The entry of one native module, in machine code (see the module's docstring)."""
 
-    def __init__(self, source: str, glb: dict, title: str = "", background: bool = True, tiers=None):
+    def __init__(self, source: str, glb, title: str = "", background: bool = True, tiers=None):
+        """``glb``: the module's namespace (its constants' values, for the translation), or a
+        function making it (called only when the module must be translated)."""
         fast, best = build.compilers() if tiers is None else tiers
         if fast is None:
             raise NoCompiler("no C compiler (tcc or gcc) was found: install one (setup.sh does)")
@@ -69,6 +73,8 @@ class ModuleLibrary:
     def c_text(self) -> str:
         """The module's C (written once)."""
         if self._c is None:
+            if callable(self.glb):
+                self.glb = self.glb()
             self._c = c_source(self.source, self.glb, self.title)
         return self._c
 
@@ -83,16 +89,14 @@ class ModuleLibrary:
             self.ready.set()
 
     def _use(self, tier: str, data: bytes) -> None:
-        ffi, lib = build.load_library(data)
-        self._keep.append((ffi, lib))
-        self._ffi, self._fn, self.tier = ffi, lib.rc_games, tier  # calls from now on take this one
+        lib, fn = build.load_library(data)
+        self._keep.append(lib)
+        self._fn, self.tier = fn, tier  # calls from now on take this one
 
-    def _buffers(self):
+    def _buffers(self) -> _Buffers:
         got = getattr(self._local, "buffers", None)
-        if got is None or got[0] is not self._ffi:
-            ffi = self._ffi
-            got = (ffi, ffi.new(f"void *[{_NARRAYS}]"), ffi.new(f"long long[{3 * _NARRAYS}]"), ffi.new("long long[4]"))
-            self._local.buffers = got
+        if got is None:
+            got = self._local.buffers = _Buffers()
         return got
 
     def __call__(self, initial, state, nteams, all_keys, max_steps, max_work, scores, counts, where, places, out):
@@ -101,12 +105,31 @@ class ModuleLibrary:
         if len(arrays) != _NARRAYS:
             raise TypeError(f"games: {len(arrays)} arrays given, {_NARRAYS} expected")
         fn = self._fn
-        ffi, ptrs, shapes, numbers = self._buffers()
-        for i, (a, t) in enumerate(zip(arrays, _ARRAYS)):
+        b = self._buffers()
+        last = b.last
+        for i, a in enumerate(arrays):
+            if a is last[i]:  # the same array as the last call's (a playout's state): set already
+                continue
+            t = _ARRAYS[i]
             if a.dtype.name != t.dtype or a.ndim != t.ndim or not a.flags.c_contiguous:
                 raise TypeError(f"games: array {i} is {a.dtype.name}[{a.ndim}], {t.dtype}[{t.ndim}] expected")
-            ptrs[i] = ffi.from_buffer(a, require_writable=False) if a.size else ffi.NULL
+            b.ptrs[i] = a.ctypes.data if a.size else None
             for k, s in enumerate(a.shape):
-                shapes[3 * i + k] = s
+                b.shapes[3 * i + k] = s
+            last[i] = a
+        numbers = b.numbers
         numbers[0], numbers[1], numbers[2], numbers[3] = int(nteams), int(max_steps), int(max_work), int(bool(places))
-        fn(ptrs, shapes, numbers)
+        fn(b.ptrs, b.shapes, numbers)
+
+
+class _Buffers:
+    """One thread's arguments of ``rc_games``: the arrays' addresses and shapes, the numbers,
+    and the arrays they were set from (held, so that an address stays valid)."""
+
+    def __init__(self):
+        import ctypes
+
+        self.ptrs = (ctypes.c_void_p * _NARRAYS)()
+        self.shapes = (ctypes.c_longlong * (3 * _NARRAYS))()
+        self.numbers = (ctypes.c_longlong * 4)()
+        self.last: list = [None] * _NARRAYS
