@@ -203,3 +203,38 @@ def test_compile_writes_the_c_and_the_command_that_builds_it(tmp_path):
     assert (tmp_path / "war.so").stat().st_size > 0
     text = out.read_text()
     assert "void rc_games(" in text and "/* line " in text
+
+
+# -- a cached load: no writer, no run of the module ------------------------------------------
+
+
+def test_the_loader_reads_a_module_s_constants_without_running_it():
+    from recycle.native.kept import constants
+
+    source = (
+        "import os\nos.system('touch pwned')\nMEMO_SITES = 3  # a comment\nDRY_LEVELS = 1\n"
+        "STRINGS = {'': 0, 'a  # b': 1}\nNPLAYERS = 2  # players\n"
+    )
+    assert constants(source) == {"MEMO_SITES": 3, "DRY_LEVELS": 1, "STRINGS": {"": 0, "a  # b": 1}, "NPLAYERS": 2}
+
+
+def test_a_game_loaded_again_takes_its_module_from_the_cache_not_the_writer(tmp_path, monkeypatch):
+    from recycle.native import module
+
+    cache = tmp_path / "cache"
+    cache.mkdir(mode=0o700)
+    monkeypatch.setenv("RECYCLE_CACHE_DIR", str(cache))
+    monkeypatch.delenv("RECYCLE_NO_CACHE", raising=False)
+    text = (GAMES / "war.rcy").read_text()
+    written = native_source(recycle.loads(text, "war.rcy"))
+
+    def no_writer(*_):
+        raise AssertionError("the writer ran for a game whose module is kept")
+
+    monkeypatch.setattr(module, "write", no_writer)
+    assert native_source(recycle.loads(text, "war.rcy")) == written
+    # another text (or file name) is another module: written afresh
+    with pytest.raises(AssertionError, match="the writer ran"):
+        native_source(recycle.loads(text.replace("war", "war2", 1), "war.rcy"))
+    with pytest.raises(AssertionError, match="the writer ran"):
+        native_source(recycle.loads(text, "other.rcy"))
