@@ -3,9 +3,10 @@
 
     python tools/native_build.py [GAME ...] [--corpus N] [--repeat 2] [--games 20000] [--busy]
 
-For each game, in fresh processes with an empty cache folder of their own: the *cold build*
-with tcc (``native_game(game)``: the module written, translated to C, built by tcc and loaded;
-what a first native command waits for), the same with ``gcc -O2`` alone (what the background
+For each game, in fresh processes with an empty cache folder of their own (recycle and NumPy
+imported first, the game loaded: not counted): the *cold build* with tcc
+(``native_game(game)``: the module written, translated to C, built by tcc and loaded; what a
+first native command waits for), the same with ``gcc -O2`` alone (what the background
 build takes), and the *cached load* (a second process with the first one's cache folder:
 the library loaded, nothing built). Then random rollouts per second under each library (best
 of 3 rounds of ``--games``). Default games: every game of games/ and every ``--corpus``-th game
@@ -37,9 +38,11 @@ CORPUS = ROOT.parent / "shared" / "corpus" / "cardstock"
 
 CHILD = r"""
 import json, sys, time
+import ctypes, numpy  # imported by any run that plays natively: not counted in a build or load
 import recycle
 from recycle.native import native_game
-from recycle.native.c import build
+from recycle.native import engine, kept, playouts, runtime_search
+from recycle.native.c import build, cmodule, library
 game = recycle.load(sys.argv[1])
 start = time.perf_counter()
 native = native_game(game)
