@@ -41,7 +41,7 @@ import json, sys, time
 import ctypes, numpy  # imported by any run that plays natively: not counted in a build or load
 import recycle
 from recycle.native import native_game
-from recycle.native import engine, kept, playouts, runtime_search
+from recycle.native import engine, kept, module, playouts, runtime_search
 from recycle.native.c import build, cmodule, library
 game = recycle.load(sys.argv[1])
 start = time.perf_counter()
@@ -52,7 +52,7 @@ if sys.argv[2] == "gcc":  # the optimised build alone, timed apart, then played
     from recycle.native.c.library import ModuleLibrary
     fast, best = build.compilers()
     start = time.perf_counter()
-    lib = ModuleLibrary(native.source, native.module.__dict__, tiers=(best, None))
+    lib = ModuleLibrary(native.source, lambda: engine.module_namespace(native.source), tiers=(best, None))
     took = time.perf_counter() - start
     native.module.games = lib
 rate = 0.0

@@ -76,14 +76,20 @@ def load_module(source: str, name: str, background: bool = True):
         mod.__file__ = f"<recycle native {digest}>"
         mod.__dict__.update(constants(source))
 
-        def namespace() -> dict:
-            ran = types.ModuleType(mod.__name__)
-            exec(compile(source, mod.__file__, "exec"), ran.__dict__)
-            return ran.__dict__
-
-        mod.games = ModuleLibrary(source, namespace, f"native module of {name}", background=background)
+        mod.games = ModuleLibrary(
+            source, lambda: module_namespace(source), f"native module of {name}", background=background
+        )
         _LOADED[digest] = mod
         return mod
+
+
+def module_namespace(source: str) -> dict:
+    """The namespace of a module's source run (it only defines constants and functions): what
+    the translation to C reads the constants' values from."""
+    digest = _digest(source)
+    ran = types.ModuleType(f"{MODULE_PREFIX}{digest}")
+    exec(compile(source, f"<recycle native {digest}>", "exec"), ran.__dict__)
+    return ran.__dict__
 
 
 def is_cached(source: str, on_disk: bool = False) -> bool:
