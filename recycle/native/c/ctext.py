@@ -85,6 +85,7 @@ def safe(name: str) -> str:
     """A Python name as a C identifier (an error for anything but an ASCII identifier)."""
     if not IDENT.fullmatch(name):
         raise TranslateError(f"not a plain identifier: {name!r}")
-    if name in C_RESERVED or (name.startswith(("rc_", "A1_", "A2_", "A3_", "T_", "py_")) and name[:3] != "T_A"):
+    # the C file's own names: rc_ (helpers, tuples' structs), A1_.. A3_ (arrays' structs)
+    if name in C_RESERVED or name.startswith(("rc_", "A1_", "A2_", "A3_", "py_")):
         return "py_" + name
     return name

@@ -63,7 +63,7 @@ def c_type(t) -> str:
 
 
 def tuple_name(t: tuple) -> str:
-    return "T_" + "_".join(re.sub(r"[^A-Za-z0-9]", "", x.c if isinstance(x, Arr) else x) for x in t)
+    return "rc_T_" + "_".join(re.sub(r"[^A-Za-z0-9]", "", x.c if isinstance(x, Arr) else x) for x in t)
 
 
 def array_struct(a: Arr) -> str:

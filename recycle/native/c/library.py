@@ -49,23 +49,31 @@ class ModuleLibrary:
         self._local = threading.local()
         self._keep = []  # every library loaded (never unloaded: a call may be running in one)
         self.fast, self.best = fast, best
-        if best is not None:
-            data = build.cached(self._key(best), best[0])
-            if data is not None:
-                self._use(best[0], data)
-                self.ready.set()
-                return
-        data = build.cached(self._key(fast), fast[0])
-        if data is None:
+        if best is not None and self._use_kept(best):
+            self.ready.set()
+            return
+        if not self._use_kept(fast):
             data = build.compile_c(self.c_text(), fast[1])
             build.keep(self._key(fast), fast[0], data)
-        self._use(fast[0], data)
+            self._use(fast[0], data)
         if best is None:
             self.ready.set()
         elif background:
             threading.Thread(target=self._build_best, name="recycle-native-build", daemon=True).start()
         else:
             self._build_best()
+
+    def _use_kept(self, compiler) -> bool:
+        """Load the library ``compiler`` built, when the cache keeps one (authenticated); one the
+        loader refuses (made for another machine) is built again."""
+        data = build.cached(self._key(compiler), compiler[0])
+        if data is None:
+            return False
+        try:
+            self._use(compiler[0], data)
+        except OSError:
+            return False
+        return True
 
     def _key(self, compiler) -> str:
         return entry_key(self.source, compiler)
