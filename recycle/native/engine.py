@@ -76,9 +76,17 @@ def load_module(source: str, name: str, background: bool = True):
         mod.__file__ = f"<recycle native {digest}>"
         mod.__dict__.update(constants(source))
 
-        mod.games = ModuleLibrary(
-            source, lambda: module_namespace(source), f"native module of {name}", background=background
-        )
+        from .c.build import BuildFailed
+        from .c.ctext import TranslateError
+
+        try:
+            mod.games = ModuleLibrary(
+                source, lambda: module_namespace(source), f"native module of {name}", background=background
+            )
+        except (TranslateError, BuildFailed) as exc:
+            # a bug of the writer or the translator, never the game's: the reference interpreter plays it
+            first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise NativeUnsupported(f"this game's C ({first[:300]})") from None
         _LOADED[digest] = mod
         return mod
 

@@ -238,3 +238,27 @@ def test_a_game_loaded_again_takes_its_module_from_the_cache_not_the_writer(tmp_
         native_source(recycle.loads(text.replace("war", "war2", 1), "war.rcy"))
     with pytest.raises(AssertionError, match="the writer ran"):
         native_source(recycle.loads(text, "other.rcy"))
+
+
+def test_a_module_the_translator_refuses_is_played_by_the_reference_interpreter(tmp_path, monkeypatch):
+    """A translation error is a bug of the writer or the translator, never a traceback: the game
+    is said not native (with the reason) and the reference interpreter plays it."""
+    if not available():
+        pytest.skip("the native engine needs NumPy and a C compiler")
+    from recycle.native.c import library
+    from recycle.native import why_not_native
+    from recycle.study.stats import simulate
+
+    cache = tmp_path / "cache"
+    cache.mkdir(mode=0o700)
+    monkeypatch.setenv("RECYCLE_CACHE_DIR", str(cache))
+
+    def refused(*_):
+        raise TranslateError("games: a construct outside the subset (line 1)")
+
+    monkeypatch.setattr(library, "c_source", refused)
+    game = tiny(HOSTILE.replace("iloc while", "iloc other"), scoring="(scoring max (size ((current player) iloc int)))")
+    why = why_not_native(game)
+    assert why == "the native engine does not write this game's C (games: a construct outside the subset (line 1))"
+    stats = simulate(game, 30, seed=2, engine="native")
+    assert stats.engine == "reference" and stats.played == 30

@@ -64,7 +64,7 @@ class TranslateError(Exception):
     """The source uses something outside the native subset (a bug of the writer or runtime)."""
 
 
-class Unknown(Exception):
+class Unknown(TranslateError):
     """A local whose type is not known yet (the fixed point of ``Instance.infer`` goes on)."""
 
 
