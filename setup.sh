@@ -87,10 +87,19 @@ say "installing recycle and its dependencies into .venv (a minute or two the fir
 # the rl extra (PettingZoo, OpenSpiel) runs the learning-environment tests; recycle works without it;
 # the studio extra (Starlette, uvicorn; httpx and Playwright for its tests) serves `recycle studio`;
 # the campaign extra (DuckDB, Dask distributed) runs `recycle campaign` and `recycle report`;
-# the native extra (Numba, with its own LLVM: no C compiler needed) compiles games to machine code
+# the native extra (NumPy) holds the native engine's state; its machine code is built from C by tcc and gcc (step 2b)
 if ! .venv/bin/python -m pip install -q -e '.[test,rl,studio,campaign,native]'; then
   echo "setup: could not install the rl extra (pettingzoo, open_spiel); its tests will be skipped" >&2
   .venv/bin/python -m pip install -q -e '.[test,studio,campaign,native]'
+fi
+
+# 2b. C compilers for the native engine: tcc builds a game in milliseconds, gcc -O2 in the
+# background (code about three times faster); without either the reference interpreter plays
+if ! command -v tcc >/dev/null 2>&1 || ! command -v gcc >/dev/null 2>&1; then
+  if can_apt; then
+    say "installing tcc and gcc (the native engine builds games with them)"
+    apt_install tcc gcc || echo "setup: could not install tcc/gcc; the reference interpreter plays every game" >&2
+  fi
 fi
 
 # 2. Graphviz's dot renders the diagrams; without it recycle still writes DOT source

@@ -37,7 +37,7 @@ def load(path, fast: bool = True, max_work: int | None = None, engine: str | Non
     default: the reference interpreter). ``engine="native"``: the game is stepped by the reference
     interpreter and its random rollouts are made machine code now (docs/native.md), so that
     ``simulate`` plays them natively for any number of games; ``NativeUnsupported`` names the
-    form the native writer does not write, ``NativeUnavailable`` says Numba is missing."""
+    form the native writer does not write, ``NativeUnavailable`` says what is missing (NumPy, a C compiler)."""
     if engine != "native":
         return _load(path, fast=fast, max_work=max_work, engine=engine)
     return _natively(_load(path, max_work=max_work))

@@ -42,7 +42,7 @@ def pytest_configure(config):
 
     One cache folder for the whole session: pytest-xdist's workers inherit the controller's
     environment, so they use its folder (``RECYCLE_TEST_CACHE``) and a game's bytecode or
-    Numba build made by one worker is loaded by the others instead of built again."""
+    native library built by one worker is loaded by the others instead of built again."""
     shared = os.environ.get("RECYCLE_TEST_CACHE") if hasattr(config, "workerinput") else None
     if shared and Path(shared).is_dir():
         config._recycle_cache = ""  # the controller's: it removes the folder at the end

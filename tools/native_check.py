@@ -1,17 +1,17 @@
 #!/usr/bin/env python3
 """Every game of some folders on the native engine: written or not (and why), its first
-compile, and whether it plays the same games as the Python engine.
+build, and whether it plays the same games as the Python engine.
 
     python tools/native_check.py games ../shared/corpus/cardstock --seeds 20
     python tools/native_check.py games --json
     python tools/native_check.py games ../shared/corpus/cardstock --search 4   # look-ahead searches too
 
 For each game: the form the native writer does not write (the game stays on Python), or the
-seconds of its first native call (compile, or load from the cache) and how many of ``--seeds``
+seconds of its first native call (a build, or a load from the cache) and how many of ``--seeds``
 rollouts agree with the Python engine on scores, steps, decisions, options and every card's
 final place (a rollout native code stopped is played again by Python, so it agrees by
 construction and is counted apart). The differential test (tests/engine/test_native.py) runs a
-few games; this runs them all, which takes minutes (a first compile is 3-13 s a game).
+few games; this runs them all, which takes a few minutes (a first build is a fraction of a second a game).
 
 ``--search K``: at K decisions of one game played at random (the 1st, 4th, 7th ... of those
 with two or more options), an ISMCTS decision (budget 60) searched in machine code and in Python

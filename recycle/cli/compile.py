@@ -1,4 +1,5 @@
-"""``recycle compile``: the Numba module the native engine plays a game by."""
+"""``recycle compile``: the C (or the typed Python it is translated from) the native engine
+plays a game by."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ def register(app: typer.Typer, fail, load) -> None:
             typer.Option(
                 "--output",
                 "-o",
-                help="Write the generated module here ('-' or none: standard output).",
+                help="Write the generated C here ('-' or none: standard output); a FILE.py gets the typed Python module it is translated from.",
                 show_default=False,
             ),
         ] = None,
@@ -31,10 +32,11 @@ def register(app: typer.Typer, fail, load) -> None:
             bool, typer.Option("--native", help="The native module (the default, kept so older commands still run).")
         ] = True,
     ):
-        """Write the Numba module the native engine plays a game's random rollouts by.
+        """Write the C the native engine plays a game's random rollouts by, and print the
+        command that builds it by hand (FILE.py: the typed Python module it is translated from).
 
-        The module is readable: each function is commented with the .rcy form it plays
-        (recycle/native/writer.py). The reference interpreter writes no source: it plays the
+        The C is readable: locations and storages are named, and each step is commented with
+        the .rcy form and line it plays (recycle/native/writer.py, recycle/native/c/). The reference interpreter writes no source: it plays the
         game's forms as closures (recycle/lang/forms). ``--native`` is what it does anyway."""
         check_file(output, "generated module")
         try:
@@ -54,8 +56,17 @@ def register(app: typer.Typer, fail, load) -> None:
                 err=True,
             )
             raise typer.Exit(1) from None
+        python = output is not None and output.suffix == ".py"
+        if not python:
+            from ..native.c.cmodule import module_c
+
+            text = module_c(text, g.name)
         if output is None or str(output) == "-":
             typer.echo(text, nl=False)
         else:
             write_file(output, text)
             typer.echo(f"wrote {output}: {text.count(chr(10))} lines (recycle/native/writer.py)", err=True)
+            if not python:
+                from ..native.c.build import hand_command
+
+                typer.echo(f"build it with: {hand_command(output)}", err=True)

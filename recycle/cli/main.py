@@ -268,11 +268,9 @@ def _say_native(g, players, engine: str, n: int, workers: int = 1) -> None:
         return
     if not available():
         if engine == "native":
-            typer.echo(
-                "recycle: the native engine needs Numba (pip install 'recycle[native]'); these games are "
-                "played by the reference interpreter",
-                err=True,
-            )
+            from ..native import say_unavailable
+
+            say_unavailable()
         return
     if engine == "auto" and n < NATIVE_MIN_GAMES and not _native_ready(g):
         return  # Python plays a few games sooner than a first compile: nothing to say
@@ -286,12 +284,12 @@ def _say_native(g, players, engine: str, n: int, workers: int = 1) -> None:
         return  # worker processes play on Python until the game has been compiled by another run
     if engine == "auto":
         typer.echo(
-            f"recycle: compiling {g.name} to machine code in the background (once: later runs load it "
+            f"recycle: building {g.name} into machine code in the background (once: later runs load it "
             f"from the cache); the reference interpreter plays the first games meanwhile",
             err=True,
         )
         return
-    typer.echo(f"recycle: compiling {g.name} to machine code (once: later runs load it from the cache)...", err=True)
+    typer.echo(f"recycle: building {g.name} into machine code (once: later runs load it from the cache)...", err=True)
     try:
         native_game(g).warm()
     except NativeUnsupported:

@@ -1,15 +1,16 @@
-"""The native engine: random rollouts of a game compiled to machine code with Numba.
+"""The native engine: random rollouts of a game built into machine code from C.
 
 ``rollout_records(game, seeds, ...)`` plays one game per seed with random players and gives
 the same records as the Python engine's ``random_rollout`` (scores, decisions, options), seed
 for seed; ``native_game(game)`` is the compiled game itself. The writer is
 ``recycle/native/writer.py`` (one writer per form, registered in ``registry.py``), the arrays
-and helpers every game uses are in ``runtime.py``, loading in ``engine.py``, the cache of machine
-code in ``cache.py`` (authenticated entries of a user-only folder) and ``numba_cache.py``.
+and helpers every game uses are in ``runtime.py``, the translation to C and the build in
+``c/``, loading in ``engine.py``, the cache of libraries in ``cache.py`` (authenticated entries
+of a user-only folder).
 
-Numba is an optional dependency (the ``native`` extra): without it, or for a game that uses a
-form the writer does not write, ``NativeUnavailable`` / ``NativeUnsupported`` say why and the
-callers play on the Python engine.
+NumPy (the ``native`` extra) and a C compiler (tcc or gcc) are needed: without them,
+or for a game that uses a form the writer does not write, ``NativeUnavailable`` /
+``NativeUnsupported`` say why and the callers play on the reference interpreter.
 """
 
 from __future__ import annotations
@@ -32,14 +33,28 @@ __all__ = [
 
 
 class NativeUnavailable(Exception):
-    """Numba (the ``native`` extra) cannot be imported here."""
+    """The native engine cannot run here: NumPy (the ``native`` extra) or a C compiler is
+    missing."""
 
 
 def available() -> bool:
-    """Can the native engine run here (Numba and NumPy import)?"""
+    """Can the native engine run here (NumPy imports, a C compiler is found)? With
+    the native extra installed and no compiler, one line on stderr says so (once)."""
     from .engine import available as _available
 
-    return _available()
+    if _available():
+        return True
+    say_unavailable(only_without_compiler=True)
+    return False
+
+
+def say_unavailable(only_without_compiler: bool = False) -> None:
+    """One line on stderr (once per process): why the reference interpreter plays instead."""
+    why = _why_unavailable()
+    if not only_without_compiler or "compiler" in why:
+        from .cache import say
+
+        say(f"{why}; the reference interpreter plays")
 
 
 def native_source(game, search: bool = False) -> str:
@@ -56,10 +71,18 @@ def native_game(game, search: bool = False):
     """The game's compiled native module (made once per prepared game); ``search``: its search
     module (``native_source``)."""
     if not available():
-        raise NativeUnavailable("the native engine needs Numba (pip install 'recycle[native]')")
+        raise NativeUnavailable(_why_unavailable())
     from .engine import native_game as _native_game
 
     return _native_game(game, search)
+
+
+def _why_unavailable() -> str:
+    import importlib.util
+
+    if importlib.util.find_spec("numpy") is None:
+        return "the native engine needs NumPy (pip install 'recycle[native]')"
+    return "the native engine needs a C compiler (tcc or gcc: setup.sh installs them)"
 
 
 def native_ready(game, on_disk: bool = False, search: bool = False) -> bool:

@@ -1,11 +1,10 @@
 """The native cache: machine code kept between runs, in a folder that is this user's alone,
 every entry authenticated before a byte of it is used.
 
-Whatever makes the machine code (Numba today: ``numba_cache.py``; a C compiler later), what
-is kept is an *entry*: a few named items of bytes (Numba's pickled compile results; a shared
-library), written as one file ``NAME.entry`` in ``native/`` inside recycle's cache folder.
-Loading a cached compile result runs whatever it holds (Numba unpickles it, a library is
-mapped and run), so whoever can write an entry runs code in every later run. The cache is
+What is kept is an *entry*: a few named items of bytes (a game's shared library, built from
+its C: recycle/native/c/build.py), written as one file ``NAME.entry`` in ``native/`` inside
+recycle's cache folder. Loading a library runs whatever it holds, so whoever can write an
+entry runs code in every later run. The cache is
 untrusted input, kept to the bytecode cache's rules (recycle/lang/python/codecache.py):
 
 * the folder is used only when it is this user's and nobody else can write it: recycle's
@@ -23,9 +22,7 @@ untrusted input, kept to the bytecode cache's rules (recycle/lang/python/codecac
   used removed first, and removes only recycle's own files: entries (named as ``ENTRY_NAME``
   and starting with ``HEADER``) and the files of the cache's layout before this one.
 
-Nothing here follows ``NUMBA_CACHE_DIR``: the backend reads and writes through this module
-only (numba_cache.py), so an honest ``NUMBA_CACHE_DIR`` on a shared folder cannot make a
-run load another user's files. A folder that cannot be used, or an entry that cannot be
+The backend reads and writes through this module only. A folder that cannot be used, or an entry that cannot be
 read or verified, costs only the compile: the cache never makes a run fail or play
 differently.
 """
@@ -61,7 +58,8 @@ ENTRY_NAME = re.compile(r"[a-z][0-9a-f]{40}\.entry")  # its file's: exactly what
 ITEM_NAME = re.compile(r"[A-Za-z0-9_.:-]{1,200}")
 _TMP = re.compile(r"\.[a-z][0-9a-f]{40}\.entry\.[0-9a-f]{16}\.tmp")  # a write that never finished
 STALE_TMP_SECONDS = 3600
-# the layout before this module (Numba's own cache files beside each module's source)
+# the layouts before this one (module sources, and Numba's cache files beside them: the native
+# engine was built with Numba before it was built from C)
 _LEGACY_MODULE = re.compile(r"g[0-9a-f]{40}\.py")
 _LEGACY_NUMBA = re.compile(r"g[0-9a-f]{40}\.[A-Za-z_][A-Za-z0-9_]*-\d+\.py\d+[a-z]*\.(nbi|\d+\.nbc)")
 

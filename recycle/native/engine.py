@@ -1,8 +1,9 @@
-"""The native engine: a game's random rollouts played in machine code (Numba).
+"""The native engine: a game's random rollouts played in machine code (C).
 
-``native_game(game)`` writes the game's module (recycle/native/writer.py), loads it (from the
-cache when it was compiled before) and gives a ``NativeGame`` whose ``rollouts(seeds)`` plays
-games with random players, seed for seed the same games as the Python engine's
+``native_game(game)`` writes the game's module (recycle/native/writer.py), builds it into a
+shared library (recycle/native/c/: translated to C, built by tcc at once and by gcc -O2 in the
+background, or loaded from the cache) and gives a ``NativeGame`` whose ``rollouts(seeds)``
+plays games with random players, seed for seed the same games as the Python engine's
 ``random_rollout`` (tests/engine/test_native.py proves it over the corpus). A game the writer
 cannot write gives ``NativeUnsupported``, naming the form; the caller stays on Python.
 
@@ -13,104 +14,105 @@ played again by the Python engine, which gives the exact outcome and message.
 from __future__ import annotations
 
 import hashlib
-import linecache
 import sys
 import threading
 import time
-from pathlib import Path
+import types
 
 from ..version import __version__
-from .compiling import ENTRY, MODULE_PREFIX
 from .registry import NativeUnsupported
 
+MODULE_PREFIX = "recycle_native_g"  # every generated module's name starts so
+ENTRY = "games"  # the one function of a module called from Python (writer.py, ROLLOUTS)
 _LOADED: dict[str, object] = {}  # source digest -> module, this process's
 _LOCK = threading.Lock()
 
 
 def available() -> bool:
-    """Can the native engine run here (Numba and NumPy installed)? Asked without importing
-    them (importing Numba takes half a second): a broken install fails at the first compile."""
+    """Can the native engine run here (NumPy installed, a C compiler found)? Asked without
+    importing NumPy."""
     import importlib.util
 
     try:
-        return importlib.util.find_spec("numba") is not None and importlib.util.find_spec("numpy") is not None
+        if importlib.util.find_spec("numpy") is None:
+            return False
     except (ImportError, ValueError):
         return False
+    from .c.build import compilers
 
-
-def _numba_version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("numba")
-    except PackageNotFoundError:
-        return "?"
+    return compilers()[0] is not None
 
 
 def _digest(source: str) -> str:
     h = hashlib.sha256()
-    # the runtime's source too: Numba's cache of a module does not see a change of what it calls
-    runtime = [path.read_text("utf-8") for path in sorted(Path(__file__).parent.glob("runtime*.py"))]
-    for part in (__version__, _numba_version(), sys.version, *runtime, source):
+    for part in (__version__, sys.version, source):
         h.update(part.encode("utf-8", "surrogatepass"))
         h.update(b"\0")
     return h.hexdigest()[:40]
 
 
-def cache_folder() -> Path | None:
+def cache_folder():
     """The folder native entries are kept in (recycle/native/cache.py), or None (no usable
-    cache: compiled each time)."""
+    cache: built each time)."""
     from . import cache
 
     return cache.folder()
 
 
-def entry_name(source: str) -> str:
-    """The native cache's entry of a module's machine code (``g`` + the module's digest)."""
-    return "g" + _digest(source)
-
-
-def load_module(source: str, name: str):
-    """The module of ``source``: compiled by Numba at its first call, its entry's machine code
-    kept in the native cache (recycle/native/cache.py: a second run compiles nothing). The
-    module is made in memory (no file of it is read back), its entry's compile results are
-    loaded only when the native cache authenticated them (numba_cache.py)."""
+def load_module(source: str, name: str, background: bool = True):
+    """The module of ``source``: its constants (read from their lines, nothing run) and
+    ``games``, its entry in machine code (``ModuleLibrary``: built now or loaded from the
+    native cache, the optimised build swapped in when ready). The source is run (it only
+    defines constants and functions) only when it must be translated to C."""
     digest = _digest(source)
     with _LOCK:
         mod = _LOADED.get(digest)
         if mod is not None:
             return mod
-        from . import cache, compiling, numba_cache
-
-        compiling.install()  # before Numba compiles the module's first function
-        filename = f"<recycle native {digest}>"
-        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-        import types
+        from .c.library import ModuleLibrary
+        from .kept import constants
 
         mod = types.ModuleType(f"{MODULE_PREFIX}{digest}")
-        mod.__file__ = filename
-        # a cached compile result finds its module again by name (Numba's FunctionDescriptor)
-        sys.modules[mod.__name__] = mod
-        exec(compile(source, filename, "exec"), mod.__dict__)
-        # kept in the cache folder named now (a module's place is fixed when it is loaded)
-        base = cache.base_folder()
-        if base is not None:
-            numba_cache.protect(getattr(mod, ENTRY), entry_name(source), base)
+        mod.__file__ = f"<recycle native {digest}>"
+        mod.__dict__.update(constants(source))
+
+        from .c.build import BuildFailed
+        from .c.ctext import TranslateError
+
+        try:
+            mod.games = ModuleLibrary(
+                source, lambda: module_namespace(source), f"native module of {name}", background=background
+            )
+        except (TranslateError, BuildFailed) as exc:
+            # a bug of the writer or the translator, never the game's: the reference interpreter plays it
+            first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise NativeUnsupported(f"this game's C ({first[:300]})") from None
         _LOADED[digest] = mod
         return mod
 
 
-def is_cached(source: str, on_disk: bool = False) -> bool:
-    """Has this module's machine code been made in this process or kept in the cache folder (a
-    load compiles nothing)? ``on_disk``: in the cache folder (what other processes load)."""
+def module_namespace(source: str) -> dict:
+    """The namespace of a module's source run (it only defines constants and functions): what
+    the translation to C reads the constants' values from."""
     digest = _digest(source)
-    if not on_disk and digest in _LOADED and getattr(_LOADED[digest], "_warm", False):
+    ran = types.ModuleType(f"{MODULE_PREFIX}{digest}")
+    exec(compile(source, f"<recycle native {digest}>", "exec"), ran.__dict__)
+    return ran.__dict__
+
+
+def is_cached(source: str, on_disk: bool = False) -> bool:
+    """Is this module's library loaded in this process or kept in the cache folder (a load
+    builds nothing)? ``on_disk``: in the cache folder (what other processes load)."""
+    digest = _digest(source)
+    if not on_disk and digest in _LOADED:
         return True
     if not available():
         return False
-    from . import numba_cache
+    from .c import build
 
-    return numba_cache.has(entry_name(source), ENTRY)
+    from .c.library import entry_key
+
+    return any(c is not None and build.cached(entry_key(source, c), c[0]) for c in build.compilers())
 
 
 class NativeGame:
@@ -124,9 +126,10 @@ class NativeGame:
         self.game = game
         self.source = source
         self.searches = False  # a search module (``native_game(game, search=True)``)
+        t0 = time.perf_counter()
         self.module = load_module(source, game.name)
-        self.compiled = False  # machine code made (or loaded) by a first call
-        self.compile_seconds = 0.0
+        self.compiled = False  # the first call made
+        self.compile_seconds = time.perf_counter() - t0  # building (or loading) the library
         s = game.state_after_setup()
         lay = game.layout
         ncards = len(game.card_attrs)
@@ -221,7 +224,6 @@ class NativeGame:
         scores = np.zeros((n, self.game.nplayers), np.int64)
         counts = np.zeros((n, 5), np.int64)
         where = np.zeros((n if places else 0, self.ncards), np.int32)
-        t0 = time.perf_counter()
         no_playout = np.zeros(0, np.int64)  # the module's one entry plays rollouts
         self.module.games(
             self.initial,
@@ -236,12 +238,7 @@ class NativeGame:
             places,
             no_playout,
         )
-        if not self.compiled:
-            self.compiled = True
-            self.compile_seconds = time.perf_counter() - t0
-            from . import numba_cache
-
-            numba_cache.commit()  # the machine code made now, kept for other processes at once
+        self.compiled = True
         return scores, counts, where
 
 
@@ -282,12 +279,17 @@ def native_source(game, search: bool = False) -> str:
     attr = "_native_search_source" if search else "_native_source"
     got = getattr(game, attr, None)
     if got is None:
-        from .module import write
+        from .kept import keep_source, kept_source
 
-        try:
-            got = write(game, search)
-        except NativeUnsupported as exc:
-            got = exc
+        got = kept_source(game, search)  # written before for this game's text: not again
+        if got is None:
+            from .module import write
+
+            try:
+                got = write(game, search)
+                keep_source(game, search, got)
+            except NativeUnsupported as exc:
+                got = exc
         setattr(game, attr, got)
     if isinstance(got, Exception):
         raise got

@@ -2,8 +2,8 @@
 
 A game often says the same thing in several places: Coup4 writes each player's challenge
 twice, so the writer made 83 functions of which only 32 differ in more than the numbers of
-their locals. Numba compiles every function on its own (each one links in and optimises
-again what it calls), so a copy costs as much compile time as the original. Here every
+their locals. Each copy would be translated and built again (and make the library
+larger). Here every
 function is compared with those written before it, its own locals renamed in order of first
 use and its callees replaced by the functions they were merged into; a function found again
 is dropped and its callers call the first one.

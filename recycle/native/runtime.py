@@ -17,8 +17,6 @@ import numpy as np
 
 from ..streams import GOLDEN, MIX1, MIX2
 
-# cache=True: kept in recycle's native cache (numba_cache.py), never in Numba's own
-from .numba_cache import njit
 
 # the counters of a state: ctr[NAME]
 (
@@ -63,8 +61,7 @@ STACK_DEPTH = 64  # nested stages
 SCRATCH = 1 << 18  # snapshots, views and group lists: a stack in one array (ctr[SP] its top)
 # A view is an int v into the scratch stack: scratch[v] cards, scratch[v + 1 ...] the cards,
 # bottom first. A group list is an int g: scratch[g] groups, scratch[g + 1 + i] group i's view.
-# No array object is made while a game plays, so native code runs without Numba's reference
-# counting (``_nrt=False``): a call passing arrays cost 70-120 ns with it, 6-22 ns without.
+# No array object is made while a game plays: the C (recycle/native/c/) allocates nothing.
 
 _GOLDEN = np.uint64(GOLDEN)
 _MIX1 = np.uint64(MIX1)
@@ -73,7 +70,6 @@ _S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(
 _UNIT = 2.0**-53
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def mix64(z):
     """SplitMix64's finalizer on a uint64 (recycle/streams.py, bit for bit)."""
     z = (z ^ (z >> _S30)) * _MIX1
@@ -81,7 +77,6 @@ def mix64(z):
     return z ^ (z >> _S31)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def stream_keys(seed):
     """The chance and players' stream keys of the game dealt with ``seed`` (0 <= seed < 2**64),
     as ``streams.stream_key(seed, CHANCE)`` and ``(seed, PLAYERS)``."""
@@ -89,7 +84,6 @@ def stream_keys(seed):
     return mix64(s + _GOLDEN), mix64(s + _GOLDEN + _GOLDEN)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def draw(ctr, keys, which):
     """The next ``random()`` of stream ``which`` (0: chance, 1: the players): a float in [0, 1)."""
     n = ctr[CHANCE_N + which] + 1
@@ -98,13 +92,11 @@ def draw(ctr, keys, which):
     return float(z >> _S11) * _UNIT
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def pick(ctr, keys, which, n):
     """``int(random() * n)``: a choice among n, as the Python engine draws it."""
     return int(draw(ctr, keys, which) * n)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def shuffle(locs, lens, ver, ctr, keys, loc):
     """Fisher-Yates with ``random()`` floats, as ``recycle.lang.forms.items.shuffle``."""
     n = lens[loc]
@@ -116,7 +108,6 @@ def shuffle(locs, lens, ver, ctr, keys, loc):
         locs[loc, j] = t
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def take(locs, lens, ver, card_loc, c):
     """Take card ``c`` out of the location it is in (the cards above it drop by one)."""
     src = card_loc[c]
@@ -130,7 +121,6 @@ def take(locs, lens, ver, card_loc, c):
     lens[src] = n - 1
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def put(locs, lens, ver, card_loc, ctr, c, dst, where):
     """Put card ``c`` into ``dst``: on top (where -1), at the bottom (0) or at index ``where``
     (clamped as Python's ``list.insert``)."""
@@ -149,7 +139,6 @@ def put(locs, lens, ver, card_loc, ctr, c, dst, where):
     card_loc[c] = dst
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def move_card(locs, lens, ver, card_loc, ctr, c, dst, where):
     """(move CARD (top|bottom|INDEX DST)) of a card named by value."""
     if c < 0:
@@ -159,7 +148,6 @@ def move_card(locs, lens, ver, card_loc, ctr, c, dst, where):
     put(locs, lens, ver, card_loc, ctr, c, dst, where)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def move_top(locs, lens, ver, card_loc, ctr, src, dst):
     """(move (top SRC) (top DST)): an error when SRC is empty."""
     n = lens[src]
@@ -172,7 +160,6 @@ def move_top(locs, lens, ver, card_loc, ctr, src, dst):
     put(locs, lens, ver, card_loc, ctr, c, dst, -1)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def move_all(locs, lens, ver, card_loc, ctr, src, dst):
     """(repeat all (move (top SRC) (top DST))): the cards land in reverse order."""
     n = lens[src]
@@ -184,7 +171,6 @@ def move_all(locs, lens, ver, card_loc, ctr, src, dst):
         lens[src] = k
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def swap_locs(locs, lens, ver, card_loc, a, b):
     """(swap LOCATION LOCATION): exchange the two locations' contents."""
     if a == b:
@@ -204,7 +190,6 @@ def swap_locs(locs, lens, ver, card_loc, a, b):
         card_loc[locs[b, k]] = b
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def index_in(locs, lens, loc, c):
     """The position of card ``c`` in location ``loc`` (-1 when it is not there)."""
     for k in range(lens[loc]):
@@ -213,7 +198,6 @@ def index_in(locs, lens, loc, c):
     return -1
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def swap_cards(locs, lens, ver, card_loc, ctr, a, b):
     """(swap CARD CARD): the two cards exchange places."""
     if a < 0 or b < 0:
@@ -228,7 +212,6 @@ def swap_cards(locs, lens, ver, card_loc, ctr, a, b):
     card_loc[a], card_loc[b] = lb, la
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def alloc(scratch, ctr, n):
     """A view with room for n cards on the scratch stack (freed when the function that made it
     returns, or at the next turn of the stage around it); its count is set to n. Past the
@@ -244,7 +227,6 @@ def alloc(scratch, ctr, n):
     return sp
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def cards_of(locs, lens, scratch, ctr, loc):
     """A view of a location's cards, bottom first (a snapshot: later moves do not change it)."""
     n = lens[loc]
@@ -255,7 +237,6 @@ def cards_of(locs, lens, scratch, ctr, loc):
     return v
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def top_card(locs, lens, ctr, loc):
     """The top card (-1 and a rule error when empty)."""
     n = lens[loc]
@@ -265,7 +246,6 @@ def top_card(locs, lens, ctr, loc):
     return locs[loc, n - 1]
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def bottom_card(locs, lens, ctr, loc):
     """The bottom card (-1 and a rule error when empty)."""
     if lens[loc] == 0:
@@ -274,7 +254,6 @@ def bottom_card(locs, lens, ctr, loc):
     return locs[loc, 0]
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def view_top(ctr, scratch, v):
     """The top (last) card of a view (-1 and a rule error when empty)."""
     n = scratch[v]
@@ -284,7 +263,6 @@ def view_top(ctr, scratch, v):
     return scratch[v + n]
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def view_bottom(ctr, scratch, v):
     """The bottom (first) card of a view (-1 and a rule error when empty)."""
     if scratch[v] == 0:
@@ -293,7 +271,6 @@ def view_bottom(ctr, scratch, v):
     return scratch[v + 1]
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def partition(scratch, ctr, v, column):
     """(partition KEY CARDS): groups of equal ``column[card]``, in order of first appearance,
     each in the cards' order: a group list (see SCRATCH), made in one block of the stack."""
@@ -334,7 +311,6 @@ def partition(scratch, ctr, v, column):
     return g
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def score_sum_loc(locs, lens, loc, pts, row):
     """(sum LOCATION using POINTS) read in place (``pts[row]``: the point map's scores)."""
     t = 0
@@ -343,7 +319,6 @@ def score_sum_loc(locs, lens, loc, pts, row):
     return t
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def score_sum(scratch, v, pts, row):
     """(sum CARDS using POINTS) of a view."""
     t = 0
@@ -352,13 +327,11 @@ def score_sum(scratch, v, pts, row):
     return t
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def card_score(pts, row, c):
     """(score CARD using POINTS)."""
     return pts[row, c]
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def best_card(ctr, keys, scratch, v, pts, row, highest):
     """(max|min CARDS using POINTS): ties broken by ``int(random() * ties)`` on the chance
     stream (drawn only when two or more tie), as the Python engine breaks them."""
@@ -387,7 +360,6 @@ def best_card(ctr, keys, scratch, v, pts, row, highest):
     return -1
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def append_to(scratch, out, m, v):
     """Copy view v's cards into view out from position m; the position after them."""
     for k in range(scratch[v]):
@@ -396,7 +368,6 @@ def append_to(scratch, out, m, v):
     return m
 
 
-@njit(nogil=True, cache=True, _nrt=False)
 def member_block(table, i, ctr):
     """The first index of the block of the ``i``-th member of a family (``table``: the members
     the game's compile registered, -1 where it did not): another member stops the game."""
@@ -409,36 +380,30 @@ def member_block(table, i, ctr):
 MAX_REPEAT = 100_000  # as recycle.lang.forms.items.MAX_REPEAT
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def top_or_none(locs, lens, ctr, loc):
     """The top card, or -1 when the location is empty (no error: (cardatt KEY (top L)))."""
     n = lens[loc]
     return locs[loc, n - 1] if n > 0 else -1
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def bottom_or_none(locs, lens, ctr, loc):
     return locs[loc, 0] if lens[loc] > 0 else -1
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def view_top_or_none(ctr, scratch, v):
     n = scratch[v]
     return scratch[v + n] if n > 0 else -1
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def view_bottom_or_none(ctr, scratch, v):
     return scratch[v + 1] if scratch[v] > 0 else -1
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def attr_of(column, c):
     """A card's value of an attribute ("" for no card)."""
     return column[c] if c >= 0 else 0
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def nth_player(ctr, nplayers, k):
     """(N player): an error beyond the players."""
     if 0 <= k < nplayers:
@@ -447,7 +412,6 @@ def nth_player(ctr, nplayers, k):
     return 0
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def owner_of(ctr, loc_player, card_loc, c):
     """(owner CARD): the player owning the card's location (an error when none does)."""
     if c < 0:
@@ -460,7 +424,6 @@ def owner_of(ctr, loc_player, card_loc, c):
     return p
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def team_of_player(ctr, team_of, p):
     t = team_of[p]
     if t < 0:
@@ -469,12 +432,10 @@ def team_of_player(ctr, team_of, p):
     return t
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def groups_count(scratch, g):
     return scratch[g]
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def card_at(ctr, scratch, v, i, optional):
     """(INDEX LOCATION): counted from the bottom; an error (or -1 when optional) beyond."""
     if 0 <= i < scratch[v]:
@@ -484,14 +445,12 @@ def card_at(ctr, scratch, v, i, optional):
     return -1
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def set_row(table, row, values):
-    """table[row, :] = values, written as a loop (Numba's slice assignment is slow to compile)."""
+    """table[row, :] = values, written as a loop (the native subset has no slices)."""
     for c in range(values.shape[0]):
         table[row, c] = values[c]
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def dry_array(a, dry, k, back):
     """``dry_state`` of one array of one dimension, from ``dry[k]`` on; returns where it ends."""
     for j in range(a.shape[0]):
@@ -503,7 +462,6 @@ def dry_array(a, dry, k, back):
     return k
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def dry_state(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry, back):
     """A dry run's state kept and put back. The options of a block of items are worked out on
     the state itself (recycle/lang/forms/items.py, compose): ``back=False`` keeps in ``dry`` what
@@ -541,14 +499,12 @@ def dry_state(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry, ba
         dry[k + 5], dry[k + 6] = tst[ctr[TSP], 0], tst[ctr[TSP], 1]
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def copy_into(dst, src):
     """dst[:] = src for arrays of one dimension, as a loop (no reshape: that is a call into C)."""
     for k in range(src.shape[0]):
         dst[k] = src[k]
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def copy_table(dst, src):
     """dst[:, :] = src for tables (two dimensions) of one shape, as loops."""
     for i in range(src.shape[0]):
@@ -556,7 +512,6 @@ def copy_table(dst, src):
             dst[i, k] = src[i, k]
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def copy_locations(locs, lens, locs0, lens0):
     """The locations as dealt (``locs0``, ``lens0``): only the cards each holds are copied,
     since nothing reads a row past its length."""
@@ -567,18 +522,23 @@ def copy_locations(locs, lens, locs0, lens0):
             locs[i, k] = locs0[i, k]
 
 
-@njit(cache=True, nogil=True)
 def keys_of(seeds):
-    """Each seed's (chance, players) stream keys (seeds as uint64, each below 2**64)."""
+    """Each seed's (chance, players) stream keys (seeds as uint64, each below 2**64), as
+    ``stream_keys`` makes them, worked out by NumPy on the whole array (called from Python)."""
     out = np.empty((seeds.shape[0], 2), np.uint64)
-    for i in range(seeds.shape[0]):
-        a, b = stream_keys(seeds[i])
-        out[i, 0] = a
-        out[i, 1] = b
+    with np.errstate(over="ignore"):
+        s = seeds.astype(np.uint64) + _GOLDEN
+        out[:, 0] = _mix64_array(s)
+        out[:, 1] = _mix64_array(s + _GOLDEN)
     return out
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+def _mix64_array(z):
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return z ^ (z >> _S31)
+
+
 def c_div(ctr, p, q):
     """(// A B): truncating toward zero, as C#; by zero a rule error."""
     if q == 0:
@@ -588,13 +548,11 @@ def c_div(ctr, p, q):
     return r if (p >= 0) == (q > 0) else -r
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def c_mod(ctr, p, q):
     """(% A B): the remainder of (// A B), with the sign of A; by zero a rule error."""
     return p - q * c_div(ctr, p, q)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def move_all_from_bottom(locs, lens, ver, card_loc, ctr, src, dst):
     """(repeat all (move (bottom SRC) (top DST))): the cards keep their order."""
     n = lens[src]
@@ -606,7 +564,6 @@ def move_all_from_bottom(locs, lens, ver, card_loc, ctr, src, dst):
     lens[src] = 0
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def best_score(ctr, scratch, v, pts, row, highest):
     """(scoremax|scoremin CARDS using POINTS): an error when there are no cards."""
     n = scratch[v]

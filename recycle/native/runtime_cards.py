@@ -4,12 +4,9 @@ of cards."""
 
 from __future__ import annotations
 
-# cache=True: kept in recycle's native cache (numba_cache.py), never in Numba's own
-from .numba_cache import njit
 from .runtime import CAPACITY, RULE, STATUS, WORK, alloc
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def put_reference(locs, lens, ver, ctr, c, dst, where):
     """(remember CARD ...): card ``c`` put into the mem location ``dst`` on top (-1) or at the
     bottom (0) as a reference: the card stays where it lies (``card_loc`` unchanged)."""
@@ -27,7 +24,6 @@ def put_reference(locs, lens, ver, ctr, c, dst, where):
     lens[dst] = n + 1
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def drop_entry(locs, lens, ver, ctr, loc, top):
     """(forget (top|bottom MEMLOCATION)): the entry dropped; a rule broken when there is none."""
     n = lens[loc]
@@ -41,7 +37,6 @@ def drop_entry(locs, lens, ver, ctr, loc, top):
     lens[loc] = n - 1
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def run_of(scratch, ctr, v, low, from_top, pts, row):
     """(run top|bottom N CARDS using POINTS) of the view ``v`` (recycle/lang/forms/expr_locs.py,
     loc_run): the largest k >= max(N, 1) such that the k topmost (bottommost) cards, sorted by
@@ -69,7 +64,6 @@ def run_of(scratch, ctr, v, low, from_top, pts, row):
     return out
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def _sorted_chunk(scratch, v, out, k, from_top, pts, row):
     """The k topmost (bottommost) cards of view ``v``, in their order, sorted by score stably
     (insertion sort, as Python's ``sorted``), into ``out``'s cards."""
@@ -84,7 +78,6 @@ def _sorted_chunk(scratch, v, out, k, from_top, pts, row):
         scratch[out + 1 + j] = c
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def drop_picked(scratch, v, top):
     """A card moved out of view ``v`` by its top (bottom) leaves the view too, as a move out of
     a view drops the entry picked (recycle/lang/forms/actions.py, a_move)."""

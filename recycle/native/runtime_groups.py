@@ -6,8 +6,6 @@ view ...], then the groups, each [cards, card ...]; a block too large for the st
 
 from __future__ import annotations
 
-# cache=True: kept in recycle's native cache (numba_cache.py), never in Numba's own
-from .numba_cache import njit
 from .runtime import CAPACITY, RULE, SP, STATUS, alloc
 
 MAX_TUPLE = 64  # as recycle.lang.forms.shapes.MAX_TUPLE
@@ -15,7 +13,6 @@ MAX_GROUPS = 200_000  # as recycle.lang.forms.shapes.MAX_COLLECTION
 MAX_SUBSET_CARDS = 16  # as recycle/lang/forms/expr_groups.py, groups_subsets
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def group_at(scratch, ctr, g, i):
     """The view of group ``i`` of the group list ``g`` (-1: its last); none such breaks the
     rule, as in Python (recycle/lang/forms/expr_groups.py, c_group_pick)."""
@@ -28,7 +25,6 @@ def group_at(scratch, ctr, g, i):
     return scratch[g + 1 + i]
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def _by_score(scratch, v, out, pts, row):
     """The view ``v``'s cards into ``scratch[out:]`` sorted by score, stably (Python's sorted)."""
     for j in range(scratch[v]):
@@ -41,7 +37,6 @@ def _by_score(scratch, v, out, pts, row):
         scratch[out + i] = c
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def _same_score_end(scratch, cards, start, n, pts, row):
     """Past the cards from ``start`` on (sorted) that share its score."""
     end = start
@@ -50,7 +45,6 @@ def _same_score_end(scratch, cards, start, n, pts, row):
     return end
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def _combinations(scratch, g, at, made, cards, m, k, idx):
     """Write every ``k``-combination of the ``m`` cards at ``scratch[cards:]`` as groups of the
     list ``g`` (itertools.combinations order; ``idx``: room for k indexes past the block), from
@@ -76,7 +70,6 @@ def _combinations(scratch, g, at, made, cards, m, k, idx):
             scratch[idx + u] = scratch[idx + u - 1] + 1
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def _block(scratch, ctr, groups, cells, extra):
     """Room on the stack for a group list of ``groups`` groups holding ``cells`` cards in all,
     and ``extra`` more; its first index (0 and CAPACITY when it does not fit)."""
@@ -89,7 +82,6 @@ def _block(scratch, ctr, groups, cells, extra):
     return g
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def tuples_of(scratch, ctr, v, k, pts, row):
     """(tuples K CARDS using POINTS): every K-card combination of cards of one score, scores
     ascending, each score's combinations in the cards' order. A K outside 1..MAX_TUPLE or too
@@ -131,7 +123,6 @@ def tuples_of(scratch, ctr, v, k, pts, row):
     return g
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def subsets_of(scratch, ctr, v):
     """(subsets CARDS): every subset of the cards, by size (the empty one first), each size's
     in itertools.combinations order; more than MAX_SUBSET_CARDS cards break the rule, as in
@@ -152,7 +143,6 @@ def subsets_of(scratch, ctr, v):
     return g
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def runs_groups(scratch, ctr, v, nmin, largest, pts, row):
     """(runs largest|all N CARDS using POINTS): the runs of at least N cards whose scores rise
     by exactly 1 (each maximal run, or every run: by length, then by first score), one group per

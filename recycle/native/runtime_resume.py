@@ -4,8 +4,6 @@
 
 from __future__ import annotations
 
-# cache=True: kept in recycle's native cache (numba_cache.py), never in Numba's own
-from .numba_cache import njit
 from .runtime import CHANCE_N, DECISIONS, FORCED_AT, MAX_WORK, MISMATCH, RESUMING, STATUS, WORK, pick
 
 # A playout from a sampled world (recycle/native/playouts.py) is the game played again from its
@@ -22,7 +20,6 @@ from .runtime import CHANCE_N, DECISIONS, FORCED_AT, MAX_WORK, MISMATCH, RESUMIN
 # sample_world gave it, at count resume[R_FUTURE_COUNT])
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def arrive(ctr, keys, resume, locs, card_loc, ver):
     """At a choice, before its options are listed, in a playout from a sampled world: at the
     decision the world was sampled at (the one counted resume[R_ROOT_DECISIONS]), the world's
@@ -46,14 +43,12 @@ def arrive(ctr, keys, resume, locs, card_loc, ver):
     resume[R_STAGE] = 1
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def reach_root(ctr, resume):
     """The root decision's choice is made: the world's work budget starts there."""
     ctr[MAX_WORK] = ctr[WORK] + resume[R_ROOT_WORK]
     resume[R_STAGE] = 2
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def choose(ctr, keys, resume, n):
     """The option taken among ``n``: a random player's pick, or in a playout from a sampled
     world (ctr[RESUMING]) the next forced choice while there is one. At the root decision the

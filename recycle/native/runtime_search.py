@@ -28,8 +28,6 @@ import math
 
 import numpy as np
 
-# cache=True: kept in recycle's native cache (numba_cache.py), never in Numba's own
-from .numba_cache import njit
 from .runtime import (
     CAPACITY,
     DECLINE,
@@ -151,13 +149,11 @@ SEARCHES = """    if out.shape[0] > 0 and tree[T_BUDGET] > 0:
 KEY_SEED = np.int64(0x2545F4914F6CDD1D)  # the hash of an option's key before its first step
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def key_step(h, line, column):
     """The key ``h`` followed by a step of the option: its item's source position."""
     return key_add(h ^ np.int64(0x5DEECE66D), line * 65536 + column)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def key_add(h, v):
     """The hash ``h`` followed by the value ``v`` (an int64: a card, player, team, location,
     string id, integer or truth bound where the step stands)."""
@@ -165,7 +161,6 @@ def key_add(h, v):
     return h ^ (h >> np.int64(29))
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def key_view(h, scratch, v):
     """The key ``h`` followed by a list of cards (a view bound where the step stands): its
     first 16 cards in order, as ``option_key`` keeps a list (``_canon``)."""
@@ -176,7 +171,6 @@ def key_view(h, scratch, v):
     return h
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def key_groups(h, scratch, g):
     """The key ``h`` followed by a group list: its first 16 groups, each as ``key_view``."""
     n = min(scratch[g], 16)
@@ -186,7 +180,6 @@ def key_groups(h, scratch, g):
     return h
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def put_key(tree, j, h):
     """Option ``j``'s key ``h``, kept (a search looks at MAX_CONSIDERED options at most)."""
     if j < MAX_CONSIDERED:
@@ -194,13 +187,11 @@ def put_key(tree, j, h):
     return j + 1
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def _next64(key, count):
     """Draw number ``count`` of the stream ``key``, all 64 bits (``Stream.next64``)."""
     return mix64(np.uint64(key) + np.uint64(count) * _GOLDEN)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def _player_draw(tree, keys):
     """The player's stream's next 64 bits (``getrandbits(64)``), its count kept in the tree."""
     n = tree[T_PCOUNT] + 1
@@ -208,7 +199,6 @@ def _player_draw(tree, keys):
     return _next64(keys[1], n)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def deal(tree, resume):
     """The sampled world's cards, into ``resume``'s places: each family of the plan shuffled
     as ``DealRng.shuffle`` shuffles it (its cards sorted; a stream keyed by the deal's key,
@@ -246,7 +236,6 @@ def deal(tree, resume):
     resume[R_NPLACES] = j
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def next_world(tree, keys, resume):
     """Make the next world to play, or False when the search is over: a new iteration draws
     the deal's key from the player's stream (and counts the options listed again), each try
@@ -275,7 +264,6 @@ def next_world(tree, keys, resume):
     return True
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def _find(tree, parent, key):
     """The table slot of the child ``key`` of ``parent``: where it is, or the empty slot it goes."""
     size = tree[T_TABLE_SIZE]
@@ -288,14 +276,12 @@ def _find(tree, parent, key):
         h = (h + 1) & (size - 1)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def child(tree, parent, key):
     """The child of ``parent`` reached by the option ``key``, or -1."""
     slot = _find(tree, parent, key)
     return tree[slot + 2] if tree[slot] != 0 else -1
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def choose_in_tree(ctr, keys, pst, tree, treef, n, at_root):
     """The option a search takes among ``n``: at the root among the options looked at (by
     index), below it among the options' keys (written by the choice's ``key_options``); UCB1
@@ -381,7 +367,6 @@ def choose_in_tree(ctr, keys, pst, tree, treef, n, at_root):
     return best_i
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def _reward(ctr, tree, nplayers, base, p):
     """Player ``p``'s reward for the final scores ctr[base:] (players/lookahead.py, ``rewards``)."""
     higher = tree[T_HIGHER] != 0
@@ -405,7 +390,6 @@ def _reward(ctr, tree, nplayers, base, p):
     return float(v - worst) / float(best - worst)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def world_done(ctr, resume, tree, treef, max_work, work, nplayers, base):
     """After a world was played: back the rewards up its path, or deal it again (another
     number of options than the real decision), or leave it (an impossible world, the step
@@ -444,7 +428,6 @@ def world_done(ctr, resume, tree, treef, max_work, work, nplayers, base):
         tree[T_STOP] = STOP_SPENT
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def choose_searching(ctr, keys, resume, pst, tree, treef, n):
     """``runtime_resume.choose`` in a search module: in a search (ctr[SEARCHING]) the tree
     chooses from the root on, until it expands a node."""

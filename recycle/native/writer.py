@@ -1,10 +1,10 @@
-"""The native writer: a RECYCLE game as the source of a Numba module (one per game).
+"""The native writer: a RECYCLE game as the source of a native module (one per game).
 
 The writer walks the game's forms (the positioned AST of recycle/lang/syntax/reader.py) and asks the
 native registry (``recycle/native/registry.py``) for the writer of each form; a form with no
 native writer stops the writing with ``NativeUnsupported`` naming it, and the game is played
-by the Python engine. The module it writes (``NativeModule.source``) is plain Python for
-Numba's ``njit``: the game's flow as one function ``play(S)`` over the arrays of
+by the Python engine. The module it writes (``NativeModule.source``) is plain typed Python in
+the subset recycle/native/c/translate.py turns into C: the game's flow as one function ``play(S)`` over the arrays of
 ``recycle/native/runtime.py``, random players choosing inline, and a small function per
 choice (counting its options, running the chosen one) and per expression that needs a loop
 (a filter, a union, an ``any`` over a collection). Locations and storages are named
@@ -46,13 +46,6 @@ PLAYERS_T, TEAMS_T = "players", "teams"  # views holding player (team) numbers: 
 NUMBERS_T = "numbers"  # a view holding integers: (filter (range A..B) ...)
 LOCS_T = "locs"  # a view holding location indices: (indexed OWNER KIND NAME), forms_indexed.py
 
-# called only from native code; no_rewrites: Numba's rewrites (constant indexes made static,
-# array expressions, branches on constants pruned) change nothing in generated code that LLVM
-# does not do anyway, and cost 0.5 s of Coup4's compile
-INTERNAL = ", no_cpython_wrapper=True, no_cfunc_wrapper=True, no_rewrites=True"
-# small generated functions (filters, unions ...) inlined into their callers by LLVM (Numba's own
-# inline='always' copies and types the callee again at every call site: seconds of compile)
-INLINE = ", forceinline=True" + INTERNAL
 STATE_NAMES = (
     "locs",
     "lens",
@@ -172,7 +165,7 @@ class Fn:
     @property
     def state_used(self) -> list[str]:
         """The state's arrays this function uses: its first parameters (passing only these,
-        each by name, keeps what Numba compiles small)."""
+        each by name, keeps the C small)."""
         body = "\n".join(self.lines)
         used = [name for name in STATE_NAMES if re.search(rf"\b{name}\b", body)]
         if "scratch" in used and "ctr" not in used:
@@ -198,10 +191,7 @@ class Fn:
         params = self.state_used
         if any("ctr[SP]" in ln for ln in lines) and "ctr" not in params:
             params = [n for n in STATE_NAMES if n in params or n == "ctr"]
-        # cache=False: only the entry is kept in the cache, with all the module's machine code
-        # (compiling.py: the other functions have none of their own)
         head = [
-            f"@njit(nogil=True, cache=False, _nrt=False{INLINE if self.inline else INTERNAL})",
             f"def {self.name}({', '.join(params + self.params)}):",
             f'    """{embed(self.doc, "text")}"""',
         ]
@@ -465,14 +455,12 @@ class Writer:
         out = [
             f'"""Native module of {embed(g.source.filename, "text")}, written by recycle/native/writer.py."""',
             "import numpy as np",
-            "from numba import njit",
             "from recycle.native.runtime import *  # noqa: F401,F403 - the runtime's helpers and counters",
             "from recycle.native.runtime_resume import *  # noqa: F401,F403 - look-ahead playouts",
             "from recycle.native.runtime_search import *  # noqa: F401,F403 - look-ahead searches",
             "from recycle.native.runtime_cards import *  # noqa: F401,F403 - mem locations, runs",
             "from recycle.native.runtime_groups import *  # noqa: F401,F403 - tuples, runs, subsets",
             "",
-            "CACHE = False  # never Numba's own cache: the loader keeps the entry in recycle's (native/numba_cache.py)",
             f"NPLAYERS = {self.nplayers}",
             f"SEARCH = {self.search}  # a search module: choices key their options (runtime_search.py)",
             f"NCARDS = {len(g.card_attrs)}",
@@ -551,7 +539,6 @@ class Writer:
 
 
 ROLLOUTS = '''
-@njit(nogil=True, cache=False, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True, no_rewrites=True)
 def begin(initial, state, nteams, max_steps, max_work):
     """``state`` made the state after setup again (``initial``), its counters zero."""
     locs0, lens0, card_loc0, ints0, strs0, pts0, team_of0 = initial
@@ -576,7 +563,6 @@ def begin(initial, state, nteams, max_steps, max_work):
     tst[0, 1] = -1
 
 
-@njit(nogil=True, cache=CACHE, _nrt=False)
 def games(initial, state, nteams, all_keys, max_steps, max_work, scores, counts, where, places, out):
     """The module's one entry (one entry links and compiles ``play`` once).
 

@@ -131,7 +131,8 @@ def _native_ready(game, on_disk: bool = False) -> bool:
 
 
 def _why_not_written(game) -> str | None:
-    """Why the native writer cannot write the game (None when it can, or Numba is missing)."""
+    """Why the native writer cannot write the game (None when it can, or the native engine
+    cannot run here: then native.available() said why on stderr)."""
     from ..native import NativeUnsupported, available, native_source
 
     if not available():

@@ -5,7 +5,7 @@ language: exact positioned messages, visibility tracking. The native engine (rec
 must end every random rollout of every game of ``games/`` as it does: the same scores, steps,
 decisions, options listed and every card's place (``test_native_plays_the_reference_s_games``;
 tests/engine/test_native.py adds corpus games, statistics and threads). It is skipped without
-Numba.
+the native engine (NumPy, a C compiler).
 
 The reference's own ways of playing must be one game. Every game of ``games/`` and of the
 shared corpus (``../shared/corpus/cardstock``, skipped when absent) is played with random
@@ -220,7 +220,7 @@ def test_native_plays_the_reference_s_games(path):
     from recycle.native import NativeUnsupported, available, why_not_native
 
     if not available():
-        pytest.skip("the native engine needs Numba and NumPy")
+        pytest.skip("the native engine needs NumPy and a C compiler")
     from .test_native import compiled
 
     game = recycle.load(path)

@@ -1,6 +1,6 @@
 """The native engine (recycle/native) plays the Python engine's games, seed for seed.
 
-A game written as a Numba module and played with random players in machine code must end
+A game written as a native module (C, built by tcc and gcc) and played with random players in machine code must end
 every rollout exactly as ``random_rollout`` does: the same scores, steps, decisions, options
 listed, and every card in the same place, for games/schwimmen.rcy, games/war.rcy,
 games/go-fish.rcy and three corpus games (skipped when ``../shared/corpus/cardstock`` is absent). On top of it:
@@ -12,8 +12,8 @@ games/go-fish.rcy and three corpus games (skipped when ``../shared/corpus/cardst
   hostile file name enters it only as words of its docstring: compiled and run, it runs nothing;
 * a rollout the native code stops (the step limit) is played again by Python: the same records.
 
-Numba compiles each game's module at its first call (3-13 s); this file compiles six (the
-five games above and schwimmen under a hostile name). The suite points ``RECYCLE_CACHE_DIR``
+Each game's module is built into a library at its first use (tcc: a fraction of a second);
+this file builds six (the five games above and schwimmen under a hostile name). The suite points ``RECYCLE_CACHE_DIR``
 at an empty folder (tests/conftest.py), so the compiles here use recycle's own cache folder
 instead (``user_cache``): a second run loads the machine code and takes seconds. Only the
 native modules go there; the games' bytecode stays in the suite's folder.
@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("numba", reason="the native extra is not installed (pip install -e '.[native]'): no numba")
+pytest.importorskip("numpy", reason="the native extra is not installed (pip install -e '.[native]'): no numpy")
 
 import recycle
 from recycle.engine.game import rollout_seed
@@ -47,7 +47,7 @@ from recycle.study.stats import NATIVE_MIN_GAMES, simulate
 
 from ..conftest import CORPUS, GAMES, tiny
 
-pytestmark = pytest.mark.skipif(not available(), reason="the native engine needs Numba and NumPy")
+pytestmark = pytest.mark.skipif(not available(), reason="the native engine needs NumPy and a C compiler")
 
 SEEDS = [rollout_seed(1, i) for i in range(20)]
 MAX_STEPS = 100_000
@@ -62,7 +62,7 @@ DIFFERENTIAL = [
     # groups held in a variable, cards moved out of views (each leaves the view)
     pytest.param(GAMES / "go-fish.rcy", id="games/go-fish", marks=pytest.mark.slow),
 ]
-# the corpus games are the long sweep (a Numba build each): slow, CI's later step
+# the corpus games are the long sweep: slow, CI's later step
 DIFFERENTIAL += [
     pytest.param(CORPUS / f"{name}.rcy", id=f"corpus/{name}", marks=pytest.mark.slow)
     for name in ("Hearts4", "KuhnPoker2", "LeducPoker2")
@@ -252,8 +252,13 @@ def parsed(source: str):
 def test_the_native_module_is_readable():
     source = native_source(load(GAMES / "schwimmen.rcy"))
     ast.parse(source)
-    for words in ("LOC_iloc_STOCK", "LOC_iloc_HAND", "STO_PASS", "def play(", "@njit"):
+    for words in ("LOC_iloc_STOCK", "LOC_iloc_HAND", "STO_PASS", "def play(", "# line 33: (swap"):
         assert words in source, words
+    from recycle.native.c.cmodule import module_c
+
+    c = module_c(source, "schwimmen")  # the C keeps the names and the game's lines
+    for words in ("LOC_iloc_STOCK", "ints.d[STO_PASS]", "static void play(", "/* line 33: (swap"):
+        assert words in c, words
 
 
 HOSTILE_NAMES = [

@@ -1,13 +1,12 @@
 """Generated functions that are the same but for their locals are written once
-(recycle/native/merge.py): fewer functions for Numba to compile. A game whose functions were
+(recycle/native/merge.py): fewer functions to translate and build. A game whose functions were
 merged is played as Python plays it in test_native.py (SHAPES)."""
 
 from __future__ import annotations
 
 from recycle.native.merge import merge_alike
 
-FILTER_A = '''@njit(nogil=True, cache=CACHE, _nrt=False, inline='always')
-def filter_3(locs, lens, v_P_1):
+FILTER_A = '''def filter_3(locs, lens, v_P_1):
     """(filter ...) at line 9"""
     # line 9: (move ...)
     total_4 = lens[LOC_HAND + 1 + v_P_1]
@@ -19,8 +18,7 @@ FILTER_B = (
     .replace("line 9", "line 21")
 )
 FILTER_C = FILTER_A.replace("filter_3", "filter_9").replace("LOC_HAND", "LOC_PILE")
-CALLER = '''@njit(nogil=True, cache=CACHE, _nrt=False)
-def play(locs, lens):
+CALLER = '''def play(locs, lens):
     """The game."""
     n_2 = filter_3(locs, lens, 0) + filter_7(locs, lens, 1) + filter_9(locs, lens, 0)
     return n_2'''

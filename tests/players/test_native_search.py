@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import pytest
 
-pytest.importorskip("numba", reason="the native extra is not installed (pip install -e '.[native]'): no numba")
+pytest.importorskip("numpy", reason="the native extra is not installed (pip install -e '.[native]'): no numpy")
 
 from recycle.native import available, native_playouts
 from recycle.native.playouts import key_agreement
@@ -30,7 +30,7 @@ from ..conftest import CORPUS, GAMES, tiny
 from ..engine.test_native import SHAPES, compiled, load
 from .test_native_playouts import decisions
 
-pytestmark = pytest.mark.skipif(not available(), reason="the native engine needs Numba and NumPy")
+pytestmark = pytest.mark.skipif(not available(), reason="the native engine needs NumPy and a C compiler")
 
 KEYED = """(do ((shuffle (game iloc STOCK))
      (all player 'P (repeat 3 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))

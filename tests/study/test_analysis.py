@@ -145,11 +145,11 @@ def test_workers_do_not_change_the_results():
 
 def test_worker_processes_play_natively_only_what_the_cache_folder_holds(monkeypatch):
     """Machine code made in this process alone (no cache folder, or another one) is not what
-    worker processes load: each would compile the game again (15-50 s), so they play Python."""
+    worker processes load: each would build the game again, so they play Python."""
     import recycle.native.engine as native_engine
 
     if not native_engine.available():
-        pytest.skip("the native engine needs Numba")
+        pytest.skip("the native engine needs NumPy and a C compiler")
     g = recycle.load(SCHWIMMEN)
     monkeypatch.setattr(native_engine, "is_cached", lambda source, on_disk=False: not on_disk)
     from recycle.native import native_ready
