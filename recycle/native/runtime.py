@@ -578,7 +578,6 @@ def best_score(ctr, scratch, v, pts, row, highest):
     return best
 
 
-@njit(cache=True, nogil=True, _nrt=False)
 def family_view(lens, scratch, ctr, table, offset):
     """(indexed OWNER KIND NAME): a view of the location indices of the family's members 0, 1 ...
     (``table``: the first index of each member's block, -1 for a member the compile did not
