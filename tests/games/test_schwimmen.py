@@ -234,7 +234,8 @@ def test_the_parts_benchmark_splits_a_game_and_prices_the_goal(capsys):
     parts = ["seeding its two generators", "a new state", "the shuffle", "scores and statistics"]
     assert set(parts + ["hand-written simulator", "recycle (reference)", "the play"]) <= set(figure), out
     assert figure["the play"] == pytest.approx(figure["recycle (reference)"] - sum(figure[p] for p in parts), abs=0.35)
-    goal = re.search(r"a game in ([\d.]+): after the parts above \(([\d.]+)\), ([\d.]+) for the play", out)
+    # on a busy machine the parts can outweigh the budget: the play's share is then negative
+    goal = re.search(r"a game in ([\d.]+): after the parts above \(([\d.]+)\), (-?[\d.]+) for the play", out)
     budget, fixed, play = map(float, goal.groups())
     assert budget == pytest.approx(2 * figure["hand-written simulator"], abs=0.16)
     assert play == pytest.approx(budget - fixed, abs=0.16)
