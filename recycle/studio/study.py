@@ -144,16 +144,29 @@ def _run(kind: str, game, job, n: int, seed: int, seconds: float, options: dict)
     return {"kind": "balance", "lines": report_lines(r), "balance": r.to_json()}
 
 
+def page_sizes(n: int) -> dict:
+    """The later sections of a page built here (luck traces, skill ladder): ``recycle page
+    --quick``'s, never more games than the ``n`` asked for the Valet figures."""
+    from ..study.page_measures import page_sizes as cli_sizes
+
+    sizes = cli_sizes(quick=True)
+    sizes["luck_games"] = min(n, sizes["luck_games"])
+    sizes["ladder_games"] = min(n, sizes["ladder_games"])
+    return sizes
+
+
 def _page(game, job, n: int, seed: int, seconds: float, options: dict) -> dict:
     from ..study.page import build_page, write_page
+    from ..study.page_measures import extra_games
 
-    job.total = 2 * n
+    sizes = page_sizes(n)
+    job.total = 2 * n + extra_games(game, sizes)
     specs = [s.strip() for s in options["players"].split(",") if s.strip()]
     page = build_page(
         game, n, seed, specs, seconds=seconds, progress=lambda done, total: job.tick(done),
-        lint_seconds=min(5.0, seconds / 4),
+        lint_seconds=min(5.0, seconds / 4), sizes=sizes,
     )  # fmt: skip
-    job.done = page.random_games + page.estimated_games
+    job.done = page.random_games + page.estimated_games + page.measured_games + page.ladder.get("games_played", 0)
     files = {}
     with tempfile.TemporaryDirectory(prefix="recycle-page-") as tmp:
         for path in write_page(page, Path(tmp) / "page"):
@@ -163,9 +176,37 @@ def _page(game, job, n: int, seed: int, seconds: float, options: dict) -> dict:
         raise StudyError(f"the page's files pass {MAX_PAGE_BYTES:,} bytes: too large to show here")
     lines = [
         f"page of {page.game}: {page.random_games} random games, {page.estimated_games} games of "
-        f"{','.join(page.players)}" + (f" (stopped: {page.stopped})" if page.stopped else ""),
-    ]
+        f"{seat_players(page.players)}" + (f" (stopped: {page.stopped})" if page.stopped else ""),
+    ] + measure_lines(page)
     return {"kind": "page", "lines": lines, "files": files, "stopped": page.stopped}
+
+
+def seat_players(players: list[str]) -> str:
+    """The seats' players as the person typed them: one name when every seat has the same."""
+    return players[0] if len(set(players)) == 1 else ",".join(players)
+
+
+def measure_lines(page) -> list[str]:
+    """The later sections of ``page`` in a line each: what was measured, or that it was not."""
+    lad, lk, h = page.ladder, page.luck, page.heuristics
+    lines = [
+        f"skill ladder: {len(lad['rungs'])} rungs ({', '.join(lad['rungs'])}), skill depth {lad['depth']}"
+        if lad
+        else "skill ladder: not measured (no time left, or a game of one player)"
+    ]
+    if not lk:
+        return lines + ["luck and skill: not measured (no time left)"]
+    share = "the belief never moved" if lk["luck_share"] is None else f"luck share {lk['luck_share']:.0%}"
+    su = page.suspense
+    return lines + [
+        f"luck and skill ({page.measured_games} games): {share}",
+        f"suspense {su['suspense_per_game']:.2f} and surprise {su['surprise_per_game']:.2f} per game",
+        "heuristics: "
+        + ", ".join(
+            f"{k.replace('_', ' ')} {h[k]:.2f}"
+            for k in ("meaningful_moves", "killer_move", "clarity", "coolness", "stability")
+        ),
+    ]
 
 
 def page_file(job, name: str) -> tuple[bytes, str]:

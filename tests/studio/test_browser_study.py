@@ -65,8 +65,21 @@ def test_the_study_view_builds_and_opens_a_page(context, studio):
     pg.wait_for_selector("#page-open:not(.hidden)", timeout=WAIT)
     pg.wait_for_function("[...document.querySelectorAll('#page-view img')].every(i => i.complete)", timeout=WAIT)
     widths = loaded_images(pg, "#page-view img")
-    assert len(widths) >= 3 and all(w > 0 for w in widths), widths
-    assert "page of crazy-eights: 3 random games, 3 games of ismcts:5" in pg.inner_text("#page-state")
+    assert all(w > 0 for w in widths), widths
+    # the same page as `recycle page`, in its order: the Valet figures, then the later sections
+    names = pg.eval_on_selector_all("#page-view img", "imgs => imgs.map(i => i.alt)")
+    assert [n for n in names if n != "flow.svg"] == [
+        "branching.png",
+        "spread.png",
+        "lead.png",
+        "ladder.png",
+        "luck.png",
+        "suspense.png",
+    ], names
+    state = pg.inner_text("#page-state").splitlines()
+    assert state[0] == "page of crazy-eights: 3 random games, 3 games of ismcts:5", state
+    assert state[1].startswith("skill ladder: 3 rungs (random, ismcts:10, ismcts:20), skill depth "), state
+    assert [line.split(" ")[0] for line in state[2:]] == ["luck", "suspense", "heuristics:"], state
     shot(pg, "study-page")
 
     with context.expect_page() as opened:

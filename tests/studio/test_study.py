@@ -37,6 +37,15 @@ def test_a_page_is_built_and_served_from_memory(served):
     assert d["status"] == "done", d
     files = d["result"]["files"]  # the names only: the files are served one by one
     assert {"index.html", "page.json", "branching.png"} <= set(files) and isinstance(files, list)
+    # the same page as `recycle page`: its later sections too, with small budgets
+    assert {"ladder.png", "luck.png", "suspense.png", "heuristics.json"} <= set(files), files
+    lines = d["result"]["lines"]
+    assert lines[0] == "page of crazy-eights: 2 random games, 2 games of ismcts:5", lines
+    assert lines[1].startswith("skill ladder: 3 rungs (random, ismcts:10, ismcts:20), skill depth "), lines
+    assert lines[2].startswith("luck and skill (2 games): "), lines
+    assert lines[4].startswith("heuristics: meaningful moves "), lines
+    # random games, look-ahead games, traced games, ladder games (3 pairs of rungs x 3 seat rotations)
+    assert d["done"] == d["total"] == 2 + 2 + 2 + 3 * 3, d
     html = client.get(f"/api/jobs/{d['id']}/page/index.html", headers=H)
     assert html.status_code == 200 and html.headers["content-type"].startswith("text/html")
     assert html.headers.get_list("content-security-policy") == [PAGE_CSP]  # its own, alone

@@ -42,12 +42,14 @@
     const d = await study("page", { n: +$("page-n").value, players: $("page-players").value.trim() || null,
       seconds: +$("page-seconds").value }, "page-state");
     if (!d) return;
-    $("page-state").textContent = d.result.lines.join(" ");
+    $("page-state").textContent = d.result.lines.join("\n");
     const link = $("page-open");
     link.href = pageUrl(d.id, "index.html");
     link.classList.remove("hidden");
-    // in the page's order: the information flow, branching, decision spread, lead history
-    const order = (n) => ["flow", "branching", "spread", "lead"].indexOf(n.split(".")[0]) + 1 || 99;
+    // in the page's order: the information flow, branching, decision spread, lead history, then
+    // the skill ladder, luck and skill, suspense and surprise (the heuristics are a table: in the page)
+    const order = (n) => ["flow", "branching", "spread", "lead", "ladder", "luck", "suspense"]
+      .indexOf(n.split(".")[0]) + 1 || 99;
     const figures = d.result.files.filter((n) => /\.(png|svg)$/.test(n)).sort((a, b) => order(a) - order(b));
     for (const name of figures) {
       const img = document.createElement("img");
