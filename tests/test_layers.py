@@ -26,7 +26,13 @@ SAME_LEVEL = {"studio": "cli"}
 # where hand-wrapped code put several); 480 logical lines are what about 600 lines held before
 MAX_LOGICAL_LINES = 480
 # lang's rooms, in phase order, each with the rooms its modules may import besides its own
-LANG_ROOMS = {"syntax": (), "forms": ("syntax",), "python": ("syntax", "forms"), "reading": ("syntax", "forms")}
+LANG_ROOMS = {
+    "syntax": (),
+    "forms": ("syntax",),
+    "nodes": ("syntax", "forms"),
+    "python": ("syntax", "forms"),
+    "reading": ("syntax", "forms", "nodes"),
+}
 
 
 def modules() -> dict[str, Path]:
