@@ -28,10 +28,10 @@ MAX_LOGICAL_LINES = 480
 # lang's rooms, in phase order, each with the rooms its modules may import besides its own
 LANG_ROOMS = {
     "syntax": (),
-    "forms": ("syntax",),
-    "nodes": ("syntax", "forms"),
-    "python": ("syntax", "forms"),
-    "reading": ("syntax", "forms", "nodes"),
+    "nodes": ("syntax",),
+    "forms": ("syntax", "nodes"),
+    "python": ("syntax", "nodes", "forms"),
+    "reading": ("syntax", "nodes", "forms"),
 }
 
 

@@ -25,12 +25,7 @@ from .shapes import (
 )
 from ..syntax.reader import INT, VAR, SList
 from .values import MEMORY, Card, PLoc
-
-
-def short(node, width: int = 60) -> str:
-    """A form as written, cut to ``width`` characters (for messages)."""
-    text = str(node)
-    return text if len(text) <= width else text[: width - 3] + "..."
+from ..nodes.sexpr import short
 
 
 class CardActions:

@@ -9,8 +9,7 @@ from __future__ import annotations
 from ...errors import RecycleCompileError, RecycleCompileErrors
 from .items import Item
 from .shapes import Scope
-
-MAX_ERRORS = 20  # the compile errors of one file reported together, at most
+from ..nodes.sexpr import MAX_ERRORS  # the compile errors of one file reported together, at most
 
 
 class ErrorKeeping:

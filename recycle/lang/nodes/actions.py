@@ -5,12 +5,10 @@ turn order, repeats and what the setup creates. Each reading mirrors the compile
 
 from __future__ import annotations
 
-from ..forms.actions import short
-from ..forms.registry import Kind
-from ..forms.shapes import MAX_COLLECTION, deck_combinations, fail, head_of, is_atom
-from ..forms.shapes import is_location_form, is_storage_form, kw
+from .sexpr import MAX_COLLECTION, deck_combinations, fail, head_of, is_atom
+from .sexpr import is_location_form, is_storage_form, kw, short
 from ..syntax.reader import COLON, INT, VAR, Atom, SList
-from .base import Num, Turn, form_node
+from .base import Kind, Num, Turn, form_node
 
 Place = form_node("Place", "where location", Kind.ACTION, None, "(top|bottom|INDEX LOCATION) as a destination.")
 Move = form_node("Move", "card to", Kind.ACTION, "move", "(move CARD (top|bottom|INDEX LOCATION)).")

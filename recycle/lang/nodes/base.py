@@ -49,12 +49,51 @@ def _caller_module() -> str:
     return sys._getframe(2).f_globals.get("__name__", __name__)
 
 
+# the sealed form registry (``lang/forms/registry.py``, ``seal``): which forms there are, read
+# by the elaborator at run time, so that this room needs nothing of the rooms after it
+_REGISTRY: list = []
+
+
+def use_registry(registry) -> None:
+    """Make ``registry`` the one the elaborator reads forms by (called by ``seal``)."""
+    _REGISTRY[:] = [registry]
+
+
+def sealed_registry():
+    """The sealed form registry (``recycle.lang.forms.flow`` imported)."""
+    if not _REGISTRY:
+        from ...errors import RecycleBug
+
+        raise RecycleBug("the elaborator is used before the form registry is sealed (import recycle.lang.forms.flow)")
+    return _REGISTRY[0]
+
+
 @dataclass(frozen=True, slots=True)
 class FormNode(Node):
     """A node standing for a registered form: ``KIND`` and ``HEAD`` are its registry key."""
 
     KIND: ClassVar[str] = ""
     HEAD: ClassVar[str | None] = None
+
+
+class Kind:
+    """What a form produces; a compiler entry point per kind reads the forms of that kind."""
+
+    ACTION = "action"  # a primitive action (an Item)
+    FLOW = "flow"  # a block, loop, choice or stage (an Item)
+    BOOL = "boolean"
+    INT = "integer"
+    STR = "string"
+    CARD = "card"
+    LOC = "location"  # a location or a view: a list of cards
+    GROUPS = "groups"  # a list of groups of cards
+    COLL = "collection"  # anything any/all/filter/size can range over
+    PLAYER = "player"
+    TEAM = "team"
+
+    ITEMS = (ACTION, FLOW)
+    EXPRESSIONS = (BOOL, INT, STR, CARD, LOC, GROUPS, COLL, PLAYER, TEAM)
+    ALL = ITEMS + EXPRESSIONS
 
 
 # -- leaves ------------------------------------------------------------------------------------

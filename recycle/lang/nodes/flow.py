@@ -15,14 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...errors import RecycleCompileError, RecycleCompileErrors
-from ..forms.flow import REGISTRY
-from ..forms.recovery import MAX_ERRORS
-from ..forms.registry import Kind
-from ..forms.shapes import Const as Folded, Scope, element_hint, fail, head_of, is_atom, is_location_form
-from ..forms.shapes import is_storage_form, kw, literal_names, value_hint
+from .sexpr import MAX_ERRORS, Const as Folded, Scope, fail, head_of, is_atom, is_location_form
+from .sexpr import element_hint, is_storage_form, kw, literal_names, value_hint
 from ..syntax.reader import INT, SYMBOL, VAR, Atom, SList, SourceFile
 from .actions import ActionReading
-from .base import Broken, Node, form_node
+from .base import Broken, Kind, Node, form_node, sealed_registry
 from .groups import GroupReading
 from .numbers import NumberReading
 from .places import PlaceReading
@@ -61,11 +58,8 @@ class GameNode(Node):
 class Elaborator(ScalarReading, NumberReading, PlaceReading, GroupReading, ActionReading):
     """Reads a game's forms into nodes (see the module docstring)."""
 
-    element_hint = staticmethod(element_hint)
-    value_hint = staticmethod(value_hint)
-
-    def __init__(self):
-        self.forms = REGISTRY
+    def __init__(self, forms=None):
+        self.forms = forms if forms is not None else sealed_registry()
         self.option_depth = 0
         self.errors: list = []
 
@@ -79,6 +73,12 @@ class Elaborator(ScalarReading, NumberReading, PlaceReading, GroupReading, Actio
         except RecycleCompileError as exc:
             self.keep_error(exc)
             return Broken(span=getattr(x, "span", None))
+
+    def element_hint(self, coll) -> str | None:
+        return element_hint(coll, self.forms.only)
+
+    def value_hint(self, x, scope) -> str | None:
+        return value_hint(x, self.forms.only)
 
     def keep_error(self, exc) -> None:
         self.errors.append(exc)
@@ -166,7 +166,7 @@ class Elaborator(ScalarReading, NumberReading, PlaceReading, GroupReading, Actio
     e_c_conditional = None  # read by item_of (a conditional has no head)
 
     # -- the game --------------------------------------------------------------------------
-    def game(self, game) -> GameNode:
+    def read_game(self, game) -> GameNode:
         """The whole game (``PreparedGame._compile``'s reading of its sections)."""
         if not isinstance(game, SList) or head_of(game) != "game":
             fail("a RECYCLE file holds one (game ...) form", game)
@@ -243,13 +243,13 @@ class Elaborator(ScalarReading, NumberReading, PlaceReading, GroupReading, Actio
         return self.int_(first.items[2], scope)
 
 
-def elaborate(source) -> GameNode:
+def elaborate(source, forms=None) -> GameNode:
     """A game read once: ``source`` is a parsed file (``SourceFile``) or its ``(game ...)``
     form. Raises the compiler's positioned errors (all of a file's independent ones together,
     as ``RecycleCompileErrors``)."""
     game = source.forms[0] if isinstance(source, SourceFile) else source
     try:
-        return Elaborator().game(game)
+        return Elaborator(forms).read_game(game)
     except (RecycleCompileError, RecycleCompileErrors) as exc:
         if isinstance(source, SourceFile):
             exc.source = source.text

@@ -5,10 +5,9 @@ the compiler's (``lang/forms/expr_groups.py``) and raises its messages."""
 
 from __future__ import annotations
 
-from ..forms.registry import Kind
-from ..forms.shapes import Scope, fail, head_of, is_atom, is_location_form, kw
+from .sexpr import Scope, fail, head_of, is_atom, is_location_form, kw
 from ..syntax.reader import DOTDOT, VAR, Atom, SList
-from .base import Everyone, form_node
+from .base import Everyone, Kind, form_node
 
 Pick = form_node("Pick", "index groups", Kind.LOC, None, "(INDEX GROUPS): index top, bottom or an integer.")
 Partition = form_node("Partition", "key parts", Kind.GROUPS, "partition", "(partition KEY LOCATION ...).")

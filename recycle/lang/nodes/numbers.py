@@ -5,10 +5,9 @@ quantifiers any/all. Each reading mirrors the compiler's (``lang/forms/expr_int.
 
 from __future__ import annotations
 
-from ..forms.registry import Kind
-from ..forms.shapes import Scope, describe_value, fail, head_of, is_atom, is_storage_form, kw
+from .sexpr import Scope, fail, head_of, is_atom, is_storage_form, kw
 from ..syntax.reader import DOTDOT, INT, VAR, Atom, SList
-from .base import Const, Num, form_node
+from .base import Const, Kind, Num, form_node
 
 Add = form_node("Add", "operands", Kind.INT, "+", "(+ A B ...): the sum.")
 Sub = form_node("Sub", "a b", Kind.INT, "-", "(- A B): the difference.")
@@ -51,7 +50,7 @@ class NumberReading:
             if x.kind == VAR:
                 v = self.var(x, scope)
                 if isinstance(v, Const) and not isinstance(v.value, int):
-                    fail(f"'{x.value} is {describe_value(scope.lookup(x.value).value)}, not an integer", x)
+                    fail(f"'{x.value} is {_described(scope.lookup(x.value).value)}, not an integer", x)
                 return v
             fail(f"expected an integer, got {x}", x)
         if not isinstance(x, SList) or not x.items:
@@ -219,3 +218,12 @@ class NumberReading:
 
     def e_bool_all(self, x, scope):
         return ForAll(*self.binder(x, scope, self.bool_), span=x.span)
+
+
+def _described(value) -> str:
+    """A declared constant's value as the compiler's messages name it (``describe_value``)."""
+    if isinstance(value, str):
+        return f"the string {value!r}"
+    if isinstance(value, list):
+        return "a collection"
+    return f"the integer {value}"

@@ -5,10 +5,9 @@ cards of a place, once. Each reading mirrors the compiler's (``lang/forms/expr_c
 
 from __future__ import annotations
 
-from ..forms.registry import Kind
-from ..forms.shapes import Scope, fail, head_of, is_atom, is_location_form, kw
+from .sexpr import Scope, fail, head_of, is_atom, is_location_form, kw
 from ..syntax.reader import INT, VAR, SList
-from .base import Loc, form_node
+from .base import Kind, Loc, form_node
 
 Top = form_node("Top", "location", Kind.CARD, "top", "(top LOCATION): the top card.")
 Bottom = form_node("Bottom", "location", Kind.CARD, "bottom", "(bottom LOCATION): the bottom card.")

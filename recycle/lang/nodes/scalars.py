@@ -5,11 +5,10 @@ into nodes; the elaborator's helpers every family uses (``ScalarReading``, a mix
 
 from __future__ import annotations
 
-from ..forms.registry import Kind
-from ..forms.shapes import Const as Folded, Scope, fail, head_of, is_atom, is_location_form, is_storage_form, kw
-from ..forms.shapes import literal_names
+from .sexpr import Const as Folded, Scope, fail, head_of, is_atom, is_location_form, is_storage_form, kw
+from .sexpr import literal_names
 from ..syntax.reader import INT, SYMBOL, VAR, Atom, SList
-from .base import Binding, Const, Everyone, GameOwner, Names, Nth, Num, Storage, Turn, Var, Word, form_node
+from .base import Binding, Const, Everyone, Kind, GameOwner, Names, Nth, Num, Storage, Turn, Var, Word, form_node
 
 Owner = form_node("Owner", "card", Kind.PLAYER, "owner", "(owner CARD): the player holding the card.")
 TeamOf = form_node("TeamOf", "player", Kind.TEAM, "team", "(team PLAYER): the player's team.")
