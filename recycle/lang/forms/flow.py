@@ -9,6 +9,7 @@ their forms (``registry``), checked when this module is imported.
 from __future__ import annotations
 
 
+from .reads import plain
 from ...errors import StepLimitExceeded
 from .shapes import (
     SMALL,
@@ -35,6 +36,7 @@ from .expr_locs import FamilyForms, LocationForms
 from .expr_scalar import ScalarForms
 from .costs import Costs
 from .recovery import ErrorKeeping
+from .reads import NodeReading
 from .registry import Kind, form, mention, seal
 from .items import (
     MAX_OPTIONS,
@@ -62,6 +64,7 @@ class FlowCompiler(
     StateActions,
     Costs,
     ErrorKeeping,
+    NodeReading,
 ):
     """Turns a game's forms into Items. Of the game, it and its closures read only the card table
     ``cards`` (``card_table``: the contract), ``source`` and ``rule_counts`` (``items.counted``)."""
@@ -88,6 +91,7 @@ class FlowCompiler(
     # -- items -----------------------------------------------------------------------------
     def c_item_of(self, x, scope: Scope, allow_choice: bool) -> Item:
         """An action, block, conditional, stage or choice (``c_item``: with error recovery)."""
+        x = plain(x)
         if not isinstance(x, SList) or not x.items:
             fail(f"expected an action, got {self.form_name(x) if isinstance(x, SList) else x}", x)
         first = x.items[0]

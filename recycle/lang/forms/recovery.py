@@ -6,6 +6,7 @@ or ``RecycleCompileErrors``). A mixin of ``FlowCompiler``.
 
 from __future__ import annotations
 
+from .reads import plain
 from ...errors import RecycleCompileError, RecycleCompileErrors
 from .items import Item
 from .shapes import Scope
@@ -19,6 +20,7 @@ class ErrorKeeping:
         """An action, block, conditional, stage or choice. A compile error in it is kept
         (``errors``) and the item stands as doing nothing, so that the search goes on to the
         file's other, independent errors (``raise_errors`` reports them together)."""
+        x = plain(x)
         try:
             return self.c_item_of(x, scope, allow_choice)
         except RecycleCompileErrors:

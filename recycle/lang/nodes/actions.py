@@ -55,8 +55,8 @@ class ActionReading:
             fail(f"cards can only be moved into a physical location (OWNER KIND NAME), not {self.form_name(loc)}", loc)
         if is_location_form(loc) and loc.items[1].value == "mem":
             fail("cards cannot be moved into a mem location (use remember)", loc)
-        dest = Place(self.place(to, scope), self.loc(loc, scope, "a location to move into"), span=to.span)
-        return Move(self.source(x.items[1], scope), dest, span=x.span)
+        dest = Place(self.place(to, scope), self.loc(loc, scope, "a location to move into"), span=to.span, source=to)
+        return Move(self.source(x.items[1], scope), dest, span=x.span, source=x)
 
     def source(self, x, scope):
         """The card a move takes: a card, or (actual CARD)."""
@@ -98,7 +98,7 @@ class ActionReading:
         if is_location_form(loc) and loc.items[1].value != "mem":
             fail(f"remember into {short(loc)}, which is not a mem location", loc, "remember")
         dest = self.loc(loc, scope)
-        return Remember(card, Place(self.place(to, scope), dest, span=to.span), span=x.span)
+        return Remember(card, Place(self.place(to, scope), dest, span=to.span, source=to), span=x.span, source=x)
 
     def e_a_forget(self, x, scope):
         self.arity(x, 2)
@@ -111,7 +111,7 @@ class ActionReading:
             fail("forget needs a card of a mem location, e.g. (top (game mem SEEN))", node, "forget")
         if is_location_form(loc) and loc.items[1].value != "mem":
             fail(f"forget from {short(loc)}, which is not a mem location", loc, "forget")
-        return Forget(self.card(x.items[1], scope, optional=True), span=x.span)
+        return Forget(self.card(x.items[1], scope, optional=True), span=x.span, source=x)
 
     def e_a_swap(self, x, scope):
         self.arity(x, 3)
@@ -121,8 +121,8 @@ class ActionReading:
             for n in (a, b):
                 if is_location_form(n) and n.items[1].value == "mem":
                     fail("cannot swap a mem location (it holds references, not cards)", n, "swap")
-            return SwapPlaces(la, lb, span=x.span)
-        pair = SwapCards(self.value(a, scope), self.value(b, scope), span=x.span)
+            return SwapPlaces(la, lb, span=x.span, source=x)
+        pair = SwapCards(self.value(a, scope), self.value(b, scope), span=x.span, source=x)
         for n in (a, b):
             self.mem_check(n, "swap")
         return pair
@@ -137,11 +137,11 @@ class ActionReading:
                         "shuffle",
                     )
             a = self.loc(x.items[2], scope, "a physical location")
-            return Faro(a, self.loc(x.items[3], scope, "a physical location"), span=x.span)
+            return Faro(a, self.loc(x.items[3], scope, "a physical location"), span=x.span, source=x)
         self.arity(x, 2)
         if not is_location_form(x.items[1]) and not is_atom(x.items[1], VAR):
             fail("shuffle needs a physical location (OWNER KIND NAME)", x.items[1], "shuffle")
-        return Shuffle(self.loc(x.items[1], scope), span=x.span)
+        return Shuffle(self.loc(x.items[1], scope), span=x.span, source=x)
 
     # -- storages --------------------------------------------------------------------------
     def e_a_set(self, x, scope):
@@ -152,9 +152,9 @@ class ActionReading:
             fail(f"set needs a storage (OWNER sto|str|points NAME), got {self.form_name(target)}", target, "set")
         storage = self.storage(sort, target, scope)
         if sort == "points":
-            return SetPoints(storage, self.awards(x.items[2], scope), span=x.span)
+            return SetPoints(storage, self.awards(x.items[2], scope), span=x.span, source=x)
         value = self.int_(x.items[2], scope) if sort == "sto" else self.str_(x.items[2], scope)
-        return Set(storage, value, span=x.span)
+        return Set(storage, value, span=x.span, source=x)
 
     def awards(self, awards, scope):
         if not isinstance(awards, SList) or not awards.items:
@@ -168,15 +168,15 @@ class ActionReading:
                 if not isinstance(c, SList) or len(c.items) != 3 or not is_atom(c.items[1], COLON):
                     fail("expected a condition (KEY : VALUE)", c, "set")
                 conds.append((self.name(c.items[0], scope), self.name(c.items[2], scope)))
-            out.append(Award(tuple(conds), self.int_(award.items[-1], scope), span=award.span))
+            out.append(Award(tuple(conds), self.int_(award.items[-1], scope), span=award.span, source=award))
         return tuple(out)
 
     def step(self, x, scope, cls):
         if len(x.items) not in (2, 3) or is_storage_form(x.items[1]) != "sto":
             fail(f"expected ({x.items[0]} (OWNER sto NAME) AMOUNT?)", x, str(x.items[0]))
         storage = self.storage("sto", x.items[1], scope)
-        amount = self.int_(x.items[2], scope) if len(x.items) == 3 else Num(1, span=x.span)
-        return cls(storage, amount, span=x.span)
+        amount = self.int_(x.items[2], scope) if len(x.items) == 3 else Num(1, span=x.span, source=x)
+        return cls(storage, amount, span=x.span, source=x)
 
     def e_a_inc(self, x, scope):
         return self.step(x, scope, Inc)
@@ -191,15 +191,15 @@ class ActionReading:
         if not kw(which, "next", "current"):
             fail("expected (cycle next|current WHO)", x, "cycle")
         if kw(target, "current", "next", "previous"):
-            who = Turn(target.value, "player", span=target.span)
+            who = Turn(target.value, "player", span=target.span, source=target)
         else:
             who = self.player(target, scope)
-        return Cycle(which.value, who, span=x.span)
+        return Cycle(which.value, who, span=x.span, source=x)
 
     def e_a_turn(self, x, scope):
         if len(x.items) != 2 or not kw(x.items[1], "pass"):
             fail("expected (turn pass)", x, "turn")
-        return Pass(span=x.span)
+        return Pass(span=x.span, source=x)
 
     def e_a_repeat(self, x, scope):
         self.arity(x, 3)
@@ -213,9 +213,9 @@ class ActionReading:
                 src = src.items[1]
             if not isinstance(src, SList) or len(src.items) != 2:
                 fail("(repeat all (move (top|bottom LOCATION) ...)) needs a location to empty", src, "repeat")
-            return RepeatAll(body, self.cards(src.items[1], scope), span=x.span)
+            return RepeatAll(body, self.cards(src.items[1], scope), span=x.span, source=x)
         times = self.int_(x.items[1], scope)
-        return Repeat(times, self.item(x.items[2], scope, allow_choice=False), span=x.span)
+        return Repeat(times, self.item(x.items[2], scope, allow_choice=False), span=x.span, source=x)
 
     # -- setup -----------------------------------------------------------------------------
     def e_a_create(self, x, scope):
@@ -227,7 +227,7 @@ class ActionReading:
                 if not isinstance(t, SList):
                     fail("expected a team (P, P, ...)", t, "create")
                 teams.append(tuple(i.value for i in t.items if is_atom(i, INT)))
-            return Teams(tuple(teams), span=x.span)
+            return Teams(tuple(teams), span=x.span, source=x)
         fail("expected (create deck ...) or (create teams ...) here", x, "create")
 
     def deck(self, x, scope):
@@ -244,4 +244,4 @@ class ActionReading:
         combos = deck_combinations(items[1])
         if len(combos) > MAX_COLLECTION:
             fail(f"this deck would have {len(combos)} cards (limit {MAX_COLLECTION})", items[1], "deck")
-        return Deck(name, where, tuple(tuple(c.items()) for c in combos), span=x.span)
+        return Deck(name, where, tuple(tuple(c.items()) for c in combos), span=x.span, source=x)

@@ -27,6 +27,14 @@ class Node:
     """A piece of a game read once; ``span`` is where it is written (not part of equality)."""
 
     span: Span | None = field(default=None, kw_only=True, compare=False, repr=False)
+    # the s-expression it was read from: only for the compiler's parts not yet reading nodes
+    # (issue 41: the native writer, the costs and purity facts); never part of equality
+    source: Any = field(default=None, kw_only=True, compare=False, repr=False)
+
+
+def written(node) -> str:
+    """A node's form as written in the game, for messages."""
+    return str(node.source) if node.source is not None else repr(node)
 
 
 def form_node(name: str, fields: str, kind: str, head: str | None, doc: str) -> type:
@@ -198,6 +206,14 @@ class Storage(Node):
     holder: Node
     sort: str
     name: Node
+
+
+@dataclass(frozen=True, slots=True)
+class Unread(Node):
+    """A form registered without a reading in the elaborator: the compiler's ``method``
+    reads its ``source`` itself (a form added before its node)."""
+
+    method: str
 
 
 @dataclass(frozen=True, slots=True)

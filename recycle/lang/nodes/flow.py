@@ -62,6 +62,9 @@ class Elaborator(ScalarReading, NumberReading, PlaceReading, GroupReading, Actio
         self.forms = forms if forms is not None else sealed_registry()
         self.option_depth = 0
         self.errors: list = []
+        self.max_errors = MAX_ERRORS
+        # (id of an s-expression, the compiler's method) -> the node it was read as
+        self.made: dict = {}
 
     # -- items -----------------------------------------------------------------------------
     def item(self, x, scope: Scope, allow_choice: bool = True):
@@ -82,7 +85,7 @@ class Elaborator(ScalarReading, NumberReading, PlaceReading, GroupReading, Actio
 
     def keep_error(self, exc) -> None:
         self.errors.append(exc)
-        if len(self.errors) >= MAX_ERRORS:
+        if len(self.errors) >= self.max_errors:
             raise RecycleCompileErrors(self.errors, more=True)
 
     def raise_errors(self) -> None:
@@ -101,7 +104,7 @@ class Elaborator(ScalarReading, NumberReading, PlaceReading, GroupReading, Actio
             and not is_location_form(first)
             and not is_storage_form(first)
         ):
-            return When(self.bool_(first, scope), self.item(x.items[1], scope), span=x.span)
+            return self.read_as("c_conditional", x, scope)
         h = head_of(x)
         f = self.forms.lookup(Kind.ACTION, h) or self.forms.lookup(Kind.FLOW, h)
         if f is None:
@@ -109,21 +112,21 @@ class Elaborator(ScalarReading, NumberReading, PlaceReading, GroupReading, Actio
         if h in ("choice", "stage") and (not allow_choice or self.option_depth):
             where = "inside the options of a choice" if self.option_depth else "here"
             fail(f"a ({h} ...) cannot stand {where} (only in a stage, at the top level or in a let)", x, h)
-        return getattr(self, "e_" + f.method)(x, scope)
+        return self.read_as(f.method, x, scope)
 
     def e_a_do(self, x, scope):
         if len(x.items) != 2 or not isinstance(x.items[1], SList):
             fail("expected (do (ITEM ...))", x, "do")
         inner = x.items[1]
         if inner.items and isinstance(inner.items[0], Atom):
-            return Do((self.item(inner, scope),), span=x.span)
-        return Do(tuple(self.item(i, scope) for i in inner.items), span=x.span)
+            return Do((self.item(inner, scope),), span=x.span, source=x)
+        return Do(tuple(self.item(i, scope) for i in inner.items), span=x.span, source=x)
 
     def each(self, x, scope, cls):
         h = head_of(x)
         if len(x.items) != 4 or not is_atom(x.items[2], VAR):
             fail(f"expected ({h} COLLECTION 'VARIABLE ITEM)", x, h)
-        return cls(*self.binder(x, scope, self.item), span=x.span)
+        return cls(*self.binder(x, scope, self.item), span=x.span, source=x)
 
     def e_a_any(self, x, scope):
         return self.each(x, scope, Offer)
@@ -134,7 +137,7 @@ class Elaborator(ScalarReading, NumberReading, PlaceReading, GroupReading, Actio
     def e_a_let(self, x, scope):
         if len(x.items) != 4 or not is_atom(x.items[2], VAR):
             fail("expected (let VALUE 'VARIABLE ITEM)", x, "let")
-        return Let(*self.let_value(x, scope, self.item), span=x.span)
+        return Let(*self.let_value(x, scope, self.item), span=x.span, source=x)
 
     def e_a_choice(self, x, scope):
         if len(x.items) != 2 or not isinstance(x.items[1], SList) or not x.items[1].items:
@@ -148,7 +151,7 @@ class Elaborator(ScalarReading, NumberReading, PlaceReading, GroupReading, Actio
                 options = tuple(self.item(i, scope, allow_choice=False) for i in inner.items)
         finally:
             self.option_depth -= 1
-        return Choice(options, span=x.span)
+        return Choice(options, span=x.span, source=x)
 
     def e_a_stage(self, x, scope):
         items = x.items
@@ -161,9 +164,10 @@ class Elaborator(ScalarReading, NumberReading, PlaceReading, GroupReading, Actio
             fail("expected (stage player|team (end CONDITION) ITEM ...)", x, "stage")
         end = self.bool_(items[2].items[1], scope)
         body = tuple(self.item(i, scope) for i in items[3:])
-        return Stage(items[1].value == "team", end, body, span=x.span)
+        return Stage(items[1].value == "team", end, body, span=x.span, source=x)
 
-    e_c_conditional = None  # read by item_of (a conditional has no head)
+    def e_c_conditional(self, x, scope):
+        return When(self.bool_(x.items[0], scope), self.item(x.items[1], scope), span=x.span, source=x)
 
     # -- the game --------------------------------------------------------------------------
     def read_game(self, game) -> GameNode:
@@ -200,10 +204,10 @@ class Elaborator(ScalarReading, NumberReading, PlaceReading, GroupReading, Actio
         for d in declares:
             name = d.items[2].value
             if name in consts:
-                read.append(Declare(name, self.var(d.items[2], scope), span=d.span))
+                read.append(Declare(name, self.var(d.items[2], scope), span=d.span, source=d))
                 continue
             try:
-                read.append(Declare(name, self.value(d.items[1], scope), span=d.span))
+                read.append(Declare(name, self.value(d.items[1], scope), span=d.span, source=d))
             except RecycleCompileErrors:
                 raise
             except RecycleCompileError as exc:
@@ -228,7 +232,7 @@ class Elaborator(ScalarReading, NumberReading, PlaceReading, GroupReading, Actio
             self.keep_error(exc)
         self.raise_errors()
         is_max = scoring.items[1].value == "max"
-        return GameNode(tuple(read), players, setup_items, flow, is_max, score, span=game.span)
+        return GameNode(tuple(read), players, setup_items, flow, is_max, score, span=game.span, source=game)
 
     def player_count(self, setup: SList, scope: Scope):
         """The N of the setup's first form, ``(create players N)``: a number or a constant."""

@@ -32,7 +32,7 @@ class GroupReading:
         groups = self.groups(x.items[1], scope)
         first = x.items[0]
         index = first.value if kw(first, "top", "bottom") else self.int_(first, scope)
-        return Pick(index, groups, span=x.span)
+        return Pick(index, groups, span=x.span, source=x)
 
     def groups(self, x, scope: Scope):
         if is_atom(x, VAR):
@@ -49,18 +49,18 @@ class GroupReading:
         if len(items) < 3:
             fail("expected (partition KEY LOCATION...)", x, "partition")
         key = self.name(items[1], scope)
-        return Partition(key, self.loc_list(items[2:], scope, x), span=x.span)
+        return Partition(key, self.loc_list(items[2:], scope, x), span=x.span, source=x)
 
     def e_groups_tuples(self, x, scope):
         items = x.items
         if len(items) != 5 or not kw(items[3], "using"):
             fail("expected (tuples N LOCATION using POINTS)", x, "tuples")
         n = self.int_(items[1], scope)
-        return Tuples(n, self.cards(items[2], scope), self.points(items[4], scope), span=x.span)
+        return Tuples(n, self.cards(items[2], scope), self.points(items[4], scope), span=x.span, source=x)
 
     def e_groups_subsets(self, x, scope):
         self.arity(x, 2)
-        return Subsets(self.cards(x.items[1], scope), span=x.span)
+        return Subsets(self.cards(x.items[1], scope), span=x.span, source=x)
 
     def e_groups_runs(self, x, scope):
         items = x.items
@@ -68,16 +68,16 @@ class GroupReading:
             fail("expected (runs largest|all N LOCATION using POINTS)", x, "runs")
         n = self.int_(items[2], scope)
         cards = self.cards(items[3], scope)
-        return Runs(items[1].value == "largest", n, cards, self.points(items[5], scope), span=x.span)
+        return Runs(items[1].value == "largest", n, cards, self.points(items[5], scope), span=x.span, source=x)
 
     def e_groups_let(self, x, scope):
-        return LetGroups(*self.let_value(x, scope, self.groups), span=x.span)
+        return LetGroups(*self.let_value(x, scope, self.groups), span=x.span, source=x)
 
     # -- collections -----------------------------------------------------------------------
     def coll(self, x, scope: Scope):
         if isinstance(x, Atom):
             if kw(x, "player", "team"):
-                return Everyone(x.value, span=x.span)
+                return Everyone(x.value, span=x.span, source=x)
             if x.kind == VAR:
                 return self.var(x, scope)
             fail(f"expected a collection, got {x}", x)
@@ -93,7 +93,7 @@ class GroupReading:
     def coll_shape(self, x: SList, scope: Scope):
         items = x.items
         if (len(items) == 2 and kw(items[1], "team")) or head_of(x) in self.forms.only[Kind.TEAM]:
-            return Members(self.team(x, scope), span=x.span)
+            return Members(self.team(x, scope), span=x.span, source=x)
         names = self.names(x)
         if names is not None:
             return names
@@ -103,13 +103,13 @@ class GroupReading:
         items = x.items
         if len(items) != 4 or not is_atom(items[2], DOTDOT):
             fail("expected (range A..B)", x, "range")
-        return Range(self.int_(items[1], scope), self.int_(items[3], scope), span=x.span)
+        return Range(self.int_(items[1], scope), self.int_(items[3], scope), span=x.span, source=x)
 
     def e_coll_other(self, x, scope):
         items = x.items
         if len(items) != 2 or not kw(items[1], "player", "team"):
             fail("expected (other player) or (other team)", x, "other")
-        return Others(items[1].value, span=x.span)
+        return Others(items[1].value, span=x.span, source=x)
 
     def e_coll_all(self, x, scope):
         if len(x.items) == 4 and head_of(x.items[3]) not in self.forms.only[Kind.BOOL]:
@@ -117,7 +117,7 @@ class GroupReading:
         return self.coll_shape(x, scope)
 
     def e_coll_all_locations(self, x, scope):
-        return Each(*self.binder(x, scope, self.cards), span=x.span)
+        return Each(*self.binder(x, scope, self.cards), span=x.span, source=x)
 
     def e_coll_let(self, x, scope):
-        return LetColl(*self.let_value(x, scope, self.coll), span=x.span)
+        return LetColl(*self.let_value(x, scope, self.coll), span=x.span, source=x)

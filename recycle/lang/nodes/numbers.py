@@ -46,7 +46,7 @@ class NumberReading:
     def int_(self, x, scope: Scope):
         if isinstance(x, Atom):
             if x.kind == INT:
-                return Num(x.value, span=x.span)
+                return Num(x.value, span=x.span, source=x)
             if x.kind == VAR:
                 v = self.var(x, scope)
                 if isinstance(v, Const) and not isinstance(v.value, int):
@@ -79,38 +79,38 @@ class NumberReading:
 
     def e_int_add(self, x, scope):
         parts = [self.int_(i, scope) for i in x.items[1:]] if len(x.items) > 3 else self.operands(x, scope)
-        return Add(tuple(parts), span=x.span)
+        return Add(tuple(parts), span=x.span, source=x)
 
     def e_int_mul(self, x, scope):
         parts = [self.int_(i, scope) for i in x.items[1:]] if len(x.items) > 3 else self.operands(x, scope)
-        return Mul(tuple(parts), span=x.span)
+        return Mul(tuple(parts), span=x.span, source=x)
 
     def e_int_sub(self, x, scope):
-        return Sub(*self.operands(x, scope), span=x.span)
+        return Sub(*self.operands(x, scope), span=x.span, source=x)
 
     def e_int_div(self, x, scope):
-        return Div(*self.operands(x, scope), span=x.span)
+        return Div(*self.operands(x, scope), span=x.span, source=x)
 
     def e_int_mod(self, x, scope):
-        return Mod(*self.operands(x, scope), span=x.span)
+        return Mod(*self.operands(x, scope), span=x.span, source=x)
 
     def e_int_pow(self, x, scope):
-        return Pow(*self.operands(x, scope), span=x.span)
+        return Pow(*self.operands(x, scope), span=x.span, source=x)
 
     def e_int_tri(self, x, scope):
         self.arity(x, 2)
-        return Tri(self.int_(x.items[1], scope), span=x.span)
+        return Tri(self.int_(x.items[1], scope), span=x.span, source=x)
 
     def e_int_fib(self, x, scope):
         self.arity(x, 2)
-        return Fib(self.int_(x.items[1], scope), span=x.span)
+        return Fib(self.int_(x.items[1], scope), span=x.span, source=x)
 
     def e_int_random(self, x, scope):
         items = x.items
         if len(items) == 2:
-            return Random(None, self.int_(items[1], scope), span=x.span)
+            return Random(None, self.int_(items[1], scope), span=x.span, source=x)
         if len(items) == 4 and is_atom(items[2], DOTDOT):
-            return Random(self.int_(items[1], scope), self.int_(items[3], scope), span=x.span)
+            return Random(self.int_(items[1], scope), self.int_(items[3], scope), span=x.span, source=x)
         fail("expected (random N) or (random A..B)", x, "random")
 
     def e_int_size(self, x, scope):
@@ -126,23 +126,23 @@ class NumberReading:
             if self.is_location(inner) or (isinstance(inner, SList) and inner.head in self.VIEWS_OF_LOCATIONS):
                 fail(f"size counts a location or a group list; ({c.items[0].value} L) is a card", c, "size")
         if self.is_location(c):
-            return Size(self.cards(c, scope), span=x.span)
-        return Size(self.coll(c, scope), span=x.span)
+            return Size(self.cards(c, scope), span=x.span, source=x)
+        return Size(self.coll(c, scope), span=x.span, source=x)
 
     def e_int_sum(self, x, scope):
         if len(x.items) != 4 or not kw(x.items[2], "using"):
             fail("expected (sum LOCATION using POINTS)", x, "sum")
-        return Sum(self.cards(x.items[1], scope), self.points(x.items[3], scope), span=x.span)
+        return Sum(self.cards(x.items[1], scope), self.points(x.items[3], scope), span=x.span, source=x)
 
     def e_int_score(self, x, scope):
         if len(x.items) != 4 or not kw(x.items[2], "using"):
             fail("expected (score CARD using POINTS)", x, "score")
-        return Score(self.card(x.items[1], scope, optional=True), self.points(x.items[3], scope), span=x.span)
+        return Score(self.card(x.items[1], scope, optional=True), self.points(x.items[3], scope), span=x.span, source=x)
 
     def score_extreme(self, x, scope, cls, head):
         if len(x.items) != 4 or not kw(x.items[2], "using"):
             fail(f"expected ({head} COLLECTION using POINTS)", x, head)
-        return cls(self.cards(x.items[1], scope), self.points(x.items[3], scope), span=x.span)
+        return cls(self.cards(x.items[1], scope), self.points(x.items[3], scope), span=x.span, source=x)
 
     def e_int_scoremax(self, x, scope):
         return self.score_extreme(x, scope, ScoreMax, "scoremax")
@@ -152,7 +152,7 @@ class NumberReading:
 
     def e_int_pid(self, x, scope):
         self.arity(x, 2)
-        return Pid(self.player(x.items[1], scope), span=x.span)
+        return Pid(self.player(x.items[1], scope), span=x.span, source=x)
 
     # -- conditions ------------------------------------------------------------------------
     def bool_(self, x, scope: Scope):
@@ -170,20 +170,20 @@ class NumberReading:
         return tuple(self.bool_(i, scope) for i in x.items[1:])
 
     def e_bool_and(self, x, scope):
-        return And(self.conditions(x, scope), span=x.span)
+        return And(self.conditions(x, scope), span=x.span, source=x)
 
     def e_bool_or(self, x, scope):
-        return Or(self.conditions(x, scope), span=x.span)
+        return Or(self.conditions(x, scope), span=x.span, source=x)
 
     def e_bool_not(self, x, scope):
         self.arity(x, 2)
-        return Not(self.bool_(x.items[1], scope), span=x.span)
+        return Not(self.bool_(x.items[1], scope), span=x.span, source=x)
 
     def order(self, x, scope):
         h = head_of(x)
         if len(x.items) != 3:
             fail(f"({h} A B) compares two integers", x, h)
-        return _ORDER[h](self.int_(x.items[1], scope), self.int_(x.items[2], scope), span=x.span)
+        return _ORDER[h](self.int_(x.items[1], scope), self.int_(x.items[2], scope), span=x.span, source=x)
 
     e_bool_lt = e_bool_gt = e_bool_le = e_bool_ge = order
 
@@ -194,8 +194,8 @@ class NumberReading:
         a, b = x.items[1:]
         if self.is_card_ref(a) or self.is_card_ref(b):
             read = [self.card(i, scope, optional=self.is_card_ref(i)) for i in (a, b)]
-            return cls(read[0], read[1], True, span=x.span)
-        return cls(self.value(a, scope), self.value(b, scope), False, span=x.span)
+            return cls(read[0], read[1], True, span=x.span, source=x)
+        return cls(self.value(a, scope), self.value(b, scope), False, span=x.span, source=x)
 
     def e_bool_eq(self, x, scope):
         return self.equal(x, scope, Equal)
@@ -214,10 +214,10 @@ class NumberReading:
         return False
 
     def e_bool_any(self, x, scope):
-        return Exists(*self.binder(x, scope, self.bool_), span=x.span)
+        return Exists(*self.binder(x, scope, self.bool_), span=x.span, source=x)
 
     def e_bool_all(self, x, scope):
-        return ForAll(*self.binder(x, scope, self.bool_), span=x.span)
+        return ForAll(*self.binder(x, scope, self.bool_), span=x.span, source=x)
 
 
 def _described(value) -> str:

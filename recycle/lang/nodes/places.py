@@ -50,7 +50,7 @@ class PlaceReading:
             return f
         items = x.items
         if items and (is_atom(items[0], INT) or (is_atom(items[0], VAR) and len(items) == 2)):
-            return self.e_card_index(x, scope)
+            return self.read_as("card_index", x, scope)
         fail(f"expected a card, got {self.form_name(x)}", x)
 
     def card_location(self, x: SList, scope: Scope):
@@ -59,20 +59,20 @@ class PlaceReading:
         return self.cards(x.items[1], scope)
 
     def e_card_top(self, x, scope):
-        return Top(self.card_location(x, scope), span=x.span)
+        return Top(self.card_location(x, scope), span=x.span, source=x)
 
     def e_card_bottom(self, x, scope):
-        return Bottom(self.card_location(x, scope), span=x.span)
+        return Bottom(self.card_location(x, scope), span=x.span, source=x)
 
     def e_card_index(self, x, scope):
         where = self.card_location(x, scope)
-        return At(self.int_(x.items[0], scope), where, span=x.span)
+        return At(self.int_(x.items[0], scope), where, span=x.span, source=x)
 
     def card_extreme(self, x, scope, cls):
         h = head_of(x)
         if len(x.items) != 4 or not kw(x.items[2], "using"):
             fail(f"expected ({h} LOCATION using POINTS)", x, h)
-        return cls(self.cards(x.items[1], scope), self.points(x.items[3], scope), span=x.span)
+        return cls(self.cards(x.items[1], scope), self.points(x.items[3], scope), span=x.span, source=x)
 
     def e_card_max(self, x, scope):
         return self.card_extreme(x, scope, Highest)
@@ -82,7 +82,7 @@ class PlaceReading:
 
     def e_card_actual(self, x, scope):
         self.arity(x, 2)
-        return Actual(self.card(x.items[1], scope), span=x.span)
+        return Actual(self.card(x.items[1], scope), span=x.span, source=x)
 
     # -- physical locations ----------------------------------------------------------------
     def loc(self, x, scope: Scope, purpose: str = "a location"):
@@ -96,7 +96,7 @@ class PlaceReading:
             name = self.e_str_member(x.items[2], scope)
         else:
             name = self.name(x.items[2], scope)
-        return Loc(self.owner(x.items[0], scope, "a location owner"), kind, name, span=x.span)
+        return Loc(self.owner(x.items[0], scope, "a location owner"), kind, name, span=x.span, source=x)
 
     # -- views: the cards of a place -------------------------------------------------------
     def cards(self, x, scope: Scope):
@@ -110,7 +110,7 @@ class PlaceReading:
             return f
         items = x.items if isinstance(x, SList) else ()
         if len(items) == 2 and (is_atom(items[0], INT) or is_atom(items[0], VAR)):
-            return self.e_c_group_pick(x, scope)
+            return self.read_as("c_group_pick", x, scope)
         fail(f"expected a location, got {self.form_name(x)}", x)
 
     def loc_list(self, items, scope, x):
@@ -123,33 +123,35 @@ class PlaceReading:
         return tuple(self.cards(i, scope) for i in items)
 
     def view(self, x, scope):
-        return _VIEWS[head_of(x)](self.loc_list(x.items[1:], scope, x), span=x.span)
+        return _VIEWS[head_of(x)](self.loc_list(x.items[1:], scope, x), span=x.span, source=x)
 
     e_loc_union = e_loc_intersect = e_loc_disjunction = view
 
     def e_loc_sort(self, x, scope):
         if len(x.items) != 4 or not kw(x.items[2], "using"):
             fail("expected (sort LOCATION using POINTS)", x, "sort")
-        return Sort(self.cards(x.items[1], scope), self.points(x.items[3], scope), span=x.span)
+        return Sort(self.cards(x.items[1], scope), self.points(x.items[3], scope), span=x.span, source=x)
 
     def e_loc_filter(self, x, scope):
-        return Filter(*self.binder(x, scope, self.bool_), span=x.span)
+        return Filter(*self.binder(x, scope, self.bool_), span=x.span, source=x)
 
     def e_loc_run(self, x, scope):
         items = x.items
         if len(items) != 6 or not kw(items[1], "top", "bottom") or not kw(items[4], "using"):
             fail("expected (run top|bottom N LOCATION using POINTS)", x, "run")
         n = self.int_(items[2], scope)
-        return RunOf(items[1].value, n, self.cards(items[3], scope), self.points(items[5], scope), span=x.span)
+        return RunOf(
+            items[1].value, n, self.cards(items[3], scope), self.points(items[5], scope), span=x.span, source=x
+        )
 
     def first_n(self, x, scope, cls):
         items = x.items
         if len(items) == 2:
-            return self.e_c_group_pick(x, scope)
+            return self.read_as("c_group_pick", x, scope)
         if len(items) != 3:
             fail(f"expected a location, got {self.form_name(x)}", x)
         n = self.int_(items[1], scope)
-        return cls(n, self.cards(items[2], scope), span=x.span)
+        return cls(n, self.cards(items[2], scope), span=x.span, source=x)
 
     def e_loc_top(self, x, scope):
         return self.first_n(x, scope, TopN)
@@ -158,7 +160,7 @@ class PlaceReading:
         return self.first_n(x, scope, BottomN)
 
     def e_loc_let(self, x, scope):
-        return LetPlace(*self.let_value(x, scope, self.cards), span=x.span)
+        return LetPlace(*self.let_value(x, scope, self.cards), span=x.span, source=x)
 
     # -- binders ---------------------------------------------------------------------------
     def binder(self, x, scope, body_reader):

@@ -8,7 +8,22 @@ from __future__ import annotations
 from .sexpr import Const as Folded, Scope, fail, head_of, is_atom, is_location_form, is_storage_form, kw
 from .sexpr import literal_names
 from ..syntax.reader import INT, SYMBOL, VAR, Atom, SList
-from .base import Binding, Const, Everyone, Kind, GameOwner, Names, Nth, Num, Storage, Turn, Var, Word, form_node
+from .base import (
+    Binding,
+    Const,
+    Everyone,
+    Kind,
+    Unread,
+    GameOwner,
+    Names,
+    Nth,
+    Num,
+    Storage,
+    Turn,
+    Var,
+    Word,
+    form_node,
+)
 
 Owner = form_node("Owner", "card", Kind.PLAYER, "owner", "(owner CARD): the player holding the card.")
 TeamOf = form_node("TeamOf", "player", Kind.TEAM, "team", "(team PLAYER): the player's team.")
@@ -41,10 +56,19 @@ class ScalarReading:
     def by_head(self, kind: str, x, scope: Scope):
         """The node of ``x`` as the registered form of ``kind`` its head names, else None."""
         f = self.forms.lookup(kind, head_of(x))
-        return None if f is None else getattr(self, "e_" + f.method)(x, scope)
+        return None if f is None else self.read_as(f.method, x, scope)
+
+    def read_as(self, method: str, x, scope: Scope):
+        """``x`` read as the form the compiler's ``method`` compiles, remembered in ``made``
+        by (s-expression, method) so that the compiler finds the node it reads. A form
+        registered without a reading yet (its method reads its s-expression) is ``Unread``."""
+        reader = getattr(self, "e_" + method, None)
+        node = Unread(method, span=x.span, source=x) if reader is None else reader(x, scope)
+        self.made[(id(x), method)] = node
+        return node
 
     def node(self, cls, x, *operands):
-        return cls(*operands, span=x.span)
+        return cls(*operands, span=x.span, source=x)
 
     # -- variables -------------------------------------------------------------------------
     def var(self, x: Atom, scope: Scope):
@@ -54,8 +78,8 @@ class ScalarReading:
             fail(f"unknown variable '{x.value} (not declared, and not bound by an enclosing any/all/filter/let)", x)
         if isinstance(what, Folded):
             value = what.value
-            return Const(x.value, tuple(value) if isinstance(value, list) else value, span=x.span)
-        return Var(x.value, what, span=x.span)
+            return Const(x.value, tuple(value) if isinstance(value, list) else value, span=x.span, source=x)
+        return Var(x.value, what, span=x.span, source=x)
 
     @staticmethod
     def bind(scope: Scope, name: Atom, binder: str, hint: str | None, at) -> Scope:
@@ -66,12 +90,12 @@ class ScalarReading:
         """``(current|next|previous|N player|team)``."""
         which = x.items[0]
         if kw(which, *POSITIONS):
-            return Turn(which.value, what, span=x.span)
-        return Nth(self.int_(which, scope), what, span=x.span)
+            return Turn(which.value, what, span=x.span, source=x)
+        return Nth(self.int_(which, scope), what, span=x.span, source=x)
 
     def owner(self, x, scope: Scope, what: str = "an owner"):
         if kw(x, "game"):
-            return GameOwner(span=x.span)
+            return GameOwner(span=x.span, source=x)
         if is_atom(x, VAR):
             return self.var(x, scope)
         h = head_of(x)
@@ -105,30 +129,30 @@ class ScalarReading:
 
     def e_player_owner(self, x, scope):
         self.arity(x, 2)
-        return Owner(self.card(x.items[1], scope, optional=True), span=x.span)
+        return Owner(self.card(x.items[1], scope, optional=True), span=x.span, source=x)
 
     def e_team_of(self, x, scope):
         self.arity(x, 2)
-        return TeamOf(self.player(x.items[1], scope), span=x.span)
+        return TeamOf(self.player(x.items[1], scope), span=x.span, source=x)
 
     # -- names and storages ----------------------------------------------------------------
     def name(self, x, scope: Scope):
         """A NAME or KEY: a ``Word`` written out (or folded), else a string expression."""
         if isinstance(x, Atom) and x.kind == SYMBOL:
-            return Word(x.value, span=x.span)
+            return Word(x.value, span=x.span, source=x)
         if isinstance(x, Atom) and x.kind == INT:
-            return Word(str(x.value), span=x.span)
+            return Word(str(x.value), span=x.span, source=x)
         if is_atom(x, VAR):
             v = self.var(x, scope)
             if isinstance(v, Const) and isinstance(v.value, str):
-                return Word(v.value, span=x.span)
+                return Word(v.value, span=x.span, source=x)
             return v
         return self.str_(x, scope)
 
     def storage(self, sort: str, x: SList, scope: Scope):
         name = self.name(x.items[2], scope)
         holder = self.owner(x.items[0], scope, "a storage holder")
-        return Storage(holder, sort, name, span=x.span)
+        return Storage(holder, sort, name, span=x.span, source=x)
 
     def points(self, x, scope: Scope):
         if is_storage_form(x) == "points":
@@ -140,11 +164,11 @@ class ScalarReading:
     def str_(self, x, scope: Scope):
         if isinstance(x, Atom):
             if x.kind == SYMBOL:
-                return Word(x.value, span=x.span)
+                return Word(x.value, span=x.span, source=x)
             if x.kind == VAR:
                 return self.var(x, scope)
             if x.kind == INT:
-                return Word(str(x.value), span=x.span)
+                return Word(str(x.value), span=x.span, source=x)
             fail(f"expected a string (a NAME), got {x}", x)
         if is_storage_form(x) == "str":
             return self.storage("str", x, scope)
@@ -156,25 +180,25 @@ class ScalarReading:
     def e_str_cardatt(self, x, scope):
         self.arity(x, 3)
         key = self.name(x.items[1], scope)
-        return CardAtt(key, self.card(x.items[2], scope, optional=True), span=x.span)
+        return CardAtt(key, self.card(x.items[2], scope, optional=True), span=x.span, source=x)
 
     def e_str_member(self, x, scope):
         if len(x.items) != 3 or not is_atom(x.items[1], SYMBOL) or x.items[1].value.islower():
             fail("expected (member NAME INDEX), as in (game vloc RUN 3)", x, "member")
-        return Member(x.items[1].value, self.int_(x.items[2], scope), span=x.span)
+        return Member(x.items[1].value, self.int_(x.items[2], scope), span=x.span, source=x)
 
     # -- values of any kind ----------------------------------------------------------------
     def value(self, x, scope: Scope):
         """Any value, by the form's shape (``FlowCompiler.c_value``'s reading)."""
         if isinstance(x, Atom):
             if x.kind == INT:
-                return Num(x.value, span=x.span)
+                return Num(x.value, span=x.span, source=x)
             if x.kind == VAR:
                 return self.var(x, scope)
             if x.kind == SYMBOL:
                 if x.value in ("player", "team"):
-                    return Everyone(x.value, span=x.span)
-                return Word(x.value, span=x.span)
+                    return Everyone(x.value, span=x.span, source=x)
+                return Word(x.value, span=x.span, source=x)
             fail(f"expected a value, got {x}", x)
         sort = is_storage_form(x)
         if sort is not None:
@@ -194,7 +218,7 @@ class ScalarReading:
             if len(x.items) == 2 and kw(x.items[1], "team"):
                 return self.team(x, scope)
             if len(x.items) == 2 and self.is_groups_form(x.items[1]):
-                return self.e_c_group_pick(x, scope)
+                return self.read_as("c_group_pick", x, scope)
             if len(x.items) == 3:
                 return self.cards(x, scope)
             return self.card(x, scope)
@@ -219,4 +243,4 @@ class ScalarReading:
     def names(x):
         """A literal list of names as a node, else None."""
         values = literal_names(x)
-        return None if values is None else Names(tuple(values), span=x.span)
+        return None if values is None else Names(tuple(values), span=x.span, source=x)
