@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
+from ...errors import RecycleError
 from ..nodes.base import Node
 from ..nodes.flow import Elaborator
 
@@ -57,7 +58,17 @@ class NodeReading:
 
     def node_of(self, x, method: str, scope):
         """The node ``x`` was read as for ``method`` (read now, with ``scope``, if not yet)."""
-        n = self.reader.made.get((id(x), method))
+        reader = self.reader
+        n = reader.made.get((id(x), method))
         if n is None or n.source is not x:
-            n = self.reader.read_as(method, x, scope)
+            kept = len(reader.errors)
+            try:
+                n = reader.read_as(method, x, scope)
+            except RecycleError:
+                raise
+            except Exception:
+                # the reading tripped over what an error it kept left (as the compiler may):
+                # those errors are the file's, reported as the compiler's own
+                self.errors.extend(reader.errors[kept:])
+                raise
         return n

@@ -75,7 +75,7 @@ class Elaborator(ScalarReading, NumberReading, PlaceReading, GroupReading, Actio
             raise
         except RecycleCompileError as exc:
             self.keep_error(exc)
-            return Broken(span=getattr(x, "span", None))
+            return Broken(span=getattr(x, "span", None), source=x)
 
     def element_hint(self, coll) -> str | None:
         return element_hint(coll, self.forms.only)
