@@ -26,6 +26,8 @@ from .shapes import (
 from ..syntax.reader import INT, VAR, SList
 from .values import MEMORY, Card, PLoc
 from ..nodes.sexpr import short
+from ..nodes.actions import Faro, Shuffle
+from .reads import reads_node, plain
 
 
 class CardActions:
@@ -464,22 +466,16 @@ class CardActions:
         draws=True,
         words="shuffle {1* }",
     )
-    def a_shuffle(self, x: SList, scope: Scope) -> Item:
+    @reads_node
+    def a_shuffle(self, x: Shuffle | Faro, scope: Scope) -> Item:
         """(shuffle LOCATION) | (shuffle faro LOCATION LOCATION)
 
         Puts a location's cards in a uniformly random order; a faro interleaves the second
         location's cards with the first's and leaves the second empty (two different
         physical locations)."""
-        if len(x.items) == 4 and kw(x.items[1], "faro"):
-            for n in x.items[2:]:
-                if is_location_form(n) and n.items[1].value == "mem":
-                    fail(
-                        "shuffle faro needs physical locations, not a mem location (it holds references, not cards)",
-                        n,
-                        "shuffle",
-                    )
-            ia = self.c_loc_index(x.items[2], scope, "a physical location")
-            ib = self.c_loc_index(x.items[3], scope, "a physical location")
+        if isinstance(x, Faro):
+            ia = self.c_loc_index(x.a, scope, "a physical location")
+            ib = self.c_loc_index(x.b, scope, "a physical location")
             infos = self.layout.infos
             span = x.span
 
@@ -512,11 +508,8 @@ class CardActions:
                     for c in moved:
                         record_move(s, infos, "move", c, j, i)
 
-            return Item(x, scope, run=faro, static=True)
-        self.arity(x, 2)
-        if not is_location_form(x.items[1]) and not is_atom(x.items[1], VAR):
-            fail("shuffle needs a physical location (OWNER KIND NAME)", x.items[1], "shuffle")
-        idx = self.c_loc_index(x.items[1], scope)
+            return Item(plain(x), scope, run=faro, static=True)
+        idx = self.c_loc_index(x.location, scope)
         span = x.span
 
         def shuffle_loc(s, e):
@@ -525,7 +518,7 @@ class CardActions:
                 charge(s, len(lst), span, "shuffle")
             shuffle(lst, s.rng.random)
 
-        return Item(x, scope, run=shuffle_loc, static=True)
+        return Item(plain(x), scope, run=shuffle_loc, static=True)
 
 
 mention(__name__, ("actual",))

@@ -8,7 +8,7 @@ from __future__ import annotations
 from .sexpr import MAX_COLLECTION, deck_combinations, fail, head_of, is_atom
 from .sexpr import is_location_form, is_storage_form, kw, short
 from ..syntax.reader import COLON, INT, VAR, Atom, SList
-from .base import Kind, Num, Turn, form_node
+from .base import Kind, Turn, form_node
 
 Place = form_node("Place", "where location", Kind.ACTION, None, "(top|bottom|INDEX LOCATION) as a destination.")
 Move = form_node("Move", "card to", Kind.ACTION, "move", "(move CARD (top|bottom|INDEX LOCATION)).")
@@ -21,14 +21,15 @@ Faro = form_node("Faro", "a b", Kind.ACTION, "shuffle", "(shuffle faro LOCATION 
 Set = form_node("Set", "storage value", Kind.ACTION, "set", "(set STORAGE VALUE).")
 Award = form_node("Award", "conditions points", Kind.ACTION, None, "((KEY : VALUE) ... POINTS) of a point map.")
 SetPoints = form_node("SetPoints", "storage awards", Kind.ACTION, "set", "(set (OWNER points NAME) (AWARD ...)).")
-Inc = form_node("Inc", "storage amount", Kind.ACTION, "inc", "(inc (OWNER sto NAME) AMOUNT?).")
-Dec = form_node("Dec", "storage amount", Kind.ACTION, "dec", "(dec (OWNER sto NAME) AMOUNT?).")
+Inc = form_node("Inc", "storage amount", Kind.ACTION, "inc", "(inc (OWNER sto NAME) AMOUNT?): amount None for 1.")
+Dec = form_node("Dec", "storage amount", Kind.ACTION, "dec", "(dec (OWNER sto NAME) AMOUNT?): amount None for 1.")
 Cycle = form_node("Cycle", "which who", Kind.ACTION, "cycle", "(cycle next|current WHO).")
 Pass = form_node("Pass", "", Kind.ACTION, "turn", "(turn pass).")
 Repeat = form_node("Repeat", "times body", Kind.ACTION, "repeat", "(repeat N ACTION).")
 RepeatAll = form_node("RepeatAll", "body location", Kind.ACTION, "repeat", "(repeat all (move|forget CARD ...)).")
 Deck = form_node("Deck", "name location cards", Kind.ACTION, "create", "(create deck NAME? LOCATION (deck ...)).")
-Teams = form_node("Teams", "teams", Kind.ACTION, "create", "(create teams (P, ...) ...): the lists as written.")
+Teams = form_node("Teams", "teams", Kind.ACTION, "create", "(create teams (P, ...) ...): TeamLists as written.")
+TeamList = form_node("TeamList", "members", Kind.ACTION, None, "(P, P, ...): the player numbers of a team, as written.")
 
 
 class ActionReading:
@@ -175,7 +176,7 @@ class ActionReading:
         if len(x.items) not in (2, 3) or is_storage_form(x.items[1]) != "sto":
             fail(f"expected ({x.items[0]} (OWNER sto NAME) AMOUNT?)", x, str(x.items[0]))
         storage = self.storage("sto", x.items[1], scope)
-        amount = self.int_(x.items[2], scope) if len(x.items) == 3 else Num(1, span=x.span, source=x)
+        amount = self.int_(x.items[2], scope) if len(x.items) == 3 else None
         return cls(storage, amount, span=x.span, source=x)
 
     def e_a_inc(self, x, scope):
@@ -226,7 +227,8 @@ class ActionReading:
             for t in x.items[2:]:
                 if not isinstance(t, SList):
                     fail("expected a team (P, P, ...)", t, "create")
-                teams.append(tuple(i.value for i in t.items if is_atom(i, INT)))
+                members = tuple(i.value for i in t.items if is_atom(i, INT))
+                teams.append(TeamList(members, span=t.span, source=t))
             return Teams(tuple(teams), span=x.span, source=x)
         fail("expected (create deck ...) or (create teams ...) here", x, "create")
 
