@@ -4,6 +4,7 @@ constants folded; and a malformed form is refused with the compiler's own messag
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import glob
 
@@ -67,7 +68,7 @@ def test_nodes_are_frozen_and_equal_wherever_they_are_written():
     assert one == moved and hash(one) == hash(moved)
     assert one.flow[0].span.line + 2 == moved.flow[0].span.line
     with pytest.raises(dataclasses.FrozenInstanceError):
-        one.flow[0].items = ()
+        one.flow[0].body = ()
 
 
 def test_spans_point_at_the_form():
@@ -98,14 +99,14 @@ def test_top_is_read_as_a_card_or_as_cards_once():
     assert isinstance(stage.end.a, Top) and stage.end.a.location == Loc(
         stage.end.a.location.owner, "iloc", Word("STOCK")
     )
-    loop = stage.items[1]
+    loop = stage.body[1]
     assert isinstance(loop, Loop) and isinstance(loop.collection, TopN)
 
 
 def test_variables_are_bound_to_their_binder_and_constants_folded():
     body = "(all player 'P (set ('P sto SCORE) (sum ('P vloc HAND) using (game points VALUES))))"
     game = elaborate(parse_text(text_of(f"(do ({body}))", declare="(declare 3 'LIMIT)")))
-    loop = game.flow[0].items[0]
+    loop = game.flow[0].body[0]
     owner = loop.item.storage.holder
     assert isinstance(owner, Var) and owner.binding.binder == "all" and owner.binding.hint == "player"
     assert owner.binding.at == loop.span and loop.variable is owner.binding
@@ -148,3 +149,46 @@ def test_every_form_has_its_reading():
         if f.head is not None and not callable(getattr(Elaborator, "e_" + f.method, None))
     ]
     assert missing == []
+
+
+# the calls that read an s-expression's shape: a method that reads its node needs none of them
+SHAPE_READERS = {"head_of", "kw", "is_atom", "is_location_form", "is_storage_form", "literal_names", "arity"}
+
+
+def shape_reading(fn: ast.FunctionDef) -> list[str]:
+    """What the body of ``fn`` reads of an s-expression: ``.items`` and the shape tests."""
+    found = []
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Attribute) and node.attr == "items":
+            found.append(f"{fn.name}:{node.lineno}: .items")
+        elif isinstance(node, ast.Call):
+            name = getattr(node.func, "id", getattr(node.func, "attr", ""))
+            if name in SHAPE_READERS:
+                found.append(f"{fn.name}:{node.lineno}: {name}()")
+    return found
+
+
+def test_the_methods_reading_nodes_read_no_s_expression():
+    forms = ROOT / "recycle" / "lang" / "forms"
+    marked, found = [], []
+    for path in sorted(forms.glob("*.py")):
+        for fn in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(fn, ast.FunctionDef) and any(getattr(d, "id", "") == "reads_node" for d in fn.decorator_list):
+                marked.append(fn.name)
+                found += [f"{path.name}:{f}" for f in shape_reading(fn)]
+    assert len(marked) >= 60 and not found, found
+    assert sorted(shape_reading(ast.parse("def f(x):\n    return kw(x.items[1], 'top')").body[0])) == [
+        "f:2: .items",
+        "f:2: kw()",
+    ]
+
+
+def test_a_form_registered_without_a_reading_is_compiled_from_its_s_expression():
+    """A form added with ``@form`` alone (no reading in the elaborator yet) still plays: the
+    elaborator stands it as Unread and the compiler's method reads its source."""
+    from recycle.lang.nodes.base import Unread
+    from recycle.lang.nodes.sexpr import Scope
+
+    reader = Elaborator()
+    node = reader.read_as("int_double", parse_text("(g (double 2))").forms[0].items[1], Scope())
+    assert isinstance(node, Unread) and node.method == "int_double" and str(node.source) == "(double 2)"

@@ -200,7 +200,7 @@ class FlowCompiler(
         """(do (ITEM ...))
 
         Runs the items in order, each seeing the effects of the ones before it."""
-        return self.sequence(x, scope, [self.c_item(i, scope) for i in x.items])
+        return self.sequence(x, scope, [self.c_item(i, scope) for i in x.body])
 
     @form("any", "(any COLLECTION 'VARIABLE ITEM)", Kind.FLOW, binds=True, loops=True, role="offer")
     @reads_node
@@ -485,7 +485,7 @@ class FlowCompiler(
         holds."""
         team = x.team
         end = self.c_bool(x.end, scope)
-        body = self.sequence(x, scope, [self.c_item(i, scope) for i in x.items])
+        body = self.sequence(x, scope, [self.c_item(i, scope) for i in x.body])
         span = x.span
         n = self.layout.nplayers
         w = self.weight(x)  # the work of one turn: its forms (its loops pay for their own turns)

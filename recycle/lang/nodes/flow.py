@@ -26,12 +26,12 @@ from .places import PlaceReading
 from .scalars import ScalarReading
 
 When = form_node("When", "condition item", Kind.FLOW, None, "((CONDITION) ITEM): the item when it holds.")
-Do = form_node("Do", "items", Kind.FLOW, "do", "(do (ITEM ...)): the items in order.")
+Do = form_node("Do", "body", Kind.FLOW, "do", "(do (ITEM ...)): the items in order.")
 Offer = form_node("Offer", "collection variable item", Kind.FLOW, "any", "(any C 'V ITEM): an option each.")
 Loop = form_node("Loop", "collection variable item", Kind.FLOW, "all", "(all C 'V ITEM): the item for each.")
 Let = form_node("Let", "value variable item", Kind.FLOW, "let", "(let VALUE 'V ITEM).")
 Choice = form_node("Choice", "options", Kind.FLOW, "choice", "(choice (ITEM ...)): the player picks one.")
-Stage = form_node("Stage", "team end items", Kind.FLOW, "stage", "(stage player|team (end C) ITEM ...).")
+Stage = form_node("Stage", "team end body", Kind.FLOW, "stage", "(stage player|team (end C) ITEM ...).")
 
 
 @dataclass(frozen=True, slots=True)
