@@ -130,6 +130,7 @@ def test_variables_are_bound_to_their_binder_and_constants_folded():
         "(do ((set (game sto X) 'NOPE)))",
         "(do ((repeat all (shuffle (game iloc STOCK)))))",
         "(do ((forget (top (game vloc D)))))",
+        "(do ((repeat all (move))))",
         "(do ((move (top (game iloc STOCK)) (top (game vlok D)))))",
     ],
 )

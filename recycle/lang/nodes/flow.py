@@ -252,8 +252,18 @@ def elaborate(source, forms=None) -> GameNode:
     form. Raises the compiler's positioned errors (all of a file's independent ones together,
     as ``RecycleCompileErrors``)."""
     game = source.forms[0] if isinstance(source, SourceFile) else source
+    reader = Elaborator(forms)
     try:
-        return Elaborator(forms).read_game(game)
+        try:
+            return reader.read_game(game)
+        except (RecycleCompileError, RecycleCompileErrors):
+            raise
+        except Exception:
+            # a reading that tripped over what an error it kept left (an item standing for
+            # nothing): the file is wrong, and the errors kept say where (as the compiler does)
+            if reader.errors:
+                reader.raise_errors()
+            raise
     except (RecycleCompileError, RecycleCompileErrors) as exc:
         if isinstance(source, SourceFile):
             exc.source = source.text
