@@ -26,7 +26,13 @@ SAME_LEVEL = {"studio": "cli"}
 # where hand-wrapped code put several); 480 logical lines are what about 600 lines held before
 MAX_LOGICAL_LINES = 480
 # lang's rooms, in phase order, each with the rooms its modules may import besides its own
-LANG_ROOMS = {"syntax": (), "forms": ("syntax",), "python": ("syntax", "forms"), "reading": ("syntax", "forms")}
+LANG_ROOMS = {
+    "syntax": (),
+    "nodes": ("syntax",),
+    "forms": ("syntax", "nodes"),
+    "python": ("syntax", "nodes", "forms"),
+    "reading": ("syntax", "nodes", "forms"),
+}
 
 
 def modules() -> dict[str, Path]:
@@ -243,3 +249,56 @@ def test_a_missing_optional_library_says_which_extra_installs_it(monkeypatch):
         r"pip install -e '\.\[rl\]'",
     ):
         env.pettingzoo_env(str(ROOT / "games" / "schwimmen.rcy"))
+
+
+# -- reading the language once (issue 41) -------------------------------------------------------
+# the modules outside the syntax room and the elaborator (recycle/lang/nodes) that still name
+# SList, each reading forms itself: the list may only shrink (a module converted to nodes leaves
+# it, and no other module may start reading s-expressions); tools/count_readers.py counts them
+STILL_READING_FORMS = {
+    "engine/game.py",
+    "env/spec.py",
+    "lang/forms/actions.py",
+    "lang/forms/costs.py",
+    "lang/forms/expr_bool.py",
+    "lang/forms/expr_cards.py",
+    "lang/forms/expr_groups.py",
+    "lang/forms/expr_int.py",
+    "lang/forms/expr_locs.py",
+    "lang/forms/expr_scalar.py",
+    "lang/forms/flow.py",
+    "lang/forms/indexed.py",  # the two forms of issue 41 were written beside the nodes, not yet on them
+    "lang/forms/items.py",
+    "lang/forms/purity.py",
+    "lang/forms/simultaneous.py",
+    "lang/reading/constants.py",
+    "lang/reading/deal_limit.py",
+    "lang/reading/lint.py",
+    "lang/reading/player_count.py",
+    "native/forms_actions.py",
+    "native/forms_blocks.py",
+    "native/forms_exprs.py",
+    "native/forms_flow.py",
+    "native/forms_options.py",
+    "native/module.py",
+    "native/registry.py",
+    "native/writer.py",
+    "study/analysis.py",
+    "study/mutations.py",
+    "study/simlint.py",
+    "study/structure.py",
+}
+
+
+def test_only_the_syntax_room_and_the_elaborator_read_new_s_expressions():
+    reading = {
+        p.relative_to(PACKAGE).as_posix()
+        for p in PACKAGE.rglob("*.py")
+        if "SList" in p.read_text(encoding="utf-8") and p.parent.name not in ("syntax", "nodes")
+    }
+    assert not reading - STILL_READING_FORMS, (
+        f"modules that started reading s-expressions: {reading - STILL_READING_FORMS}"
+    )
+    assert not STILL_READING_FORMS - reading, (
+        f"modules that no longer read s-expressions: take them off STILL_READING_FORMS: {STILL_READING_FORMS - reading}"
+    )

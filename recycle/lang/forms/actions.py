@@ -25,35 +25,23 @@ from .shapes import (
 )
 from ..syntax.reader import INT, VAR, SList
 from .values import MEMORY, Card, PLoc
-
-
-def short(node, width: int = 60) -> str:
-    """A form as written, cut to ``width`` characters (for messages)."""
-    text = str(node)
-    return text if len(text) <= width else text[: width - 3] + "..."
+from ..nodes.sexpr import short
+from ..nodes.actions import Faro, Move, Place, Remember, Shuffle
+from ..nodes.base import Const, Var
+from .reads import reads_node, plain
 
 
 class CardActions:
     """The actions on cards of the compiler (a mixin of ``FlowCompiler``)."""
 
     # -- card movement ---------------------------------------------------------------------
-    def c_dest(self, x, scope: Scope):
+    def c_dest(self, x: Place, scope: Scope):
         """(top|bottom|i LOCATION) as a destination → (index closure, position closure or str)."""
-        if not isinstance(x, SList) or len(x.items) != 2:
-            fail(
-                f"expected a destination (top LOCATION), (bottom LOCATION) or (INDEX LOCATION), "
-                f"got {self.form_name(x)}",
-                x,
-            )
-        where, loc = x.items
-        if not (is_location_form(loc) or is_atom(loc, VAR)):
-            fail(f"cards can only be moved into a physical location (OWNER KIND NAME), not {self.form_name(loc)}", loc)
-        if is_location_form(loc) and loc.items[1].value == "mem":
-            fail("cards cannot be moved into a mem location (use remember)", loc)
+        loc = x.location
         idx = self.c_loc_index(loc, scope, "a location to move into")
-        if is_atom(loc, VAR):
+        if isinstance(loc, (Var, Const)):
             # a variable may hold a mem location: checked as the move runs
-            var_idx, infos, span, name = idx, self.layout.infos, loc.span, loc.value
+            var_idx, infos, span, name = idx, self.layout.infos, loc.span, loc.name
 
             def idx(s, e):
                 d = var_idx(s, e)
@@ -65,11 +53,9 @@ class CardActions:
                     )
                 return d
 
-        if kw(where, "top"):
-            return idx, "top"
-        if kw(where, "bottom"):
-            return idx, "bottom"
-        return idx, self.c_int(where, scope)
+        if x.where in ("top", "bottom"):
+            return idx, x.where
+        return idx, self.c_int(x.where, scope)
 
     def picked_location(self, x):
         """The LOCATION of a card picked by place, ``(top|bottom|INDEX LOCATION)``, else None."""
@@ -218,16 +204,16 @@ class CardActions:
         return empty_view
 
     @form("move", "(move CARD (top|bottom|INDEX LOCATION))", Kind.ACTION, puts=(2,), words="move {1} → {2}")
-    def a_move(self, x: SList, scope: Scope) -> Item:
+    @reads_node
+    def a_move(self, x: Move, scope: Scope) -> Item:
         """(move CARD (top|bottom|INDEX LOCATION))
 
         Takes the card out of its physical location and puts it at the top, the bottom or
         the index of a physical, non-mem location; moving from an empty location is an
         error, and so is taking a card out of a mem location without (actual CARD)."""
-        self.arity(x, 3)
         layout = self.layout
-        dst, pos = self.c_dest(x.items[2], scope)
-        src_node = x.items[1]
+        dst, pos = self.c_dest(x.to, scope)
+        src_node = plain(x.card)  # (the card's source: picking it still reads its form)
         span = x.span
         # (move (top (OWNER mem NAME)) ...) is refused here
         self.mem_pick(src_node, scope, False, "move")
@@ -259,7 +245,7 @@ class CardActions:
             if s.events is not None:
                 record_move(s, infos, "move", c, i, d)
 
-        return Item(x, scope, run=move, static=True)
+        return Item(plain(x), scope, run=move, static=True)
 
     def stable_location(self, x, scope: Scope) -> bool:
         """Is ``x`` a physical location whose address no card movement can change?
@@ -383,16 +369,14 @@ class CardActions:
         puts=(2,),
         words="remember {1} in {2}",
     )
-    def a_remember(self, x: SList, scope: Scope) -> Item:
+    @reads_node
+    def a_remember(self, x: Remember, scope: Scope) -> Item:
         """(remember CARD (top|bottom|INDEX MEMLOCATION))
 
         Adds a reference to the card at a place of a mem location; the card stays where it
         is."""
-        self.arity(x, 3)
-        card = self.c_card(x.items[1], scope)
-        if not isinstance(x.items[2], SList) or len(x.items[2].items) != 2:
-            fail("expected (remember CARD (top|bottom|INDEX MEMLOCATION))", x.items[2], "remember")
-        dst, pos = self.c_mem_dest(x.items[2], scope)
+        card = self.c_card(x.card, scope)
+        dst, pos = self.c_mem_dest(x.to, scope)
         span = x.span
         infos = self.layout.infos
 
@@ -405,18 +389,13 @@ class CardActions:
             if s.events is not None:
                 record_move(s, infos, "remember", c, s.card_loc[c], d)
 
-        return Item(x, scope, run=remember, static=True)
+        return Item(plain(x), scope, run=remember, static=True)
 
-    def c_mem_dest(self, x: SList, scope: Scope):
-        where, loc = x.items
-        if is_location_form(loc) and loc.items[1].value != "mem":
-            fail(f"remember into {short(loc)}, which is not a mem location", loc, "remember")
-        idx = self.c_loc_index(loc, scope)
-        if kw(where, "top"):
-            return idx, "top"
-        if kw(where, "bottom"):
-            return idx, "bottom"
-        return idx, self.c_int(where, scope)
+    def c_mem_dest(self, x: Place, scope: Scope):
+        idx = self.c_loc_index(x.location, scope)
+        if x.where in ("top", "bottom"):
+            return idx, x.where
+        return idx, self.c_int(x.where, scope)
 
     @form("forget", "(forget CARD)", Kind.ACTION, words="forget {1}")
     def a_forget(self, x: SList, scope: Scope) -> Item:
@@ -469,22 +448,16 @@ class CardActions:
         draws=True,
         words="shuffle {1* }",
     )
-    def a_shuffle(self, x: SList, scope: Scope) -> Item:
+    @reads_node
+    def a_shuffle(self, x: Shuffle | Faro, scope: Scope) -> Item:
         """(shuffle LOCATION) | (shuffle faro LOCATION LOCATION)
 
         Puts a location's cards in a uniformly random order; a faro interleaves the second
         location's cards with the first's and leaves the second empty (two different
         physical locations)."""
-        if len(x.items) == 4 and kw(x.items[1], "faro"):
-            for n in x.items[2:]:
-                if is_location_form(n) and n.items[1].value == "mem":
-                    fail(
-                        "shuffle faro needs physical locations, not a mem location (it holds references, not cards)",
-                        n,
-                        "shuffle",
-                    )
-            ia = self.c_loc_index(x.items[2], scope, "a physical location")
-            ib = self.c_loc_index(x.items[3], scope, "a physical location")
+        if isinstance(x, Faro):
+            ia = self.c_loc_index(x.a, scope, "a physical location")
+            ib = self.c_loc_index(x.b, scope, "a physical location")
             infos = self.layout.infos
             span = x.span
 
@@ -517,11 +490,8 @@ class CardActions:
                     for c in moved:
                         record_move(s, infos, "move", c, j, i)
 
-            return Item(x, scope, run=faro, static=True)
-        self.arity(x, 2)
-        if not is_location_form(x.items[1]) and not is_atom(x.items[1], VAR):
-            fail("shuffle needs a physical location (OWNER KIND NAME)", x.items[1], "shuffle")
-        idx = self.c_loc_index(x.items[1], scope)
+            return Item(plain(x), scope, run=faro, static=True)
+        idx = self.c_loc_index(x.location, scope)
         span = x.span
 
         def shuffle_loc(s, e):
@@ -530,7 +500,7 @@ class CardActions:
                 charge(s, len(lst), span, "shuffle")
             shuffle(lst, s.rng.random)
 
-        return Item(x, scope, run=shuffle_loc, static=True)
+        return Item(plain(x), scope, run=shuffle_loc, static=True)
 
 
 mention(__name__, ("actual",))

@@ -7,21 +7,16 @@ from __future__ import annotations
 from .registry import Kind, form, mention
 from .items import MAX_REPEAT, Item, compose, out_of_work, record_move, record_storage
 from .shapes import (
-    MAX_COLLECTION,
     MAX_INT,
     SMALL,
     Scope,
     charge,
-    deck_combinations,
     fail,
-    head_of,
-    is_atom,
-    is_location_form,
-    is_storage_form,
-    kw,
     rt_error,
 )
-from ..syntax.reader import COLON, INT, Atom, SList
+from .reads import plain, reads_node
+from ..nodes.actions import Cycle, Deck, Dec, Inc, Pass, Repeat, RepeatAll, Set, SetPoints, Teams
+from ..nodes.base import Turn
 
 
 class StateActions:
@@ -35,21 +30,18 @@ class StateActions:
         sets=1,
         words=("{1:points} := point map ({2:count} awards)", "{1} := {2}"),
     )
-    def a_set(self, x: SList, scope: Scope) -> Item:
+    @reads_node
+    def a_set(self, x: Set | SetPoints, scope: Scope) -> Item:
         """(set STORAGE VALUE) | (set (OWNER points NAME) (AWARD ...))
 
         Assigns an integer to (OWNER sto NAME), a string to (OWNER str NAME), or a point map
         of awards ((KEY : VALUE) ... POINTS) to (OWNER points NAME)."""
-        self.arity(x, 3)
-        target = x.items[1]
-        sort = is_storage_form(target)
-        if sort is None:
-            fail(f"set needs a storage (OWNER sto|str|points NAME), got {self.form_name(target)}", target, "set")
-        const, slot = self.c_storage_slot(sort, target, scope)
+        sort = x.storage.sort
+        const, slot = self.c_storage_slot(sort, x.storage, scope)
         layout = self.layout
-        if sort == "points":
+        if isinstance(x, SetPoints):
             return self.c_set_points(x, scope, slot)
-        val = self.c_int(x.items[2], scope) if sort == "sto" else self.c_str(x.items[2], scope)
+        val = self.c_int(x.value, scope) if sort == "sto" else self.c_str(x.value, scope)
         attr = "ints" if sort == "sto" else "strs"
         if const is not None and sort == "sto":
 
@@ -59,7 +51,7 @@ class StateActions:
                 if s.events is not None:
                     record_storage(s, layout.slot_label("sto", const), v)
 
-            return Item(x, scope, run=set_const, static=True)
+            return Item(plain(x), scope, run=set_const, static=True)
 
         def set_(s, e):
             v = val(s, e)
@@ -68,29 +60,22 @@ class StateActions:
             if s.events is not None:
                 record_storage(s, layout.slot_label(sort, k), v)
 
-        return Item(x, scope, run=set_, static=True)
+        return Item(plain(x), scope, run=set_, static=True)
 
-    def c_set_points(self, x: SList, scope: Scope, slot) -> Item:
-        awards_node = x.items[2]
-        if not isinstance(awards_node, SList) or not awards_node.items:
-            fail("expected a list of awards (((KEY : VALUE) ... POINTS) ...)", awards_node, "set")
+    def c_set_points(self, x: SetPoints, scope: Scope, slot) -> Item:
         compiled = []
         constant = True
-        for award in awards_node.items:
-            if not isinstance(award, SList) or len(award.items) < 2:
-                fail("expected an award ((KEY : VALUE) ... POINTS)", award, "set")
+        for award in x.awards:
             conds = []
-            for c in award.items[:-1]:
-                if not isinstance(c, SList) or len(c.items) != 3 or not is_atom(c.items[1], COLON):
-                    fail("expected a condition (KEY : VALUE)", c, "set")
-                k = self.storage_name(c.items[0], scope)
-                v = self.storage_name(c.items[2], scope)
+            for key, value in award.conditions:
+                k = self.storage_name(key, scope)
+                v = self.storage_name(value, scope)
                 constant &= isinstance(k, str) and isinstance(v, str)
                 conds.append((k, v))
-            pts_val = self.const_value(award.items[-1], scope)
+            pts_val = self.const_value(award.points, scope)
             if pts_val is None:
                 constant = False
-                pts_val = self.c_int(award.items[-1], scope)
+                pts_val = self.c_int(award.points, scope)
             compiled.append((conds, pts_val))
         card_table = self.cards
         if constant:
@@ -99,7 +84,7 @@ class StateActions:
             def set_points_const(s, e):
                 s.points[slot(s, e)] = card_table.point_map(key)
 
-            return Item(x, scope, run=set_points_const, static=True)
+            return Item(plain(x), scope, run=set_points_const, static=True)
 
         # the map is a function of the computed parts alone (Hearts: the suit led, set each
         # trick); each part is computed once, in the order of the awards. Making a map scores every card
@@ -108,8 +93,8 @@ class StateActions:
         # same on every path and in every process)
         nawards, span = len(compiled), x.span
         computed = []
-        for (conds, p), award in zip(compiled, awards_node.items):
-            for kv, _award_item in zip(conds, award.items[:-1]):
+        for conds, p in compiled:
+            for kv in conds:
                 for v in kv:
                     if not isinstance(v, (str, int)):
                         computed.append(v)
@@ -129,29 +114,29 @@ class StateActions:
                 charge(s, (len(s.card_loc) * nawards) >> 1, span, "set")
             s.points[slot(s, e)] = card_table.point_map(build_key(tuple([f(s, e) for f in computed])))
 
-        return Item(x, scope, run=set_points, static=True)
+        return Item(plain(x), scope, run=set_points, static=True)
 
     @form("inc", "(inc (OWNER sto NAME) AMOUNT?)", Kind.ACTION, sets=1, words=("{1} += {2}", "{1} += 1"))
-    def a_inc(self, x: SList, scope: Scope) -> Item:
+    @reads_node
+    def a_inc(self, x: Inc, scope: Scope) -> Item:
         """(inc (OWNER sto NAME) AMOUNT?)
 
         Adds AMOUNT (1 when omitted) to an integer storage."""
         return self.c_step(x, scope, 1)
 
     @form("dec", "(dec (OWNER sto NAME) AMOUNT?)", Kind.ACTION, sets=1, words=("{1} -= {2}", "{1} -= 1"))
-    def a_dec(self, x: SList, scope: Scope) -> Item:
+    @reads_node
+    def a_dec(self, x: Dec, scope: Scope) -> Item:
         """(dec (OWNER sto NAME) AMOUNT?)
 
         Subtracts AMOUNT (1 when omitted) from an integer storage."""
         return self.c_step(x, scope, -1)
 
-    def c_step(self, x: SList, scope: Scope, sign: int) -> Item:
-        if len(x.items) not in (2, 3) or is_storage_form(x.items[1]) != "sto":
-            fail(f"expected ({x.items[0]} (OWNER sto NAME) AMOUNT?)", x, str(x.items[0]))
-        const, slot = self.c_storage_slot("sto", x.items[1], scope)
+    def c_step(self, x: Inc | Dec, scope: Scope, sign: int) -> Item:
+        const, slot = self.c_storage_slot("sto", x.storage, scope)
         layout = self.layout
-        amount = self.c_int(x.items[2], scope) if len(x.items) == 3 else (lambda s, e: 1)
-        span, form = x.span, str(x.items[0])
+        amount = self.c_int(x.amount, scope) if x.amount is not None else (lambda s, e: 1)
+        span, form = x.span, x.HEAD
         if const is not None:
 
             def step_const(s, e):
@@ -162,7 +147,7 @@ class StateActions:
                 if s.events is not None:
                     record_storage(s, layout.slot_label("sto", const), v)
 
-            return Item(x, scope, run=step_const, static=True)
+            return Item(plain(x), scope, run=step_const, static=True)
 
         def step(s, e):
             k = slot(s, e)
@@ -173,54 +158,51 @@ class StateActions:
             if s.events is not None:
                 record_storage(s, layout.slot_label("sto", k), v)
 
-        return Item(x, scope, run=step, static=True)
+        return Item(plain(x), scope, run=step, static=True)
 
     # -- turn order ------------------------------------------------------------------------
     @form("cycle", "(cycle next|current WHO)", Kind.ACTION, words="{1} player := {2}")
-    def a_cycle(self, x: SList, scope: Scope) -> Item:
+    @reads_node
+    def a_cycle(self, x: Cycle, scope: Scope) -> Item:
         """(cycle next|current WHO)
 
         Queues WHO (current, next, previous or a player) as the next player of the top
         player cycle, or makes WHO current at once."""
-        self.arity(x, 3)
-        which, target = x.items[1], x.items[2]
-        if not kw(which, "next", "current"):
-            fail("expected (cycle next|current WHO)", x, "cycle")
+        target = x.who.position if isinstance(x.who, Turn) else None
         n = self.layout.nplayers
-        if kw(target, "current"):
+        if target == "current":
             who = lambda s, e: s.pstack[-1][0]  # noqa: E731
-        elif kw(target, "next"):
+        elif target == "next":
 
             def who(s, e):
                 top = s.pstack[-1]
                 return top[1] if top[1] is not None else (top[0] + 1) % n
-        elif kw(target, "previous"):
+        elif target == "previous":
             who = lambda s, e: (s.pstack[-1][0] - 1) % n  # noqa: E731
         else:
-            who = self.c_player(target, scope)
-        if which.value == "next":
+            who = self.c_player(x.who, scope)
+        if x.which == "next":
 
             def cycle_next(s, e):
                 s.pstack[-1][1] = int(who(s, e))
 
-            return Item(x, scope, run=cycle_next, static=True)
+            return Item(plain(x), scope, run=cycle_next, static=True)
 
         def cycle_current(s, e):
             p = int(who(s, e))
             top = s.pstack[-1]
             top[0], top[1] = p, None
 
-        return Item(x, scope, run=cycle_current, static=True)
+        return Item(plain(x), scope, run=cycle_current, static=True)
 
     @form("turn", "(turn pass)", Kind.ACTION, words="{1=pass}")
-    def a_turn(self, x: SList, scope: Scope) -> Item:
+    @reads_node
+    def a_turn(self, x: Pass, scope: Scope) -> Item:
         """(turn pass)
 
         Does nothing: the action of an option that passes (the rest of the turn still
         runs)."""
-        if len(x.items) != 2 or not kw(x.items[1], "pass"):
-            fail("expected (turn pass)", x, "turn")
-        return Item(x, scope, run=lambda s, e: None, static=True)
+        return Item(plain(x), scope, run=lambda s, e: None, static=True)
 
     @form(
         "repeat",
@@ -229,25 +211,16 @@ class StateActions:
         role="repeat",
         words="repeat {1}: {2:action}",
     )
-    def a_repeat(self, x: SList, scope: Scope) -> Item:
+    @reads_node
+    def a_repeat(self, x: Repeat | RepeatAll, scope: Scope) -> Item:
         """(repeat N ACTION) | (repeat all (move|forget CARD ...))
 
         Runs the action N times (N evaluated once); with all, once per card the source
         location holds when the repeat starts."""
-        self.arity(x, 3)
         span = x.span
-        if kw(x.items[1], "all"):
-            body_node = x.items[2]
-            h = head_of(body_node)
-            if h not in ("move", "forget"):
-                fail("(repeat all ...) repeats a move or a forget", body_node, "repeat")
-            body = self.c_item(body_node, scope)
-            src_node = body_node.items[1]
-            if isinstance(src_node, SList) and len(src_node.items) == 2 and head_of(src_node) == "actual":
-                src_node = src_node.items[1]
-            if not isinstance(src_node, SList) or len(src_node.items) != 2:
-                fail("(repeat all (move (top|bottom LOCATION) ...)) needs a location to empty", src_node, "repeat")
-            count = self.c_size(src_node.items[1], scope)
+        if isinstance(x, RepeatAll):
+            body = self.c_item(x.body, scope)
+            count = self.c_size(x.location, scope)
             brun = body.run
 
             def run_all(s, e):
@@ -262,10 +235,10 @@ class StateActions:
                 k = count(s, e)
                 return [[(body, e)] * k] if k else []
 
-            return Item(x, scope, run=run_all, expand=expand_all)
-        times = self.c_int(x.items[1], scope)
-        const = self.const_value(x.items[1], scope)
-        body = self.c_item(x.items[2], scope, allow_choice=False)
+            return Item(plain(x), scope, run=run_all, expand=expand_all)
+        times = self.c_int(x.times, scope)
+        const = self.const_value(x.times, scope)
+        body = self.c_item(x.body, scope, allow_choice=False)
         brun = body.run
 
         def run(s, e):
@@ -280,7 +253,7 @@ class StateActions:
                 brun(s, e)
 
         if const is not None and const >= 1 and body.static:
-            return Item(x, scope, run=run, static=True)
+            return Item(plain(x), scope, run=run, static=True)
 
         def expand(s, e):
             k = times(s, e)
@@ -292,7 +265,7 @@ class StateActions:
                     out_of_work(s, span, "repeat")
             return compose(s, [(body, e)] * k) if k > 0 else []
 
-        return Item(x, scope, run=run, expand=expand)
+        return Item(plain(x), scope, run=run, expand=expand)
 
     # -- creation --------------------------------------------------------------------------
     @form(
@@ -308,32 +281,21 @@ class StateActions:
             "create {2} {1=players}",
         ),
     )
-    def a_create(self, x: SList, scope: Scope) -> Item:
+    @reads_node
+    def a_create(self, x: Deck | Teams, scope: Scope) -> Item:
         """(create deck NAME? LOCATION (deck ATTRIBUTE ...)) | (create teams (P, ...) ...)
 
         Creates one card per combination of the attribute trees on top of a location, or
         sets the teams to the listed players (numbered from 0, or from 1 when the lists name
         player N, the number of players, and not 0)."""
-        if len(x.items) >= 2 and kw(x.items[1], "deck"):
+        if isinstance(x, Deck):
             return self.c_create_deck(x, scope)
-        if len(x.items) >= 3 and kw(x.items[1], "teams"):
-            return self.c_create_teams(x, scope)
-        fail("expected (create deck ...) or (create teams ...) here", x, "create")
+        return self.c_create_teams(x, scope)
 
-    def c_create_deck(self, x: SList, scope: Scope) -> Item:
-        items = x.items[2:]
-        deck_name = "DEFAULT"
-        if items and isinstance(items[0], Atom) and items[0].is_name:
-            deck_name = items[0].value
-            items = items[1:]
-        if len(items) != 2 or head_of(items[1]) != "deck":
-            fail("expected (create deck NAME? LOCATION (deck ATTRIBUTE ...))", x, "create")
-        if not is_location_form(items[0]) or kw(items[0].items[1], "mem"):
-            fail("a deck is created in a physical location (OWNER KIND NAME), not a mem location", items[0], "create")
-        dst = self.c_loc_index(items[0], scope)
-        combos = deck_combinations(items[1])
-        if len(combos) > MAX_COLLECTION:
-            fail(f"this deck would have {len(combos)} cards (limit {MAX_COLLECTION})", items[1], "deck")
+    def c_create_deck(self, x: Deck, scope: Scope) -> Item:
+        deck_name = x.name
+        dst = self.c_loc_index(x.location, scope)
+        combos = [dict(card) for card in x.cards]
         card_table, infos = self.cards, self.layout.infos
         key = (x.span.line, x.span.column)
 
@@ -346,15 +308,13 @@ class StateActions:
                 for c in ids:
                     record_move(s, infos, "create", c, None, d)
 
-        return Item(x, scope, run=create, static=True)
+        return Item(plain(x), scope, run=create, static=True)
 
-    def c_create_teams(self, x: SList, scope: Scope) -> Item:
+    def c_create_teams(self, x: Teams, scope: Scope) -> Item:
         teams = []
         n = self.layout.nplayers
-        for t in x.items[2:]:
-            if not isinstance(t, SList):
-                fail("expected a team (P, P, ...)", t, "create")
-            members = [i.value for i in t.items if is_atom(i, INT)]
+        for t in x.teams:
+            members = list(t.members)
             if not members or any(m > n for m in members):
                 fail(f"a team lists player numbers 0..{n - 1} (or 1..{n}, counted from 1)", t, "create")
             teams.append(members)
@@ -364,7 +324,7 @@ class StateActions:
         listed = {m for members in teams for m in members}
         if n in listed:
             if 0 in listed:
-                t = next(t for t, members in zip(x.items[2:], teams) if n in members)
+                t = next(t for t, members in zip(x.teams, teams) if n in members)
                 fail(
                     f"these teams name both player 0 and player {n}: number the players 0..{n - 1} or 1..{n}, not both",
                     t,
@@ -380,7 +340,7 @@ class StateActions:
                     s.team_of[p] = t
             s.nteams = len(teams)
 
-        return Item(x, scope, run=create_teams, static=True)
+        return Item(plain(x), scope, run=create_teams, static=True)
 
 
 mention(__name__, ("move", "forget", "actual"))

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .reads import plain, reads_node
+from ..nodes.base import Everyone, Node, Word
+from ..nodes.numbers import And, AtLeast, AtMost, Equal, Exists, ForAll, Greater, Less, Not, NotEqual, Or
 from .registry import Kind, form
 from .items import out_of_work
 from .shapes import SMALL, Scope, element_hint, fail, head_of, is_atom, kw
-from ..syntax.reader import INT, SYMBOL, VAR, Atom, SList
+from ..syntax.reader import INT, VAR, Atom, SList
 
 
 class BoolForms:
@@ -17,6 +20,7 @@ class BoolForms:
 
     def c_bool(self, x, scope: Scope) -> Callable:
         """A condition: a boolean form (there are no boolean literals or storages)."""
+        x = plain(x)
         if not isinstance(x, SList) or not x.items:
             fail(f"expected a condition, got {x if isinstance(x, Atom) else '()'}", x)
         f = self.by_head(Kind.BOOL, x, scope)
@@ -25,14 +29,12 @@ class BoolForms:
         fail(f"expected a condition, got {self.form_name(x)}", x)
 
     # -- connectives -----------------------------------------------------------------------
-    def conditions(self, x: SList, scope: Scope) -> list:
-        h = head_of(x)
-        if len(x.items) < 3:
-            fail(f"({h} ...) takes two or more conditions", x, h)
-        return [self.c_bool(i, scope) for i in x.items[1:]]
+    def conditions(self, x, scope: Scope) -> list:
+        return [self.c_bool(i, scope) for i in x.conditions]
 
     @form("and", "(and CONDITION CONDITION ...)", Kind.BOOL, pure=True, role="junction", words="{1~* and }")
-    def bool_and(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def bool_and(self, x: And, scope: Scope) -> Callable:
         """(and CONDITION CONDITION ...)
 
         True when every condition holds; they are evaluated left to right, stopping at the
@@ -54,7 +56,8 @@ class BoolForms:
         return and_
 
     @form("or", "(or CONDITION CONDITION ...)", Kind.BOOL, pure=True, role="junction", words="{1~* or }")
-    def bool_or(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def bool_or(self, x: Or, scope: Scope) -> Callable:
         """(or CONDITION CONDITION ...)
 
         True when at least one condition holds; they are evaluated left to right, stopping
@@ -76,22 +79,19 @@ class BoolForms:
         return or_
 
     @form("not", "(not CONDITION)", Kind.BOOL, pure=True, words="not {1~}")
-    def bool_not(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def bool_not(self, x: Not, scope: Scope) -> Callable:
         """(not CONDITION)
 
         True when the condition does not hold."""
-        self.arity(x, 2)
-        p = self.c_bool(x.items[1], scope)
+        p = self.c_bool(x.condition, scope)
         return lambda s, e: not p(s, e)
 
     # -- comparisons -----------------------------------------------------------------------
-    def c_order(self, x: SList, scope: Scope) -> Callable:
+    def c_order(self, x, scope: Scope) -> Callable:
         """(< > <= >= A B) on two integers."""
-        h = head_of(x)
-        items = x.items
-        if len(items) != 3:
-            fail(f"({h} A B) compares two integers", x, h)
-        a, b = self.c_int(items[1], scope), self.c_int(items[2], scope)
+        h = x.HEAD
+        a, b = self.c_int(x.a, scope), self.c_int(x.b, scope)
         return {
             "<": lambda s, e: a(s, e) < b(s, e),
             ">": lambda s, e: a(s, e) > b(s, e),
@@ -100,46 +100,48 @@ class BoolForms:
         }[h]
 
     @form("<", "(< A B)", Kind.BOOL, pure=True)
-    def bool_lt(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def bool_lt(self, x: Less, scope: Scope) -> Callable:
         """(< A B)
 
         True when the integer A is less than B."""
         return self.c_order(x, scope)
 
     @form(">", "(> A B)", Kind.BOOL, pure=True)
-    def bool_gt(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def bool_gt(self, x: Greater, scope: Scope) -> Callable:
         """(> A B)
 
         True when the integer A is greater than B."""
         return self.c_order(x, scope)
 
     @form("<=", "(<= A B)", Kind.BOOL, pure=True)
-    def bool_le(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def bool_le(self, x: AtMost, scope: Scope) -> Callable:
         """(<= A B)
 
         True when the integer A is at most B."""
         return self.c_order(x, scope)
 
     @form(">=", "(>= A B)", Kind.BOOL, pure=True)
-    def bool_ge(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def bool_ge(self, x: AtLeast, scope: Scope) -> Callable:
         """(>= A B)
 
         True when the integer A is at least B."""
         return self.c_order(x, scope)
 
-    def c_equal(self, x: SList, scope: Scope) -> Callable:
+    def c_equal(self, x, scope: Scope) -> Callable:
         """(== != A B) on two values of any one kind (a constant B worked out once)."""
-        h = head_of(x)
-        items = x.items
-        if len(items) != 3:
-            fail(f"({h} A B) compares two values", x, h)
-        if self.is_card_ref(items[1]) or self.is_card_ref(items[2]):
+        if x.cards:
             return self.c_card_equal(x, scope)
-        a, b = self.c_value(items[1], scope), self.c_value(items[2], scope)
-        cb = self.const_value(items[2], scope)
-        if cb is None and isinstance(items[2], Atom) and items[2].kind == SYMBOL:
-            cb = items[2].value
-        if h == "==":
+        a, b = self.c_value(x.a, scope), self.c_value(x.b, scope)
+        cb = self.const_value(x.b, scope)
+        if cb is None and isinstance(x.b, Word):
+            cb = x.b.value
+        elif cb is None and isinstance(x.b, Everyone):
+            cb = x.b.what
+        if isinstance(x, Equal):
             if cb is not None:
                 return lambda s, e: a(s, e) == cb
             return lambda s, e: a(s, e) == b(s, e)
@@ -159,15 +161,15 @@ class BoolForms:
             return not kw(x.items[1], "player", "team") and not self.is_groups_form(x.items[1])
         return False
 
-    def c_card_equal(self, x: SList, scope: Scope) -> Callable:
+    def c_card_equal(self, x, scope: Scope) -> Callable:
         """(== != A B) with a card reference: the same physical card. A reference that names
         no card (the top of an empty location) equals no card: ``==`` is false and ``!=``
         true, even when both name none (RECYCLE.md 9.2)."""
-        h, items = head_of(x), x.items
         a, b = (
-            self.c_card(i, scope, optional=True) if self.is_card_ref(i) else self.c_card(i, scope) for i in items[1:]
+            self.c_card(i, scope, optional=True) if self.is_card_ref(plain(i)) else self.c_card(i, scope)
+            for i in (x.a, x.b)
         )
-        if h == "==":
+        if isinstance(x, Equal):
 
             def card_eq(s, e):
                 c = a(s, e)
@@ -185,7 +187,8 @@ class BoolForms:
         return card_ne
 
     @form("==", "(== A B)", Kind.BOOL, pure=True, role="equality")
-    def bool_eq(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def bool_eq(self, x: Equal, scope: Scope) -> Callable:
         """(== A B)
 
         True when A and B are the same integer, string, card (the same physical card),
@@ -193,7 +196,8 @@ class BoolForms:
         return self.c_equal(x, scope)
 
     @form("!=", "(!= A B)", Kind.BOOL, pure=True, role="equality")
-    def bool_ne(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def bool_ne(self, x: NotEqual, scope: Scope) -> Callable:
         """(!= A B)
 
         True when A and B differ (integers, strings, cards, players or teams)."""
@@ -211,15 +215,16 @@ class BoolForms:
         role="quantifier",
         words="any {1:each}: {3}",
     )
-    def bool_any(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def bool_any(self, x: Exists, scope: Scope) -> Callable:
         """(any COLLECTION 'VARIABLE CONDITION)
 
         True when the condition holds for at least one element bound to 'VARIABLE (false
         for an empty collection)."""
         coll, slot, inner = self.c_binder(x, scope, self.c_bool)
-        w = self.weight(x.items[3])
+        w = self.weight(x.condition)
         span = x.span
-        if kw(x.items[1], "player"):
+        if x.collection == Everyone("player"):
             players = self.players
 
             def any_player(s, e):  # a players loop: paid with the form around it
@@ -242,7 +247,7 @@ class BoolForms:
 
             return any_free
 
-        if self.loop_free(x.items[3]):
+        if self.loop_free(x.condition):
 
             def any_small(s, e):
                 c = coll(s, e)
@@ -282,15 +287,16 @@ class BoolForms:
         role="quantifier",
         words="all {1:each}: {3}",
     )
-    def bool_all(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def bool_all(self, x: ForAll, scope: Scope) -> Callable:
         """(all COLLECTION 'VARIABLE CONDITION)
 
         True when the condition holds for every element bound to 'VARIABLE (true for an
         empty collection)."""
         coll, slot, inner = self.c_binder(x, scope, self.c_bool)
-        w = self.weight(x.items[3])
+        w = self.weight(x.condition)
         span = x.span
-        if kw(x.items[1], "player"):
+        if x.collection == Everyone("player"):
             players = self.players
 
             def all_players(s, e):  # a players loop: paid with the form around it
@@ -313,7 +319,7 @@ class BoolForms:
 
             return all_free
 
-        if self.loop_free(x.items[3]):
+        if self.loop_free(x.condition):
 
             def all_small(s, e):
                 c = coll(s, e)
@@ -342,8 +348,10 @@ class BoolForms:
 
         return all_
 
-    def c_binder(self, x: SList, scope: Scope, body_compiler):
+    def c_binder(self, x, scope: Scope, body_compiler):
         """(any|all|filter COLL 'V BODY) → (collection closure, slot, body closure)."""
+        if isinstance(x, Node):
+            return self.binder_of_node(x, scope, body_compiler)
         h = head_of(x)
         if len(x.items) != 4 or not is_atom(x.items[2], VAR):
             fail(f"expected ({h} COLLECTION 'VARIABLE BODY)", x, h)
@@ -353,4 +361,14 @@ class BoolForms:
         self.fresh_groups(x, slot)
         inner_scope = scope.bind(x.items[2].value, slot, element_hint(x.items[1]))
         inner = body_compiler(x.items[3], inner_scope)
+        return coll, slot, inner
+
+    def binder_of_node(self, x, scope: Scope, body_compiler):
+        """The node of (any|all|filter COLL 'V BODY) → (collection closure, slot, body closure)."""
+        coll = self.c_coll(x.collection, scope)
+        slot = self.new_slot()
+        self.binder_colls[slot] = plain(x.collection)  # (families of locations: the members it may name)
+        self.fresh_groups(x, slot)
+        body = x.condition if hasattr(x, "condition") else x.location
+        inner = body_compiler(body, scope.bind(x.variable.name, slot, x.variable.hint))
         return coll, slot, inner

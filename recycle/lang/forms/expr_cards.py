@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .reads import plain, reads_node
+from ..nodes.base import written
+from ..nodes.places import Actual, At, Bottom, Highest, Lowest, Top
+from ..nodes.scalars import Owner, TeamOf
 from .registry import Kind, form
 from .items import out_of_work
 from .shapes import Scope, describe_value, fail, head_of, is_atom, is_location_form, kw, n_cards, rt_error
@@ -17,6 +21,7 @@ class CardForms:
     # -- players and teams -----------------------------------------------------------------
     def c_player(self, x, scope: Scope) -> Callable:
         """A player: a variable, ``(current|next|previous|N player)`` or a player form."""
+        x = plain(x)
         players = self.players
         n = self.layout.nplayers
         if isinstance(x, Atom) and x.kind == VAR:
@@ -61,12 +66,12 @@ class CardForms:
         fail(f"expected a player, got {self.form_name(x)}", x)
 
     @form("owner", "(owner CARD)", Kind.PLAYER, words="owner of {1}")
-    def player_owner(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def player_owner(self, x: Owner, scope: Scope) -> Callable:
         """(owner CARD)
 
         The player owning the location the card is in (an error when the game owns it)."""
-        self.arity(x, 2)
-        card = self.c_card(x.items[1], scope)
+        card = self.c_card(x.card, scope)
         span = x.span
         layout = self.layout
         players = self.players
@@ -81,6 +86,7 @@ class CardForms:
 
     def c_team(self, x, scope: Scope) -> Callable:
         """A team: a variable, ``(current|next|previous|N team)`` or a team form."""
+        x = plain(x)
         teams = self.teams
         if isinstance(x, Atom) and x.kind == VAR:
             f = self.c_var(x, scope)
@@ -122,12 +128,12 @@ class CardForms:
         fail(f"expected a team, got {self.form_name(x)}", x)
 
     @form("team", "(team PLAYER)", Kind.TEAM, words="team of {1}")
-    def team_of(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def team_of(self, x: TeamOf, scope: Scope) -> Callable:
         """(team PLAYER)
 
         The team the player is on (an error for a player on no team)."""
-        self.arity(x, 2)
-        p = self.c_player(x.items[1], scope)
+        p = self.c_player(x.player, scope)
         span = x.span
         teams = self.teams
 
@@ -142,6 +148,7 @@ class CardForms:
     # -- cards -----------------------------------------------------------------------------
     def c_card(self, x, scope: Scope, optional: bool = False) -> Callable:
         """A card expression → closure giving a Card (or None when ``optional`` and empty)."""
+        x = plain(x)
         if isinstance(x, Atom) and x.kind == VAR:
             f = self.c_var(x, scope)
             span, name = x.span, x.value
@@ -169,6 +176,7 @@ class CardForms:
         """``f(s, e)``: the message for a card reference that names no card here, naming the
         location that was empty as it is now, e.g. ``(top (P0 vloc PLAY)) names no card:
         (P0 vloc PLAY) is empty here``."""
+        x = plain(x)
         h = head_of(x) if isinstance(x, SList) else None
         loc = None
         if (
@@ -192,15 +200,14 @@ class CardForms:
 
         return message
 
-    def card_location(self, x: SList, scope: Scope) -> Callable:
+    def card_location(self, x, scope: Scope) -> Callable:
         """The cards of ``(WHERE LOCATION)``; a variable holding a group list stands for its
         first group."""
-        if len(x.items) != 2:
-            fail("expected (top LOCATION), (bottom LOCATION) or (INDEX LOCATION)", x)
-        return self.c_cards(x.items[1], scope, first_group=True)
+        return self.c_cards(x.location, scope, first_group=True)
 
     @form("top", "(top LOCATION)", Kind.CARD, pure=True, words="top {1}")
-    def card_top(self, x: SList, scope: Scope, optional: bool = False) -> Callable:
+    @reads_node
+    def card_top(self, x: Top, scope: Scope, optional: bool = False) -> Callable:
         """(top LOCATION)
 
         The top card of a location (its last element); an error when it is empty."""
@@ -219,7 +226,8 @@ class CardForms:
         return top
 
     @form("bottom", "(bottom LOCATION)", Kind.CARD, pure=True, words="bottom {1}")
-    def card_bottom(self, x: SList, scope: Scope, optional: bool = False) -> Callable:
+    @reads_node
+    def card_bottom(self, x: Bottom, scope: Scope, optional: bool = False) -> Callable:
         """(bottom LOCATION)
 
         The bottom card of a location (its first element); an error when it is empty."""
@@ -238,15 +246,16 @@ class CardForms:
         return bottom
 
     @form(None, "(INDEX LOCATION)", Kind.CARD, pure=True, label="index")
-    def card_index(self, x: SList, scope: Scope, optional: bool = False) -> Callable:
+    @reads_node
+    def card_index(self, x: At, scope: Scope, optional: bool = False) -> Callable:
         """(INDEX LOCATION)
 
         The card at the 0-based INDEX of a location, counted from the bottom (an integer or
         a variable); an error when there is no such card."""
         cards = self.card_location(x, scope)
         span = x.span
-        where = f"({x.items[0]} ...)"
-        idx = self.c_int(x.items[0], scope)
+        where = f"({written(x.index)} ...)"
+        idx = self.c_int(x.index, scope)
 
         def nth(s, e):
             lst = cards(s, e)
@@ -259,14 +268,11 @@ class CardForms:
 
         return nth
 
-    def card_extreme(self, x: SList, scope: Scope, optional: bool, pick_max: bool) -> Callable:
+    def card_extreme(self, x, scope: Scope, optional: bool, pick_max: bool) -> Callable:
         """(max|min LOCATION using POINTS): ties are broken with the game's random numbers."""
-        h = head_of(x)
-        items = x.items
-        if len(items) != 4 or not kw(items[2], "using"):
-            fail(f"expected ({h} LOCATION using POINTS)", x, h)
-        cards = self.c_cards(items[1], scope)
-        pts = self.c_points(items[3], scope)
+        h = x.HEAD
+        cards = self.c_cards(x.location, scope)
+        pts = self.c_points(x.points, scope)
         span = x.span
         why = self.no_card(x, scope)
 
@@ -287,7 +293,8 @@ class CardForms:
         return extreme
 
     @form("max", "(max LOCATION using POINTS)", Kind.CARD, draws=True, words="max {1} {2=using} {3}")
-    def card_max(self, x: SList, scope: Scope, optional: bool = False) -> Callable:
+    @reads_node
+    def card_max(self, x: Highest, scope: Scope, optional: bool = False) -> Callable:
         """(max LOCATION using POINTS)
 
         The card of the location with the highest score, ties broken uniformly at random; an
@@ -295,7 +302,8 @@ class CardForms:
         return self.card_extreme(x, scope, optional, True)
 
     @form("min", "(min LOCATION using POINTS)", Kind.CARD, draws=True, words="min {1} {2=using} {3}")
-    def card_min(self, x: SList, scope: Scope, optional: bool = False) -> Callable:
+    @reads_node
+    def card_min(self, x: Lowest, scope: Scope, optional: bool = False) -> Callable:
         """(min LOCATION using POINTS)
 
         The card of the location with the lowest score, ties broken uniformly at random; an
@@ -303,10 +311,10 @@ class CardForms:
         return self.card_extreme(x, scope, optional, False)
 
     @form("actual", "(actual CARD)", Kind.CARD, pure=True, words="actual {1}")
-    def card_actual(self, x: SList, scope: Scope, optional: bool = False) -> Callable:
+    @reads_node
+    def card_actual(self, x: Actual, scope: Scope, optional: bool = False) -> Callable:
         """(actual CARD)
 
         The same card, marked as the physical card (a move out of a view or mem location
         moves it from where it really is)."""
-        self.arity(x, 2)
-        return self.c_card(x.items[1], scope, optional)
+        return self.c_card(x.card, scope, optional)

@@ -8,6 +8,9 @@ import itertools
 import math
 from collections.abc import Callable
 
+from .reads import plain, reads_node
+from ..nodes.base import written
+from ..nodes.groups import Each, LetColl, LetGroups, Others, Partition, Pick, Range, Runs, Subsets, Tuples
 from .registry import Kind, form, mention
 from .items import out_of_work
 from .shapes import (
@@ -19,13 +22,12 @@ from .shapes import (
     fail,
     find_runs,
     head_of,
-    is_atom,
     is_location_form,
     kw,
     literal_names,
     rt_error,
 )
-from ..syntax.reader import DOTDOT, VAR, Atom, SList
+from ..syntax.reader import VAR, Atom, SList
 from .values import Groups, PLoc, TeamId
 
 
@@ -38,21 +40,21 @@ class GroupForms:
         return head_of(x) in self.forms.only[Kind.GROUPS]
 
     @form(None, "(INDEX GROUPS)", Kind.LOC, pure=True, label="group")
-    def c_group_pick(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def c_group_pick(self, x: Pick, scope: Scope) -> Callable:
         """(INDEX GROUPS)
 
         The group at the 0-based INDEX of a group list; (top GROUPS) is its first group and
         (bottom GROUPS) its last (the opposite ends from a location's)."""
-        items = x.items
-        groups = self.c_groups(items[1], scope)
-        h = head_of(x)
+        groups = self.c_groups(x.groups, scope)
+        end = x.index if isinstance(x.index, str) else None  # top or bottom
         span = x.span
-        if h == "top":
+        if end == "top":
             pos = lambda s, e: 0  # noqa: E731
-        elif h == "bottom":
+        elif end == "bottom":
             pos = lambda s, e: -1  # noqa: E731
         else:
-            pos = self.c_int(items[0], scope)
+            pos = self.c_int(x.index, scope)
 
         def pick(s, e):
             g = groups(s, e)
@@ -60,15 +62,16 @@ class GroupForms:
             if -len(g) <= i < len(g) and g:
                 return g[i]
             rt_error(
-                f"no group {'at ' + str(i) if h not in ('top', 'bottom') else h} in a list of {len(g)} groups",
+                f"no group {'at ' + str(i) if end is None else end} in a list of {len(g)} groups",
                 span,
-                h or str(items[0]),
+                end or written(x.index),
             )
 
         return pick
 
     def c_groups(self, x, scope: Scope) -> Callable:
         """A list of groups: a variable or a group-list form."""
+        x = plain(x)
         if isinstance(x, Atom) and x.kind == VAR:
             f = self.c_var(x, scope)
             span, name = x.span, x.value
@@ -95,19 +98,17 @@ class GroupForms:
         expensive=True,
         words="partition by {1} of {2+, }",
     )
-    def groups_partition(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def groups_partition(self, x: Partition, scope: Scope) -> Callable:
         """(partition KEY LOCATION ...) | (partition KEY (all COLLECTION 'VARIABLE LOCATION))
 
         The cards split into groups of equal KEY value, in order of first appearance (cards
         lacking KEY form the empty-string group)."""
-        items = x.items
-        if len(items) < 3:
-            fail("expected (partition KEY LOCATION...)", x, "partition")
-        key = self.storage_name(items[1], scope)
+        key = self.storage_name(x.key, scope)
         card_table = self.cards
         span = x.span
-        if len(items) == 3 and head_of(items[2]) != "all":
-            cards = self.c_cards(items[2], scope)
+        if not isinstance(x.parts, Each) and len(x.parts) == 1:
+            cards = self.c_cards(x.parts[0], scope)
             if isinstance(key, str):
                 col = card_table.column(key)
 
@@ -128,7 +129,7 @@ class GroupForms:
                     return Groups(groups.values())
 
                 return partition1
-        parts = self.c_loc_list(items[2:], scope, x)
+        parts = self.c_loc_list(x.parts, scope)
         key_fn = (lambda s, e: key) if isinstance(key, str) else key
 
         attrs = card_table.attrs
@@ -158,18 +159,16 @@ class GroupForms:
         return partition
 
     @form("tuples", "(tuples N LOCATION using POINTS)", Kind.GROUPS, pure=True, expensive=True)
-    def groups_tuples(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def groups_tuples(self, x: Tuples, scope: Scope) -> Callable:
         """(tuples N LOCATION using POINTS)
 
         Every N-card combination of cards sharing one score: scores ascending, combinations
         in the location's order."""
-        items = x.items
         span = x.span
-        if len(items) != 5 or not kw(items[3], "using"):
-            fail("expected (tuples N LOCATION using POINTS)", x, "tuples")
-        nf = self.c_int(items[1], scope)
-        cards = self.c_cards(items[2], scope)
-        pts = self.c_points(items[4], scope)
+        nf = self.c_int(x.n, scope)
+        cards = self.c_cards(x.location, scope)
+        pts = self.c_points(x.points, scope)
 
         def tuples(s, e):
             k = nf(s, e)
@@ -200,12 +199,12 @@ class GroupForms:
         return tuples
 
     @form("subsets", "(subsets LOCATION)", Kind.GROUPS, pure=True, expensive=True, words="subsets {1}")
-    def groups_subsets(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def groups_subsets(self, x: Subsets, scope: Scope) -> Callable:
         """(subsets LOCATION)
 
         All 2^n subsets of the location's cards, the empty one included (at most 16 cards)."""
-        self.arity(x, 2)
-        cards = self.c_cards(x.items[1], scope)
+        cards = self.c_cards(x.location, scope)
         span = x.span
 
         def subsets(s, e):
@@ -223,19 +222,17 @@ class GroupForms:
         return subsets
 
     @form("runs", "(runs largest|all N LOCATION using POINTS)", Kind.GROUPS, pure=True, expensive=True)
-    def groups_runs(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def groups_runs(self, x: Runs, scope: Scope) -> Callable:
         """(runs largest|all N LOCATION using POINTS)
 
         The runs of at least N cards whose scores rise by exactly 1 (every maximal run, or
         every run), one per choice among cards of equal score."""
-        items = x.items
         span = x.span
-        if len(items) != 6 or not kw(items[1], "largest", "all") or not kw(items[4], "using"):
-            fail("expected (runs largest|all N LOCATION using POINTS)", x, "runs")
-        largest = items[1].value == "largest"
-        nf = self.c_int(items[2], scope)
-        cards = self.c_cards(items[3], scope)
-        pts = self.c_points(items[5], scope)
+        largest = x.largest
+        nf = self.c_int(x.n, scope)
+        cards = self.c_cards(x.location, scope)
+        pts = self.c_points(x.points, scope)
 
         def runs(s, e):
             return Groups(find_runs(s, cards(s, e), pts(s, e).table, nf(s, e), largest, span))
@@ -243,7 +240,8 @@ class GroupForms:
         return runs
 
     @form("let", "(let VALUE 'VARIABLE GROUPS)", Kind.GROUPS, pure=True, binds=True)
-    def groups_let(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def groups_let(self, x: LetGroups, scope: Scope) -> Callable:
         """(let VALUE 'VARIABLE GROUPS)
 
         The group list, computed with VALUE (evaluated once) bound to 'VARIABLE."""
@@ -253,6 +251,7 @@ class GroupForms:
     def c_coll(self, x, scope: Scope) -> Callable:
         """A collection: player, team, a variable, a location or view, a group list, a team's
         members, a list of names, or a collection form."""
+        x = plain(x)
         players = self.players
         teams = self.teams
         if isinstance(x, Atom):
@@ -299,14 +298,12 @@ class GroupForms:
         return self.c_cards(x, scope)
 
     @form("range", "(range A..B)", Kind.COLL, pure=True, words="{1}..{3}")
-    def coll_range(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def coll_range(self, x: Range, scope: Scope) -> Callable:
         """(range A..B)
 
         The integers A, A+1, ..., B (empty when B < A)."""
-        items = x.items
-        if len(items) != 4 or not is_atom(items[2], DOTDOT):
-            fail("expected (range A..B)", x, "range")
-        lo, hi = self.c_int(items[1], scope), self.c_int(items[3], scope)
+        lo, hi = self.c_int(x.low, scope), self.c_int(x.high, scope)
         span = x.span
 
         def range_(s, e):
@@ -318,15 +315,13 @@ class GroupForms:
         return range_
 
     @form("other", "(other player) | (other team)", Kind.COLL, role="players", words="other {1}s")
-    def coll_other(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def coll_other(self, x: Others, scope: Scope) -> Callable:
         """(other player) | (other team)
 
         Every player (team) except the current one, by index."""
-        items = x.items
-        if len(items) != 2 or not kw(items[1], "player", "team"):
-            fail("expected (other player) or (other team)", x, "other")
         players, teams = self.players, self.teams
-        if items[1].value == "player":
+        if x.what == "player":
             return lambda s, e: [p for p in players if p != s.pstack[-1][0]]
         return lambda s, e: [t for t in teams[: s.nteams] if t != s.tstack[-1][0]]
 
@@ -341,17 +336,19 @@ class GroupForms:
         role="quantifier",
         words="all {1:each}: {3}",
     )
-    def coll_all(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def coll_all(self, x: Each, scope: Scope) -> Callable:
         """(all COLLECTION 'VARIABLE LOCATION)
 
         A list of locations, one per element bound to 'VARIABLE (the argument of union,
         intersect, disjunction and partition)."""
-        if len(x.items) == 4 and head_of(x.items[3]) not in self.forms.only[Kind.BOOL]:
-            return self.c_loc_list([x], scope, x)
-        return self.c_coll_shape(x, scope)
+        if isinstance(x, Each):
+            return self.c_loc_list(x, scope)
+        return self.c_coll_shape(plain(x), scope)
 
     @form("let", "(let VALUE 'VARIABLE COLLECTION)", Kind.COLL, pure=True, binds=True)
-    def coll_let(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def coll_let(self, x: LetColl, scope: Scope) -> Callable:
         """(let VALUE 'VARIABLE COLLECTION)
 
         The collection, computed with VALUE (evaluated once) bound to 'VARIABLE."""

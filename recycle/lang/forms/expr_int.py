@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .reads import plain, reads_node
+from ..nodes.base import Turn, written
+from ..nodes.numbers import Add, Div, Fib, Mod, Mul, Pid, Pow, Random, Score, ScoreMax, ScoreMin, Size, Sub, Sum, Tri
 from .registry import Kind, form
 from .items import out_of_work
 from .shapes import SMALL
@@ -19,11 +22,10 @@ from .shapes import (
     is_atom,
     is_location_form,
     is_storage_form,
-    kw,
     rt_error,
     tag,
 )
-from ..syntax.reader import DOTDOT, INT, SYMBOL, VAR, Atom, SList
+from ..syntax.reader import INT, SYMBOL, VAR, Atom, SList
 from .values import Card
 
 
@@ -32,6 +34,7 @@ class IntForms:
 
     def c_int(self, x, scope: Scope) -> Callable:
         """An integer: a literal, a variable, ``(HOLDER sto NAME)`` or an integer form."""
+        x = plain(x)
         if isinstance(x, Atom):
             if x.kind == INT:
                 v = x.value
@@ -72,22 +75,15 @@ class IntForms:
         fail(f"expected an integer expression, got {self.form_name(x)}", x)
 
     # -- arithmetic ------------------------------------------------------------------------
-    def int_operands(self, x: SList, scope: Scope):
-        """(OP A B) → (A closure, B closure, B's constant value or None)."""
-        op = x.items[0].value
-        if len(x.items) != 3:
-            if op in ("+", "*"):
-                fail(f"({op} A B ...) takes two or more integers", x, op)
-            more = " (only + and * take more)" if len(x.items) > 3 else ""
-            fail(f"({op} A B) takes exactly two integers{more}", x, op)
-        a, b = self.c_int(x.items[1], scope), self.c_int(x.items[2], scope)
-        return a, b, self.const_value(x.items[2], scope)
+    def int_operands(self, a, b, scope: Scope):
+        """The operands A and B → (A closure, B closure, B's constant value or None)."""
+        return self.c_int(a, scope), self.c_int(b, scope), self.const_value(b, scope)
 
-    def int_chain(self, x: SList, scope: Scope, add: bool) -> Callable:
+    def int_chain(self, x, scope: Scope, add: bool) -> Callable:
         """(+ A B C ...) / (* A B C ...): three or more operands, the result checked once
         (an error beyond 64 bits)."""
-        op = x.items[0].value
-        parts = [self.c_int(i, scope) for i in x.items[1:]]
+        op = x.HEAD
+        parts = [self.c_int(i, scope) for i in x.operands]
         span = x.span
 
         def chain(s, e):
@@ -108,13 +104,14 @@ class IntForms:
     # + and - check the 64-bit range too: (set X (+ X X)) in a loop would otherwise grow
     # without bound
     @form("+", "(+ A B) | (+ A B C ...)", Kind.INT, pure=True)
-    def int_add(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def int_add(self, x: Add, scope: Scope) -> Callable:
         """(+ A B) | (+ A B C ...)
 
         The sum of two or more integers (an error when it is beyond 64 bits)."""
-        if len(x.items) > 3:
+        if len(x.operands) > 2:
             return self.int_chain(x, scope, True)
-        a, b, cb = self.int_operands(x, scope)
+        a, b, cb = self.int_operands(*x.operands, scope)
         span = x.span
         if cb is not None:
 
@@ -135,11 +132,12 @@ class IntForms:
         return add
 
     @form("-", "(- A B)", Kind.INT, pure=True)
-    def int_sub(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def int_sub(self, x: Sub, scope: Scope) -> Callable:
         """(- A B)
 
         A minus B (an error beyond 64 bits)."""
-        a, b, cb = self.int_operands(x, scope)
+        a, b, cb = self.int_operands(x.a, x.b, scope)
         span = x.span
         if cb is not None:
 
@@ -160,13 +158,14 @@ class IntForms:
         return sub
 
     @form("*", "(* A B) | (* A B C ...)", Kind.INT, pure=True)
-    def int_mul(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def int_mul(self, x: Mul, scope: Scope) -> Callable:
         """(* A B) | (* A B C ...)
 
         The product of two or more integers (an error beyond 64 bits)."""
-        if len(x.items) > 3:
+        if len(x.operands) > 2:
             return self.int_chain(x, scope, False)
-        a, b, _ = self.int_operands(x, scope)
+        a, b, _ = self.int_operands(*x.operands, scope)
         span = x.span
 
         def mul(s, e):
@@ -178,12 +177,13 @@ class IntForms:
         return mul
 
     @form("//", "(// A B)", Kind.INT, pure=True)
-    def int_div(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def int_div(self, x: Div, scope: Scope) -> Callable:
         """(// A B)
 
         Integer division truncating toward zero (C# semantics); division by zero is an
         error."""
-        a, b, _ = self.int_operands(x, scope)
+        a, b, _ = self.int_operands(x.a, x.b, scope)
         span = x.span
 
         def div(s, e):
@@ -195,11 +195,12 @@ class IntForms:
         return div
 
     @form("%", "(% A B)", Kind.INT, pure=True)
-    def int_mod(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def int_mod(self, x: Mod, scope: Scope) -> Callable:
         """(% A B)
 
         The remainder of A // B, with the sign of A (C# semantics); by zero is an error."""
-        a, b, _ = self.int_operands(x, scope)
+        a, b, _ = self.int_operands(x.a, x.b, scope)
         span = x.span
 
         def mod(s, e):
@@ -211,11 +212,12 @@ class IntForms:
         return mod
 
     @form("^", "(^ A B)", Kind.INT, pure=True)
-    def int_pow(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def int_pow(self, x: Pow, scope: Scope) -> Callable:
         """(^ A B)
 
         A to the power B; a negative exponent, or a result beyond 64 bits, is an error."""
-        a, b, _ = self.int_operands(x, scope)
+        a, b, _ = self.int_operands(x.a, x.b, scope)
         span = x.span
 
         def power(s, e):
@@ -232,12 +234,12 @@ class IntForms:
         return power
 
     @form("tri", "(tri N)", Kind.INT, pure=True)
-    def int_tri(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def int_tri(self, x: Tri, scope: Scope) -> Callable:
         """(tri N)
 
         The N-th triangular number, N(N+1)/2."""
-        self.arity(x, 2)
-        f = self.c_int(x.items[1], scope)
+        f = self.c_int(x.n, scope)
         span = x.span
 
         def tri(s, e):
@@ -250,12 +252,12 @@ class IntForms:
         return tri
 
     @form("fib", "(fib N)", Kind.INT, pure=True)
-    def int_fib(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def int_fib(self, x: Fib, scope: Scope) -> Callable:
         """(fib N)
 
         The N-th Fibonacci number (fib 0 = 0, fib 1 = fib 2 = 1), for N in 0..90."""
-        self.arity(x, 2)
-        f = self.c_int(x.items[1], scope)
+        f = self.c_int(x.n, scope)
         span = x.span
 
         def fib(s, e):
@@ -270,14 +272,14 @@ class IntForms:
         return fib
 
     @form("random", "(random N) | (random A..B)", Kind.INT, draws=True)
-    def int_random(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def int_random(self, x: Random, scope: Scope) -> Callable:
         """(random N) | (random A..B)
 
         A uniformly random integer in 0..N, or in A..B, both ends included."""
-        items = x.items
         span = x.span
-        if len(items) == 2:
-            hi = self.c_int(items[1], scope)
+        if x.low is None:
+            hi = self.c_int(x.high, scope)
 
             def rand(s, e):
                 n = hi(s, e)
@@ -286,42 +288,29 @@ class IntForms:
                 return int(s.rng.random() * (n + 1))
 
             return rand
-        if len(items) == 4 and is_atom(items[2], DOTDOT):
-            lo, hi = self.c_int(items[1], scope), self.c_int(items[3], scope)
+        lo, hi = self.c_int(x.low, scope), self.c_int(x.high, scope)
 
-            def rand_range(s, e):
-                a, b = lo(s, e), hi(s, e)
-                if b < a:
-                    rt_error(f"(random {a}..{b}) is an empty range", span, "random")
-                return a + int(s.rng.random() * (b - a + 1))
+        def rand_range(s, e):
+            a, b = lo(s, e), hi(s, e)
+            if b < a:
+                rt_error(f"(random {a}..{b}) is an empty range", span, "random")
+            return a + int(s.rng.random() * (b - a + 1))
 
-            return rand_range
-        fail("expected (random N) or (random A..B)", x, "random")
+        return rand_range
 
     # -- counting and scoring cards --------------------------------------------------------
     @form("size", "(size COLLECTION)", Kind.INT, pure=True, words="size {1}")
-    def int_size(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def int_size(self, x: Size, scope: Scope) -> Callable:
         """(size COLLECTION)
 
         The number of elements of a collection: cards of a location, groups of a group
         list, players, teams, names or integers of a range."""
-        self.arity(x, 2)
-        return self.c_size(x.items[1], scope)
+        return self.c_size(x.collection, scope)
 
     def c_size(self, x, scope: Scope) -> Callable:
         """The size of a collection; a location's is fused into one closure where it can be."""
-        if (
-            isinstance(x, SList)
-            and len(x.items) == 2
-            and isinstance(x.items[0], Atom)
-            and (x.items[0].value in ("top", "bottom") or x.items[0].kind == INT)
-        ):
-            inner = x.items[1]
-            if is_location_form(inner) or (
-                isinstance(inner, SList) and inner.head in ("union", "intersect", "disjunction", "sort")
-            ):
-                # (top L) of a location is a card, not a collection (of a group list it is a group)
-                fail(f"size counts a location or a group list; ({x.items[0].value} L) is a card", x, "size")
+        x = plain(x)
         if is_location_form(x):
             idx = self.static_loc_index(x, scope)
             if idx is not None:
@@ -340,14 +329,13 @@ class IntForms:
         return lambda s, e: len(coll(s, e))
 
     @form("sum", "(sum LOCATION using POINTS)", Kind.INT, pure=True, expensive=True, words="sum {1} {2=using} {3}")
-    def int_sum(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def int_sum(self, x: Sum, scope: Scope) -> Callable:
         """(sum LOCATION using POINTS)
 
         The total score of the cards under the point map (0 for no cards)."""
-        if len(x.items) != 4 or not kw(x.items[2], "using"):
-            fail("expected (sum LOCATION using POINTS)", x, "sum")
-        cards = self.c_cards(x.items[1], scope)
-        pts = self.c_points(x.items[3], scope)
+        cards = self.c_cards(x.location, scope)
+        pts = self.c_points(x.points, scope)
         vs, ps = getattr(cards, "var_slot", None), getattr(pts, "points_slot", None)
         span = x.span
 
@@ -409,16 +397,15 @@ class IntForms:
         return sum_
 
     @form("score", "(score CARD using POINTS)", Kind.INT, pure=True, words="score {1} {2=using} {3}")
-    def int_score(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def int_score(self, x: Score, scope: Scope) -> Callable:
         """(score CARD using POINTS)
 
         One card's score under the point map."""
-        if len(x.items) != 4 or not kw(x.items[2], "using"):
-            fail("expected (score CARD using POINTS)", x, "score")
-        card = self.c_card(x.items[1], scope, optional=True)
-        pts = self.c_points(x.items[3], scope)
+        card = self.c_card(x.card, scope, optional=True)
+        pts = self.c_points(x.points, scope)
         span = x.span
-        why = self.no_card(x.items[1], scope)
+        why = self.no_card(x.card, scope)
 
         def score(s, e):
             c = card(s, e)
@@ -433,7 +420,8 @@ class IntForms:
         return score
 
     @form("scoremax", "(scoremax COLLECTION using POINTS)", Kind.INT, pure=True, expensive=True)
-    def int_scoremax(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def int_scoremax(self, x: ScoreMax, scope: Scope) -> Callable:
         """(scoremax COLLECTION using POINTS)
 
         The highest score under the point map among the cards of a location, view or group
@@ -441,22 +429,21 @@ class IntForms:
         return self.score_extreme(x, scope, True)
 
     @form("scoremin", "(scoremin COLLECTION using POINTS)", Kind.INT, pure=True, expensive=True)
-    def int_scoremin(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def int_scoremin(self, x: ScoreMin, scope: Scope) -> Callable:
         """(scoremin COLLECTION using POINTS)
 
         The lowest score under the point map among the cards of a location, view or group
         (the score of the card ``min`` gives); an error when there are no cards."""
         return self.score_extreme(x, scope, False)
 
-    def score_extreme(self, x: SList, scope: Scope, highest: bool) -> Callable:
-        head = "scoremax" if highest else "scoremin"
-        if len(x.items) != 4 or not kw(x.items[2], "using"):
-            fail(f"expected ({head} COLLECTION using POINTS)", x, head)
-        cards = self.c_cards(x.items[1], scope)
-        pts = self.c_points(x.items[3], scope)
+    def score_extreme(self, x, scope: Scope, highest: bool) -> Callable:
+        head = x.HEAD
+        cards = self.c_cards(x.collection, scope)
+        pts = self.c_points(x.points, scope)
         span = x.span
         pick = max if highest else min
-        what = str(x.items[1])
+        what = written(x.collection)
         if len(what) > 60:
             what = what[:57] + "..."
 
@@ -478,14 +465,13 @@ class IntForms:
         return extreme
 
     @form("pid", "(pid PLAYER)", Kind.INT, pure=True)
-    def int_pid(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def int_pid(self, x: Pid, scope: Scope) -> Callable:
         """(pid PLAYER)
 
         The player's number, 0 to the number of players - 1, as an integer (to keep a
         player in an integer storage); ``(N player)`` gives the player back from it."""
-        self.arity(x, 2)
-        o = x.items[1]
-        if isinstance(o, SList) and len(o.items) == 2 and kw(o.items[0], "current") and kw(o.items[1], "player"):
+        if x.player == Turn("current", "player"):
             return lambda s, e: s.pstack[-1][0]
-        p = self.c_player(o, scope)
+        p = self.c_player(x.player, scope)
         return lambda s, e: int(p(s, e))

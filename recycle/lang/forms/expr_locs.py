@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .reads import plain, reads_node
+from ..nodes.groups import Each, Pick
+from ..nodes.places import BottomN, Disjunction, Filter, Intersect, LetPlace, RunOf, Sort, TopN, Union
 from .registry import Kind, form, mention
 from .items import out_of_work
 from .shapes import (
@@ -24,7 +27,6 @@ from .shapes import (
     declared_forms,
     rt_error,
     tag,
-    value_hint,
 )
 from ..syntax.reader import INT, MAX_MEMBER, SYMBOL, VAR, Atom, SList
 from .values import Groups, PLoc
@@ -59,6 +61,7 @@ class LocationForms:
 
     def static_loc_index(self, x: SList, scope: Scope):
         """The constant index of ``(game KIND NAME)`` with a literal name, else None."""
+        x = plain(x)
         if is_location_form(x) and kw(x.items[0], "game"):
             name = self.storage_name(x.items[2], scope)
             if isinstance(name, str):
@@ -67,6 +70,7 @@ class LocationForms:
 
     def c_loc_index(self, x, scope: Scope, purpose: str = "a location") -> Callable:
         """A physical location expression → closure giving its index in ``state.locs``."""
+        x = plain(x)
         if isinstance(x, Atom) and x.kind == VAR:
             f = self.c_var(x, scope)
             span, name = x.span, x.value
@@ -121,6 +125,7 @@ class LocationForms:
 
     def c_locval(self, x, scope: Scope) -> Callable:
         """A location as a value: PLoc for a physical location, a list for a view."""
+        x = plain(x)
         if is_location_form(x):
             idx = self.c_loc_index(x, scope)
             return lambda s, e: PLoc(idx(s, e))
@@ -134,6 +139,7 @@ class LocationForms:
         stands for its first group (``(top 'PAIRS)`` as a card: the top card of the first
         pair, our reading of a form the reference rejects; docs/language.md).
         """
+        x = plain(x)
         if isinstance(x, Atom) and x.kind == VAR:
             f = self.c_var(x, scope)
             span, name = x.span, x.value
@@ -185,12 +191,13 @@ class LocationForms:
         fail(f"expected a location, got {self.form_name(x)}", x)
 
     # -- views of several locations --------------------------------------------------------
-    def c_loc_list(self, items, scope, x) -> Callable:
-        """Arguments of union/intersect/disjunction/partition: locations or (all C 'V LOC)."""
-        if len(items) == 1 and head_of(items[0]) == "all":
-            coll, slot, inner = self.c_binder(items[0], scope, self.c_cards)
-            w = 0 if self.players_loop(items[0]) else self.weight(items[0].items[3])
-            span = items[0].span
+    def c_loc_list(self, parts, scope) -> Callable:
+        """Arguments of union/intersect/disjunction/partition: the nodes of locations, or
+        one ``(all C 'V LOC)`` (an ``Each``)."""
+        if isinstance(parts, Each):
+            coll, slot, inner = self.c_binder(parts, scope, self.c_cards)
+            w = 0 if self.players_loop(parts) else self.weight(parts.location)
+            span = parts.span
 
             def each(s, e):
                 c = coll(s, e)
@@ -204,10 +211,8 @@ class LocationForms:
                 return out
 
             return each
-        if not items:
-            fail("expected one or more locations", x)
-        parts = [self.c_cards(i, scope) for i in items]
-        return lambda s, e: [p(s, e) for p in parts]
+        compiled = [self.c_cards(i, scope) for i in parts]
+        return lambda s, e: [p(s, e) for p in compiled]
 
     @form(
         "union",
@@ -217,11 +222,12 @@ class LocationForms:
         expensive=True,
         words="union({1*, })",
     )
-    def loc_union(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def loc_union(self, x: Union, scope: Scope) -> Callable:
         """(union LOCATION ...) | (union (all COLLECTION 'VARIABLE LOCATION))
 
         The cards of every location, concatenated in argument order (duplicates kept)."""
-        parts = self.c_loc_list(x.items[1:], scope, x)
+        parts = self.c_loc_list(x.parts, scope)
         span = x.span
 
         def union(s, e):
@@ -243,11 +249,12 @@ class LocationForms:
         expensive=True,
         words="intersect({1*, })",
     )
-    def loc_intersect(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def loc_intersect(self, x: Intersect, scope: Scope) -> Callable:
         """(intersect LOCATION ...) | (intersect (all COLLECTION 'VARIABLE LOCATION))
 
         The cards of the first location that are in every other one, in its order."""
-        parts = self.c_loc_list(x.items[1:], scope, x)
+        parts = self.c_loc_list(x.parts, scope)
         span = x.span
 
         def intersect(s, e):
@@ -272,11 +279,12 @@ class LocationForms:
         expensive=True,
         words="disjunction({1*, })",
     )
-    def loc_disjunction(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def loc_disjunction(self, x: Disjunction, scope: Scope) -> Callable:
         """(disjunction LOCATION ...) | (disjunction (all COLLECTION 'VARIABLE LOCATION))
 
         The cards present in exactly one of the locations, in order of first appearance."""
-        parts = self.c_loc_list(x.items[1:], scope, x)
+        parts = self.c_loc_list(x.parts, scope)
         span = x.span
 
         def disjunction(s, e):
@@ -295,15 +303,13 @@ class LocationForms:
 
     # -- views of one location -------------------------------------------------------------
     @form("sort", "(sort LOCATION using POINTS)", Kind.LOC, pure=True, expensive=True, words="sort {1} {2=using} {3}")
-    def loc_sort(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def loc_sort(self, x: Sort, scope: Scope) -> Callable:
         """(sort LOCATION using POINTS)
 
         The cards of the location ordered by score, lowest first (ties keep their order)."""
-        items = x.items
-        if len(items) != 4 or not kw(items[2], "using"):
-            fail("expected (sort LOCATION using POINTS)", x, "sort")
-        cards = self.c_cards(items[1], scope)
-        pts = self.c_points(items[3], scope)
+        cards = self.c_cards(x.location, scope)
+        pts = self.c_points(x.points, scope)
         span = x.span
 
         def sort(s, e):
@@ -326,17 +332,18 @@ class LocationForms:
         loops=True,
         words="({1} where {2}: {3})",
     )
-    def loc_filter(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def loc_filter(self, x: Filter, scope: Scope) -> Callable:
         """(filter COLLECTION 'VARIABLE CONDITION)
 
         The elements of the collection, in order, for which the condition holds with the
         element bound to 'VARIABLE: a view of a location's cards, or a list of players,
         teams, names, integers or (over a group list) groups."""
         coll, slot, cond = self.c_binder(x, scope, self.c_bool)
-        w = 0 if self.players_loop(x) else self.weight(x.items[3])  # (players: paid around it)
+        w = 0 if self.players_loop(x) else self.weight(x.condition)  # (players: paid around it)
         span = x.span
 
-        small = SMALL if self.loop_free(x.items[3]) else -1  # (a few turns of a body without loops: free)
+        small = SMALL if self.loop_free(x.condition) else -1  # (a few turns of a body without loops: free)
 
         def filter_(s, e):
             c = coll(s, e)
@@ -354,18 +361,16 @@ class LocationForms:
         return filter_
 
     @form("run", "(run top|bottom N LOCATION using POINTS)", Kind.LOC, pure=True, expensive=True)
-    def loc_run(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def loc_run(self, x: RunOf, scope: Scope) -> Callable:
         """(run top|bottom N LOCATION using POINTS)
 
         The largest k >= N such that the k topmost (bottommost) cards, sorted by score, have
         scores rising by exactly 1: those cards, sorted; empty when no k works."""
-        items = x.items
-        if len(items) != 6 or not kw(items[1], "top", "bottom") or not kw(items[4], "using"):
-            fail("expected (run top|bottom N LOCATION using POINTS)", x, "run")
-        from_top = items[1].value == "top"
-        nmin = self.c_int(items[2], scope)
-        cards = self.c_cards(items[3], scope)
-        pts = self.c_points(items[5], scope)
+        from_top = x.end == "top"
+        nmin = self.c_int(x.n, scope)
+        cards = self.c_cards(x.location, scope)
+        pts = self.c_points(x.points, scope)
 
         span = x.span
 
@@ -387,18 +392,15 @@ class LocationForms:
 
         return run_
 
-    def first_n(self, x: SList, scope: Scope, top: bool) -> Callable:
+    def first_n(self, x, scope: Scope, top: bool) -> Callable:
         """(top|bottom N LOCATION): the N topmost (listed top first) or bottommost cards;
         (top|bottom GROUPS): one group of a group list."""
-        items = x.items
-        if len(items) == 2:
+        if isinstance(x, Pick):
             return self.c_group_pick(x, scope)
-        if len(items) != 3:
-            fail(f"expected a location, got {self.form_name(x)}", x)
-        h = head_of(x)
+        h = x.HEAD
         span = x.span
-        nf = self.c_int(items[1], scope)
-        cards = self.c_cards(items[2], scope)
+        nf = self.c_int(x.n, scope)
+        cards = self.c_cards(x.location, scope)
 
         def first_n(s, e):
             lst = cards(s, e)
@@ -415,7 +417,8 @@ class LocationForms:
         return first_n
 
     @form("top", "(top N LOCATION) | (top GROUPS)", Kind.LOC, pure=True, words=("top {1} of {2}", "top {1}"))
-    def loc_top(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def loc_top(self, x: TopN | Pick, scope: Scope) -> Callable:
         """(top N LOCATION) | (top GROUPS)
 
         The N topmost cards of a location, the topmost listed first (an error when it holds
@@ -429,7 +432,8 @@ class LocationForms:
         pure=True,
         words=("bottom {1} of {2}", "bottom {1}"),
     )
-    def loc_bottom(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def loc_bottom(self, x: BottomN | Pick, scope: Scope) -> Callable:
         """(bottom N LOCATION) | (bottom GROUPS)
 
         The N bottommost cards of a location (an error when it holds fewer); or the last
@@ -439,11 +443,9 @@ class LocationForms:
     # -- let as a value --------------------------------------------------------------------
     def c_let_value(self, x, scope, body_compiler):
         """(let VALUE 'VARIABLE BODY) with the body compiled by ``body_compiler``."""
-        if len(x.items) != 4 or not is_atom(x.items[2], VAR):
-            fail("expected (let VALUE 'VARIABLE BODY)", x, "let")
-        val = self.c_value(x.items[1], scope)
+        val = self.c_value(x.value, scope)
         slot = self.new_slot()
-        body = body_compiler(x.items[3], scope.bind(x.items[2].value, slot, value_hint(x.items[1], scope)))
+        body = body_compiler(x.body, scope.bind(x.variable.name, slot, x.variable.hint))
 
         def let_(s, e):
             e[slot] = val(s, e)
@@ -452,7 +454,8 @@ class LocationForms:
         return let_
 
     @form("let", "(let VALUE 'VARIABLE LOCATION)", Kind.LOC, pure=True, binds=True)
-    def loc_let(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def loc_let(self, x: LetPlace, scope: Scope) -> Callable:
         """(let VALUE 'VARIABLE LOCATION)
 
         The location or view, computed with VALUE (evaluated once) bound to 'VARIABLE."""

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .reads import plain, reads_node
+from ..nodes.base import Var
+from ..nodes.scalars import CardAtt
 from .registry import Kind, form, mention
 from .shapes import (
     MAX_NAMES,
@@ -78,6 +81,7 @@ class ScalarForms:
 
     def const_value(self, x, scope: Scope):
         """The folded value of a literal or declared constant, else None."""
+        x = plain(x)
         if isinstance(x, Atom):
             if x.kind == INT:
                 return x.value
@@ -90,6 +94,7 @@ class ScalarForms:
     # -- storage ---------------------------------------------------------------------------
     def c_owner(self, x, scope: Scope, what: str = "an owner") -> Callable:
         """An owner expression → owner id (0 game, 1+p player, 1+n+t team)."""
+        x = plain(x)
         n = self.layout.nplayers
         if kw(x, "game"):
             return lambda s, e: 0
@@ -127,6 +132,7 @@ class ScalarForms:
         """A storage/location NAME (also a card attribute's KEY): constant str, or a closure
         for a computed name. A variable must hold a name (a string or an integer): one
         known to hold something else is a compile error, else it is checked when used."""
+        x = plain(x)
         if isinstance(x, Atom) and x.kind == SYMBOL:
             return x.value
         if isinstance(x, Atom) and x.kind == INT:
@@ -204,6 +210,7 @@ class ScalarForms:
 
     def c_storage_slot(self, sort: str, x: SList, scope: Scope):
         """(HOLDER sort NAME) → (constant slot or None, slot closure)."""
+        x = plain(x)
         name = self.storage_name(x.items[2], scope)
         owner = self.c_owner(x.items[0], scope, "a storage holder")
         layout = self.layout
@@ -243,6 +250,7 @@ class ScalarForms:
         return None, dyn_slot
 
     def c_storage_get(self, sort: str, x: SList, scope: Scope) -> Callable:
+        x = plain(x)
         const, slot = self.c_storage_slot(sort, x, scope)
         attr = {"sto": "ints", "str": "strs", "points": "points"}[sort]
         if const is not None:
@@ -258,6 +266,7 @@ class ScalarForms:
         return lambda s, e: s.points[slot(s, e)]
 
     def c_points(self, x, scope: Scope) -> Callable:
+        x = plain(x)
         if is_storage_form(x) == "points":
             return self.c_storage_get("points", x, scope)
         if isinstance(x, Atom) and x.kind == VAR:
@@ -267,6 +276,7 @@ class ScalarForms:
     # -- strings ---------------------------------------------------------------------------
     def c_str(self, x, scope: Scope) -> Callable:
         """A string: a NAME, a variable, an integer literal, ``(HOLDER str NAME)`` or a string form."""
+        x = plain(x)
         if isinstance(x, Atom):
             if x.kind == SYMBOL:
                 v = x.value
@@ -285,21 +295,21 @@ class ScalarForms:
         fail(f"expected a string expression, got {self.form_name(x)}", x)
 
     @form("cardatt", "(cardatt KEY CARD)", Kind.STR, pure=True, role="attribute", words="{1} of {2}")
-    def str_cardatt(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def str_cardatt(self, x: CardAtt, scope: Scope) -> Callable:
         """(cardatt KEY CARD)
 
         The card's value for the attribute KEY: the empty string when the card lacks KEY or
         the reference names no card."""
-        self.arity(x, 3)
-        key = self.storage_name(x.items[1], scope)
-        card = self.c_card(x.items[2], scope, optional=True)
+        key = self.storage_name(x.key, scope)
+        card = self.c_card(x.card, scope, optional=True)
         card_table = self.cards
         if isinstance(key, str):
             col = card_table.column(key)
             if (
                 getattr(card, "var_slot", None) is not None
-                and is_atom(x.items[2], VAR)
-                and scope.hint(x.items[2].value) == "card"
+                and isinstance(x.card, Var)
+                and scope.hint(x.card.name) == "card"
             ):
                 # the attribute of a card bound by any/all/filter over a location: never empty
                 vs = card.var_slot
@@ -315,6 +325,7 @@ class ScalarForms:
 
         A head that belongs to one kind only compiles as that kind; the heads shared by
         several kinds (top, bottom, any, all, let ...) are read by the shape of the form."""
+        x = plain(x)
         if isinstance(x, Atom):
             if x.kind == INT:
                 return self.c_int(x, scope)

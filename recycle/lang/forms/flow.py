@@ -9,21 +9,19 @@ their forms (``registry``), checked when this module is imported.
 from __future__ import annotations
 
 
+from .reads import plain, reads_node
+from ..nodes.flow import Choice, Do, Let, Loop, Offer, Stage, When
 from ...errors import StepLimitExceeded
 from .shapes import (
     SMALL,
     Scope,
-    element_hint,
     fail,
     head_of,
-    is_atom,
     is_location_form,
     is_storage_form,
-    kw,
     rt_error,
-    value_hint,
 )
-from ..syntax.reader import VAR, Atom, SList
+from ..syntax.reader import SList
 from .values import Suspend
 from .actions import CardActions
 from .actions_state import StateActions
@@ -37,6 +35,7 @@ from .indexed import IndexedForms
 from .simultaneous import SimultaneousForms
 from .costs import Costs
 from .recovery import ErrorKeeping
+from .reads import NodeReading
 from .registry import Kind, form, mention, seal
 from .items import (
     MAX_OPTIONS,
@@ -66,6 +65,7 @@ class FlowCompiler(
     StateActions,
     Costs,
     ErrorKeeping,
+    NodeReading,
 ):
     """Turns a game's forms into Items. Of the game, it and its closures read only the card table
     ``cards`` (``card_table``: the contract), ``source`` and ``rule_counts`` (``items.counted``)."""
@@ -92,6 +92,7 @@ class FlowCompiler(
     # -- items -----------------------------------------------------------------------------
     def c_item_of(self, x, scope: Scope, allow_choice: bool) -> Item:
         """An action, block, conditional, stage or choice (``c_item``: with error recovery)."""
+        x = plain(x)
         if not isinstance(x, SList) or not x.items:
             fail(f"expected an action, got {self.form_name(x) if isinstance(x, SList) else x}", x)
         first = x.items[0]
@@ -122,14 +123,15 @@ class FlowCompiler(
         return item
 
     @form(None, "((CONDITION) ITEM)", Kind.FLOW, label="conditional")
-    def c_conditional(self, x: SList, scope: Scope) -> Item:
+    @reads_node
+    def c_conditional(self, x: When, scope: Scope) -> Item:
         """((CONDITION) ITEM)
 
         Runs the item only when the condition, evaluated when it is reached, holds."""
-        cond = self.c_bool(x.items[0], scope)
+        cond = self.c_bool(x.condition, scope)
         if self.rule_counts is not None:
             cond = counted(cond, self.rule_counts, x.span)
-        sub = self.c_item(x.items[1], scope)
+        sub = self.c_item(x.item, scope)
         body = suspendable(sub.run, None) if sub.has_choice else sub.run
 
         def run(s, e):
@@ -141,13 +143,14 @@ class FlowCompiler(
         def expand(s, e):
             return sub_expand(s, e) if cond(s, e) else []
 
-        item = Item(x, scope, run=run, expand=expand, has_choice=sub.has_choice)
+        item = Item(plain(x), scope, run=run, expand=expand, has_choice=sub.has_choice)
         if sub.has_choice:
             item.resume = resume_into(sub.resume, None)
         return item
 
     def sequence(self, x, scope, parts: list[Item]) -> Item:
         """Items run one after another (do, stage bodies, the top level)."""
+        x = plain(x)
         choice = any(p.has_choice for p in parts)
         runs = [suspendable(p.run, i) if p.has_choice else p.run for i, p in enumerate(parts)]
         if len(runs) == 1:
@@ -196,20 +199,16 @@ class FlowCompiler(
         return item
 
     @form("do", "(do (ITEM ...))", Kind.FLOW, role="block")
-    def a_do(self, x: SList, scope: Scope) -> Item:
+    @reads_node
+    def a_do(self, x: Do, scope: Scope) -> Item:
         """(do (ITEM ...))
 
         Runs the items in order, each seeing the effects of the ones before it."""
-        if len(x.items) != 2 or not isinstance(x.items[1], SList):
-            fail("expected (do (ITEM ...))", x, "do")
-        inner = x.items[1]
-        if inner.items and isinstance(inner.items[0], Atom):
-            # (do (move ...)) with a single action not wrapped in a list
-            return self.sequence(x, scope, [self.c_item(inner, scope)])
-        return self.sequence(x, scope, [self.c_item(i, scope) for i in inner.items])
+        return self.sequence(x, scope, [self.c_item(i, scope) for i in x.body])
 
     @form("any", "(any COLLECTION 'VARIABLE ITEM)", Kind.FLOW, binds=True, loops=True, role="offer")
-    def a_any(self, x: SList, scope: Scope) -> Item:
+    @reads_node
+    def a_any(self, x: Offer, scope: Scope) -> Item:
         """(any COLLECTION 'VARIABLE ITEM)
 
         Inside a choice, one option per element bound to 'VARIABLE; elsewhere the item runs
@@ -217,24 +216,23 @@ class FlowCompiler(
         return self.c_each(x, scope, branching=True)
 
     @form("all", "(all COLLECTION 'VARIABLE ITEM)", Kind.FLOW, binds=True, loops=True, role="loop")
-    def a_all(self, x: SList, scope: Scope) -> Item:
+    @reads_node
+    def a_all(self, x: Loop, scope: Scope) -> Item:
         """(all COLLECTION 'VARIABLE ITEM)
 
         Runs the item for each element of a snapshot of the collection, in order, with the
         element bound to 'VARIABLE."""
         return self.c_each(x, scope, branching=False)
 
-    def c_each(self, x: SList, scope: Scope, branching: bool) -> Item:
-        h = head_of(x)
-        if len(x.items) != 4 or not is_atom(x.items[2], VAR):
-            fail(f"expected ({h} COLLECTION 'VARIABLE ITEM)", x, h)
-        coll = self.c_coll(x.items[1], scope)
+    def c_each(self, x: Offer | Loop, scope: Scope, branching: bool) -> Item:
+        h = x.HEAD
+        coll = self.c_coll(x.collection, scope)
         slot = self.new_slot()
-        self.binder_colls[slot] = x.items[1]  # (families of locations: the members it may name)
+        self.binder_colls[slot] = plain(x.collection)  # (families of locations: the members it may name)
         self.fresh_groups(x, slot)
-        body = self.c_item(x.items[3], scope.bind(x.items[2].value, slot, element_hint(x.items[1])))
+        body = self.c_item(x.item, scope.bind(x.variable.name, slot, x.variable.hint))
         brun = body.run
-        w = 0 if self.players_loop(x) else self.weight(x.items[3])  # (paid with the form around it)
+        w = 0 if self.players_loop(x) else self.weight(x.item)  # (paid with the form around it)
         span = x.span
 
         def run(s, e):
@@ -309,7 +307,7 @@ class FlowCompiler(
                     pairs.append((body, e2))
                 return compose(s, pairs) if pairs else []
 
-        item = Item(x, scope, run=run, expand=expand, has_choice=body.has_choice)
+        item = Item(plain(x), scope, run=run, expand=expand, has_choice=body.has_choice)
         if body.has_choice:
             item.run, item.resume = self.each_spine(coll, slot, body, span, h, w)
         if branching and body.static:
@@ -350,15 +348,14 @@ class FlowCompiler(
         return run, resume
 
     @form("let", "(let VALUE 'VARIABLE ITEM)", Kind.FLOW, binds=True, role="binding")
-    def a_let(self, x: SList, scope: Scope) -> Item:
+    @reads_node
+    def a_let(self, x: Let, scope: Scope) -> Item:
         """(let VALUE 'VARIABLE ITEM)
 
         Runs the item with VALUE, evaluated once, bound to 'VARIABLE."""
-        if len(x.items) != 4 or not is_atom(x.items[2], VAR):
-            fail("expected (let VALUE 'VARIABLE ITEM)", x, "let")
-        val = self.c_value(x.items[1], scope)
+        val = self.c_value(x.value, scope)
         slot = self.new_slot()
-        body = self.c_item(x.items[3], scope.bind(x.items[2].value, slot, value_hint(x.items[1], scope)))
+        body = self.c_item(x.item, scope.bind(x.variable.name, slot, x.variable.hint))
         brun, bexpand = body.run, body.expand
         if body.has_choice:
             brun = suspendable(brun, None)
@@ -372,27 +369,22 @@ class FlowCompiler(
             e2[slot] = val(s, e)
             return bexpand(s, e2)
 
-        item = Item(x, scope, run=run, expand=expand, has_choice=body.has_choice)
+        item = Item(plain(x), scope, run=run, expand=expand, has_choice=body.has_choice)
         if body.has_choice:
             item.resume = resume_into(body.resume, None)
         return item
 
     # -- choice and stages -----------------------------------------------------------------
     @form("choice", "(choice (ITEM ...))", Kind.FLOW, role="choice")
-    def a_choice(self, x: SList, scope: Scope) -> Item:
+    @reads_node
+    def a_choice(self, x: Choice, scope: Scope) -> Item:
         """(choice (ITEM ...))
 
         The current player picks one option among those the items offer (each option a
         sequence of actions); a choice with no option is an error."""
-        if len(x.items) != 2 or not isinstance(x.items[1], SList) or not x.items[1].items:
-            fail("expected (choice (OPTION ...)) with at least one option", x, "choice")
-        inner = x.items[1]
         self.option_depth += 1  # no choice or stage anywhere inside the options
         try:
-            if isinstance(inner.items[0], Atom):
-                parts = [self.c_item(inner, scope, allow_choice=False)]
-            else:
-                parts = [self.c_item(i, scope, allow_choice=False) for i in inner.items]
+            parts = [self.c_item(i, scope, allow_choice=False) for i in x.options]
         finally:
             self.option_depth -= 1
         expanders = [p.expand for p in parts]
@@ -420,7 +412,7 @@ class FlowCompiler(
         else:
             expand = plain_expand
 
-        if uses_rng(x):
+        if uses_rng(plain(x)):
             # working out the options must not change the random numbers the chosen
             # option will draw when it runs
             unwound = expand
@@ -482,10 +474,10 @@ class FlowCompiler(
             s.chooser = None
 
         if self.simultaneous:  # every player's, in a simultaneous stage (simultaneous.py)
-            return self.simultaneous_choice(x, scope, expand, span)
+            return self.simultaneous_choice(plain(x), scope, expand, span)
         live = tuple(sorted({v for v in scope.names().values() if type(v) is int}))
-        choice_point = ChoicePoint(expand, span, x, live)
-        item = Item(x, scope, run=choice, has_choice=True)
+        choice_point = ChoicePoint(expand, span, plain(x), live)
+        item = Item(plain(x), scope, run=choice, has_choice=True)
         item.resume = resume
         return item
 
@@ -495,26 +487,19 @@ class FlowCompiler(
         Kind.FLOW,
         role="stage",
     )
-    def a_stage(self, x: SList, scope: Scope) -> Item:
+    @reads_node
+    def a_stage(self, x: Stage, scope: Scope) -> Item:
         """(stage player|team (end CONDITION) ITEM ...) | (stage player simultaneous (end CONDITION) ITEM ...)
 
         Pushes a copy of the player (team) cycle and runs the items turn after turn,
         advancing the cycle between turns, until the condition, checked before every turn,
         holds. In a simultaneous stage every player makes each choice, in seat order on the
         same state and unseen by the others, and the choices are applied together in seat order."""
-        items = x.items
-        if len(items) > 2 and kw(items[2], "simultaneous"):
-            return self.c_simultaneous_stage(x, scope)
-        if (
-            len(items) < 4
-            or not kw(items[1], "player", "team")
-            or head_of(items[2]) != "end"
-            or len(items[2].items) != 2
-        ):
-            fail("expected (stage player|team (end CONDITION) ITEM ...)", x, "stage")
-        team = items[1].value == "team"
-        end = self.c_bool(items[2].items[1], scope)
-        body = self.sequence(x, scope, [self.c_item(i, scope) for i in items[3:]])
+        if x.simultaneous:
+            return self.c_simultaneous_stage(plain(x), scope)
+        team = x.team
+        end = self.c_bool(x.end, scope)
+        body = self.sequence(x, scope, [self.c_item(i, scope) for i in x.body])
         span = x.span
         n = self.layout.nplayers
         w = self.weight(x)  # the work of one turn: its forms (its loops pay for their own turns)
@@ -552,7 +537,7 @@ class FlowCompiler(
                 brun(s, e)
             stack.pop()
 
-        item = Item(x, scope, run=run)
+        item = Item(plain(x), scope, run=run)
         return item
 
     def stage_spine(self, x, scope, end, body: Item, team: bool, limit, w: int) -> Item:
@@ -609,7 +594,7 @@ class FlowCompiler(
                 raise
             stack.pop()
 
-        item = Item(x, scope, run=run, has_choice=True)
+        item = Item(plain(x), scope, run=run, has_choice=True)
         item.resume = resume
         return item
 

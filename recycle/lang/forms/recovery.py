@@ -6,11 +6,11 @@ or ``RecycleCompileErrors``). A mixin of ``FlowCompiler``.
 
 from __future__ import annotations
 
+from .reads import plain
 from ...errors import RecycleCompileError, RecycleCompileErrors
 from .items import Item
 from .shapes import Scope
-
-MAX_ERRORS = 20  # the compile errors of one file reported together, at most
+from ..nodes.sexpr import MAX_ERRORS  # the compile errors of one file reported together, at most
 
 
 class ErrorKeeping:
@@ -20,6 +20,7 @@ class ErrorKeeping:
         """An action, block, conditional, stage or choice. A compile error in it is kept
         (``errors``) and the item stands as doing nothing, so that the search goes on to the
         file's other, independent errors (``raise_errors`` reports them together)."""
+        x = plain(x)
         try:
             return self.c_item_of(x, scope, allow_choice)
         except RecycleCompileErrors:

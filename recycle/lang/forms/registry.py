@@ -29,26 +29,7 @@ from dataclasses import dataclass, field
 from collections.abc import Callable, Iterable
 
 from ...errors import RecycleBug
-
-
-class Kind:
-    """What a form produces; a compiler entry point per kind reads the forms of that kind."""
-
-    ACTION = "action"  # a primitive action (an Item)
-    FLOW = "flow"  # a block, loop, choice or stage (an Item)
-    BOOL = "boolean"
-    INT = "integer"
-    STR = "string"
-    CARD = "card"
-    LOC = "location"  # a location or a view: a list of cards
-    GROUPS = "groups"  # a list of groups of cards
-    COLL = "collection"  # anything any/all/filter/size can range over
-    PLAYER = "player"
-    TEAM = "team"
-
-    ITEMS = (ACTION, FLOW)
-    EXPRESSIONS = (BOOL, INT, STR, CARD, LOC, GROUPS, COLL, PLAYER, TEAM)
-    ALL = ITEMS + EXPRESSIONS
+from ..nodes.base import Kind, use_registry
 
 
 # keywords that head a list which is not a form of its own: the sections of a game, a
@@ -395,4 +376,5 @@ def seal(compiler: type) -> Registry:
     reg.require("the derived tables", derived)
     _check_mentions(reg)
     _SEALED[:] = [reg]
+    use_registry(reg)
     return reg

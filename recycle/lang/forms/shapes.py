@@ -4,17 +4,33 @@ limits, and small helpers that fuse or describe closures.
 
 from __future__ import annotations
 
-import difflib
 import itertools
 import re
 from collections.abc import Callable
 
-from ...errors import RecycleCompileError, RecycleRuntimeError, Span, StepLimitExceeded
-from .registry import Kind, mention, registry
-from ..syntax.reader import COMMA, DOTDOT, INT, OP, SYMBOL, Atom, SList
+from ...errors import RecycleRuntimeError, Span, StepLimitExceeded
+from ..nodes import sexpr
+from ..nodes.sexpr import (  # noqa: F401 - the s-expression's shapes, re-exported for the modules reading forms
+    MAX_COLLECTION,
+    MAX_DECK_CELLS,
+    STORAGE_SORTS,
+    Const,
+    Scope,
+    deck_combinations,
+    expand_attr,
+    fail,
+    head_of,
+    is_atom,
+    is_location_form,
+    is_storage_form,
+    kw,
+    literal_names,
+    unknown_word_hint,
+)
+from .registry import mention, registry
+from ..syntax.reader import DOTDOT, INT
 from .values import KINDS, Card, Groups, PLoc, PlayerId, TeamId
 
-MAX_COLLECTION = 200_000
 MAX_INT = 2**63 - 1
 MAX_TUPLE = 64
 # a leaf form (one without a loop of the game inside: sum, partition of a location) reading at
@@ -27,14 +43,6 @@ SMALL = 8  # (written out as 8 in expr_int's sum)
 # more than SMALL cards pays one unit per card
 SCAN = 128
 MAX_NAMES = 5_000  # distinct names of locations (or of storages of one sort) a game may compute
-
-STORAGE_SORTS = {"sto", "str", "points"}
-
-
-def fail(message: str, node, form: str | None = None):
-    """Raise a positioned compile error about ``node``, naming an unknown word in it and the
-    nearest known one (every compile error passes here: one place for the suggestion)."""
-    raise RecycleCompileError(message + unknown_word_hint(node), getattr(node, "span", None), form=form)
 
 
 # the keywords the language knows besides those in the forms' syntax: location kinds, storage
@@ -55,18 +63,7 @@ def known_words() -> frozenset:
     return _WORDS[0]
 
 
-def unknown_word_hint(node) -> str:
-    """`` ('vlok' is not a word of RECYCLE; did you mean 'vloc'?)`` for the first keyword of
-    ``node`` (itself, its items, then theirs) that the language does not know, else ''.
-    Keywords are lowercase (a game's own NAMEs are uppercase), so any unknown one is a slip."""
-    level = [node]
-    for _ in range(3):
-        for x in level:
-            if isinstance(x, Atom) and x.kind == SYMBOL and x.value.islower() and x.value not in known_words():
-                near = difflib.get_close_matches(x.value, sorted(known_words()), n=1, cutoff=0.6)
-                return f" ({x.value!r} is not a word of RECYCLE{f'; did you mean {near[0]!r}?' if near else ''})"
-        level = [i for x in level if isinstance(x, SList) for i in x.items]
-    return ""
+sexpr.set_known_words(known_words)
 
 
 def n_cards(n: int) -> str:
@@ -101,46 +98,6 @@ def charge(s, k: int, span, form: str) -> None:
     s.work -= k
     if s.work < 0:
         out_of_work(s, span, form)
-
-
-def is_atom(x, kind=None, value=None) -> bool:
-    if not isinstance(x, Atom):
-        return False
-    return (kind is None or x.kind == kind) and (value is None or x.value == value)
-
-
-def kw(x, *values) -> bool:
-    """True if ``x`` is the keyword atom with one of ``values``."""
-    return isinstance(x, Atom) and x.kind == SYMBOL and x.value in values
-
-
-def head_of(x) -> str | None:
-    if isinstance(x, SList) and x.items and isinstance(x.items[0], Atom) and x.items[0].kind in (SYMBOL, OP):
-        return x.items[0].value
-    return None
-
-
-def is_storage_form(x) -> str | None:
-    """``(HOLDER sto|str|points NAME)`` → the sort, else None."""
-    if isinstance(x, SList) and len(x.items) == 3 and kw(x.items[1], *STORAGE_SORTS):
-        return x.items[1].value
-    return None
-
-
-def is_location_form(x) -> bool:
-    """``(OWNER KIND NAME)``."""
-    return isinstance(x, SList) and len(x.items) == 3 and kw(x.items[1], *KINDS)
-
-
-def literal_names(x) -> list[str] | None:
-    """The names of a literal list of names ``(FIRST, SECOND, THIRD)``, else None."""
-    if (
-        isinstance(x, SList)
-        and x.items
-        and all(isinstance(i, Atom) and (i.is_name or i.kind == COMMA) for i in x.items)
-    ):
-        return [i.value for i in x.items if i.kind == SYMBOL]
-    return None
 
 
 def literal_range(x) -> tuple[int, int] | None:
@@ -200,55 +157,6 @@ def c_div(a: int, b: int) -> int:
     return q if (a >= 0) == (b >= 0) else -q
 
 
-class Scope:
-    """Compile-time variable scope: names to env slots, or to folded constants."""
-
-    def __init__(self, parent: Scope | None = None, bindings: dict | None = None, hints: dict | None = None):
-        self.parent = parent
-        self.bindings = bindings or {}
-        self.hints = hints or {}
-
-    def hint(self, name: str) -> str | None:
-        """What a variable is known to hold ("player", "card") when the binder tells."""
-        s = self
-        while s is not None:
-            if name in s.bindings:
-                return s.hints.get(name)
-            s = s.parent
-        return None
-
-    def lookup(self, name: str):
-        s = self
-        while s is not None:
-            if name in s.bindings:
-                return s.bindings[name]
-            s = s.parent
-        return None
-
-    def bind(self, name: str, what, hint: str | None = None) -> Scope:
-        return Scope(self, {name: what}, {name: hint} if hint else None)
-
-    def names(self) -> dict:
-        out = {}
-        chain = []
-        s = self
-        while s is not None:
-            chain.append(s)
-            s = s.parent
-        for s in reversed(chain):
-            out.update(s.bindings)
-        return out
-
-
-class Const:
-    """A declared constant's folded value."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value):
-        self.value = value
-
-
 def find_runs(s, cards, scores, nmin: int, largest: bool, span) -> list:
     """Runs of scores increasing by exactly 1 (RECYCLE.md 5.3), one per choice of tied cards
     (each card of each run costs one unit of the state's work budget)."""
@@ -290,111 +198,13 @@ def tag(f: Callable, **facts) -> Callable:
 
 
 def element_hint(coll) -> str | None:
-    """What the elements of a collection form are, when its syntax tells: players; cards of
-    a location, or of a view (a location form) whose first argument is a location; groups;
-    integers."""
-    h = head_of(coll)
-    only = registry().only
-    if kw(coll, "player") or (h == "other" and len(coll.items) == 2 and kw(coll.items[1], "player")):
-        return "player"
-    if is_location_form(coll) or (h in only[Kind.LOC] and len(coll.items) > 1 and is_location_form(coll.items[1])):
-        return "card"
-    if h in only[Kind.GROUPS]:
-        return "cards"
-    if h == "range":
-        return "int"
-    return None
+    """What the elements of a collection form are, when its syntax tells (``nodes.sexpr``)."""
+    return sexpr.element_hint(coll, registry().only)
 
 
-def value_hint(x, scope) -> str | None:
-    """What a let-bound value is, when its syntax tells."""
-    h = head_of(x)
-    only = registry().only
-    if is_atom(x, INT) or is_storage_form(x) == "sto" or h in only[Kind.INT]:
-        return "int"
-    if is_location_form(x):
-        return "loc"
-    if h in only[Kind.GROUPS]:
-        return "groups"
-    if h in only[Kind.LOC] or h == "range":
-        return "list"
-    return None
-
-
-MAX_DECK_CELLS = 4_000_000  # attribute values written while expanding one deck's trees
-
-
-def deck_combinations(deck: SList) -> list[dict]:
-    """The cards of a ``(deck ATTR ...)`` form: one attribute dict per card, in creation order.
-
-    The card limit (``MAX_COLLECTION``) is checked at every level of the expansion, and the
-    attribute values written in all are bounded too, so that a small but deeply nested tree
-    fails at once instead of filling the memory."""
-    trees = deck.items[1:]
-    if not trees:
-        fail("a deck needs at least one attribute", deck, "deck")
-    budget = [MAX_DECK_CELLS]
-    per_tree = [expand_attr(t, deck, budget) for t in trees]
-    return _product(per_tree, deck, budget)
-
-
-def _product(parts: list, deck, budget: list, base: dict | None = None) -> list[dict]:
-    """Every combination of one dict from each of ``parts``, merged (onto ``base``)."""
-    total = 1
-    for p in parts:
-        total *= len(p)
-    if total > MAX_COLLECTION:
-        fail(f"this deck has more than {MAX_COLLECTION} cards ({total})", deck, "deck")
-    out = []
-    for combo in itertools.product(*parts):
-        card: dict = dict(base) if base else {}
-        for part in combo:
-            card.update(part)
-        budget[0] -= len(card)
-        if budget[0] < 0:
-            fail(
-                f"this deck's attribute trees are too large to expand (more than {MAX_DECK_CELLS} values)", deck, "deck"
-            )
-        out.append(card)
-    return out
-
-
-def expand_attr(tree, deck=None, budget: list | None = None) -> list[dict]:
-    if budget is None:
-        budget = [MAX_DECK_CELLS]
-    if deck is None:
-        deck = tree
-    if (
-        not isinstance(tree, SList)
-        or len(tree.items) < 2
-        or not (isinstance(tree.items[0], Atom) and tree.items[0].kind == SYMBOL)
-    ):
-        fail("expected an attribute (KEY (VALUE, VALUE ...)) or (KEY (VALUE ATTRIBUTE ...) ...)", tree, "deck")
-    key = tree.items[0].value
-    out: list[dict] = []
-    for branch in tree.items[1:]:
-        if not isinstance(branch, SList) or not branch.items:
-            fail(f"expected values for {key}", branch, "deck")
-        if all(isinstance(i, Atom) for i in branch.items):
-            for i in branch.items:
-                if i.kind == SYMBOL or i.kind == INT:
-                    out.append({key: str(i.value)})
-                elif i.kind != "comma":
-                    fail(f"unexpected {i} in the values of {key}", i, "deck")
-            budget[0] -= len(branch.items)
-        else:
-            value = branch.items[0]
-            if not isinstance(value, Atom) or value.kind not in (SYMBOL, INT):
-                fail(f"expected a value of {key}", value, "deck")
-            subs = [expand_attr(t, deck, budget) for t in branch.items[1:]]
-            out.extend(_product(subs, deck, budget, {key: str(value.value)}))
-        if len(out) > MAX_COLLECTION:
-            fail(f"this deck has more than {MAX_COLLECTION} cards", deck, "deck")
-        if budget[0] < 0:
-            fail(
-                f"this deck's attribute trees are too large to expand (more than {MAX_DECK_CELLS} values)", deck, "deck"
-            )
-    return out
+def value_hint(x, scope=None) -> str | None:
+    """What a let-bound value is, when its syntax tells (``nodes.sexpr``)."""
+    return sexpr.value_hint(x, registry().only)
 
 
 mention(__name__, ("other", "range"))

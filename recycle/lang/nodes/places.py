@@ -1,0 +1,193 @@
+"""Reading cards, physical locations and views into nodes (``PlaceReading``, a mixin of
+``flow.Elaborator``): where RECYCLE is type-directed, ``(top X)`` is read here as a card or as
+cards of a place, once. Each reading mirrors the compiler's (``lang/forms/expr_cards.py``,
+``expr_locs.py``) and raises its messages."""
+
+from __future__ import annotations
+
+from .sexpr import LOCATION_KINDS, Scope, fail, head_of, is_atom, is_location_form, kw
+from ..syntax.reader import INT, SYMBOL, VAR, SList
+from .base import Kind, Loc, form_node
+
+Top = form_node("Top", "location", Kind.CARD, "top", "(top LOCATION): the top card.")
+Bottom = form_node("Bottom", "location", Kind.CARD, "bottom", "(bottom LOCATION): the bottom card.")
+At = form_node("At", "index location", Kind.CARD, None, "(INDEX LOCATION): the card at INDEX.")
+Highest = form_node("Highest", "location points", Kind.CARD, "max", "(max LOCATION using POINTS).")
+Lowest = form_node("Lowest", "location points", Kind.CARD, "min", "(min LOCATION using POINTS).")
+Actual = form_node("Actual", "card", Kind.CARD, "actual", "(actual CARD): the physical card.")
+
+Union = form_node("Union", "parts", Kind.LOC, "union", "(union LOCATION ...): parts a tuple or an Each.")
+Intersect = form_node("Intersect", "parts", Kind.LOC, "intersect", "(intersect LOCATION ...).")
+Disjunction = form_node("Disjunction", "parts", Kind.LOC, "disjunction", "(disjunction LOCATION ...).")
+Sort = form_node("Sort", "location points", Kind.LOC, "sort", "(sort LOCATION using POINTS).")
+Filter = form_node("Filter", "collection variable condition", Kind.LOC, "filter", "(filter C 'V CONDITION).")
+RunOf = form_node("RunOf", "end n location points", Kind.LOC, "run", "(run top|bottom N LOCATION using POINTS).")
+TopN = form_node("TopN", "n location", Kind.LOC, "top", "(top N LOCATION): the N topmost cards.")
+BottomN = form_node("BottomN", "n location", Kind.LOC, "bottom", "(bottom N LOCATION): the N bottommost.")
+LetPlace = form_node("LetPlace", "value variable body", Kind.LOC, "let", "(let VALUE 'V LOCATION).")
+Indexed = form_node("Indexed", "owner kind name", Kind.COLL, "indexed", "(indexed OWNER KIND NAME): a family.")
+
+_VIEWS = {"union": Union, "intersect": Intersect, "disjunction": Disjunction}
+
+
+class PlaceReading:
+    """Cards, physical locations and views."""
+
+    VIEWS_OF_LOCATIONS = ("union", "intersect", "disjunction", "sort")
+
+    @staticmethod
+    def is_location(x) -> bool:
+        return is_location_form(x)
+
+    # -- cards -----------------------------------------------------------------------------
+    def card(self, x, scope: Scope, optional: bool = False):
+        """A card (``optional``: the reference may name no card; the compiler's concern)."""
+        if is_atom(x, VAR):
+            return self.var(x, scope)
+        if not isinstance(x, SList):
+            fail(f"expected a card, got {x}", x)
+        f = self.by_head(Kind.CARD, x, scope)
+        if f is not None:
+            return f
+        items = x.items
+        if items and (is_atom(items[0], INT) or (is_atom(items[0], VAR) and len(items) == 2)):
+            return self.read_as("card_index", x, scope)
+        fail(f"expected a card, got {self.form_name(x)}", x)
+
+    def card_location(self, x: SList, scope: Scope):
+        if len(x.items) != 2:
+            fail("expected (top LOCATION), (bottom LOCATION) or (INDEX LOCATION)", x)
+        return self.cards(x.items[1], scope)
+
+    def e_card_top(self, x, scope):
+        return Top(self.card_location(x, scope), span=x.span, source=x)
+
+    def e_card_bottom(self, x, scope):
+        return Bottom(self.card_location(x, scope), span=x.span, source=x)
+
+    def e_card_index(self, x, scope):
+        where = self.card_location(x, scope)
+        return At(self.int_(x.items[0], scope), where, span=x.span, source=x)
+
+    def card_extreme(self, x, scope, cls):
+        h = head_of(x)
+        if len(x.items) != 4 or not kw(x.items[2], "using"):
+            fail(f"expected ({h} LOCATION using POINTS)", x, h)
+        return cls(self.cards(x.items[1], scope), self.points(x.items[3], scope), span=x.span, source=x)
+
+    def e_card_max(self, x, scope):
+        return self.card_extreme(x, scope, Highest)
+
+    def e_card_min(self, x, scope):
+        return self.card_extreme(x, scope, Lowest)
+
+    def e_card_actual(self, x, scope):
+        self.arity(x, 2)
+        return Actual(self.card(x.items[1], scope), span=x.span, source=x)
+
+    # -- physical locations ----------------------------------------------------------------
+    def loc(self, x, scope: Scope, purpose: str = "a location"):
+        """A physical location: a variable or ``(OWNER KIND NAME)``."""
+        if is_atom(x, VAR):
+            return self.var(x, scope)
+        if not is_location_form(x):
+            fail(f"expected {purpose} (OWNER KIND NAME), got {self.form_name(x)}", x)
+        kind = x.items[1].value
+        if head_of(x.items[2]) == "member":
+            name = self.e_str_member(x.items[2], scope)
+        else:
+            name = self.name(x.items[2], scope)
+        return Loc(self.owner(x.items[0], scope, "a location owner"), kind, name, span=x.span, source=x)
+
+    # -- views: the cards of a place -------------------------------------------------------
+    def cards(self, x, scope: Scope):
+        """A location or a view: its cards."""
+        if is_atom(x, VAR):
+            return self.var(x, scope)
+        if is_location_form(x):
+            return self.loc(x, scope)
+        f = self.by_head(Kind.LOC, x, scope)
+        if f is not None:
+            return f
+        items = x.items if isinstance(x, SList) else ()
+        if len(items) == 2 and (is_atom(items[0], INT) or is_atom(items[0], VAR)):
+            return self.read_as("c_group_pick", x, scope)
+        fail(f"expected a location, got {self.form_name(x)}", x)
+
+    def loc_list(self, items, scope, x):
+        """The arguments of union, intersect, disjunction and partition: locations, or one
+        ``(all COLLECTION 'VARIABLE LOCATION)``."""
+        if len(items) == 1 and head_of(items[0]) == "all":
+            return self.e_coll_all_locations(items[0], scope)
+        if not items:
+            fail("expected one or more locations", x)
+        return tuple(self.cards(i, scope) for i in items)
+
+    def view(self, x, scope):
+        return _VIEWS[head_of(x)](self.loc_list(x.items[1:], scope, x), span=x.span, source=x)
+
+    e_loc_union = e_loc_intersect = e_loc_disjunction = view
+
+    def e_loc_sort(self, x, scope):
+        if len(x.items) != 4 or not kw(x.items[2], "using"):
+            fail("expected (sort LOCATION using POINTS)", x, "sort")
+        return Sort(self.cards(x.items[1], scope), self.points(x.items[3], scope), span=x.span, source=x)
+
+    def e_loc_filter(self, x, scope):
+        return Filter(*self.binder(x, scope, self.bool_), span=x.span, source=x)
+
+    def e_loc_run(self, x, scope):
+        items = x.items
+        if len(items) != 6 or not kw(items[1], "top", "bottom") or not kw(items[4], "using"):
+            fail("expected (run top|bottom N LOCATION using POINTS)", x, "run")
+        n = self.int_(items[2], scope)
+        return RunOf(
+            items[1].value, n, self.cards(items[3], scope), self.points(items[5], scope), span=x.span, source=x
+        )
+
+    def first_n(self, x, scope, cls):
+        items = x.items
+        if len(items) == 2:
+            return self.read_as("c_group_pick", x, scope)
+        if len(items) != 3:
+            fail(f"expected a location, got {self.form_name(x)}", x)
+        n = self.int_(items[1], scope)
+        return cls(n, self.cards(items[2], scope), span=x.span, source=x)
+
+    def e_loc_top(self, x, scope):
+        return self.first_n(x, scope, TopN)
+
+    def e_loc_bottom(self, x, scope):
+        return self.first_n(x, scope, BottomN)
+
+    def e_loc_let(self, x, scope):
+        return LetPlace(*self.let_value(x, scope, self.cards), span=x.span, source=x)
+
+    # -- binders ---------------------------------------------------------------------------
+    def binder(self, x, scope, body_reader):
+        """(any|all|filter COLLECTION 'VARIABLE BODY) → (collection, variable, body)."""
+        h = head_of(x)
+        if len(x.items) != 4 or not is_atom(x.items[2], VAR):
+            fail(f"expected ({h} COLLECTION 'VARIABLE BODY)", x, h)
+        coll = self.coll(x.items[1], scope)
+        inner = self.bind(scope, x.items[2], h, self.element_hint(x.items[1]), x.span)
+        var = inner.lookup(x.items[2].value)
+        return coll, var, body_reader(x.items[3], inner)
+
+    def let_value(self, x, scope, body_reader):
+        if len(x.items) != 4 or not is_atom(x.items[2], VAR):
+            fail("expected (let VALUE 'VARIABLE BODY)", x, "let")
+        val = self.value(x.items[1], scope)
+        inner = self.bind(scope, x.items[2], "let", self.value_hint(x.items[1], scope), x.span)
+        return val, inner.lookup(x.items[2].value), body_reader(x.items[3], inner)
+
+    def e_coll_indexed(self, x, scope):
+        """(indexed OWNER KIND NAME): the family NAME[0], NAME[1] ... (lang/forms/indexed.py)."""
+        items = x.items
+        if len(items) != 4 or not is_atom(items[2], SYMBOL) or items[2].value not in LOCATION_KINDS:
+            fail("expected (indexed OWNER KIND NAME), as in (indexed game vloc RUN)", x, "indexed")
+        name = items[3]
+        if not is_atom(name, SYMBOL) or name.value.islower() or "[" in name.value:
+            fail(f"expected the NAME of a family of locations, got {self.form_name(name)}", name, "indexed")
+        owner = self.owner(items[1], scope, "a location owner")
+        return Indexed(owner, items[2].value, name.value, span=x.span, source=x)
