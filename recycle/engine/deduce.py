@@ -1,0 +1,240 @@
+"""Deduction: worlds in which every earlier choice of every other player was legal as made.
+
+A plain sampled world (``Observation.sample_world``) agrees with the cards a player has seen,
+not with what the others' choices showed: a player who did not follow suit holds none of that
+suit, a pass that would have been illegal with a card rules that card out. Nothing here is
+written for a game: the rules say it. ``PastChoices`` replays the game up to the observer's
+decision and keeps, for every earlier decision of another player, the state as it was then
+and the chosen option's key *as the observer saw it* (``options.masked_key``: a card it could
+not see is named by its place). A candidate world (the re-deal ``renamed``: which card now
+lies where each card lay) is consistent when, in each of those earlier states re-dealt the
+same way (``knowledge.relabel``), the option chosen there is still legal.
+
+Players never peek. The check depends on the candidate world and the observer's information
+only: an earlier state re-dealt by ``renamed`` is the world rewound, which is exact only while
+every card the observer cannot place now lay where it lies since that decision. So a decision
+is checked only if no card moved unseen by the observer after it (a move is seen when its
+source or its destination is visible to the observer; a card that changed places between two
+decisions unseen at both ends counts as unseen, however it went): earlier decisions tell
+nothing about where cards went unseen since, and are left out rather than guessed at. The
+Observation that asks holds the live state already (only the package's own players get one);
+what it hands a player is a world, which never holds the earlier states.
+"""
+
+from __future__ import annotations
+
+from ..lang.forms.values import may_see
+from ..streams import Stream
+
+# fresh worlds dealt at most to find a first consistent one at a decision ...
+DEDUCE_TRIES = 100
+# ... then swaps of two cards at most to repair the world that broke fewest choices; past
+# that, a plain world is used, and said (``Observation.deduction``)
+REPAIR_STEPS = 300
+# swaps of two cards proposed for each later world (a Markov chain over consistent worlds)
+CHAIN_STEPS = 3
+
+
+class Deducer:
+    """Deduction-aware worlds at one decision of one observer (``Observation.sample_world``
+    with ``deduce``).
+
+    The first world is found by rejection: fresh worlds are dealt until one is consistent
+    (``PastChoices.consistent``), up to ``DEDUCE_TRIES``; failing that, the one that broke
+    fewest choices is repaired by swaps of two cards that break no more, up to
+    ``REPAIR_STEPS``. Each later world walks on from the last: ``CHAIN_STEPS`` proposals to
+    swap two cards of one deck lying in different places, each kept when the world stays
+    consistent. The proposal is symmetric, so the walk keeps the uniform distribution over
+    consistent worlds (Metropolis with a hard constraint): the worlds are the plain ones
+    conditioned on the others' choices. A decision where no consistent world was found uses
+    plain worlds, counted in ``deduction["fallbacks"]`` with the reason in ``["why"]``.
+    All draws come from the ``rng`` each sample is given: the same calls, the same worlds.
+    """
+
+    __slots__ = ("obs", "plan", "past", "chain", "failed")
+
+    def __init__(self, obs, plan: list):
+        self.obs = obs
+        self.plan = plan
+        self.past = PastChoices(obs._state, obs.player)
+        self.chain: list | None = None  # the last consistent world (cards per family, per place)
+        self.failed = False  # no consistent world was found here: plain worlds
+        obs.deduction["checked"] = len(self.past.checks)
+
+    def sample(self, rng):
+        """One world (see the class docstring)."""
+        got = self.obs.deduction
+        past = self.past
+        if past.reason is not None or self.failed:
+            got["fallbacks"] += 1
+            got["why"] = got["why"] or f"no deduction: {past.reason}; plain worlds were used"
+            return self.obs._deal(self.plan, rng, True)[0]
+        if not past.checks:
+            return self.obs._deal(self.plan, rng, True)[0]
+        if self.chain is None:
+            self.chain = self._first(rng)
+            if self.chain is None:
+                self.failed = True
+                got["fallbacks"] += 1
+                got["why"] = (
+                    f"no world of {DEDUCE_TRIES} dealt and {REPAIR_STEPS} swaps let every earlier "
+                    "choice of the others be legal; plain worlds were used at that decision"
+                )
+                return self.obs._deal(self.plan, rng, True)[0]
+        else:
+            for _ in range(CHAIN_STEPS):
+                got["worlds"] += 1
+                proposal = self._swapped(self.chain, rng)
+                if proposal is not None and past.consistent(self._renamed(proposal)):
+                    self.chain = proposal
+                else:
+                    got["rejected"] += 1
+        world = self.obs._world(self.plan, self.chain, rng)
+        return world if world is not None else self.obs._deal(self.plan, rng, True)[0]
+
+    def _first(self, rng) -> list | None:
+        got = self.obs.deduction
+        best, fewest = None, None
+        for _ in range(DEDUCE_TRIES):
+            world, _renamed = self.obs._deal(self.plan, rng, True)
+            got["worlds"] += 1
+            dealt = [[world.locs[i][k] for i, k, _c in family] for family, _o in self.plan]
+            broken = self.past.broken(self._renamed(dealt), fewest)
+            if broken == 0:
+                return dealt
+            got["rejected"] += 1
+            if fewest is None or broken < fewest:
+                best, fewest = dealt, broken
+        for _ in range(REPAIR_STEPS if best is not None else 0):
+            proposal = self._swapped(best, rng)
+            if proposal is None:
+                return None
+            got["worlds"] += 1
+            broken = self.past.broken(self._renamed(proposal), fewest + 1)
+            if broken <= fewest:
+                best, fewest = proposal, broken
+                if broken == 0:
+                    return best
+            else:
+                got["rejected"] += 1
+        return None
+
+    def _swapped(self, dealt: list, rng) -> list | None:
+        """``dealt`` with two cards of one family, in different locations, swapped (None
+        when no family has two places in different locations)."""
+        plan = self.plan
+        families = [f for f, (family, _o) in enumerate(plan) if len({i for i, _k, _c in family}) > 1]
+        if not families:
+            return None
+        f = families[int(rng.random() * len(families))]
+        family = plan[f][0]
+        n = len(family)
+        a = int(rng.random() * n)
+        b = int(rng.random() * (n - 1))
+        b += b >= a
+        if family[a][0] == family[b][0]:
+            return dealt  # the same location: the same world
+        cards = dealt[f][:]
+        cards[a], cards[b] = cards[b], cards[a]
+        return [cards if g == f else d for g, d in enumerate(dealt)]
+
+    def _renamed(self, dealt: list) -> dict:
+        return {
+            old: c
+            for (family, _o), cards in zip(self.plan, dealt)
+            for (_i, _k, old), c in zip(family, cards)
+            if c != old
+        }
+
+
+class PastChoices:
+    """The earlier choices of the other players that ``observer`` can check a world against
+    (see the module docstring). ``reason`` is why there are none to check, or None."""
+
+    __slots__ = ("observer", "checks", "seen", "reason")
+
+    def __init__(self, state, observer: int):
+        self.observer = observer
+        self.checks: list = []  # (state at the decision, chooser, the chosen option's key as seen)
+        self.seen = 0  # earlier choices of others, checked or not
+        self.reason: str | None = None
+        if state.knowledge is None:
+            self.reason = "the game does not track what its players saw"
+        elif state.unsaved or state.seed is None:
+            self.reason = "the state is not the game its seed and choices replay"
+        else:
+            self._replay(state)
+
+    def _replay(self, state) -> None:
+        from ..errors import RecycleError
+        from .options import masked_key
+
+        o = self.observer
+        game = state.game
+        infos = game.layout.infos
+        try:
+            r = game.new_state(state.seed, max_steps=state.max_steps, max_work=state.max_work)
+        except RecycleError:
+            self.reason = "the game could not be replayed"
+            return
+        unseen = 0
+        stamped = []
+        before = r.card_loc[:]
+        history = state.history
+        j = 0
+        while j < len(history) and not r.is_terminal():
+            opts = r._raw_options()
+            if len(opts) == 1:
+                r.apply(0)
+            else:
+                p = r.pstack[-1][0]
+                i = history[j]
+                if p != o and 0 <= i < len(opts):
+                    self.seen += 1
+                    stamped.append((unseen, r.clone(rng=Stream.keyed(0)), p, masked_key(r, opts[i], o)))
+                r.apply(i)
+                j += 1
+            after = r.card_loc
+            team_of = r.team_of
+            for a, b in zip(before, after):
+                if a != b and not (_sees(infos, a, o, team_of) or _sees(infos, b, o, team_of)):
+                    unseen += 1
+            before = after[:]
+        while not r.is_terminal() and r.num_options() == 1 and r.decisions < state.decisions:
+            r.apply(0)
+        if r.card_loc != state.card_loc or r.history != state.history:
+            self.reason = "the game replayed from its seed is not this state"
+            return
+        # the most recent first: a world that breaks a rule tends to break it late
+        self.checks = [(s, p, key) for stamp, s, p, key in reversed(stamped) if stamp == unseen]
+
+    def consistent(self, renamed: dict) -> bool:
+        """Was every checked choice legal in the world re-dealt by ``renamed``?"""
+        return self.broken(renamed, 1) == 0
+
+    def broken(self, renamed: dict, enough: int | None = None) -> int:
+        """How many checked choices were not legal in the world re-dealt by ``renamed``
+        (counting stops at ``enough``)."""
+        from ..errors import RecycleRuntimeError
+        from .knowledge import relabel
+        from .options import masked_key
+
+        o = self.observer
+        n = 0
+        for past, _p, key in self.checks:
+            w = past.clone(rng=Stream.keyed(0))
+            relabel(w, renamed)
+            try:
+                legal = any(masked_key(w, steps, o) == key for steps in w._raw_options())
+            except RecycleRuntimeError:
+                legal = False
+            if not legal:
+                n += 1
+                if enough is not None and n >= enough:
+                    break
+        return n
+
+
+def _sees(infos, where, observer: int, team_of) -> bool:
+    """May ``observer`` see location ``where`` (False for a card in no location)?"""
+    return where is not None and 0 <= where < len(infos) and may_see(infos[where], observer, team_of)
