@@ -33,6 +33,11 @@ DEDUCE_TRIES = 100
 REPAIR_STEPS = 300
 # swaps of two cards proposed for each later world (a Markov chain over consistent worlds)
 CHAIN_STEPS = 3
+# bounds on what one decision may cost, whatever the game (a record names its players, and a
+# record is untrusted): the game is replayed only up to this many decisions, and only the most
+# recent choices of the others, this many, are checked (fewer checks: less deduced, never wrong)
+MAX_REPLAY = 5_000
+MAX_CHECKS = 100
 
 
 class Deducer:
@@ -162,6 +167,8 @@ class PastChoices:
             self.reason = "the game does not track what its players saw"
         elif state.unsaved or state.seed is None:
             self.reason = "the state is not the game its seed and choices replay"
+        elif state.decisions > MAX_REPLAY:
+            self.reason = f"the game is past {MAX_REPLAY:,} decisions, too long to replay at every decision"
         else:
             self._replay(state)
 
@@ -206,7 +213,7 @@ class PastChoices:
             self.reason = "the game replayed from its seed is not this state"
             return
         # the most recent first: a world that breaks a rule tends to break it late
-        self.checks = [(s, p, key) for stamp, s, p, key in reversed(stamped) if stamp == unseen]
+        self.checks = [(s, p, key) for stamp, s, p, key in reversed(stamped) if stamp == unseen][:MAX_CHECKS]
 
     def consistent(self, renamed: dict) -> bool:
         """Was every checked choice legal in the world re-dealt by ``renamed``?"""

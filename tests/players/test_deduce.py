@@ -187,3 +187,18 @@ def test_duplicate_play_reports_what_a_deducing_players_samples_did(game):
     assert got["worlds"] >= got["rejected"] > 0
     line = next(x for x in duplicate_lines(d) if x.startswith("ismcts:4:deduce: "))
     assert line.endswith(f"{got['fallbacks']:,} samples fell back to plain worlds")
+
+
+def test_a_game_too_long_to_replay_is_not_deduced_from_and_says_so(game, monkeypatch):
+    monkeypatch.setattr(deduce, "MAX_REPLAY", 1)
+    s = _first_off_suit(game)
+    obs = s.observation(2)
+    obs.sample_world(DealRng(1), deduce=True)
+    assert obs.deduction["why"] == (
+        "no deduction: the game is past 1 decisions, too long to replay at every decision; plain worlds were used"
+    )
+
+
+def test_only_the_most_recent_choices_are_checked(game, monkeypatch):
+    monkeypatch.setattr(deduce, "MAX_CHECKS", 1)
+    assert [p for _, p, _ in PastChoices(_first_off_suit(game), 2).checks] == [1]
