@@ -5,8 +5,8 @@ not with what the others' choices showed: a player who did not follow suit holds
 suit, a pass that would have been illegal with a card rules that card out. Nothing here is
 written for a game: the rules say it. ``PastChoices`` replays the game up to the observer's
 decision and keeps, for every earlier decision of another player, the state as it was then
-and the chosen option's key *as the observer saw it* (``options.masked_key``: a card it could
-not see is named by its place). A candidate world (the re-deal ``renamed``: which card now
+and the chosen option's key *as the observer saw it* (``seen_key``: a card it cannot place
+now is only "a card of that location"). A candidate world (the re-deal ``renamed``: which card now
 lies where each card lay) is consistent when, in each of those earlier states re-dealt the
 same way (``knowledge.relabel``), the option chosen there is still legal.
 
@@ -23,7 +23,7 @@ what it hands a player is a world, which never holds the earlier states.
 
 from __future__ import annotations
 
-from ..lang.forms.values import may_see
+from ..lang.forms.values import Card, may_see
 from ..streams import Stream
 
 # fresh worlds dealt at most to find a first consistent one at a decision ...
@@ -61,7 +61,7 @@ class Deducer:
     def __init__(self, obs, plan: list):
         self.obs = obs
         self.plan = plan
-        self.past = PastChoices(obs._state, obs.player)
+        self.past = PastChoices(obs._state, obs.player, frozenset(c for _f, cards in plan for c in cards))
         self.chain: list | None = None  # the last consistent world (cards per family, per place)
         self.failed = False  # no consistent world was found here: plain worlds
         obs.deduction["checked"] = len(self.past.checks)
@@ -156,10 +156,11 @@ class PastChoices:
     """The earlier choices of the other players that ``observer`` can check a world against
     (see the module docstring). ``reason`` is why there are none to check, or None."""
 
-    __slots__ = ("observer", "checks", "seen", "reason")
+    __slots__ = ("observer", "unknown", "checks", "seen", "reason")
 
-    def __init__(self, state, observer: int):
+    def __init__(self, state, observer: int, unknown: frozenset):
         self.observer = observer
+        self.unknown = unknown  # the cards the observer cannot place now (the re-dealt ones)
         self.checks: list = []  # (state at the decision, chooser, the chosen option's key as seen)
         self.seen = 0  # earlier choices of others, checked or not
         self.reason: str | None = None
@@ -174,7 +175,6 @@ class PastChoices:
 
     def _replay(self, state) -> None:
         from ..errors import RecycleError
-        from .options import masked_key
 
         o = self.observer
         game = state.game
@@ -196,10 +196,17 @@ class PastChoices:
             else:
                 p = r.pstack[-1][0]
                 i = history[j]
+                check = None
                 if p != o and 0 <= i < len(opts):
                     self.seen += 1
-                    stamped.append((unseen, r.clone(rng=Stream.keyed(0)), p, masked_key(r, opts[i], o)))
+                    check = [unseen, r.clone(rng=Stream.keyed(0)), p, seen_key(r, opts[i], self.unknown), None]
+                    stamped.append(check)
+                    drawn = r.rng.getstate()
                 r.apply(i)
+                if check is not None and r.rng.getstate() == drawn:
+                    # no random draw until the next decision: what the choice did to the storages
+                    # (public) must come out the same in the world
+                    check[4] = (r.ints[:], r.strs[:])
                 j += 1
             after = r.card_loc
             team_of = r.team_of
@@ -213,7 +220,8 @@ class PastChoices:
             self.reason = "the game replayed from its seed is not this state"
             return
         # the most recent first: a world that breaks a rule tends to break it late
-        self.checks = [(s, p, key) for stamp, s, p, key in reversed(stamped) if stamp == unseen][:MAX_CHECKS]
+        self.checks = [(s, p, key, after) for stamp, s, p, key, after in reversed(stamped) if stamp == unseen]
+        del self.checks[MAX_CHECKS:]
 
     def consistent(self, renamed: dict) -> bool:
         """Was every checked choice legal in the world re-dealt by ``renamed``?"""
@@ -224,18 +232,19 @@ class PastChoices:
         (counting stops at ``enough``)."""
         from ..errors import RecycleRuntimeError
         from .knowledge import relabel
-        from .options import masked_key
 
-        o = self.observer
+        unknown = self.unknown
         n = 0
-        for past, _p, key in self.checks:
+        for past, _p, key, after in self.checks:
             w = past.clone(rng=Stream.keyed(0))
             relabel(w, renamed)
             try:
-                legal = any(masked_key(w, steps, o) == key for steps in w._raw_options())
+                same = [k for k, steps in enumerate(w._raw_options()) if seen_key(w, steps, unknown) == key]
             except RecycleRuntimeError:
-                legal = False
-            if not legal:
+                same = []
+            if same and after is not None:
+                same = [k for k in same if _leads_to(w, k, after)]
+            if not same:
                 n += 1
                 if enough is not None and n >= enough:
                     break
@@ -245,3 +254,41 @@ class PastChoices:
 def _sees(infos, where, observer: int, team_of) -> bool:
     """May ``observer`` see location ``where`` (False for a card in no location)?"""
     return where is not None and 0 <= where < len(infos) and may_see(infos[where], observer, team_of)
+
+
+def seen_key(state, steps, unknown: frozenset) -> tuple:
+    """An option's identity as the observer knows it now (``options.option_key`` otherwise):
+    a card of ``unknown`` (one it cannot place now) is only ``("hidden", its location)``, and
+    a list of cards is the set of what its cards are, so that neither the place of a hidden
+    card within its location nor how many hidden cards a group holds is told: what the
+    observer saw of the choice, no more (a card played face up is named: it is known now)."""
+    from .options import _canon, _item_part
+
+    card_loc = state.card_loc
+
+    def canon(v):
+        if isinstance(v, Card) and v in unknown:
+            return ("hidden", card_loc[v])
+        if isinstance(v, list):
+            return ("cards", tuple(sorted({canon(x) for x in v}, key=repr)))
+        return _canon(v)
+
+    cache: dict = {}
+    out = []
+    for item, env in steps:
+        got = _item_part(item, cache)
+        out.append((got[1], got[2], tuple([canon(env[slot]) for slot in got[3]])))
+    return tuple(out)
+
+
+def _leads_to(world, option: int, after: tuple) -> bool:
+    """Does ``option`` in ``world`` (an earlier state re-dealt) leave the storages as the real
+    choice left them (``after``: the integer and string storages at the next decision)?"""
+    from ..errors import RecycleError
+
+    w = world.clone(rng=Stream.keyed(0))
+    try:
+        w.apply(option)
+    except RecycleError:
+        return False
+    return (w.ints, w.strs) == after

@@ -8,7 +8,7 @@ import collections
 import pytest
 
 from recycle.engine import deduce
-from recycle.engine.deduce import Deducer, PastChoices
+from recycle.engine.deduce import Deducer
 from recycle.engine.game import loads
 from recycle.players import make_player
 from recycle.players.lookahead import DealRng, ISMCTSPlayer
@@ -88,12 +88,17 @@ def test_a_player_who_did_not_follow_suit_holds_none_of_it_in_every_deduced_worl
     assert obs.deduction["rejected"] > 0
 
 
+def _past(state, p):
+    obs = state.observation(p)
+    return Deducer(obs, obs._redeal_plan()).past
+
+
 def test_the_checks_are_the_others_choices_only(game):
     s = _first_off_suit(game)
-    past = PastChoices(s, 2)
+    past = _past(s, 2)
     assert past.reason is None and past.seen == 2
-    assert [p for _, p, _ in past.checks] == [1, 0]  # the most recent first; none of P2's own
-    assert PastChoices(s, 0).seen == 1  # P0 checks P1's choice, not its own
+    assert [c[1] for c in past.checks] == [1, 0]  # the most recent first; none of P2's own
+    assert _past(s, 0).seen == 1  # P0 checks P1's choice, not its own
 
 
 def test_an_impossible_budget_falls_back_to_a_plain_world_and_says_so(game, monkeypatch):
@@ -138,8 +143,8 @@ def test_the_same_seed_deals_the_same_deduced_worlds(game):
 def _seen_by(state, p):
     """What P``p`` may know of ``state``: its observation, and the others' choices as it saw them."""
     obs = state.observation(p)
-    past = Deducer(obs, obs._redeal_plan()).past
-    return repr(obs), sorted(obs.known_locations().items()), [(q, key) for _, q, key in past.checks]
+    past = _past(state, p)
+    return repr(obs), sorted(obs.known_locations().items()), [c[1:] for c in past.checks]
 
 
 def test_deduced_worlds_depend_on_what_the_player_saw_never_on_the_hidden_cards(game):
@@ -201,4 +206,4 @@ def test_a_game_too_long_to_replay_is_not_deduced_from_and_says_so(game, monkeyp
 
 def test_only_the_most_recent_choices_are_checked(game, monkeypatch):
     monkeypatch.setattr(deduce, "MAX_CHECKS", 1)
-    assert [p for _, p, _ in PastChoices(_first_off_suit(game), 2).checks] == [1]
+    assert [c[1] for c in _past(_first_off_suit(game), 2).checks] == [1]
