@@ -242,9 +242,9 @@ class PastChoices:
                 same = [k for k, steps in enumerate(w._raw_options()) if seen_key(w, steps, unknown) == key]
             except RecycleRuntimeError:
                 same = []
-            if same and after is not None:
-                same = [k for k in same if _leads_to(w, k, after)]
-            if not same:
+            # options told apart only by hidden cards share a key: one of them must do what was seen
+            legal = bool(same) and (after is None or any(_leads_to(w, k, after) for k in same))
+            if not legal:
                 n += 1
                 if enough is not None and n >= enough:
                     break
