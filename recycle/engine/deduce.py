@@ -38,6 +38,9 @@ CHAIN_STEPS = 3
 # recent choices of the others, this many, are checked (fewer checks: less deduced, never wrong)
 MAX_REPLAY = 5_000
 MAX_CHECKS = 100
+# ... and the checks of one decision's worlds list options, or play one, at most this many
+# times (Go Fish's asks share a key when told apart only by hidden cards, and each is played)
+MAX_COST = 30_000
 
 
 class Deducer:
@@ -78,22 +81,27 @@ class Deducer:
             return self.obs._deal(self.plan, rng, True)[0]
         if self.chain is None:
             self.chain = self._first(rng)
-            if self.chain is None:
-                self.failed = True
-                got["fallbacks"] += 1
-                got["why"] = (
-                    f"no world of {DEDUCE_TRIES} dealt and {REPAIR_STEPS} swaps let every earlier "
-                    "choice of the others be legal; plain worlds were used at that decision"
-                )
-                return self.obs._deal(self.plan, rng, True)[0]
         else:
             for _ in range(CHAIN_STEPS):
+                if past.cost > MAX_COST:
+                    break
                 got["worlds"] += 1
                 proposal = self._swapped(self.chain, rng)
                 if proposal is not None and past.consistent(self._renamed(proposal)):
                     self.chain = proposal
                 else:
                     got["rejected"] += 1
+        if self.chain is None or past.cost > MAX_COST:
+            self.failed = True
+            got["fallbacks"] += 1
+            got["why"] = (
+                f"checking worlds against the others' choices cost more than {MAX_COST:,} option "
+                "listings at a decision; plain worlds were used for the rest of it"
+                if past.cost > MAX_COST
+                else f"no world of {DEDUCE_TRIES} dealt and {REPAIR_STEPS} swaps let every earlier "
+                "choice of the others be legal; plain worlds were used at that decision"
+            )
+            return self.obs._deal(self.plan, rng, True)[0]
         world = self.obs._world(self.plan, self.chain, rng)
         return world if world is not None else self.obs._deal(self.plan, rng, True)[0]
 
@@ -101,6 +109,8 @@ class Deducer:
         got = self.obs.deduction
         best, fewest = None, None
         for _ in range(DEDUCE_TRIES):
+            if self.past.cost > MAX_COST:
+                return None
             world, _renamed = self.obs._deal(self.plan, rng, True)
             got["worlds"] += 1
             dealt = [[world.locs[i][k] for i, k, _c in family] for family, _o in self.plan]
@@ -111,6 +121,8 @@ class Deducer:
             if fewest is None or broken < fewest:
                 best, fewest = dealt, broken
         for _ in range(REPAIR_STEPS if best is not None else 0):
+            if self.past.cost > MAX_COST:
+                return None
             proposal = self._swapped(best, rng)
             if proposal is None:
                 return None
@@ -156,13 +168,14 @@ class PastChoices:
     """The earlier choices of the other players that ``observer`` can check a world against
     (see the module docstring). ``reason`` is why there are none to check, or None."""
 
-    __slots__ = ("observer", "unknown", "checks", "seen", "reason")
+    __slots__ = ("observer", "unknown", "checks", "seen", "reason", "cost")
 
     def __init__(self, state, observer: int, unknown: frozenset):
         self.observer = observer
         self.unknown = unknown  # the cards the observer cannot place now (the re-dealt ones)
         self.checks: list = []  # (state at the decision, chooser, the chosen option's key as seen)
         self.seen = 0  # earlier choices of others, checked or not
+        self.cost = 0  # options listed and played by the checks so far (MAX_COST)
         self.reason: str | None = None
         if state.knowledge is None:
             self.reason = "the game does not track what its players saw"
@@ -223,6 +236,19 @@ class PastChoices:
         self.checks = [(s, p, key, after) for stamp, s, p, key, after in reversed(stamped) if stamp == unseen]
         del self.checks[MAX_CHECKS:]
 
+    def _leads_to(self, world, option: int, after: tuple) -> bool:
+        """Does ``option`` in ``world`` (an earlier state re-dealt) leave the storages as the
+        real choice left them (``after``: the integer and string storages at the next decision)?"""
+        from ..errors import RecycleError
+
+        self.cost += 1
+        w = world.clone(rng=Stream.keyed(0))
+        try:
+            w.apply(option)
+        except RecycleError:
+            return False
+        return (w.ints, w.strs) == after
+
     def consistent(self, renamed: dict) -> bool:
         """Was every checked choice legal in the world re-dealt by ``renamed``?"""
         return self.broken(renamed, 1) == 0
@@ -238,12 +264,13 @@ class PastChoices:
         for past, _p, key, after in self.checks:
             w = past.clone(rng=Stream.keyed(0))
             relabel(w, renamed)
+            self.cost += 1
             try:
                 same = [k for k, steps in enumerate(w._raw_options()) if seen_key(w, steps, unknown) == key]
             except RecycleRuntimeError:
                 same = []
             # options told apart only by hidden cards share a key: one of them must do what was seen
-            legal = bool(same) and (after is None or any(_leads_to(w, k, after) for k in same))
+            legal = bool(same) and (after is None or any(self._leads_to(w, k, after) for k in same))
             if not legal:
                 n += 1
                 if enough is not None and n >= enough:
@@ -279,16 +306,3 @@ def seen_key(state, steps, unknown: frozenset) -> tuple:
         got = _item_part(item, cache)
         out.append((got[1], got[2], tuple([canon(env[slot]) for slot in got[3]])))
     return tuple(out)
-
-
-def _leads_to(world, option: int, after: tuple) -> bool:
-    """Does ``option`` in ``world`` (an earlier state re-dealt) leave the storages as the real
-    choice left them (``after``: the integer and string storages at the next decision)?"""
-    from ..errors import RecycleError
-
-    w = world.clone(rng=Stream.keyed(0))
-    try:
-        w.apply(option)
-    except RecycleError:
-        return False
-    return (w.ints, w.strs) == after

@@ -207,3 +207,15 @@ def test_a_game_too_long_to_replay_is_not_deduced_from_and_says_so(game, monkeyp
 def test_only_the_most_recent_choices_are_checked(game, monkeypatch):
     monkeypatch.setattr(deduce, "MAX_CHECKS", 1)
     assert [c[1] for c in _past(_first_off_suit(game), 2).checks] == [1]
+
+
+def test_checks_that_cost_too_much_fall_back_to_plain_worlds_and_say_so(game, monkeypatch):
+    monkeypatch.setattr(deduce, "MAX_COST", 0)
+    monkeypatch.setattr(deduce, "DEDUCE_TRIES", 5)
+    obs = _first_off_suit(game).observation(2)
+    suits = {_p1_suits(game, obs.sample_world(DealRng(k), deduce=True)) for k in range(40)}
+    assert obs.deduction["why"] == (
+        "checking worlds against the others' choices cost more than 0 option listings at a decision; "
+        "plain worlds were used for the rest of it"
+    )
+    assert ("♥",) in suits  # plain worlds: some give P1 the suit it did not follow
