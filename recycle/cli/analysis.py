@@ -719,6 +719,13 @@ def duplicate_lines(d: dict) -> list[str]:
             f"{r['player']:<16} {r['seat_games']:>10}  {r['score_mean']:10.2f}  {r['score_diff']:+8.2f}   "
             f"[{lo:+7.2f}, {hi:+7.2f}]  {r['win_rate']:7.1%}  [{wl:.1%}, {wh:.1%}]"
         )
+    for r in d["players"]:
+        got = r.get("deduction")
+        if got:
+            lines.append(
+                f"{r['player']}: {got['worlds']:,} worlds dealt or proposed, {got['rejected']:,} rejected by the "
+                f"others' earlier choices; {got['fallbacks']:,} samples fell back to plain worlds"
+            )
     h = d.get("head_to_head")
     if h:
         lo, hi = h["score_diff_ci"]

@@ -97,16 +97,46 @@ def redeal(state, plan: list, rng) -> dict:
     """Deal ``plan``'s cards (``redeal_plan`` of this state or of the one it was copied
     from) at random among its places, each family shuffled by ``rng.shuffle``. Returns
     which card now lies where each card lay (old -> new, the cards that changed)."""
-    locs, card_loc = state.locs, state.card_loc
-    renamed = {}
-    for family, ordered in plan:
+    dealt = []
+    for _family, ordered in plan:
         cards = list(ordered)
         rng.shuffle(cards)
+        dealt.append(cards)
+    return place(state, plan, dealt)
+
+
+def place(state, plan: list, dealt: list) -> dict:
+    """Put ``dealt[f]`` (family f's cards, in the order of its places) at ``plan``'s places;
+    returns which card now lies where each card lay (old -> new, the cards that changed)."""
+    locs, card_loc = state.locs, state.card_loc
+    renamed = {}
+    for (family, _ordered), cards in zip(plan, dealt):
         for (i, k, old), c in zip(family, cards):
             locs[i][k] = c
             card_loc[c] = i
             if c != old:
                 renamed[old] = c
+    follow(state, renamed)
+    return renamed
+
+
+def relabel(state, renamed: dict) -> None:
+    """Put card ``renamed[c]`` wherever card ``c`` lies in ``state`` (``renamed``: what
+    ``redeal`` returned for a later state of the same game, a permutation of cards), and
+    make the variables and loops follow: the earlier state as it was in the re-dealt world
+    (``engine.deduce``)."""
+    locs, card_loc = state.locs, state.card_loc
+    for i, lst in enumerate(locs):
+        for k, c in enumerate(lst):
+            new = renamed.get(c)
+            if new is not None:
+                lst[k] = new
+                card_loc[new] = i
+    follow(state, renamed)
+
+
+def follow(state, renamed: dict) -> None:
+    """Variables and loops that hold a card of ``renamed`` (old -> new) hold its new card."""
     if renamed:
         # variables and loops that hold a re-dealt card now hold the card dealt in its place:
         # at a choice, the variables in scope there (ChoicePoint.live; a slot out of scope is
@@ -125,7 +155,6 @@ def redeal(state, plan: list, rng) -> dict:
         if state.frames:
             state.frames = [(_rename(f[0], renamed, memo), f[1]) if type(f) is tuple else f for f in state.frames]
         state.options = None
-    return renamed
 
 
 def _rename(v, renamed: dict, memo: dict):

@@ -23,12 +23,16 @@ RESAMPLE_TRIES = 100
 class Observation:
     """One player's observation of a state (see the module docstring)."""
 
-    __slots__ = ("_state", "player", "_plan")
+    __slots__ = ("_state", "player", "_plan", "_past", "deduction")
 
     def __init__(self, state, player: int):
         self._state = state
         self.player = player
         self._plan: tuple | None = None  # (where the state was, what sample_world re-deals there)
+        self._past = None  # (where the state was, its deduce.Deducer)
+        # what the deduction-aware samples of this observation did: worlds dealt, worlds
+        # rejected, samples that gave up (a plain world instead), and the last reason given
+        self.deduction = {"worlds": 0, "rejected": 0, "fallbacks": 0, "checked": 0, "why": None}
 
     @property
     def game(self):
@@ -113,7 +117,7 @@ class Observation:
     def decisions_so_far(self) -> int:
         return len(self._state.history)
 
-    def sample_world(self, rng, determinize: bool = True, reveal: frozenset = frozenset()):
+    def sample_world(self, rng, determinize: bool = True, reveal: frozenset = frozenset(), deduce: bool = False):
         """A copy of the state, waiting at this decision, in a world consistent with
         this player's information: every card it neither sees nor knows the place of is
         re-dealt among such places, and the game's future randomness is reseeded from
@@ -123,26 +127,65 @@ class Observation:
 
         A world whose waiting decision offers another number of options than the real
         one contradicts what the game has shown (e.g. who moves now was decided by where
-        a card lies) and is dealt again, up to ``RESAMPLE_TRIES`` times."""
-        from .knowledge import redeal
+        a card lies) and is dealt again, up to ``RESAMPLE_TRIES`` times.
 
-        s = self._state
+        ``deduce``: deal only a world in which every earlier choice of every other player
+        was legal as it was made (``deduce.Deducer``: a player who did not follow suit holds
+        none of it); where no such world is found, a plain world, counted in
+        ``deduction["fallbacks"]`` with the reason in ``deduction["why"]``."""
         plan = self._redeal_plan() if determinize else []
         if plan and reveal:
             plan = _without(plan, reveal)
+        if not (deduce and plan):
+            return self._deal(plan, rng, determinize)[0]
+        return self._deducer(plan, reveal).sample(rng)
+
+    def _deal(self, plan: list, rng, determinize: bool) -> tuple:
+        """One world (and its re-deal ``renamed``), dealt again while its waiting decision
+        differs from the real one."""
+        from .knowledge import redeal
+
+        s = self._state
         wanted = s.num_options()
+        renamed: dict = {}
         for _ in range(RESAMPLE_TRIES):
             future = Stream.keyed(0)  # keyed below, after the re-deal's draws
             world = s.clone(rng=future)
             if determinize:
-                redeal(world, plan, rng)
+                renamed = redeal(world, plan, rng)
                 hide = getattr(world.waiting, "hide_pending", None)
                 if hide is not None:  # the other players' choices in a simultaneous stage: drawn anew
                     hide(world, self.player, rng)
             future.setstate((rng.getrandbits(64), 0, None))
             if not determinize or self._same_decision(world, wanted):
                 break
-        return world
+        return world, renamed
+
+    def _deducer(self, plan: list, reveal):
+        """The ``deduce.Deducer`` of this decision (its replay and its chain of worlds are
+        worked out once while the state stays here)."""
+        from .deduce import Deducer
+
+        s = self._state
+        at = (s.steps, s.decisions, len(s.history), s.nevents, reveal)
+        if self._past is None or self._past[0] != at:
+            self._past = (at, Deducer(self, plan))
+        return self._past[1]
+
+    def _world(self, plan: list, dealt: list, rng):
+        """A world with ``dealt`` at ``plan``'s places and its future reseeded from ``rng``,
+        or None when its waiting decision differs from the real one."""
+        from .knowledge import place
+
+        s = self._state
+        future = Stream.keyed(0)
+        world = s.clone(rng=future)
+        place(world, plan, dealt)
+        hide = getattr(world.waiting, "hide_pending", None)
+        if hide is not None:  # the other players' choices in a simultaneous stage: drawn anew
+            hide(world, self.player, rng)
+        future.setstate((rng.getrandbits(64), 0, None))
+        return world if self._same_decision(world, s.num_options()) else None
 
     def _redeal_plan(self) -> list:
         """``knowledge.redeal_plan`` of the observed state, worked out once while the state

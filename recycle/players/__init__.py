@@ -67,21 +67,29 @@ def player_kinds() -> dict:
 
 
 def make_player(spec: str):
-    """One player from a spec like ``random``, ``pimc`` or ``ismcts:200`` (kind:budget)."""
+    """One player from a spec like ``random``, ``pimc``, ``ismcts:200`` (kind:budget) or
+    ``ismcts:200:deduce`` (a look-ahead player that samples only worlds in which the others'
+    earlier choices were legal: ``engine.deduce``; ``ismcts:deduce`` keeps the default budget)."""
     kinds = player_kinds()
-    kind, _, budget = spec.strip().partition(":")
+    kind, *rest = spec.strip().split(":")
     if kind not in kinds:
         raise ValueError(f"unknown player {spec!r}; known: {', '.join(sorted(kinds))}")
     cls = kinds[kind]
-    if not budget:
+    deduce = bool(rest) and rest[-1] == "deduce"
+    if deduce:
+        rest = rest[:-1]
+    if len(rest) > 1:
+        raise ValueError(f"bad player {spec!r}: expected kind, kind:ITERATIONS or kind:ITERATIONS:deduce")
+    budget = rest[0] if rest else ""
+    if not budget and not deduce:
         return cls()
     if cls is RandomPlayer or kind == "human":
-        raise ValueError(f"player {kind!r} takes no budget")
+        raise ValueError(f"player {kind!r} takes no budget or option")
     try:
-        n = int(budget)
+        n = int(budget) if budget else None
     except ValueError:
         raise ValueError(f"bad budget in {spec!r}: expected kind:ITERATIONS, e.g. pimc:200") from None
-    return cls(n)
+    return cls(n, deduce=True) if deduce else cls(n)
 
 
 def make_players(spec: str | None, nplayers: int) -> list:

@@ -135,8 +135,9 @@ class _AIPlayer:
     kind = "?"
     default_budget = 100
     searches = False  # does it search natively (the game's search module: recycle/native/runtime_search.py)?
+    determinize = True  # re-deal the cards it cannot see (False: the omniscient cheat)
 
-    def __init__(self, budget: int | None = None, reward: str = "win", playouts: str = "auto"):
+    def __init__(self, budget: int | None = None, reward: str = "win", playouts: str = "auto", deduce: bool = False):
         self.budget = int(budget if budget is not None else self.default_budget)
         if self.budget < 1:
             raise ValueError(f"{self.kind}: the budget must be at least 1")
@@ -150,7 +151,13 @@ class _AIPlayer:
         check_engine(playouts, PLAYOUT_ENGINES)
         self.playouts = playouts
         self._native: tuple = (None, None)  # (game, its NativePlayouts or None)
-        self.name = f"{self.kind}:{self.budget}"
+        # sample only worlds in which the others' earlier choices were legal (engine/deduce.py)
+        self.deduce = bool(deduce)
+        if self.deduce and not self.determinize:
+            raise ValueError(f"{self.kind} sees the true cards: it has nothing to deduce")
+        self.name = f"{self.kind}:{self.budget}" + (":deduce" if self.deduce else "")
+        # what its deduction-aware samples did, over all its decisions (Observation.deduction)
+        self.deduction = {"worlds": 0, "rejected": 0, "fallbacks": 0}
         self.last_values: list[float] | None = None  # per option, from the last decision
         self.track_scores = False  # keep ``last_scores`` (see the module docstring)
         self.last_scores: list | None = None  # per option: each player's mean final score, or None
@@ -163,6 +170,21 @@ class _AIPlayer:
 
     def __repr__(self) -> str:
         return self.name
+
+    def sample(self, view, rng, reveal: frozenset = frozenset()):
+        """A world from ``view`` (``sample_world``), deduction-aware when ``deduce`` is set:
+        its counts are added to ``deduction``, and a sample that had to fall back to a plain
+        world is said once (``warn``)."""
+        if not self.deduce:
+            return view.sample_world(rng, self.determinize, reveal)
+        got = view.deduction
+        before = {k: got[k] for k in self.deduction}
+        world = view.sample_world(rng, self.determinize, reveal, deduce=True)
+        for k in self.deduction:
+            self.deduction[k] += got[k] - before[k]
+        if got["fallbacks"] != before["fallbacks"]:
+            self.warn(got["why"])
+        return world
 
     def stopped(self) -> bool:
         """Must the search under way end now (``stop``)? Checked between iterations."""
@@ -262,7 +284,7 @@ class GreedyPlayer(_AIPlayer):
         for done in range(self.budget):
             if done and self.stopped():
                 break
-            world = view.sample_world(DealRng(rng.getrandbits(64)))
+            world = self.sample(view, DealRng(rng.getrandbits(64)))
             left[0] -= n  # listing the options again in that world
             for i in looked:
                 t = world.clone()
@@ -320,7 +342,7 @@ class PIMCPlayer(_AIPlayer):
         for done in range(worlds):
             if done and self.stopped():
                 break
-            world = view.sample_world(DealRng(rng.getrandbits(64)))
+            world = self.sample(view, DealRng(rng.getrandbits(64)))
             left[0] -= n  # listing the options again in that world
             play_seed = rng.getrandbits(64)
             places = native.world_places(here, world) if native is not None else None
@@ -409,7 +431,8 @@ class ISMCTSPlayer(_AIPlayer):
         native, here = self.native_playouts(view) if type(rng) is Stream else (None, None)
         sums = _ScoreSums(n, view.game.nplayers) if self.track_scores else None
         self.last_scores = None
-        if native is not None and sums is None and self.stop is None:
+        # the machine-code search deals plain worlds: a deducing player searches in Python
+        if native is not None and sums is None and self.stop is None and not self.deduce:
             got = native.search(
                 here,
                 view,
@@ -432,7 +455,7 @@ class ISMCTSPlayer(_AIPlayer):
         for done in range(self.budget):
             if done and self.stopped():
                 break
-            world = view.sample_world(DealRng(rng.getrandbits(64)), self.determinize, self.reveal)
+            world = self.sample(view, DealRng(rng.getrandbits(64)), self.reveal)
             left[0] -= n  # listing the options again in that world
             had = self.budgeted(world, left)
             places = native.world_places(here, world) if native is not None else None

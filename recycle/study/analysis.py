@@ -225,13 +225,22 @@ def trace_game(game, specs: list[str], seed: int, max_steps: int = 100_000, valu
 
 def outcome(game, specs: list[str], seed: int, max_steps: int = 100_000):
     """``(scores, winners)`` of one game with these players, or None at the step limit."""
+    got = _played(game, specs, seed, max_steps)
+    return None if got is None else got[:2]
+
+
+def _played(game, specs: list[str], seed: int, max_steps: int = 100_000):
+    """``(scores, winners, deduction)`` of one game with these players, or None at the step
+    limit; ``deduction``: per seat, what a deducing player's samples did (``_AIPlayer.deduction``),
+    or None for a player that does not deduce."""
     from ..players import make_player
 
+    players = [make_player(s) for s in specs]
     try:
-        r = game.play([make_player(s) for s in specs], seed=seed, max_steps=max_steps)
+        r = game.play(players, seed=seed, max_steps=max_steps)
     except StepLimitExceeded:
         return None
-    return r.scores, r.winners
+    return r.scores, r.winners, [dict(p.deduction) if getattr(p, "deduce", False) else None for p in players]
 
 
 # -- score-based heuristics of one game ---------------------------------------------------
@@ -568,7 +577,7 @@ def duplicate(
         for r in range(np_):
             items.append(([base[(s + r) % np_] for s in range(np_)], sd, max_steps))
     with Stop(timeout, interruptible, t0) as stop:
-        results = map_games(game, outcome, items, workers, progress, stop=stop)
+        results = map_games(game, _played, items, workers, progress, stop=stop)
     requested, deals = deals, len(results) // np_
     if not deals and stop.interrupted:
         raise KeyboardInterrupt
@@ -581,6 +590,7 @@ def duplicate(
     score_sum = {kd: 0.0 for kd in kinds}
     pair = []
     dropped = 0
+    deduction: dict = {}  # per deducing kind, its samples' counts over every game
     for d in range(deals):
         games = results[d * np_ : (d + 1) * np_]
         if any(g is None for g in games):
@@ -589,10 +599,12 @@ def duplicate(
         tot = {kd: 0.0 for kd in kinds}
         cnt = {kd: 0 for kd in kinds}
         all_sum = 0.0
-        for r, (scores, winners) in enumerate(games):
+        for r, (scores, winners, deduced) in enumerate(games):
             specs = items[d * np_ + r][0]
             for s, v in enumerate(scores):
                 kd = specs[s]
+                if deduced[s] is not None:
+                    _add_up(deduction.setdefault(kd, {}), deduced[s])
                 tot[kd] += v
                 cnt[kd] += 1
                 all_sum += v
@@ -620,6 +632,8 @@ def duplicate(
                 "win_rate_ci": list(wilson(wins[kd], seat_games[kd])),
             }
         )
+        if kd in deduction:
+            rows[-1]["deduction"] = deduction[kd]
     out = {
         "game": game.name,
         "deals": deals,
@@ -645,3 +659,8 @@ def duplicate(
             "advantage_of_a": sign * m,
         }
     return out
+
+
+def _add_up(total: dict, counts: dict) -> None:
+    for key, v in counts.items():
+        total[key] = total.get(key, 0) + v
