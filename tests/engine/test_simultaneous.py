@@ -43,9 +43,10 @@ def test_each_player_is_asked_in_seat_order_on_the_same_state(goofspiel):
     assert s.current_player() == 0  # the next round asks P0 first again
 
 
-def test_what_the_second_player_observes_does_not_depend_on_the_first_choice(goofspiel):
-    """P1's observation, its sampled worlds and its ISMCTS decision are the same whichever card
-    P0 chose (and its worlds never hold P0's real choice)."""
+@pytest.mark.parametrize("deduce", [False, True])
+def test_what_the_second_player_observes_does_not_depend_on_the_first_choice(goofspiel, deduce):
+    """P1's observation, its sampled worlds (plain or deduced) and its ISMCTS decision are the
+    same whichever card P0 chose (and its worlds never hold P0's real choice)."""
     seen = []
     for first in (0, 6):
         s = goofspiel.new_state(seed=3, track=True)
@@ -54,7 +55,7 @@ def test_what_the_second_player_observes_does_not_depend_on_the_first_choice(goo
         worlds = []
         rng = Stream.keyed(5)
         for _ in range(20):
-            w = obs.sample_world(rng)
+            w = obs.sample_world(rng, deduce=deduce)
             worlds.append(w.frames[0][0][1])  # P0's pending choice in the sampled world
         decision = ISMCTSPlayer(60).choose(obs, s.legal_options(), Stream.keyed(9))
         seen.append((obs.locations(), obs.ints(), obs.known_locations(), worlds, decision))
@@ -169,12 +170,12 @@ def test_the_native_engine_plays_goofspiel_and_leaves_sampled_worlds_to_python()
     """Native rollouts of the simultaneous stage end as the reference's (forms_simultaneous.py);
     a look-ahead player's playouts from sampled worlds are Python's (the native replay of the
     history would hold the other player's real pending choice), so it decides alike."""
-    pytest.importorskip("numba", reason="the native extra is not installed")
+    pytest.importorskip("numpy", reason="the native extra is not installed")
     from recycle.engine.game import rollout_seed
     from recycle.native import available, why_not_native
 
     if not available():
-        pytest.skip("the native engine needs Numba and NumPy")
+        pytest.skip("the native engine needs NumPy and a C compiler")
     from ..engine.test_native import compiled
     from ..players.test_native_playouts import decisions, tree_in_python
 
@@ -214,13 +215,13 @@ def test_choices_made_on_one_state_may_meet_and_the_native_engine_leaves_that_to
     s.apply(1)
     assert (s.location(0, "vloc", "HAND"), s.location(1, "vloc", "HAND")) == ([], [1])
     assert s.location("game", "vloc", "POOL") == [0, 2, 3]
-    pytest.importorskip("numba", reason="the native extra is not installed")
+    pytest.importorskip("numpy", reason="the native extra is not installed")
     from recycle.engine.game import rollout_seed
     from recycle.native import available, rollout_records
     from recycle.native.runtime import CAPACITY
 
     if not available():
-        pytest.skip("the native engine needs Numba and NumPy")
+        pytest.skip("the native engine needs NumPy and a C compiler")
     from ..engine.test_native import compiled
 
     seeds = [rollout_seed(3, i) for i in range(10)]

@@ -109,7 +109,7 @@ def test_the_native_engine_plays_rummy_as_the_reference_does():
     from recycle.native import available, why_not_native
 
     if not available():
-        pytest.skip("the native engine needs Numba and NumPy")
+        pytest.skip("the native engine needs NumPy and a C compiler")
     from ..engine.test_native import compiled
 
     g = recycle.load(RUMMY)

@@ -124,7 +124,7 @@ def test_balance_finds_the_handicap_of_a_fair_start():
 
 @pytest.mark.slow  # a native compile: about 10 s on a shared machine
 def test_native_playouts_give_the_reference_figures():
-    pytest.importorskip("numba")
+    pytest.importorskip("numpy")
     from recycle.native import why_not_native
 
     g = game()

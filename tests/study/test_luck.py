@@ -200,7 +200,7 @@ def test_native_playouts_give_the_same_traces():
     from recycle.native import available, native_playouts
 
     if not available():
-        pytest.skip("the native engine needs the native extra (Numba)")
+        pytest.skip("the native engine needs the native extra (NumPy) and a C compiler")
     g = load("coin-flip")
     native_playouts(g, "native")  # compiled now: "auto" then plays the playouts natively
     ref = equity_game(g, ["ismcts:10"] * 2, 5, rollouts=6, playouts="reference")
