@@ -11,7 +11,6 @@ Ctrl-C the exit status is 130.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
@@ -19,7 +18,7 @@ import typer
 
 from ..errors import RecycleBug, RecycleError
 from .options import GameArg, JsonOpt, MaxStepsOpt, MaxWorkOpt, NumPlayersOpt, ProgressOpt, SeedOpt, WorkersOpt
-from .outputs import check_folder, failed_write, write_file
+from .outputs import check_folder, emit_search
 
 
 def _error(message: str, code: int = 1) -> None:
@@ -181,20 +180,4 @@ def register(app: typer.Typer, fail, load) -> None:
             why = "interrupted" if r.stopped == "interrupted" else "time budget reached"
             typer.echo(f"{why} after {len(r.history)} of {iterations} evaluations: keeping what was found", err=True)
         lines = report_lines(r)
-        if out is not None:
-            try:
-                paths = r.write(out)
-            except OSError as exc:
-                failed_write(out, exc)
-            write_file(out / "report.txt", "\n".join(lines) + "\n")
-            write_file(out / "report.json", json.dumps(r.to_json(), indent=1) + "\n")
-            if not as_json:
-                for p in paths:
-                    typer.echo(f"wrote {p}", err=True)
-        if as_json:
-            typer.echo(json.dumps(r.to_json()))
-        else:
-            for line in lines:
-                typer.echo(line)
-        if r.stopped == "interrupted":
-            raise typer.Exit(130)
+        emit_search(r, lines, out, as_json)

@@ -9,7 +9,6 @@ the time left for it), written and reported; after Ctrl-C the exit status is 130
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
@@ -17,7 +16,7 @@ import typer
 
 from ..errors import RecycleBug, RecycleError, printable
 from .options import GameArg, JsonOpt, MaxStepsOpt, MaxWorkOpt, NumPlayersOpt, ProgressOpt, SeedOpt, WorkersOpt
-from .outputs import check_folder, failed_write, write_file
+from .outputs import check_folder, emit_search
 
 
 def _weights(spec: str | None) -> dict | None:
@@ -208,23 +207,7 @@ def register(app: typer.Typer, fail, load) -> None:
                 err=True,
             )
         lines = report_lines(r)
-        if out is not None:
-            try:
-                paths = r.write(out)
-            except OSError as exc:
-                failed_write(out, exc)
-            write_file(out / "report.txt", "\n".join(lines) + "\n")
-            write_file(out / "report.json", json.dumps(r.to_json(), indent=1) + "\n")
-            if not as_json:
-                for p in paths:
-                    typer.echo(f"wrote {p}", err=True)
-        if as_json:
-            typer.echo(json.dumps(r.to_json()))
-        else:
-            for line in lines:
-                typer.echo(line)
-        if r.stopped == "interrupted":
-            raise typer.Exit(130)  # the shell's status for Ctrl-C, after what was found is written
+        emit_search(r, lines, out, as_json)
 
 
 def report_lines(r) -> list[str]:

@@ -63,3 +63,28 @@ def failed_write(path, exc: OSError) -> None:
     """Report an ``OSError`` from writing ``path`` and exit with status 1."""
     typer.echo(f"error: cannot write {path}: {exc.strerror or exc}", err=True)
     raise typer.Exit(1) from None
+
+
+def emit_search(r, lines: list[str], out: Path | None, as_json: bool) -> None:
+    """What a search (``evolve``, ``balance``) found: its variants and report written into
+    ``out`` (when given), its report (or ``--json``) printed, and exit 130 after Ctrl-C, the
+    shell's status for it, once what was found is written."""
+    import json
+
+    if out is not None:
+        try:
+            paths = r.write(out)
+        except OSError as exc:
+            failed_write(out, exc)
+        write_file(out / "report.txt", "\n".join(lines) + "\n")
+        write_file(out / "report.json", json.dumps(r.to_json(), indent=1) + "\n")
+        if not as_json:
+            for p in paths:
+                typer.echo(f"wrote {p}", err=True)
+    if as_json:
+        typer.echo(json.dumps(r.to_json()))
+    else:
+        for line in lines:
+            typer.echo(line)
+    if r.stopped == "interrupted":
+        raise typer.Exit(130)
