@@ -592,6 +592,7 @@ def games(initial, state, nteams, all_keys, max_steps, max_work, scores, counts,
             resume[R_STAGE] = 0
         else:
             begin(initial, state, nteams, max_steps, max_work)
+            ctr[STEPPING] = stepping_wanted()  # stopping at each choice (recycle/native/stepping.py)
             keys[0] = all_keys[i, 0]
             keys[1] = all_keys[i, 1]
         play(S)

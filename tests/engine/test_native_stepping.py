@@ -1,0 +1,96 @@
+"""Native stepping (recycle/native/stepping.py): a native game stopped at each choice and
+stepped from outside, against the reference interpreter's State.
+
+Random paths go through both engines with the same choices; at every decision the options'
+count, the player to move, the steps and every card's place are equal, and at the end the
+scores; clones taken along the way play on without changing their originals
+(``stepping_check.step_agreement``)."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("numpy", reason="the native extra is not installed (pip install -e '.[native]'): no numpy")
+
+import recycle
+from recycle.native import available
+from recycle.native.registry import NativeUnsupported
+from recycle.native.stepped import start
+from recycle.native.stepping_check import step_agreement
+from recycle.streams import Stream
+
+from ..conftest import CORPUS, FAST_CORPUS, GAMES, requires_corpus
+
+pytestmark = pytest.mark.skipif(not available(), reason="the native engine needs NumPy and a C compiler")
+
+STEPPED = sorted(p for p in GAMES.glob("*.rcy") if p.stem != "goofspiel")
+LONG = ("hearts", "whist", "schwimmen-lives")  # hundreds of decisions a game: the slow run
+
+
+def _agree(path, seeds, limit):
+    got = step_agreement(recycle.load(path), seeds, max_decisions=limit)
+    assert got.differences == []
+    assert (got.games, got.stopped) == (len(seeds), [])
+    assert got.decisions > 0 or path.stem == "war"  # War has no choice: dealt and played at once
+    return got
+
+
+@pytest.mark.parametrize("path", STEPPED, ids=lambda p: p.stem)
+def test_games_step_alike(path):
+    _agree(path, range(20), 40 if path.stem in LONG else 400)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", STEPPED, ids=lambda p: p.stem)
+def test_games_step_alike_to_their_end(path):
+    _agree(path, range(20, 40), 100_000)
+
+
+@requires_corpus()
+@pytest.mark.parametrize("name", FAST_CORPUS)
+def test_corpus_sample_steps_alike(name):
+    _agree(CORPUS / f"{name}.rcy", range(20), 60)
+
+
+def test_a_clone_plays_on_and_leaves_its_original():
+    g = recycle.load(GAMES / "schwimmen.rcy")
+    a = start(g, 5)
+    a.apply(1)
+    before = (a.num_options(), a.current_player(), a.counters(), a.card_places())
+    b = a.clone()
+    picks = Stream(9)
+    while not b.is_terminal():
+        b.apply(int(picks.random() * b.num_options()))
+    assert (a.num_options(), a.current_player(), a.counters(), a.card_places()) == before
+    ref = g.new_state(5)
+    ref.apply(1)
+    ref2 = ref.clone()
+    picks = Stream(9)
+    while not ref2.is_terminal():
+        ref2.apply(int(picks.random() * ref2.num_options()))
+    assert b.returns() == ref2.returns()
+    assert b.card_places() == [int(x) for x in ref2.card_loc]
+    with pytest.raises(ValueError, match="the game is over"):
+        b.apply(0)
+    n = a.num_options()
+    with pytest.raises(ValueError, match=f"option {n} of a decision with {n} options"):
+        a.apply(n)
+
+
+def test_two_games_stepped_in_turn_each_go_on_where_they_stopped():
+    g = recycle.load(GAMES / "crazy-eights.rcy")
+    nat = [start(g, s) for s in (1, 2)]
+    ref = [g.new_state(s) for s in (1, 2)]
+    while not all(r.is_terminal() for r in ref):
+        for n, r in zip(nat, ref):
+            if not r.is_terminal():
+                assert n.num_options() == r.num_options()
+                k = r.num_options() // 2
+                n.apply(k)
+                r.apply(k)
+    assert [n.returns() for n in nat] == [r.returns() for r in ref]
+
+
+def test_a_simultaneous_stage_is_declined():
+    with pytest.raises(NativeUnsupported, match="simultaneous stage"):
+        start(recycle.load(GAMES / "goofspiel.rcy"), 0)
