@@ -98,7 +98,7 @@ class _Runner:
         """Put ``st``'s game in place (the one there saved into its own state first)."""
         if self.resident is st:
             return
-        if self.resident is not None:
+        if self.resident is not None and self.resident._final is None:  # (a finished game keeps its answers)
             self.resident._block = self.save()
         self.load(st._block)
         st._block = None
@@ -120,7 +120,12 @@ class NativeState:
 
     def _finish(self) -> None:
         r = self._runner
-        self._final = (r.scores[0].tolist(), r.counts[0].tolist(), r.where[0].tolist())
+        from .runtime import PSP
+
+        ctr = r.state[8]
+        player = int(r.state[6][ctr[PSP], 0])
+        # all a finished game answers: its block is never saved (runner.take)
+        self._final = (r.scores[0].tolist(), r.counts[0].tolist(), r.where[0].tolist(), ctr.copy(), player)
         self._status = self._final[1][0]
 
     def _arrays(self):
@@ -131,6 +136,8 @@ class NativeState:
         """The player to move (the current player of the turn order)."""
         from .runtime import PSP
 
+        if self._final is not None:
+            return self._final[4]
         a = self._arrays()
         return int(a[6][a[8][PSP], 0])
 
@@ -188,7 +195,9 @@ class NativeState:
         c = NativeState(r, self._nopts)
         c._final, c._status = self._final, self._status
         with r.lock:
-            if r.resident is self:
+            if self._final is not None:
+                pass  # a finished game: its answers are all it has
+            elif r.resident is self:
                 c._block = r.save()
             else:
                 arrays, raw = self._block
@@ -199,7 +208,7 @@ class NativeState:
         """steps, decisions (every choice, of one option too), options, rounds so far."""
         from .runtime import DECISIONS, OPTIONS, ROUNDS, STEPS
 
-        ctr = self._arrays()[8]
+        ctr = self._final[3] if self._final is not None else self._arrays()[8]
         return {
             "steps": int(ctr[STEPS]),
             "decisions": int(ctr[DECISIONS]),
@@ -209,6 +218,8 @@ class NativeState:
 
     def card_places(self) -> list[int]:
         """Every card's location (row of the reference interpreter's layout), now."""
+        if self._final is not None:
+            return list(self._final[2])
         return [int(x) for x in self._arrays()[2]]
 
     def returns(self) -> list[int]:
@@ -244,9 +255,9 @@ def start_keys(ng, chance: int, players: int, max_steps: int | None = None, max_
         raise NativeUnsupported("a simultaneous stage (stepping)")
     r = _runner(ng)
     with r.lock:
-        if r.resident is not None:
+        if r.resident is not None and r.resident._final is None:
             r.resident._block = r.save()
-            r.resident = None
+        r.resident = None
         r.keys[0, 0], r.keys[0, 1] = chance, players
         r.numbers[0] = ng.nteams
         r.numbers[1] = DEFAULT_MAX_STEPS if max_steps is None else max_steps
