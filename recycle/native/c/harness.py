@@ -33,12 +33,15 @@ struct rc_step_t {{ ucontext_t ctx; char *sp; long long nopts; long long done; }
 static struct rc_step_t rc_step;
 static ucontext_t rc_main_ctx;
 static char rc_stack[{STACK_BYTES}] __attribute__((aligned(64)));
-static int rc_step_flag;
 static long long rc_choice;
 static void *rc_sarrays[{narrays}];
 static long long rc_sshapes[{3 * narrays}];
 static long long rc_snumbers[4];
-long long rc_stepping_wanted(void) {{ return rc_step_flag; }}
+/* stepped: running on rc_stack (a rollout of another thread runs on its own thread's stack) */
+long long rc_stepping_wanted(void) {{
+    char here;
+    return &here >= rc_stack && &here < rc_stack + sizeof rc_stack;
+}}
 long long rc_suspend(long long n) {{
     char here;
     rc_step.sp = &here;
@@ -62,9 +65,7 @@ long long rc_step_start(void **arrays, long long *shapes, long long *numbers) {{
     rc_step.ctx.uc_link = &rc_main_ctx;
     makecontext(&rc_step.ctx, rc_trampoline, 0);
     rc_step.done = 0;
-    rc_step_flag = 1;
     swapcontext(&rc_main_ctx, &rc_step.ctx);
-    rc_step_flag = 0;
     return rc_step.done ? -1 : rc_step.nopts;
 }}
 /* go on with option k of the waiting choice: the next choice's options, or -1 at the end */
