@@ -53,6 +53,12 @@ class _Runner:
             f.restype = ctypes.c_longlong if name in ("rc_step_start", "rc_step_apply", "rc_step_size") else None
             f.argtypes = args
         self.state = ng.new_arrays()
+        if ng.searches:  # a search module keys each choice's options (runtime_search.keys_stepped)
+            from .runtime_search import MAX_CONSIDERED, T_HEADER, T_KEYS
+
+            tree = np.zeros(T_HEADER + MAX_CONSIDERED + 2, np.int64)
+            tree[T_KEYS] = T_HEADER
+            self.state = (*self.state[:16], tree, *self.state[17:])
         self.keys = np.zeros((1, 2), np.uint64)
         self.scores = np.zeros((1, ng.game.nplayers), np.int64)
         self.counts = np.zeros((1, 5), np.int64)
@@ -168,12 +174,13 @@ class NativeState:
     def finish(self, option: int) -> None:
         """Play ``option`` and the rest of the game at random in one native call (the players'
         stream is the state's keys[1] from its count ctr[PLAYERS_N]), stopping at no choice."""
-        from .runtime import STEPPING
+        from .runtime import SEARCHING, STEPPING
 
         r = self._runner
         with r.lock:
             r.take(self)
             r.state[8][STEPPING] = 0
+            r.state[8][SEARCHING] = 0  # (a search module's: no keys, no tree from here on)
         self.apply(option)
 
     def arrays(self):
@@ -203,6 +210,23 @@ class NativeState:
                 arrays, raw = self._block
                 c._block = (tuple(a.copy() for a in arrays), raw)
         return c
+
+    def option_keys(self) -> list[int] | None:
+        """The waiting choice's options' keys as native code hashes them (a state of the
+        game's search module: ``native_game(game, search=True)``): two options' keys are equal
+        exactly when ``engine.options.option_key`` gives them equal keys. None where there are
+        none: a plain module, one option or more than 64, a shape native keys do not follow."""
+        from .runtime import DECISIONS
+        from .runtime_search import MAX_CONSIDERED, T_HEADER
+
+        if self._nopts < 2 or not self._runner.ng.searches:
+            return None
+        a = self._arrays()
+        tree = a[16]
+        at = T_HEADER + MAX_CONSIDERED
+        if tree[at] != self._nopts or tree[at + 1] != a[8][DECISIONS]:
+            return None
+        return tree[T_HEADER : T_HEADER + self._nopts].tolist()
 
     def counters(self) -> dict:
         """steps, decisions (every choice, of one option too), options, rounds so far."""

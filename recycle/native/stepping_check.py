@@ -22,6 +22,7 @@ class StepAgreement:
 
     games: int = 0
     decisions: int = 0
+    keyed: int = 0  # decisions whose native option keys were compared
     stopped: list = field(default_factory=list)
     differences: list = field(default_factory=list)
 
@@ -46,6 +47,21 @@ def _compare(ps, ns, where: str) -> str | None:
         return f"{where}: {ps.num_options()} options != {ns.num_options()}"
     if ps.current_player() != ns.current_player():
         return f"{where}: player {ps.current_player()} != {ns.current_player()}"
+    return _compare_keys(ps, ns, where)
+
+
+def _compare_keys(ps, ns, where: str) -> str | None:
+    """Native keys (when the state has them) equal exactly where the reference keys are equal."""
+    nk = ns.option_keys()
+    if nk is None:
+        return None
+    from ..engine.options import option_key
+
+    pk = [option_key(o.steps) for o in ps.legal_options()]
+    for i in range(len(pk)):
+        for j in range(i):
+            if (pk[i] == pk[j]) != (nk[i] == nk[j]):
+                return f"{where}: options {j} and {i} have {'equal' if pk[i] == pk[j] else 'different'} keys in Python only"
     return None
 
 
@@ -57,6 +73,7 @@ def _walk(ps, ns, rng, label: str, limit: int, out: StepAgreement, branch: bool)
         if diff is not None or ps.is_terminal():
             return diff
         out.decisions += 1
+        out.keyed += ns.option_keys() is not None
         if branch and rng.random() < 0.2:
             diff = _walk(ps.clone(), ns.clone(), rng, f"{label}, a clone at decision {k}", 3, out, False)
             if diff is not None:
@@ -71,9 +88,10 @@ def _walk(ps, ns, rng, label: str, limit: int, out: StepAgreement, branch: bool)
     return None
 
 
-def step_agreement(game, seeds, max_decisions: int = 2000) -> StepAgreement:
-    """Step every seed's game through both engines (see the module's docstring). Raises
-    ``NativeUnsupported`` for a game native code cannot step."""
+def step_agreement(game, seeds, max_decisions: int = 2000, keys: bool = False) -> StepAgreement:
+    """Step every seed's game through both engines (see the module's docstring); ``keys``: on
+    the game's search module, the options' keys compared too (equal exactly where Python's are).
+    Raises ``NativeUnsupported`` for a game native code cannot step."""
     from ..errors import RecycleError
     from ..streams import Stream
     from .stepped import start
@@ -85,7 +103,7 @@ def step_agreement(game, seeds, max_decisions: int = 2000) -> StepAgreement:
             ps = game.new_state(seed)
         except RecycleError:
             continue
-        ns = start(game, seed)
+        ns = start(game, seed, keys=keys)
         out.games += 1
         try:
             diff = _walk(ps, ns, Stream(seed + 1), f"seed {seed}", max_decisions, out, True)

@@ -8,6 +8,10 @@ scores; clones taken along the way play on without changing their originals
 
 from __future__ import annotations
 
+import copy
+import shutil
+import types
+
 import pytest
 
 pytest.importorskip("numpy", reason="the native extra is not installed (pip install -e '.[native]'): no numpy")
@@ -15,7 +19,11 @@ pytest.importorskip("numpy", reason="the native extra is not installed (pip inst
 import recycle
 from recycle.native import available
 from recycle.native.registry import NativeUnsupported
+from recycle.native.c import build
+from recycle.native.c.library import ModuleLibrary
+from recycle.native.engine import chance_and_player_keys, module_namespace, native_game
 from recycle.native.stepped import start
+from recycle.native.stepping import start_keys
 from recycle.native.stepping_check import step_agreement
 from recycle.streams import Stream
 
@@ -27,8 +35,8 @@ STEPPED = sorted(p for p in GAMES.glob("*.rcy") if p.stem != "goofspiel")
 LONG = ("hearts", "whist", "schwimmen-lives")  # hundreds of decisions a game: the slow run
 
 
-def _agree(path, seeds, limit):
-    got = step_agreement(recycle.load(path), seeds, max_decisions=limit)
+def _agree(path, seeds, limit, keys=False):
+    got = step_agreement(recycle.load(path), seeds, max_decisions=limit, keys=keys)
     assert got.differences == []
     assert (got.games, got.stopped) == (len(seeds), [])
     assert got.decisions > 0 or path.stem == "war"  # War has no choice: dealt and played at once
@@ -50,6 +58,18 @@ def test_games_step_alike_to_their_end(path):
 @pytest.mark.parametrize("name", FAST_CORPUS)
 def test_corpus_sample_steps_alike(name):
     _agree(CORPUS / f"{name}.rcy", range(20), 60)
+
+
+@pytest.mark.parametrize("name", ["schwimmen", "hearts", "crazy-eights", "golf-six"])
+def test_native_option_keys_are_equal_where_the_reference_keys_are(name):
+    # on the game's search module, whose choices key their options (runtime_search.keys_stepped)
+    got = _agree(GAMES / f"{name}.rcy", range(20), 25, keys=True)
+    assert got.keyed > 0
+
+
+def test_a_plain_module_has_no_option_keys():
+    s = start(recycle.load(GAMES / "schwimmen.rcy"), 1)
+    assert s.num_options() > 1 and s.option_keys() is None
 
 
 def test_a_clone_plays_on_and_leaves_its_original():
@@ -94,3 +114,33 @@ def test_two_games_stepped_in_turn_each_go_on_where_they_stopped():
 def test_a_simultaneous_stage_is_declined():
     with pytest.raises(NativeUnsupported, match="simultaneous stage"):
         start(recycle.load(GAMES / "goofspiel.rcy"), 0)
+
+
+@pytest.mark.skipif(not (shutil.which("tcc") and shutil.which("gcc")), reason="needs both tcc and gcc")
+def test_the_tcc_and_the_gcc_library_step_alike():
+    game = recycle.load(GAMES / "hearts.rcy")
+    ng = native_game(game)
+    states = []
+    for name, flags in (("tcc", build.TCC_FLAGS), ("gcc-O2", build.GCC_FLAGS)):
+        lib = ModuleLibrary(
+            ng.source, lambda: module_namespace(ng.source), tiers=((name, [shutil.which(name[:3]), *flags]), None)
+        )
+        twin = copy.copy(ng)
+        twin.module = types.ModuleType("stepped_by_" + name.replace("-", "_"))
+        twin.module.__dict__.update(ng.module.__dict__)
+        twin.module.games = lib
+        states.append(start_keys(twin, *(int(k) for k in chance_and_player_keys([4])[0])))
+    picks = Stream(4)
+    a, b = states
+    while not a.is_terminal():
+        assert (b.num_options(), b.current_player(), b.counters(), b.card_places()) == (
+            a.num_options(),
+            a.current_player(),
+            a.counters(),
+            a.card_places(),
+        )
+        k = int(picks.random() * a.num_options())
+        a.apply(k)
+        b.apply(k)
+    assert b.is_terminal()
+    assert (b.returns(), b.counters(), b.card_places()) == (a.returns(), a.counters(), a.card_places())
