@@ -6,7 +6,8 @@ stepped with the real game's choices, on from where it stood at the player's las
 block with the world's cards put in their places and its chance stream set; it follows the
 tree's choices (the path from the root), then plays on at random to the end in one native
 call. Nothing is played twice: the replay of ``runtime_resume`` is left only to what the twin
-cannot follow (a game stepped natively is declined: a simultaneous stage).
+cannot follow (a game with a simultaneous stage: the twin holds the real game's pending picks,
+which Python's sampled worlds draw anew).
 
 The values are the Python engine's, draw for draw, as the replay's (the same checks decline the
 same worlds: recycle/native/playouts.py, ``NativePlayouts.root`` and ``world_places``).
@@ -15,8 +16,10 @@ same worlds: recycle/native/playouts.py, ``NativePlayouts.root`` and ``world_pla
 from __future__ import annotations
 
 from ..streams import Stream
-from .registry import NativeUnsupported
 from .runtime import CHANCE_N, DECISIONS, MAX_WORK, PLAYERS_N, STATUS, STEPS, WORK
+
+
+SIMULTANEOUS = "its options changed with an earlier pick"  # in a stage forms_simultaneous.py wrote
 
 
 class Twin:
@@ -27,14 +30,14 @@ class Twin:
         self.state = None  # the twin NativeState, stopped at the last root it reached
         self.key = None  # (chance key, max steps): which game it is
         self.taken: tuple = ()  # the real game's choices of two or more options it applied
-        self.unsteppable = False
 
     def at_root(self, root):
         """The twin stopped at ``root`` (stepped on from where it stood), or None when it
         cannot follow the real game there."""
         from .stepping import start_keys
 
-        if self.unsteppable:
+        if SIMULTANEOUS in self.native.source:
+            # the real game's pending picks are in the twin; Python's worlds draw them anew
             return None
         st = self.state
         key = (root.chance_key, root.max_steps)
@@ -42,11 +45,7 @@ class Twin:
         if st is None or self.key != key or h[: len(self.taken)] != self.taken or self._decisions() > root.decisions:
             if st is not None:
                 st.release()
-            try:
-                st = start_keys(self.native, root.chance_key, 0, root.max_steps, 1 << 62)
-            except NativeUnsupported:
-                self.unsteppable = True
-                return None
+            st = start_keys(self.native, root.chance_key, 0, root.max_steps, 1 << 62)
             self.state, self.key, self.taken = st, key, ()
         taken = len(self.taken)
         while not st.is_terminal() and self._decisions() < root.decisions:

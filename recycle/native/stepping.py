@@ -11,15 +11,14 @@ Every loaded library has one *runner*: the arrays and the stack a stopped game's
 into, which must not move. The state last run stays in them (stepping one game on costs no
 copy); running another state copies the one in place out and the other in.
 
-Declines (``NativeUnsupported``) a game the writer does not write and a game with a
-simultaneous stage (its players pick in one step: the reference State lists them otherwise).
+Declines (``NativeUnsupported``) a game the writer does not write. A simultaneous stage stops
+at each player's pick, as the reference State does; where a later player's options changed
+with an earlier pick native code stops (``NativeStopped`` from ``returns``).
 """
 
 from __future__ import annotations
 
 import threading
-
-from .registry import NativeUnsupported
 
 
 class NativeStopped(Exception):
@@ -275,8 +274,6 @@ def start_keys(ng, chance: int, players: int, max_steps: int | None = None, max_
     from ..engine.game import DEFAULT_MAX_STEPS
 
     game = ng.game
-    if "its options changed with an earlier pick" in ng.source:  # forms_simultaneous.py wrote a stage
-        raise NativeUnsupported("a simultaneous stage (stepping)")
     r = _runner(ng)
     with r.lock:
         if r.resident is not None and r.resident._final is None:
