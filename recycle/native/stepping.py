@@ -32,6 +32,19 @@ class NativeStopped(Exception):
         self.status = status
 
 
+class Block:
+    """A stopped game that is not in place: its arrays' pool, its scratch stack up to the top,
+    its C stack's used part and registers (``_Runner.save``)."""
+
+    __slots__ = ("pool", "scratch", "raw", "views")
+
+    def __init__(self, pool, scratch, raw):
+        self.pool, self.scratch, self.raw, self.views = pool, scratch, raw, None
+
+    def copy(self) -> Block:
+        return Block(self.pool.copy(), self.scratch.copy(), self.raw.copy())
+
+
 class _Runner:
     """One loaded library's stepping harness, and the arrays its stopped games point into."""
 
@@ -45,8 +58,8 @@ class _Runner:
             ("rc_step_start", [ctypes.c_void_p] * 3),
             ("rc_step_apply", [ctypes.c_longlong]),
             ("rc_step_size", []),
-            ("rc_step_save", [ctypes.c_char_p]),
-            ("rc_step_load", [ctypes.c_char_p, ctypes.c_longlong]),
+            ("rc_step_save", [ctypes.c_void_p]),
+            ("rc_step_load", [ctypes.c_void_p, ctypes.c_longlong]),
         ):
             f = getattr(lib, name)
             f.restype = ctypes.c_longlong if name in ("rc_step_start", "rc_step_apply", "rc_step_size") else None
@@ -58,11 +71,28 @@ class _Runner:
             tree = np.zeros(T_HEADER + MAX_CONSIDERED + 2, np.int64)
             tree[T_KEYS] = T_HEADER
             self.state = (*self.state[:16], tree, *self.state[17:])
+        from .runtime import SP
+
+        self.scratch_at, self.sp = 11, SP  # state[11] is the scratch stack, ctr[SP] its top
         self.keys = np.zeros((1, 2), np.uint64)
         self.scores = np.zeros((1, ng.game.nplayers), np.int64)
         self.counts = np.zeros((1, 5), np.int64)
         self.where = np.zeros((1, ng.ncards), np.int32)
-        self.saved = (*self.state, self.scores, self.counts, self.where)  # what a block keeps
+        # what a block keeps: every array but the scratch stack lies in one pool (one copy
+        # saves them), the scratch stack is kept up to its top
+        kept = [*self.state, self.scores, self.counts, self.where]
+        self.layout, at = [], 0
+        for i, a in enumerate(kept):
+            if i != self.scratch_at:
+                self.layout.append((i, at, a.shape, a.dtype))
+                at += -(-a.nbytes // 64) * 64
+        self.pool = np.zeros(max(at, 1), np.uint8)
+        for i, off, shape, dtype in self.layout:
+            v = np.ndarray(shape, dtype, buffer=self.pool, offset=off)
+            v[...] = kept[i]
+            kept[i] = v
+        self.state = tuple(kept[: len(self.state)])
+        self.scores, self.counts, self.where = kept[len(self.state) :]
         arrays = (*ng.initial, *self.state, self.keys, self.scores, self.counts, self.where, np.zeros(0, np.int64))
         self._held = arrays
         self.ptrs = (ctypes.c_void_p * len(arrays))(*[a.ctypes.data if a.size else None for a in arrays])
@@ -73,31 +103,33 @@ class _Runner:
         self.numbers = (ctypes.c_longlong * 4)()
         self.resident = None  # the NativeState whose game is in the arrays and on the stack
         self.lock = threading.RLock()
-        from .runtime import SP
 
-        self.scratch_at, self.sp = 11, SP  # state[11] is the scratch stack, ctr[SP] its top
-
-    def save(self) -> tuple:
+    def save(self) -> Block:
         """The block of the game in place: its arrays (the scratch stack up to its top) and the
         C stack's used part with the registers."""
-        import ctypes
+        import numpy as np
 
-        ctr = self.state[8]
-        out = []
-        for i, a in enumerate(self.saved):
-            out.append(a[: int(ctr[self.sp])].copy() if i == self.scratch_at else a.copy())
-        raw = ctypes.create_string_buffer(self.lib.rc_step_size())
-        self.lib.rc_step_save(raw)
-        return tuple(out), raw.raw
+        top = int(self.state[8][self.sp])
+        raw = np.empty(self.lib.rc_step_size(), np.uint8)  # (a ctypes buffer's bytes cost 10x the copy)
+        self.lib.rc_step_save(raw.ctypes.data)
+        return Block(self.pool.copy(), self.state[self.scratch_at][:top].copy(), raw)
 
-    def load(self, block) -> None:
-        arrays, raw = block
-        for i, (a, b) in enumerate(zip(self.saved, arrays)):
-            if i == self.scratch_at:
-                a[: b.shape[0]] = b
-            else:
-                a[...] = b
-        self.lib.rc_step_load(raw, len(raw))
+    def load(self, block: Block) -> None:
+        self.pool[...] = block.pool
+        self.state[self.scratch_at][: block.scratch.shape[0]] = block.scratch
+        self.lib.rc_step_load(block.raw.ctypes.data, block.raw.size)
+
+    def views(self, block: Block) -> tuple:
+        """The state's arrays as they are in ``block`` (views of its pool: changing them changes it)."""
+        import numpy as np
+
+        if block.views is None:
+            out = [None] * (len(self.state) + 3)
+            for i, off, shape, dtype in self.layout:
+                out[i] = np.ndarray(shape, dtype, buffer=block.pool, offset=off)
+            out[self.scratch_at] = block.scratch
+            block.views = tuple(out[: len(self.state)])
+        return block.views
 
     def take(self, st) -> None:
         """Put ``st``'s game in place (the one there saved into its own state first)."""
@@ -135,7 +167,7 @@ class NativeState:
 
     def _arrays(self):
         r = self._runner
-        return r.state if r.resident is self else self._block[0]
+        return r.state if r.resident is self else r.views(self._block)
 
     def current_player(self) -> int:
         """The player to move (the current player of the turn order)."""
@@ -206,8 +238,7 @@ class NativeState:
             elif r.resident is self:
                 c._block = r.save()
             else:
-                arrays, raw = self._block
-                c._block = (tuple(a.copy() for a in arrays), raw)
+                c._block = self._block.copy()
         return c
 
     def option_keys(self) -> list[int] | None:
