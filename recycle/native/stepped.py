@@ -12,4 +12,6 @@ def start(game, seed: int, max_steps: int | None = None, max_work: int | None = 
     from .stepping import start_keys
 
     chance, players = (int(k) for k in chance_and_player_keys([seed])[0])
-    return start_keys(native_game(game, search=keys), chance, players, max_steps, max_work)
+    st = start_keys(native_game(game, search=keys), chance, players, max_steps, max_work)
+    st.seed = seed
+    return st

@@ -150,6 +150,8 @@ class NativeState:
         self._runner = runner
         self._block = None
         self._nopts = nopts
+        self.seed = None  # the seed it was dealt with (stepped.start), for ``reference_state``
+        self.history: list[int] = []  # every option applied (of one option too)
         self._status = 0
         self._final = None  # (scores, counters, card places) once the game ended
         if nopts < 0:
@@ -196,11 +198,24 @@ class NativeState:
         if not 0 <= option < self._nopts:
             raise ValueError(f"option {option} of a decision with {self._nopts} options")
         r = self._runner
+        self.history.append(option)
         with r.lock:
             r.take(self)
             self._nopts = r.lib.rc_step_apply(option)
             if self._nopts < 0:
                 self._finish()
+
+    def reference_state(self):
+        """The reference interpreter's State dealt with the same seed and given the same
+        options (a replay: what to hand a game native code stopped, ``NativeStopped``, for its
+        exact outcome or message). Raises ValueError for a state not started from a seed."""
+        if self.seed is None:
+            raise ValueError("a native state started from stream keys has no seed to replay")
+        game = self._runner.ng.game
+        s = game.new_state(self.seed, max_steps=self._max_steps, max_work=self._max_work)
+        for k in self.history:
+            s.apply(k)
+        return s
 
     def finish(self, option: int) -> None:
         """Play ``option`` and the rest of the game at random in one native call (the players'
@@ -232,6 +247,8 @@ class NativeState:
         r = self._runner
         c = NativeState(r, self._nopts)
         c._final, c._status = self._final, self._status
+        c.seed, c.history = self.seed, list(self.history)
+        c._max_steps, c._max_work = self._max_steps, self._max_work
         with r.lock:
             if self._final is not None:
                 pass  # a finished game: its answers are all it has
@@ -313,10 +330,13 @@ def start_keys(ng, chance: int, players: int, max_steps: int | None = None, max_
         r.keys[0, 0], r.keys[0, 1] = chance, players
         r.numbers[0] = ng.nteams
         r.numbers[1] = DEFAULT_MAX_STEPS if max_steps is None else max_steps
-        r.numbers[2] = game.max_work if max_work is None else max_work
+        # the native work count is coarser than Python's: a quarter of the budget, as rollouts
+        r.numbers[2] = (game.max_work if max_work is None else max_work) // 4
         r.numbers[3] = 1
         st = NativeState.__new__(NativeState)
         st._runner, st._block, st._status, st._final = r, None, 0, None
+        st.seed, st.history = None, []
+        st._max_steps, st._max_work = int(r.numbers[1]), max_work
         r.resident = st
         st._nopts = r.lib.rc_step_start(r.ptrs, r.shapes, r.numbers)
         if st._nopts < 0:

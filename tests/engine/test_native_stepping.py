@@ -22,11 +22,12 @@ from recycle.native.c import build
 from recycle.native.c.library import ModuleLibrary
 from recycle.native.engine import chance_and_player_keys, module_namespace, native_game
 from recycle.native.stepped import start
-from recycle.native.stepping import start_keys
+from recycle.errors import RecycleRuntimeError
+from recycle.native.stepping import NativeStopped, start_keys
 from recycle.native.stepping_check import step_agreement
 from recycle.streams import Stream
 
-from ..conftest import CORPUS, FAST_CORPUS, GAMES, requires_corpus
+from ..conftest import CORPUS, FAST_CORPUS, GAMES, requires_corpus, tiny
 
 pytestmark = pytest.mark.skipif(not available(), reason="the native engine needs NumPy and a C compiler")
 
@@ -64,6 +65,22 @@ def test_native_option_keys_are_equal_where_the_reference_keys_are(name):
     # on the game's search module, whose choices key their options (runtime_search.keys_stepped)
     got = _agree(GAMES / f"{name}.rcy", range(20), 25, keys=True)
     assert got.keyed > 0
+
+
+def test_a_rule_broken_natively_is_handed_to_the_reference_interpreter_for_its_message():
+    game = tiny(
+        """(stage player (end (== 0 (size (game iloc STOCK))))
+  (choice ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))
+           (repeat 4 (move (top (game iloc STOCK)) (top ((current player) iloc HAND)))))))"""
+    )
+    s = start(game, 1)
+    while not s.is_terminal():
+        s.apply(1)
+    assert s.history == [1, 1]
+    with pytest.raises(NativeStopped, match="the native game broke a rule"):
+        s.returns()
+    with pytest.raises(RecycleRuntimeError, match="move from the empty location STOCK"):
+        s.reference_state()
 
 
 def test_a_plain_module_has_no_option_keys():
