@@ -45,7 +45,7 @@ def _agree(path, seeds, limit, keys=False):
 
 @pytest.mark.parametrize("path", STEPPED, ids=lambda p: p.stem)
 def test_games_step_alike(path):
-    _agree(path, range(20), 40 if path.stem in LONG else 400)
+    _agree(path, range(20), 25 if path.stem in LONG else 150)
 
 
 @pytest.mark.slow
@@ -57,7 +57,7 @@ def test_games_step_alike_to_their_end(path):
 @requires_corpus()
 @pytest.mark.parametrize("name", FAST_CORPUS)
 def test_corpus_sample_steps_alike(name):
-    _agree(CORPUS / f"{name}.rcy", range(20), 60)
+    _agree(CORPUS / f"{name}.rcy", range(20), 30)
 
 
 @pytest.mark.parametrize("name", ["schwimmen", "hearts", "crazy-eights", "golf-six"])
