@@ -5,6 +5,7 @@ build, and whether it plays the same games as the Python engine.
     python tools/native_check.py games ../shared/corpus/cardstock --seeds 20
     python tools/native_check.py games --json
     python tools/native_check.py games ../shared/corpus/cardstock --search 4   # look-ahead searches too
+    python tools/native_check.py games ../shared/corpus/cardstock --step      # stepped from outside too
 
 For each game: the form the native writer does not write (the game stays on Python), or the
 seconds of its first native call (a build, or a load from the cache) and how many of ``--seeds``
@@ -19,6 +20,11 @@ with two or more options), an ISMCTS decision (budget 60) searched in machine co
 or the search declined natively (and why; Python searches then, so it agrees by construction);
 and over every decision of three random games, whether native option keys are equal exactly
 when Python's are (``playouts.key_agreement``).
+
+``--step``: the ``--seeds`` games stepped from outside at random through a ``NativeState`` and
+the reference State (``stepping_check.step_agreement``: options' count, player, steps, card
+places at every decision, clones played on, scores), then again on the search module with the
+options' keys compared (where it is made: a simultaneous stage is not).
 """
 
 from __future__ import annotations
@@ -138,6 +144,24 @@ def check_search(path: Path, decisions: int, budget: int = 60) -> dict:
     return row
 
 
+def check_step(path: Path, seeds: int) -> dict:
+    """``--step``: the game stepped from outside both ways (plain module, then keyed)."""
+    import recycle
+    from recycle.native.registry import NativeUnsupported
+    from recycle.native.stepping_check import step_agreement
+
+    game = recycle.load(path)
+    plain = step_agreement(game, range(seeds))
+    out = {"decisions": plain.decisions, "keyed": 0, "stopped": plain.stopped, "differences": plain.differences}
+    try:
+        keyed = step_agreement(game, range(seeds), keys=True)
+    except NativeUnsupported:
+        return out
+    out["keyed"] = keyed.keyed
+    out["differences"] += keyed.differences
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("folders", nargs="+", type=Path)
@@ -150,6 +174,7 @@ def main() -> int:
         metavar="K",
         help="compare native and Python ISMCTS searches at K decisions of each native game",
     )
+    ap.add_argument("--step", action="store_true", help="step each native game from outside against Python")
     args = ap.parse_args()
     games = sorted(p for f in args.folders for p in (f.glob("*.rcy") if f.is_dir() else [f]))
     rows, bad = [], 0
@@ -159,6 +184,9 @@ def main() -> int:
             row["search"] = check_search(p, args.search)
             keys = row["search"].get("keys", {})
             bad += bool(row["search"]["differ"] or keys.get("split") or keys.get("merged"))
+        if args.step and row["native"] == "written":
+            row["step"] = check_step(p, args.seeds)
+            bad += bool(row["step"]["differences"])
         rows.append(row)
         bad += bool(row.get("differ"))
         if args.json:
@@ -171,6 +199,14 @@ def main() -> int:
                 + (f"  DIFFER: {row['differ']}" if row["differ"] else ""),
                 flush=True,
             )
+            if "step" in row:
+                st = row["step"]
+                print(
+                    f"{'':28} stepped {st['decisions']} decisions, keys at {st['keyed']}"
+                    + (f", stopped natively: seeds {st['stopped']}" if st["stopped"] else "")
+                    + (f"  DIFFER: {st['differences'][:3]}" if st["differences"] else ""),
+                    flush=True,
+                )
             if "search" in row:
                 sr = row["search"]
                 keys = sr.get("keys", {})

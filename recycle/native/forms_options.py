@@ -559,6 +559,8 @@ def choice(w, x, sc) -> None:
     if w.search:
         with w.block("if ctr[SEARCHING] == 2 and resume[R_STAGE] != 0 and 1 < n <= MAX_CONSIDERED:"):
             w.line(keyed.call(*params))
+            with w.block("if ctr[STEPPING]:"):
+                w.line("keys_stepped(ctr, tree, n, ctr[DECISIONS])")
         w.line("k = choose_searching(ctr, keys, resume, pst, tree, treef, n)")
     else:
         w.line("k = choose(ctr, keys, resume, n)")

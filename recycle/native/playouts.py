@@ -79,6 +79,10 @@ class NativePlayouts:
         self.declined = 0  # playouts left to Python
         self.searched = 0  # decisions searched natively (runtime_search.py)
         self.why: dict = {}  # why searches were left to Python: runtime status -> how often
+        from .playouts_state import Twin
+
+        self.twin = Twin(native)  # playouts from the real game's native twin, not replayed
+        self.from_state = 0  # playouts played from the twin
 
     def root(self, view) -> Root | None:
         """The decision ``view`` (an ``Observation`` of the real state) waits at, as native
@@ -122,6 +126,16 @@ class NativePlayouts:
         ``path`` the choices of two or more options made in it since the root (those of the
         tree). Returns (scores, steps, work left) and moves ``draw`` (the players' stream) on
         as Python would have; None when native code declines (nothing is changed then)."""
+        got = self.twin.play(root, places, future, root_work, path, draw)
+        if got is not None:
+            self.played += 1
+            self.from_state += 1
+            return got
+        return self.replay(root, places, future, root_work, path, draw)
+
+    def replay(self, root: Root, places: list, future: tuple, root_work: int, path: list, draw: Stream):
+        """``play`` by replaying the game from its start (runtime_resume.py): what the native
+        twin cannot follow (recycle/native/playouts_state.py)."""
         import numpy as np
 
         from .runtime_resume import R_HEADER

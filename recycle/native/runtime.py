@@ -37,8 +37,9 @@ from ..streams import GOLDEN, MIX1, MIX2
     RESUMING,
     FORCED_AT,
     SEARCHING,
-) = range(17)
-NCOUNTERS = 17
+    STEPPING,
+) = range(18)
+NCOUNTERS = 18
 
 # ctr[STATUS]: why a game stopped early (each is played again by the Python engine)
 OK, RULE, STEP_LIMIT, WORK_LIMIT, CAPACITY, MISMATCH = 0, 1, 2, 3, 4, 5

@@ -4,7 +4,8 @@
 
 from __future__ import annotations
 
-from .runtime import CHANCE_N, DECISIONS, FORCED_AT, MAX_WORK, MISMATCH, RESUMING, STATUS, WORK, pick
+from .runtime import CHANCE_N, DECISIONS, FORCED_AT, MAX_WORK, MISMATCH, RESUMING, STATUS, STEPPING, WORK, pick
+from .runtime_step import stepping_wanted, suspend  # noqa: F401 - the module's entry calls stepping_wanted
 
 # A playout from a sampled world (recycle/native/playouts.py) is the game played again from its
 # start: its choices forced to the decision's history, the world's cards put in place when the
@@ -53,6 +54,8 @@ def choose(ctr, keys, resume, n):
     """The option taken among ``n``: a random player's pick, or in a playout from a sampled
     world (ctr[RESUMING]) the next forced choice while there is one. At the root decision the
     world's work budget starts (resume[R_ROOT_WORK]: what the world had left there)."""
+    if ctr[STEPPING]:  # stepped from outside: the caller applies an option (runtime_step.py)
+        return suspend(n)
     if ctr[RESUMING] == 0:
         return pick(ctr, keys, 1, n) if n > 1 else 0
     if resume[R_STAGE] == 1:

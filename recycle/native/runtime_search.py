@@ -39,6 +39,7 @@ from .runtime import (
     RESAMPLE,
     SEARCHING,
     STATUS,
+    STEPPING,
     WORK_LIMIT,
     _GOLDEN,
     _UNIT,
@@ -178,6 +179,19 @@ def key_groups(h, scratch, g):
     for t in range(n):
         h = key_view(h, scratch, scratch[g + 1 + t])
     return h
+
+
+def keys_stepped(ctr, tree, n, decisions):
+    """A choice of a game stepped from outside has keyed its ``n`` options (recycle/native/
+    stepping.py): after the keys, ``n`` and the decision's count, or -1 when native code does
+    not key them (the game goes on: the keys only are missing)."""
+    at = tree[T_KEYS] + MAX_CONSIDERED
+    if ctr[STATUS] == DECLINE:
+        ctr[STATUS] = OK
+        tree[at] = -1
+    else:
+        tree[at] = n
+    tree[at + 1] = decisions
 
 
 def put_key(tree, j, h):
@@ -431,6 +445,8 @@ def world_done(ctr, resume, tree, treef, max_work, work, nplayers, base):
 def choose_searching(ctr, keys, resume, pst, tree, treef, n):
     """``runtime_resume.choose`` in a search module: in a search (ctr[SEARCHING]) the tree
     chooses from the root on, until it expands a node."""
+    if ctr[STEPPING]:  # stepped from outside (recycle/native/stepping.py): the caller chooses
+        return choose(ctr, keys, resume, n)
     if ctr[SEARCHING] == 1 and resume[R_STAGE] == 1:  # the root
         if n != tree[T_N]:  # this world offers another number of options: deal it again
             ctr[STATUS] = RESAMPLE

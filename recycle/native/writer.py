@@ -592,6 +592,10 @@ def games(initial, state, nteams, all_keys, max_steps, max_work, scores, counts,
             resume[R_STAGE] = 0
         else:
             begin(initial, state, nteams, max_steps, max_work)
+            ctr[STEPPING] = stepping_wanted()  # stopping at each choice (recycle/native/stepping.py)
+            if ctr[STEPPING] and tree.shape[0] > T_HEADER:  # a search module's choices key their options
+                ctr[SEARCHING] = 2
+                resume[R_STAGE] = 2
             keys[0] = all_keys[i, 0]
             keys[1] = all_keys[i, 1]
         play(S)

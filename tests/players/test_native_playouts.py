@@ -83,6 +83,8 @@ def test_native_playouts_decide_as_python_playouts(path, kind):
         assert sum(n.declined for n in natives) == 0
         played = sum(n.played for n in natives)
         assert played >= len(native), (played, len(native))  # (a small game's tree reaches its ends)
+        # every one from the real game's native twin (playouts_state.py), none replayed from the start
+        assert sum(n.from_state for n in natives) == played
 
 
 def _schwimmen_root():

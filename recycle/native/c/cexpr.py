@@ -319,6 +319,11 @@ class Instance(Statements):
                 raise TranslateError(f"{self.node.name}: {getattr(target, '__name__', target)} of one scalar")
             return args[0]
 
+        cname = getattr(target, "c_function", None)
+        if cname is not None:  # a function of the C harness (recycle/native/runtime_step.py)
+            if any(t not in SCALARS for _, t in args):
+                raise TranslateError(f"{self.node.name}: {cname} of scalars (line {e.lineno})")
+            return f"{cname}({', '.join(self.widen(a) for a, _ in args)})", I64
         if target is int:
             a, t = one()
             return (a, I64) if t in (I64, BOOL) else (f"((long long)({a}))", I64)

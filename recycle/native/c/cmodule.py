@@ -12,6 +12,7 @@ import importlib
 from pathlib import Path
 
 from .ctyping import BOOL, I64, Arr, array_struct, tuple_struct
+from .harness import HEADER, harness
 from .prelude import PRELUDE
 from .translate import Program, Source, TranslateError, comment
 
@@ -31,7 +32,7 @@ STATE += (Arr("int32", 1), Arr("int64", 1), Arr("int64", 3), Arr("int64", 2), Ar
 STATE += (Arr("float64", 1),)
 ENTRY = (INITIAL, STATE, I64, Arr("uint64", 2), I64, I64, Arr("int64", 2), Arr("int64", 2), Arr("int32", 2), BOOL)
 ENTRY += (Arr("int64", 1),)
-VERSION = "1"  # of the C the translator writes: a change makes new cache entries
+VERSION = "2"  # of the C the translator writes: a change makes new cache entries
 
 
 def flat_entry() -> list:
@@ -72,7 +73,7 @@ def c_source(source: str, glb: dict, title: str = "") -> str:
                 seen.add(id(callee))
                 pending.append(callee)
     used = [i for i in prog.order if id(i) in texts]
-    out = [comment(title or "a native module of recycle"), PRELUDE]
+    out = [comment(title or "a native module of recycle"), HEADER, PRELUDE]
     for a in sorted(prog.arrays, key=lambda a: (a.ndim, a.dtype)):
         out.append(array_struct(a))
     for t in prog.tuples:
@@ -81,6 +82,7 @@ def c_source(source: str, glb: dict, title: str = "") -> str:
     out += [i.prototype() + ";" for i in used]
     out += [texts[id(i)] for i in used]
     out.append(_exported(entry))
+    out.append(harness(sum(isinstance(t, Arr) for t in flat_entry())))
     return "\n".join(out) + "\n"
 
 

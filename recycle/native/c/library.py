@@ -99,6 +99,7 @@ class ModuleLibrary:
     def _use(self, tier: str, data: bytes) -> None:
         lib, fn = build.load_library(data)
         self._keep.append(lib)
+        self.lib = lib  # its stepping harness (recycle/native/stepping.py)
         self._fn, self.tier = fn, tier  # calls from now on take this one
 
     def _buffers(self) -> _Buffers:

@@ -1,5 +1,5 @@
-"""What every translated C file starts with: no header is included (the file builds the same
-with any C compiler, tcc reads nothing more), Python's integer division and remainder, min,
+"""What every translated C file starts with (after harness.HEADER, the two libc headers of the
+stepping harness: ucontext.h and string.h), Python's integer division and remainder, min,
 max, abs, and the float functions it uses (from libm)."""
 
 PRELUDE = r"""

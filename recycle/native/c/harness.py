@@ -1,0 +1,94 @@
+"""The C that lets a native game be stepped from outside (recycle/native/stepping.py).
+
+Why a C stack of its own, and not a flow that can re-enter itself: the generated flow keeps
+where it stands (loop counters, a for-each's snapshot, the stage it is in) in C locals of
+nested functions; making every one of them re-enterable means rewriting every flow writer.
+Instead the game runs on a stack of its own (``makecontext``/``swapcontext``) and ``choose``
+switches back to the caller at each choice (``rc_suspend``): the caller lists the options,
+clones, applies one, and the game goes on where it stopped.
+
+A stopped game's frames hold pointers: into its own stack (saved frame pointers) and into the
+state's arrays. So the stack and the arrays never move: one stack (``rc_stack``) and one set of
+arrays (the runner's, stepping.py) per loaded library, and a state that is not running is a
+*copy* of them: the arrays, the used part of the stack (from where it stopped to its top) and
+the saved registers (``rc_step``). Running a state copies it back to the same addresses first,
+as greenlet does with Python's C stack; ``clone`` is a copy of that block. A block is only ever
+run by the library that made it (the code addresses in its frames are that library's)."""
+
+STACK_BYTES = 1 << 20
+MARGIN = 4096  # below where the game stopped: swapcontext's own frame and the red zone
+
+HEADER = """#include <ucontext.h>
+#include <string.h>
+long long rc_stepping_wanted(void);
+long long rc_suspend(long long n);
+"""
+
+
+def harness(narrays: int) -> str:
+    """The exported stepping functions of a module whose ``rc_games`` takes ``narrays`` arrays."""
+    return f"""
+/* stepping from outside (recycle/native/c/harness.py) */
+struct rc_step_t {{ ucontext_t ctx; char *sp; long long nopts; long long done; }};
+static struct rc_step_t rc_step;
+static ucontext_t rc_main_ctx;
+static char rc_stack[{STACK_BYTES}] __attribute__((aligned(64)));
+static long long rc_choice;
+static void *rc_sarrays[{narrays}];
+static long long rc_sshapes[{3 * narrays}];
+static long long rc_snumbers[4];
+/* stepped: running on rc_stack (a rollout of another thread runs on its own thread's stack) */
+long long rc_stepping_wanted(void) {{
+    char here;
+    return &here >= rc_stack && &here < rc_stack + sizeof rc_stack;
+}}
+long long rc_suspend(long long n) {{
+    char here;
+    rc_step.sp = &here;
+    rc_step.nopts = n;
+    swapcontext(&rc_step.ctx, &rc_main_ctx);
+    return rc_choice;
+}}
+static void rc_trampoline(void) {{
+    rc_games(rc_sarrays, rc_sshapes, rc_snumbers);
+    rc_step.done = 1;
+    rc_step.sp = rc_stack + {STACK_BYTES} - {MARGIN};
+}}
+/* start one stepped game (one row of keys): the options of its first choice, or -1 at its end */
+long long rc_step_start(void **arrays, long long *shapes, long long *numbers) {{
+    memcpy(rc_sarrays, arrays, sizeof rc_sarrays);
+    memcpy(rc_sshapes, shapes, sizeof rc_sshapes);
+    memcpy(rc_snumbers, numbers, sizeof rc_snumbers);
+    getcontext(&rc_step.ctx);
+    rc_step.ctx.uc_stack.ss_sp = rc_stack;
+    rc_step.ctx.uc_stack.ss_size = sizeof rc_stack;
+    rc_step.ctx.uc_link = &rc_main_ctx;
+    makecontext(&rc_step.ctx, rc_trampoline, 0);
+    rc_step.done = 0;
+    swapcontext(&rc_main_ctx, &rc_step.ctx);
+    return rc_step.done ? -1 : rc_step.nopts;
+}}
+/* go on with option k of the waiting choice: the next choice's options, or -1 at the end */
+long long rc_step_apply(long long k) {{
+    if (rc_step.done) return -1;
+    rc_choice = k;
+    swapcontext(&rc_main_ctx, &rc_step.ctx);
+    return rc_step.done ? -1 : rc_step.nopts;
+}}
+static char *rc_low(void) {{
+    char *lo = rc_step.sp - {MARGIN};
+    return lo < rc_stack ? rc_stack : lo;
+}}
+/* the bytes of the stopped game (its registers, then its stack's used part) */
+long long rc_step_size(void) {{ return (long long)sizeof rc_step + (rc_stack + sizeof rc_stack - rc_low()); }}
+void rc_step_save(char *dst) {{
+    char *lo = rc_low();
+    memcpy(dst, &rc_step, sizeof rc_step);
+    memcpy(dst + sizeof rc_step, lo, rc_stack + sizeof rc_stack - lo);
+}}
+void rc_step_load(const char *src, long long size) {{
+    memcpy(&rc_step, src, sizeof rc_step);
+    long long used = size - (long long)sizeof rc_step;
+    memcpy(rc_stack + sizeof rc_stack - used, src + sizeof rc_step, used);
+}}
+"""

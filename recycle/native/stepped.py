@@ -1,0 +1,17 @@
+"""A native game started from a seed, to be stepped from outside (recycle/native/stepping.py)."""
+
+from __future__ import annotations
+
+
+def start(game, seed: int, max_steps: int | None = None, max_work: int | None = None, keys: bool = False):
+    """The game dealt with ``seed`` (its chance stream as the reference interpreter's
+    ``new_state(seed)``), run natively to its first choice: a ``NativeState``. Raises
+    ``NativeUnsupported`` for a game native code cannot step. ``keys``: played by the game's
+    search module, whose choices key their options (``NativeState.option_keys``)."""
+    from .engine import chance_and_player_keys, native_game
+    from .stepping import start_keys
+
+    chance, players = (int(k) for k in chance_and_player_keys([seed])[0])
+    st = start_keys(native_game(game, search=keys), chance, players, max_steps, max_work)
+    st.seed = seed
+    return st
