@@ -97,3 +97,22 @@ def test_look_ahead_playouts_are_native_on_a_game_never_built_before(tmp_path, m
     game = _breaking_game()
     assert native_playouts(game, "auto") is not None
     assert native_playouts(game, "reference") is None
+
+
+def test_analyze_values_play_their_rollouts_natively_with_the_same_estimates(monkeypatch):
+    """``analyze --values winprob:N``'s estimates: native playouts, draw for draw the reference's."""
+    from recycle.study import analysis
+
+    g = recycle.load(SCHWIMMEN)
+    made = []
+
+    def keep(game, values, playouts="auto"):
+        made.append(native_playouts(game, playouts) if playouts != "reference" else None)
+        return made[-1]
+
+    monkeypatch.setattr(analysis, "value_playouts", keep)
+    for seed in (1, 2):
+        native = analysis.trace_game(g, ["random"] * g.nplayers, seed, values=6)
+        reference = analysis.trace_game(g, ["random"] * g.nplayers, seed, values=6, playouts="reference")
+        assert native == reference and len(native["trace"]) > 3
+    assert made[0] is not None and made[0].played > 0 and made[1] is None
