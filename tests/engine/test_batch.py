@@ -116,3 +116,20 @@ def test_analyze_values_play_their_rollouts_natively_with_the_same_estimates(mon
         reference = analysis.trace_game(g, ["random"] * g.nplayers, seed, values=6, playouts="reference")
         assert native == reference and len(native["trace"]) > 3
     assert made[0] is not None and made[0].played > 0 and made[1] is None
+
+
+@pytest.mark.parametrize("max_steps", [100_000, 25])
+def test_a_campaign_chunk_of_random_players_is_played_natively_with_the_same_rows(monkeypatch, max_steps):
+    from recycle.study.campaign import job
+
+    task = job.ChunkTask(
+        "schwimmen", "base", "random", 0, 5, 0, 40, "schwimmen.rcy", SCHWIMMEN.read_text(), (), "random",
+        max_steps, None, False,
+    )  # fmt: skip
+    native = job.native_rows(job.compiled(task), task)
+    with_native = job.run_chunk(task)
+    monkeypatch.setattr(job, "native_rows", lambda g, t: {})
+    reference = job.run_chunk(task)
+    assert with_native.error is None and with_native.columns == reference.columns
+    limited = sum(s is not None for s in reference.columns["stopped_by"])
+    assert len(native) == 40 - limited and (limited > 0) == (max_steps == 25)
