@@ -250,6 +250,16 @@ def run(
         typer.echo(line)
 
 
+def _say_building(g, players, engine: str) -> None:
+    """With ``--engine native``, say on stderr when the game is built rather than loaded from
+    the cache (a fraction of a second: ``auto`` builds as silently)."""
+    from ..native import available, native_ready
+    from ..native.batch import all_random
+
+    if engine == "native" and all_random(players) and available() and not native_ready(g):
+        typer.echo(f"recycle: building {g.name} into machine code (once: later runs load it from the cache)", err=True)
+
+
 @app.command()
 def simulate(
     game: GameArg,
@@ -303,6 +313,7 @@ def simulate(
     try:
         g = _load(game, max_work, num_players)
         pl = _players(players, g)
+        _say_building(g, pl, engine)
         with progress_bar(n, g.name, enabled=progress and not as_json) as update:
 
             def tick(i):
@@ -327,7 +338,8 @@ def simulate(
         _fail(exc)
         return
     if as_json:
-        if stats.engine_note:  # (the text output's "played by" line says it)
+        # (the text output's "played by" line says it; a missing compiler was said already, once)
+        if stats.engine_note and "needs" not in stats.engine_note:
             typer.echo(f"recycle: {g.name} is played by the reference interpreter: {stats.engine_note}", err=True)
         if stats.stopped == "interrupted":
             typer.echo(f"interrupted after {stats.played:,} of {n:,} games", err=True)
