@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator
 ENGINES = ("auto", "native", "reference")  # (auto: native where it plays the game, else reference)
 CHUNK = 5000  # games per call of native code (the stop and the progress are checked between)
 TIMED_CHUNK = 200  # the same with a time limit to keep (a chunk started is finished)
+FIRST_CHUNK = 250  # games a chunk while tcc's library plays (then they double up to CHUNK)
 
 
 @dataclass
@@ -146,9 +147,13 @@ def _native(game, n, seed, max_steps, threads, stop) -> Iterator[Chunk]:
     from . import initial_teams, python_record, rollout_arrays
     from .engine import range_keys
 
-    size = CHUNK * max(1, threads) if stop.deadline is None else TIMED_CHUNK
+    full = CHUNK * max(1, threads) if stop.deadline is None else TIMED_CHUNK
+    # small chunks until gcc -O2's library, built in the background while tcc's plays (three to
+    # four times faster), is in place: it takes over at the next chunk; then they grow
+    size = min(full, FIRST_CHUNK)
     team_of = initial_teams(game)
-    for a in range(0, n, size):
+    a = 0
+    while a < n:
         if stop():
             return
         stop.hold = False
@@ -165,6 +170,15 @@ def _native(game, n, seed, max_steps, threads, stop) -> Iterator[Chunk]:
             yield Chunk(records=records)
         else:
             yield Chunk(arrays=(scores, counts[:, 2], counts[:, 3]), team_of=team_of)
+        a, size = b, min(full, 2 * size) if _best_in_place(game) else size
+
+
+def _best_in_place(game) -> bool:
+    """Is the game's best library (gcc -O2's) in place, or none coming (c/library.py)?"""
+    from . import native_game
+
+    ready = getattr(native_game(game).module.games, "ready", None)
+    return ready is None or ready.is_set()
 
 
 def _worker_batch(game, players, seeds, max_steps: int, engine: str) -> list:
