@@ -92,23 +92,29 @@ def win_estimate(game, state, rollouts: int, rng, native=None) -> list[float]:
     from ..errors import RecycleRuntimeError
     from ..players.lookahead import finish_randomly, rewards
 
-    root = None
+    from ..streams import fold
+
+    places = None
     if native is not None:
         try:
             root = native.root(state.observation(state.current_player()))
         except RecycleRuntimeError:
             root = None
+        # the true state's cards: every world is the state itself (no copy made for native code)
+        places = native.world_places(root, state) if root is not None else None
     total = [0.0] * game.nplayers
     done = 0
     for _ in range(rollouts):
-        world = state.clone()
-        world.rng.seed(rng.getrandbits(64))
+        chance = rng.getrandbits(64)  # a copy's chance stream, seeded so
         got = None
-        if root is not None:
-            places = native.world_places(root, world)
-            if places is not None:
-                got = native.play(root, places, (world.rng.key, world.rng.count), world.work, [], rng)
-        scores = got[0] if got is not None else finish_randomly(world, rng.random)
+        if places is not None:
+            got = native.play(root, places, (fold(chance), 0), state.work, [], rng)
+        if got is not None:
+            scores = got[0]
+        else:
+            world = state.clone()
+            world.rng.seed(chance)
+            scores = finish_randomly(world, rng.random)
         if scores is None:
             continue
         done += 1
