@@ -83,7 +83,7 @@ def main() -> int:
         cells, engine = [], "?"
         for m in modes:
             if m:  # .pyc files written (again, after a "pyc off" run removed them) by a run not counted
-                timed(["check", str(g)], True, 600)
+                timed(["simulate", str(g), "-n", "1", "--no-progress"], True, 600)
             dt, out = timed(["simulate", str(g), "-n", str(args.n), "--json", "--no-progress"], m, 600)
             engine = json.loads(out).get("engine", "?")
             worst[m] = max(worst[m], dt)
@@ -93,7 +93,22 @@ def main() -> int:
     if args.analyze:
         for m in modes:
             if m:
-                timed(["check", args.analyze], True, 600)
+                timed(
+                    [
+                        "analyze",
+                        args.analyze,
+                        "-n",
+                        "1",
+                        "--values",
+                        "winprob:1",
+                        "--skilled",
+                        "ismcts:1",
+                        "--skill-games",
+                        "1",
+                    ],
+                    True,
+                    600,
+                )
             dt, out = timed(["analyze", args.analyze, *RECIPE, "--json"], m, 7200)
             d = json.loads(out)
             print(
