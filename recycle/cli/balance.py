@@ -72,8 +72,7 @@ def register(app: typer.Typer, fail, load) -> None:
             str,
             typer.Option(
                 "--engine",
-                help="auto (native where a variant is compiled already or the games are many), native "
-                "(compile every variant), reference.",
+                help="auto (native code wherever a variant builds, else the reference interpreter), native, reference.",
             ),
         ] = "auto",
         ladder: Annotated[

@@ -250,54 +250,14 @@ def run(
         typer.echo(line)
 
 
-def _say_native(g, players, engine: str, n: int, workers: int = 1) -> None:
-    """Say on stderr what plays the games when it is not plain: the machine code being made
-    (in the background with --engine auto: Python plays meanwhile; first, with --engine
-    native), or why a game of random players stays on Python. --engine native compiles here,
-    before the progress bar; Ctrl-C then ends the run with nothing played (status 130)."""
-    from ..engine.runner import RandomPlayer
-    from ..native import NativeUnsupported, available, native_game, native_source
-    from ..study.stats import NATIVE_MIN_GAMES, _native_ready, _why_not_written
+def _say_building(g, players, engine: str) -> None:
+    """With ``--engine native``, say on stderr when the game is built rather than loaded from
+    the cache (a fraction of a second: ``auto`` builds as silently)."""
+    from ..native import available, native_ready
+    from ..native.batch import all_random
 
-    if not all(type(p) is RandomPlayer for p in players):
-        if engine == "native":
-            typer.echo(
-                "recycle: the native engine plays random players only; these games are played by the reference interpreter",
-                err=True,
-            )
-        return
-    if not available():
-        if engine == "native":
-            from ..native import say_unavailable
-
-            say_unavailable()
-        return
-    if engine == "auto" and n < NATIVE_MIN_GAMES and not _native_ready(g):
-        return  # Python plays a few games sooner than a first compile: nothing to say
-    why = _why_not_written(g)
-    if why is not None:
-        typer.echo(f"recycle: {g.name} is played by the reference interpreter: {why}", err=True)
-        return
-    if _native_ready(g):
-        return
-    if engine == "auto" and workers > 1:
-        return  # worker processes play on Python until the game has been compiled by another run
-    if engine == "auto":
-        typer.echo(
-            f"recycle: building {g.name} into machine code in the background (once: later runs load it "
-            f"from the cache); the reference interpreter plays the first games meanwhile",
-            err=True,
-        )
-        return
-    typer.echo(f"recycle: building {g.name} into machine code (once: later runs load it from the cache)...", err=True)
-    try:
-        native_game(g).warm()
-    except NativeUnsupported:
-        pass
-    except KeyboardInterrupt:
-        typer.echo(f"interrupted after 0 of {n:,} games (while compiling)", err=True)
-        raise typer.Exit(130) from None
-    _ = native_source  # (the module's source: recycle compile --native)
+    if engine == "native" and all_random(players) and available() and not native_ready(g):
+        typer.echo(f"recycle: building {g.name} into machine code (once: later runs load it from the cache)", err=True)
 
 
 @app.command()
@@ -353,8 +313,7 @@ def simulate(
     try:
         g = _load(game, max_work, num_players)
         pl = _players(players, g)
-        if engine != "reference":
-            _say_native(g, pl, engine, n, workers)
+        _say_building(g, pl, engine)
         with progress_bar(n, g.name, enabled=progress and not as_json) as update:
 
             def tick(i):
@@ -379,6 +338,9 @@ def simulate(
         _fail(exc)
         return
     if as_json:
+        # (the text output's "played by" line says it; a missing compiler was said already, once)
+        if stats.engine_note and "needs" not in stats.engine_note:
+            typer.echo(f"recycle: {g.name} is played by the reference interpreter: {stats.engine_note}", err=True)
         if stats.stopped == "interrupted":
             typer.echo(f"interrupted after {stats.played:,} of {n:,} games", err=True)
         typer.echo(json.dumps(stats.to_dict()))

@@ -115,29 +115,28 @@ def why_not_native(game) -> str | None:
 
 
 def native_playouts(game, engine: str = "auto", search: bool = False):
-    """The game's ``NativePlayouts``, or None (the reference interpreter plays the playouts): ``engine`` "reference"
-    never, "native" compiles the game now if need be, "auto" only when its machine code is
-    made already (in this process or the cache folder: ``recycle compile --native`` or a
-    native simulation makes it). ``search``: for a player that searches natively (its search
-    module; with "auto", the plain module when only that one is made: native playouts, the
-    search in Python)."""
+    """The game's ``NativePlayouts``, or None (the reference interpreter plays the playouts):
+    ``engine`` "reference" never; "auto" whenever the game builds (a cold build takes a
+    fraction of a second: recycle/native/c/), else None; "native" the same, but raises
+    why it cannot. ``search``: for a player that searches natively (its search module; with
+    "auto", the plain module when only that one builds: native playouts, the search in Python)."""
     if engine == "reference":
         return None
+    if engine == "auto" and not available():
+        return None  # (available() said so once on stderr)
     from .playouts import NativePlayouts
 
-    if engine == "auto":
-        if search and native_ready(game, search=True):
-            pass
-        elif native_ready(game):
-            search = False
-        else:
-            return None
     try:
         ng = native_game(game, search)
     except (NativeUnavailable, NativeUnsupported):
         if engine == "native":
             raise
-        return None
+        if not search:
+            return None
+        try:
+            ng = native_game(game)
+        except (NativeUnavailable, NativeUnsupported):
+            return None
     return NativePlayouts(ng)
 
 

@@ -444,6 +444,11 @@ class Writer:
         with self.function("play", [], "The game from its first action to its end, random players choosing."):
             for node in self.items:
                 self.item(node, sc)
+            # the budget is checked at every turn; a game of no turns (a loop in its flow
+            # alone) is checked here, before it is scored: handed back for the exact message
+            with self.block("if ctr[WORK] > ctr[MAX_WORK]:"):
+                self.line("ctr[STATUS] = WORK_LIMIT")
+                self.line("return")
             self.line(score_fn.call())
         self.play_call = self.fns[-1].call()
         return self.assemble()

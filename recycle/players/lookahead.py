@@ -53,8 +53,9 @@ from ..lang.forms.items import shuffle as _shuffle
 from ..streams import MASK, Stream, mix64
 
 REWARDS = ("win", "score")
-# who plays the look-ahead's playouts: the native engine when its machine code is made already
-# ("auto"), compiled if need be ("native"), or always the reference interpreter ("reference");
+# who plays the look-ahead's playouts: the native engine whenever the game builds ("auto"; built
+# at the first decision, a fraction of a second), the same or an error ("native"), or always the
+# reference interpreter ("reference");
 # the same decisions
 PLAYOUT_ENGINES = ("auto", "native", "reference")
 # options of one decision a look-ahead player considers at most (a random sample beyond)

@@ -81,26 +81,56 @@ def parse_values(spec: str | None) -> int:
     return r
 
 
-def win_estimate(game, state, rollouts: int, rng) -> list[float]:
+def win_estimate(game, state, rollouts: int, rng, native=None) -> list[float]:
     """Each player's expected win share, estimated by random rollouts from the true state.
 
     An analyst's estimate (it sees every card, like a spectator with all hands shown);
-    players never call this.
+    players never call this. ``native`` (``native_playouts``): the rollouts are played in
+    machine code, draw for draw the reference interpreter's (it plays those native code
+    declines).
     """
+    from ..errors import RecycleRuntimeError
     from ..players.lookahead import finish_randomly, rewards
 
+    from ..streams import fold
+
+    places = None
+    if native is not None:
+        try:
+            root = native.root(state.observation(state.current_player()))
+        except RecycleRuntimeError:
+            root = None
+        # the true state's cards: every world is the state itself (no copy made for native code)
+        places = native.world_places(root, state) if root is not None else None
     total = [0.0] * game.nplayers
     done = 0
     for _ in range(rollouts):
-        world = state.clone()
-        world.rng.seed(rng.getrandbits(64))
-        scores = finish_randomly(world, rng.random)
+        chance = rng.getrandbits(64)  # a copy's chance stream, seeded so
+        got = None
+        if places is not None:
+            got = native.play(root, places, (fold(chance), 0), state.work, [], rng)
+        if got is not None:
+            scores = got[0]
+        else:
+            world = state.clone()
+            world.rng.seed(chance)
+            scores = finish_randomly(world, rng.random)
         if scores is None:
             continue
         done += 1
         for p, r in enumerate(rewards(scores, game.scoring_max, "win")):
             total[p] += r
     return [t / done for t in total] if done else [1.0 / game.nplayers] * game.nplayers
+
+
+def value_playouts(game, values: int, playouts: str = "auto"):
+    """The native playouts ``win_estimate`` uses (``playouts``: "auto" wherever the game
+    builds, "reference" never), or None."""
+    if not values or playouts == "reference":
+        return None
+    from ..native import native_playouts
+
+    return native_playouts(game, playouts)
 
 
 class TurnCounter:
@@ -181,11 +211,13 @@ def _player_stages(game) -> list[tuple]:
     return out
 
 
-def trace_game(game, specs: list[str], seed: int, max_steps: int = 100_000, values: int = 0) -> dict:
+def trace_game(
+    game, specs: list[str], seed: int, max_steps: int = 100_000, values: int = 0, playouts: str = "auto"
+) -> dict:
     """Play one game and keep, for every decision, its player, its number of options and
     every player's score just before it (``values`` > 0: every player's win probability
-    estimated with that many rollouts, just after it). ``{"seed", "limit": True}`` at the
-    step limit."""
+    estimated with that many rollouts, just after it; natively wherever the game builds,
+    ``playouts``: ``value_playouts``). ``{"seed", "limit": True}`` at the step limit."""
     from ..players.lookahead import rewards
     from ..streams import Stream
     from ..players import make_player
@@ -193,13 +225,14 @@ def trace_game(game, specs: list[str], seed: int, max_steps: int = 100_000, valu
     players = [make_player(s) for s in specs]
     draws = _scoring_draws(game)
     est_rng = Stream(f"winprob:{seed}")
+    native = value_playouts(game, values, playouts)
     movers, options, trace = [], [], []
     turns = TurnCounter(game)
 
     def on_decision(state, player, opts, index):
         movers.append(player)
         options.append(len(opts))
-        trace.append(win_estimate(game, state, values, est_rng) if values else score_now(game, state, draws))
+        trace.append(win_estimate(game, state, values, est_rng, native) if values else score_now(game, state, draws))
         turns.see(state.pstack, opts[index].steps)
 
     try:

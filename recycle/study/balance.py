@@ -8,8 +8,8 @@ ladder); ``recycle.study.balance_spec`` parses both. The search is NTBEA
 (``recycle.study.ntbea``): each iteration plays ``games`` games of one variant (random players
 unless ``players`` says otherwise) and tells NTBEA minus the variant's *distance* (the sum
 over the targets of ``Target.distance``). The games are played by ``stats.simulate`` — the
-native engine where it builds the variant (``engine``: "auto" plays natively a variant
-already compiled, or with enough games; "native" compiles every variant; "reference" never)
+native engine where it builds the variant (``engine``: "auto" and "native" build every variant,
+a fraction of a second each; "reference" never: recycle/native/batch.py)
 — and the ladder by ``ladder.run_ladder``.
 
 When the search ends, the ``keep`` variants NTBEA rates best (by its model's mean estimate,

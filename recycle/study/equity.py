@@ -164,8 +164,8 @@ def _options_looked(n: int, chosen: int, key: int) -> list[int]:
 
 
 class _Native:
-    """The game's native playouts for the analyst (``playouts``: "auto" where its machine code is
-    made already, "native" compiling it, "reference" never), as the look-ahead players use them
+    """The game's native playouts for the analyst (``playouts``: "auto" whenever the game builds,
+    "native" the same or an error, "reference" never), as the look-ahead players use them
     (recycle/native/playouts.py): a playout from the live state, its true cards in place, with an
     option forced and fresh chance. The result is the Python engine's, draw for draw; where
     native code declines, Python plays the playout."""

@@ -17,7 +17,7 @@ from ..conftest import GAMES, tiny
 
 runner = CliRunner()
 SCHWIMMEN = str(GAMES / "schwimmen.rcy")
-TIMING = ("seconds", "rollouts_per_second")
+TIMING = ("seconds", "rollouts_per_second", "engine")  # (and which engine played)
 
 
 def _strip(d):
@@ -143,21 +143,20 @@ def test_workers_do_not_change_the_results():
     assert _strip(s1) == _strip(s2)
 
 
-def test_worker_processes_play_natively_only_what_the_cache_folder_holds(monkeypatch):
-    """Machine code made in this process alone (no cache folder, or another one) is not what
-    worker processes load: each would build the game again, so they play Python."""
+def test_worker_processes_play_natively_and_give_the_same_statistics():
+    """With the native engine, "auto" plays natively in worker processes too (each loads the
+    machine code from the cache folder, or builds it: a fraction of a second), the figures those
+    of the reference interpreter."""
     import recycle.native.engine as native_engine
 
     if not native_engine.available():
         pytest.skip("the native engine needs NumPy and a C compiler")
     g = recycle.load(SCHWIMMEN)
-    monkeypatch.setattr(native_engine, "is_cached", lambda source, on_disk=False: not on_disk)
-    from recycle.native import native_ready
-
-    assert native_ready(g) and not native_ready(g, on_disk=True)
     stats = simulate(g, 30, 4, workers=2)
-    assert stats.engine == "reference"
-    assert stats.to_dict()["win_rate"] == simulate(g, 30, 4, engine="reference").to_dict()["win_rate"]
+    assert stats.engine == "native"
+    want = simulate(g, 30, 4, engine="reference")
+    assert want.engine == "reference"
+    assert _strip(stats.to_dict()) == _strip(want.to_dict())
 
 
 def test_cli_analyze_json_csv_and_plots(tmp_path):

@@ -143,10 +143,11 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
     except (RecycleError, RecycleBug, ValueError) as exc:
         out.error = f"the variant does not compile: {_message(exc)}"
         return out
+    natively = {} if task.heuristics else native_rows(game, task)
     for k in range(task.n):
         sd = rollout_seed(task.seed, k)
         try:
-            row = play_one(game, task.players, sd, task.max_steps, task.heuristics)
+            row = natively.get(k) or play_one(game, task.players, sd, task.max_steps, task.heuristics)
         except StepLimitExceeded as exc:
             row = _limited(str(exc))
         except (RecycleError, RecycleBug, RecursionError, MemoryError, ValueError) as exc:
@@ -160,6 +161,35 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
     out.columns = cols
     out.seconds = time.perf_counter() - t0
     return out
+
+
+def native_rows(game, task: ChunkTask) -> dict:
+    """The rows of the chunk's games of random players that native code finished, by index
+    (recycle/native/batch.py chooses the engine: native wherever the game builds); the others,
+    and every game of other players, are ``play_one``'s (the exact limit or error)."""
+    from ...native import rollout_arrays
+    from ...native.batch import choose_engine
+    from ...native.engine import range_keys
+    from ...players import make_players
+
+    if choose_engine(game, make_players(task.players, game.nplayers))[0] != "native":
+        return {}
+    scores, counts = rollout_arrays(game, None, task.max_steps, keys=range_keys(task.seed, 0, task.n))
+    rows = {}
+    for k in range(task.n):
+        if counts[k, 0]:
+            continue  # stopped natively: played again by the reference interpreter
+        sc = [int(v) for v in scores[k]]
+        best = max(sc) if game.scoring_max else min(sc)
+        rows[k] = {
+            "scores": sc,
+            "winners": [p for p, v in enumerate(sc) if v == best],
+            "decisions": int(counts[k, 2]),
+            "options": int(counts[k, 3]),
+            "rounds": int(counts[k, 4]),
+            "steps": int(counts[k, 1]),
+        }
+    return rows
 
 
 def mismatch(task: ChunkTask, res) -> str | None:

@@ -1,0 +1,222 @@
+"""One call that plays many games: which engine plays them, in how many threads and worker
+processes, and the hand-back of a game native code stopped to the reference interpreter.
+
+``play_games(game, n, seed, players, ...)`` is the one place that decides what plays a run of
+games (``recycle simulate``, ``balance``, ``recycle.simulate``, the studio's runs):
+
+- ``engine="auto"`` (the default): native code whenever the players are all random and the
+  game builds, from the first game, for any number of games (a cold build with tcc takes a
+  fraction of a second, less than twenty games on the reference interpreter); else the
+  reference interpreter, with one line saying why (``Games.note``);
+- ``"native"``: the same, but the note says why too when the players are not random;
+- ``"reference"``: the reference interpreter always.
+
+A game native code stops (a rule broken, the step limit, the work budget) is played again by
+the reference interpreter, which gives the exact outcome or raises the exact positioned error.
+The games are those of seeds ``rollout_seed(seed, i)``, ``i`` from 0, so every engine, number
+of ``threads`` and of ``workers`` gives the same records, in order; ``study/`` only adds them
+up (recycle/study/stats.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+
+ENGINES = ("auto", "native", "reference")  # (auto: native where it plays the game, else reference)
+CHUNK = 5000  # games per call of native code (the stop and the progress are checked between)
+TIMED_CHUNK = 200  # the same with a time limit to keep (a chunk started is finished)
+FIRST_CHUNK = 250  # games a chunk while tcc's library plays (then they double up to CHUNK)
+
+
+@dataclass
+class Chunk:
+    """Consecutive games of a run. ``records``: one per game, ``(scores, decisions,
+    options_total, team_of)`` or None at the step limit; or, for native games that all
+    finished, ``arrays``: ``(scores[n, P], decisions[n], options[n])``, every game with the
+    teams ``team_of``."""
+
+    records: list | None = None
+    arrays: tuple | None = None
+    team_of: list | None = None
+
+    def __len__(self) -> int:
+        return len(self.records) if self.records is not None else len(self.arrays[1])
+
+
+@dataclass
+class Games:
+    """A run of games, chosen but not played yet: ``engine`` ("native" or "reference") plays
+    them, ``note`` says why not native (None when it is, or when nothing more is to be said);
+    ``chunks(stop)`` plays them."""
+
+    engine: str
+    note: str | None
+    chunks: Callable[..., Iterator[Chunk]]
+
+
+class _Never:
+    """A stop that never stops (``study.stopping.Stop``'s interface: call, ``hold``, ``deadline``)."""
+
+    deadline = None
+    hold = True
+
+    def __call__(self) -> bool:
+        return False
+
+
+def all_random(players) -> bool:
+    """Are these players all the engine's random player (the players native rollouts play)?"""
+    from ..engine.runner import RandomPlayer
+
+    return all(type(p) is RandomPlayer for p in players)
+
+
+def choose_engine(game, players, engine: str = "auto") -> tuple[str, str | None]:
+    """``(engine that plays, why not native)``: builds the game's machine code (or loads it
+    from the cache) when native code may play. Without a C compiler, "auto" plays on the
+    reference interpreter and recycle says so once on stderr (``available``); no note then."""
+    from ..engine.game import check_engine
+    from . import available, why_not_native
+
+    check_engine(engine, ENGINES)
+    if engine == "reference":
+        return "reference", None
+    if not all_random(players):
+        note = "the native engine plays random players only" if engine == "native" else None
+        return "reference", note
+    if engine == "auto" and not available():
+        return "reference", None
+    why = why_not_native(game)
+    return ("native", None) if why is None else ("reference", why)
+
+
+def play_games(
+    game, n: int, seed: int, players, max_steps: int, engine: str = "auto", threads: int = 1, workers: int = 1
+):
+    """The ``n`` games of ``seed`` (see the module's docstring): a ``Games`` whose ``chunks(stop)``
+    yields ``Chunk``s in order. ``stop`` (``study.stopping.Stop``, optional) is asked before each
+    chunk; while a chunk plays, ``stop.hold`` is False. ``threads`` share native chunks;
+    ``workers`` processes share the games (each builds or loads the machine code itself)."""
+    chosen, note = choose_engine(game, players, engine)
+
+    def chunks(stop=None) -> Iterator[Chunk]:
+        stop = stop or _Never()
+        if workers > 1 and n > 1:
+            return _in_workers(game, n, seed, players, max_steps, chosen, workers, stop)
+        if chosen == "native":
+            return _native(game, n, seed, max_steps, threads, stop)
+        return _reference(game, n, seed, players, max_steps, stop)
+
+    return Games(chosen, note, chunks)
+
+
+def game_record(game, players, seed: int, max_steps: int):
+    """One game on the reference interpreter: ``(scores, decisions, options_total, team_of)``,
+    or None at the step limit; a broken rule raises its exact positioned error."""
+    from ..errors import StepLimitExceeded
+
+    try:
+        if all_random(players):
+            r = game.random_rollout(seed, max_steps)
+        else:
+            r = game.play(players, seed=seed, max_steps=max_steps).state
+    except StepLimitExceeded:
+        return None
+    return r.scores, r.decisions, r.options_total, r.team_of[:]
+
+
+def _reference(game, n, seed, players, max_steps, stop) -> Iterator[Chunk]:
+    from ..engine.game import rollout_seed
+
+    for i in range(n):
+        if stop():
+            return
+        stop.hold = False  # Ctrl-C stops a game at once; the totals are kept whole
+        rec = game_record(game, players, rollout_seed(seed, i), max_steps)
+        stop.hold = True
+        yield Chunk(records=[rec])
+
+
+def _native(game, n, seed, max_steps, threads, stop) -> Iterator[Chunk]:
+    """Native chunks; the rows native code stopped are played again by the reference
+    interpreter, in order (its exact record, or its exact error)."""
+    import numpy as np
+
+    from ..engine.game import rollout_seed
+    from . import initial_teams, python_record, rollout_arrays
+    from .engine import range_keys
+
+    full = CHUNK * max(1, threads) if stop.deadline is None else TIMED_CHUNK
+    # small chunks until gcc -O2's library, built in the background while tcc's plays (three to
+    # four times faster), is in place: it takes over at the next chunk; then they grow
+    size = min(full, FIRST_CHUNK)
+    team_of = initial_teams(game)
+    a = 0
+    while a < n:
+        if stop():
+            return
+        stop.hold = False
+        b = min(n, a + size)
+        scores, counts = rollout_arrays(game, None, max_steps, threads, keys=range_keys(seed, a, b))
+        stopped = np.nonzero(counts[:, 0])[0].tolist()
+        redo = {i: python_record(game, rollout_seed(seed, a + i), max_steps) for i in stopped}
+        stop.hold = True
+        if redo:
+            records = [
+                redo[i] if i in redo else ([int(v) for v in scores[i]], int(counts[i, 2]), int(counts[i, 3]), team_of)
+                for i in range(b - a)
+            ]
+            yield Chunk(records=records)
+        else:
+            yield Chunk(arrays=(scores, counts[:, 2], counts[:, 3]), team_of=team_of)
+        a, size = b, min(full, 2 * size) if _best_in_place(game) else size
+
+
+def _best_in_place(game) -> bool:
+    """Is the game's best library (gcc -O2's) in place, or none coming (c/library.py)?"""
+    from . import native_game
+
+    ready = getattr(native_game(game).module.games, "ready", None)
+    return ready is None or ready.is_set()
+
+
+def _worker_batch(game, players, seeds, max_steps: int, engine: str) -> list:
+    """A worker's batch of games (a module-level job: recycle/engine/pool.py pickles it)."""
+    if engine == "native":
+        from . import rollout_records
+
+        return rollout_records(game, seeds, max_steps)
+    return [game_record(game, players, sd, max_steps) for sd in seeds]
+
+
+def _in_workers(game, n, seed, players, max_steps, engine, workers, stop) -> Iterator[Chunk]:
+    """The games in ``workers`` processes, in batches, yielded in order. With native code the
+    workers load the machine code from the cache folder (this process built it: ``choose_engine``),
+    or build it themselves when there is none."""
+    from ..engine.game import rollout_seed
+    from ..engine.pool import stream_games
+
+    # native batches are big (a worker plays thousands of games a second); small ones keep a time limit
+    most = (2000 if engine == "native" else 200) if stop.deadline is None else 10
+    size = max(1, min(most, n // (workers * 8)))
+
+    def batches():
+        for a in range(0, n, size):
+            if stop():
+                return
+            yield players, [rollout_seed(seed, i) for i in range(a, min(n, a + size))], max_steps, engine
+
+    stream = stream_games(game, _worker_batch, batches(), workers, window=2 * workers)
+    try:
+        while True:
+            stop.hold = False
+            batch = next(stream, None)
+            stop.hold = True
+            if batch is None:
+                return
+            yield Chunk(records=batch)
+            if stop():
+                return  # the games so far are a prefix of the run
+    finally:
+        stream.close()  # stops the workers

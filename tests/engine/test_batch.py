@@ -1,0 +1,135 @@
+"""The one call that plays many games (recycle/native/batch.py): ``auto`` is native from the
+first game, a game native code stops inside a chunk is handed back to the reference interpreter
+for its exact message, and every way of running says which engine played."""
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+import recycle
+from recycle.cli.main import app
+from recycle.engine.runner import RandomPlayer
+from recycle.native import available, native_playouts
+from recycle.native.batch import play_games
+from recycle.study.stats import simulate
+
+from ..conftest import GAMES, tiny
+from .test_native import DRY_RUN
+
+pytestmark = pytest.mark.skipif(not available(), reason="the native engine needs NumPy and a C compiler")
+
+SCHWIMMEN = GAMES / "schwimmen.rcy"
+
+
+def _breaking_game():
+    """The dry-run game of test_native: some deals break a rule (a draw from an empty stock)."""
+    return tiny(
+        DRY_RUN,
+        deck="(deck (RANK (A, B, C, D, E)) (SUIT (X, Y)))",
+        scoring="(scoring max ((current player) sto EMPTY))",
+    )
+
+
+def test_auto_plays_natively_from_the_first_game():
+    g = recycle.load(SCHWIMMEN)
+    one = simulate(g, 1, seed=3)
+    assert (one.engine, one.engine_note) == ("native", None)
+    assert "played by: native code" in one.table()
+    assert one.to_dict()["engine"] == "native"
+    ref = simulate(g, 1, seed=3, engine="reference")
+    assert ref.engine == "reference" and "played by: the reference interpreter" in ref.table()
+    assert ref.to_dict()["score_mean"] == one.to_dict()["score_mean"]
+
+
+def test_the_engine_layer_chooses_and_plays_in_chunks():
+    g = recycle.load(SCHWIMMEN)
+    players = [RandomPlayer() for _ in range(g.nplayers)]
+    games = play_games(g, 7, 5, players, 100_000)
+    assert (games.engine, games.note) == ("native", None)
+    chunks = list(games.chunks())
+    assert sum(len(c) for c in chunks) == 7
+    ref = play_games(g, 7, 5, players, 100_000, engine="reference")
+    assert ref.engine == "reference"
+    records = [r for c in ref.chunks() for r in c.records]
+    native_scores = [list(map(int, row)) for c in chunks for row in c.arrays[0]]
+    assert native_scores == [r[0] for r in records]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_game_that_breaks_a_rule_inside_a_native_chunk_gives_the_reference_message(threads):
+    game = _breaking_game()
+    with pytest.raises(recycle.RecycleRuntimeError) as ref:
+        simulate(game, 40, seed=7, engine="reference")
+    with pytest.raises(recycle.RecycleRuntimeError) as nat:
+        simulate(game, 40, seed=7, threads=threads)
+    assert "tiny.rcy:10:15:" in str(nat.value) and "move from the empty location STOCK" in str(nat.value)
+    assert str(nat.value) == str(ref.value)
+    assert play_games(game, 40, 7, [RandomPlayer()] * 2, 100_000).engine == "native"
+
+
+def test_simulate_json_says_which_engine_played():
+    runner = CliRunner()
+    for engine in ("auto", "reference"):
+        r = runner.invoke(app, ["simulate", str(SCHWIMMEN), "-n", "20", "--json", "--engine", engine])
+        assert r.exit_code == 0, r.output
+        d = json.loads(r.stdout)
+        assert d["engine"] == ("native" if engine == "auto" else "reference")
+    r = runner.invoke(app, ["simulate", str(SCHWIMMEN), "-n", "20"])
+    assert r.exit_code == 0 and "played by: native code" in r.stdout
+
+
+def test_the_studio_s_run_says_which_engine_played():
+    from recycle.studio.runs import run_simulate
+
+    class Job:
+        def tick(self, done):
+            pass
+
+    out = run_simulate(recycle.load(SCHWIMMEN), Job(), 50, 1, None, 60.0)
+    assert out["stats"]["engine"] == "native"
+    assert "played by: native code" in out["lines"]
+
+
+def test_look_ahead_playouts_are_native_on_a_game_never_built_before(tmp_path, monkeypatch):
+    """``auto`` builds the game at the first decision (an empty cache folder: nothing made)."""
+    monkeypatch.setenv("RECYCLE_CACHE_DIR", str(tmp_path))
+    game = _breaking_game()
+    assert native_playouts(game, "auto") is not None
+    assert native_playouts(game, "reference") is None
+
+
+def test_analyze_values_play_their_rollouts_natively_with_the_same_estimates(monkeypatch):
+    """``analyze --values winprob:N``'s estimates: native playouts, draw for draw the reference's."""
+    from recycle.study import analysis
+
+    g = recycle.load(SCHWIMMEN)
+    made = []
+
+    def keep(game, values, playouts="auto"):
+        made.append(native_playouts(game, playouts) if playouts != "reference" else None)
+        return made[-1]
+
+    monkeypatch.setattr(analysis, "value_playouts", keep)
+    for seed in (1, 2):
+        native = analysis.trace_game(g, ["random"] * g.nplayers, seed, values=6)
+        reference = analysis.trace_game(g, ["random"] * g.nplayers, seed, values=6, playouts="reference")
+        assert native == reference and len(native["trace"]) > 3
+    assert made[0] is not None and made[0].played > 0 and made[1] is None
+
+
+@pytest.mark.parametrize("max_steps", [100_000, 25])
+def test_a_campaign_chunk_of_random_players_is_played_natively_with_the_same_rows(monkeypatch, max_steps):
+    from recycle.study.campaign import job
+
+    task = job.ChunkTask(
+        "schwimmen", "base", "random", 0, 5, 0, 40, "schwimmen.rcy", SCHWIMMEN.read_text(), (), "random",
+        max_steps, None, False,
+    )  # fmt: skip
+    native = job.native_rows(job.compiled(task), task)
+    with_native = job.run_chunk(task)
+    monkeypatch.setattr(job, "native_rows", lambda g, t: {})
+    reference = job.run_chunk(task)
+    assert with_native.error is None and with_native.columns == reference.columns
+    limited = sum(s is not None for s in reference.columns["stopped_by"])
+    assert len(native) == 40 - limited and (limited > 0) == (max_steps == 25)
