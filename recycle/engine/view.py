@@ -29,7 +29,7 @@ class Observation:
         self._state = state
         self.player = player
         self._plan: tuple | None = None  # (where the state was, what sample_world re-deals there)
-        self._past = None  # (where the state was, its deduce.Deducer)
+        self._past: tuple | None = None  # (where the state was, its deduce.Deducer)
         # what the deduction-aware samples of this observation did: worlds dealt, worlds
         # rejected, samples that gave up (a plain world instead), and the last reason given
         self.deduction = {"worlds": 0, "rejected": 0, "fallbacks": 0, "checked": 0, "why": None}
