@@ -58,6 +58,7 @@ def test_every_corpus_game_elaborates():
     paths = sorted(glob.glob(str(CORPUS / "**" / "*.rcy"), recursive=True))
     if not paths:
         pytest.skip(f"no corpus at {CORPUS}")
+    assert len(paths) >= 50, paths  # the CardStock corpus, not a stray file
     for path in paths:
         assert elaborate(parse_file(path)).flow, path
 

@@ -63,7 +63,10 @@ def test_the_study_view_builds_and_opens_a_page(context, studio):
     pg.fill("#page-players", "ismcts:5")
     pg.click("#page-go")
     pg.wait_for_selector("#page-open:not(.hidden)", timeout=WAIT)
-    pg.wait_for_function("[...document.querySelectorAll('#page-view img')].every(i => i.complete)", timeout=WAIT)
+    # each figure loaded (read as a property: the studio's policy allows no evaluated script)
+    images = pg.locator("#page-view img")
+    for i in range(images.count()):
+        sync_api.expect(images.nth(i)).to_have_js_property("complete", True, timeout=WAIT)
     widths = loaded_images(pg, "#page-view img")
     assert all(w > 0 for w in widths), widths
     # the same page as `recycle page`, in its order: the Valet figures, then the later sections
