@@ -166,7 +166,7 @@ def bool_any_all(w, x, sc) -> str:
     params = sc.params()
     with w.function(f"{h}_of", params, f"({h} ...) at line {x.span.line}"):
         var = w.local(name)
-        loop = collection(w, x.items[1], sc, var)
+        loop = collection(w, x.items[1], sc, var, in_place=True)
         depth = w.fn.depth
         open_loop(w, loop)
         cond = w.bool_(x.items[3], sc.bind(name, var, loop.type))
@@ -451,14 +451,16 @@ def loc_filter(w, x, sc) -> tuple[str, str]:
         element, result = (LOC_T, LOCS_T) if t == LOCS_T else (CARD_T, VIEW_T)
         if t in (PLAYERS_T, TEAMS_T, NUMBERS_T):
             raise NativeUnsupported(f"{t} where cards are needed", coll)
-        w.line(f"source = {f'cards_of(locs, lens, scratch, ctr, {code})' if t == LOC_T else code}")
-        w.line("out = alloc(scratch, ctr, scratch[source])")
+        # a location is read in place (a condition moves no card): no snapshot to copy first
+        w.line(f"source = {code}")
+        w.line(f"n = {'lens[source]' if t == LOC_T else 'scratch[source]'}")
+        w.line("out = alloc(scratch, ctr, n)")
         with w.block("if out == 0:"):
             w.line("return out")
         w.line("m = 0")
         var = w.local(name)
-        with w.block("for k in range(scratch[source]):"):
-            w.line(f"{var} = scratch[source + 1 + k]")
+        with w.block("for k in range(n):"):
+            w.line(f"{var} = {'locs[source, k]' if t == LOC_T else 'scratch[source + 1 + k]'}")
             with w.block(f"if {w.bool_(x.items[3], sc.bind(name, var, element))}:"):
                 w.line(f"scratch[out + 1 + m] = {var}")
                 w.line("m += 1")
