@@ -11,7 +11,8 @@ under ``valgrind --tool=callgrind`` and plays ``--games`` random rollouts (seeds
 library (not Python, NumPy, nor the loading), the second run's taken off, divided by the
 rollouts. Printed: instructions per rollout, and with ``--top`` the functions of the library
 that run the most (each with what gcc inlined into it). The counts are repeatable to a few instructions per rollout; compare
-the same ``--tier`` (``gcc-O2``, the optimised library, or ``tcc``). Never part of the tests.
+the same ``--tier`` (``gcc-O2``, the optimised library, or ``tcc``). ``RECYCLE_TRY_CFLAGS="-O3
+..."`` in the environment tries other optimisation flags for gcc. Never part of the tests.
 """
 
 from __future__ import annotations
@@ -36,6 +37,10 @@ def _native(path: Path, tier: str):
     import recycle
     from recycle.native import native_game
     from recycle.native.c import build
+
+    if os.environ.get("RECYCLE_TRY_CFLAGS"):  # an experiment: the optimisation flags replaced
+        build.GCC_FLAGS[:] = [f for f in build.GCC_FLAGS if not f.startswith("-O")]
+        build.GCC_FLAGS[:0] = os.environ["RECYCLE_TRY_CFLAGS"].split()
 
     fast, best = build.compilers()
     tiers = {t[0]: t for t in (fast, best) if t is not None}
