@@ -552,8 +552,15 @@ def loc_union(w, x, sc) -> tuple[str, str]:
                     open_loop(w, loop)
                     inner_sc = sc.bind(name, var, loop.type)
                     p = p.items[3]
-                cards = w.cards(p, inner_sc)
-                w.line(f"total += scratch[{cards}]" if counting else f"m = append_to(scratch, out, m, {cards})")
+                t, code = w.loc(p, inner_sc)
+                if t == LOC_T:  # a location's cards counted and copied where they lie (no snapshot)
+                    w.line(
+                        f"total += lens[{code}]" if counting else f"m = append_loc(locs, lens, scratch, out, m, {code})"
+                    )
+                elif t in (PLAYERS_T, TEAMS_T, NUMBERS_T, LOCS_T):
+                    raise NativeUnsupported(f"{t} where cards are needed", p)
+                else:
+                    w.line(f"total += scratch[{code}]" if counting else f"m = append_to(scratch, out, m, {code})")
                 w.fn.depth = depth
         w.line("return out")
     return VIEW_T, w.fns[-1].call(*params)

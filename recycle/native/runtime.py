@@ -368,6 +368,15 @@ def append_to(scratch, out, m, v):
     return m
 
 
+def append_loc(locs, lens, scratch, out, m, loc):
+    """Copy location loc's cards, bottom first, into view out from position m; the position
+    after them."""
+    for k in range(lens[loc]):
+        scratch[out + 1 + m] = locs[loc, k]
+        m += 1
+    return m
+
+
 def member_block(table, i, ctr):
     """The first index of the block of the ``i``-th member of a family (``table``: the members
     the game's compile registered, -1 where it did not): another member stops the game."""
