@@ -284,16 +284,16 @@ def partition(scratch, ctr, v, column):
         ctr[STATUS] = CAPACITY
         scratch[0] = 0
         return 0
-    first = g + size  # first[j]: the index in v of group j's first card
+    first = g + size  # first[j]: group j's key (its first card's; one load where three were)
     which = first + n  # which[k]: the group of card k
     nk = 0
     for k in range(n):
         value = column[scratch[v + 1 + k]]
         j = 0
-        while j < nk and column[scratch[v + 1 + scratch[first + j]]] != value:
+        while j < nk and scratch[first + j] != value:
             j += 1
         if j == nk:
-            scratch[first + nk] = k
+            scratch[first + nk] = value
             nk += 1
         scratch[which + k] = j
     scratch[g] = nk
