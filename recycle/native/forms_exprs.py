@@ -166,7 +166,7 @@ def bool_any_all(w, x, sc) -> str:
     params = sc.params()
     with w.function(f"{h}_of", params, f"({h} ...) at line {x.span.line}"):
         var = w.local(name)
-        loop = collection(w, x.items[1], sc, var)
+        loop = collection(w, x.items[1], sc, var, in_place=True)
         depth = w.fn.depth
         open_loop(w, loop)
         cond = w.bool_(x.items[3], sc.bind(name, var, loop.type))
@@ -451,14 +451,16 @@ def loc_filter(w, x, sc) -> tuple[str, str]:
         element, result = (LOC_T, LOCS_T) if t == LOCS_T else (CARD_T, VIEW_T)
         if t in (PLAYERS_T, TEAMS_T, NUMBERS_T):
             raise NativeUnsupported(f"{t} where cards are needed", coll)
-        w.line(f"source = {f'cards_of(locs, lens, scratch, ctr, {code})' if t == LOC_T else code}")
-        w.line("out = alloc(scratch, ctr, scratch[source])")
+        # a location is read in place (a condition moves no card): no snapshot to copy first
+        w.line(f"source = {code}")
+        w.line(f"n = {'lens[source]' if t == LOC_T else 'scratch[source]'}")
+        w.line("out = alloc(scratch, ctr, n)")
         with w.block("if out == 0:"):
             w.line("return out")
         w.line("m = 0")
         var = w.local(name)
-        with w.block("for k in range(scratch[source]):"):
-            w.line(f"{var} = scratch[source + 1 + k]")
+        with w.block("for k in range(n):"):
+            w.line(f"{var} = {'locs[source, k]' if t == LOC_T else 'scratch[source + 1 + k]'}")
             with w.block(f"if {w.bool_(x.items[3], sc.bind(name, var, element))}:"):
                 w.line(f"scratch[out + 1 + m] = {var}")
                 w.line("m += 1")
@@ -550,8 +552,15 @@ def loc_union(w, x, sc) -> tuple[str, str]:
                     open_loop(w, loop)
                     inner_sc = sc.bind(name, var, loop.type)
                     p = p.items[3]
-                cards = w.cards(p, inner_sc)
-                w.line(f"total += scratch[{cards}]" if counting else f"m = append_to(scratch, out, m, {cards})")
+                t, code = w.loc(p, inner_sc)
+                if t == LOC_T:  # a location's cards counted and copied where they lie (no snapshot)
+                    w.line(
+                        f"total += lens[{code}]" if counting else f"m = append_loc(locs, lens, scratch, out, m, {code})"
+                    )
+                elif t in (PLAYERS_T, TEAMS_T, NUMBERS_T, LOCS_T):
+                    raise NativeUnsupported(f"{t} where cards are needed", p)
+                else:
+                    w.line(f"total += scratch[{code}]" if counting else f"m = append_to(scratch, out, m, {code})")
                 w.fn.depth = depth
         w.line("return out")
     return VIEW_T, w.fns[-1].call(*params)

@@ -81,8 +81,10 @@ def groups_of(w, x, sc) -> str | None:
     return w.groups(x, sc) if is_groups_form(x) else None
 
 
-def collection(w, coll, sc, var: str) -> Loop:
-    """The loop over a snapshot of a collection, binding ``var`` to each element."""
+def collection(w, coll, sc, var: str, in_place: bool = False) -> Loop:
+    """The loop over a snapshot of a collection, binding ``var`` to each element. ``in_place``:
+    the loop's body moves no card (a condition), so a location's cards are read where they lie
+    rather than copied to a snapshot first."""
     if kw(coll, "player"):
         return Loop([], f"for {var} in range(NPLAYERS):", None, PLAYER_T, "NPLAYERS", False)
     if kw(coll, "team"):
@@ -174,6 +176,15 @@ def collection(w, coll, sc, var: str) -> Loop:
             f"{var} = scratch[{snap} + 1 + {k}]",
             element,
             f"scratch[{snap}]",
+        )
+    if in_place and t == LOC_T:
+        return Loop(
+            [f"{snap} = {code}"],
+            f"for {k} in range(lens[{snap}]):",
+            f"{var} = locs[{snap}, {k}]",
+            CARD_T,
+            f"lens[{code}]",
+            False,
         )
     make = f"cards_of(locs, lens, scratch, ctr, {code})" if t == LOC_T else code
     return Loop(

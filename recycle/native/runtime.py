@@ -285,16 +285,16 @@ def partition(scratch, ctr, v, column):
         ctr[STATUS] = CAPACITY
         scratch[0] = 0
         return 0
-    first = g + size  # first[j]: the index in v of group j's first card
+    first = g + size  # first[j]: group j's key (its first card's; one load where three were)
     which = first + n  # which[k]: the group of card k
     nk = 0
     for k in range(n):
         value = column[scratch[v + 1 + k]]
         j = 0
-        while j < nk and column[scratch[v + 1 + scratch[first + j]]] != value:
+        while j < nk and scratch[first + j] != value:
             j += 1
         if j == nk:
-            scratch[first + nk] = k
+            scratch[first + nk] = value
             nk += 1
         scratch[which + k] = j
     scratch[g] = nk
@@ -365,6 +365,15 @@ def append_to(scratch, out, m, v):
     """Copy view v's cards into view out from position m; the position after them."""
     for k in range(scratch[v]):
         scratch[out + 1 + m] = scratch[v + 1 + k]
+        m += 1
+    return m
+
+
+def append_loc(locs, lens, scratch, out, m, loc):
+    """Copy location loc's cards, bottom first, into view out from position m; the position
+    after them."""
+    for k in range(lens[loc]):
+        scratch[out + 1 + m] = locs[loc, k]
         m += 1
     return m
 
