@@ -133,6 +133,7 @@ def _figures(d: dict) -> dict:
 
 
 @LINUX
+@pytest.mark.slow  # ~20 s of waiting for a killed worker's chunk to be played again
 @pytest.mark.skipif(not KUHN.exists(), reason="needs the shared corpus")
 def test_a_killed_worker_costs_nothing_but_time():
     n = 300_000

@@ -209,6 +209,7 @@ UNSUPPORTED = """;; a small game that remembers the cards it saw (at an index: n
 UNSUPPORTED_LINE = next(i for i, line in enumerate(UNSUPPORTED.splitlines(), 1) if "(remember " in line)
 
 
+@pytest.mark.slow  # ~20 s; the fast suite steps every game of games/ natively (test_native_stepping.py)
 def test_every_game_of_the_corpus_and_of_games_is_written_natively():
     """Writing the modules only (no compile): a form that stops being written, here or in a
     game such as Coup4 whose blocks of options take every path of the writer, fails here."""

@@ -297,7 +297,7 @@ def _cluster(tmp_path):
     return proc, address
 
 
-@pytest.mark.parametrize("how", ["SIGKILL", "SIGSTOP"])
+@pytest.mark.parametrize("how", ["SIGKILL", pytest.param("SIGSTOP", marks=pytest.mark.slow)])
 def test_a_lost_scheduler_stops_the_run_and_resume_finishes_elsewhere(tmp_path, reference, monkeypatch, how):
     pytest.importorskip("distributed")
     from recycle.study.campaign import run as run_module
