@@ -98,7 +98,7 @@ def run_analyze(game, job, n: int, seed: int, players: str | None, timeout: floa
     import matplotlib
 
     matplotlib.use("Agg")
-    from ..cli.analysis import text_lines
+    from ..cli.analysis_text import text_lines
     from ..study.analysis import analyze
     from ..study.plots import branching_figure, trend_figure
 
