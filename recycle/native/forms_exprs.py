@@ -12,7 +12,7 @@ from ..lang.nodes import places as pl
 from ..lang.nodes.base import Const, Everyone, Kind, Loc, Nth, Num, Storage, Turn, Var, Word
 from ..lang.nodes.groups import Each, Partition, Pick, Range, Runs, Subsets, Tuples
 from ..lang.nodes.scalars import CardAtt, Owner, TeamOf
-from ..lang.nodes.sexpr import MAX_COLLECTION, Const as Folded
+from ..lang.nodes.sexpr import MAX_COLLECTION
 from .forms_actions import owner_offset, storage_slot
 from .forms_flow import collection, groups_of, is_groups_form, loop_var, open_loop
 from .purity import analyse, canonical, walk
@@ -30,6 +30,7 @@ from .writer import (
     TEAMS_T,
     VIEW_T,
     NativeUnsupported,
+    is_constant,
 )
 
 
@@ -185,7 +186,7 @@ def remembered(w, x, sc, compute: str) -> str | None:
     """A call of ``compute`` that answers again from memory while the one location the form
     reads, and the point maps, are unchanged (recycle/lang/forms/purity.py decides, from the syntax,
     that the form is such a function of that location's cards). None when it is not."""
-    found = analyse(x, lambda name: isinstance(sc.lookup(name), Folded))
+    found = analyse(x, lambda name: is_constant(sc.lookup(name)))
     if found is None or len(found[0]) != 1:
         return None
     # Two conditions alike but for the variable naming the location answer alike for the same
@@ -195,7 +196,7 @@ def remembered(w, x, sc, compute: str) -> str | None:
         {
             (a.name, repr(sc.lookup(a.name).value))
             for a in walk(x)
-            if isinstance(a, VARIABLES) and isinstance(sc.lookup(a.name), Folded)
+            if isinstance(a, VARIABLES) and is_constant(sc.lookup(a.name))
         }
     )
     key = (canonical(x, here), tuple(consts))

@@ -11,13 +11,12 @@ from ..errors import RecycleError
 from ..lang.nodes import elaborate
 from ..lang.nodes.base import Const as ConstNode, Names, Node, Var, Word
 from ..lang.nodes.flow import Choice, Do, Loop
-from ..lang.nodes.sexpr import Const
 from . import forms_actions, forms_blocks, forms_exprs, forms_flow, forms_indexed, forms_options  # noqa: F401 - they register the writers
 from .forms_options import is_static
 from . import registry as reg
 from .purity import binder_parts, walk
 from .registry import NativeUnsupported
-from .writer import MAX_SOURCE, Writer
+from .writer import MAX_SOURCE, Writer, is_constant
 
 MAX_UNROLLED = 16  # names an (all ...) of options is written out for
 
@@ -44,7 +43,7 @@ def unroll_alls_of_names(
         held = consts.get(node.collection.name) if isinstance(node.collection, (Var, ConstNode)) else None
         if (
             names is None
-            and isinstance(held, Const)
+            and is_constant(held)
             and isinstance(held.value, list)
             and all(isinstance(v, str) for v in held.value)
         ):

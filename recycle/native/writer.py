@@ -24,7 +24,6 @@ from dataclasses import dataclass
 
 from ..lang.nodes.base import Const as ConstNode, Kind, Var as VarNode, Word, written
 from ..lang.nodes.scalars import Member
-from ..lang.nodes.sexpr import Const
 from ..lang.python.pytext import embed
 from . import registry as reg
 from .purity import constant
@@ -99,8 +98,21 @@ def declared_constants(game, declares, consts: dict) -> dict:
             env = game.state_after_setup().env
         value = env[slot]
         if type(value) in (int, str):
-            out[name] = Const(value)
+            out[name] = Constant(value)
     return out
+
+
+@dataclass(frozen=True)
+class Constant:
+    """A declared constant of the game in native code: its value (an int, a NAME or a list of
+    NAMEs), written into the code where it is read."""
+
+    value: object
+
+
+def is_constant(v) -> bool:
+    """Is an entry of a native scope (``NScope.lookup``) a constant, not a local nor unbound?"""
+    return v is not None and not hasattr(v, "type")
 
 
 def ident(name: str) -> str:
@@ -232,7 +244,8 @@ class Writer:
         # the state in, and the most levels used (DRY_LEVELS)
         self._dry_level = 0
         self.dry_levels = 1
-        consts = {name: c for name, c in game.scope.names().items() if isinstance(c, Const)}
+        # the game's declared constants (its scope holds them folded; a variable is a slot number)
+        consts = {name: Constant(c.value) for name, c in game.scope.names().items() if hasattr(c, "value")}
         consts.update(declared_constants(game, gnode.declares, consts))
         self.consts = consts
 
