@@ -56,7 +56,7 @@ def unroll_alls_of_names(
             parts = tuple((name, _named(p, node.variable, name, renamed)) for name in names for p in inner)
             if named is not None:
                 named.update((id(part), (var, name)) for name, part in parts)
-            return Do(tuple(part for _, part in parts), span=node.span, source=node.source)
+            return Do(tuple(part for _, part in parts), span=node.span)
     return node
 
 
@@ -89,7 +89,7 @@ def _rebinds(node, var: str) -> bool:
 def _named(node, binding, name: str, renamed: dict | None = None):
     """``node`` with the variable of ``binding`` replaced by the NAME ``name``."""
     if isinstance(node, Var) and node.binding == binding:
-        return Word(name, span=node.span, source=node.source)
+        return Word(name, span=node.span)
     new = _mapped(node, lambda child: _named(child, binding, name, renamed))
     if new is not node and renamed is not None:
         renamed[id(new)] = renamed.get(id(node), ()) + ((binding.name, name),)

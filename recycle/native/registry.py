@@ -59,7 +59,8 @@ def writer_for(kind: str, x):
 
 
 def form_label(x) -> str:
-    """How a message names the node ``x``: its form's head, ``(... )`` around it, or its class."""
+    """How a message names the node ``x``: ``(HEAD ...)``, a variable or name as written, the
+    syntax its class's docstring opens with (``(INDEX LOCATION)``), else its class."""
     head = getattr(type(x), "HEAD", None)
     if head:
         return f"({head} ...)"
@@ -67,7 +68,8 @@ def form_label(x) -> str:
         return f"'{x.name}"
     if isinstance(x, (Word, Num)):
         return str(x.value)
-    return type(x).__name__.lower()
+    syntax = (type(x).__doc__ or "").split(":")[0].replace("``", "").strip()
+    return syntax if syntax.startswith("(") else type(x).__name__.lower()
 
 
 _TYPE_OF_KIND = {
