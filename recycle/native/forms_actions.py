@@ -8,61 +8,63 @@ message).
 
 from __future__ import annotations
 
-from ..lang.forms.registry import Kind
-from ..lang.forms.shapes import head_of, is_atom, is_storage_form, kw
-from ..lang.syntax.reader import COLON, INT, VAR, Atom, SList
+from ..lang.nodes import actions as a
+from ..lang.nodes.base import Const, GameOwner, Kind, Loc, Num, Nth, Turn, Var, Word
+from ..lang.nodes.places import Actual, At, Bottom, Highest, Lowest, RunOf, Top, TopN
+from ..lang.nodes.numbers import ScoreMax, ScoreMin
+from ..lang.nodes.scalars import Owner, TeamOf
+from .purity import walk
 from .registry import native
 from .writer import LOC_T, VIEW_T, NativeUnsupported
+
+ENDS = (Top, Bottom)  # a card picked by its end: (top LOCATION), (bottom LOCATION)
 
 
 def destination(w, x, sc) -> tuple[str, str]:
     """(location code, position code) of ``(top|bottom|INDEX LOCATION)``: -1 top, 0 bottom."""
-    if not isinstance(x, SList) or len(x.items) != 2:
-        raise NativeUnsupported("a destination of an unexpected shape", x)
-    where, loc = x.items
-    t, code = w.loc(loc, sc)
+    t, code = w.loc(x.location, sc)
     if t != LOC_T:
         raise NativeUnsupported("a move into a view", x)
-    if kw(where, "top"):
+    if x.where == "top":
         return code, "-1"
-    if kw(where, "bottom"):
+    if x.where == "bottom":
         return code, "0"
     raise NativeUnsupported("a move to an index", x)
 
 
+def is_mem(node) -> bool:
+    return isinstance(node, Loc) and node.kind == "mem"
+
+
 def mem_free(w, node) -> None:
-    if isinstance(node, SList) and len(node.items) == 3 and kw(node.items[1], "mem"):
+    if is_mem(node):
         raise NativeUnsupported("a mem location", node)
 
 
-@native(Kind.ACTION, "move")
+def picked_from(card):
+    """The location a card is picked from by place (top, bottom or an index), else None."""
+    return card.location if isinstance(card, (Top, Bottom, At)) else None
+
+
+@native(Kind.ACTION, a.Move)
 def move(w, x, sc) -> None:
-    if len(x.items) != 3:
-        raise NativeUnsupported("a move of an unexpected shape", x)
-    src, dst = x.items[1], x.items[2]
-    for n in (src, dst):
-        if isinstance(n, SList) and len(n.items) == 2:
-            mem_free(w, n.items[1])
+    src, dst = x.card, x.to
+    mem_free(w, picked_from(src))
+    mem_free(w, dst.location)
     w.comment(x)
     d, pos = destination(w, dst, sc)
-    if isinstance(src, SList) and len(src.items) == 2 and kw(src.items[0], "top") and pos == "-1":
-        t, s = w.loc(src.items[1], sc)
+    if isinstance(src, Top) and pos == "-1":
+        t, s = w.loc(src.location, sc)
         if t == LOC_T:
             w.line(f"move_top(locs, lens, ver, card_loc, ctr, {s}, {d})")
             w.line("ctr[WORK] += 1")
             w.check()
             return
-    if (
-        isinstance(src, SList)
-        and len(src.items) == 2
-        and kw(src.items[0], "top", "bottom")
-        and is_atom(src.items[1], VAR)
-        and w.loc(src.items[1], sc)[0] == VIEW_T
-    ):
+    if isinstance(src, ENDS) and isinstance(src.location, (Var, Const)) and w.loc(src.location, sc)[0] == VIEW_T:
         # picked out of a view: the view drops the card too
-        top = kw(src.items[0], "top")
+        top = isinstance(src, Top)
         view, c = w.fresh("view"), w.fresh("card")
-        w.line(f"{view} = {w.loc(src.items[1], sc)[1]}")
+        w.line(f"{view} = {w.loc(src.location, sc)[1]}")
         w.line(f"{c} = view_{'top' if top else 'bottom'}(ctr, scratch, {view})")
         w.check()
         w.line(f"drop_picked(scratch, {view}, {top})")
@@ -76,7 +78,7 @@ def move(w, x, sc) -> None:
 def mem_location(w, x, sc, form: str) -> str:
     """The code of ``(OWNER mem NAME)`` (a mem location named in the text: Python checks a
     computed one when it runs)."""
-    if not (isinstance(x, SList) and len(x.items) == 3 and kw(x.items[1], "mem")):
+    if not is_mem(x):
         raise NativeUnsupported(f"({form} ...) of a location not named as a mem location", x)
     t, code = w.loc(x, sc)
     if t != LOC_T:
@@ -84,44 +86,45 @@ def mem_location(w, x, sc, form: str) -> str:
     return code
 
 
-@native(Kind.ACTION, "remember")
+@native(Kind.ACTION, a.Remember)
 def remember(w, x, sc) -> None:
     """(remember CARD (top|bottom MEMLOCATION)): a reference put, the card staying where it is."""
-    dst = x.items[2] if len(x.items) == 3 else None
-    if not (isinstance(dst, SList) and len(dst.items) == 2 and kw(dst.items[0], "top", "bottom")):
+    if x.to.where not in ("top", "bottom"):
         raise NativeUnsupported("(remember ...) at an index", x)
     w.comment(x)
-    d = mem_location(w, dst.items[1], sc, "remember")
-    c = w.card(x.items[1], sc)
-    w.line(f"put_reference(locs, lens, ver, ctr, {c}, {d}, {'-1' if kw(dst.items[0], 'top') else '0'})")
+    d = mem_location(w, x.to.location, sc, "remember")
+    c = w.card(x.card, sc)
+    w.line(f"put_reference(locs, lens, ver, ctr, {c}, {d}, {'-1' if x.to.where == 'top' else '0'})")
     w.line("ctr[WORK] += 1")
     w.check()
 
 
-@native(Kind.ACTION, "forget")
+def end_picked(card):
+    """The (top|bottom LOCATION) a forget names, through (actual ...); else None."""
+    if isinstance(card, Actual):
+        card = card.card
+    return card if isinstance(card, ENDS) else None
+
+
+@native(Kind.ACTION, a.Forget)
 def forget(w, x, sc) -> None:
     """(forget (top|bottom MEMLOCATION)): the entry dropped (the card stays where it is)."""
-    node = x.items[1] if len(x.items) == 2 else None
-    if head_of(node) == "actual" and len(node.items) == 2:
-        node = node.items[1]
-    if not (isinstance(node, SList) and len(node.items) == 2 and kw(node.items[0], "top", "bottom")):
+    node = end_picked(x.card)
+    if node is None:
         raise NativeUnsupported("(forget ...) at an index", x)
     w.comment(x)
-    loc = mem_location(w, node.items[1], sc, "forget")
-    w.line(f"drop_entry(locs, lens, ver, ctr, {loc}, {'True' if kw(node.items[0], 'top') else 'False'})")
+    loc = mem_location(w, node.location, sc, "forget")
+    w.line(f"drop_entry(locs, lens, ver, ctr, {loc}, {'True' if isinstance(node, Top) else 'False'})")
     w.line("ctr[WORK] += 1")
     w.check()
 
 
-@native(Kind.ACTION, "swap")
+@native(Kind.ACTION, a.SwapPlaces, a.SwapCards)
 def swap(w, x, sc) -> None:
-    if len(x.items) != 3:
-        raise NativeUnsupported("a swap of an unexpected shape", x)
-    a, b = x.items[1], x.items[2]
     w.comment(x)
-    for n in (a, b):
+    for n in (x.a, x.b):
         mem_free(w, n)
-    ta, tb = w.value(a, sc), w.value(b, sc)
+    ta, tb = w.value(x.a, sc), w.value(x.b, sc)
     if ta[0] == "loc" and tb[0] == "loc":
         w.line(f"swap_locs(locs, lens, ver, card_loc, {ta[1]}, {tb[1]})")
     elif ta[0] == "card" and tb[0] == "card":
@@ -132,88 +135,77 @@ def swap(w, x, sc) -> None:
     w.line("ctr[WORK] += 1")
 
 
-@native(Kind.ACTION, "shuffle")
+@native(Kind.ACTION, a.Faro)
+def faro(w, x, sc) -> None:
+    raise NativeUnsupported("a faro shuffle", x)
+
+
+@native(Kind.ACTION, a.Shuffle)
 def shuffle(w, x, sc) -> None:
-    if len(x.items) != 2:
-        raise NativeUnsupported("a faro shuffle", x)
-    mem_free(w, x.items[1])
+    mem_free(w, x.location)
     w.comment(x)
-    w.line(f"shuffle(locs, lens, ver, ctr, keys, {w.phys(x.items[1], sc)})")
+    w.line(f"shuffle(locs, lens, ver, ctr, keys, {w.phys(x.location, sc)})")
 
 
 def owner_offset(w, owner, sc) -> str:
     """The owner's place in a block of locations or storages (recycle/lang/forms/layout.py): 0 the
     game, 1 + p player p, 1 + NPLAYERS + t team t."""
-    if kw(owner, "game"):
+    if isinstance(owner, GameOwner):
         return "0"
-    if isinstance(owner, Atom) and owner.kind == "var":
-        v = sc.lookup(owner.value)
+    if isinstance(owner, (Var, Const)):
+        v = sc.lookup(owner.name)
         if getattr(v, "type", None) == "team":
             return f"1 + NPLAYERS + {v.name}"
         return f"1 + {w.player(owner, sc)}"
-    if isinstance(owner, SList) and (
-        head_of(owner) == "team" or (len(owner.items) == 2 and kw(owner.items[1], "team"))
-    ):
+    if isinstance(owner, TeamOf) or (isinstance(owner, (Turn, Nth)) and owner.what == "team"):
         return f"1 + NPLAYERS + {w.team(owner, sc)}"
     return f"1 + {w.player(owner, sc)}"
 
 
 def storage_slot(w, x, sc) -> tuple[str, str]:
     """(sort, slot code) of ``(OWNER sto|str|points NAME)``."""
-    sort = is_storage_form(x)
-    owner, name = x.items[0], x.items[2]
-    base = w.named_base(sort, name, sc)
-    offset = owner_offset(w, owner, sc)
-    return sort, base if offset == "0" else f"{base} + {offset}"
+    base = w.named_base(x.sort, x.name, sc)
+    offset = owner_offset(w, x.holder, sc)
+    return x.sort, base if offset == "0" else f"{base} + {offset}"
 
 
-@native(Kind.ACTION, "set")
+@native(Kind.ACTION, a.Set, a.SetPoints)
 def set_storage(w, x, sc) -> None:
-    if len(x.items) != 3 or not is_storage_form(x.items[1]):
-        raise NativeUnsupported("a set of an unexpected shape", x)
-    sort, slot = storage_slot(w, x.items[1], sc)
+    sort, slot = storage_slot(w, x.storage, sc)
     w.comment(x)
     if sort == "sto":
-        w.line(f"ints[{slot}] = {w.int_(x.items[2], sc)}")
+        w.line(f"ints[{slot}] = {w.int_(x.value, sc)}")
     elif sort == "str":
-        w.line(f"strs[{slot}] = {w.str_(x.items[2], sc)}")
+        w.line(f"strs[{slot}] = {w.str_(x.value, sc)}")
     else:
         set_points(w, x, sc, slot)
 
 
 def award_value(w, node, sc) -> tuple[bool, object]:
     """(constant?, the name's text or code) of a key or value of an award."""
-    if isinstance(node, Atom) and node.kind in ("symbol", INT):
+    if isinstance(node, (Word, Num)):
         return True, str(node.value)
-    if isinstance(node, Atom) and node.kind == "var":
-        v = sc.lookup(node.value)
+    if isinstance(node, (Var, Const)):
+        v = sc.lookup(node.name)
         if v is not None and not hasattr(v, "type") and isinstance(v.value, str):
             return True, v.value
-    if isinstance(node, SList):
-        return False, w.str_(node, sc)  # a computed value: (game str LEAD), (cardatt SUIT (top ...))
-    raise NativeUnsupported("an award of this shape", node)
+        raise NativeUnsupported("an award of this shape", node)
+    return False, w.str_(node, sc)  # a computed value: (game str LEAD), (cardatt SUIT (top ...))
 
 
 def set_points(w, x, sc, slot: str) -> None:
-    awards = x.items[2]
-    if not isinstance(awards, SList) or not awards.items:
-        raise NativeUnsupported("a point map of an unexpected shape", x)
     parsed, constant = [], True
-    for award in awards.items:
-        if not isinstance(award, SList) or len(award.items) < 2:
-            raise NativeUnsupported("an award of an unexpected shape", award)
+    for award in x.awards:
         conds = []
-        for c in award.items[:-1]:
-            if not isinstance(c, SList) or len(c.items) != 3 or not is_atom(c.items[1], COLON):
-                raise NativeUnsupported("an award condition of an unexpected shape", c)
-            kc, key = award_value(w, c.items[0], sc)
-            vc, val = award_value(w, c.items[2], sc)
+        for k_node, v_node in award.conditions:
+            kc, key = award_value(w, k_node, sc)
+            vc, val = award_value(w, v_node, sc)
             if not kc:
-                raise NativeUnsupported("an award with a computed key", c)
+                raise NativeUnsupported("an award with a computed key", award)
             constant &= vc
             conds.append((key, vc, val))
-        pts = award.items[-1]
-        if isinstance(pts, Atom) and pts.kind == INT:
+        pts = award.points
+        if isinstance(pts, Num):
             points = int(pts.value)
         else:
             points = w.int_(pts, sc)
@@ -257,36 +249,24 @@ def set_points(w, x, sc, slot: str) -> None:
     w.line("ctr[WORK] += NCARDS")
 
 
-@native(Kind.ACTION, "inc", "dec")
+@native(Kind.ACTION, a.Inc, a.Dec)
 def inc_dec(w, x, sc) -> None:
-    if len(x.items) not in (2, 3) or is_storage_form(x.items[1]) != "sto":
-        raise NativeUnsupported(f"({head_of(x)} ...) of an unexpected shape", x)
-    _, slot = storage_slot(w, x.items[1], sc)
-    amount = w.int_(x.items[2], sc) if len(x.items) == 3 else "1"
+    _, slot = storage_slot(w, x.storage, sc)
+    amount = w.int_(x.amount, sc) if x.amount is not None else "1"
     w.comment(x)
-    w.line(f"ints[{slot}] {'+' if head_of(x) == 'inc' else '-'}= {amount}")
+    w.line(f"ints[{slot}] {'+' if isinstance(x, a.Inc) else '-'}= {amount}")
 
 
-@native(Kind.ACTION, "turn")
+@native(Kind.ACTION, a.Pass)
 def turn_pass(w, x, sc) -> None:
     w.line("pass  # (turn pass)")
 
 
-@native(Kind.ACTION, "cycle")
+@native(Kind.ACTION, a.Cycle)
 def cycle(w, x, sc) -> None:
-    if len(x.items) != 3 or not kw(x.items[1], "next", "current"):
-        raise NativeUnsupported("a cycle of an unexpected shape", x)
-    target = x.items[2]
-    if kw(target, "current"):
-        who = "pst[ctr[PSP], 0]"
-    elif kw(target, "next"):
-        who = "(pst[ctr[PSP], 1] if pst[ctr[PSP], 1] >= 0 else (pst[ctr[PSP], 0] + 1) % NPLAYERS)"
-    elif kw(target, "previous"):
-        who = "((pst[ctr[PSP], 0] - 1) % NPLAYERS)"
-    else:
-        who = w.player(target, sc)
+    who = w.player(x.who, sc)
     w.comment(x)
-    if x.items[1].value == "next":
+    if x.which == "next":
         w.line(f"pst[ctr[PSP], 1] = {who}")
     else:
         w.line(f"pst[ctr[PSP], 0] = {who}")
@@ -294,57 +274,54 @@ def cycle(w, x, sc) -> None:
     w.check()
 
 
-@native(Kind.ACTION, "repeat")
-def repeat(w, x, sc) -> None:
-    if len(x.items) != 3:
-        raise NativeUnsupported("a repeat of an unexpected shape", x)
-    body = x.items[2]
+@native(Kind.ACTION, a.RepeatAll)
+def repeat_all(w, x, sc) -> None:
+    body = x.body
     w.comment(x)
-    if kw(x.items[1], "all"):
-        if head_of(body) == "forget" and len(body.items) == 2:
-            # as many entries dropped as the mem location holds (actions_state.py, run_all)
-            src = body.items[1]
-            if head_of(src) == "actual" and len(src.items) == 2:
-                src = src.items[1]
-            if not (isinstance(src, SList) and len(src.items) == 2 and kw(src.items[0], "top", "bottom")):
-                raise NativeUnsupported("(repeat all (forget ...)) at an index", x)
-            repeated(w, body, sc, f"lens[{mem_location(w, src.items[1], sc, 'forget')}]")
-            return
-        if head_of(body) != "move" or len(body.items) != 3:
-            raise NativeUnsupported("(repeat all ...) of something other than a move", x)
-        src = body.items[1]
-        if not (isinstance(src, SList) and len(src.items) == 2 and kw(src.items[0], "top", "bottom")):
-            raise NativeUnsupported("(repeat all (move ...)) from a place other than a top or bottom", x)
-        from_bottom = kw(src.items[0], "bottom")
-        mem_free(w, src.items[1])
-        if is_atom(src.items[1], VAR) and w.loc(src.items[1], sc)[0] == VIEW_T:
-            # out of a view: as many moves as it holds cards, each dropping its card (move)
-            view = w.fresh("view")
-            w.line(f"{view} = {w.loc(src.items[1], sc)[1]}")
-            repeated(w, body, sc, f"scratch[{view}]")
-            return
-        s = w.phys(src.items[1], sc)
-        dst = body.items[2]
-        if isinstance(dst, SList) and len(dst.items) == 2 and kw(dst.items[0], "top"):
-            mem_free(w, dst.items[1])
-            t, d = w.loc(dst.items[1], sc)
-            if t == LOC_T and stable(dst.items[1]):
-                w.line(f"ctr[WORK] += lens[{s}]")
-                w.line(
-                    f"{'move_all_from_bottom' if from_bottom else 'move_all'}(locs, lens, ver, card_loc, ctr, {s}, {d})"
-                )
-                w.check()
-                return
-        repeated(w, body, sc, f"lens[{s}]")
+    if isinstance(body, a.Forget):
+        # as many entries dropped as the mem location holds (actions_state.py, run_all)
+        src = end_picked(body.card)
+        if src is None:
+            raise NativeUnsupported("(repeat all (forget ...)) at an index", x)
+        repeated(w, body, sc, f"lens[{mem_location(w, src.location, sc, 'forget')}]")
         return
+    if not isinstance(body, a.Move):
+        raise NativeUnsupported("(repeat all ...) of something other than a move", x)
+    src = body.card
+    if not isinstance(src, ENDS):
+        raise NativeUnsupported("(repeat all (move ...)) from a place other than a top or bottom", x)
+    from_bottom = isinstance(src, Bottom)
+    mem_free(w, src.location)
+    if isinstance(src.location, (Var, Const)) and w.loc(src.location, sc)[0] == VIEW_T:
+        # out of a view: as many moves as it holds cards, each dropping its card (move)
+        view = w.fresh("view")
+        w.line(f"{view} = {w.loc(src.location, sc)[1]}")
+        repeated(w, body, sc, f"scratch[{view}]")
+        return
+    s = w.phys(src.location, sc)
+    dst = body.to
+    if dst.where == "top":
+        mem_free(w, dst.location)
+        t, d = w.loc(dst.location, sc)
+        if t == LOC_T and stable(dst.location):
+            w.line(f"ctr[WORK] += lens[{s}]")
+            w.line(f"{'move_all_from_bottom' if from_bottom else 'move_all'}(locs, lens, ver, card_loc, ctr, {s}, {d})")
+            w.check()
+            return
+    repeated(w, body, sc, f"lens[{s}]")
+
+
+@native(Kind.ACTION, a.Repeat)
+def repeat(w, x, sc) -> None:
+    w.comment(x)
     times = w.fresh("times")
-    w.line(f"{times} = {w.int_(x.items[1], sc)}")
+    w.line(f"{times} = {w.int_(x.times, sc)}")
     with w.block(f"if {times} > MAX_REPEAT:"):
         w.line("ctr[STATUS] = RULE")
         w.line("return")
     w.line(f"ctr[WORK] += max({times}, 0)")
     with w.block(f"for _ in range({times}):"):
-        w.item(body, sc)
+        w.item(x.body, sc)
 
 
 def repeated(w, body, sc, count: str) -> None:
@@ -357,7 +334,10 @@ def repeated(w, body, sc, count: str) -> None:
         w.item(body, sc)
 
 
+MOVING = (Owner, Highest, Lowest, ScoreMax, ScoreMin, Top, TopN, RunOf)  # forms whose answer moves with the cards
+
+
 def stable(loc) -> bool:
-    """Does the location's address stay the same while cards move (no owner of a card)?"""
-    text = str(loc)
-    return "owner" not in text and "max" not in text and "min" not in text and "top" not in text
+    """Does the location's address stay the same while cards move (no owner of a card, no card
+    picked by its place or points)?"""
+    return not any(isinstance(n, MOVING) for n in walk(loc))

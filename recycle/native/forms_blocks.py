@@ -10,8 +10,7 @@ forks, then actions (``composed``); items before the one that forks run in a dry
 
 from __future__ import annotations
 
-from ..lang.forms.items import uses_rng
-from ..lang.syntax.reader import SList
+from ..lang.nodes.flow import Do
 from .forms_flow import sequence
 from .forms_options import (
     KeyAround,
@@ -32,25 +31,23 @@ from .forms_options import (
     raw_walk,
     single_key,
 )
+from .purity import draws as uses_rng
 from .writer import NativeUnsupported
 
 
-@offer("do")
+@offer(Do)
 class _Block(Offer):
     """(do (ITEM ...)): a block of actions is one option; otherwise its items compose
     (recycle/lang/forms/items.py, compose)."""
 
     def static(self, x) -> bool:
-        inner = x.items[1] if len(x.items) == 2 else None
-        if not isinstance(inner, SList):
-            return False
         return all(is_static(i) for i in do_parts(x))
 
     def single(self, x) -> bool:
-        return len(x.items) == 2 and isinstance(x.items[1], SList) and all(is_single(p) for p in do_parts(x))
+        return all(is_single(p) for p in do_parts(x))
 
     def condition_draws(self, x) -> bool:
-        return len(x.items) == 2 and isinstance(x.items[1], SList) and any(condition_draws(p) for p in do_parts(x))
+        return any(condition_draws(p) for p in do_parts(x))
 
     def lists_empty(self, x) -> bool:
         return not self.static(x) and not any(is_static(p) for p in do_parts(x))

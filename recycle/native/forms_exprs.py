@@ -7,12 +7,16 @@ only if) the Python engine works them out.
 
 from __future__ import annotations
 
-from ..lang.forms.registry import Kind
-from ..lang.forms.shapes import MAX_COLLECTION, head_of, is_storage_form, kw
-from ..lang.syntax.reader import VAR, Atom, SList
+from ..lang.nodes import numbers as n
+from ..lang.nodes import places as pl
+from ..lang.nodes.base import Const, Everyone, Kind, Loc, Nth, Num, Storage, Turn, Var, Word
+from ..lang.nodes.groups import Each, Partition, Pick, Range, Runs, Subsets, Tuples
+from ..lang.nodes.scalars import CardAtt, Owner, TeamOf
+from ..lang.nodes.sexpr import MAX_COLLECTION
 from .forms_actions import owner_offset, storage_slot
 from .forms_flow import collection, groups_of, is_groups_form, loop_var, open_loop
-from .registry import INDEXED, LITERAL, LOCATION, NAME, STORAGE, VARIABLE, WHO, native
+from .purity import analyse, canonical, walk
+from .registry import native
 from .writer import (
     CARD_T,
     INT_T,
@@ -26,16 +30,20 @@ from .writer import (
     TEAMS_T,
     VIEW_T,
     NativeUnsupported,
+    is_constant,
 )
 
 
+VARIABLES = (Var, Const)  # a variable, or a declared constant (folded)
+
+
 def variable(sc, x, *types):
-    v = sc.lookup(x.value)
+    v = sc.lookup(x.name)
     if v is None:
-        raise NativeUnsupported(f"the variable '{x.value}", x)
+        raise NativeUnsupported(f"the variable '{x.name}", x)
     if hasattr(v, "type"):
         if v.type not in types:
-            raise NativeUnsupported(f"'{x.value} used as {types[0]} while it holds a {v.type}", x)
+            raise NativeUnsupported(f"'{x.name} used as {types[0]} while it holds a {v.type}", x)
         return v.name
     return v  # a declared constant
 
@@ -43,22 +51,22 @@ def variable(sc, x, *types):
 # -- integers ------------------------------------------------------------------------------
 
 
-@native(Kind.INT, LITERAL)
+@native(Kind.INT, Num)
 def int_literal(w, x, sc) -> str:
     return str(int(x.value))
 
 
-@native(Kind.INT, VARIABLE)
+@native(Kind.INT, *VARIABLES)
 def int_variable(w, x, sc) -> str:
     v = variable(sc, x, INT_T)
     if isinstance(v, str):
         return v
     if isinstance(v.value, int) and not isinstance(v.value, bool):
         return str(v.value)
-    raise NativeUnsupported(f"the constant '{x.value} as an integer", x)
+    raise NativeUnsupported(f"the constant '{x.name} as an integer", x)
 
 
-@native(Kind.INT, STORAGE)
+@native(Kind.INT, Storage)
 def int_storage(w, x, sc) -> str:
     sort, slot = storage_slot(w, x, sc)
     if sort != "sto":
@@ -66,13 +74,11 @@ def int_storage(w, x, sc) -> str:
     return f"ints[{slot}]"
 
 
-@native(Kind.INT, "size")
+@native(Kind.INT, n.Size)
 def int_size(w, x, sc) -> str:
-    coll = x.items[1]
-    if kw(coll, "player"):
-        return "NPLAYERS"
-    if kw(coll, "team"):
-        return "ctr[NTEAMS]"
+    coll = x.collection
+    if isinstance(coll, Everyone):
+        return "NPLAYERS" if coll.what == "player" else "ctr[NTEAMS]"
     groups = groups_of(w, coll, sc)
     if groups is not None:
         return f"scratch[{groups}]"  # how many groups
@@ -81,99 +87,97 @@ def int_size(w, x, sc) -> str:
 
 
 def points_table(w, x, sc) -> str:
-    if is_storage_form(x) != "points":
+    if not isinstance(x, Storage) or x.sort != "points":
         raise NativeUnsupported("a point map other than (OWNER points NAME)", x)
     _, slot = storage_slot(w, x, sc)
     return f"pts, {slot}"  # the table and its row: passed as two arguments (a row slice would be an array)
 
 
-@native(Kind.INT, "sum")
+@native(Kind.INT, n.Sum)
 def int_sum(w, x, sc) -> str:
-    if len(x.items) != 4 or not kw(x.items[2], "using"):
-        raise NativeUnsupported("a sum of an unexpected shape", x)
-    t, code = w.loc(x.items[1], sc)
-    table = points_table(w, x.items[3], sc)
+    t, code = w.loc(x.location, sc)
+    table = points_table(w, x.points, sc)
     return f"score_sum_loc(locs, lens, {code}, {table})" if t == LOC_T else f"score_sum(scratch, {code}, {table})"
 
 
-@native(Kind.INT, "scoremax", "scoremin")
+@native(Kind.INT, n.ScoreMax, n.ScoreMin)
 def int_score_extreme(w, x, sc) -> str:
-    if len(x.items) != 4 or not kw(x.items[2], "using"):
-        raise NativeUnsupported(f"({head_of(x)} ...) of an unexpected shape", x)
     return (
-        f"best_score(ctr, scratch, {w.cards(x.items[1], sc)}, {points_table(w, x.items[3], sc)}, "
-        f"{head_of(x) == 'scoremax'})"
+        f"best_score(ctr, scratch, {w.cards(x.collection, sc)}, {points_table(w, x.points, sc)}, "
+        f"{isinstance(x, n.ScoreMax)})"
     )
 
 
-@native(Kind.INT, "score")
+@native(Kind.INT, n.Score)
 def int_score(w, x, sc) -> str:
-    return f"card_score({points_table(w, x.items[3], sc)}, {w.card(x.items[1], sc)})"
+    return f"card_score({points_table(w, x.points, sc)}, {w.card(x.card, sc)})"
 
 
-@native(Kind.INT, "+", "*")
+@native(Kind.INT, n.Add, n.Mul)
 def int_add_mul(w, x, sc) -> str:
-    op = f" {head_of(x)} "
-    return "(" + op.join(w.int_(i, sc) for i in x.items[1:]) + ")"
+    op = " + " if isinstance(x, n.Add) else " * "
+    return "(" + op.join(w.int_(i, sc) for i in x.operands) + ")"
 
 
-@native(Kind.INT, "-")
+@native(Kind.INT, n.Sub)
 def int_sub(w, x, sc) -> str:
-    return f"({w.int_(x.items[1], sc)} - {w.int_(x.items[2], sc)})"
+    return f"({w.int_(x.a, sc)} - {w.int_(x.b, sc)})"
 
 
-@native(Kind.INT, "pid")
+@native(Kind.INT, n.Pid)
 def int_pid(w, x, sc) -> str:
-    return f"({w.player(x.items[1], sc)})"
+    return f"({w.player(x.player, sc)})"
 
 
 # -- conditions ----------------------------------------------------------------------------
 
 
-@native(Kind.BOOL, "==", "!=")
+@native(Kind.BOOL, n.Equal, n.NotEqual)
 def equal(w, x, sc) -> str:
-    if len(x.items) != 3:
-        raise NativeUnsupported("a comparison of an unexpected shape", x)
-    (ta, a), (tb, b) = w.value(x.items[1], sc), w.value(x.items[2], sc)
+    (ta, a), (tb, b) = w.value(x.a, sc), w.value(x.b, sc)
     if ta != tb:
         raise NativeUnsupported(f"a {ta} compared with a {tb}", x)
     if ta in (LOC_T, VIEW_T, "groups", "bool"):
         raise NativeUnsupported(f"{ta}s compared", x)
-    return f"({a} {head_of(x)} {b})"
+    return f"({a} {'==' if isinstance(x, n.Equal) else '!='} {b})"
 
 
-@native(Kind.BOOL, "<", "<=", ">", ">=")
+ORDERS = {n.Less: "<", n.AtMost: "<=", n.Greater: ">", n.AtLeast: ">="}
+
+
+@native(Kind.BOOL, *ORDERS)
 def compare(w, x, sc) -> str:
-    return f"({w.int_(x.items[1], sc)} {head_of(x)} {w.int_(x.items[2], sc)})"
+    return f"({w.int_(x.a, sc)} {ORDERS[type(x)]} {w.int_(x.b, sc)})"
 
 
-@native(Kind.BOOL, "and", "or")
+@native(Kind.BOOL, n.And, n.Or)
 def and_or(w, x, sc) -> str:
-    op = f" {head_of(x)} "
-    return "(" + op.join(w.bool_(i, sc) for i in x.items[1:]) + ")"
+    op = " and " if isinstance(x, n.And) else " or "
+    return "(" + op.join(w.bool_(i, sc) for i in x.conditions) + ")"
 
 
-@native(Kind.BOOL, "not")
+@native(Kind.BOOL, n.Not)
 def bool_not(w, x, sc) -> str:
-    return f"(not {w.bool_(x.items[1], sc)})"
+    return f"(not {w.bool_(x.condition, sc)})"
 
 
-@native(Kind.BOOL, "any", "all")
+@native(Kind.BOOL, n.Exists, n.ForAll)
 def bool_any_all(w, x, sc) -> str:
     """A function of its own: the loop over the collection, stopping at the first answer."""
     name = loop_var(x)
-    h = head_of(x)
+    exists = isinstance(x, n.Exists)
+    word = type(x).HEAD
     params = sc.params()
-    with w.function(f"{h}_of", params, f"({h} ...) at line {x.span.line}"):
+    with w.function(f"{word}_of", params, f"({word} ...) at line {x.span.line}"):
         var = w.local(name)
-        loop = collection(w, x.items[1], sc, var, in_place=True)
+        loop = collection(w, x.collection, sc, var, in_place=True)
         depth = w.fn.depth
         open_loop(w, loop)
-        cond = w.bool_(x.items[3], sc.bind(name, var, loop.type))
-        with w.block(f"if {'not ' if h == 'all' else ''}{cond}:"):
-            w.line(f"return {'True' if h == 'any' else 'False'}")
+        cond = w.bool_(x.condition, sc.bind(name, var, loop.type))
+        with w.block(f"if {'' if exists else 'not '}{cond}:"):
+            w.line(f"return {exists}")
         w.fn.depth = depth
-        w.line(f"return {'False' if h == 'any' else 'True'}")
+        w.line(f"return {not exists}")
     compute = w.fns[-1].call(*params)
     return remembered(w, x, sc, compute) or compute
 
@@ -182,23 +186,20 @@ def remembered(w, x, sc, compute: str) -> str | None:
     """A call of ``compute`` that answers again from memory while the one location the form
     reads, and the point maps, are unchanged (recycle/lang/forms/purity.py decides, from the syntax,
     that the form is such a function of that location's cards). None when it is not."""
-    from ..lang.forms.purity import analyse
-    from ..lang.forms.shapes import Const
-
-    found = analyse(x, lambda name: isinstance(sc.lookup(name), Const))
+    found = analyse(x, lambda name: is_constant(sc.lookup(name)))
     if found is None or len(found[0]) != 1:
         return None
     # Two conditions alike but for the variable naming the location answer alike for the same
     # cards: they share a site (Schwimmen's two stages end on the same test of every hand)
-    here = str(found[0][0])
+    here = canonical(found[0][0])
     consts = sorted(
         {
-            (a.value, repr(sc.lookup(a.value).value))
-            for a in _atoms(x)
-            if a.kind == VAR and isinstance(sc.lookup(a.value), Const)
+            (a.name, repr(sc.lookup(a.name).value))
+            for a in walk(x)
+            if isinstance(a, VARIABLES) and is_constant(sc.lookup(a.name))
         }
     )
-    key = (str(x).replace(here, "\0"), tuple(consts))
+    key = (canonical(x, here), tuple(consts))
     site = w.memo_keys.get(key)
     if site is None:
         site = w.memo_keys[key] = w.memo_sites
@@ -207,7 +208,7 @@ def remembered(w, x, sc, compute: str) -> str | None:
     with w.function(
         "remembered",
         params,
-        f"({head_of(x)} ...) at line {x.span.line}, remembered by the version of the location it reads",
+        f"({type(x).HEAD} ...) at line {x.span.line}, remembered by the version of the location it reads",
     ):
         w.line(f"where = {w.phys(found[0][0], sc)}")
         with w.block(f"if memo[{site}, where, 0] == ver[where] and memo[{site}, where, 1] == ver[POINTS_EPOCH]:"):
@@ -221,39 +222,30 @@ def remembered(w, x, sc, compute: str) -> str | None:
     return w.fns[-1].call(*params)
 
 
-def _atoms(x):
-    """Every atom of a form, depth first."""
-    if isinstance(x, Atom):
-        yield x
-        return
-    for item in x.items:
-        yield from _atoms(item)
-
-
 # -- strings -------------------------------------------------------------------------------
 
 
-@native(Kind.STR, NAME)
+@native(Kind.STR, Word)
 def str_name(w, x, sc) -> str:
     return str(w.intern(x.value))
 
 
-@native(Kind.STR, LITERAL)
+@native(Kind.STR, Num)
 def str_literal(w, x, sc) -> str:
     return str(w.intern(str(x.value)))
 
 
-@native(Kind.STR, VARIABLE)
+@native(Kind.STR, *VARIABLES)
 def str_variable(w, x, sc) -> str:
     v = variable(sc, x, STR_T)
     if isinstance(v, str):
         return v
     if isinstance(v.value, str):
         return str(w.intern(v.value))
-    raise NativeUnsupported(f"the constant '{x.value} as a string", x)
+    raise NativeUnsupported(f"the constant '{x.name} as a string", x)
 
 
-@native(Kind.STR, STORAGE)
+@native(Kind.STR, Storage)
 def str_storage(w, x, sc) -> str:
     sort, slot = storage_slot(w, x, sc)
     if sort != "str":
@@ -261,13 +253,12 @@ def str_storage(w, x, sc) -> str:
     return f"strs[{slot}]"
 
 
-@native(Kind.STR, "cardatt")
+@native(Kind.STR, CardAtt)
 def str_cardatt(w, x, sc) -> str:
-    key = x.items[1]
-    if not (isinstance(key, Atom) and key.kind == "symbol"):
+    if not isinstance(x.key, Word):
         raise NativeUnsupported("(cardatt ...) with a computed key", x)
-    col = w.column(key.value)
-    c = w.card(x.items[2], sc, True)
+    col = w.column(x.key.value)
+    c = w.card(x.card, sc, True)
     if c.isidentifier():
         return f"({col}[{c}] if {c} >= 0 else 0)"
     return f"attr_of({col}, {c})"
@@ -276,26 +267,22 @@ def str_cardatt(w, x, sc) -> str:
 # -- cards ---------------------------------------------------------------------------------
 
 
-@native(Kind.CARD, VARIABLE)
+@native(Kind.CARD, *VARIABLES)
 def card_variable(w, x, sc, optional=False) -> str:
     v = variable(sc, x, CARD_T)
     if not isinstance(v, str):
-        raise NativeUnsupported(f"the constant '{x.value} as a card", x)
+        raise NativeUnsupported(f"the constant '{x.name} as a card", x)
     return v
 
 
-@native(Kind.CARD, "top", "bottom")
+@native(Kind.CARD, pl.Top, pl.Bottom)
 def card_end(w, x, sc, optional=False) -> str:
-    if len(x.items) != 2:
-        raise NativeUnsupported(f"({head_of(x)} N LOCATION) as a card", x)
-    if is_groups_form(x.items[1]):
-        raise NativeUnsupported(f"({head_of(x)} GROUPS) as a card", x)
-    h = head_of(x)
-    held = groups_of(w, x.items[1], sc)
+    h = "top" if isinstance(x, pl.Top) else "bottom"
+    held = groups_of(w, x.location, sc)
     if held is not None:  # a variable holding a group list stands for its first group (Python's)
         t, code = VIEW_T, f"group_at(scratch, ctr, {held}, 0)"
     else:
-        t, code = w.loc(x.items[1], sc)
+        t, code = w.loc(x.location, sc)
     if t == LOC_T:
         fn = f"{h}_card" if not optional else f"{h}_or_none"
         return f"{fn}(locs, lens, ctr, {code})"
@@ -303,109 +290,126 @@ def card_end(w, x, sc, optional=False) -> str:
     return f"{fn}(ctr, scratch, {code})"
 
 
-@native(Kind.CARD, "max", "min")
+@native(Kind.CARD, pl.Highest, pl.Lowest)
 def card_best(w, x, sc, optional=False) -> str:
-    if len(x.items) != 4 or not kw(x.items[2], "using"):
-        raise NativeUnsupported(f"({head_of(x)} ...) of an unexpected shape", x)
-    cards = w.cards(x.items[1], sc)
-    return f"best_card(ctr, keys, scratch, {cards}, {points_table(w, x.items[3], sc)}, {head_of(x) == 'max'})"
+    cards = w.cards(x.location, sc)
+    return f"best_card(ctr, keys, scratch, {cards}, {points_table(w, x.points, sc)}, {isinstance(x, pl.Highest)})"
 
 
-@native(Kind.CARD, "actual")
+@native(Kind.CARD, pl.Actual)
 def card_actual(w, x, sc, optional=False) -> str:
-    return w.card(x.items[1], sc, optional)
+    return w.card(x.card, sc, optional)
+
+
+@native(Kind.CARD, pl.At)
+def card_index(w, x, sc, optional=False) -> str:
+    if isinstance(x.index, VARIABLES):
+        v = sc.lookup(x.index.name)
+        if v is None or getattr(v, "type", None) != INT_T:
+            raise NativeUnsupported("an index that is not an integer", x)
+        i = v.name
+    else:
+        i = w.int_(x.index, sc)
+    return f"card_at(ctr, scratch, {w.cards(x.location, sc)}, {i}, {optional})"
 
 
 # -- players and teams ---------------------------------------------------------------------
 
 
-@native(Kind.PLAYER, VARIABLE)
+@native(Kind.PLAYER, *VARIABLES)
 def player_variable(w, x, sc) -> str:
     v = variable(sc, x, PLAYER_T)
     if not isinstance(v, str):
-        raise NativeUnsupported(f"the constant '{x.value} as a player", x)
+        raise NativeUnsupported(f"the constant '{x.name} as a player", x)
     return v
 
 
-@native(Kind.PLAYER, WHO)
+PLAYER_AT = {
+    "current": "pst[ctr[PSP], 0]",
+    "next": "(pst[ctr[PSP], 1] if pst[ctr[PSP], 1] >= 0 else (pst[ctr[PSP], 0] + 1) % NPLAYERS)",
+    "previous": "((pst[ctr[PSP], 0] - 1) % NPLAYERS)",
+}
+TEAM_AT = {
+    "current": "tst[ctr[TSP], 0]",
+    "next": "(tst[ctr[TSP], 1] if tst[ctr[TSP], 1] >= 0 else (tst[ctr[TSP], 0] + 1) % ctr[NTEAMS])",
+}
+
+
+@native(Kind.PLAYER, Turn, Nth)
 def player_who(w, x, sc) -> str:
-    which = x.items[0]
-    if kw(which, "current"):
-        return "pst[ctr[PSP], 0]"
-    if kw(which, "next"):
-        return "(pst[ctr[PSP], 1] if pst[ctr[PSP], 1] >= 0 else (pst[ctr[PSP], 0] + 1) % NPLAYERS)"
-    if kw(which, "previous"):
-        return "((pst[ctr[PSP], 0] - 1) % NPLAYERS)"
-    return f"nth_player(ctr, NPLAYERS, {w.int_(which, sc)})"
+    if x.what != "player":
+        raise NativeUnsupported("a team as a player", x)
+    if isinstance(x, Turn):
+        return PLAYER_AT[x.position]
+    return f"nth_player(ctr, NPLAYERS, {w.int_(x.index, sc)})"
 
 
-@native(Kind.PLAYER, "owner")
+@native(Kind.PLAYER, Owner)
 def player_owner(w, x, sc) -> str:
-    return f"owner_of(ctr, LOC_PLAYER, card_loc, {w.card(x.items[1], sc)})"
+    return f"owner_of(ctr, LOC_PLAYER, card_loc, {w.card(x.card, sc)})"
 
 
-@native(Kind.TEAM, VARIABLE)
+@native(Kind.TEAM, *VARIABLES)
 def team_variable(w, x, sc) -> str:
     v = variable(sc, x, TEAM_T)
     if not isinstance(v, str):
-        raise NativeUnsupported(f"the constant '{x.value} as a team", x)
+        raise NativeUnsupported(f"the constant '{x.name} as a team", x)
     return v
 
 
-@native(Kind.TEAM, WHO)
+@native(Kind.TEAM, Turn, Nth)
 def team_who(w, x, sc) -> str:
-    which = x.items[0]
-    if kw(which, "current"):
-        return "tst[ctr[TSP], 0]"
-    if kw(which, "next"):
-        return "(tst[ctr[TSP], 1] if tst[ctr[TSP], 1] >= 0 else (tst[ctr[TSP], 0] + 1) % ctr[NTEAMS])"
-    raise NativeUnsupported("this team", x)
+    if x.what != "team" or not isinstance(x, Turn) or x.position not in TEAM_AT:
+        raise NativeUnsupported("this team", x)
+    return TEAM_AT[x.position]
 
 
-@native(Kind.TEAM, "team")
+@native(Kind.TEAM, TeamOf)
 def team_of_player(w, x, sc) -> str:
-    return f"team_of_player(ctr, team_of, {w.player(x.items[1], sc)})"
+    return f"team_of_player(ctr, team_of, {w.player(x.player, sc)})"
 
 
 # -- locations, views and groups -----------------------------------------------------------
 
 
-@native(Kind.LOC, LOCATION)
+@native(Kind.LOC, Loc)
 def location(w, x, sc) -> tuple[str, str]:
-    owner, kind, name = x.items
     # (a mem location is a row like any other: its entries are cards, which lie elsewhere;
     # moves into or out of one are refused by the moves, remember and forget write it)
-    base = w.named_base(kind.value, name, sc)
-    offset = owner_offset(w, owner, sc)
+    base = w.named_base(x.kind, x.name, sc)
+    offset = owner_offset(w, x.owner, sc)
     return LOC_T, base if offset == "0" else f"{base} + {offset}"
 
 
-@native(Kind.LOC, VARIABLE)
+@native(Kind.LOC, *VARIABLES)
 def loc_variable(w, x, sc) -> tuple[str, str]:
     v = variable(sc, x, VIEW_T, LOC_T, PLAYERS_T, TEAMS_T, NUMBERS_T, LOCS_T)
     if not isinstance(v, str):
-        raise NativeUnsupported(f"the constant '{x.value} as a location", x)
-    return sc.lookup(x.value).type, v
+        raise NativeUnsupported(f"the constant '{x.name} as a location", x)
+    return sc.lookup(x.name).type, v
 
 
-@native(Kind.LOC, "top", "bottom")
+@native(Kind.LOC, Pick)
+def group_pick(w, x, sc) -> tuple[str, str]:
+    """(top|bottom GROUPS): the first or last group (the opposite ends from a location's)."""
+    groups = groups_of(w, x.groups, sc) if x.index in ("top", "bottom") else None
+    if groups is None:
+        raise NativeUnsupported("(top ...) of this shape as a location", x)
+    return VIEW_T, f"group_at(scratch, ctr, {groups}, {0 if x.index == 'top' else -1})"
+
+
+@native(Kind.LOC, pl.TopN, pl.BottomN)
 def first_n(w, x, sc) -> tuple[str, str]:
     """(top|bottom N CARDS): a view of the N topmost cards, the topmost first, or the N
     bottommost, bottom first (recycle/lang/forms/expr_locs.py, first_n); more than it holds is a rule
     broken."""
-    top = head_of(x) == "top"
-    if len(x.items) == 2:
-        # (top|bottom GROUPS): the first or last group (the opposite ends from a location's)
-        groups = groups_of(w, x.items[1], sc)
-        if groups is None:
-            raise NativeUnsupported(f"({head_of(x)} ...) of this shape as a location", x)
-        return VIEW_T, f"group_at(scratch, ctr, {groups}, {0 if top else -1})"
-    if len(x.items) != 3:
-        raise NativeUnsupported(f"({head_of(x)} ...) of this shape as a location", x)
+    top = isinstance(x, pl.TopN)
     params = sc.params()
-    with w.function("first_n", params, f"({head_of(x)} N ...) at line {x.span.line}", keeps_scratch=True):
-        w.line(f"source = {w.cards(x.items[2], sc)}")
-        w.line(f"k = {w.int_(x.items[1], sc)}")
+    with w.function(
+        "first_n", params, f"({'top' if top else 'bottom'} N ...) at line {x.span.line}", keeps_scratch=True
+    ):
+        w.line(f"source = {w.cards(x.location, sc)}")
+        w.line(f"k = {w.int_(x.n, sc)}")
         w.line("n = scratch[source]")
         with w.block("if k < 0 or k > n:"):
             w.line("ctr[STATUS] = RULE")
@@ -420,25 +424,22 @@ def first_n(w, x, sc) -> tuple[str, str]:
     return VIEW_T, w.fns[-1].call(*params)
 
 
-@native(Kind.LOC, "run")
+@native(Kind.LOC, pl.RunOf)
 def loc_run(w, x, sc) -> tuple[str, str]:
     """(run top|bottom N CARDS using POINTS): runtime_cards.run_of."""
-    items = x.items
-    if len(items) != 6 or not kw(items[1], "top", "bottom") or not kw(items[4], "using"):
-        raise NativeUnsupported("a run of an unexpected shape", x)
     return VIEW_T, (
-        f"run_of(scratch, ctr, {w.cards(items[3], sc)}, {w.int_(items[2], sc)}, "
-        f"{kw(items[1], 'top')}, {points_table(w, items[5], sc)})"
+        f"run_of(scratch, ctr, {w.cards(x.location, sc)}, {w.int_(x.n, sc)}, "
+        f"{x.end == 'top'}, {points_table(w, x.points, sc)})"
     )
 
 
-@native(Kind.LOC, "filter")
+@native(Kind.LOC, pl.Filter)
 def loc_filter(w, x, sc) -> tuple[str, str]:
     name = loop_var(x)
-    coll = x.items[1]
-    if kw(coll, "player", "team"):
-        return filter_players(w, x, sc, name, coll.value)
-    if isinstance(coll, SList) and len(coll.items) == 4 and kw(coll.items[0], "range"):
+    coll = x.collection
+    if isinstance(coll, Everyone):
+        return filter_players(w, x, sc, name, coll.what)
+    if isinstance(coll, Range):
         return filter_range(w, x, sc, name, coll)
     if is_groups_form(coll) or groups_of(w, coll, sc) is not None:
         raise NativeUnsupported("a filter of groups", x)
@@ -461,7 +462,7 @@ def loc_filter(w, x, sc) -> tuple[str, str]:
         var = w.local(name)
         with w.block("for k in range(n):"):
             w.line(f"{var} = {'locs[source, k]' if t == LOC_T else 'scratch[source + 1 + k]'}")
-            with w.block(f"if {w.bool_(x.items[3], sc.bind(name, var, element))}:"):
+            with w.block(f"if {w.bool_(x.condition, sc.bind(name, var, element))}:"):
                 w.line(f"scratch[out + 1 + m] = {var}")
                 w.line("m += 1")
         w.line("scratch[out] = m")
@@ -472,14 +473,14 @@ def loc_filter(w, x, sc) -> tuple[str, str]:
 def filter_players(w, x, sc, name: str, which: str) -> tuple[str, str]:
     """(filter player|team 'P CONDITION): the players (teams) for which it holds, in order: a
     view of their numbers."""
-    n = "NPLAYERS" if which == "player" else "ctr[NTEAMS]"
+    n_ = "NPLAYERS" if which == "player" else "ctr[NTEAMS]"
     return filter_numbers(
         w,
         x,
         sc,
         name,
         f"(filter {which} ...)",
-        [f"low, high = 0, {n} - 1"],
+        [f"low, high = 0, {n_} - 1"],
         PLAYER_T if which == "player" else TEAM_T,
         PLAYERS_T if which == "player" else TEAMS_T,
     )
@@ -496,8 +497,8 @@ def filter_range(w, x, sc, name: str, coll) -> tuple[str, str]:
         name,
         "(filter (range ...) ...)",
         [
-            f"low = {w.int_(coll.items[1], sc)}",
-            f"high = {w.int_(coll.items[3], sc)}",
+            f"low = {w.int_(coll.low, sc)}",
+            f"high = {w.int_(coll.high, sc)}",
             f"if high - low > {MAX_COLLECTION}: ctr[STATUS] = RULE; return 0",
             "if low < -2147483648 or high > 2147483647: ctr[STATUS] = CAPACITY; return 0",
         ],
@@ -519,7 +520,7 @@ def filter_numbers(w, x, sc, name: str, what: str, bounds: list, element: str, r
         w.line("m = 0")
         var = w.local(name)
         with w.block(f"for {var} in range(low, high + 1):"):
-            with w.block(f"if {w.bool_(x.items[3], sc.bind(name, var, element))}:"):
+            with w.block(f"if {w.bool_(x.condition, sc.bind(name, var, element))}:"):
                 w.line(f"scratch[out + 1 + m] = {var}")
                 w.line("m += 1")
         w.line("scratch[out] = m")
@@ -527,10 +528,10 @@ def filter_numbers(w, x, sc, name: str, what: str, bounds: list, element: str, r
     return result, w.fns[-1].call(*params)
 
 
-@native(Kind.LOC, "union")
+@native(Kind.LOC, pl.Union)
 def loc_union(w, x, sc) -> tuple[str, str]:
     params = sc.params()
-    parts = x.items[1:]
+    parts = x.parts if isinstance(x.parts, tuple) else (x.parts,)
     with w.function(
         "union", params, f"(union ...) at line {x.span.line}: the cards of every location in turn", keeps_scratch=True
     ):
@@ -545,13 +546,13 @@ def loc_union(w, x, sc) -> tuple[str, str]:
             for p in parts:
                 depth = w.fn.depth
                 inner_sc = sc
-                if head_of(p) == "all":
+                if isinstance(p, Each):
                     name = loop_var(p)
                     var = w.local(name)
-                    loop = collection(w, p.items[1], sc, var)
+                    loop = collection(w, p.collection, sc, var)
                     open_loop(w, loop)
                     inner_sc = sc.bind(name, var, loop.type)
-                    p = p.items[3]
+                    p = p.location
                 t, code = w.loc(p, inner_sc)
                 if t == LOC_T:  # a location's cards counted and copied where they lie (no snapshot)
                     w.line(
@@ -566,60 +567,39 @@ def loc_union(w, x, sc) -> tuple[str, str]:
     return VIEW_T, w.fns[-1].call(*params)
 
 
-@native(Kind.GROUPS, "tuples")
+@native(Kind.GROUPS, Tuples)
 def groups_tuples(w, x, sc) -> str:
     """(tuples N CARDS using POINTS): runtime_groups.tuples_of."""
-    if len(x.items) != 5 or not kw(x.items[3], "using"):
-        raise NativeUnsupported("a tuples of an unexpected shape", x)
-    return (
-        f"tuples_of(scratch, ctr, {w.cards(x.items[2], sc)}, {w.int_(x.items[1], sc)}, "
-        f"{points_table(w, x.items[4], sc)})"
-    )
+    return f"tuples_of(scratch, ctr, {w.cards(x.location, sc)}, {w.int_(x.n, sc)}, {points_table(w, x.points, sc)})"
 
 
-@native(Kind.GROUPS, "runs")
+@native(Kind.GROUPS, Runs)
 def groups_runs(w, x, sc) -> str:
     """(runs largest|all N CARDS using POINTS): runtime_groups.runs_groups."""
-    items = x.items
-    if len(items) != 6 or not kw(items[1], "largest", "all") or not kw(items[4], "using"):
-        raise NativeUnsupported("a runs of an unexpected shape", x)
     return (
-        f"runs_groups(scratch, ctr, {w.cards(items[3], sc)}, {w.int_(items[2], sc)}, "
-        f"{items[1].value == 'largest'}, {points_table(w, items[5], sc)})"
+        f"runs_groups(scratch, ctr, {w.cards(x.location, sc)}, {w.int_(x.n, sc)}, "
+        f"{bool(x.largest)}, {points_table(w, x.points, sc)})"
     )
 
 
-@native(Kind.GROUPS, "subsets")
+@native(Kind.GROUPS, Subsets)
 def groups_subsets(w, x, sc) -> str:
     """(subsets CARDS): runtime_groups.subsets_of."""
-    if len(x.items) != 2:
-        raise NativeUnsupported("a subsets of an unexpected shape", x)
-    return f"subsets_of(scratch, ctr, {w.cards(x.items[1], sc)})"
+    return f"subsets_of(scratch, ctr, {w.cards(x.location, sc)})"
 
 
-@native(Kind.GROUPS, "partition")
+@native(Kind.GROUPS, Partition)
 def groups_partition(w, x, sc) -> str:
-    if len(x.items) != 3 or not (isinstance(x.items[1], Atom) and x.items[1].kind == "symbol"):
+    if not isinstance(x.key, Word):
         raise NativeUnsupported("a partition of an unexpected shape", x)
-    if head_of(x.items[2]) == "all":
+    if not isinstance(x.parts, tuple) or len(x.parts) != 1:
         raise NativeUnsupported("a partition of several locations", x)
-    return f"partition(scratch, ctr, {w.cards(x.items[2], sc)}, {w.column(x.items[1].value)})"
+    return f"partition(scratch, ctr, {w.cards(x.parts[0], sc)}, {w.column(x.key.value)})"
 
 
-@native(Kind.CARD, INDEXED)
-def card_index(w, x, sc, optional=False) -> str:
-    i = w.int_(x.items[0], sc) if not (isinstance(x.items[0], Atom) and x.items[0].kind == VAR) else None
-    if i is None:
-        v = sc.lookup(x.items[0].value)
-        if v is None or getattr(v, "type", None) != INT_T:
-            raise NativeUnsupported("an index that is not an integer", x)
-        i = v.name
-    return f"card_at(ctr, scratch, {w.cards(x.items[1], sc)}, {i}, {optional})"
-
-
-@native(Kind.INT, "//", "%")
+@native(Kind.INT, n.Div, n.Mod)
 def int_div_mod(w, x, sc) -> str:
     """C#'s division and remainder (recycle/lang/forms/expr_int.py); by zero, the rollout is
     played again by Python for the message."""
-    fn = "c_div" if head_of(x) == "//" else "c_mod"
-    return f"{fn}(ctr, {w.int_(x.items[1], sc)}, {w.int_(x.items[2], sc)})"
+    fn = "c_div" if isinstance(x, n.Div) else "c_mod"
+    return f"{fn}(ctr, {w.int_(x.a, sc)}, {w.int_(x.b, sc)})"

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..lang.forms.registry import Kind, registry
-from ..lang.forms.shapes import MAX_COLLECTION, declared_forms, head_of, is_atom, kw, literal_names, literal_range
-from ..lang.syntax.reader import VAR, Atom, SList
-from .registry import CONDITIONAL, native
+from ..lang.nodes.sexpr import MAX_COLLECTION
+from ..lang.nodes.base import Const, Everyone, FormNode, Kind, Names, Num, Var
+from ..lang.nodes.flow import Do, Loop as LoopNode, Offer as OfferNode, Let, Stage, When
+from ..lang.nodes.groups import Members, Others, Range
+from .registry import native
 from .writer import (
     CARD_T,
     GROUPS_T,
@@ -28,7 +29,6 @@ from .writer import (
     TEAM_T,
     TEAMS_T,
     VIEW_T,
-    NativeUnsupported,
 )
 
 
@@ -37,20 +37,16 @@ def sequence(w, nodes, sc) -> None:
         w.item(node, sc)
 
 
-@native(Kind.FLOW, "do")
+@native(Kind.FLOW, Do)
 def do_block(w, x, sc) -> None:
-    inner = x.items[1]
-    if inner.items and isinstance(inner.items[0], Atom):
-        w.item(inner, sc)
-    else:
-        sequence(w, inner.items, sc)
+    sequence(w, x.body, sc)
 
 
-@native(Kind.FLOW, CONDITIONAL)
+@native(Kind.FLOW, When)
 def conditional(w, x, sc) -> None:
-    w.comment(x.items[0])
-    with w.block(f"if {w.bool_(x.items[0], sc)}:"):
-        w.item(x.items[1], sc)
+    w.comment(x.condition)
+    with w.block(f"if {w.bool_(x.condition, sc)}:"):
+        w.item(x.item, sc)
 
 
 @dataclass
@@ -68,30 +64,40 @@ class Loop:
 
 
 def is_groups_form(x) -> bool:
-    """Is ``x`` a form whose value is a group list (partition, tuples ...: the registry says)?"""
-    return head_of(x) in registry().only[Kind.GROUPS]
+    """Is ``x`` a node whose value is a group list (partition, tuples ...)?"""
+    return isinstance(x, FormNode) and x.KIND == Kind.GROUPS
 
 
 def groups_of(w, x, sc) -> str | None:
     """The code of a group list (see runtime.SCRATCH): a group-list form, or a variable
     holding one; None for anything else."""
-    if isinstance(x, Atom) and x.kind == VAR:
-        v = sc.lookup(x.value)
+    if isinstance(x, (Var, Const)):
+        v = sc.lookup(x.name)
         return v.name if getattr(v, "type", None) == GROUPS_T else None
     return w.groups(x, sc) if is_groups_form(x) else None
+
+
+def declared_range(w, coll, sc):
+    """The (range A..B) with integer ends written out that a declared variable holds, else None."""
+    if not isinstance(coll, Var) or sc.lookup(coll.name) is not None:
+        return None
+    value = w.declared.get(coll.name)
+    if isinstance(value, Range) and isinstance(value.low, Num) and isinstance(value.high, Num):
+        return value
+    return None
 
 
 def collection(w, coll, sc, var: str, in_place: bool = False) -> Loop:
     """The loop over a snapshot of a collection, binding ``var`` to each element. ``in_place``:
     the loop's body moves no card (a condition), so a location's cards are read where they lie
     rather than copied to a snapshot first."""
-    if kw(coll, "player"):
+    if isinstance(coll, Everyone) and coll.what == "player":
         return Loop([], f"for {var} in range(NPLAYERS):", None, PLAYER_T, "NPLAYERS", False)
-    if kw(coll, "team"):
+    if isinstance(coll, Everyone):
         return Loop([], f"for {var} in range(ctr[NTEAMS]):", None, TEAM_T, "ctr[NTEAMS]", False)
-    if isinstance(coll, SList) and head_of(coll) == "other" and len(coll.items) == 2:
+    if isinstance(coll, Others):
         # every player (team) but the current one, as when the loop starts
-        team = kw(coll.items[1], "team")
+        team = coll.what == "team"
         cur, n = (w.fresh("current"), "ctr[NTEAMS]" if team else "NPLAYERS")
         return Loop(
             [f"{cur} = {'tst[ctr[TSP], 0]' if team else 'pst[ctr[PSP], 0]'}"],
@@ -101,29 +107,25 @@ def collection(w, coll, sc, var: str, in_place: bool = False) -> Loop:
             f"({n} - 1)",
             False,
         )
-    if isinstance(coll, SList) and ((len(coll.items) == 2 and kw(coll.items[1], "team")) or head_of(coll) == "team"):
+    if isinstance(coll, Members):
         # a team's members (teams are made in setup: the module holds them)
         t, k = w.fresh("team"), w.fresh("k")
         w.uses_teams = True
         return Loop(
-            [f"{t} = {w.team(coll, sc)}"],
+            [f"{t} = {w.team(coll.team, sc)}"],
             f"for {k} in range(TEAM_SIZE[{t}]):",
             f"{var} = TEAM_MEMBERS[{t}, {k}]",
             PLAYER_T,
             f"TEAM_SIZE[{t}]",
         )
-    declared = (
-        declared_forms(w.game.source).get(coll.value) if is_atom(coll, VAR) and sc.lookup(coll.value) is None else None
-    )
-    if literal_range(declared) is not None:
-        coll = declared  # (declare (range A..B) 'NAME): the range itself
-    if isinstance(coll, SList) and head_of(coll) == "range" and len(coll.items) == 4:
+    coll = declared_range(w, coll, sc) or coll  # (declare (range A..B) 'NAME): the range itself
+    if isinstance(coll, Range):
         lo, hi = w.fresh("low"), w.fresh("high")
         # a range longer than Python's bound is its error (then played by Python), empty here
         return Loop(
             [
-                f"{lo} = {w.int_(coll.items[1], sc)}",
-                f"{hi} = {w.int_(coll.items[3], sc)}",
+                f"{lo} = {w.int_(coll.low, sc)}",
+                f"{hi} = {w.int_(coll.high, sc)}",
                 f"if {hi} - {lo} > {MAX_COLLECTION}: ctr[STATUS] = RULE; {hi} = {lo} - 1",
             ],
             f"for {var} in range({lo}, {hi} + 1):",
@@ -131,21 +133,17 @@ def collection(w, coll, sc, var: str, in_place: bool = False) -> Loop:
             INT_T,
             f"max(0, {hi} - {lo} + 1)",
         )
-    names = literal_names(coll)
-    if (
-        names is None
-        and isinstance(coll, Atom)
-        and coll.kind == VAR
-        and not hasattr(sc.lookup(coll.value) or 0, "type")
-    ):
-        names = getattr(sc.lookup(coll.value), "value", None)
+    names = list(coll.values) if isinstance(coll, Names) else None
+    if names is None and isinstance(coll, (Var, Const)) and not hasattr(sc.lookup(coll.name) or 0, "type"):
+        names = getattr(sc.lookup(coll.name), "value", None)
+        names = list(names) if isinstance(names, tuple) else names
     if isinstance(names, list) and all(isinstance(v, str) for v in names):
         # a literal or declared list of names: their string ids, as a constant of the module
         ids = w.name_list(names)
         k = w.fresh("k")
         w.name_domain[var] = tuple(names)  # the names the variable can hold (computed location names)
         return Loop([], f"for {k} in range({len(names)}):", f"{var} = {ids}[{k}]", STR_T, str(len(names)), False)
-    held = sc.lookup(coll.value) if isinstance(coll, Atom) and coll.kind == VAR else None
+    held = sc.lookup(coll.name) if isinstance(coll, (Var, Const)) else None
     if getattr(held, "type", None) == GROUPS_T:
         # a variable holding a group list (let of a partition): each group, a view
         gi = w.fresh("gi")
@@ -208,50 +206,48 @@ def open_loop(w, loop: Loop) -> None:
 
 
 def loop_var(x) -> str:
-    if len(x.items) != 4 or not is_atom(x.items[2], VAR):
-        raise NativeUnsupported(f"({head_of(x)} ...) of an unexpected shape", x)
-    return x.items[2].value
+    """The name of the variable a binding form (any, all, filter, let) binds."""
+    return x.variable.name
 
 
-@native(Kind.FLOW, "all", "any")
+@native(Kind.FLOW, LoopNode, OfferNode)
 def each(w, x, sc) -> None:
     name = loop_var(x)
     var = w.local(name)
-    loop = collection(w, x.items[1], sc, var)
+    loop = collection(w, x.collection, sc, var)
     w.comment(x)
     depth = w.fn.depth
     open_loop(w, loop)
     w.line("ctr[WORK] += 1")
-    w.item(x.items[3], sc.bind(name, var, loop.type))
+    w.item(x.item, sc.bind(name, var, loop.type))
     w.fn.depth = depth
 
 
-@native(Kind.FLOW, "let")
+@native(Kind.FLOW, Let)
 def let(w, x, sc) -> None:
     name = loop_var(x)
     var = w.local(name)
-    typ, code = w.value(x.items[1], sc)
+    typ, code = w.value(x.value, sc)
     w.line(f"{var} = {code}")
-    w.item(x.items[3], sc.bind(name, var, typ))
+    w.item(x.item, sc.bind(name, var, typ))
 
 
 # -- stages --------------------------------------------------------------------------------
 
 
-@native(Kind.FLOW, "stage")
+@native(Kind.FLOW, Stage)
 def stage(w, x, sc) -> None:
-    items = x.items
-    if len(items) > 2 and kw(items[2], "simultaneous"):  # every player's choices (forms_simultaneous.py)
-        from ..lang.forms.simultaneous import stage_node
-
+    if x.simultaneous:  # every player's choices (forms_simultaneous.py)
         w.simultaneous += 1
         try:
-            return stage(w, stage_node(x), sc)
+            return write_stage(w, x, sc)
         finally:
             w.simultaneous -= 1
-    if len(items) < 4 or not kw(items[1], "player", "team") or head_of(items[2]) != "end":
-        raise NativeUnsupported("a stage of an unexpected shape", x)
-    team = items[1].value == "team"
+    return write_stage(w, x, sc)
+
+
+def write_stage(w, x, sc) -> None:
+    team = x.team
     sp, stack, n = ("TSP", "tst", "ctr[NTEAMS]") if team else ("PSP", "pst", "NPLAYERS")
     first = w.fresh("first")
     w.comment(x)
@@ -264,7 +260,7 @@ def stage(w, x, sc) -> None:
     w.line(f"{first} = True")
     mark = w.fresh("mark")
     w.line(f"{mark} = ctr[SP]")
-    end = w.bool_(items[2].items[1], sc)
+    end = w.bool_(x.end, sc)
     with w.block(f"while not ({end}):"):
         w.line(f"ctr[SP] = {mark}  # what the last turn put on the scratch stack is free again")
         with w.block(f"if not {first}:"):
@@ -287,5 +283,5 @@ def stage(w, x, sc) -> None:
             w.line("ctr[STATUS] = WORK_LIMIT")
             w.line("return")
         w.check()  # (a rule broken by the end condition)
-        sequence(w, items[3:], sc)
+        sequence(w, x.body, sc)
     w.line(f"ctr[{sp}] -= 1")

@@ -13,29 +13,26 @@ from __future__ import annotations
 
 import re
 
-from ..lang.forms.registry import Kind
-from ..lang.syntax.reader import SYMBOL
+from ..lang.nodes.base import Kind
+from ..lang.nodes.places import Indexed
 from .forms_actions import owner_offset
 from .registry import NativeUnsupported, native
 from .writer import LOCS_T
 
 
-@native(Kind.COLL, "indexed")
+@native(Kind.COLL, Indexed)
 def coll_indexed(w, x, sc) -> tuple[str, str]:
-    _, owner, kind, name = x.items
-    if name.kind != SYMBOL:
-        raise NativeUnsupported("(indexed ...) of an unexpected shape", x)
-    family = name.value
+    owner, kind, family = x.owner, x.kind, x.name
     members = sorted(
         int(m.group(1))
         for k, n in w.game.compiled_blocks
-        if k == kind.value
+        if k == kind
         for m in [re.fullmatch(re.escape(family) + r"\[(\d+)\]", n)]
         if m
     )
     if not members:
         raise NativeUnsupported(f"(indexed ...) of the family {family}, none of whose members the game names", x)
-    key = (kind.value, family, 0, members[-1])
+    key = (kind, family, 0, members[-1])
     table = w.member_blocks.get(key)
     if table is None:
         table = w.member_blocks[key] = f"LOCS_MEMBER_{len(w.member_blocks) + 1}"

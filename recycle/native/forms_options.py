@@ -3,8 +3,7 @@
 A choice lists its options in the Python engine's order (recycle/lang/forms/items.py: each item's
 ``expand``, ``compose`` for blocks); the native ``count_options`` function counts them and
 ``run_option`` runs the ``k``-th. How a form takes part is an ``Offer``, registered under the
-form's head in ``OFFERS`` (``recycle/lang/forms/writers.py``'s table, sealed against recycle's
-registry); a conditional is found by its shape. An action offers itself, once.
+class of the form's node in ``OFFERS``. An action offers itself, once.
 """
 
 from __future__ import annotations
@@ -12,24 +11,26 @@ from __future__ import annotations
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from ..lang.forms.flow import REGISTRY
-from ..lang.forms.items import uses_rng
-from ..lang.forms.registry import Kind
-from ..lang.forms.shapes import head_of, kw
-from ..lang.forms.writers import Writers
-from ..lang.syntax.reader import INT, Atom, SList
+from ..lang.nodes import flow as fl
+from ..lang.nodes.actions import Move, Repeat, RepeatAll
+from ..lang.nodes.base import FormNode, Kind, Num
+from ..lang.nodes.places import Bottom, Top
 from .forms_flow import collection, loop_var, open_loop, sequence
-from .registry import native, shape_of, CONDITIONAL
+from .purity import draws as uses_rng
+from .registry import form_label, native
 from .writer import NativeUnsupported
 
-OFFERS = Writers("native options")
+OFFERS: dict[type, Offer] = {}  # the node class of a form -> how it offers options
 
 
-def offer(*heads: str):
-    """Register an ``Offer`` class (one instance) for the forms ``heads``."""
+def offer(*classes: type):
+    """Register an ``Offer`` class (one instance) for the nodes of ``classes``."""
 
     def add(cls):
-        OFFERS.register(Kind.FLOW, *heads)(cls())
+        for node_class in classes:
+            if node_class in OFFERS:
+                raise ValueError(f"two native offers for {node_class.__name__}")
+            OFFERS[node_class] = cls()
         return cls
 
     return add
@@ -49,14 +50,14 @@ class Offer:
     def options(self, w, x, sc, counting: bool) -> None:
         """Count the options ``x`` offers (``n``), or run the ``k``-th (then return)."""
         if not self.static(x):
-            raise NativeUnsupported(f"({head_of(x)} ...) as an option of a choice", x)
+            raise NativeUnsupported(f"{form_label(x)} as an option of a choice", x)
         one_option(w, x, sc, counting, [])
 
     def raw_count(self, w, x, sc, var: str) -> None:
         """Add to ``var`` how many options ``x`` lists before empty ones are dropped (an element
         of an ``any`` whose item offers none still lists one, empty: recycle/lang/forms/flow.py)."""
         if not self.static(x):
-            raise NativeUnsupported(f"({head_of(x)} ...) in a block of options", x)
+            raise NativeUnsupported(f"{form_label(x)} in a block of options", x)
         w.line(f"{var} += 1")
 
     def condition_draws(self, x) -> bool:
@@ -70,7 +71,7 @@ class Offer:
     def raw_walk(self, w, x, sc, suffix: list) -> None:
         """Run the ``k``-th option ``x`` lists (empty ones included), then ``suffix``; return."""
         if not self.static(x):
-            raise NativeUnsupported(f"({head_of(x)} ...) in a block of options", x)
+            raise NativeUnsupported(f"{form_label(x)} in a block of options", x)
         one_option(w, x, sc, False, suffix)
 
     def offer_keys(self, w, x, sc, around: KeyAround | None = None) -> None:
@@ -105,16 +106,11 @@ ACTION, UNKNOWN = Offer(), Forming()
 
 
 def offer_of(x) -> Offer:
-    """The offer of a form: registered by its head, a conditional by its shape, an action's."""
-    if not isinstance(x, SList) or not x.items:
-        return UNKNOWN
-    if shape_of(x) == CONDITIONAL:
-        return CONDITIONAL_OFFER
-    h = head_of(x)
-    got = OFFERS.get(Kind.FLOW, h)
+    """The offer of a form: registered by its node's class, an action's, else none known."""
+    got = OFFERS.get(type(x))
     if got is not None:
         return got
-    return ACTION if h is not None and REGISTRY.lookup(Kind.ACTION, h) is not None else UNKNOWN
+    return ACTION if isinstance(x, FormNode) and x.KIND == Kind.ACTION else UNKNOWN
 
 
 def is_static(x) -> bool:
@@ -231,7 +227,7 @@ def each_element(w, x, sc):
     with 'X bound to the element."""
     name = loop_var(x)
     var = w.local(name)
-    loop = collection(w, x.items[1], sc, var)
+    loop = collection(w, x.collection, sc, var)
     depth = w.fn.depth
     open_loop(w, loop)
     yield sc.bind(name, var, loop.type)
@@ -246,177 +242,174 @@ def sized(w, loop) -> str:
 
 
 def do_parts(x) -> list:
-    inner = x.items[1]
-    return [inner] if inner.items and isinstance(inner.items[0], Atom) else list(inner.items)
+    return list(x.body)
 
 
 # -- the forms -------------------------------------------------------------------------------
 
 
+@offer(fl.When)
 class _Conditional(Forming):
     """((CONDITION) ITEM): the item's options while the condition holds."""
 
     def single(self, x) -> bool:
-        return is_single(x.items[1])
+        return is_single(x.item)
 
     def condition_draws(self, x) -> bool:
-        return uses_rng(x.items[0]) or condition_draws(x.items[1])
+        return uses_rng(x.condition) or condition_draws(x.item)
 
     def lists_empty(self, x) -> bool:
-        return offer_of(x.items[1]).lists_empty(x.items[1])
+        return offer_of(x.item).lists_empty(x.item)
 
     def options(self, w, x, sc, counting: bool) -> None:
-        if uses_rng(x.items[0]):
+        if uses_rng(x.condition):
             raise NativeUnsupported("a condition of an option that draws random numbers", x)
-        with w.block(f"if {w.bool_(x.items[0], sc)}:"):
-            options(w, x.items[1], sc, counting)
+        with w.block(f"if {w.bool_(x.condition, sc)}:"):
+            options(w, x.item, sc, counting)
 
     def raw_count(self, w, x, sc, var: str) -> None:
-        with w.block(f"if {w.bool_(x.items[0], sc)}:"):
-            raw_count(w, x.items[1], sc, var)
+        with w.block(f"if {w.bool_(x.condition, sc)}:"):
+            raw_count(w, x.item, sc, var)
 
     def raw_walk(self, w, x, sc, suffix: list) -> None:
-        with w.block(f"if {w.bool_(x.items[0], sc)}:"):
-            raw_walk(w, x.items[1], sc, suffix)
+        with w.block(f"if {w.bool_(x.condition, sc)}:"):
+            raw_walk(w, x.item, sc, suffix)
 
     def offer_keys(self, w, x, sc, around: KeyAround | None = None) -> None:
-        with w.block(f"if {w.bool_(x.items[0], sc)}:"):
-            offer_keys(w, x.items[1], sc, around)
+        with w.block(f"if {w.bool_(x.condition, sc)}:"):
+            offer_keys(w, x.item, sc, around)
 
     def key_steps(self, w, x, sc, steps: str) -> None:
-        with w.block(f"if {w.bool_(x.items[0], sc)}:"):
-            key_steps(w, x.items[1], sc, steps)
+        with w.block(f"if {w.bool_(x.condition, sc)}:"):
+            key_steps(w, x.item, sc, steps)
 
 
-CONDITIONAL_OFFER = _Conditional()
-
-
-@offer("any")
+@offer(fl.Offer)
 class _Any(Forming):
     """(any COLLECTION 'X ITEM): the item's options for each element."""
 
     def lists_empty(self, x) -> bool:
         # an element whose item offers none lists one empty option, unless the item is an any
         # of a fixed action (Python lists such pairs without: recycle/lang/forms/flow.py, c_each)
-        return len(x.items) != 4 or not (is_static(x.items[3]) or self.pairs(x))
+        return not (is_static(x.item) or self.pairs(x))
 
     def pairs(self, x) -> bool:
         """(any A 'X (any B 'Y ACTION)): an option per pair, none for an X with no Y."""
-        item = x.items[3] if len(x.items) == 4 else None
-        return offer_of(item) is self and len(item.items) == 4 and is_static(item.items[3])
+        item = x.item
+        return offer_of(item) is self and is_static(item.item)
 
     def options(self, w, x, sc, counting: bool) -> None:
         name = loop_var(x)
-        if uses_rng(x.items[1]):
+        if uses_rng(x.collection):
             raise NativeUnsupported("a collection of options that draws random numbers", x)
         var = w.local(name)
-        loop = collection(w, x.items[1], sc, var)
-        if counting and is_static(x.items[3]):
+        loop = collection(w, x.collection, sc, var)
+        if counting and is_static(x.item):
             w.line(f"n += {sized(w, loop)}")
             return
         depth = w.fn.depth
         open_loop(w, loop)
-        options(w, x.items[3], sc.bind(name, var, loop.type), counting)
+        options(w, x.item, sc.bind(name, var, loop.type), counting)
         w.fn.depth = depth
 
     def offer_keys(self, w, x, sc, around: KeyAround | None = None) -> None:
         with each_element(w, x, sc) as inner:
-            offer_keys(w, x.items[3], inner, around)
+            offer_keys(w, x.item, inner, around)
 
     def raw_count(self, w, x, sc, var: str) -> None:
         name = loop_var(x)
         elem = w.local(name)
-        loop = collection(w, x.items[1], sc, elem)
-        if is_static(x.items[3]):
+        loop = collection(w, x.collection, sc, elem)
+        if is_static(x.item):
             w.line(f"{var} += {sized(w, loop)}")
             return
         depth = w.fn.depth
         open_loop(w, loop)
         inner = w.fresh("listed")
         w.line(f"{inner} = 0")
-        raw_count(w, x.items[3], sc.bind(name, elem, loop.type), inner)
+        raw_count(w, x.item, sc.bind(name, elem, loop.type), inner)
         w.line(f"{var} += {inner}" if self.pairs(x) else f"{var} += max(1, {inner})")
         w.fn.depth = depth
 
     def raw_walk(self, w, x, sc, suffix: list) -> None:
         name = loop_var(x)
         elem = w.local(name)
-        loop = collection(w, x.items[1], sc, elem)
+        loop = collection(w, x.collection, sc, elem)
         depth = w.fn.depth
         open_loop(w, loop)
         inner_sc = sc.bind(name, elem, loop.type)
-        if is_static(x.items[3]):
-            one_option(w, x.items[3], inner_sc, False, suffix)
+        if is_static(x.item):
+            one_option(w, x.item, inner_sc, False, suffix)
         else:
             inner = w.fresh("listed")
             w.line(f"{inner} = 0")
-            raw_count(w, x.items[3], inner_sc, inner)
+            raw_count(w, x.item, inner_sc, inner)
             if self.pairs(x):
-                raw_walk(w, x.items[3], inner_sc, suffix)  # (an element with none lists nothing)
+                raw_walk(w, x.item, inner_sc, suffix)  # (an element with none lists nothing)
             else:
                 with w.block(f"if {inner} == 0:"):
                     one_option(w, None, inner_sc, False, suffix)  # the element's empty option
                 with w.block("else:"):
-                    raw_walk(w, x.items[3], inner_sc, suffix)
+                    raw_walk(w, x.item, inner_sc, suffix)
         w.fn.depth = depth
 
 
-@offer("let")
+@offer(fl.Let)
 class _Let(Forming):
     """(let VALUE 'X ITEM): the item's options with the value bound."""
 
     def lists_empty(self, x) -> bool:
-        return len(x.items) != 4 or offer_of(x.items[3]).lists_empty(x.items[3])
+        return offer_of(x.item).lists_empty(x.item)
 
     def single(self, x) -> bool:
-        return len(x.items) == 4 and is_single(x.items[3])
+        return is_single(x.item)
 
     def condition_draws(self, x) -> bool:
-        return uses_rng(x.items[1]) or condition_draws(x.items[3])
+        return uses_rng(x.value) or condition_draws(x.item)
 
     def bound(self, w, x, sc):
         """The scope of the let's item, its value bound to a fresh local (worked out again
         when the option runs: a value drawing random numbers would draw twice)."""
-        if uses_rng(x.items[1]):
+        if uses_rng(x.value):
             raise NativeUnsupported("a let of options whose value draws random numbers", x)
         name = loop_var(x)
         var = w.local(name)
-        typ, code = w.value(x.items[1], sc)
+        typ, code = w.value(x.value, sc)
         w.line(f"{var} = {code}")
         return sc.bind(name, var, typ)
 
     def options(self, w, x, sc, counting: bool) -> None:
-        options(w, x.items[3], self.bound(w, x, sc), counting)
+        options(w, x.item, self.bound(w, x, sc), counting)
 
     def raw_count(self, w, x, sc, var: str) -> None:
-        raw_count(w, x.items[3], self.bound(w, x, sc), var)
+        raw_count(w, x.item, self.bound(w, x, sc), var)
 
     def raw_walk(self, w, x, sc, suffix: list) -> None:
-        raw_walk(w, x.items[3], self.bound(w, x, sc), suffix)
+        raw_walk(w, x.item, self.bound(w, x, sc), suffix)
 
     def offer_keys(self, w, x, sc, around: KeyAround | None = None) -> None:
-        offer_keys(w, x.items[3], self.bound(w, x, sc), around)
+        offer_keys(w, x.item, self.bound(w, x, sc), around)
 
     def key_steps(self, w, x, sc, steps: str) -> None:
-        key_steps(w, x.items[3], self.bound(w, x, sc), steps)
+        key_steps(w, x.item, self.bound(w, x, sc), steps)
 
 
-@offer("all")
+@offer(fl.Loop)
 class _All(Forming):
     """(all COLLECTION 'X ACTION): one option, the actions for every element, when the
     collection holds one; none when it is empty (recycle/lang/forms/flow.py, c_each)."""
 
     def single(self, x) -> bool:
-        return len(x.items) == 4 and is_static(x.items[3])
+        return is_static(x.item)
 
     def lists_empty(self, x) -> bool:
         return not self.single(x)
 
     def _if_any(self, w, x, sc, where: str):
         """The block under which the all offers its one option: the collection holds one."""
-        if not self.single(x) or uses_rng(x.items[1]):
+        if not self.single(x) or uses_rng(x.collection):
             raise NativeUnsupported(f"(all ...) {where}", x)
-        loop = collection(w, x.items[1], sc, w.local(loop_var(x)))
+        loop = collection(w, x.collection, sc, w.local(loop_var(x)))
         return w.block(f"if {sized(w, loop)} > 0:")
 
     def options(self, w, x, sc, counting: bool) -> None:
@@ -433,34 +426,34 @@ class _All(Forming):
 
     def key_steps(self, w, x, sc, steps: str) -> None:
         """A step per element: the action with the element bound (Python composes them)."""
-        if not self.single(x) or uses_rng(x.items[1]):
+        if not self.single(x) or uses_rng(x.collection):
             decline_keys(w)
             return
         with each_element(w, x, sc) as inner:
-            key_step(w, x.items[3], inner, steps)
+            key_step(w, x.item, inner, steps)
 
 
-@offer("repeat")
+@offer(Repeat, RepeatAll)
 class _Repeat(Offer):
     """(repeat N ACTION) is one option; (repeat all ...) and a computed count offer none when
     there is nothing to repeat (recycle/lang/forms/actions_state.py, whose listing charges the work
     of a computed count and stops at a count over MAX_REPEAT)."""
 
     def static(self, x) -> bool:
-        n = x.items[1] if len(x.items) == 3 else None
-        return isinstance(n, Atom) and n.kind == INT and int(n.value) >= 1 and is_static(x.items[2])
+        n = x.times if isinstance(x, Repeat) else None
+        return isinstance(n, Num) and int(n.value) >= 1 and is_static(x.body)
 
     def single(self, x) -> bool:
-        return self.static(x) or (len(x.items) == 3 and (kw(x.items[1], "all") or is_static(x.items[2])))
+        return self.static(x) or isinstance(x, RepeatAll) or is_static(x.body)
 
     def _if_any(self, w, x, sc, listing: bool):
         """The block under which the repeat offers its one option."""
-        if kw(x.items[1], "all"):
+        if isinstance(x, RepeatAll):
             return w.block(f"if {repeat_source_size(w, x, sc)} > 0:")
-        if len(x.items) != 3 or not is_static(x.items[2]):
+        if not is_static(x.body):
             raise NativeUnsupported("(repeat ...) of a choice as an option", x)
         times = w.fresh("times")
-        w.line(f"{times} = {w.int_(x.items[1], sc)}")
+        w.line(f"{times} = {w.int_(x.times, sc)}")
         if listing:
             with w.block(f"if {times} > MAX_REPEAT:"):
                 w.line("ctr[STATUS] = RULE")
@@ -494,21 +487,21 @@ class _Repeat(Offer):
         if self.static(x):
             key_step(w, x, sc, steps)
             return
-        if len(x.items) != 3 or not is_static(x.items[2]):
+        if not is_static(x.body):
             decline_keys(w)
             return
         times = w.fresh("times")
-        w.line(f"{times} = {repeat_source_size(w, x, sc) if kw(x.items[1], 'all') else w.int_(x.items[1], sc)}")
+        w.line(f"{times} = {repeat_source_size(w, x, sc) if isinstance(x, RepeatAll) else w.int_(x.times, sc)}")
         with w.block(f"for _ in range({times}):"):
-            key_step(w, x.items[2], sc, steps)
+            key_step(w, x.body, sc, steps)
 
 
 def repeat_source_size(w, x, sc) -> str:
-    move = x.items[2]
-    src = move.items[1] if isinstance(move, SList) and len(move.items) == 3 and kw(move.items[0], "move") else None
-    if not (isinstance(src, SList) and len(src.items) == 2 and kw(src.items[0], "top", "bottom")):
+    move = x.body
+    src = move.card if isinstance(move, Move) else None
+    if not isinstance(src, (Top, Bottom)):
         raise NativeUnsupported("(repeat all ...) of this shape as an option", x)
-    return f"lens[{w.phys(src.items[1], sc)}]"
+    return f"lens[{w.phys(src.location, sc)}]"
 
 
 def condition_draws(x) -> bool:
@@ -516,10 +509,9 @@ def condition_draws(x) -> bool:
     return offer_of(x).condition_draws(x)
 
 
-@native(Kind.FLOW, "choice")
+@native(Kind.FLOW, fl.Choice)
 def choice(w, x, sc) -> None:
-    inner = x.items[1]
-    parts = [inner] if inner.items and isinstance(inner.items[0], Atom) else list(inner.items)
+    parts = list(x.options)
     params = sc.params()
     w.comment(x)
     with w.function(

@@ -1,11 +1,12 @@
-"""The native writers of RECYCLE's forms, registered beside the form they write.
+"""The native writers of RECYCLE's forms, registered by the class of the node they write.
 
-``@native(kind, head)`` registers the function writing the form ``head`` of that kind (as the
-form registry of recycle/lang/forms/registry.py names it); structural forms that have no head keyword
-(a location ``(OWNER KIND NAME)``, a storage, a literal, a variable, a conditional, ``(current
-player)``) are registered under a label in angle brackets and found by their shape here, in
-``shape_of``: the only place that looks at a form's shape to find its writer. ``seal()``
-checks that every head registered names a form of recycle's registry, of the same kind.
+The native writer reads the game's nodes (``recycle/lang/nodes``, made once by the elaborator:
+each form a frozen node whose class says which form it is, its operands named fields).
+``@native(kind, NodeClass, ...)`` registers the function writing those nodes when read as
+``kind``; a class read as several kinds (a variable, a storage, a position of the turn order)
+is registered once per kind. ``writer_for`` finds the writer by the node's class alone: no
+form's shape or head is looked at. ``seal()`` checks that every class registered is a node
+class of recycle's language.
 
 A writer is ``f(writer, node, native_scope, *args)``: an expression writer returns the code of
 the value (a location writer ``(type, code)``), a flow or action writer emits statements.
@@ -13,9 +14,7 @@ the value (a location writer ``(type, code)``), a flow or action writer emits st
 
 from __future__ import annotations
 
-from ..lang.forms.registry import Kind
-from ..lang.forms.shapes import head_of, is_location_form, is_storage_form, kw
-from ..lang.syntax.reader import INT, SYMBOL, VAR, Atom, SList
+from ..lang.nodes.base import Const, FormNode, Kind, Loc, Node, Nth, Num, Storage, Turn, Var, Word
 
 
 class NativeUnsupported(Exception):
@@ -31,70 +30,46 @@ class NativeUnsupported(Exception):
         return f"line {span.line}" if span is not None and getattr(span, "line", None) else ""
 
 
-_WRITERS: dict[tuple[str, str], object] = {}
-
-LITERAL, NAME, VARIABLE, LOCATION, STORAGE, WHO, CONDITIONAL, INDEXED = (
-    "<literal>",
-    "<name>",
-    "<variable>",
-    "<location>",
-    "<storage>",
-    "<who>",
-    "<conditional>",
-    "<index>",
-)
-STRUCTURAL = {LITERAL, NAME, VARIABLE, LOCATION, STORAGE, WHO, CONDITIONAL, INDEXED}
+_WRITERS: dict[tuple[str, type], object] = {}
 
 
-def native(kind: str, *heads: str):
-    """Register a native writer for the forms ``heads`` of ``kind``."""
+def native(kind: str, *classes: type):
+    """Register a native writer for the nodes of ``classes`` read as ``kind``."""
 
     def register(fn):
-        for h in heads:
-            if (kind, h) in _WRITERS:
-                raise ValueError(f"two native writers for ({h} ...) as {kind}")
-            _WRITERS[(kind, h)] = fn
+        for cls in classes:
+            if (kind, cls) in _WRITERS:
+                raise ValueError(f"two native writers for {cls.__name__} as {kind}")
+            _WRITERS[(kind, cls)] = fn
         return fn
 
     return register
 
 
-def shape_of(x) -> str | None:
-    """The structural label of a form that has no head keyword of its own."""
-    if isinstance(x, Atom):
-        return {INT: LITERAL, SYMBOL: NAME, VAR: VARIABLE}.get(x.kind)
-    if not isinstance(x, SList) or not x.items:
-        return None
-    if is_location_form(x):
-        return LOCATION
-    if is_storage_form(x):
-        return STORAGE
-    if len(x.items) == 2 and kw(x.items[1], "player", "team") and not kw(x.items[0], "other"):
-        return WHO
-    first = x.items[0]
-    if isinstance(first, SList) and len(x.items) == 2:
-        return CONDITIONAL
-    if len(x.items) == 2 and (isinstance(first, Atom) and first.kind in (INT, VAR)):
-        return INDEXED
-    return None
-
-
-def writer_for(kind: str, x, sc):
-    """The writer of ``x`` read as ``kind`` (None: no native writer)."""
-    label = shape_of(x)
-    if label in (LOCATION, STORAGE, WHO, CONDITIONAL, INDEXED, LITERAL, NAME, VARIABLE):
-        w = _WRITERS.get((kind, label))
-        if w is not None:
-            return w
-    h = head_of(x)
-    if h is None:
-        return None
-    w = _WRITERS.get((kind, h))
+def writer_for(kind: str, x):
+    """The writer of the node ``x`` read as ``kind`` (None: no native writer). An action stands
+    as a flow item; a collection of locations (indexed) is written as a view of them."""
+    cls = type(x)
+    w = _WRITERS.get((kind, cls))
     if w is None and kind == Kind.FLOW:
-        w = _WRITERS.get((Kind.ACTION, h))
+        w = _WRITERS.get((Kind.ACTION, cls))
     if w is None and kind == Kind.LOC:  # a collection of locations, written as a view (forms_indexed.py)
-        w = _WRITERS.get((Kind.COLL, h))
+        w = _WRITERS.get((Kind.COLL, cls))
     return w
+
+
+def form_label(x) -> str:
+    """How a message names the node ``x``: ``(HEAD ...)``, a variable or name as written, the
+    syntax its class's docstring opens with (``(INDEX LOCATION)``), else its class."""
+    head = getattr(type(x), "HEAD", None)
+    if head:
+        return f"({head} ...)"
+    if isinstance(x, (Var, Const)):
+        return f"'{x.name}"
+    if isinstance(x, (Word, Num)):
+        return str(x.value)
+    syntax = (type(x).__doc__ or "").split(":")[0].replace("``", "").strip()
+    return syntax if syntax.startswith("(") else type(x).__name__.lower()
 
 
 _TYPE_OF_KIND = {
@@ -108,56 +83,48 @@ _TYPE_OF_KIND = {
 
 
 def typed_value(w, x, sc) -> tuple[str, str]:
-    """(type, code) of an operand of == or !=: its kind read off the form."""
-    if isinstance(x, Atom):
-        if x.kind == INT:
-            return "int", str(int(x.value))
-        if x.kind == SYMBOL:
-            return "str", w.str_(x, sc)
-        if x.kind == VAR:
-            v = sc.lookup(x.value)
-            if v is None:
-                raise NativeUnsupported(f"the variable '{x.value}", x)
-            if hasattr(v, "type"):
-                return v.type, v.name
-            if isinstance(v.value, list):
-                raise NativeUnsupported(f"the constant '{x.value}", x)
-            val = v.value
-            if isinstance(val, bool) or not isinstance(val, (int, str)):
-                raise NativeUnsupported(f"the constant '{x.value}", x)
-            return ("int", str(val)) if isinstance(val, int) else ("str", w.str_(x, sc))
-    if is_location_form(x):
-        return w.loc(x, sc)
-    sort = is_storage_form(x)
-    if sort == "sto":
-        return "int", w.int_(x, sc)
-    if sort == "str":
+    """(type, code) of a value whose type its node tells (an operand of == or !=, a let's value)."""
+    if isinstance(x, Num):
+        return "int", str(int(x.value))
+    if isinstance(x, Word):
         return "str", w.str_(x, sc)
-    label = shape_of(x)
-    if label == WHO:
-        return (x.items[1].value, w.player(x, sc) if x.items[1].value == "player" else w.team(x, sc))
-    h = head_of(x)
+    if isinstance(x, (Var, Const)):
+        v = sc.lookup(x.name)
+        if v is None:
+            raise NativeUnsupported(f"the variable '{x.name}", x)
+        if hasattr(v, "type"):
+            return v.type, v.name
+        val = v.value
+        if isinstance(val, bool) or not isinstance(val, (int, str)):
+            raise NativeUnsupported(f"the constant '{x.name}", x)
+        return ("int", str(val)) if isinstance(val, int) else ("str", w.str_(x, sc))
+    if isinstance(x, Loc):
+        return w.loc(x, sc)
+    if isinstance(x, Storage):
+        if x.sort == "sto":
+            return "int", w.int_(x, sc)
+        if x.sort == "str":
+            return "str", w.str_(x, sc)
+        raise NativeUnsupported("a point map compared", x)
+    if isinstance(x, (Turn, Nth)):
+        return x.what, w.player(x, sc) if x.what == "player" else w.team(x, sc)
     for kind in (Kind.INT, Kind.STR, Kind.CARD, Kind.PLAYER, Kind.TEAM):
-        if h is not None and (kind, h) in _WRITERS:
+        if (kind, type(x)) in _WRITERS:
             return _TYPE_OF_KIND[kind], w.write(kind, x, sc)
-    if h is not None and ((Kind.LOC, h) in _WRITERS or (Kind.COLL, h) in _WRITERS):
+    if (Kind.LOC, type(x)) in _WRITERS or (Kind.COLL, type(x)) in _WRITERS:
         return w.loc(x, sc)  # a view (let-bound), or a view of locations (indexed)
-    if h is not None and (Kind.GROUPS, h) in _WRITERS:
+    if (Kind.GROUPS, type(x)) in _WRITERS:
         return "groups", w.groups(x, sc)
-    raise NativeUnsupported(f"({h} ...) compared" if h else "a value compared", x)
+    raise NativeUnsupported(f"{form_label(x)} compared" if isinstance(x, FormNode) else "a value compared", x)
 
 
 def seal() -> None:
-    """Check that every head registered names a form of recycle's registry, of that kind."""
-    from ..lang.forms.flow import REGISTRY
-
-    for kind, h in _WRITERS:
-        if h in STRUCTURAL:
-            continue
-        if REGISTRY.lookup(kind, h) is None and not (kind == Kind.FLOW and REGISTRY.lookup(Kind.ACTION, h)):
-            raise ValueError(f"a native writer for ({h} ...) as {kind}, which recycle's registry does not have")
+    """Check that every class registered is a node class of recycle's language."""
+    for kind, cls in _WRITERS:
+        if not (isinstance(cls, type) and issubclass(cls, Node)):
+            raise ValueError(f"a native writer for {cls!r} as {kind}, which is not a node of recycle's language")
 
 
 def written() -> list[tuple[str, str]]:
-    """Every (kind, head or label) that has a native writer."""
-    return sorted(_WRITERS)
+    """Every (kind, node class name) that has a native writer."""
+    return sorted((kind, cls.__name__) for kind, cls in _WRITERS)

@@ -1,7 +1,8 @@
 """The native writer: a RECYCLE game as the source of a native module (one per game).
 
-The writer walks the game's forms (the positioned AST of recycle/lang/syntax/reader.py) and asks the
-native registry (``recycle/native/registry.py``) for the writer of each form; a form with no
+The writer walks the game's nodes (``recycle/lang/nodes``: each form read once by the elaborator)
+and asks the native registry (``recycle/native/registry.py``) for the writer of each node's
+class; a form with no
 native writer stops the writing with ``NativeUnsupported`` naming it, and the game is played
 by the Python engine. The module it writes (``NativeModule.source``) is plain typed Python in
 the subset recycle/native/c/translate.py turns into C: the game's flow as one function ``play(S)`` over the arrays of
@@ -21,11 +22,11 @@ import re
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from ..lang.forms.registry import Kind
+from ..lang.nodes.base import Const as ConstNode, Kind, Var as VarNode, Word, written
+from ..lang.nodes.scalars import Member
 from ..lang.python.pytext import embed
-from ..lang.forms.shapes import Const, head_of, is_atom, is_location_form, is_storage_form, kw
-from ..lang.syntax.reader import INT, SYMBOL, VAR, Atom, SList
 from . import registry as reg
+from .purity import constant
 from .merge import merge_alike
 from .registry import NativeUnsupported
 
@@ -77,34 +78,41 @@ def setup_teams(game) -> list[list[int]]:
     return [[int(p) for p in m] for m in s.team_members[: s.nteams]]
 
 
-def declared_constants(game, consts: dict) -> dict:
+def declared_constants(game, declares, consts: dict) -> dict:
     """The declared variables the game works out when it starts from constants alone (say
     ``(declare (// 36 'NUMP) 'HANDSIZE)``): the same integer or string in every game, so
-    native code takes them as constants, with the value the Python engine computes."""
-    from ..lang.forms.purity import constant
-
+    native code takes them as constants, with the value the Python engine computes.
+    ``declares``: the game's ``Declare`` nodes, in order."""
     out: dict = {}
-    top = game.source.forms[0]
     names = game.scope.names()
     env = None
-    for d in top.items[1:]:
-        if head_of(d) != "declare":
-            break
-        if len(d.items) != 3 or not isinstance(d.items[2], Atom):
-            continue
-        name = d.items[2].value
+    for d in declares:
+        name = d.name
         slot = names.get(name)
         if name in consts or type(slot) is not int:
             continue
         known = {**consts, **out}
-        if not constant(d.items[1], lambda n: n in known):  # noqa: B023 - called here, in this iteration
+        if not constant(d.value, lambda n: n in known):  # noqa: B023 - called here, in this iteration
             continue  # it reads the state (or draws): not a constant
         if env is None:
             env = game.state_after_setup().env
         value = env[slot]
         if type(value) in (int, str):
-            out[name] = Const(value)
+            out[name] = Constant(value)
     return out
+
+
+@dataclass(frozen=True)
+class Constant:
+    """A declared constant of the game in native code: its value (an int, a NAME or a list of
+    NAMEs), written into the code where it is read."""
+
+    value: object
+
+
+def is_constant(v) -> bool:
+    """Is an entry of a native scope (``NScope.lookup``) a constant, not a local nor unbound?"""
+    return v is not None and not hasattr(v, "type")
 
 
 def ident(name: str) -> str:
@@ -201,17 +209,22 @@ class Fn:
 class Writer:
     """Writes one game's native module; ``write()`` returns its source."""
 
-    def __init__(self, game, items: list, scoring: SList, search: bool = False):
+    def __init__(self, game, gnode, search: bool = False):
         self.game = game
         # a search module: each choice also keys its options, and the entry runs whole
         # look-ahead searches (runtime_search.py); made only for the players that search
         self.search = search
         # parts an (all NAMES 'X ...) of options was written out into: id -> ('X, name), and a stack
         self.named_parts: dict = {}
+        # nodes written with a name for a variable of such an (all ...): id -> (('X, name), ...)
+        self.renamed: dict = {}
         self.naming: list = []
         self.layout = game.layout
         self.nplayers = game.nplayers
-        self.items, self.scoring = items, scoring
+        # the game read once (a GameNode): its flow's items and scoring expression are written
+        self.gnode = gnode
+        self.items, self.score = list(gnode.flow), gnode.score
+        self.declared = {d.name: d.value for d in gnode.declares}  # each declared variable's value
         self.strings: dict[str, int] = {"": 0}
         self.columns: dict[str, str] = {}  # attribute key -> the name of its column
         self.tables: dict[tuple, str] = {}  # constant point map awards -> the name of its table
@@ -231,8 +244,9 @@ class Writer:
         # the state in, and the most levels used (DRY_LEVELS)
         self._dry_level = 0
         self.dry_levels = 1
-        consts = {name: c for name, c in game.scope.names().items() if isinstance(c, Const)}
-        consts.update(declared_constants(game, consts))
+        # the game's declared constants (its scope holds them folded; a variable is a slot number)
+        consts = {name: Constant(c.value) for name, c in game.scope.names().items() if hasattr(c, "value")}
+        consts.update(declared_constants(game, gnode.declares, consts))
         self.consts = consts
 
     @property
@@ -297,10 +311,10 @@ class Writer:
         table of a family's members for ``(member FAMILY INDEX)`` (those the compile registered:
         PreparedGame.compiled_blocks)."""
         storage = kind in ("sto", "str", "points")
-        if isinstance(name, Atom) and name.kind == "symbol":
+        if isinstance(name, Word):
             return self.storage_base(kind, name.value) if storage else self.loc_base(kind, name.value)
-        if isinstance(name, Atom) and name.kind == "var":
-            v = sc.lookup(name.value)
+        if isinstance(name, (VarNode, ConstNode)):
+            v = sc.lookup(name.name)
             if isinstance(getattr(v, "value", None), str):
                 return self.storage_base(kind, v.value) if storage else self.loc_base(kind, v.value)
             names = self.name_domain.get(getattr(v, "name", None))
@@ -312,11 +326,11 @@ class Writer:
                         f"{'STORAGES' if storage else 'LOCS'}_NAMED_{len(self.named_blocks) + 1}"
                     )
                 return f"{table}[{v.name}]"
-        if not storage and head_of(name) == "member" and len(name.items) == 3 and is_atom(name.items[1], SYMBOL):
+        if not storage and isinstance(name, Member):
             # (OWNER KIND FAMILY INDEX): the member's block from a table of the family's members
             # the game's compile registered (numbered alike in every process); another member
             # stops the game natively (Python plays it, registering that one on first use)
-            family = name.items[1].value
+            family = name.family
             members = sorted(
                 int(m.group(1))
                 for k, n in self.game.compiled_blocks
@@ -329,7 +343,7 @@ class Writer:
                 table = self.member_blocks.get(key)
                 if table is None:
                     table = self.member_blocks[key] = f"LOCS_MEMBER_{len(self.member_blocks) + 1}"
-                return f"member_block({table}, {self.int_(name.items[2], sc)} - {members[0]}, ctr)"
+                return f"member_block({table}, {self.int_(name.index, sc)} - {members[0]}, ctr)"
         raise NativeUnsupported(f"a {'storage' if storage else 'location'} with a computed name", name)
 
     def storage_base(self, sort: str, name: str) -> str:
@@ -368,7 +382,9 @@ class Writer:
 
     def comment(self, node) -> None:
         span = getattr(node, "span", None)
-        text = " ".join(str(node).split())
+        text = " ".join(written(node).split())
+        for var, name in self.renamed.get(id(node), ()):  # (written out for a name: shown with it)
+            text = re.sub(rf"'{re.escape(var)}\b", name, text)
         if len(text) > 70:
             text = text[:67] + "..."
         line = f"line {span.line}: " if span is not None and getattr(span, "line", None) else ""
@@ -380,10 +396,9 @@ class Writer:
         self.write(Kind.FLOW, x, sc)
 
     def write(self, kind: str, x, sc: NScope, *args):
-        w = reg.writer_for(kind, x, sc)
+        w = reg.writer_for(kind, x)
         if w is None:
-            what = head_of(x) or (x.value if isinstance(x, Atom) else str(x)[:40])
-            raise NativeUnsupported(f"({what} ...) as {kind}" if head_of(x) else f"{what} as {kind}", x)
+            raise NativeUnsupported(f"{reg.form_label(x)} as {kind}", x)
         return w(self, x, sc, *args)
 
     def int_(self, x, sc) -> str:
@@ -437,7 +452,7 @@ class Writer:
                 self.line("ctr[PSP] += 1")
                 self.line("pst[ctr[PSP], 0] = p")
                 self.line("pst[ctr[PSP], 1] = -1")
-                self.line(f"scores_out = {self.int_(self.scoring.items[2], sc)}")
+                self.line(f"scores_out = {self.int_(self.score, sc)}")
                 self.line("ctr[PSP] -= 1")
                 self.line("ctr[NCOUNTERS_FIXED + p] = scores_out")
         score_fn = self.fns[-1]
@@ -632,18 +647,4 @@ def games(initial, state, nteams, all_keys, max_steps, max_work, scores, counts,
 '''
 
 
-__all__ = [
-    "Writer",
-    "NativeUnsupported",
-    "NScope",
-    "ident",
-    "is_atom",
-    "is_location_form",
-    "is_storage_form",
-    "kw",
-    "INT",
-    "SYMBOL",
-    "VAR",
-    "SList",
-    "Atom",
-]
+__all__ = ["Writer", "NativeUnsupported", "NScope", "ident"]

@@ -564,21 +564,29 @@ def test_load_with_the_native_engine_plays_rollouts_natively_at_once():
 
 
 def test_how_each_form_offers_options_is_registered_by_the_form():
-    """A choice's options are walked through ``Offer``s registered by head (forms_options.py),
-    each a form of recycle's registry; an action offers itself once, a loop of options none."""
-    from recycle.lang.forms.registry import Kind
+    """A choice's options are walked through ``Offer``s registered by the class of the form's
+    node (forms_options.py); an action offers itself once, a loop of options none."""
+    from recycle.lang.nodes import actions, flow
     from recycle.native import forms_options as fo
     from recycle.native import module  # noqa: F401 - every writer registered (a block's: forms_blocks.py)
 
-    fo.OFFERS.seal()
-    assert {h for _, h in fo.OFFERS.heads()} == {"any", "all", "let", "do", "repeat"}
+    assert set(fo.OFFERS) == {flow.Offer, flow.Loop, flow.Let, flow.Do, flow.When, actions.Repeat, actions.RepeatAll}
     move, each = (
-        parsed_form("(move (top (game iloc A)) (top (game iloc B)))"),
-        parsed_form("(any (game iloc A) 'C (move 'C (top (game iloc B))))"),
+        node_form("(move (top (game iloc A)) (top (game iloc B)))"),
+        node_form("(any (game iloc A) 'C (move 'C (top (game iloc B))))"),
     )
     assert fo.offer_of(move) is fo.ACTION and fo.is_static(move) and fo.is_single(move)
-    assert fo.offer_of(each) is fo.OFFERS.get(Kind.FLOW, "any") and not fo.is_single(each)
-    assert fo.is_single(parsed_form("((== 1 1) (repeat all (move (top (game iloc A)) (top (game iloc B)))))"))
+    assert fo.offer_of(each) is fo.OFFERS[flow.Offer] and not fo.is_single(each)
+    assert fo.is_single(node_form("((== 1 1) (repeat all (move (top (game iloc A)) (top (game iloc B)))))"))
+
+
+def node_form(text: str):
+    """The node of one item written alone (no variable bound around it)."""
+    from recycle.lang.forms import flow as _registered  # noqa: F401 - the registry sealed
+    from recycle.lang.nodes.flow import Elaborator
+    from recycle.lang.nodes.sexpr import Scope
+
+    return Elaborator().item(parsed_form(text), Scope())
 
 
 def parsed_form(text: str):
