@@ -19,6 +19,7 @@ import time
 from ..errors import RecycleRuntimeError, StepLimitExceeded
 from ..engine.game import rollout_seed, tied_sides
 from .analysis_result import Analysis
+from .engine_use import GAMES_ENGINE, combined, game_playouts
 from .intervals import Z95, chi2_sf, mean_ci, wilson  # also this module's API
 from .parallel import map_games
 from .stopping import Stop
@@ -253,6 +254,7 @@ def trace_game(
         "turns": turns.turns,
         "rounds": r.state.rounds,
         "steps": r.state.steps,
+        "playouts": game_playouts(players, native, values),
     }
 
 
@@ -263,9 +265,10 @@ def outcome(game, specs: list[str], seed: int, max_steps: int = 100_000):
 
 
 def _played(game, specs: list[str], seed: int, max_steps: int = 100_000):
-    """``(scores, winners, deduction)`` of one game with these players, or None at the step
-    limit; ``deduction``: per seat, what a deducing player's samples did (``_AIPlayer.deduction``),
-    or None for a player that does not deduce."""
+    """``(scores, winners, deduction, playouts)`` of one game with these players, or None at
+    the step limit; ``deduction``: per seat, what a deducing player's samples did
+    (``_AIPlayer.deduction``), or None for a player that does not deduce; ``playouts``: what
+    played its playouts (``engine_use.game_playouts``)."""
     from ..players import make_player
 
     players = [make_player(s) for s in specs]
@@ -273,7 +276,8 @@ def _played(game, specs: list[str], seed: int, max_steps: int = 100_000):
         r = game.play(players, seed=seed, max_steps=max_steps)
     except StepLimitExceeded:
         return None
-    return r.scores, r.winners, [dict(p.deduction) if getattr(p, "deduce", False) else None for p in players]
+    deduced = [dict(p.deduction) if getattr(p, "deduce", False) else None for p in players]
+    return r.scores, r.winners, deduced, game_playouts(players)
 
 
 # -- score-based heuristics of one game ---------------------------------------------------
@@ -381,7 +385,7 @@ def _analyze(
         for i in range(m):
             seat = i % np_
             items.append(([spec if p == seat else "random" for p in range(np_)], rollout_seed(seed, i), max_steps))
-        rotations[spec] = map_games(game, outcome, items, workers, tick, stop=stop)
+        rotations[spec] = map_games(game, _played, items, workers, tick, stop=stop)
         done_before += m
     out = summarize(game, traced, specs, seed, len(traced), values=f"winprob:{rollouts}" if rollouts else "scoring")
     out["skill"] = _skill(rotations[skilled], np_, skilled) if skilled and rotations[skilled] else None
@@ -402,6 +406,9 @@ def _analyze(
     if keep_games:
         out["games_detail"] = traced
     out["total_games_played"] = len(traced) + sum(len(r) for r in rotations.values())
+    out["engine"] = GAMES_ENGINE
+    played = [g.get("playouts") for g in traced] + [r[3] for rs in rotations.values() for r in rs if r is not None]
+    out["playouts_engine"] = combined(played)
     out["stopped_by_time_limit"] = out["total_games_played"] < total and not stop.interrupted
     return Analysis.from_dict(out)
 
@@ -418,7 +425,7 @@ def _skill(results, np_, spec) -> dict:
     for i, res in enumerate(results):
         if res is None:
             continue
-        _, winners = res
+        winners = res[1]
         seat = i % np_
         games += 1
         won += seat in winners
@@ -632,7 +639,7 @@ def duplicate(
         tot = {kd: 0.0 for kd in kinds}
         cnt = {kd: 0 for kd in kinds}
         all_sum = 0.0
-        for r, (scores, winners, deduced) in enumerate(games):
+        for r, (scores, winners, deduced, _playouts) in enumerate(games):
             specs = items[d * np_ + r][0]
             for s, v in enumerate(scores):
                 kd = specs[s]
@@ -681,6 +688,8 @@ def duplicate(
         "scoring": "max" if sign > 0 else "min",
         "players": rows,
         "seconds": time.perf_counter() - t0,
+        "engine": GAMES_ENGINE,
+        "playouts_engine": combined(g[3] for g in results if g is not None),
     }
     if k >= 2:
         m, lo, hi = mean_ci(pair)

@@ -148,6 +148,12 @@ class Analysis:
     games_detail: list | None
     total_games_played: int
     stopped_by_time_limit: bool
+    # what played the games: ``engine`` stepped them (the reference interpreter: their records
+    # need each decision's state), ``playouts_engine`` played their look-ahead players' and
+    # ``--values``' playouts ("native", "reference", "native and reference", None: none);
+    # recycle/study/engine_use.py
+    engine: str = "reference"
+    playouts_engine: str | None = None
 
     def to_dict(self, games_detail: bool = True) -> dict:
         """The JSON-ready dict (``recycle analyze --json``'s shape); ``games_detail`` only when

@@ -76,7 +76,7 @@ def test_analysis_agrees_with_simulate_on_the_same_games():
     assert list(d) == [
         "game", "games", "finished", "step_limit_hits", "seed", "players", "scoring", "values", "seats",
         "fairness", "ties", "length", "branching", "scores", "skill", "hidden_information", "seconds",
-        "interrupted", "total_games_played", "stopped_by_time_limit",
+        "interrupted", "total_games_played", "stopped_by_time_limit", "engine", "playouts_engine",
     ]  # fmt: skip
     assert d["branching"]["by_index"][0] == {"decision": 1, "games": 60, "mean": 2.0, "p10": 2.0, "p90": 2.0}
     assert Analysis.from_dict(d) == a

@@ -1,0 +1,67 @@
+"""Which engine played a run of ``analyze`` or ``duplicate`` games, as the text and JSON say it.
+
+Those games are stepped by the reference interpreter (their records need what native rollouts
+do not keep: each decision's state for the scores, the stage stack for the turns); the work
+inside them, the look-ahead players' playouts and searches and ``--values winprob:N``'s
+rollouts, is played by native code wherever the game builds. Each game's record says what
+played its playouts (``game_playouts``), read from the players after the game, in the process
+that played it; ``combined`` adds the records up; ``engine_line`` is the text's line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+__all__ = ["combined", "engine_line", "game_playouts"]
+
+# what stepped the games of analyze and duplicate (recycle/engine/game.py's PreparedGame.play)
+GAMES_ENGINE = "reference"
+
+
+def game_playouts(players, values_native=None, values: int = 0) -> str | None:
+    """What played one game's playouts: "native", "reference", "native and reference" (some
+    players' or the values' in each), or None when the game had none (random players only,
+    the scoring values). A look-ahead player made its native playouts at its first decision
+    (``_AIPlayer.native_playouts``): None there means the reference interpreter played them.
+    ``values_native``: ``--values winprob:N``'s native playouts (None: the reference's) when
+    ``values`` > 0."""
+    used = []
+    for p in players:
+        got = getattr(p, "_native", None)
+        if got is not None and got[0] is not None:  # a look-ahead player that decided
+            used.append("native" if got[1] is not None else "reference")
+    if values:
+        used.append("native" if values_native is not None else "reference")
+    return combined(used)
+
+
+def combined(engines: Iterable[str | None]) -> str | None:
+    """The engines of many games' playouts as one: "native" or "reference" when they all
+    agree, "native and reference" when they differ, None when no game had playouts."""
+    seen = set()
+    for e in engines:
+        if e == "native and reference":
+            seen |= {"native", "reference"}
+        elif e is not None:
+            seen.add(e)
+    if len(seen) == 2:
+        return "native and reference"
+    return next(iter(seen), None)
+
+
+def _words(engine: str) -> str:
+    return {"native": "native code", "reference": "the reference interpreter"}.get(engine, engine)
+
+
+def engine_line(games: str, playouts: str | None) -> str:
+    """The text output's line: what stepped the games and what played their playouts."""
+    if playouts is None:
+        return f"played by: {_words(games)}"
+    if playouts == games:
+        return f"played by: {_words(games)} (the games, their playouts and searches)"
+    if playouts == "native and reference":
+        return (
+            f"played by: {_words(games)} (the games), native code (their playouts and searches, "
+            "the reference interpreter where native code declined)"
+        )
+    return f"played by: {_words(games)} (the games), {_words(playouts)} (their playouts and searches)"
