@@ -53,7 +53,8 @@ class GamePage:
 
     ``branching``: ``{"games", "per_game": [[options at decision 1, 2, ...], ...],
     "by_decision": [{"decision", "games", "mean", "low", "high", "smooth", "smooth_low",
-    "smooth_high"}]}``; ``spread`` and ``lead``: recycle/study/estimates.py; ``flow``: the
+    "smooth_high"}], "engine"}`` (``engine``: what played the random games, "native" wherever
+    the game builds: recycle/native/option_counts.py); ``spread`` and ``lead``: recycle/study/estimates.py; ``flow``: the
     information-flow graph as networkx node-link JSON (``flow_dot``: its DOT text); ``lint``:
     ``{"games", "findings"}``. ``stopped``: None, ``"time"`` (``seconds`` ran out) or
     ``"interrupted"`` (Ctrl-C); the figures are then over the games played."""
@@ -126,7 +127,8 @@ def safe_name(name: str, taken: set | None = None) -> str:
 
 
 def branching(records: list[dict], half: int = SMOOTHING) -> dict:
-    """The branching figure's data from traced random games (``analysis.trace_game``): each
+    """The branching figure's data from random games (``native.option_counts.random_options``
+    or ``analysis.trace_game``: their ``limit`` and ``options``): each
     game's options per decision, and per decision number the mean with its 95% band and the
     same smoothed: the games' decisions up to ``half`` decision numbers away, those exactly
     ``half`` away weighted one half (``smooth``, ``smooth_low``, ``smooth_high``)."""
@@ -193,7 +195,8 @@ def build_page(
     luck traces' and the skill ladder's (``page_measures.page_sizes(quick)``, as ``recycle page``
     gives them; by default none is played and those sections say so)."""
     from .simlint import simulation_lint
-    from ..study.analysis import trace_game
+    from ..native.option_counts import random_options, stepping_engine
+    from .engine_use import combined
     from .graphs import flow_graph, to_dot, to_json
 
     t0 = time.perf_counter()
@@ -217,10 +220,11 @@ def build_page(
         G = flow_graph(game, rollouts=1, seed=seed, max_steps=max_steps)
         page.flow, page.flow_dot = to_json(G), to_dot(G)
         tick = (lambda base: lambda done: progress(base + done, total)) if progress else (lambda base: None)
-        traced = map_games(
-            game, trace_game, [(["random"] * game.nplayers, sd, max_steps) for sd in seeds], workers, tick(0), stop=stop
-        )
+        # native code steps the random games wherever the game builds (recycle/native/option_counts.py)
+        engine = stepping_engine(game)
+        traced = map_games(game, random_options, [(sd, max_steps, engine) for sd in seeds], workers, tick(0), stop=stop)
         page.random_games, page.branching = len(traced), branching(traced)
+        page.branching["engine"] = combined(r["engine"] for r in traced)
         estimated: list = []
         if not stop():
             estimated = map_games(
