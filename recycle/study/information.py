@@ -51,7 +51,9 @@ def hidden_locations(game, seed: int = 0, max_steps: int = 100_000, trials: int 
 
 def seat_game(game, seat: int, budget: int, reveal: tuple, others: list, seed: int, max_steps: int):
     """One game with an ISMCTS player (seeing the ``reveal`` locations too) in ``seat``:
-    1 if that seat is among the winners, 0 if not, None at the step limit."""
+    ``(won, playouts)``, ``won`` 1 if that seat is among the winners, 0 if not, ``playouts``
+    what played the game's playouts (``engine_use.game_playouts``); None at the step limit."""
+    from .engine_use import game_playouts
     from ..players import make_player
     from ..players.lookahead import ISMCTSPlayer, RevealingPlayer
 
@@ -61,7 +63,7 @@ def seat_game(game, seat: int, budget: int, reveal: tuple, others: list, seed: i
         r = game.play(players, seed=seed, max_steps=max_steps)
     except StepLimitExceeded:
         return None
-    return int(seat in r.winners)
+    return int(seat in r.winners), game_playouts(players)
 
 
 def information_value(
@@ -84,6 +86,7 @@ def information_value(
     other seats (the last one repeats; default random); ``seats``: the seats measured (default
     all); ``locations``: seat → location indices (default ``hidden_locations``).
     ``timeout`` (seconds): no game is started after it, the rows are over the deals played."""
+    from .engine_use import GAMES_ENGINE, combined
     from .parallel import map_games
 
     t0 = time.perf_counter()
@@ -108,6 +111,8 @@ def information_value(
     if items and not results:
         raise TimeoutError("the time limit ended before the first game")
     played = len(results)
+    playouts = combined(r[1] for r in results if r is not None)
+    results = [None if r is None else r[0] for r in results]
     results += [None] * (len(items) - len(results))  # games not started: left out, as a step-limit hit
     by_group = {g: results[k * n : (k + 1) * n] for k, g in enumerate(groups)}
     infos = game.layout.infos
@@ -145,6 +150,8 @@ def information_value(
         "games_played": sum(1 for r in results if r is not None),
         "stopped_by_time_limit": played < len(items),
         "seconds": time.perf_counter() - t0,
+        "engine": GAMES_ENGINE,
+        "playouts_engine": playouts,
     }
 
 
@@ -160,9 +167,12 @@ def _rate(outcomes: list) -> dict:
 
 def information_lines(a: dict) -> list[str]:
     """The information map as a text table."""
+    from .engine_use import engine_line
+
     lines = [
         f"{a['game']}: what seeing each hidden location is worth to {a['player']} "
         f"(other seats {','.join(a['others'])}; {a['games']} deals per measurement, seed {a['seed']})",
+        engine_line(a.get("engine", "reference"), a.get("playouts_engine")),
         "seat  location              sees it   95% CI            without   95% CI            value    95% CI",
     ]
     for r in a["locations"]:

@@ -81,3 +81,13 @@ def test_duplicate_says_which_engine_played():
     assert (d["engine"], d["playouts_engine"]) == ("reference", "native")
     r = runner.invoke(app, ["duplicate", SCHWIMMEN, "--players", "random", "--deals", "1", "--no-progress"])
     assert r.stdout.splitlines()[1] == "played by: the reference interpreter"
+
+
+@native
+def test_analyze_information_says_which_engine_played(tmp_path):
+    args = ["analyze", SCHWIMMEN, "--information", "-n", "1", "--skilled", "ismcts:4", "--seat", "0"]
+    r = runner.invoke(app, args + ["--no-progress"])
+    assert r.exit_code == 0, r.output
+    assert r.stdout.splitlines()[1] == NATIVE_LINE
+    d = json.loads(runner.invoke(app, args + ["--json"]).stdout)
+    assert (d["engine"], d["playouts_engine"]) == ("reference", "native")

@@ -171,7 +171,8 @@ def test_information_value_in_kuhn_poker():
     assert a["games_played"] == 180 and a["player"] == "ismcts:16"
     assert information_value(g, n=60, seed=2, budget=16, seats=[0], workers=2)["locations"] == rows
     lines = information_lines(a)
-    assert lines[2].startswith("P0    STOCK") and "value = win rate seeing the location minus without" in lines[-1]
+    assert lines[1].startswith("played by: the reference interpreter")  # (native or not, its searches)
+    assert lines[3].startswith("P0    STOCK") and "value = win rate seeing the location minus without" in lines[-1]
 
 
 def test_seeing_the_card_to_guess_is_worth_two_thirds_of_the_games():
