@@ -152,6 +152,7 @@ class _AIPlayer:
         check_engine(playouts, PLAYOUT_ENGINES)
         self.playouts = playouts
         self._native: tuple = (None, None)  # (game, its NativePlayouts or None)
+        self.playouts_used: set = set()  # "native" / "reference": who played its decisions' playouts
         # sample only worlds in which the others' earlier choices were legal (engine/deduce.py)
         self.deduce = bool(deduce)
         if self.deduce and not self.determinize:
@@ -214,6 +215,7 @@ class _AIPlayer:
             self._native = (game, native_playouts(game, self.playouts, self.searches))
         native = self._native[1]
         root = native.root(view) if native is not None else None
+        self.playouts_used.add("native" if root is not None else "reference")
         return (native, root) if root is not None else (None, None)
 
     def considered(self, n: int, rng: random.Random) -> list[int]:

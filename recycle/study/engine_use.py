@@ -21,15 +21,16 @@ GAMES_ENGINE = "reference"
 def game_playouts(players, values_native=None, values: int = 0) -> str | None:
     """What played one game's playouts: "native", "reference", "native and reference" (some
     players' or the values' in each), or None when the game had none (random players only,
-    the scoring values). A look-ahead player made its native playouts at its first decision
-    (``_AIPlayer.native_playouts``): None there means the reference interpreter played them.
+    the scoring values). A look-ahead player says, of each decision, whether native code
+    played its playouts (``_AIPlayer.playouts_used``: at a decision native code declines, the
+    reference interpreter does).
     ``values_native``: ``--values winprob:N``'s native playouts (None: the reference's) when
     ``values`` > 0."""
     used = []
     for p in players:
-        got = getattr(p, "_native", None)
-        if got is not None and got[0] is not None:  # a look-ahead player that decided
-            used.append("native" if got[1] is not None else "reference")
+        got = getattr(p, "playouts_used", None)
+        if got:  # a look-ahead player that decided: who played each decision's playouts
+            used.append(combined(sorted(got)))
     if values:
         used.append("native" if values_native is not None else "reference")
     return combined(used)
