@@ -269,9 +269,6 @@ STILL_READING_FORMS = {
     "lang/forms/items.py",
     "lang/forms/purity.py",
     "lang/forms/simultaneous.py",
-    "lang/reading/constants.py",
-    "lang/reading/deal_limit.py",
-    "lang/reading/player_count.py",
     "native/forms_actions.py",
     "native/forms_blocks.py",
     "native/forms_exprs.py",
@@ -280,8 +277,6 @@ STILL_READING_FORMS = {
     "native/module.py",
     "native/registry.py",
     "native/writer.py",
-    "study/mutations.py",
-    "study/simlint.py",
     "study/structure.py",
 }
 
