@@ -382,6 +382,7 @@ def test_the_registry_is_not_used_before_it_is_sealed(sandbox):
 # sets ...): none compares a form's head keyword with a string
 FACT_READERS = (
     "recycle/study/structure.py",
+    "recycle/lang/forms/wording.py",
     "recycle/lang/reading/lint.py",
     "recycle/lang/forms/costs.py",
     "recycle/lang/forms/purity.py",

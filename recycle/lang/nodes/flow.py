@@ -54,8 +54,9 @@ class Declare(Node):
 @dataclass(frozen=True, slots=True)
 class GameNode(Node):
     """A whole game read once: its declarations, the number of players (a node: a number or
-    a declared constant), the rest of the setup, the flow, and the scoring. ``players_at``
-    and ``scoring_at`` are where ``(create players N)`` and ``(scoring ...)`` are written."""
+    a declared constant), the rest of the setup, the flow, and the scoring. ``players_at``,
+    ``setup_at`` and ``scoring_at`` are where ``(create players N)``, ``(setup ...)`` and
+    ``(scoring ...)`` are written."""
 
     declares: tuple
     players: Node
@@ -64,6 +65,7 @@ class GameNode(Node):
     scoring_max: bool
     score: Node
     players_at: Span | None = field(default=None, kw_only=True, compare=False, repr=False)
+    setup_at: Span | None = field(default=None, kw_only=True, compare=False, repr=False)
     scoring_at: Span | None = field(default=None, kw_only=True, compare=False, repr=False)
 
 
@@ -258,6 +260,7 @@ class Elaborator(ScalarReading, NumberReading, PlaceReading, GroupReading, Actio
             is_max,
             score,
             players_at=setup.items[1].span,
+            setup_at=setup.span,
             scoring_at=scoring.span,
             span=game.span,
             source=game,
