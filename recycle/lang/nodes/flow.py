@@ -287,12 +287,13 @@ class Elaborator(ScalarReading, NumberReading, PlaceReading, GroupReading, Actio
         return self.int_(first.items[2], scope)
 
 
-def elaborate(source, forms=None) -> GameNode:
+def elaborate(source, forms=None, reader: Elaborator | None = None) -> GameNode:
     """A game read once: ``source`` is a parsed file (``SourceFile``) or its ``(game ...)``
     form. Raises the compiler's positioned errors (all of a file's independent ones together,
-    as ``RecycleCompileErrors``)."""
+    as ``RecycleCompileErrors``). ``reader``: the elaborator to read with (the compiler then
+    finds the nodes it made in its ``made``, instead of reading them again)."""
     game = source.forms[0] if isinstance(source, SourceFile) else source
-    reader = Elaborator(forms)
+    reader = reader if reader is not None else Elaborator(forms)
     try:
         try:
             return reader.read_game(game)

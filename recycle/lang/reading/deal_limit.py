@@ -65,7 +65,7 @@ class DealFailure:
 
 class _Analysis:
     def __init__(self, game, n: int, count_var: str | None):
-        self.game, self.n, self.count_var = game, n, count_var
+        self.nodes, self.n, self.count_var = game, n, count_var
         self.counts: dict[tuple, int | None] = {}  # (owner, kind, name) -> cards; None: unknown
         self.unknown: set[tuple] = set()  # (kind, name) unknown for every owner
         self.created: dict[tuple, int] = {}
@@ -319,13 +319,13 @@ class _Analysis:
     def run(self) -> DealFailure | None:
         env: dict = {}
         try:
-            for d in self.game.declares:
+            for d in self.nodes.declares:
                 value = d.literal if d.literal is not None else d.value
                 env[d.name] = self.n if d.name == self.count_var else integer(self, value, env)
-            for item in self.game.setup:
+            for item in self.nodes.setup:
                 if not isinstance(item, Teams):
                     self.action(item, env)
-            for item in self.game.flow:
+            for item in self.nodes.flow:
                 self.flow(item, env)
         except _Failed as exc:
             return exc.failure
