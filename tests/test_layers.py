@@ -256,8 +256,6 @@ def test_a_missing_optional_library_says_which_extra_installs_it(monkeypatch):
 # SList, each reading forms itself: the list may only shrink (a module converted to nodes leaves
 # it, and no other module may start reading s-expressions); tools/count_readers.py counts them
 STILL_READING_FORMS = {
-    "engine/game.py",
-    "env/spec.py",
     "lang/forms/actions.py",
     "lang/forms/costs.py",
     "lang/forms/expr_bool.py",
@@ -271,14 +269,7 @@ STILL_READING_FORMS = {
     "lang/forms/items.py",
     "lang/forms/purity.py",
     "lang/forms/simultaneous.py",
-    "lang/reading/constants.py",
-    "lang/reading/deal_limit.py",
-    "lang/reading/lint.py",
-    "lang/reading/player_count.py",
-    "study/analysis.py",
-    "study/mutations.py",
-    "study/simlint.py",
-    "study/structure.py",
+    "lang/forms/wording.py",  # a form's words fill templates addressing its s-expression's items
 }
 
 
@@ -294,3 +285,38 @@ def test_only_the_syntax_room_and_the_elaborator_read_new_s_expressions():
     assert not STILL_READING_FORMS - reading, (
         f"modules that no longer read s-expressions: take them off STILL_READING_FORMS: {STILL_READING_FORMS - reading}"
     )
+
+
+# the modules that may still compare a form's head string: those other work is converting to
+# nodes (the forms' compile methods, and the native writer); every other module reads nodes
+STILL_COMPARING_HEADS = ("recycle/lang/forms/",)
+
+
+def _count_readers():
+    """tools/count_readers.py, loaded as a module (its way of finding head comparisons)."""
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location("tool_count_readers", ROOT / "tools" / "count_readers.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_no_module_compares_a_form_s_head_outside_the_elaborator():
+    """Over every module of the package (tools/count_readers.py's reading: ``==``/``in`` of a
+    head or an atom's value, and ``kw``/``is_atom`` naming a form), only the syntax room, the
+    elaborator, the registry and the modules still being converted compare a form's head; and
+    those still reading SList are among the latter too."""
+    counted = _count_readers().count(ROOT)
+    comparing = {m: hits for m, hits in counted["heads"].items() if not m.startswith(STILL_COMPARING_HEADS)}
+    assert not comparing, f"modules comparing a form's head string (read the nodes instead): {comparing}"
+    reading = [m for m in counted["slist"] if not m.startswith(STILL_COMPARING_HEADS)]
+    assert not reading, f"modules reading s-expressions (read the nodes instead): {reading}"
+
+
+def test_the_head_check_sees_each_way_of_comparing_a_head():
+    tool = _count_readers()
+    code = 'kw(x.items[0], "top")\nif head_of(x) in ("any", "deck"): pass\nx.head == "stage"\nh != "move"\n'
+    assert tool.head_comparisons(ast.parse(code)) == [(1, "top"), (2, "any"), (2, "deck"), (3, "stage"), (4, "move")]

@@ -369,7 +369,7 @@ def check(
     except (RecycleError, RecycleBug) as exc:
         _fail(exc)
         return
-    found = lint(g.source.forms[0]) + list(g.note_warnings)
+    found = lint(g.nodes) + list(g.note_warnings)
     for w in found:
         typer.echo(str(w), err=True)
     locs = sorted({f"{k[1]} ({k[0]})" for k in g.layout.loc_base})

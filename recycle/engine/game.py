@@ -13,7 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from collections.abc import Callable, Sequence
 
-from ..lang.forms.shapes import Const, Scope, fail, head_of, is_atom, kw, literal_names
+from ..lang.forms.shapes import Const, Scope, fail
+from ..lang.forms.reads import ON_THE_FLY_ERRORS
+from ..lang.nodes import Elaborator, elaborate
+from ..lang.nodes.base import Const as ConstNode, Num
 from ..lang.forms.card_table import CardTable
 from ..lang.forms.flow import FlowCompiler
 from ..errors import RecycleCompileError, RecycleCompileErrors, RecycleError, StepLimitExceeded, TimeLimitExceeded
@@ -21,7 +24,7 @@ from ..lang.forms.items import DEFAULT_MAX_WORK, MAX_EVENTS, charge  # part of t
 from .state import State
 from ..lang.syntax.notes import read_notes
 from ..streams import CHANCE, PLAYERS, Stream
-from ..lang.syntax.reader import INT, SYMBOL, VAR, Atom, SList, SourceFile, parse_file, parse_text
+from ..lang.syntax.reader import SourceFile, parse_file, parse_text
 
 DEFAULT_MAX_STEPS = 100_000
 # the engines a game may be loaded with: the reference interpreter (these closures) and the
@@ -29,6 +32,11 @@ DEFAULT_MAX_STEPS = 100_000
 # with the generated-Python engine and the closures' fast branches are refused by name
 ENGINES = ("reference", "native")
 RETIRED_ENGINES = ("python", "compiled", "closures", "plain")
+
+
+def _as_written(value):
+    """A folded constant's value as the compiler's scope holds it (a list of NAMEs a list)."""
+    return list(value) if isinstance(value, tuple) else value
 
 
 def check_engine(engine: str, allowed=ENGINES) -> str:
@@ -127,40 +135,20 @@ class PreparedGame:
 
     # -- compilation -----------------------------------------------------------------------
     def _compile(self, source: SourceFile) -> None:
-        game = source.forms[0]
-        if not isinstance(game, SList) or head_of(game) != "game":
-            fail("a RECYCLE file holds one (game ...) form", game)
-        items = list(game.items[1:])
-        consts: dict = {}
-        declares = []
-        while items and head_of(items[0]) == "declare":
-            d = items.pop(0)
-            if len(d.items) != 3 or not is_atom(d.items[2], VAR):
-                fail("expected (declare VALUE 'VARIABLE)", d, "declare")
-            declares.append(d)
-        if not items or head_of(items[0]) != "setup":
-            fail("expected (setup ...) after the declarations", items[0] if items else game, "game")
-        setup = items.pop(0)
-        if not items or head_of(items[-1]) != "scoring":
-            fail("the game must end with (scoring max|min EXPRESSION)", items[-1] if items else game, "game")
-        scoring = items.pop()
-        if not items:
-            fail("the game needs at least one stage, choice or block after setup", game, "game")
-
+        # the game read once into nodes (recycle/lang/nodes): its sections, its constants
+        # folded, every form checked; what reads the game afterwards reads ``self.nodes``
+        reader = Elaborator()
+        nodes = elaborate(source, reader=reader)
+        self.nodes = nodes
         # constants first: the number of players may be a declared constant
-        for d in declares:
-            value = d.items[1]
-            name = d.items[2].value
-            if isinstance(value, Atom) and value.kind == INT:
-                consts[name] = Const(value.value)
-            elif isinstance(value, Atom) and value.kind == SYMBOL and not value.value.islower():
-                consts[name] = Const(value.value)
-            elif literal_names(value) is not None:
-                consts[name] = Const(literal_names(value))
+        consts = {d.name: Const(_as_written(d.value.value)) for d in nodes.declares if d.literal is not None}
         scope = Scope(None, dict(consts))
-        nplayers = self._player_count(setup, scope)
+        nplayers = self._player_count(nodes.players)
         self.nplayers = nplayers
         comp = FlowCompiler(self.card_table, nplayers, source=source, rule_counts=self.rule_counts)
+        # the compiler reads the nodes just made (by s-expression and method) instead of again
+        reader.max_errors = ON_THE_FLY_ERRORS
+        comp._reader = reader
         self.layout = comp.layout
         self.players = comp.players
         self.teams = comp.teams
@@ -169,30 +157,21 @@ class PreparedGame:
         # independent errors are reported together
         try:
             dynamic_decls = []
-            for d in declares:
-                name = d.items[2].value
-                if name not in consts:
+            for d in nodes.declares:
+                if d.literal is None:
                     slot = comp.new_slot()
                     try:
-                        dynamic_decls.append((slot, comp.c_value(d.items[1], scope)))
+                        dynamic_decls.append((slot, comp.c_value(d.value, scope)))
                     except RecycleCompileErrors:
                         raise
                     except RecycleCompileError as exc:
                         comp.keep_error(exc)
-                    scope = scope.bind(name, slot)
-            setup_items = [comp.c_item(i, scope, allow_choice=False) for i in setup.items[2:]]
-            for node, _item in zip(setup.items[2:], setup_items):
-                if head_of(node) not in ("create", "repeat"):
-                    try:
-                        fail("setup may only create teams and decks", node, "setup")
-                    except RecycleCompileError as exc:
-                        comp.keep_error(exc)
-            flow = comp.sequence(game, scope, [comp.c_item(i, scope) for i in items])
+                    scope = scope.bind(d.name, slot)
+            setup_items = [comp.c_item(i, scope, allow_choice=False) for i in nodes.setup]
+            flow = comp.sequence(nodes, scope, [comp.c_item(i, scope) for i in nodes.flow])
+            self.scoring_max = nodes.scoring_max
             try:
-                if len(scoring.items) != 3 or not kw(scoring.items[1], "max", "min"):
-                    fail("expected (scoring max|min EXPRESSION)", scoring, "scoring")
-                self.scoring_max = scoring.items[1].value == "max"
-                self._score_fn = comp.c_int(scoring.items[2], scope)
+                self._score_fn = comp.c_int(nodes.score, scope)
             except RecycleCompileErrors:
                 raise
             except RecycleCompileError as exc:
@@ -210,8 +189,8 @@ class PreparedGame:
         # what the game's forms cost once (its loops over the players included, which are
         # paid for with the forms around them: recycle/lang/forms/flow.py, weight), paid when a
         # game begins, and what the scoring expression costs each time it is worked out
-        self._game_cost = (comp.weight(game), game.span)
-        self._score_cost = (comp.weight(scoring.items[2]), scoring.span)
+        self._game_cost = (comp.weight(nodes), nodes.span)
+        self._score_cost = (comp.weight(nodes.score), nodes.scoring_at)
         self._setup = [it.run for it in setup_items]
         self._decls = dynamic_decls
         self._flow = flow
@@ -242,26 +221,14 @@ class PreparedGame:
         except RecycleError:
             pass
 
-    def _player_count(self, setup: SList, scope: Scope) -> int:
-        first = setup.items[1] if len(setup.items) > 1 else None
-        if not (
-            isinstance(first, SList)
-            and len(first.items) == 3
-            and kw(first.items[0], "create")
-            and kw(first.items[1], "players")
-        ):
-            fail("setup must start with (create players N)", first or setup, "setup")
-        n_node = first.items[2]
-        n = None
-        if isinstance(n_node, Atom) and n_node.kind == INT:
-            n = n_node.value
-        elif isinstance(n_node, Atom) and n_node.kind == VAR:
-            c = scope.lookup(n_node.value)
-            n = c.value if isinstance(c, Const) else None
+    @staticmethod
+    def _player_count(count) -> int:
+        """The N of ``(create players N)``: a number or a declared integer, 1 to 10."""
+        n = count.value if isinstance(count, (Num, ConstNode)) else None
         if not isinstance(n, int):
-            fail("the number of players must be an integer or a declared integer", n_node, "create")
+            fail("the number of players must be an integer or a declared integer", count, "create")
         if not 1 <= n <= 10:
-            fail(f"a game has 1 to 10 players, not {n}", n_node, "create")
+            fail(f"a game has 1 to 10 players, not {n}", count, "create")
         return n
 
     # -- the card table --------------------------------------------------------------------

@@ -38,7 +38,8 @@ import numpy as np
 
 from ..engine.game import DEFAULT_MAX_STEPS, PreparedGame, load
 from ..errors import RecycleError
-from ..lang.syntax.reader import SList
+from ..lang.nodes.flow import Choice
+from ..lang.nodes.walk import walk
 from ..lang.forms.values import HIDDEN, OTHERS, PRIVATE, may_see, visibility_class
 
 SAMPLE_GAMES = 64  # random games played to find the action space and the locations used
@@ -118,18 +119,7 @@ def sample(game: PreparedGame, games: int = SAMPLE_GAMES, max_decisions: int = S
 
 def choice_forms(game: PreparedGame) -> list[tuple[int, int]]:
     """(line, column) of every ``(choice ...)`` form of the game, in source order."""
-    found = []
-
-    def walk(x):
-        if isinstance(x, SList):
-            if x.head == "choice":
-                found.append((x.span.line, x.span.column))
-            for item in x.items:
-                walk(item)
-
-    for form in game.source.forms:
-        walk(form)
-    return found
+    return sorted((n.span.line, n.span.column) for n in walk(game.nodes) if isinstance(n, Choice))
 
 
 @dataclass(frozen=True)

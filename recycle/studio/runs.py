@@ -59,7 +59,7 @@ def check_text(text: str, name: str, max_work: int | None = None):
             )
         else:
             out.append(message("warning", w))
-    out += [message("warning", w.message, w.span) for w in lint(game.source.forms[0])]
+    out += [message("warning", w.message, w.span) for w in lint(game.nodes)]
     return game, out
 
 

@@ -61,9 +61,12 @@ def score_now(game, state, draws: bool) -> list[int] | None:
 
 
 def _scoring_draws(game) -> bool:
-    from ..lang.forms.items import uses_rng
+    """Does the scoring expression draw random numbers (a form the registry says draws)?"""
+    from ..lang.forms.registry import registry
+    from ..lang.nodes.walk import walk
 
-    return uses_rng(game.source.forms[0].items[-1])
+    drawing = registry().drawing
+    return any(getattr(n, "HEAD", None) in drawing for n in walk(game.nodes.score))
 
 
 def parse_values(spec: str | None) -> int:
@@ -197,19 +200,14 @@ class TurnCounter:
 
 def _player_stages(game) -> list[tuple]:
     """(start, end) source positions of every ``(stage player ...)`` form, in source order."""
-    from ..lang.syntax.reader import SList
+    from ..lang.nodes.flow import Stage
+    from ..lang.nodes.walk import walk
 
-    out = []
-    todo = list(game.source.forms[:1])
-    while todo:
-        x = todo.pop()
-        if isinstance(x, SList):
-            items = x.items
-            if x.head == "stage" and len(items) > 1 and getattr(items[1], "value", None) == "player":
-                out.append(((x.span.line, x.span.column), (x.span.end_line, x.span.end_column)))
-            todo.extend(items)
-    out.sort()
-    return out
+    return sorted(
+        ((x.span.line, x.span.column), (x.span.end_line, x.span.end_column))
+        for x in walk(game.nodes)
+        if isinstance(x, Stage) and not x.team
+    )
 
 
 def trace_game(

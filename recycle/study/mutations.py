@@ -22,9 +22,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..lang.syntax.reader import _BREAK, INT, SList, Atom
-
-COMPARISONS = ("==", "!=", "<", ">", "<=", ">=")
+from ..lang.syntax import edits
+from ..lang.syntax.reader import _BREAK
 
 
 @dataclass(frozen=True)
@@ -70,19 +69,6 @@ def nudge(value: int, rng: random.Random) -> int:
     return new if (new >= 0 or value < 0) else value + step
 
 
-def _walk(node):
-    todo = [node]
-    while todo:
-        x = todo.pop()
-        if isinstance(x, SList):
-            yield x
-            todo.extend(reversed(x.items))
-
-
-def _is_int(x) -> bool:
-    return isinstance(x, Atom) and x.kind == INT
-
-
 def _int_edit(source, atom, rng, what: str, operator: str) -> Mutation:
     off = Offsets(source.text)
     start, end = off.span(atom)
@@ -99,12 +85,8 @@ def _int_edit(source, atom, rng, what: str, operator: str) -> Mutation:
 
 
 def constant_sites(source) -> list:
-    """``(declare N 'NAME)`` forms: (the integer atom, the name)."""
-    return [
-        (f.items[1], str(f.items[2]))
-        for f in _walk(source.forms[0])
-        if f.head == "declare" and len(f.items) == 3 and _is_int(f.items[1])
-    ]
+    """``(declare N 'NAME)`` forms: (the integer as written, the name)."""
+    return edits.declared_integers(source)
 
 
 def constant(source, rng: random.Random) -> Mutation | None:
@@ -117,18 +99,9 @@ def constant(source, rng: random.Random) -> Mutation | None:
 
 
 def points_sites(source) -> list:
-    """The integer of every entry of every point map: (atom, the map's name, the entry)."""
-    out = []
-    for f in _walk(source.forms[0]):
-        if f.head != "set" or len(f.items) != 3 or not isinstance(f.items[1], SList):
-            continue
-        target = f.items[1].items
-        if len(target) < 3 or getattr(target[1], "value", None) != "points" or not isinstance(f.items[2], SList):
-            continue
-        for entry in f.items[2].items:
-            if isinstance(entry, SList) and len(entry.items) >= 2 and _is_int(entry.items[-1]):
-                out.append((entry.items[-1], str(target[2]), " ".join(str(x) for x in entry.items[:-1])))
-    return out
+    """The integer of every entry of every point map: (the integer as written, the map's
+    name, the entry)."""
+    return edits.point_values(source)
 
 
 def points(source, rng: random.Random) -> Mutation | None:
@@ -141,15 +114,8 @@ def points(source, rng: random.Random) -> Mutation | None:
 
 
 def threshold_sites(source) -> list:
-    """Integers compared in end conditions: (atom, the comparison as text)."""
-    out = []
-    for f in _walk(source.forms[0]):
-        if f.head != "end":
-            continue
-        for c in _walk(f):
-            if c.head in COMPARISONS and len(c.items) == 3:
-                out.extend((x, str(c)) for x in c.items[1:] if _is_int(x))
-    return out
+    """Integers compared in end conditions: (the integer as written, the comparison as text)."""
+    return edits.end_thresholds(source)
 
 
 def threshold(source, rng: random.Random) -> Mutation | None:
@@ -162,12 +128,8 @@ def threshold(source, rng: random.Random) -> Mutation | None:
 
 
 def choice_sites(source, least: int) -> list:
-    """``(choice (option ...))`` forms with at least ``least`` options: their option lists."""
-    return [
-        f.items[1].items
-        for f in _walk(source.forms[0])
-        if f.head == "choice" and len(f.items) == 2 and isinstance(f.items[1], SList) and len(f.items[1].items) >= least
-    ]
+    """``(choice (option ...))`` forms with at least ``least`` options: their options as written."""
+    return edits.choice_options(source, least)
 
 
 def _pick_option(source, rng: random.Random):

@@ -24,9 +24,12 @@ import time
 
 from ..errors import RecycleError, StepLimitExceeded
 from ..engine.game import PreparedGame, players_stream
-from ..lang.reading.lint import _loc_key, _walk
-from ..lang.forms.shapes import head_of, is_location_form
-from ..lang.syntax.reader import VAR, Atom, SList
+from ..lang.nodes.base import Const, Loc, Num, Word
+from ..lang.nodes.flow import Choice, When
+from ..lang.nodes.numbers import Add, And, AtLeast, AtMost, Div, Equal, Greater, Less, Mod, Mul, Not, NotEqual, Or
+from ..lang.nodes.numbers import Size, Sub
+from ..lang.nodes.walk import children
+from ..lang.reading.lint import in_text_order, location_key
 from ..lang.forms.values import MEMORY, may_see
 
 MAX_STEPS = 20_000
@@ -58,11 +61,11 @@ def simulation_lint(game, games: int = 300, seed: int = 0, seconds: float = 3.0,
     happened: ``{"games": played, "findings": [...]}`` (each finding positioned)."""
     from ..engine.game import rollout_seed
 
-    form = game.source.forms[0]
+    nodes = in_text_order(game.nodes)
     rules: dict = {}  # (line, column) of a conditional rule -> [times reached, times its condition held]
     # a copy of the game that counts into ``rules`` (see the module docstring for why this hook)
     game = PreparedGame(game.source, max_work=game.max_work, rule_counts=rules)
-    choices = [n for n in _walk(form) if isinstance(n, SList) and head_of(n) == "choice"]
+    choices = [n for n in nodes if isinstance(n, Choice)]
     reached: dict = {}  # (line, col) of a choice -> [times, times with one option]
     offered: set = set()  # (line, col) of every action an option was made of
     received: set = set()
@@ -130,14 +133,14 @@ def simulation_lint(game, games: int = 300, seed: int = 0, seconds: float = 3.0,
             findings.append(
                 _finding(f"this choice always had one option ({_n(t[0], 'time')} in {_n(played, 'game')})", ch.span)
             )
-        for opt in ch.items[1:]:
-            if isinstance(opt, SList) and opt.span is not None and not any(_within(opt.span, *p) for p in offered):
+        for opt in ch.options:
+            if opt.span is not None and not any(_within(opt.span, *p) for p in offered):
                 findings.append(_finding(f"this option was never offered in {_n(played, 'random game')}", opt.span))
-    findings += _rule_findings(form, rules, played, [f for f in findings if "never reached" in f["message"]])
+    findings += _rule_findings(nodes, rules, played, [f for f in findings if "never reached" in f["message"]])
     seen_names = {}
-    for node in _walk(form):
-        if isinstance(node, SList) and is_location_form(node):
-            key = _loc_key(node)
+    for node in nodes:
+        if isinstance(node, Loc):
+            key = location_key(node)
             if key is not None:
                 seen_names.setdefault(key[1], node.span)
     got: dict = {}  # a location name (HAND of every player) -> did any of them receive a card
@@ -178,31 +181,22 @@ def simulation_lint(game, games: int = 300, seed: int = 0, seconds: float = 3.0,
     return {"games": played, "findings": findings}
 
 
-def _rule_findings(form, rules: dict, played: int, unreached: list) -> list:
+def _rule_findings(nodes: list, rules: dict, played: int, unreached: list) -> list:
     """Findings on the conditional rules: never fired, always fired (reached ``ALWAYS`` times
     at least) or never reached — unless inside a choice or rule already reported as never
     reached or never firing (the one finding explains the other)."""
-    nodes = {(n.span.line, n.span.column): n for n in _walk(form) if isinstance(n, SList) and n.span is not None}
-    consts = {
-        d.items[2].value
-        for d in form.items[1:]
-        if head_of(d) == "declare"
-        and len(d.items) == 3
-        and isinstance(d.items[1], Atom)
-        and d.items[1].kind != VAR
-        and isinstance(d.items[2], Atom)
-    }
+    found = {(n.span.line, n.span.column): n for n in nodes if isinstance(n, When)}
     out: list = []
     quiet = [(f["line"], f["column"], f["end_line"], f["end_column"]) for f in unreached]
     for key in sorted(rules):
-        node = nodes.get(key)
+        node = found.get(key)
         if node is None:
             continue
         span = node.span
         if any((a, b) <= key <= (c, d) for a, b, c, d in quiet):
             continue
         times, fired = rules[key]
-        if _settled(node.items[0], consts):
+        if _settled(node.condition):
             continue
         if not fired:
             quiet.append((span.line, span.column, span.end_line, span.end_column))
@@ -215,7 +209,7 @@ def _rule_findings(form, rules: dict, played: int, unreached: list) -> list:
                     span,
                 )
             )
-        elif fired == times >= ALWAYS and not _guard(node.items[0]):
+        elif fired == times >= ALWAYS and not _guard(node.condition):
             out.append(
                 _finding(
                     f"this rule's condition was true every time ({_n(times, 'time')} in {_n(played, 'random game')})",
@@ -225,23 +219,23 @@ def _rule_findings(form, rules: dict, played: int, unreached: list) -> list:
     return out
 
 
-PURE = {"==", "!=", "<", ">", "<=", ">=", "and", "or", "not", "+", "-", "*", "//", "%", "mod"}
+# the forms whose value follows from their operands' alone (comparisons, junctions, arithmetic)
+PURE = (Equal, NotEqual, Less, Greater, AtMost, AtLeast, And, Or, Not, Add, Sub, Mul, Div, Mod)
 
 
-def _settled(x, consts: set) -> bool:
+def _settled(x) -> bool:
     """Is the condition settled by the declarations alone (``(== 'NUMP 2)``: a variant's switch)?
     Then it never changes in play, and that it never fired says only which variant is declared."""
-    if isinstance(x, Atom):
-        return x.kind != VAR or x.value in consts
-    return isinstance(x, SList) and head_of(x) in PURE and all(_settled(i, consts) for i in x.items[1:])
+    match x:
+        case Num() | Word():
+            return True
+        case Const(value=value):
+            return not isinstance(value, tuple)  # a number or a NAME declared, not a list of them
+    return isinstance(x, PURE) and all(_settled(i) for i in children(x))
 
 
 def _guard(x) -> bool:
     """Is the condition a guard on the number of cards of a location (``(> (size STOCK) 0)``)? A
     guard that always held is there for the rare game, not a finding."""
-    return (
-        isinstance(x, SList)
-        and head_of(x) in PURE
-        and len(x.items) == 3
-        and any(isinstance(i, SList) and head_of(i) == "size" for i in x.items[1:])
-    )
+    operands = list(children(x))
+    return isinstance(x, PURE) and len(operands) == 2 and any(isinstance(i, Size) for i in operands)

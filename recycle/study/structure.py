@@ -11,18 +11,17 @@ from __future__ import annotations
 
 import textwrap
 from dataclasses import dataclass, field
-from functools import cache
 
-from ..lang.forms.flow import REGISTRY
-from ..lang.forms.registry import WORDS_FIELD, Kind
-from ..lang.forms.shapes import STORAGE_SORTS
-from ..lang.syntax.reader import INT, SYMBOL, Atom, SList
-from ..lang.forms.values import KINDS as LOC_KINDS
+from ..lang.forms.wording import action_text, expr
+from ..lang.nodes import GameNode, elaborate
+from ..lang.nodes.actions import Repeat
+from ..lang.nodes.base import Everyone
+from ..lang.nodes.flow import Choice, Do, Let, Loop, Offer, Stage, When
+from ..lang.syntax.outline import written_tree
 
-INFIX = REGISTRY.operators  # the forms written between their operands: a + b, a == b
-# Every other form is written by the facts registered with it (recycle/lang/forms/registry.py): its
-# ``words`` (templates, filled here) and its ``role`` (stage, choice, block, loop ...). This
-# module compares no form's head keyword: a new form declares its words and role instead.
+__all__ = ["TNode", "action_text", "expr", "game_tree", "outline", "raw_tree", "tree_dot"]
+# Every form is written by the facts registered with it (recycle/lang/forms/registry.py: its
+# ``words``, filled by lang/forms/wording.py); the tree's shape is read from the game's nodes.
 
 
 @dataclass
@@ -35,228 +34,23 @@ class TNode:
     line: int = 0
 
 
-def _head(x) -> str | None:
-    return x.head if isinstance(x, SList) else None
-
-
-def _kw(x, *values) -> bool:
-    return isinstance(x, Atom) and x.kind == SYMBOL and x.value in values
-
-
-def _roles(x) -> frozenset:
-    """The roles of the forms headed as ``x`` is, of any kind."""
-    return REGISTRY.roles.get(_head(x), frozenset())
-
-
-def _role(x, kind: str) -> str:
-    """The role of the form of ``kind`` headed as ``x`` is ("" if none)."""
-    f = REGISTRY.lookup(kind, _head(x))
-    return f.role if f is not None else ""
-
-
-# -- a form's words: its templates filled with its items ---------------------------------------
-@cache
-def _template(template: str) -> tuple:
-    """``(parts, size, star)``: the literal texts and fields of a template, the number of items
-    its fixed fields need, and the item its ``*``/``+`` field starts at and needs (or None)."""
-    parts, at, size, star = [], 0, 1, None
-    for m in WORDS_FIELD.finditer(template):
-        i, how, rep, sep = int(m.group(1)), m.group(2) or "", m.group(3), m.group(4)
-        parts += [template[at : m.start()], (i, how, rep, sep)]
-        at = m.end()
-        if rep:
-            star = (i, i + (rep == "+"))
-        else:
-            size = max(size, i + (2 if how == ":each" else 1))
-    parts.append(template[at:])
-    return tuple(parts), size, star
-
-
-def _field(items, i: int, how: str, outer: str | None) -> str | None:
-    """Item ``i`` read as a field says, or None when the item does not fit it."""
-    x = items[i]
-    if not how:
-        return expr(x)
-    if how == "~":
-        return _paren(x, outer or "")
-    if how.startswith("="):
-        return how[1:] if _kw(x, how[1:]) else None
-    read = how[1:]
-    if read == "each":
-        return _each(x, items[i + 1])
-    if read == "action":
-        return action_text(x)
-    if read == "atom":
-        return str(x.value) if isinstance(x, Atom) else None
-    if read == "points":
-        return expr(x) if isinstance(x, SList) and len(x.items) == 3 and _kw(x.items[1], "points") else None
-    if read == "count":
-        return str(len(x.items) if isinstance(x, SList) else 0)
-    if read in ("cards", "keys") and _head(x) == "deck":  # (deck ...) is a part of create, not a form
-        return str(deck_size(x)) if read == "cards" else ", ".join(_deck_keys(x))
-    return None
-
-
-def _words(x, templates) -> str | None:
-    """``x`` in words, by the first template whose fields fit its items; None if none does."""
-    items = x.items
-    for template in templates:
-        parts, size, star = _template(template)
-        if len(items) < size or (star is None and len(items) != size) or (star and len(items) < star[1]):
-            continue
-        out = []
-        for part in parts:
-            if isinstance(part, str):
-                out.append(part)
-                continue
-            i, how, rep, sep = part
-            texts = [_field(items, j, how, x.head) for j in (range(i, len(items)) if rep else (i,))]
-            if None in texts:
-                break
-            out.append(sep.join(texts) if rep else texts[0])
-        else:
-            return "".join(out)
-    return None
-
-
-# -- expressions as short text ---------------------------------------------------------------
-def who(x) -> str:
-    """An owner, player or team: ``current``, ``next``, ``P2``, ``'P``, ``team of current``."""
-    if isinstance(x, Atom):
-        return str(x)
-    items = x.items
-    if len(items) == 2 and _kw(items[1], "player", "team"):
-        n = items[0]
-        if isinstance(n, Atom) and n.kind == INT:
-            return f"{'P' if items[1].value == 'player' else 'T'}{n.value}"
-        return str(n) if items[1].value == "player" else f"{n} team"
-    return expr(x)
-
-
-def _place(x) -> str | None:
-    """``(OWNER KIND NAME)`` / ``(HOLDER sto NAME)`` as ``NAME`` or ``NAME(owner)`` (``KIND 'V`` for a
-    name held by a variable ``'V``); else None."""
-    if not (isinstance(x, SList) and len(x.items) == 3 and _kw(x.items[1], *LOC_KINDS, *STORAGE_SORTS)):
-        return None
-    owner, name = x.items[0], expr(x.items[2])
-    if not (isinstance(x.items[2], Atom) and x.items[2].kind == SYMBOL):
-        # a place named by a variable or a computed name: ``vloc 'S``, not ``'S`` (the variable's value)
-        name = f"{x.items[1].value} {name}"
-    if _kw(owner, "game"):
-        return name
-    return f"{name}({who(owner)})"
-
-
-def _paren(x, outer: str = "") -> str:
-    """``x`` as text, in parentheses where a reader could otherwise group it wrongly."""
-    text = expr(x)
-    h, roles = _head(x), _roles(x)
-    if "junction" in roles and h != outer:
-        return f"({text})"
-    if h in INFIX and outer in INFIX:
-        return f"({text})"
-    if "quantifier" in roles and outer:
-        return f"({text})"  # "any X 'V: body" runs to the end of the line
-    return text
-
-
-def expr(x) -> str:
-    """A RECYCLE expression (location, card, integer, boolean, collection) as short text."""
-    if isinstance(x, Atom):
-        return str(x)
-    items = x.items
-    if not items:
-        return "()"
-    place = _place(x)
-    if place is not None:
-        return place
-    h = _head(x)
-    args = items[1:]
-    if len(items) == 2 and _kw(items[1], "player", "team"):
-        return who(x)
-    if h in INFIX and len(args) == 2:
-        return f"{_paren(args[0], h)} {h} {_paren(args[1], h)}"
-    text = _words(x, REGISTRY.words.get(h, ()))
-    if text is not None:
-        return text
-    if isinstance(items[0], Atom) and items[0].kind == INT and len(args) == 1:
-        return f"card {items[0].value} of {expr(args[0])}"
-    if all(isinstance(i, Atom) for i in items) and any(i.kind == "comma" for i in items):
-        return "(" + " ".join(str(i) for i in items).replace(" ,", ",") + ")"
-    return "(" + " ".join(expr(i) for i in items) + ")"
-
-
-def _each(coll, var) -> str:
-    """``player 'P`` for the player/team collections, else ``'V in COLLECTION``."""
-    if _kw(coll, "player", "team"):
-        return f"{coll.value} {expr(var)}"
-    return f"{expr(var)} in {expr(coll)}"
-
-
-def deck_size(deck) -> int:
-    """How many cards a ``(deck ATTR...)`` form makes (the product of its attribute counts)."""
-
-    def attr(a) -> int:
-        if not isinstance(a, SList) or len(a.items) < 2:
-            return 1
-        rest = a.items[1:]
-        if len(rest) == 1 and isinstance(rest[0], SList) and all(isinstance(i, Atom) for i in rest[0].items):
-            return sum(1 for i in rest[0].items if i.kind == SYMBOL)  # leaf: (NAME (V1, V2, ...))
-        total = 0
-        for value in rest:  # (NAME (V1 sub...) (V2 sub...))
-            n = 1
-            for sub in value.items[1:] if isinstance(value, SList) else ():
-                n *= attr(sub)
-            total += n
-        return total
-
-    n = 1
-    for a in deck.items[1:]:
-        n *= attr(a)
-    return n
-
-
-def _deck_keys(deck) -> list[str]:
-    keys: list[str] = []
-
-    def walk(a):
-        if isinstance(a, SList) and a.items and isinstance(a.items[0], Atom):
-            if a.items[0].value not in keys:
-                keys.append(a.items[0].value)
-            for value in a.items[1:]:
-                if isinstance(value, SList):
-                    for sub in value.items[1:]:
-                        walk(sub)
-
-    for a in deck.items[1:]:
-        walk(a)
-    return keys
-
-
-def action_text(x) -> str:
-    """One action as a line: ``move top STOCK → top HAND('P)``, ``PASS := 0``, ``pass``."""
-    f = REGISTRY.lookup(Kind.ACTION, _head(x))
-    text = _words(x, f.words) if f is not None else None
-    return text if text is not None else expr(x)
-
-
 # -- the flow as a tree ----------------------------------------------------------------------
 def _line(x) -> int:
-    return x.span.line if hasattr(x, "span") and x.span else 0
+    return x.span.line if getattr(x, "span", None) else 0
 
 
-def _is_conditional(x) -> bool:
-    return isinstance(x, SList) and len(x.items) == 2 and isinstance(x.items[0], SList)
+def _each(collection, variable) -> str:
+    """``player 'P`` for the player/team collections, else ``'V in COLLECTION``."""
+    if isinstance(collection, Everyone):
+        return f"{collection.what} '{variable.name}"
+    return f"'{variable.name} in {expr(collection)}"
 
 
 def _body(x, in_choice: bool) -> list[TNode]:
     """The nodes of a body; a ``do`` here only groups, so its items come up a level."""
-    if _role(x, Kind.FLOW) == "block" and len(x.items) == 2 and isinstance(x.items[1], SList):
-        return [_item(i, in_choice) for i in x.items[1].items]
+    if isinstance(x, Do):
+        return [_item(i, in_choice) for i in x.body]
     return [_item(x, in_choice)]
-
-
-SIMULTANEOUS = "simultaneous"  # the keyword of a simultaneous stage (not a form: no head)
 
 
 def _all_choose(nodes: list) -> None:
@@ -268,76 +62,69 @@ def _all_choose(nodes: list) -> None:
 
 
 def _item(x, in_choice: bool = False) -> TNode:
-    role, line = _role(x, Kind.FLOW), _line(x)
-    if role == "stage" and len(x.items) >= 4:
-        # (stage player simultaneous (end C) ...): its choices are every player's at once
-        together = isinstance(x.items[2], Atom) and x.items[2].value == SIMULTANEOUS and len(x.items) >= 5
-        rest = x.items[3:] if together else x.items[2:]
-        end = rest[0]
-        cond = expr(end.items[1]) if isinstance(end, SList) and len(end.items) == 2 else expr(end)
-        who_plays = expr(x.items[1])
-        kids = [_item(i) for i in rest[1:]]
-        if together:
-            _all_choose(kids)
-            return TNode("stage", f"stage: every player at once (simultaneous), until {cond}", kids, line)
-        return TNode("stage", f"stage: each {who_plays} in turn, until {cond}", kids, line)
-    if role == "choice" and len(x.items) == 2 and isinstance(x.items[1], SList):
-        opts = []
-        for k, o in enumerate(x.items[1].items, 1):
-            kids = _body(o, True)
-            if len(kids) == 1 and kids[0].kind == "action":
-                opts.append(TNode("option", f"{k}. {kids[0].text}", [], _line(o)))
-            else:
-                opts.append(TNode("option", f"option {k}:", kids, _line(o)))
-        return TNode("choice", "choice: the current player picks one option", opts, line)
-    if role == "block" and len(x.items) == 2 and isinstance(x.items[1], SList):
-        return TNode("do", "do, in order", [_item(i, in_choice) for i in x.items[1].items], line)
-    if _is_conditional(x):
-        return TNode("if", f"if {expr(x.items[0])}", _body(x.items[1], in_choice), line)
-    if role in ("loop", "offer") and len(x.items) == 4:
-        each = _each(x.items[1], x.items[2])
-        text = f"one option per {each}" if role == "offer" and in_choice else f"for each {each}"
-        return TNode("loop", text, _body(x.items[3], in_choice), line)
-    if role == "binding" and len(x.items) == 4:
-        return TNode("let", f"let {expr(x.items[2])} = {expr(x.items[1])}", _body(x.items[3], in_choice), line)
-    if (
-        _role(x, Kind.ACTION) == "repeat"
-        and len(x.items) == 3
-        and _role(x.items[2], Kind.FLOW) in ("loop", "offer", "block")
-    ):
-        return TNode("loop", f"repeat {expr(x.items[1])} times", _body(x.items[2], in_choice), line)
+    line = _line(x)
+    match x:
+        case Stage(team=team, end=end, body=body, simultaneous=together):
+            kids = [_item(i) for i in body]
+            if together:  # (stage player simultaneous (end C) ...): its choices are every player's at once
+                _all_choose(kids)
+                return TNode("stage", f"stage: every player at once (simultaneous), until {expr(end)}", kids, line)
+            who_plays = "team" if team else "player"
+            return TNode("stage", f"stage: each {who_plays} in turn, until {expr(end)}", kids, line)
+        case Choice(options=options):
+            opts = []
+            for k, o in enumerate(options, 1):
+                kids = _body(o, True)
+                if len(kids) == 1 and kids[0].kind == "action":
+                    opts.append(TNode("option", f"{k}. {kids[0].text}", [], _line(o)))
+                else:
+                    opts.append(TNode("option", f"option {k}:", kids, _line(o)))
+            return TNode("choice", "choice: the current player picks one option", opts, line)
+        case Do(body=body):
+            return TNode("do", "do, in order", [_item(i, in_choice) for i in body], line)
+        case When(condition=condition, item=item):
+            return TNode("if", f"if {expr(condition)}", _body(item, in_choice), line)
+        case Loop(collection=coll, variable=var, item=item) | Offer(collection=coll, variable=var, item=item):
+            each = _each(coll, var)
+            text = f"one option per {each}" if isinstance(x, Offer) and in_choice else f"for each {each}"
+            return TNode("loop", text, _body(item, in_choice), line)
+        case Let(value=value, variable=var, item=item):
+            return TNode("let", f"let '{var.name} = {expr(value)}", _body(item, in_choice), line)
+        case Repeat(times=times, body=Loop() | Offer() | Do() as body):
+            return TNode("loop", f"repeat {expr(times)} times", _body(body, in_choice), line)
     return TNode("action", action_text(x), [], line)
 
 
-def game_tree(source) -> TNode:
-    """The structure tree of a parsed game (``SourceFile`` or its ``(game ...)`` form)."""
-    form = source.forms[0] if hasattr(source, "forms") else source
+def game_tree(game) -> TNode:
+    """The structure tree of a game: a prepared game (``recycle.load``), its nodes, or a
+    parsed file (read into nodes here)."""
+    nodes = game if isinstance(game, GameNode) else getattr(game, "nodes", None)
+    if nodes is None:
+        nodes = elaborate(game)
+    source = getattr(game, "source", game)
     name = getattr(source, "filename", "game")
-    root = TNode("game", f"game {name.rsplit('/', 1)[-1]}", [], _line(form))
-    for x in form.items[1:]:
-        h = _head(x)
-        if h == "declare" and len(x.items) == 3:
-            root.children.append(TNode("declare", f"declare {expr(x.items[2])} = {expr(x.items[1])}", [], _line(x)))
-        elif h == "setup":
-            kids = [TNode("action", action_text(i), [], _line(i)) for i in x.items[1:]]
-            root.children.append(TNode("setup", "setup", kids, _line(x)))
-        elif h == "scoring" and len(x.items) == 3:
-            root.children.append(TNode("scoring", f"scoring: {expr(x.items[1])} {expr(x.items[2])} wins", [], _line(x)))
-        else:
-            root.children.append(_item(x))
+    root = TNode("game", f"game {name.rsplit('/', 1)[-1]}", [], _line(nodes))
+    for d in nodes.declares:
+        value = d.literal if d.literal is not None else d.value
+        root.children.append(TNode("declare", f"declare '{d.name} = {expr(value)}", [], _line(d)))
+    # (create players N) is read into the number of players: written as its words say
+    create = TNode("action", f"create {expr(nodes.players)} players", [], nodes.players_at.line)
+    kids = [create] + [TNode("action", action_text(i), [], _line(i)) for i in nodes.setup]
+    root.children.append(TNode("setup", "setup", kids, nodes.setup_at.line))
+    root.children.extend(_item(x) for x in nodes.flow)
+    best = "max" if nodes.scoring_max else "min"
+    root.children.append(TNode("scoring", f"scoring: {best} {expr(nodes.score)} wins", [], nodes.scoring_at.line))
     return root
 
 
 def raw_tree(source) -> TNode:
     """The full s-expression tree: a node per list (labelled by its head) and per token."""
 
-    def walk(x) -> TNode:
-        if isinstance(x, Atom):
-            return TNode("atom", str(x), [], _line(x))
-        head = x.head
-        return TNode("list", f"({head} …)" if head else "( … )", [walk(i) for i in x.items], _line(x))
+    def grow(branch) -> TNode:
+        kind, text, line, children = branch
+        return TNode(kind, text, [grow(c) for c in children], line)
 
-    return walk(source.forms[0] if hasattr(source, "forms") else source)
+    return grow(written_tree(source.forms[0] if hasattr(source, "forms") else source))
 
 
 # -- output ----------------------------------------------------------------------------------

@@ -136,7 +136,7 @@ def test_teams_naming_both_0_and_n_are_an_error_and_naming_neither_a_warning():
     # (1, 3) with four players: read from 0 (players 1 and 3), so player 0 is on no team
     g = game("(do ((turn pass)))", players=4, teams="(create teams (1, 3))")
     assert g.play(seed=0).state.team_of == [None, 0, None, 0]
-    assert [w.message for w in lint(g.source.forms[0])] == [
+    assert [w.message for w in lint(g.nodes)] == [
         "these teams name neither player 0 nor player 4: they are read as numbered from 0 (0..3), so player 0 "
         "is on no team"
     ]
@@ -175,7 +175,7 @@ def test_lint_treats_members_as_locations():
                      (move (top (game vloc RUN 2)) (top (game vloc PILE 1)))
                      (move (top (game vloc PILES 2)) (top (game vloc PILE 1)))
                      (set (game sto N) 2)))""")
-    assert [w.message for w in lint(g.source.forms[0])] == [
+    assert [w.message for w in lint(g.nodes)] == [
         "vloc PILES[2] never receives cards (no move, swap or deck puts cards there): a misspelt name?"
     ]
 

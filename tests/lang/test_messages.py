@@ -239,4 +239,4 @@ def test_lint_is_quiet_on_the_games_of_the_project():
 
     for path in sorted(GAMES.glob("*.rcy")):
         g = recycle.load(path)
-        assert [str(w) for w in lint(g.source.forms[0])] == [], path.name
+        assert [str(w) for w in lint(g.nodes)] == [], path.name

@@ -12,14 +12,14 @@ together; the messages are the compiler's (``lang/forms/flow.py``, ``engine/game
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from ...errors import RecycleCompileError, RecycleCompileErrors
+from ...errors import RecycleCompileError, RecycleCompileErrors, Span
 from .sexpr import MAX_ERRORS, Const as Folded, Scope, fail, head_of, is_atom, is_location_form
 from .sexpr import element_hint, is_storage_form, kw, literal_names, value_hint
 from ..syntax.reader import INT, SYMBOL, VAR, Atom, SList, SourceFile
 from .actions import ActionReading
-from .base import Broken, Kind, Node, form_node, sealed_registry
+from .base import Broken, Kind, Node, Num, Word, form_node, sealed_registry
 from .groups import GroupReading
 from .numbers import NumberReading
 from .places import PlaceReading
@@ -42,16 +42,21 @@ Stage = form_node(
 
 @dataclass(frozen=True, slots=True)
 class Declare(Node):
-    """``(declare VALUE 'NAME)``: ``value`` is folded (a ``Const``) when written out."""
+    """``(declare VALUE 'NAME)``: ``value`` is folded (a ``Const``) when written out, and
+    ``literal`` is then that value as written (a ``Num``, ``Word`` or ``Names``, with its
+    span: the place a variant of the game rewrites); None for a computed value."""
 
     name: str
     value: Node
+    literal: Node | None = field(default=None, kw_only=True, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
 class GameNode(Node):
     """A whole game read once: its declarations, the number of players (a node: a number or
-    a declared constant), the rest of the setup, the flow, and the scoring."""
+    a declared constant), the rest of the setup, the flow, and the scoring. ``players_at``,
+    ``setup_at`` and ``scoring_at`` are where ``(create players N)``, ``(setup ...)`` and
+    ``(scoring ...)`` are written."""
 
     declares: tuple
     players: Node
@@ -59,6 +64,9 @@ class GameNode(Node):
     flow: tuple
     scoring_max: bool
     score: Node
+    players_at: Span | None = field(default=None, kw_only=True, compare=False, repr=False)
+    setup_at: Span | None = field(default=None, kw_only=True, compare=False, repr=False)
+    scoring_at: Span | None = field(default=None, kw_only=True, compare=False, repr=False)
 
 
 class Elaborator(ScalarReading, NumberReading, PlaceReading, GroupReading, ActionReading):
@@ -215,7 +223,8 @@ class Elaborator(ScalarReading, NumberReading, PlaceReading, GroupReading, Actio
         for d in declares:
             name = d.items[2].value
             if name in consts:
-                read.append(Declare(name, self.var(d.items[2], scope), span=d.span, source=d))
+                literal = self.literal(d.items[1])
+                read.append(Declare(name, self.var(d.items[2], scope), literal=literal, span=d.span, source=d))
                 continue
             try:
                 read.append(Declare(name, self.value(d.items[1], scope), span=d.span, source=d))
@@ -243,7 +252,27 @@ class Elaborator(ScalarReading, NumberReading, PlaceReading, GroupReading, Actio
             self.keep_error(exc)
         self.raise_errors()
         is_max = scoring.items[1].value == "max"
-        return GameNode(tuple(read), players, setup_items, flow, is_max, score, span=game.span, source=game)
+        return GameNode(
+            tuple(read),
+            players,
+            setup_items,
+            flow,
+            is_max,
+            score,
+            players_at=setup.items[1].span,
+            setup_at=setup.span,
+            scoring_at=scoring.span,
+            span=game.span,
+            source=game,
+        )
+
+    def literal(self, x):
+        """A declared constant's value as written: a number, a NAME or a list of NAMEs."""
+        if isinstance(x, Atom) and x.kind == INT:
+            return Num(x.value, span=x.span, source=x)
+        if isinstance(x, Atom) and x.kind == SYMBOL:
+            return Word(x.value, span=x.span, source=x)
+        return self.names(x)
 
     def player_count(self, setup: SList, scope: Scope):
         """The N of the setup's first form, ``(create players N)``: a number or a constant."""
@@ -258,12 +287,13 @@ class Elaborator(ScalarReading, NumberReading, PlaceReading, GroupReading, Actio
         return self.int_(first.items[2], scope)
 
 
-def elaborate(source, forms=None) -> GameNode:
+def elaborate(source, forms=None, reader: Elaborator | None = None) -> GameNode:
     """A game read once: ``source`` is a parsed file (``SourceFile``) or its ``(game ...)``
     form. Raises the compiler's positioned errors (all of a file's independent ones together,
-    as ``RecycleCompileErrors``)."""
+    as ``RecycleCompileErrors``). ``reader``: the elaborator to read with (the compiler then
+    finds the nodes it made in its ``made``, instead of reading them again)."""
     game = source.forms[0] if isinstance(source, SourceFile) else source
-    reader = Elaborator(forms)
+    reader = reader if reader is not None else Elaborator(forms)
     try:
         try:
             return reader.read_game(game)

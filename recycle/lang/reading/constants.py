@@ -13,44 +13,30 @@ from __future__ import annotations
 import re
 
 from ...errors import RecycleCompileError
+from ..nodes.base import Names, Num, Word
+from ..syntax.edits import is_one_list, point_map_awards
+from ..syntax.reader import SourceFile, parse_text
+from .elaborated import game_nodes
 from .player_count import _offset
-from ..forms.shapes import literal_names
-from ..syntax.reader import INT, SYMBOL, VAR, Atom, SList, SourceFile, parse_text
 
 NAME = re.compile(r"[A-Z][A-Z0-9_]*\Z")
 MAX_VALUE = 2**62
-
-
-def _head(x) -> str | None:
-    return x.head if isinstance(x, SList) else None
+_KINDS = {Num: "int", Word: "name", Names: "names"}
 
 
 def declared(source: SourceFile) -> dict[str, str]:
     """The game's declared constants and the kind of value each holds: ``int``, ``name``
     (a NAME like ``HEARTS``), ``names`` (a list of NAMEs) or ``computed``."""
-    out = {}
-    for d in _declares(source):
-        value, name = d.items[1], d.items[2].value
-        if isinstance(value, Atom) and value.kind == INT:
-            out[name] = "int"
-        elif isinstance(value, Atom) and value.kind == SYMBOL and not value.value.islower():
-            out[name] = "name"
-        elif literal_names(value) is not None:
-            out[name] = "names"
-        else:
-            out[name] = "computed"
-    return out
+    return _kinds(_declares(source))
 
 
-def _declares(source: SourceFile) -> list[SList]:
-    game = source.forms[0] if source.forms else None
-    if _head(game) != "game":
-        return []
-    return [
-        x
-        for x in game.items[1:]
-        if _head(x) == "declare" and len(x.items) == 3 and isinstance(x.items[2], Atom) and x.items[2].kind == VAR
-    ]
+def _kinds(declares) -> dict[str, str]:
+    return {d.name: _KINDS.get(type(d.literal), "computed") for d in declares}
+
+
+def _declares(source: SourceFile) -> tuple:
+    game = game_nodes(source)
+    return () if game is None else game.declares
 
 
 def value_text(value, kind: str, name: str) -> str:
@@ -73,16 +59,17 @@ def value_text(value, kind: str, name: str) -> str:
 def with_constants(source: SourceFile, values: dict) -> SourceFile:
     """``source`` with its declared constants set to ``values`` (``{"GOAL": 50}``); a
     ``ValueError`` names a constant the game does not declare or a value of the wrong kind."""
-    kinds = declared(source)
+    declares = _declares(source)
+    kinds = _kinds(declares)
     edits = []
     for name, value in values.items():
         if name not in kinds:
             known = ", ".join(sorted(kinds)) or "none"
             raise ValueError(f"{source.filename} declares no constant '{name} (it declares: {known})")
         new = value_text(value, kinds[name], name)
-        for d in _declares(source):
-            if d.items[2].value == name:
-                edits.append((d.items[1].span, new))
+        for d in declares:
+            if d.name == name:
+                edits.append(((d.literal or d.value).span, new))
     return _rewrite(source, edits)
 
 
@@ -95,25 +82,9 @@ def with_points(source: SourceFile, name: str, awards: str) -> SourceFile:
         parsed = parse_text(awards, "<awards>").forms
     except Exception as exc:  # noqa: BLE001 - a syntax error in the plan's text
         raise ValueError(f"the awards given for the point map {name} do not read: {exc}") from None
-    if len(parsed) != 1 or not isinstance(parsed[0], SList):
+    if not is_one_list(parsed):
         raise ValueError(f"the awards of the point map {name} are one parenthesised list (((KEY : VALUE) POINTS) ...)")
-    edits = []
-    todo = list(source.forms)
-    while todo:
-        x = todo.pop()
-        if not isinstance(x, SList):
-            continue
-        target = x.items[1] if _head(x) == "set" and len(x.items) == 3 else None
-        if (
-            isinstance(target, SList)
-            and len(target.items) == 3
-            and isinstance(target.items[1], Atom)
-            and target.items[1].value == "points"
-            and isinstance(target.items[2], Atom)
-            and target.items[2].value == name
-        ):
-            edits.append((x.items[2].span, awards.strip()))
-        todo.extend(x.items)
+    edits = [(span, awards.strip()) for span in point_map_awards(source, name)]
     if not edits:
         raise ValueError(f"{source.filename} sets no point map {name} ((set (OWNER points {name}) ...))")
     return _rewrite(source, edits)

@@ -25,15 +25,14 @@ location's count unknown for every owner; a move from an unknown count is assume
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
 
-from ...errors import RecycleError
-from ..forms.flow import REGISTRY
-from ..forms.registry import Kind
-from ..forms.shapes import deck_combinations, head_of, is_location_form, kw
-from ..syntax.reader import INT, VAR, Atom, SList, SourceFile
-from ..forms.writers import Writers
-from .deal_values import NOT_MINE, READ, _players_loop, _Stop
+from ..nodes.actions import Cycle, Deck, Dec, Inc, Move, Pass, Place, Repeat, RepeatAll, Set, SetPoints, Shuffle, Teams
+from ..nodes.base import Const, Num, Var, Word
+from ..nodes.flow import Choice, Do, Let, Loop, Offer, Stage, When
+from ..nodes.places import Bottom, Top
+from ..nodes.walk import walk
+from .deal_values import _Stop, integer, location, owner, players_loop, truth
+from .elaborated import game_nodes
 
 MAX_STEPS = 200_000  # abstract steps per count analysed: beyond it the analysis gives up
 
@@ -65,8 +64,8 @@ class DealFailure:
 
 
 class _Analysis:
-    def __init__(self, game: SList, n: int, count_var: str | None):
-        self.game_form, self.n, self.count_var = game, n, count_var
+    def __init__(self, game, n: int, count_var: str | None):
+        self.nodes, self.n, self.count_var = game, n, count_var
         self.counts: dict[tuple, int | None] = {}  # (owner, kind, name) -> cards; None: unknown
         self.unknown: set[tuple] = set()  # (kind, name) unknown for every owner
         self.created: dict[tuple, int] = {}
@@ -106,67 +105,6 @@ class _Analysis:
             return None
         return self.counts.get(key, 0)
 
-    # -- values -----------------------------------------------------------------------------
-    def owner(self, x, env):
-        """'game', ('player', i), or None (not known); _Stop for a form not followed."""
-        if kw(x, "game"):
-            return "game"
-        if isinstance(x, Atom) and x.kind == VAR:
-            v = env.get(x.value)
-            return v if isinstance(v, tuple) and v[0] == "player" else None
-        if isinstance(x, SList) and len(x.items) == 2:  # (current|INT player); others: not worked out
-            who = x.items[0]
-            if kw(x.items[1], "player") and kw(who, "current"):
-                return None if self.current is None else ("player", self.current)
-            if kw(x.items[1], "player") and isinstance(who, Atom) and who.kind == INT:
-                return ("player", who.value) if 0 <= who.value < self.n else None
-            return None
-        raise _Stop
-
-    def location(self, x, env):
-        """(owner or None, kind, name) of a physical location form; _Stop for anything else."""
-        if not is_location_form(x) or not (isinstance(x.items[2], Atom) and x.items[2].is_name):
-            raise _Stop
-        return self.owner(x.items[0], env), x.items[1].value, x.items[2].value
-
-    def integer(self, x, env) -> int | None:
-        if isinstance(x, Atom):
-            if x.kind == INT:
-                return x.value
-            if x.kind == VAR:
-                v = env.get(x.value)
-                return v if isinstance(v, int) else None
-            return None
-        read = READ.get(Kind.INT, head_of(x))
-        if read is not None:
-            return read(self, x, env)
-        if (
-            len(x.items) == 3
-            and x.items[1:2]
-            and kw(x.items[1], "sto")
-            and isinstance(x.items[2], Atom)
-            and x.items[2].is_name
-        ):
-            try:
-                owner = self.owner(x.items[0], env)
-            except _Stop:
-                return None
-            name = x.items[2].value
-            if owner is None or name in self.unknown_sto:
-                return None
-            return self.sto.get((owner, name), 0)
-        return None
-
-    def truth(self, x, env) -> bool | None:
-        read = READ.get(Kind.BOOL, head_of(x))
-        return read(self, x, env) if read is not None else None
-
-    def decided(self, values: list, decisive: bool) -> bool | None:
-        """An and/or (any/all) of ``values``: ``decisive`` (True for or/any) decides it."""
-        if decisive in values:
-            return decisive
-        return None if None in values else not decisive
-
     # -- actions ----------------------------------------------------------------------------
     def take(self, key) -> None:
         self.moved.add(key)
@@ -192,19 +130,21 @@ class _Analysis:
             self.counts[(owner, kind, name)] = None
 
     def place(self, x, env):
-        """The location of ``(top|bottom|INDEX LOCATION)``."""
-        if not (isinstance(x, SList) and len(x.items) == 2):
+        """The location of a destination ``(top|bottom|INDEX LOCATION)``, INDEX written out."""
+        if not isinstance(x, Place) or not (x.where in ("top", "bottom") or isinstance(x.where, Num)):
             raise _Stop
-        if not (kw(x.items[0], "top", "bottom") or (isinstance(x.items[0], Atom) and x.items[0].kind == INT)):
+        return location(self, x.location, env)
+
+    def source(self, card, env):
+        """The location a card is taken from, ``(top|bottom LOCATION)``; _Stop for a card
+        variable, an index, a view: which location loses a card is not followed."""
+        if not isinstance(card, (Top, Bottom)):
             raise _Stop
-        return self.location(x.items[1], env)
+        return location(self, card.location, env)
 
     def move(self, x, env) -> None:
-        src, dst = x.items[1], x.items[2]
-        if not (isinstance(src, SList) and len(src.items) == 2 and kw(src.items[0], "top", "bottom")):
-            raise _Stop  # a card variable, an index, a view: which location loses a card is not followed
-        s_owner, s_kind, s_name = self.location(src.items[1], env)
-        d_owner, d_kind, d_name = self.place(dst, env)
+        s_owner, s_kind, s_name = self.source(x.card, env)
+        d_owner, d_kind, d_name = self.place(x.to, env)
         if s_owner is None:
             self.unknown.add((s_kind, s_name))
         else:
@@ -215,37 +155,77 @@ class _Analysis:
             self.put((d_owner, d_kind, d_name))
 
     def storage(self, x, env, value: int | None, add: bool) -> None:
-        if not (isinstance(x, SList) and len(x.items) == 3 and kw(x.items[1], "sto", "str", "points")):
-            raise _Stop
-        if not kw(x.items[1], "sto"):
+        if x.sort != "sto":
             return  # strings and point maps: never read here
-        if not (isinstance(x.items[2], Atom) and x.items[2].is_name):
+        if not isinstance(x.name, Word):
             raise _Stop
-        name = x.items[2].value
+        name = x.name.value
         try:
-            owner = self.owner(x.items[0], env)
+            who = owner(self, x.holder, env)
         except _Stop:
-            owner = None
-        if owner is None:
+            who = None
+        if who is None:
             self.unknown_sto.add(name)
             return
-        old = self.sto.get((owner, name), 0)
-        self.sto[(owner, name)] = None if value is None or (add and old is None) else (old + value if add else value)
+        old = self.sto.get((who, name), 0)
+        self.sto[(who, name)] = None if value is None or (add and old is None) else (old + value if add else value)
 
     def action(self, x, env) -> None:
+        """An action or block (a ``do``, a loop over the players, a ``let``, a conditional)."""
         self.step()
-        read = READ.get(Kind.ACTION, head_of(x))
-        if read is None or read(self, x, env) is NOT_MINE:
-            self.block(x, env)
+        match x:
+            case Move():
+                self.move(x, env)
+            case Repeat(times=times, body=body):
+                k = integer(self, times, env)
+                if k is None or k > MAX_STEPS:
+                    raise _Stop
+                for _ in range(k):
+                    self.action(body, env)
+            case RepeatAll(body=body):
+                self.repeat_all(body, env)
+            case Shuffle(location=where):
+                location(self, where, env)  # a shuffle changes no count (a faro does: not followed)
+            case Set(storage=target, value=value):
+                self.storage(target, env, integer(self, value, env), add=False)
+            case SetPoints():
+                pass  # a point map: never read here
+            case Inc(storage=target, amount=amount) | Dec(storage=target, amount=amount):
+                k = 1 if amount is None else integer(self, amount, env)
+                sign = 1 if isinstance(x, Inc) else -1
+                self.storage(target, env, None if k is None else k * sign, add=True)
+            case Pass():
+                pass
+            case Cycle(which="next"):
+                pass  # the queued player becomes current at the next turn, which is not followed
+            case Deck():
+                self.create_deck(x, env)
+            case Do(body=items):
+                for item in items:
+                    self.action(item, env)
+            case Loop() | Offer() if players_loop(x):
+                self.player_loops += 1
+                for p in range(self.n):
+                    self.action(x.item, {**env, x.variable.name: ("player", p)})
+                self.player_loops -= 1
+            case Let(value=value, variable=var, item=item):
+                self.action(item, {**env, var.name: integer(self, value, env)})
+            case Stage() if _turn_stage(x):
+                _stage(self, x, env)
+            case When(condition=condition, item=item):
+                v = truth(self, condition, env)
+                if v is None:
+                    raise _Stop
+                if v:
+                    self.action(item, env)
+            case _:
+                raise _Stop
 
     def repeat_all(self, x, env) -> None:
-        if READ.get(Kind.ACTION, head_of(x)) is not _move or len(x.items) != 3:
+        if not isinstance(x, Move):
             raise _Stop
-        src = x.items[1]
-        if not (isinstance(src, SList) and len(src.items) == 2 and kw(src.items[0], "top", "bottom")):
-            raise _Stop
-        s_owner, s_kind, s_name = self.location(src.items[1], env)
-        d_owner, d_kind, d_name = self.place(x.items[2], env)
+        s_owner, s_kind, s_name = self.source(x.card, env)
+        d_owner, d_kind, d_name = self.place(x.to, env)
         k = None if s_owner is None else self.count((s_owner, s_kind, s_name))
         self.forget_location(s_owner, s_kind, s_name)
         self.moved.add((s_owner, s_kind, s_name))
@@ -257,16 +237,8 @@ class _Analysis:
             self.put((d_owner, d_kind, d_name), k)
 
     def create_deck(self, x, env) -> None:
-        rest = x.items[2:]
-        if rest and isinstance(rest[0], Atom) and rest[0].is_name:
-            rest = rest[1:]
-        if len(rest) != 2 or head_of(rest[1]) != "deck":
-            raise _Stop
-        owner, kind, name = self.location(rest[0], env)
-        try:
-            k = len(deck_combinations(rest[1]))
-        except RecycleError:
-            raise _Stop from None
+        owner, kind, name = location(self, x.location, env)
+        k = len(x.cards)
         if owner is None:
             self.unknown.add((kind, name))
             return
@@ -274,22 +246,6 @@ class _Analysis:
         c = self.count(key)
         self.counts[key] = None if c is None else c + k
         self.created[key] = self.created.get(key, 0) + k
-
-    def block(self, x, env) -> None:
-        """``do``, loops over the players, ``let``, ``((CONDITION) ITEM)``."""
-        items = x.items if isinstance(x, SList) else ()
-        h = head_of(x)
-        read = READ.get(Kind.FLOW, h)
-        if read is not None and read(self, x, env) is not NOT_MINE:
-            return
-        if h is None and len(items) == 2 and head_of(items[0]) is not None:  # ((CONDITION) ITEM)
-            v = self.truth(items[0], env)
-            if v is None:
-                raise _Stop
-            if v:
-                self.action(items[1], env)
-            return
-        raise _Stop
 
     # -- the flow ---------------------------------------------------------------------------
     def statements(self, items, env) -> None:
@@ -339,27 +295,38 @@ class _Analysis:
         return None
 
     def flow(self, x, env) -> None:
-        read = TOP.get(Kind.FLOW, head_of(x))
-        if read is None or read(self, x, env) is NOT_MINE:
-            raise _Stop  # a choice, or anything else
+        """An item of the game's own flow, a statement at a time; _Stop at a choice, or
+        anything else not followed."""
+        match x:
+            case Do(body=items):
+                self.statements(items, env)
+            case Stage() if _turn_stage(x):  # followed to its end
+                self.whole_stage(x, env)
+            case Stage(simultaneous=False, end=end, body=body):
+                done = truth(self, end, env)
+                if done is None:
+                    raise _Stop
+                if done:
+                    return  # the stage plays no turn
+                for item in body:
+                    self.flow(item, env)
+                raise _Stop  # after its first turn: whether the stage goes on is not followed
+            case Loop() | Offer() | Let():
+                self.statements([x], env)
+            case _:
+                raise _Stop
 
     def run(self) -> DealFailure | None:
         env: dict = {}
         try:
-            for x in self.game_form.items[1:]:
-                h = head_of(x)
-                if h == "declare" and len(x.items) == 3 and isinstance(x.items[2], Atom):
-                    name = x.items[2].value
-                    env[name] = self.n if name == self.count_var else self.integer(x.items[1], env)
-                elif h == "setup":
-                    for item in x.items[1:]:
-                        if creates(item, "players", "teams"):
-                            continue
-                        self.action(item, env)
-                elif h == "scoring":
-                    break
-                else:
-                    self.flow(x, env)
+            for d in self.nodes.declares:
+                value = d.literal if d.literal is not None else d.value
+                env[d.name] = self.n if d.name == self.count_var else integer(self, value, env)
+            for item in self.nodes.setup:
+                if not isinstance(item, Teams):
+                    self.action(item, env)
+            for item in self.nodes.flow:
+                self.flow(item, env)
         except _Failed as exc:
             return exc.failure
         except (_Stop, _Empty, RecursionError):
@@ -367,154 +334,30 @@ class _Analysis:
         return None
 
 
-# -- what the analysis follows, by form (writers.py's tables; values and conditions: deal_values.py)
-# A reader of an action or block returns NOT_MINE for a use of its form it does not follow.
-
-TOP = Writers("deal-limit flow")  # the game's own flow, a statement at a time
-
-
-@READ.register(Kind.ACTION, "move")
-def _move(an, x, env):
-    if len(x.items) != 3:
-        return NOT_MINE
-    an.move(x, env)
-
-
-@READ.register(Kind.ACTION, "repeat")
-def _repeat(an, x, env):
-    items = x.items
-    if len(items) != 3:
-        return NOT_MINE
-    if kw(items[1], "all"):
-        an.repeat_all(items[2], env)
-        return
-    k = an.integer(items[1], env)
-    if k is None or k > MAX_STEPS:
-        raise _Stop
-    for _ in range(k):
-        an.action(items[2], env)
-
-
-@READ.register(Kind.ACTION, "shuffle")
-def _shuffle(an, x, env):
-    if len(x.items) != 2:
-        return NOT_MINE
-    an.location(x.items[1], env)  # a shuffle changes no count (a faro does: not followed)
-
-
-@READ.register(Kind.ACTION, "set")
-def _set(an, x, env):
-    if len(x.items) != 3:
-        return NOT_MINE
-    an.storage(x.items[1], env, an.integer(x.items[2], env), add=False)
-
-
-def _add(an, x, env, sign: int):
-    if len(x.items) not in (2, 3):
-        return NOT_MINE
-    amount = an.integer(x.items[2], env) if len(x.items) == 3 else 1
-    an.storage(x.items[1], env, None if amount is None else amount * sign, add=True)
-
-
-# inc adds, dec takes away
-READ.register(Kind.ACTION, "inc")(partial(_add, sign=1))
-READ.register(Kind.ACTION, "dec")(partial(_add, sign=-1))
-
-
-@READ.register(Kind.ACTION, "turn")
-def _turn(an, x, env):
-    return None if len(x.items) == 2 and kw(x.items[1], "pass") else NOT_MINE
-
-
-@READ.register(Kind.ACTION, "cycle")
-def _cycle(an, x, env):
-    # the queued player becomes current at the next turn, which is not followed
-    return None if len(x.items) == 3 and kw(x.items[1], "next") else NOT_MINE
-
-
-@READ.register(Kind.ACTION, "create")
-def _create(an, x, env):
-    if len(x.items) < 2 or not kw(x.items[1], "deck"):
-        return NOT_MINE
-    an.create_deck(x, env)
-
-
-def creates(x, *what: str) -> bool:
-    """Is ``x`` ``(create WHAT ...)`` (players, teams, deck)?"""
-    return (
-        isinstance(x, SList)
-        and len(x.items) >= 2
-        and READ.get(Kind.ACTION, head_of(x)) is _create
-        and kw(x.items[1], *what)
-    )
-
-
-@READ.register(Kind.FLOW, "do")
-def _do(an, x, env):
-    if len(x.items) != 2 or not isinstance(x.items[1], SList):
-        return NOT_MINE
-    for item in x.items[1].items:
-        an.action(item, env)
-
-
-def _for_each_player(an, x, env):
-    if not _players_loop(x):
-        return NOT_MINE
-    an.player_loops += 1
-    for p in range(an.n):
-        an.action(x.items[3], {**env, x.items[2].value: ("player", p)})
-    an.player_loops -= 1
-
-
-READ.register(Kind.FLOW, "all", "any")(_for_each_player)
-
-
-@READ.register(Kind.FLOW, "let")
-def _let(an, x, env):
-    if len(x.items) != 4 or not (isinstance(x.items[2], Atom) and x.items[2].kind == VAR):
-        return NOT_MINE
-    an.action(x.items[3], {**env, x.items[2].value: an.integer(x.items[1], env)})
-
-
 def _turn_stage(x) -> bool:
     """``(stage player (end CONDITION) ITEM ...)`` with no choice (nobody decides), ``cycle`` or
     ``turn`` (turns go round in order, whole) in its items: a deal a card at a time round the table."""
-    items, todo = x.items, list(x.items[3:])
-    if not (
-        "stage" in REGISTRY.roles.get(head_of(x), ())
-        and len(items) >= 4
-        and kw(items[1], "player")
-        and head_of(items[2]) == "end"
-        and len(items[2].items) == 2
-    ):
+    if not isinstance(x, Stage) or x.team or x.simultaneous:
         return False
-    while todo:
-        h = head_of(y := todo.pop())
-        if "choice" in REGISTRY.roles.get(h, ()) or READ.get(Kind.ACTION, h) in (_cycle, _turn):
-            return False
-        todo.extend(y.items if isinstance(y, SList) else ())
-    return True
+    return not any(isinstance(y, (Choice, Cycle, Pass)) for item in x.body for y in walk(item))
 
 
-@READ.register(Kind.FLOW, "stage")
 def _stage(an, x, env):
     """A ``_turn_stage`` followed turn by turn, as ``flow.a_stage`` plays it: the end is checked
     before every turn, the current player advances by one between turns, and the one before the
     stage is current again after it. Its turns count as loops over the players (a card to each
     player in turn is a card per player)."""
-    if not _turn_stage(x):
-        return NOT_MINE
     saved, first = an.current, True
     if saved is None:
         raise _Stop
     an.player_loops += 1
     try:
-        while not _known(an.truth(x.items[2].items[1], env)):
+        while not _known(truth(an, x.end, env)):
             if not first:
                 an.current = (an.current + 1) % an.n
             first = False
             an.step()
-            an.statements(x.items[3:], env)
+            an.statements(x.body, env)
     finally:
         an.player_loops -= 1
     an.current = saved
@@ -526,66 +369,34 @@ def _known(value):
     return value
 
 
-@TOP.register(Kind.FLOW, "do")
-def _top_do(an, x, env):
-    if len(x.items) != 2 or not isinstance(x.items[1], SList):
-        return NOT_MINE
-    an.statements(x.items[1].items, env)
-
-
-@TOP.register(Kind.FLOW, "stage")
-def _top_stage(an, x, env):
-    if _turn_stage(x):  # followed to its end
-        an.whole_stage(x, env)
-        return None
-    if len(x.items) < 3 or head_of(x.items[2]) != "end":
-        return NOT_MINE
-    done = an.truth(x.items[2].items[1], env) if len(x.items[2].items) == 2 else None
-    if done is None:
-        raise _Stop
-    if done:
-        return  # the stage plays no turn
-    for item in x.items[3:]:
-        an.flow(item, env)
-    raise _Stop  # after its first turn: whether the stage goes on is not followed
-
-
-@TOP.register(Kind.FLOW, "all", "any", "let")
-def _top_statement(an, x, env):
-    an.statements([x], env)
-
-
 class _Failed(Exception):
     def __init__(self, failure: DealFailure):
         super().__init__(failure)
         self.failure = failure
 
 
-def _count_form(game: SList):
-    """The ``(create players X)`` form's X, or None."""
-    setup = next((x for x in game.items if head_of(x) == "setup"), None)
-    if setup is None:
+def deal_failure(source, nplayers: int) -> DealFailure | None:
+    """The move from an empty location that ``source`` (a parsed file, or its nodes) reaches
+    for sure when played by ``nplayers`` players (its ``(create players X)`` set to that
+    number, X an integer or a declared variable), or None: it does not, or the analysis cannot
+    tell."""
+    game = game_nodes(source)
+    if game is None:
         return None
-    create = next((x for x in setup.items if creates(x, "players") and len(x.items) == 3), None)
-    return None if create is None else create.items[2]
+    match game.players:
+        case Num():
+            count_var = None
+        case Const(name=name) | Var(name=name):
+            count_var = name
+        case _:
+            return None
+    return _Analysis(game, nplayers, count_var).run()
 
 
-def deal_failure(source: SourceFile, nplayers: int) -> DealFailure | None:
-    """The move from an empty location that ``source`` reaches for sure when played by
-    ``nplayers`` players (its ``(create players X)`` set to that number, X an integer or a
-    declared variable), or None: it does not, or the analysis cannot tell."""
-    game = source.forms[0] if source.forms else None
-    if head_of(game) != "game":
-        return None
-    count = _count_form(game)
-    if not (isinstance(count, Atom) and count.kind in (INT, VAR)):
-        return None
-    return _Analysis(game, nplayers, count.value if count.kind == VAR else None).run()
-
-
-def supported_counts(source: SourceFile, most: int) -> list[int]:
+def supported_counts(source, most: int) -> list[int]:
     """The numbers of players 1..``most`` whose deal is not sure to fail."""
-    return [n for n in range(1, most + 1) if deal_failure(source, n) is None]
+    game = game_nodes(source)
+    return [n for n in range(1, most + 1) if deal_failure(game, n) is None]
 
 
 def _counts_text(counts: list[int]) -> str:
@@ -604,9 +415,12 @@ def _label(key) -> str:
     return name if owner == "game" else f"{name} of P{owner[1]}"
 
 
-def refusal(source: SourceFile, nplayers: int, most: int) -> str | None:
-    """Why ``source`` cannot be played by ``nplayers`` players, its deal counted before
-    playing (the counts 1..``most`` it supports named), or None when that is not known."""
+def refusal(source, nplayers: int, most: int, filename: str | None = None) -> str | None:
+    """Why ``source`` (a parsed file, or its nodes with the ``filename``) cannot be played by
+    ``nplayers`` players, its deal counted before playing (the counts 1..``most`` it supports
+    named), or None when that is not known."""
+    filename = filename or source.filename
+    source = game_nodes(source)
     failure = deal_failure(source, nplayers)
     if failure is None:
         return None
@@ -620,6 +434,5 @@ def refusal(source: SourceFile, nplayers: int, most: int) -> str | None:
     if f.deck and f.location != ("game", f.location[1], f.location[2]):
         where = f"from {_label(f.location)}, a deck of {f.held}"
     return (
-        f"{source.filename} {what} {where}: {_counts_text(supported_counts(source, most))}; "
-        f"-p {nplayers} asks for {nplayers}"
+        f"{filename} {what} {where}: {_counts_text(supported_counts(source, most))}; -p {nplayers} asks for {nplayers}"
     )

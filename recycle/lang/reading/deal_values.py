@@ -1,16 +1,18 @@
-"""The integers and conditions that the deal analysis of ``deal_limit`` works out (its table of
-readers, ``READ``, is shared: deal_limit.py adds the actions and blocks). A reader returns None
-for a value it cannot work out exactly.
+"""The integers, conditions, owners and locations that the deal analysis of ``deal_limit`` works
+out, read from a game's nodes (``recycle/lang/nodes``). A value it cannot work out exactly is
+None; a form it does not follow at all raises ``_Stop``. ``an`` is the analysis (its number of
+players ``n``, its current player, and the counts and storages so far).
 """
 
 from __future__ import annotations
 
-from functools import partial
+import operator
 
-from ..forms.registry import Kind
-from ..forms.shapes import head_of, is_location_form, kw
-from ..forms.writers import Writers
-from ..syntax.reader import VAR, Atom
+from ..nodes.base import Const, Everyone, GameOwner, Loc, Num, Nth, Storage, Turn, Var, Word
+from ..nodes.numbers import Add, And, AtLeast, AtMost, Equal, Exists, ForAll, Greater, Less, Mul, Not, NotEqual, Or
+from ..nodes.numbers import Size, Sub
+from ..nodes.places import Filter
+from ..nodes.scalars import Owner, TeamOf
 
 MAX_INT = 2**53  # integers beyond it are left unknown (no overflow question arises)
 
@@ -19,94 +21,121 @@ class _Stop(Exception):
     """The analysis cannot follow the game exactly from here on."""
 
 
-READ = Writers("deal-limit")  # values, conditions, actions and blocks (these, and deal_limit.py's)
-TOP = Writers("deal-limit flow")  # the game's own flow, a statement at a time
-NOT_MINE = object()
-_ARITHMETIC = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b}
+_ARITHMETIC = {Add: operator.add, Sub: operator.sub, Mul: operator.mul}
 _COMPARE = {
-    "==": lambda a, b: a == b,
-    "!=": lambda a, b: a != b,
-    "<": lambda a, b: a < b,
-    ">": lambda a, b: a > b,
-    "<=": lambda a, b: a <= b,
-    ">=": lambda a, b: a >= b,
+    Equal: operator.eq,
+    NotEqual: operator.ne,
+    Less: operator.lt,
+    Greater: operator.gt,
+    AtMost: operator.le,
+    AtLeast: operator.ge,
 }
 
 
-@READ.register(Kind.INT, "+", "-", "*")
-def _arithmetic(an, x, env):
-    if len(x.items) != 3:
-        return None
-    a, b = an.integer(x.items[1], env), an.integer(x.items[2], env)
-    if a is None or b is None:
-        return None
-    v = _ARITHMETIC[x.items[0].value](a, b)
-    return v if abs(v) < MAX_INT else None
+def owner(an, x, env):
+    """'game', ('player', i), or None (not known); _Stop for a form not followed."""
+    match x:
+        case GameOwner():
+            return "game"
+        case Var(name=name) | Const(name=name):
+            v = env.get(name)
+            return v if isinstance(v, tuple) and v[0] == "player" else None
+        case Turn(position="current", what="player"):
+            return None if an.current is None else ("player", an.current)
+        case Nth(index=Num(value=i), what="player"):
+            return ("player", i) if 0 <= i < an.n else None
+        case Turn() | Nth() | Owner() | TeamOf():
+            return None  # another player or a team: not worked out
+    raise _Stop
 
 
-@READ.register(Kind.INT, "size")
-def _size(an, x, env):
-    if len(x.items) != 2:
-        return None
-    if kw(x.items[1], "player"):
-        return an.n
-    count = READ.get(Kind.LOC, head_of(x.items[1]))
-    if count is not None:
-        return count(an, x.items[1], env)
-    if is_location_form(x.items[1]):
-        try:
-            owner, kind, name = an.location(x.items[1], env)
-        except _Stop:
-            return None
-        return None if owner is None else an.count((owner, kind, name))
+def location(an, x, env):
+    """(owner or None, kind, name) of a physical location written with its name; _Stop for
+    anything else."""
+    match x:
+        case Loc(owner=who, kind=kind, name=Word(value=name)):
+            return owner(an, who, env), kind, name
+    raise _Stop
+
+
+def integer(an, x, env) -> int | None:
+    """The integer ``x`` holds, or None."""
+    match x:
+        case Num(value=v):
+            return v
+        case Var(name=name) | Const(name=name):
+            v = env.get(name)
+            return v if isinstance(v, int) else None
+        case Add(operands=(a, b)) | Mul(operands=(a, b)) | Sub(a=a, b=b):
+            a, b = integer(an, a, env), integer(an, b, env)
+            if a is None or b is None:
+                return None
+            v = _ARITHMETIC[type(x)](a, b)
+            return v if abs(v) < MAX_INT else None
+        case Size(collection=Everyone(what="player")):
+            return an.n
+        case Size(collection=Filter() as f):
+            return _filter_count(an, f, env)
+        case Size(collection=Loc() as where):
+            try:
+                key = location(an, where, env)
+            except _Stop:
+                return None
+            return None if key[0] is None else an.count(key)
+        case Storage(holder=holder, sort="sto", name=Word(value=name)):
+            try:
+                who = owner(an, holder, env)
+            except _Stop:
+                return None
+            if who is None or name in an.unknown_sto:
+                return None
+            return an.sto.get((who, name), 0)
     return None
 
 
-@READ.register(Kind.LOC, "filter")
 def _filter_count(an, x, env):
     """How many players ``(filter player 'P CONDITION)`` holds (as the integer ``size`` reads),
     or None: another collection, or a condition not worked out."""
-    if not _players_loop(x):
+    if not players_loop(x):
         return None
-    held = _each_player(an, x, env)
+    held = _each_player(an, x, x.condition, env)
     return None if None in held else sum(held)
 
 
-def _junction(an, x, env, decisive: bool):
-    return an.decided([an.truth(i, env) for i in x.items[1:]], decisive) if len(x.items) >= 3 else None
+def truth(an, x, env) -> bool | None:
+    """Whether the condition ``x`` holds, or None."""
+    match x:
+        case Not(condition=c):
+            v = truth(an, c, env)
+            return None if v is None else not v
+        case Equal(a=a, b=b) | NotEqual(a=a, b=b) | Less(a=a, b=b) | Greater(a=a, b=b):
+            return _compare(an, x, a, b, env)
+        case AtMost(a=a, b=b) | AtLeast(a=a, b=b):
+            return _compare(an, x, a, b, env)
+        case And(conditions=cs) | Or(conditions=cs) if len(cs) >= 2:
+            # a false operand decides an and, a true one an or
+            return decided([truth(an, c, env) for c in cs], isinstance(x, Or))
+        case Exists() | ForAll() if players_loop(x):
+            return decided(_each_player(an, x, x.condition, env), isinstance(x, Exists))
+    return None
 
 
-@READ.register(Kind.BOOL, "not")
-def _not(an, x, env):
-    v = an.truth(x.items[1], env) if len(x.items) == 2 else None
-    return None if v is None else not v
+def _compare(an, x, a, b, env):
+    a, b = integer(an, a, env), integer(an, b, env)
+    return None if a is None or b is None else _COMPARE[type(x)](a, b)
 
 
-@READ.register(Kind.BOOL, "==", "!=", "<", ">", "<=", ">=")
-def _compare(an, x, env):
-    if len(x.items) != 3:
-        return None
-    a, b = an.integer(x.items[1], env), an.integer(x.items[2], env)
-    return None if a is None or b is None else _COMPARE[x.items[0].value](a, b)
+def decided(values: list, decisive: bool) -> bool | None:
+    """An and/or (any/all) of ``values``: ``decisive`` (True for or/any) decides it."""
+    if decisive in values:
+        return decisive
+    return None if None in values else not decisive
 
 
-def _players_loop(x) -> bool:
-    return len(x.items) == 4 and kw(x.items[1], "player") and isinstance(x.items[2], Atom) and x.items[2].kind == VAR
+def players_loop(x) -> bool:
+    """Does the binder ``x`` (any, all, filter) range over the players?"""
+    return isinstance(x.collection, Everyone) and x.collection.what == "player"
 
 
-def _each_player(an, x, env) -> list:
-    return [an.truth(x.items[3], {**env, x.items[2].value: ("player", p)}) for p in range(an.n)]
-
-
-def _quantifier(an, x, env, decisive: bool):
-    return an.decided(_each_player(an, x, env), decisive) if _players_loop(x) else None
-
-
-# a true operand decides an or (any), a false one an and (all)
-for _head, _read in (
-    ("and", partial(_junction, decisive=False)),
-    ("or", partial(_junction, decisive=True)),
-    ("any", partial(_quantifier, decisive=True)),
-    ("all", partial(_quantifier, decisive=False)),
-):
-    READ.register(Kind.BOOL, _head)(_read)
+def _each_player(an, x, body, env) -> list:
+    return [truth(an, body, {**env, x.variable.name: ("player", p)}) for p in range(an.n)]

@@ -12,17 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...errors import Span
-from ..forms.flow import REGISTRY
-from ..forms.shapes import head_of, is_location_form, is_storage_form
-from ..forms.registry import Kind
-from ..syntax.reader import COMMA, INT, SYMBOL, Atom, SList
-
-
-def _is(node, kind: str, role: str) -> bool:
-    """Is ``node`` a form of ``kind`` registered with ``role`` (forms.ROLES)? The checks read
-    the facts of the forms, not their head keywords."""
-    f = REGISTRY.lookup(kind, head_of(node))
-    return f is not None and f.role == role
+from ..nodes.actions import Deck, Dec, Inc, Move, Remember, Set, SwapCards, SwapPlaces, Teams
+from ..nodes.base import Const, Loc, Num, Storage, Word
+from ..nodes.flow import GameNode
+from ..nodes.numbers import Equal, NotEqual
+from ..nodes.scalars import CardAtt, Member
+from ..nodes.walk import walk
 
 
 @dataclass(frozen=True)
@@ -34,13 +29,15 @@ class Warning_:
         return f"{self.span}: warning: {self.message}"
 
 
-def _loc_key(node: SList):
-    kind, name = node.items[1], node.items[2]
-    if isinstance(name, Atom) and name.kind == SYMBOL:
-        return (kind.value, name.value)
-    if _is(name, Kind.STR, "member") and len(name.items) == 3 and isinstance(name.items[1], Atom):
-        return (kind.value, f"{name.items[1].value}[]")  # any member of a family: RUN[]
-    return None  # computed names are not checked
+def location_key(node: Loc):
+    """(KIND, NAME) of a location whose name is written out, (KIND, "NAME[]") for any member of
+    a family, None for a computed name (not checked)."""
+    match node.name:
+        case Word(value=name):
+            return (node.kind, name)
+        case Member(family=family):
+            return (node.kind, f"{family}[]")  # any member of a family: RUN[]
+    return None
 
 
 def _family(key) -> tuple | None:
@@ -63,49 +60,58 @@ def _receives(key, written: set) -> bool:
     return False
 
 
-def _walk(node):
-    yield node
-    if isinstance(node, SList):
-        for item in node.items:
-            yield from _walk(item)
+def _at(node) -> tuple:
+    return (node.span.line, node.span.column)
 
 
-def lint(game_form: SList) -> list[Warning_]:
-    """Warnings for the ``(game ...)`` form."""
+def in_text_order(game: GameNode) -> list:
+    """Every node of the game once per place it is written, in the order of the text (a form
+    read twice by the elaborator, as ``(repeat all ...)``'s source, counts once)."""
+    seen: dict = {}
+    for node in walk(game):
+        if node.span is not None:
+            seen.setdefault((_at(node), (node.span.end_line, node.span.end_column), type(node)), node)
+    return [seen[k] for k in sorted(seen, key=lambda k: (k[0], (-k[1][0], -k[1][1])))]
+
+
+def _receivers(node) -> tuple:
+    """The operands of an action that put cards into the locations they hold."""
+    match node:
+        case Move(to=to) | Remember(to=to):
+            return (to,)
+        case SwapPlaces(a=a, b=b) | SwapCards(a=a, b=b):
+            return (a, b)
+        case Deck(location=where):
+            return (where,)
+    return ()
+
+
+def lint(game: GameNode) -> list[Warning_]:
+    """Warnings for a game read into nodes (``recycle.lang.nodes.elaborate``)."""
     written: set = set()
     read: dict = {}
     sto_set: set = set()
     sto_read: dict = {}
     warnings: list[Warning_] = []
     dynamic_names = False
-    puts, sets = REGISTRY.puts, REGISTRY.sets
-
-    for node in _walk(game_form):
-        if not isinstance(node, SList):
-            continue
-        h = head_of(node)
-        if is_location_form(node):
-            key = _loc_key(node)
-            if key is None:
-                dynamic_names = True
-            elif key not in read:
-                read[key] = node.span
-        sort = is_storage_form(node)
-        if sort in ("sto", "str") and isinstance(node.items[2], Atom) and node.items[2].kind == SYMBOL:
-            sto_read.setdefault((sort, node.items[2].value), node.span)
-        # the actions whose forms put cards into a location (move, swap, remember, create)
-        for i in puts.get(h, ()):
-            if i < len(node.items):
-                for sub in _walk(node.items[i]):
-                    if isinstance(sub, SList) and is_location_form(sub) and _loc_key(sub):
-                        written.add(_loc_key(sub))
-        # and those that set a storage (set, inc, dec)
-        i = sets.get(h)
-        if i is not None and i < len(node.items):
-            target = node.items[i]
-            tsort = is_storage_form(target)
-            if tsort in ("sto", "str") and isinstance(target.items[2], Atom):
-                sto_set.add((tsort, target.items[2].value))
+    nodes = in_text_order(game)
+    for node in nodes:
+        match node:
+            case Loc():
+                key = location_key(node)
+                if key is None:
+                    dynamic_names = True
+                else:
+                    read.setdefault(key, node.span)
+            case Storage(sort="sto" | "str", name=Word(value=name)):
+                sto_read.setdefault((node.sort, name), node.span)
+            case Set(storage=Storage(sort="sto" | "str") as target) | Inc(storage=target) | Dec(storage=target):
+                if isinstance(target.name, Word):
+                    sto_set.add((target.sort, target.name.value))
+                elif hasattr(target.name, "name"):  # a variable's name, as written
+                    sto_set.add((target.sort, target.name.name))
+        for part in _receivers(node):
+            written.update(k for sub in walk(part) if isinstance(sub, Loc) and (k := location_key(sub)))
     if not dynamic_names:
         for key, span in sorted(read.items(), key=lambda kv: (kv[1].line, kv[1].column)):
             if not _receives(key, written):
@@ -121,55 +127,29 @@ def lint(game_form: SList) -> list[Warning_]:
         if (sort, name) not in sto_set:
             default = "0" if sort == "sto" else "the empty string"
             warnings.append(Warning_(span, f"{sort} {name} is read but never set (always {default})"))
-    warnings += _attribute_warnings(game_form)
-    warnings += _case_warnings(game_form)
-    warnings += _team_warnings(game_form)
+    warnings += _attribute_warnings(nodes)
+    warnings += _case_warnings(nodes)
+    warnings += _team_warnings(game, nodes)
     return warnings
 
 
-def _player_count(game_form: SList) -> int | None:
+def _player_count(game: GameNode) -> int | None:
     """The number of players when ``(create players N)`` says it with a literal or a declared integer."""
-    declared = {}
-    for node in game_form.items[1:]:
-        if (
-            head_of(node) == "declare"
-            and len(node.items) == 3
-            and isinstance(node.items[1], Atom)
-            and node.items[1].kind == INT
-            and isinstance(node.items[2], Atom)
-        ):
-            declared[node.items[2].value] = node.items[1].value
-        if head_of(node) == "setup" and len(node.items) > 1:
-            first = node.items[1]
-            if _is(first, Kind.ACTION, "create") and len(first.items) == 3 and isinstance(first.items[2], Atom):
-                n = first.items[2]
-                return n.value if n.kind == INT else declared.get(n.value)
+    match game.players:
+        case Num(value=n) | Const(value=int() as n):
+            return n
     return None
 
 
-def _team_warnings(game_form: SList) -> list[Warning_]:
+def _team_warnings(game: GameNode, nodes: list) -> list[Warning_]:
     """``(create teams ...)`` naming neither player 0 nor player N: the lists are read as
     numbered from 0, and player 0 is on no team; a slip if they were meant from 1."""
-    n = _player_count(game_form)
+    n = _player_count(game)
     found = []
-    for node in _walk(game_form):
-        if (
-            not (
-                _is(node, Kind.ACTION, "create")
-                and len(node.items) > 2
-                and isinstance(node.items[1], Atom)
-                and node.items[1].value == "teams"
-            )
-            or n is None
-        ):
+    for node in nodes:
+        if not isinstance(node, Teams) or n is None:
             continue
-        listed = {
-            i.value
-            for t in node.items[2:]
-            if isinstance(t, SList)
-            for i in t.items
-            if isinstance(i, Atom) and i.kind == INT
-        }
+        listed = {i for t in node.teams for i in t.members}
         if listed and 0 not in listed and n not in listed:
             found.append(
                 Warning_(
@@ -181,69 +161,39 @@ def _team_warnings(game_form: SList) -> list[Warning_]:
     return found
 
 
-def _attr_values(tree: SList, values: dict) -> None:
-    """Collect the values of a deck's attribute tree ``(KEY (V1, V2))`` or
-    ``(KEY (V1 SUBTREE...) (V2 SUBTREE...))`` into ``values[KEY]``."""
-    items = tree.items
-    if len(items) < 2 or not isinstance(items[0], Atom):
-        return
-    key = values.setdefault(items[0].value, {})  # an ordered set: the values in deck order
-    for branch in items[1:]:
-        if not isinstance(branch, SList):
-            continue
-        parts = branch.items
-        if parts and all(isinstance(i, Atom) for i in parts):  # a leaf list of names
-            key.update((i.value, None) for i in parts if i.kind != COMMA)
-        elif parts and isinstance(parts[0], Atom):  # a value with sub-attributes
-            key[parts[0].value] = None
-            for sub in parts[1:]:
-                if isinstance(sub, SList):
-                    _attr_values(sub, values)
-
-
-def _attribute_warnings(game_form: SList) -> list[Warning_]:
+def _attribute_warnings(nodes: list) -> list[Warning_]:
     """``(== (cardatt KEY C) V)`` where no card of the game has V as its KEY."""
-    values: dict[str, dict] = {}
-    for node in _walk(game_form):
-        if isinstance(node, SList) and head_of(node) == "deck":
-            for tree in node.items[1:]:
-                if isinstance(tree, SList):
-                    _attr_values(tree, values)
+    values: dict[str, dict] = {}  # an ordered set per key: the values in deck order
+    for node in nodes:
+        if isinstance(node, Deck):
+            for card in node.cards:
+                for key, value in card:
+                    values.setdefault(key, {})[value] = None
     found = []
-    for node in _walk(game_form):
-        if not (isinstance(node, SList) and _is(node, Kind.BOOL, "equality") and len(node.items) == 3):
+    for node in nodes:
+        if not isinstance(node, (Equal, NotEqual)):
             continue
-        for att, other in ((node.items[1], node.items[2]), (node.items[2], node.items[1])):
-            if not (
-                isinstance(att, SList)
-                and _is(att, Kind.STR, "attribute")
-                and len(att.items) == 3
-                and isinstance(att.items[1], Atom)
-                and att.items[1].kind == SYMBOL
-            ):
+        for att, other in ((node.a, node.b), (node.b, node.a)):
+            if not (isinstance(att, CardAtt) and isinstance(att.key, Word)):
                 continue
-            key = att.items[1].value
-            if key not in values or not isinstance(other, Atom) or other.kind not in (INT, SYMBOL):
+            key = att.key.value
+            if key not in values or not isinstance(other, (Num, Word)):
                 continue
-            if str(other.value) not in values[key]:
+            # a number is never an attribute's value (attributes are names, even "2")
+            if isinstance(other, Num) or other.value not in values[key]:
                 known = list(values[key])
                 some = ", ".join(known) if len(known) <= 8 else ", ".join(known[:3]) + ", ..., " + known[-1]
-                hint = " (card attributes are names, not numbers)" if other.kind == INT else ""
+                hint = " (card attributes are names, not numbers)" if isinstance(other, Num) else ""
                 found.append(
                     Warning_(other.span, f"no card has {key} {other.value}: the values of {key} are {some}{hint}")
                 )
     return found
 
 
-def _case_warnings(game_form: SList) -> list[Warning_]:
+def _case_warnings(nodes: list) -> list[Warning_]:
     """Location and storage names in lower case where the game's other names are upper case
     (``(game vloc Discard)`` and ``(game vloc DISCARD)`` are two different piles)."""
-    names = []
-    for node in _walk(game_form):
-        if isinstance(node, SList) and (is_location_form(node) or is_storage_form(node)):
-            name = node.items[2]
-            if isinstance(name, Atom) and name.kind == SYMBOL:
-                names.append(name)
+    names = [n.name for n in nodes if isinstance(n, (Loc, Storage)) and isinstance(n.name, Word)]
     lower = [a for a in names if a.value != a.value.upper()]
     if not lower or len(lower) * 2 >= len(names):
         return []

@@ -12,84 +12,51 @@ is refused with the counts it supports.
 from __future__ import annotations
 
 from ...errors import RecycleCompileError
+from ..nodes.actions import Teams
+from ..nodes.base import Const, Num, Var
+from ..syntax.reader import parse_text, position
 from .deal_limit import refusal
-from ..syntax.reader import INT, VAR, Atom, SList, SourceFile, parse_text, position
+from .elaborated import game_nodes
 
 MAX_PLAYERS = 64
 
 
-def _head(x) -> str | None:
-    return x.head if isinstance(x, SList) else None
-
-
-def with_player_count(source: SourceFile, n: int) -> SourceFile:
-    """``source`` with ``n`` players; a ``RecycleCompileError`` (at the ``create players``
-    form) when the game does not let its number of players be set."""
+def with_player_count(source, n: int):
+    """``source`` (a parsed file) with ``n`` players; a ``RecycleCompileError`` (at the
+    ``create players`` form) when the game does not let its number of players be set."""
     name = source.filename
-    game = source.forms[0] if source.forms else None
     if not 1 <= n <= MAX_PLAYERS:
         raise RecycleCompileError(f"--num-players must be between 1 and {MAX_PLAYERS}, not {n}")
-    if _head(game) != "game":
+    game = game_nodes(source)
+    if game is None:
         return source  # the compiler reports what is wrong with it
-    items = list(game.items)
-    setup_i = next((i for i, x in enumerate(items) if _head(x) == "setup"), None)
-    if setup_i is None:
-        return source
-    setup = items[setup_i]
-    create_i = next(
-        (
-            i
-            for i, x in enumerate(setup.items)
-            if _head(x) == "create"
-            and len(x.items) == 3
-            and isinstance(x.items[1], Atom)
-            and x.items[1].value == "players"
-        ),
-        None,
-    )
-    if create_i is None:
-        return source
-    create = setup.items[create_i]
-    count = create.items[2]
-    if any(
-        _head(x) == "create" and len(x.items) > 1 and isinstance(x.items[1], Atom) and x.items[1].value == "teams"
-        for x in setup.items
-    ):
+    if any(isinstance(x, Teams) for x in game.setup):
         raise RecycleCompileError(
             f"cannot set the number of players of {name}: its teams are listed in "
             "(create teams ...) for the number it declares",
-            create.span,
+            game.players_at,
             source.text,
         )
-    if isinstance(count, Atom) and count.kind == INT:
-        literal = count
-    elif isinstance(count, Atom) and count.kind == VAR:
-        decl = next(
-            (
-                x
-                for x in items[:setup_i]
-                if _head(x) == "declare"
-                and len(x.items) == 3
-                and isinstance(x.items[2], Atom)
-                and x.items[2].value == count.value
-            ),
-            None,
-        )
-        if decl is None or not (isinstance(decl.items[1], Atom) and decl.items[1].kind == INT):
+    count = game.players
+    match count:
+        case Num():
+            literal = count
+        case Const(name=var, value=int()):
+            literal = next(d.literal for d in reversed(game.declares) if d.name == var and d.literal is not None)
+        case Const(name=var) | Var(name=var):
             raise RecycleCompileError(
-                f"cannot set the number of players of {name}: '{count.value} is not declared as an integer",
+                f"cannot set the number of players of {name}: '{var} is not declared as an integer",
                 count.span,
                 source.text,
             )
-        literal = decl.items[1]
-    else:
-        raise RecycleCompileError(
-            f"cannot set the number of players of {name}: (create players ...) computes it; "
-            "write an integer or a declared variable there",
-            count.span,
-            source.text,
-        )
-    why = refusal(source, n, MAX_PLAYERS)  # the deal counted before playing: too few cards for n players?
+        case _:
+            raise RecycleCompileError(
+                f"cannot set the number of players of {name}: (create players ...) computes it; "
+                "write an integer or a declared variable there",
+                count.span,
+                source.text,
+            )
+    why = refusal(game, n, MAX_PLAYERS, name)  # the deal counted before playing: too few cards for n players?
     if why:
         raise RecycleCompileError(why)
     text = source.text
