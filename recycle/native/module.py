@@ -101,7 +101,8 @@ def write(game, search: bool = False) -> str:
     search module (its choices key their options, its entry runs look-ahead searches)."""
     reg.seal()
     try:
-        gnode = elaborate(game.source)
+        # the prepared game's own reading (engine/game.py); elaborated here for a game made otherwise
+        gnode = getattr(game, "nodes", None) or elaborate(game.source)
     except RecycleError as exc:  # (a game the compiler took: the elaborator should too)
         raise NativeUnsupported(f"a game the elaborator refuses ({exc})") from exc
     w = Writer(game, gnode, search)
