@@ -44,6 +44,7 @@ from ..engine.public import public_options
 from ..errors import StepLimitExceeded
 from ..lang.forms.values import MoveEvent, StorageEvent, may_see
 from ..streams import Stream
+from .engines import check_engine, decide, env_state, reference_of, synced, tracked_copy
 from .saving import known_spec, max_text_length, parse_state_text, remember_spec, replay, spec_record, state_text
 from .rules import InfoTensor, RulesObserver, RulesState, card_name, replay_rules, rules_digest
 from .spec import EnvSpec, spec_for
@@ -57,10 +58,11 @@ class _Core:
     """What one OpenSpiel state holds; OpenSpiel copies a Python state by deep-copying its
     attributes, so this one object copies itself cheaply (``State.clone``)."""
 
-    __slots__ = ("spec", "deal", "s", "log", "truncated", "seen", "cache", "resampled")
+    __slots__ = ("spec", "deal", "s", "log", "truncated", "seen", "cache", "resampled", "engine")
 
-    def __init__(self, spec: EnvSpec):
+    def __init__(self, spec: EnvSpec, engine: str = "auto"):
         self.spec = spec
+        self.engine = engine  # which engine steps the game (recycle/env/engines.py)
         self.deal: list[int] = []
         self.s = None  # the recycle State, once dealt
         self.log: list = []  # events and ("d", player, option) decisions, in order
@@ -73,7 +75,7 @@ class _Core:
 
     def __deepcopy__(self, memo):
         c = _Core.__new__(_Core)
-        c.spec, c.deal, c.truncated = self.spec, self.deal[:], self.truncated
+        c.spec, c.deal, c.truncated, c.engine = self.spec, self.deal[:], self.truncated, self.engine
         c.log = self.log[:]
         c.seen = [[tokens[:], told] for tokens, told in self.seen]
         c.cache = {}
@@ -89,11 +91,13 @@ class _Core:
             if len(self.deal) == DEAL_BYTES:
                 spec = self.spec
                 try:
-                    self.s = spec.game.new_state(
-                        seed=int.from_bytes(bytes(self.deal), "big"),
+                    self.s = env_state(
+                        spec.game,
+                        int.from_bytes(bytes(self.deal), "big"),
+                        spec.max_steps,
+                        self.engine,
                         record=self.log,
                         track=True,
-                        max_steps=spec.max_steps,
                     )
                 except StepLimitExceeded as exc:
                     self.truncated = str(exc)
@@ -103,9 +107,8 @@ class _Core:
                     spec.check(self.s)
             return
         s = self.s
-        self.log.append(("d", s.current_player(), action))
         try:
-            s.apply(action)
+            decide(s, self.log, action)
         except StepLimitExceeded as exc:
             self.truncated = str(exc)
             return
@@ -114,6 +117,7 @@ class _Core:
 
     def actions(self) -> list[int]:
         """Every action applied since the initial state: the deal bytes, then the decisions."""
+        synced(self.s)
         return self.deal + [e[2] for e in self.log if type(e) is tuple]
 
     def __reduce__(self):
@@ -141,11 +145,7 @@ def _core_from_saved(record: tuple, text: str) -> _Core:
 
 def _tracked_copy(s, log, knowledge=None):
     """A copy of ``s`` that goes on tracking what each player observes and logging events."""
-    t = s.clone()
-    if s.knowledge is not None:
-        t.knowledge = knowledge if knowledge is not None else [dict(k) for k in s.knowledge]
-        t.events = KnowledgeSink(t, log)
-    return t
+    return tracked_copy(s, log, knowledge)
 
 
 class RecycleState(pyspiel.State):
@@ -153,7 +153,7 @@ class RecycleState(pyspiel.State):
 
     def __init__(self, game):
         super().__init__(game)
-        self._core = _Core(game.spec)
+        self._core = _Core(game.spec, game.engine)
 
     # -- the game's course -----------------------------------------------------------------
     def current_player(self):
@@ -200,9 +200,9 @@ class RecycleState(pyspiel.State):
         return state_text(self._core)
 
     def recycle_state(self):
-        """The underlying recycle ``State`` (None before the deal)."""
+        """The underlying recycle ``State`` (None before the deal; a native state's reference twin)."""
         s = self._core.s
-        return None if isinstance(s, _Stopped) else s
+        return None if s is None or isinstance(s, _Stopped) else reference_of(s)
 
     def _action_to_string(self, player, action):
         c = self._core
@@ -256,6 +256,8 @@ class RecycleState(pyspiel.State):
         nor knows the place of are dealt again, and the game's future randomness reseeded."""
         c = self._core
         s = c.s
+        if s is not None and not isinstance(s, _Stopped):
+            s = reference_of(s)  # (a native state's twin, its log up to date: it deals the worlds)
         clone = self.clone()
         if s is None or isinstance(s, _Stopped) or s.is_terminal():
             return clone
@@ -297,6 +299,7 @@ class _Stopped:
 
 def _tell(core: _Core, player: int) -> None:
     """Bring ``player``'s told history up to the end of the log."""
+    synced(core.s)  # (a native state's events are logged when its twin plays them)
     tokens, told = core.seen[player]
     log = core.log
     if told == len(log):
@@ -337,7 +340,8 @@ class _Observer:
         self.dict = {name: self.tensor[a : a + b] for name, (a, b) in spec.sections.items()}
 
     def set_from(self, state, player):
-        s = state.recycle_state()
+        s = state._core.s  # (a native state answers EnvSpec.vector itself)
+        s = None if isinstance(s, _Stopped) else s
         self.spec.vector(s, player, out=self.tensor)
 
     def string_from(self, state, player):
@@ -351,6 +355,7 @@ class RecycleGame(pyspiel.Game):
     game_type = None
     chance = "seed"
     history = 0
+    engine = "auto"
 
     def __init__(self, params=None):
         spec = self.spec
@@ -413,8 +418,8 @@ def utility_of(spec: EnvSpec):
     return (U.ZERO_SUM if total == 0 else U.CONSTANT_SUM), total
 
 
-def _game_class(spec: EnvSpec, chance: str = "seed", history: int | None = None):
-    key = (id(spec), chance, history)
+def _game_class(spec: EnvSpec, chance: str = "seed", history: int | None = None, engine: str = "auto"):
+    key = (id(spec), chance, history, engine)
     got = _CLASSES.get(key)
     if got is not None and got.spec is spec:
         return got
@@ -445,7 +450,7 @@ def _game_class(spec: EnvSpec, chance: str = "seed", history: int | None = None)
     )
     if history is None:
         history = 2 * spec.sample.max_decisions + 4
-    attrs = {"spec": spec, "game_type": game_type, "chance": chance, "history": history}
+    attrs = {"spec": spec, "game_type": game_type, "chance": chance, "history": history, "engine": engine}
     cls = type(f"RecycleGame_{name}", (RecycleGame,), attrs)
     pyspiel.register_game(game_type, cls)
     _CLASSES[key] = cls
@@ -461,6 +466,7 @@ def openspiel_game(
     max_steps: int = DEFAULT_MAX_STEPS,
     chance: str = "seed",
     history: int | None = None,
+    engine: str = "auto",
 ) -> RecycleGame:
     """An OpenSpiel game of the game at ``path`` (or a ``PreparedGame``), registered with
     pyspiel as ``python_recycle_NAME`` (so ``pyspiel.load_game`` finds it afterwards).
@@ -468,7 +474,10 @@ def openspiel_game(
     the game opens with the deal bytes of a seed; ``chance="rules"``: each draw that matters
     is a chance node of its exact outcomes, and cards no rule tells apart are one to the
     players (``recycle/env/rules.py``; ``python_recycle_NAME_rules``); ``history``: the
-    decisions its information-state tensor holds (twice the most in the sampled games, plus 4)."""
+    decisions its information-state tensor holds (twice the most in the sampled games, plus 4);
+    ``engine``: which engine steps the ``chance="seed"`` game's states: ``"auto"`` native code
+    when the game builds here, else the reference interpreter (the same deals, actions,
+    observations and returns: recycle/env/engines.py), ``"native"``, ``"reference"``."""
     if chance not in ("seed", "rules"):
         raise ValueError(f'chance must be "seed" or "rules", not {chance!r}')
-    return _game_class(spec_for(path, max_actions, reward, max_steps), chance, history)()
+    return _game_class(spec_for(path, max_actions, reward, max_steps), chance, history, check_engine(engine))()

@@ -159,18 +159,24 @@ class OutsideState:
         best = max(sc) if self.game.scoring_max else min(sc)
         return [p for p, v in enumerate(sc) if v == best]
 
-    def clone(self, track: bool = False) -> OutsideState:
+    def clone(self, track: bool = False, record=None) -> OutsideState:
         """A copy (stepping one leaves the other as it is), as ``State.clone``: events are not
         copied; ``track`` keeps tracking what each player observed (when this state tracks
-        it). A twin made already is copied with it."""
+        it); ``record``: the list the copy logs into from now on (as ``start_outside``'s). A
+        twin made already is copied with it."""
         c = OutsideState.__new__(OutsideState)
         c.game, c.seed = self.game, self.seed
         c._max_steps, c._max_work = self._max_steps, self._max_work
-        c._record, c._track, c._log_decisions = None, track and self._track, False
+        c._track = track and self._track
+        c._record, c._log_decisions = record, self._log_decisions and record is not None
         c.history = self.history[:]
         c._strings = self._strings
         c._ns = None if self._ns is None else self._ns.clone()
         c._twin = None if self._twin is None else self._twin.clone(track=c._track)
+        if c._twin is not None and record is not None:
+            from ..engine.knowledge import KnowledgeSink
+
+            c._twin.events = KnowledgeSink(c._twin, record) if c._track else record
         c._pending = self._pending[:]
         return c
 

@@ -1,0 +1,71 @@
+"""The environments step native states by default (recycle/env/engines.py): the same episodes,
+action strings, observation and information-state strings and tensors, returns and saved
+states as on the reference interpreter, for the same deal and actions."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+
+pytest.importorskip("numpy", reason="the native extra is not installed: no numpy")
+pytest.importorskip("pyspiel", reason="the rl extra is not installed (pip install -e '.[rl]'): no pyspiel")
+
+from recycle.env import openspiel_game
+from recycle.native import available
+
+from ..conftest import GAMES
+
+pytestmark = pytest.mark.skipif(not available(), reason="the native engine needs NumPy and a C compiler")
+
+
+def _episode(game, seed: int, every: int) -> list:
+    """What a random episode shows (its strings and tensors every ``every`` actions)."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    out = []
+    k = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.randrange(256))
+            continue
+        actions = state.legal_actions()
+        p = state.current_player()
+        if k % every == 0:
+            out.append((p, actions, [state.action_to_string(p, a) for a in actions]))
+            for q in range(game.num_players()):
+                out.append((state.observation_string(q), state.information_state_string(q)))
+                out.append(tuple(state.observation_tensor(q)))
+            twin = copy.deepcopy(state)  # a copy plays on without changing its original
+            twin.apply_action(actions[-1])
+            out.append(state.serialize())
+        state.apply_action(rng.choice(actions))
+        k += 1
+    out.append((state.returns(), state.serialize()))
+    return out
+
+
+@pytest.mark.parametrize("name", ["schwimmen", "golf-six", "hearts"])
+def test_openspiel_episodes_are_the_same_natively(name):
+    native = openspiel_game(GAMES / f"{name}.rcy")
+    reference = openspiel_game(GAMES / f"{name}.rcy", engine="reference")
+    assert native.new_initial_state()._core.engine == "auto"
+    for seed in range(1 if name == "hearts" else 2):
+        assert _episode(native, seed, 29 if name == "hearts" else 7) == _episode(
+            reference, seed, 7 if name != "hearts" else 29
+        )
+
+
+def test_an_openspiel_state_steps_natively_by_default():
+    game = openspiel_game(GAMES / "schwimmen.rcy")
+    state = game.new_initial_state()
+    for b in (0, 0, 0, 7):
+        state.apply_action(b)
+    assert state._core.s.engine == "native"
+    reference = openspiel_game(GAMES / "schwimmen.rcy", engine="reference").new_initial_state()
+    for b in (0, 0, 0, 7):
+        reference.apply_action(b)
+    assert type(reference._core.s).__name__ == "State"
+    with pytest.raises(ValueError, match="engine must be one of auto, native, reference"):
+        openspiel_game(GAMES / "schwimmen.rcy", engine="numba")
