@@ -39,13 +39,17 @@ def env_state(game, seed: int, max_steps: int, engine: str = "auto", record=None
     return game.new_state(seed, record=record, max_steps=max_steps, track=track)
 
 
+_HERE: list = []  # whether the native engine can run in this process, once asked
+
+
 def _native_here() -> bool:
-    """Can the native engine run here (NumPy, a C compiler)? (``available`` says once why not.)"""
-    try:
+    """Can the native engine run here (NumPy, a C compiler)? Asked once a process (looking for
+    the compilers costs more than a deal); ``available`` says once why not."""
+    if not _HERE:
         from ..native import available
-    except ImportError:
-        return False
-    return available()
+
+        _HERE.append(available())
+    return _HERE[0]
 
 
 def is_native(s) -> bool:

@@ -164,6 +164,21 @@ class RecycleState(pyspiel.State):
             return pyspiel.PlayerId.TERMINAL
         return c.s.current_player()
 
+    # the calls of a Python loop's every step, answered here: OpenSpiel's C++ would call back
+    # into Python for each (current_player, then the method itself), several times as long
+    def is_chance_node(self):
+        return self._core.s is None
+
+    def legal_actions(self, player=None):
+        if player is not None:  # (OpenSpiel's own answers for a given player)
+            return pyspiel.State.legal_actions(self, player)
+        c = self._core
+        if c.s is None:
+            return list(range(OUTCOMES))
+        if c.truncated or c.s.is_terminal():
+            return []
+        return list(range(c.spec.check(c.s)))
+
     def _legal_actions(self, player):
         c = self._core
         if c.s is None or c.truncated or c.s.is_terminal() or player != c.s.current_player():

@@ -76,6 +76,7 @@ class OutsideState:
         self._record, self._track, self._log_decisions = record, track, log_decisions
         self.history: list[int] = []  # the options of decisions with 2+ options, as State's
         self._strings = None
+        self._player = ns.current_player() if ns is not None else 0
 
     # -- which engine plays -----------------------------------------------------------------
     @property
@@ -111,8 +112,10 @@ class OutsideState:
 
     # -- the State API ----------------------------------------------------------------------
     def current_player(self) -> int:
-        ns = self._ns
-        return ns.current_player() if ns is not None else self._twin.current_player()
+        # (asked several times a decision by OpenSpiel: kept from the last apply)
+        if self._ns is not None:
+            return self._player
+        return self._twin.current_player()
 
     def is_terminal(self) -> bool:
         ns = self._ns
@@ -144,6 +147,7 @@ class OutsideState:
         if n > 1:
             self.history.append(i)
         self._pending.append(i)
+        self._player = ns.current_player()
         if ns._nopts < 0 and ns._status:
             self._hand_over()
 
@@ -172,6 +176,7 @@ class OutsideState:
         c.history = self.history[:]
         c._strings = self._strings
         c._ns = None if self._ns is None else self._ns.clone()
+        c._player = self._player
         c._twin = None if self._twin is None else self._twin.clone(track=c._track)
         if c._twin is not None and record is not None:
             from ..engine.knowledge import KnowledgeSink

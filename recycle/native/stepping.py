@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import threading
 
+from .runtime import PSP  # (numpy: a native state needs it anyway; imported here, not at each call)
+
 
 class NativeStopped(Exception):
     """Native code stopped where only the reference interpreter gives the outcome (a rule
@@ -173,8 +175,6 @@ class NativeState:
 
     def current_player(self) -> int:
         """The player to move (the current player of the turn order)."""
-        from .runtime import PSP
-
         if self._final is not None:
             return self._final[4]
         a = self._arrays()

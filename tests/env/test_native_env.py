@@ -69,3 +69,20 @@ def test_an_openspiel_state_steps_natively_by_default():
     assert type(reference._core.s).__name__ == "State"
     with pytest.raises(ValueError, match="engine must be one of auto, native, reference"):
         openspiel_game(GAMES / "schwimmen.rcy", engine="numba")
+
+
+def test_legal_actions_and_chance_nodes_answered_in_python_are_openspiels():
+    # RecycleState answers legal_actions and is_chance_node itself (speed): as OpenSpiel's C++ does
+    pyspiel = pytest.importorskip("pyspiel")
+    game = openspiel_game(GAMES / "schwimmen.rcy")
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    while True:
+        chance = [pyspiel.PlayerId.CHANCE] if state.is_chance_node() else []  # (else an error)
+        for p in [None, *chance, *range(game.num_players())]:
+            base = pyspiel.State.legal_actions(state) if p is None else pyspiel.State.legal_actions(state, p)
+            assert state.legal_actions(p) == base
+        assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
