@@ -85,7 +85,8 @@ class _Core:
 
     def apply(self, action: int) -> None:
         """Play ``action``: a deal byte, then an option index (``RecycleState.apply_action``)."""
-        self.cache = {}
+        if self.cache:
+            self.cache = {}
         if self.s is None:
             self.deal.append(action)
             if len(self.deal) == DEAL_BYTES:

@@ -269,8 +269,11 @@ class OutsideState:
 
     @property
     def frames(self):
-        """Not None while a decision waits (as State's; its contents are the twin's)."""
-        return None if self.is_terminal() else self.twin().frames
+        """Not None while a decision waits, as State's (the twin's frames once it plays alone;
+        natively an empty tuple: where native code stands is not the reference's frames)."""
+        if self._ns is None:
+            return self._twin.frames
+        return None if self._ns._nopts < 0 else ()
 
 
 def start_outside(

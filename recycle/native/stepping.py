@@ -94,6 +94,7 @@ class _Runner:
             v[...] = kept[i]
             kept[i] = v
         self.state = tuple(kept[: len(self.state)])
+        self.pst, self.ctr = self.state[6], self.state[8]  # (the player to move: pst[ctr[PSP], 0])
         self.scores, self.counts, self.where = kept[len(self.state) :]
         arrays = (*ng.initial, *self.state, self.keys, self.scores, self.counts, self.where, np.zeros(0, np.int64))
         self._held = arrays
@@ -177,7 +178,10 @@ class NativeState:
         """The player to move (the current player of the turn order)."""
         if self._final is not None:
             return self._final[4]
-        a = self._arrays()
+        r = self._runner
+        if r.resident is self:  # (asked at every step: read without making NumPy scalars)
+            return r.pst.item(r.ctr.item(PSP), 0)
+        a = r.views(self._block)
         return int(a[6][a[8][PSP], 0])
 
     def is_terminal(self) -> bool:

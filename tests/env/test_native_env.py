@@ -86,3 +86,31 @@ def test_legal_actions_and_chance_nodes_answered_in_python_are_openspiels():
         if state.is_terminal():
             break
         state.apply_action(rng.choice(state.legal_actions()))
+
+
+def _pz_episode(env, seed: int) -> list:
+    env.reset(seed=seed)
+    rng = random.Random(seed)
+    out = []
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        out.append((agent, obs["observation"].tolist(), obs["action_mask"].tolist(), reward, term, trunc))
+        out.append({k: v.tolist() if hasattr(v, "tolist") else v for k, v in info.items()})
+        if term or trunc:
+            env.step(None)
+        else:
+            env.step(rng.choice([i for i, m in enumerate(obs["action_mask"]) if m]))
+    return out
+
+
+@pytest.mark.parametrize("name", ["schwimmen", "golf-six"])
+def test_pettingzoo_episodes_are_the_same_natively(name):
+    pytest.importorskip("pettingzoo")
+    from recycle.env import pettingzoo_env
+
+    path = GAMES / f"{name}.rcy"
+    native = pettingzoo_env(path, describe=True, option_observations=True)
+    reference = pettingzoo_env(path, describe=True, option_observations=True, engine="reference")
+    for seed in range(2 if name == "schwimmen" else 1):
+        assert _pz_episode(native, seed) == _pz_episode(reference, seed)
+        assert native.state.engine == "native"
