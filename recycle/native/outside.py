@@ -62,6 +62,24 @@ class Seen:
         raise TypeError("an observation of a native state deals no world: ask the state's own observation")
 
 
+class Place:
+    """Where a choice form stands in the game's text (as a span's ``line`` and ``column``)."""
+
+    __slots__ = ("line", "column")
+
+    def __init__(self, line: int, column: int):
+        self.line, self.column = line, column
+
+
+class ChoiceAt:
+    """The choice a native game waits at, by its form's place (``span``)."""
+
+    __slots__ = ("span",)
+
+    def __init__(self, span: Place):
+        self.span = span
+
+
 class OutsideState:
     """A game stepped from outside on the native engine, with the reference State's API (see
     the module's docstring). Made by ``start_outside``."""
@@ -264,8 +282,18 @@ class OutsideState:
 
     @property
     def waiting(self):
-        """The ``(choice ...)`` the game waits at (the twin's), None at the end."""
-        return None if self.is_terminal() else self.twin().waiting
+        """The ``(choice ...)`` the game waits at, None at the end: natively a ``ChoiceAt``
+        (its form's place: all an observation tells of it), else the twin's compiled choice."""
+        ns = self._ns
+        if ns is None:
+            return self._twin.waiting
+        if ns._nopts < 0:
+            return None
+        site = ns.choice_site()
+        if site > 0:
+            line, column = ns._runner.ng.module.CHOICE_SITES[site - 1]
+            return ChoiceAt(Place(line, column))
+        return self.twin().waiting
 
     @property
     def frames(self):

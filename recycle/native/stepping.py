@@ -62,9 +62,10 @@ class _Runner:
             ("rc_step_size", []),
             ("rc_step_save", [ctypes.c_void_p]),
             ("rc_step_load", [ctypes.c_void_p, ctypes.c_longlong]),
+            ("rc_step_site", []),
         ):
             f = getattr(lib, name)
-            f.restype = ctypes.c_longlong if name in ("rc_step_start", "rc_step_apply", "rc_step_size") else None
+            f.restype = None if name in ("rc_step_save", "rc_step_load") else ctypes.c_longlong
             f.argtypes = args
         self.state = ng.new_arrays()
         if ng.searches:  # a search module keys each choice's options (runtime_search.keys_stepped)
@@ -186,6 +187,16 @@ class NativeState:
 
     def is_terminal(self) -> bool:
         return self._nopts < 0
+
+    def choice_site(self) -> int:
+        """The waiting choice's number in the module's ``CHOICE_SITES`` (1 for its first), 0 at
+        the end or at a choice the module did not number (a search module's)."""
+        if self._nopts < 0:
+            return 0
+        r = self._runner
+        if r.resident is self:
+            return r.lib.rc_step_site()
+        return int(self._block.raw[:8].view("int64")[0])  # (the site is the saved block's first field)
 
     def num_options(self) -> int:
         """How many options the waiting choice has (0 at the end)."""

@@ -170,19 +170,21 @@ def test_a_rule_broken_natively_raises_the_reference_message_at_the_same_apply()
     assert os_.engine == "reference"
 
 
-@pytest.mark.parametrize("name", ["schwimmen", "golf-six"])
+@pytest.mark.parametrize("name", ["schwimmen", "golf-six", "hearts"])
 def test_environment_vectors_and_masks_are_alike_natively(name):
+    # (the vector's one-hot of the waiting choice: the native module numbers its choices)
     from recycle.env.spec import spec_for
 
     spec = spec_for(GAMES / f"{name}.rcy")
     ps, os_ = spec.game.new_state(5), start_outside(spec.game, 5)
     rng = Stream(6)
-    for _ in range(25):
+    for _ in range(40):
         for p in range(spec.nplayers):
             assert (spec.vector(ps, p) == spec.vector(os_, p)).all()
             assert (spec.mask(ps, p) == spec.mask(os_, p)).all()
         if ps.is_terminal():
             break
+        assert os_._twin is None  # (all natively until the end: no reference twin was made)
         i = int(rng.random() * ps.num_options())
         ps.apply(i)
         os_.apply(i)

@@ -22,6 +22,7 @@ HEADER = """#include <ucontext.h>
 #include <string.h>
 long long rc_stepping_wanted(void);
 long long rc_suspend(long long n);
+long long rc_suspend_at(long long n, long long site);
 """
 
 
@@ -29,7 +30,8 @@ def harness(narrays: int) -> str:
     """The exported stepping functions of a module whose ``rc_games`` takes ``narrays`` arrays."""
     return f"""
 /* stepping from outside (recycle/native/c/harness.py) */
-struct rc_step_t {{ ucontext_t ctx; char *sp; long long nopts; long long done; }};
+/* site first: the waiting choice's number (CHOICE_SITES), read from a saved block's first bytes */
+struct rc_step_t {{ long long site; ucontext_t ctx; char *sp; long long nopts; long long done; }};
 static struct rc_step_t rc_step;
 static ucontext_t rc_main_ctx;
 static char rc_stack[{STACK_BYTES}] __attribute__((aligned(64)));
@@ -42,13 +44,23 @@ long long rc_stepping_wanted(void) {{
     char here;
     return &here >= rc_stack && &here < rc_stack + sizeof rc_stack;
 }}
-long long rc_suspend(long long n) {{
+static long long rc_switch(long long n) {{
     char here;
     rc_step.sp = &here;
     rc_step.nopts = n;
     swapcontext(&rc_step.ctx, &rc_main_ctx);
     return rc_choice;
 }}
+long long rc_suspend(long long n) {{
+    rc_step.site = 0;
+    return rc_switch(n);
+}}
+long long rc_suspend_at(long long n, long long site) {{
+    rc_step.site = site;
+    return rc_switch(n);
+}}
+/* the waiting choice's number of the game in place (0: a choice the module did not number) */
+long long rc_step_site(void) {{ return rc_step.site; }}
 static void rc_trampoline(void) {{
     rc_games(rc_sarrays, rc_sshapes, rc_snumbers);
     rc_step.done = 1;
@@ -65,6 +77,7 @@ long long rc_step_start(void **arrays, long long *shapes, long long *numbers) {{
     rc_step.ctx.uc_link = &rc_main_ctx;
     makecontext(&rc_step.ctx, rc_trampoline, 0);
     rc_step.done = 0;
+    rc_step.site = 0;
     swapcontext(&rc_main_ctx, &rc_step.ctx);
     return rc_step.done ? -1 : rc_step.nopts;
 }}
