@@ -212,24 +212,18 @@ class OutsideState:
             return self._twin.observation(player)
         return Observation(self._seen(ns), player)
 
+    @staticmethod
+    def _native_arrays(ns):
+        return ns.arrays() if ns._final is None else ns._final[5]  # (a finished game's final arrays)
+
+    @staticmethod
+    def _cards(a) -> list[list[int]]:
+        """Every location's cards, bottom first, from the native arrays ``a``."""
+        return [row[:n] for row, n in zip(a[0].tolist(), a[1].tolist())]
+
     def _seen(self, ns) -> Seen:
-        a = ns.arrays() if ns._final is None else None
-        if a is None:  # a finished game: its card places are all it kept (no order): the twin
-            t = self.twin()
-            return Seen(
-                self.game,
-                [[int(c) for c in lst] for lst in t.locs],
-                list(t.team_of),
-                list(t.ints),
-                list(t.strs),
-                t.current_player(),
-                t.history[:],
-                [dict(k) for k in t.knowledge] if t.knowledge is not None else None,
-                (t.steps, t.decisions),
-            )
-        locs, lens = a[0], a[1]
-        rows = locs.tolist()
-        cards = [row[:n] for row, n in zip(rows, lens.tolist())]
+        a = self._native_arrays(ns)
+        cards = self._cards(a)
         team_of = [None if t < 0 else t for t in a[10].tolist()]
         if self._strings is None:
             self._strings = {v: k for k, v in ns._runner.ng.module_strings().items()}
@@ -239,8 +233,8 @@ class OutsideState:
             t = self.twin()
             known = [dict(k) for k in t.knowledge]
         c = ns.counters()
-        nints = self.game.layout.nints
-        nstrs = self.game.layout.nstrs
+        layout = self.game.layout
+        nints, nstrs = layout.nints, layout.nstrs
         return Seen(
             self.game,
             cards,
@@ -264,21 +258,21 @@ class OutsideState:
     @property
     def locs(self):
         """Every location's cards, bottom first (the native arrays', copied)."""
-        return self._seen(self._ns).locs if self._ns is not None else self._twin.locs
+        return self._cards(self._native_arrays(self._ns)) if self._ns is not None else self._twin.locs
 
     @property
     def team_of(self):
         ns = self._ns
         if ns is None:
             return self._twin.team_of
-        return [None if t < 0 else t for t in ns._runner.ng.initial[6].tolist()]
+        return [None if t < 0 else t for t in self._native_arrays(ns)[10].tolist()]
 
     @property
     def ints(self):
         ns = self._ns
-        if ns is None or ns._final is not None:
-            return self.twin().ints
-        return ns.arrays()[3].tolist()[: self.game.layout.nints]
+        if ns is None:
+            return self._twin.ints
+        return self._native_arrays(ns)[3].tolist()[: self.game.layout.nints]
 
     @property
     def waiting(self):

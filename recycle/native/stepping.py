@@ -157,7 +157,7 @@ class NativeState:
         self.seed = None  # the seed it was dealt with (stepped.start), for ``reference_state``
         self.history: list[int] = []  # every option applied (of one option too)
         self._status = 0
-        self._final = None  # (scores, counters, card places) once the game ended
+        self._final = None  # (scores, counters, card places, ..., final arrays) once the game ended
         if nopts < 0:
             self._finish()
 
@@ -168,7 +168,21 @@ class NativeState:
         ctr = r.state[8]
         player = int(r.state[6][ctr[PSP], 0])
         # all a finished game answers: its block is never saved (runner.take)
-        self._final = (r.scores[0].tolist(), r.counts[0].tolist(), r.where[0].tolist(), ctr.copy(), player)
+        st = r.state  # (and the final cards, teams and storages: what an observation of the end reads)
+        cards = (
+            st[0].copy(),
+            st[1].copy(),
+            None,
+            st[3].copy(),
+            st[4].copy(),
+            None,
+            None,
+            None,
+            None,
+            None,
+            st[10].copy(),
+        )
+        self._final = (r.scores[0].tolist(), r.counts[0].tolist(), r.where[0].tolist(), ctr.copy(), player, cards)
         self._status = self._final[1][0]
 
     def _arrays(self):
