@@ -11,6 +11,8 @@ someone has 100 points, OpenSpiel's hearts one deal: the figures are deals a sec
 recycle episode's deals counted from its final state's ``DEAL`` storage). The native side waits
 for the optimised library (gcc -O2, built in the background) before the clock starts. The load is printed
 before and after: figures taken on a busy machine are not current ones (docs/performance.md).
+Each side's rate by the process's CPU time is printed too: on a loaded machine it moves far less
+than the wall clock (a system call may give the core away), though it is not what a user waits.
 """
 
 from __future__ import annotations
@@ -44,18 +46,19 @@ def shared_loop():
     return mod
 
 
-def recycle_round(game, mod, games: int, seed: int) -> tuple[float, float]:
-    """Deals played and seconds taken by ``games`` random episodes of recycle's game, each
-    through the shared loop (the deals read from the final state)."""
+def recycle_round(game, mod, games: int, seed: int) -> tuple[float, float, float]:
+    """Deals played, seconds taken and CPU seconds used by ``games`` random episodes of
+    recycle's game, each through the shared loop (the deals read from the final state)."""
     rng = random.Random(seed)
     deals = 0
-    seconds = 0.0
+    seconds = cpu = 0.0
     for _ in range(games):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         state = _played(game, rng)
         seconds += time.perf_counter() - t
+        cpu += time.process_time() - c
         deals += _deals(state)
-    return deals, seconds
+    return deals, seconds, cpu
 
 
 def _played(game, rng):
@@ -93,7 +96,7 @@ def main(argv=None) -> int:
 
     print("command: python tools/bench_spiel.py " + " ".join(argv if argv is not None else sys.argv[1:]))
     print("start", time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), load_text())
-    sides = []
+    sides, cpu_sides = [], []
     for engine in a.engines.split(","):
         game = openspiel_game(ROOT / "games" / "hearts.rcy", engine=engine)
         _played(game, random.Random(0))  # the native build (or its cache) before the clock
@@ -104,19 +107,26 @@ def main(argv=None) -> int:
             lib.ready.wait(300)
             print(f"recycle {engine}: the {lib.tier} library")
 
-        def run(game=game) -> float:
-            deals, seconds = recycle_round(game, mod, a.games, a.seed)
+        by_cpu = Side(f"recycle {engine}", lambda: 0.0)
+
+        def run(game=game, by_cpu=by_cpu) -> float:
+            deals, seconds, cpu = recycle_round(game, mod, a.games, a.seed)
+            by_cpu.rates.append(deals / cpu)
             return deals / seconds
 
         sides.append(Side(f"recycle {engine}", run))
+        cpu_sides.append(by_cpu)
     spiel = mod.pyspiel.load_game("hearts")
     rng_seed = a.seed
 
+    their_cpu = Side("OpenSpiel hearts", lambda: 0.0)
+
     def theirs() -> float:
         rng = random.Random(rng_seed)
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         for _ in range(a.spiel_games):
             mod.play(spiel, rng)
+        their_cpu.rates.append(a.spiel_games / (time.process_time() - c))
         return a.spiel_games / (time.perf_counter() - t)
 
     other = Side("OpenSpiel hearts", theirs)
@@ -127,6 +137,10 @@ def main(argv=None) -> int:
             f"{side.name:18} {side.best():8,.0f} deals/s ({side.spread()})   "
             f"ratio to OpenSpiel {ratio_text(side, other)}  (games/hearts.rcy through recycle.env.openspiel_game)"
         )
+    print("by CPU time:")
+    print(f"{their_cpu.name:18} {their_cpu.best():8,.0f} deals/s ({their_cpu.spread()})")
+    for side in cpu_sides:
+        print(f"{side.name:18} {side.best():8,.0f} deals/s ({side.spread()})   ratio {ratio_text(side, their_cpu)}")
     print("end  ", time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), load_text())
     return 0
 
