@@ -128,6 +128,17 @@ class OutsideState:
         self._ns = None
         self.twin()
 
+    def __getattr__(self, name: str):
+        """Any other attribute of the State API (``decisions``, ``steps``, ``work``, ``strs``,
+        ``location``, ``sto`` ...) is the twin's: exact, at the cost of bringing it up to date."""
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self.twin(), name)
+
+    def __reduce__(self):
+        """Pickled as the reference State is (its game, seed and decisions): it loads as one."""
+        return self.twin().__reduce__()
+
     # -- the State API ----------------------------------------------------------------------
     def current_player(self) -> int:
         # (asked several times a decision by OpenSpiel: kept from the last apply)
@@ -159,15 +170,16 @@ class OutsideState:
             t.apply(option)
             self.history = t.history
             return
-        i = option if isinstance(option, int) else option.index
+        i = option if type(option) is int else (option if isinstance(option, int) else option.index)
         n = ns._nopts
-        ns.apply(i)  # (raises ValueError for an option not offered, as State.apply)
+        if not 0 <= i < n:
+            ns.apply(i)  # (raises the ValueError of State.apply)
         if n > 1:
             self.history.append(i)
         self._pending.append(i)
-        self._player = ns.current_player()
-        if ns._nopts < 0 and ns._status:
+        if ns.step(i) < 0 and ns._status:
             self._hand_over()
+        self._player = ns.current_player()
 
     def returns(self) -> list[int]:
         ns = self._ns
