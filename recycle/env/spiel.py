@@ -51,6 +51,7 @@ from .spec import EnvSpec, spec_for
 
 DEAL_BYTES = 4
 OUTCOMES = 256
+_DEAL_OUTCOMES = tuple((b, 1.0 / OUTCOMES) for b in range(OUTCOMES))  # (a copy handed out each time)
 MAX_PICK = 256  # the chance outcomes a chance-driven game declares beyond its cards (random, ties)
 
 
@@ -58,7 +59,7 @@ class _Core:
     """What one OpenSpiel state holds; OpenSpiel copies a Python state by deep-copying its
     attributes, so this one object copies itself cheaply (``State.clone``)."""
 
-    __slots__ = ("spec", "deal", "s", "log", "truncated", "seen", "cache", "resampled", "engine")
+    __slots__ = ("spec", "deal", "s", "log", "truncated", "seen", "cache", "resampled", "engine", "now")
 
     def __init__(self, spec: EnvSpec, engine: str = "auto"):
         self.spec = spec
@@ -72,6 +73,22 @@ class _Core:
         self.cache: dict = {}
         # True for a world dealt again by resample_from_infostate: not the game of its actions
         self.resampled = False
+        self.now = None  # (player to move, options, ended) until the next action (``turn``)
+
+    def turn(self) -> tuple:
+        """(the player to move as OpenSpiel numbers it, its options' count, whether the game
+        ended), kept until the next action: OpenSpiel asks for them several times a step."""
+        got = self.now
+        if got is None:
+            s = self.s
+            if s is None:
+                got = (pyspiel.PlayerId.CHANCE, OUTCOMES, False)
+            elif self.truncated or s.is_terminal():
+                got = (pyspiel.PlayerId.TERMINAL, 0, True)
+            else:
+                got = (s.current_player(), self.spec.check(s), False)
+            self.now = got
+        return got
 
     def __deepcopy__(self, memo):
         c = _Core.__new__(_Core)
@@ -81,12 +98,14 @@ class _Core:
         c.cache = {}
         c.s = self.s if self.s is None or isinstance(self.s, _Stopped) else _tracked_copy(self.s, c.log)
         c.resampled = self.resampled
+        c.now = self.now
         return c
 
     def apply(self, action: int) -> None:
         """Play ``action``: a deal byte, then an option index (``RecycleState.apply_action``)."""
         if self.cache:
             self.cache = {}
+        self.now = None
         if self.s is None:
             self.deal.append(action)
             if len(self.deal) == DEAL_BYTES:
@@ -114,7 +133,7 @@ class _Core:
             self.truncated = str(exc)
             return
         if not s.is_terminal():
-            self.spec.check(s)
+            self.now = (s.current_player(), self.spec.check(s), False)
 
     def actions(self) -> list[int]:
         """Every action applied since the initial state: the deal bytes, then the decisions."""
@@ -159,11 +178,7 @@ class RecycleState(pyspiel.State):
     # -- the game's course -----------------------------------------------------------------
     def current_player(self):
         c = self._core
-        if c.s is None:
-            return pyspiel.PlayerId.CHANCE
-        if c.truncated or c.s.is_terminal():
-            return pyspiel.PlayerId.TERMINAL
-        return c.s.current_player()
+        return (c.now or c.turn())[0]
 
     # the calls of a Python loop's every step, answered here: OpenSpiel's C++ would call back
     # into Python for each (current_player, then the method itself), several times as long
@@ -174,11 +189,7 @@ class RecycleState(pyspiel.State):
         if player is not None:  # (OpenSpiel's own answers for a given player)
             return pyspiel.State.legal_actions(self, player)
         c = self._core
-        if c.s is None:
-            return list(range(OUTCOMES))
-        if c.truncated or c.s.is_terminal():
-            return []
-        return list(range(c.spec.check(c.s)))
+        return list(range((c.now or c.turn())[1]))
 
     def _legal_actions(self, player):
         c = self._core
@@ -187,8 +198,7 @@ class RecycleState(pyspiel.State):
         return list(range(c.spec.check(c.s)))
 
     def chance_outcomes(self):
-        p = 1.0 / OUTCOMES
-        return [(b, p) for b in range(OUTCOMES)]
+        return list(_DEAL_OUTCOMES)
 
     def _apply_action(self, action):
         self._core.apply(int(action))
@@ -199,7 +209,7 @@ class RecycleState(pyspiel.State):
 
     def is_terminal(self):
         c = self._core
-        return c.s is not None and (bool(c.truncated) or c.s.is_terminal())
+        return (c.now or c.turn())[2]
 
     def returns(self):
         c = self._core
@@ -284,6 +294,7 @@ class RecycleState(pyspiel.State):
         world.knowledge = knowledge
         world.events = KnowledgeSink(world, core.log)
         core.s = world
+        core.now = None
         # the other players' histories in this world are not known to player_id: they are
         # told as player_id saw them
         mine = core.seen[player_id]
