@@ -12,6 +12,7 @@ plays them, which ``synced`` brings about before the list is read.
 from __future__ import annotations
 
 from ..engine.knowledge import KnowledgeSink
+from ..native.outside import OutsideState
 
 ENGINES = ("auto", "native", "reference")
 
@@ -54,13 +55,13 @@ def _native_here() -> bool:
 
 def is_native(s) -> bool:
     """Is ``s`` a state native code steps (an ``OutsideState``, in any engine by now)?"""
-    return hasattr(s, "twin")
+    return type(s) is OutsideState
 
 
 def decide(s, log: list, action: int) -> None:
     """Apply ``action`` to ``s``, its decision logged in ``log`` before its events (a native
     state logs it itself, when its twin plays it)."""
-    if not is_native(s):
+    if type(s) is not OutsideState:
         log.append(("d", s.current_player(), action))
     s.apply(action)
 

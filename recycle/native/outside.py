@@ -177,9 +177,9 @@ class OutsideState:
         if n > 1:
             self.history.append(i)
         self._pending.append(i)
-        if ns.step(i) < 0 and ns._status:
+        m, self._player = ns.step(i)
+        if m < 0 and ns._status:
             self._hand_over()
-        self._player = ns.current_player()
 
     def returns(self) -> list[int]:
         ns = self._ns

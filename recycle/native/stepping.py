@@ -234,18 +234,19 @@ class NativeState:
             if self._nopts < 0:
                 self._finish()
 
-    def step(self, option: int) -> int:
-        """``apply`` for a caller that checked ``option`` already (``OutsideState``): the
-        options of the next choice, or -1 at the end."""
+    def step(self, option: int) -> tuple[int, int]:
+        """``apply`` for a caller that checked ``option`` already and keeps the options applied
+        itself (``OutsideState``; not kept in ``history``): the next choice's options (-1 at
+        the end) and the player to move."""
         r = self._runner
-        self.history.append(option)
         with r.lock:
             if r.resident is not self:
                 r.take(self)
             n = self._nopts = r.lib.rc_step_apply(option)
             if n < 0:
                 self._finish()
-        return n
+                return n, self._final[4]
+            return n, r.pst.item(r.ctr.item(PSP), 0)
 
     def reference_state(self):
         """The reference interpreter's State dealt with the same seed and given the same
