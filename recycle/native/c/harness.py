@@ -32,8 +32,9 @@ def harness(narrays: int) -> str:
     """The exported stepping functions of a module whose ``rc_games`` takes ``narrays`` arrays."""
     return f"""
 /* stepping from outside (recycle/native/c/harness.py) */
-#if defined(__x86_64__)
-/* switching stacks: the callee-saved registers pushed, the stack pointer swapped (swapcontext
+#if defined(__x86_64__) && defined(__linux__)
+/* switching stacks (x86-64 Linux: ELF symbols, System V registers): the callee-saved registers
+   pushed, the stack pointer swapped (swapcontext
    also sets the signal mask, a system call each way: 3-5 us a decision on a sandboxed host) */
 __asm__(
     ".pushsection .text\\n"
@@ -89,7 +90,7 @@ static void rc_trampoline(void) {{
     rc_games(rc_sarrays, rc_sshapes, rc_snumbers);
     rc_step.done = 1;
     rc_step.sp = rc_stack + {STACK_BYTES} - {MARGIN};
-#if defined(__x86_64__)
+#if defined(__x86_64__) && defined(__linux__)
     RC_TO_MAIN();  /* never resumed (with ucontext, uc_link returns to the caller) */
 #endif
 }}
@@ -98,7 +99,7 @@ long long rc_step_start(void **arrays, long long *shapes, long long *numbers) {{
     memcpy(rc_sarrays, arrays, sizeof rc_sarrays);
     memcpy(rc_sshapes, shapes, sizeof rc_sshapes);
     memcpy(rc_snumbers, numbers, sizeof rc_snumbers);
-#if defined(__x86_64__)
+#if defined(__x86_64__) && defined(__linux__)
     {{
         /* the new stack as rc_swap leaves one: six registers, then rc_trampoline as the return
            address, above it the slot of its own (never used) return address */
