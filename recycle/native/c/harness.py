@@ -35,7 +35,7 @@ def harness(narrays: int) -> str:
 #if defined(__x86_64__) && defined(__linux__)
 /* switching stacks (x86-64 Linux: ELF symbols, System V registers): the callee-saved registers
    pushed, the stack pointer swapped (swapcontext
-   also sets the signal mask, a system call each way: 3-5 us a decision on a sandboxed host) */
+   also sets the signal mask, a call into the kernel each way: 3-5 us a decision on a sandboxed host) */
 __asm__(
     ".pushsection .text\\n"
     ".p2align 4\\n"
