@@ -271,6 +271,8 @@ def public_options(state, options) -> tuple:
     if not options:
         return ()
     chooser = options[0].player
+    # the state the options were listed in: a native state's options are its reference twin's
+    state = options[0]._state
     worlds = probe_worlds(state, chooser, state.num_options())
     out = []
     for o in options:

@@ -31,6 +31,7 @@ from ..engine.game import DEFAULT_MAX_STEPS
 from ..engine.public import public_options
 from ..errors import StepLimitExceeded
 from ..streams import Stream
+from .engines import check_engine, env_state, reference_of
 from .spec import EnvSpec, spec_for
 
 
@@ -46,8 +47,10 @@ class RecycleAECEnv(AECEnv):
         render_mode: str | None = None,
         describe: bool = False,
         option_observations: bool = False,
+        engine: str = "auto",
     ):
         super().__init__()
+        self.engine = check_engine(engine)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
         self.spec_ = spec
@@ -107,7 +110,7 @@ class RecycleAECEnv(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         try:
-            self.state = self.game.new_state(seed=deal, max_steps=self.spec_.max_steps)
+            self.state = env_state(self.game, deal, self.spec_.max_steps, self.engine)
         except StepLimitExceeded as exc:
             self.state = None
             self._stop(truncated=str(exc))
@@ -153,7 +156,7 @@ class RecycleAECEnv(AECEnv):
         if self.describe:
             info["options"] = [o.words for o in public_options(s, s.legal_options())]
         if self.option_observations:
-            info["option_observations"] = self.spec_.after_vectors(s, p)
+            info["option_observations"] = self.spec_.after_vectors(reference_of(s), p)
         if info:
             self.infos[self.agent_selection] = info
         self._accumulate_rewards()
@@ -203,6 +206,7 @@ def pettingzoo_env(
     render_mode: str | None = None,
     describe: bool = False,
     option_observations: bool = False,
+    engine: str = "auto",
 ) -> RecycleAECEnv:
     """A PettingZoo AEC environment of the game at ``path`` (or a ``PreparedGame``).
 
@@ -210,7 +214,9 @@ def pettingzoo_env(
     each winner, 0 to the others) or ``"score"`` (the raw final score). ``max_actions``: the
     action space, instead of the sampled one. ``describe``: put the legal options in words
     in the acting agent's ``info``; ``option_observations``: put there what it would see
-    right after each option (``EnvSpec.after_vectors``)."""
+    right after each option (``EnvSpec.after_vectors``). ``engine``: which engine steps the
+    game: ``"auto"`` native code when the game builds here, else the reference interpreter (the
+    same deals, observations and rewards: recycle/env/engines.py), ``"native"``, ``"reference"``."""
     return RecycleAECEnv(
-        spec_for(path, max_actions, reward, max_steps), seed, render_mode, describe, option_observations
+        spec_for(path, max_actions, reward, max_steps), seed, render_mode, describe, option_observations, engine
     )

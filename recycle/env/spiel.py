@@ -44,12 +44,14 @@ from ..engine.public import public_options
 from ..errors import StepLimitExceeded
 from ..lang.forms.values import MoveEvent, StorageEvent, may_see
 from ..streams import Stream
+from .engines import check_engine, decide, env_state, reference_of, synced, tracked_copy
 from .saving import known_spec, max_text_length, parse_state_text, remember_spec, replay, spec_record, state_text
 from .rules import InfoTensor, RulesObserver, RulesState, card_name, replay_rules, rules_digest
 from .spec import EnvSpec, spec_for
 
 DEAL_BYTES = 4
 OUTCOMES = 256
+_DEAL_OUTCOMES = tuple((b, 1.0 / OUTCOMES) for b in range(OUTCOMES))  # (a copy handed out each time)
 MAX_PICK = 256  # the chance outcomes a chance-driven game declares beyond its cards (random, ties)
 
 
@@ -57,10 +59,11 @@ class _Core:
     """What one OpenSpiel state holds; OpenSpiel copies a Python state by deep-copying its
     attributes, so this one object copies itself cheaply (``State.clone``)."""
 
-    __slots__ = ("spec", "deal", "s", "log", "truncated", "seen", "cache", "resampled")
+    __slots__ = ("spec", "deal", "s", "log", "truncated", "seen", "cache", "resampled", "engine", "now")
 
-    def __init__(self, spec: EnvSpec):
+    def __init__(self, spec: EnvSpec, engine: str = "auto"):
         self.spec = spec
+        self.engine = engine  # which engine steps the game (recycle/env/engines.py)
         self.deal: list[int] = []
         self.s = None  # the recycle State, once dealt
         self.log: list = []  # events and ("d", player, option) decisions, in order
@@ -70,30 +73,51 @@ class _Core:
         self.cache: dict = {}
         # True for a world dealt again by resample_from_infostate: not the game of its actions
         self.resampled = False
+        self.now = None  # (player to move, options, ended) until the next action (``turn``)
+
+    def turn(self) -> tuple:
+        """(the player to move as OpenSpiel numbers it, its options' count, whether the game
+        ended), kept until the next action: OpenSpiel asks for them several times a step."""
+        got = self.now
+        if got is None:
+            s = self.s
+            if s is None:
+                got = (pyspiel.PlayerId.CHANCE, OUTCOMES, False)
+            elif self.truncated or s.is_terminal():
+                got = (pyspiel.PlayerId.TERMINAL, 0, True)
+            else:
+                got = (s.current_player(), self.spec.check(s), False)
+            self.now = got
+        return got
 
     def __deepcopy__(self, memo):
         c = _Core.__new__(_Core)
-        c.spec, c.deal, c.truncated = self.spec, self.deal[:], self.truncated
+        c.spec, c.deal, c.truncated, c.engine = self.spec, self.deal[:], self.truncated, self.engine
         c.log = self.log[:]
         c.seen = [[tokens[:], told] for tokens, told in self.seen]
         c.cache = {}
         c.s = self.s if self.s is None or isinstance(self.s, _Stopped) else _tracked_copy(self.s, c.log)
         c.resampled = self.resampled
+        c.now = self.now
         return c
 
     def apply(self, action: int) -> None:
         """Play ``action``: a deal byte, then an option index (``RecycleState.apply_action``)."""
-        self.cache = {}
+        if self.cache:
+            self.cache = {}
+        self.now = None
         if self.s is None:
             self.deal.append(action)
             if len(self.deal) == DEAL_BYTES:
                 spec = self.spec
                 try:
-                    self.s = spec.game.new_state(
-                        seed=int.from_bytes(bytes(self.deal), "big"),
+                    self.s = env_state(
+                        spec.game,
+                        int.from_bytes(bytes(self.deal), "big"),
+                        spec.max_steps,
+                        self.engine,
                         record=self.log,
                         track=True,
-                        max_steps=spec.max_steps,
                     )
                 except StepLimitExceeded as exc:
                     self.truncated = str(exc)
@@ -103,17 +127,17 @@ class _Core:
                     spec.check(self.s)
             return
         s = self.s
-        self.log.append(("d", s.current_player(), action))
         try:
-            s.apply(action)
+            decide(s, self.log, action)
         except StepLimitExceeded as exc:
             self.truncated = str(exc)
             return
         if not s.is_terminal():
-            self.spec.check(s)
+            self.now = (s.current_player(), self.spec.check(s), False)
 
     def actions(self) -> list[int]:
         """Every action applied since the initial state: the deal bytes, then the decisions."""
+        synced(self.s)
         return self.deal + [e[2] for e in self.log if type(e) is tuple]
 
     def __reduce__(self):
@@ -141,11 +165,7 @@ def _core_from_saved(record: tuple, text: str) -> _Core:
 
 def _tracked_copy(s, log, knowledge=None):
     """A copy of ``s`` that goes on tracking what each player observes and logging events."""
-    t = s.clone()
-    if s.knowledge is not None:
-        t.knowledge = knowledge if knowledge is not None else [dict(k) for k in s.knowledge]
-        t.events = KnowledgeSink(t, log)
-    return t
+    return tracked_copy(s, log, knowledge)
 
 
 class RecycleState(pyspiel.State):
@@ -153,16 +173,23 @@ class RecycleState(pyspiel.State):
 
     def __init__(self, game):
         super().__init__(game)
-        self._core = _Core(game.spec)
+        self._core = _Core(game.spec, game.engine)
 
     # -- the game's course -----------------------------------------------------------------
     def current_player(self):
         c = self._core
-        if c.s is None:
-            return pyspiel.PlayerId.CHANCE
-        if c.truncated or c.s.is_terminal():
-            return pyspiel.PlayerId.TERMINAL
-        return c.s.current_player()
+        return (c.now or c.turn())[0]
+
+    # the calls of a Python loop's every step, answered here: OpenSpiel's C++ would call back
+    # into Python for each (current_player, then the method itself), several times as long
+    def is_chance_node(self):
+        return self._core.s is None
+
+    def legal_actions(self, player=None):
+        if player is not None:  # (OpenSpiel's own answers for a given player)
+            return pyspiel.State.legal_actions(self, player)
+        c = self._core
+        return list(range((c.now or c.turn())[1]))
 
     def _legal_actions(self, player):
         c = self._core
@@ -171,8 +198,7 @@ class RecycleState(pyspiel.State):
         return list(range(c.spec.check(c.s)))
 
     def chance_outcomes(self):
-        p = 1.0 / OUTCOMES
-        return [(b, p) for b in range(OUTCOMES)]
+        return list(_DEAL_OUTCOMES)
 
     def _apply_action(self, action):
         self._core.apply(int(action))
@@ -183,7 +209,7 @@ class RecycleState(pyspiel.State):
 
     def is_terminal(self):
         c = self._core
-        return c.s is not None and (bool(c.truncated) or c.s.is_terminal())
+        return (c.now or c.turn())[2]
 
     def returns(self):
         c = self._core
@@ -200,9 +226,9 @@ class RecycleState(pyspiel.State):
         return state_text(self._core)
 
     def recycle_state(self):
-        """The underlying recycle ``State`` (None before the deal)."""
+        """The underlying recycle ``State`` (None before the deal; a native state's reference twin)."""
         s = self._core.s
-        return None if isinstance(s, _Stopped) else s
+        return None if s is None or isinstance(s, _Stopped) else reference_of(s)
 
     def _action_to_string(self, player, action):
         c = self._core
@@ -256,6 +282,8 @@ class RecycleState(pyspiel.State):
         nor knows the place of are dealt again, and the game's future randomness reseeded."""
         c = self._core
         s = c.s
+        if s is not None and not isinstance(s, _Stopped):
+            s = reference_of(s)  # (a native state's twin, its log up to date: it deals the worlds)
         clone = self.clone()
         if s is None or isinstance(s, _Stopped) or s.is_terminal():
             return clone
@@ -266,6 +294,7 @@ class RecycleState(pyspiel.State):
         world.knowledge = knowledge
         world.events = KnowledgeSink(world, core.log)
         core.s = world
+        core.now = None
         # the other players' histories in this world are not known to player_id: they are
         # told as player_id saw them
         mine = core.seen[player_id]
@@ -297,6 +326,7 @@ class _Stopped:
 
 def _tell(core: _Core, player: int) -> None:
     """Bring ``player``'s told history up to the end of the log."""
+    synced(core.s)  # (a native state's events are logged when its twin plays them)
     tokens, told = core.seen[player]
     log = core.log
     if told == len(log):
@@ -337,7 +367,8 @@ class _Observer:
         self.dict = {name: self.tensor[a : a + b] for name, (a, b) in spec.sections.items()}
 
     def set_from(self, state, player):
-        s = state.recycle_state()
+        s = state._core.s  # (a native state answers EnvSpec.vector itself)
+        s = None if isinstance(s, _Stopped) else s
         self.spec.vector(s, player, out=self.tensor)
 
     def string_from(self, state, player):
@@ -351,6 +382,7 @@ class RecycleGame(pyspiel.Game):
     game_type = None
     chance = "seed"
     history = 0
+    engine = "auto"
 
     def __init__(self, params=None):
         spec = self.spec
@@ -413,8 +445,8 @@ def utility_of(spec: EnvSpec):
     return (U.ZERO_SUM if total == 0 else U.CONSTANT_SUM), total
 
 
-def _game_class(spec: EnvSpec, chance: str = "seed", history: int | None = None):
-    key = (id(spec), chance, history)
+def _game_class(spec: EnvSpec, chance: str = "seed", history: int | None = None, engine: str = "auto"):
+    key = (id(spec), chance, history, engine)
     got = _CLASSES.get(key)
     if got is not None and got.spec is spec:
         return got
@@ -445,7 +477,7 @@ def _game_class(spec: EnvSpec, chance: str = "seed", history: int | None = None)
     )
     if history is None:
         history = 2 * spec.sample.max_decisions + 4
-    attrs = {"spec": spec, "game_type": game_type, "chance": chance, "history": history}
+    attrs = {"spec": spec, "game_type": game_type, "chance": chance, "history": history, "engine": engine}
     cls = type(f"RecycleGame_{name}", (RecycleGame,), attrs)
     pyspiel.register_game(game_type, cls)
     _CLASSES[key] = cls
@@ -461,6 +493,7 @@ def openspiel_game(
     max_steps: int = DEFAULT_MAX_STEPS,
     chance: str = "seed",
     history: int | None = None,
+    engine: str = "auto",
 ) -> RecycleGame:
     """An OpenSpiel game of the game at ``path`` (or a ``PreparedGame``), registered with
     pyspiel as ``python_recycle_NAME`` (so ``pyspiel.load_game`` finds it afterwards).
@@ -468,7 +501,10 @@ def openspiel_game(
     the game opens with the deal bytes of a seed; ``chance="rules"``: each draw that matters
     is a chance node of its exact outcomes, and cards no rule tells apart are one to the
     players (``recycle/env/rules.py``; ``python_recycle_NAME_rules``); ``history``: the
-    decisions its information-state tensor holds (twice the most in the sampled games, plus 4)."""
+    decisions its information-state tensor holds (twice the most in the sampled games, plus 4);
+    ``engine``: which engine steps the ``chance="seed"`` game's states: ``"auto"`` native code
+    when the game builds here, else the reference interpreter (the same deals, actions,
+    observations and returns: recycle/env/engines.py), ``"native"``, ``"reference"``."""
     if chance not in ("seed", "rules"):
         raise ValueError(f'chance must be "seed" or "rules", not {chance!r}')
-    return _game_class(spec_for(path, max_actions, reward, max_steps), chance, history)()
+    return _game_class(spec_for(path, max_actions, reward, max_steps), chance, history, check_engine(engine))()

@@ -19,7 +19,7 @@ from pathlib import Path
 from . import cache
 
 # the module constants the loader reads (engine.py); each is written on a line of its own
-_CONSTANT = re.compile(r"^(NPLAYERS|SEARCH|NCARDS|MEMO_SITES|DRY_LEVELS|STRINGS) = (.*)$", re.M)
+_CONSTANT = re.compile(r"^(NPLAYERS|SEARCH|NCARDS|MEMO_SITES|DRY_LEVELS|STRINGS|CHOICE_SITES) = (.*)$", re.M)
 
 
 @functools.cache

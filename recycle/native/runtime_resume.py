@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from .runtime import CHANCE_N, DECISIONS, FORCED_AT, MAX_WORK, MISMATCH, RESUMING, STATUS, STEPPING, WORK, pick
-from .runtime_step import stepping_wanted, suspend  # noqa: F401 - the module's entry calls stepping_wanted
+from .runtime_step import stepping_wanted, suspend, suspend_at  # noqa: F401 - the module's entry calls stepping_wanted
 
 # A playout from a sampled world (recycle/native/playouts.py) is the game played again from its
 # start: its choices forced to the decision's history, the world's cards put in place when the
@@ -48,6 +48,14 @@ def reach_root(ctr, resume):
     """The root decision's choice is made: the world's work budget starts there."""
     ctr[MAX_WORK] = ctr[WORK] + resume[R_ROOT_WORK]
     resume[R_STAGE] = 2
+
+
+def choose_at(ctr, keys, resume, n, site):
+    """``choose`` at the choice numbered ``site`` (the module's CHOICE_SITES): a game stepped
+    from outside stops there saying which choice waits (an observation's one-hot of it)."""
+    if ctr[STEPPING]:
+        return suspend_at(n, site)
+    return choose(ctr, keys, resume, n)
 
 
 def choose(ctr, keys, resume, n):

@@ -25,3 +25,5 @@ class CFunction:
 stepping_wanted = CFunction("rc_stepping_wanted", 0)
 # stop at a choice of ``n`` options until the caller applies one; returns its index
 suspend = CFunction("rc_suspend", 0)
+# ... saying which choice it is (its number in the module's CHOICE_SITES: writer.choose_line)
+suspend_at = CFunction("rc_suspend_at", 0)

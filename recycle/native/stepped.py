@@ -8,10 +8,12 @@ def start(game, seed: int, max_steps: int | None = None, max_work: int | None = 
     ``new_state(seed)``), run natively to its first choice: a ``NativeState``. Raises
     ``NativeUnsupported`` for a game native code cannot step. ``keys``: played by the game's
     search module, whose choices key their options (``NativeState.option_keys``)."""
-    from .engine import chance_and_player_keys, native_game
+    from ..streams import CHANCE, PLAYERS, stream_key
+    from .engine import native_game
     from .stepping import start_keys
 
-    chance, players = (int(k) for k in chance_and_player_keys([seed])[0])
+    # (one seed's keys in Python: NumPy's arrays cost more than the keying for one)
+    chance, players = stream_key(seed, CHANCE), stream_key(seed, PLAYERS)
     st = start_keys(native_game(game, search=keys), chance, players, max_steps, max_work)
     st.seed = seed
     return st

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import threading
 
+from .runtime import PSP  # (numpy: a native state needs it anyway; imported here, not at each call)
+
 
 class NativeStopped(Exception):
     """Native code stopped where only the reference interpreter gives the outcome (a rule
@@ -60,9 +62,10 @@ class _Runner:
             ("rc_step_size", []),
             ("rc_step_save", [ctypes.c_void_p]),
             ("rc_step_load", [ctypes.c_void_p, ctypes.c_longlong]),
+            ("rc_step_site", []),
         ):
             f = getattr(lib, name)
-            f.restype = ctypes.c_longlong if name in ("rc_step_start", "rc_step_apply", "rc_step_size") else None
+            f.restype = None if name in ("rc_step_save", "rc_step_load") else ctypes.c_longlong
             f.argtypes = args
         self.state = ng.new_arrays()
         if ng.searches:  # a search module keys each choice's options (runtime_search.keys_stepped)
@@ -92,6 +95,7 @@ class _Runner:
             v[...] = kept[i]
             kept[i] = v
         self.state = tuple(kept[: len(self.state)])
+        self.pst, self.ctr = self.state[6], self.state[8]  # (the player to move: pst[ctr[PSP], 0])
         self.scores, self.counts, self.where = kept[len(self.state) :]
         arrays = (*ng.initial, *self.state, self.keys, self.scores, self.counts, self.where, np.zeros(0, np.int64))
         self._held = arrays
@@ -153,7 +157,7 @@ class NativeState:
         self.seed = None  # the seed it was dealt with (stepped.start), for ``reference_state``
         self.history: list[int] = []  # every option applied (of one option too)
         self._status = 0
-        self._final = None  # (scores, counters, card places) once the game ended
+        self._final = None  # (scores, counters, card places, ..., final arrays) once the game ended
         if nopts < 0:
             self._finish()
 
@@ -164,7 +168,21 @@ class NativeState:
         ctr = r.state[8]
         player = int(r.state[6][ctr[PSP], 0])
         # all a finished game answers: its block is never saved (runner.take)
-        self._final = (r.scores[0].tolist(), r.counts[0].tolist(), r.where[0].tolist(), ctr.copy(), player)
+        st = r.state  # (and the final cards, teams and storages: what an observation of the end reads)
+        cards = (
+            st[0].copy(),
+            st[1].copy(),
+            None,
+            st[3].copy(),
+            st[4].copy(),
+            None,
+            None,
+            None,
+            None,
+            None,
+            st[10].copy(),
+        )
+        self._final = (r.scores[0].tolist(), r.counts[0].tolist(), r.where[0].tolist(), ctr.copy(), player, cards)
         self._status = self._final[1][0]
 
     def _arrays(self):
@@ -173,15 +191,26 @@ class NativeState:
 
     def current_player(self) -> int:
         """The player to move (the current player of the turn order)."""
-        from .runtime import PSP
-
         if self._final is not None:
             return self._final[4]
-        a = self._arrays()
+        r = self._runner
+        if r.resident is self:  # (asked at every step: read without making NumPy scalars)
+            return r.pst.item(r.ctr.item(PSP), 0)
+        a = r.views(self._block)
         return int(a[6][a[8][PSP], 0])
 
     def is_terminal(self) -> bool:
         return self._nopts < 0
+
+    def choice_site(self) -> int:
+        """The waiting choice's number in the module's ``CHOICE_SITES`` (1 for its first), 0 at
+        the end or at a choice the module did not number (a search module's)."""
+        if self._nopts < 0:
+            return 0
+        r = self._runner
+        if r.resident is self:
+            return r.lib.rc_step_site()
+        return int(self._block.raw[:8].view("int64")[0])  # (the site is the saved block's first field)
 
     def num_options(self) -> int:
         """How many options the waiting choice has (0 at the end)."""
@@ -204,6 +233,20 @@ class NativeState:
             self._nopts = r.lib.rc_step_apply(option)
             if self._nopts < 0:
                 self._finish()
+
+    def step(self, option: int) -> tuple[int, int]:
+        """``apply`` for a caller that checked ``option`` already and keeps the options applied
+        itself (``OutsideState``; not kept in ``history``): the next choice's options (-1 at
+        the end) and the player to move."""
+        r = self._runner
+        with r.lock:
+            if r.resident is not self:
+                r.take(self)
+            n = self._nopts = r.lib.rc_step_apply(option)
+            if n < 0:
+                self._finish()
+                return n, self._final[4]
+            return n, r.pst.item(r.ctr.item(PSP), 0)
 
     def reference_state(self):
         """The reference interpreter's State dealt with the same seed and given the same

@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from ..lang.nodes.base import Const as ConstNode, Kind, Var as VarNode, Word, written
+from ..lang.nodes.flow import Choice
 from ..lang.nodes.scalars import Member
 from ..lang.python.pytext import embed
 from . import registry as reg
@@ -68,6 +69,7 @@ STATE_NAMES = (
     "treef",
 )
 CURRENT = "pst[ctr[PSP], 0]"
+CHOOSE = "k = choose(ctr, keys, resume, n)"  # a choice's pick (forms_options.py), numbered by Writer.line
 CURRENT_TEAM = "tst[ctr[TSP], 0]"
 MAX_SOURCE = 400_000  # characters: a game beyond is played by the Python engine
 
@@ -226,6 +228,9 @@ class Writer:
         self.items, self.score = list(gnode.flow), gnode.score
         self.declared = {d.name: d.value for d in gnode.declares}  # each declared variable's value
         self.strings: dict[str, int] = {"": 0}
+        # every choice's (line, column) by its number (choose_line), and the choices being written
+        self.choice_sites: list[tuple[int, int]] = []
+        self._choosing: list = []
         self.columns: dict[str, str] = {}  # attribute key -> the name of its column
         self.tables: dict[tuple, str] = {}  # constant point map awards -> the name of its table
         self.fns: list[Fn] = []
@@ -352,7 +357,15 @@ class Writer:
 
     # -- emitting --------------------------------------------------------------------------
     def line(self, text: str) -> None:
+        if text == CHOOSE and self._choosing:
+            text = self.choose_line(self._choosing[-1])
         self.fn.line(text)
+
+    def choose_line(self, span) -> str:
+        """A choice's pick, numbered: a game stepped from outside says which choice waits
+        (CHOICE_SITES[number - 1] is its form's line and column; recycle/native/outside.py)."""
+        self.choice_sites.append((span.line, span.column))
+        return f"k = choose_at(ctr, keys, resume, n, {len(self.choice_sites)})"
 
     @contextmanager
     def block(self, header: str):
@@ -399,7 +412,13 @@ class Writer:
         w = reg.writer_for(kind, x)
         if w is None:
             raise NativeUnsupported(f"{reg.form_label(x)} as {kind}", x)
-        return w(self, x, sc, *args)
+        if not isinstance(x, Choice) or getattr(x, "span", None) is None:
+            return w(self, x, sc, *args)
+        self._choosing.append(x.span)
+        try:
+            return w(self, x, sc, *args)
+        finally:
+            self._choosing.pop()
 
     def int_(self, x, sc) -> str:
         return self.write(Kind.INT, x, sc)
@@ -534,6 +553,8 @@ class Writer:
             out.append(f"{name} = np.array({self.const_table(awards)!r}, dtype=np.int64)")
         out.append("# every string of the game by its id (the state's strs and attribute columns hold ids)")
         out.append(f"STRINGS = {dict(self.strings)!r}")
+        out.append("# each numbered choice's (line, column) in the game's text (choose_at's site - 1)")
+        out.append(f"CHOICE_SITES = {self.choice_sites!r}")
         out.append("")
         sources, merged = merge_alike([fn.source() for fn in self.fns], self.fresh_names)
         if merged:

@@ -1,0 +1,90 @@
+"""Which engine steps an environment's states: native code when the game builds, else the
+reference interpreter (the same deals, options, observations and returns either way).
+
+``env_state`` deals a game for an environment (recycle/env/spiel.py, petting.py): an
+``OutsideState`` (recycle/native/outside.py) with ``engine="auto"`` when native code steps the
+game here, the reference ``State`` otherwise or with ``engine="reference"``; ``"native"`` raises
+why it cannot. The OpenSpiel core logs each decision and the events of its state in one list
+(``decide``, ``log_of``, ``tracked_copy``): a native state logs them when its reference twin
+plays them, which ``synced`` brings about before the list is read.
+"""
+
+from __future__ import annotations
+
+from ..engine.knowledge import KnowledgeSink
+from ..native.outside import OutsideState
+
+ENGINES = ("auto", "native", "reference")
+
+
+def check_engine(engine: str) -> str:
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+    return engine
+
+
+def env_state(game, seed: int, max_steps: int, engine: str = "auto", record=None, track: bool = False):
+    """The game dealt with ``seed`` and run to its first decision, stepped from outside:
+    natively (``OutsideState``) or by the reference interpreter (see the module's docstring).
+    ``record``: a list receiving the events and, before each decision's, an
+    ``("d", player, option)`` entry (``decide``); ``track``: what each player observed."""
+    if check_engine(engine) == "native" or (engine == "auto" and _native_here()):
+        from ..native import NativeUnavailable, NativeUnsupported
+        from ..native.outside import start_outside
+
+        try:
+            return start_outside(game, seed, max_steps, record=record, track=track, log_decisions=record is not None)
+        except (NativeUnsupported, NativeUnavailable):
+            if engine == "native":
+                raise
+    return game.new_state(seed, record=record, max_steps=max_steps, track=track)
+
+
+_HERE: list = []  # whether the native engine can run in this process, once asked
+
+
+def _native_here() -> bool:
+    """Can the native engine run here (NumPy, a C compiler)? Asked once a process (looking for
+    the compilers costs more than a deal); ``available`` says once why not."""
+    if not _HERE:
+        from ..native import available
+
+        _HERE.append(available())
+    return _HERE[0]
+
+
+def is_native(s) -> bool:
+    """Is ``s`` a state native code steps (an ``OutsideState``, in any engine by now)?"""
+    return type(s) is OutsideState
+
+
+def decide(s, log: list, action: int) -> None:
+    """Apply ``action`` to ``s``, its decision logged in ``log`` before its events (a native
+    state logs it itself, when its twin plays it)."""
+    if type(s) is not OutsideState:
+        log.append(("d", s.current_player(), action))
+    s.apply(action)
+
+
+def synced(s) -> None:
+    """Bring a native state's twin (and so its log of events) up to date."""
+    if is_native(s):
+        s.twin()
+
+
+def reference_of(s):
+    """The reference State at ``s``'s decision: ``s`` itself, or a native state's twin (what
+    ``Observation.sample_world`` needs)."""
+    return s.twin() if is_native(s) else s
+
+
+def tracked_copy(s, log, knowledge=None):
+    """A copy of ``s`` that goes on tracking what each player observes and logging events
+    (and decisions, for a native state) into ``log``."""
+    if is_native(s):
+        return s.clone(track=True, record=log)
+    t = s.clone()
+    if s.knowledge is not None:
+        t.knowledge = knowledge if knowledge is not None else [dict(k) for k in s.knowledge]
+        t.events = KnowledgeSink(t, log)
+    return t
