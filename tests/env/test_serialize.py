@@ -171,8 +171,32 @@ def _finish(state, rng: random.Random):
     return state.returns()
 
 
-@pytest.mark.parametrize("chance", ["rules", "seed"])
-@pytest.mark.parametrize("path", OUR_GAMES, ids=[p.name for p in OUR_GAMES])
+# with chance as the rules draw it, a saved state is loaded by replaying every draw and the
+# long games take tens of seconds to minutes (War's hundreds of draws, matches of Hearts or
+# Whist, a corpus game of long deals): those run with -m slow
+LONG = {
+    "hearts.rcy",
+    "war.rcy",
+    "whist.rcy",
+    "schwimmen-lives.rcy",
+    "golf-six.rcy",
+    "oh-hell.rcy",
+    "Skittgube3.rcy",
+    "HeartsOmnibus4.rcy",
+}
+
+
+def _by_chance(paths):
+    """(path, chance) parameters, both kinds of chance, the long games' rules kind marked slow."""
+    out = []
+    for p in paths:
+        for chance in ("rules", "seed"):
+            marks = [pytest.mark.slow] if chance == "rules" and p is not None and p.name in LONG else []
+            out.append(pytest.param(p, chance, marks=marks, id=f"{p.name if p else 'corpus'}-{chance}"))
+    return out
+
+
+@pytest.mark.parametrize("path,chance", _by_chance(OUR_GAMES))
 def test_openspiel_round_trips_give_the_same_state(path, chance):
     pyspiel = _pyspiel()
     from recycle.env import openspiel_game
@@ -193,11 +217,6 @@ def test_openspiel_round_trips_give_the_same_state(path, chance):
         returns = _finish(state.clone(), random.Random(7))
         for copy in copies:
             assert _finish(copy, random.Random(7)) == returns
-
-
-# with chance as the rules draw it, a saved state is loaded by replaying every draw: the long
-# games (a match of Hearts, War's hundreds of draws) take a minute or more, so they run with -m slow
-LONG = {"hearts.rcy", "war.rcy"}
 
 
 def _by_length(paths):
@@ -221,8 +240,9 @@ def test_openspiel_random_sim_test_with_serialize_passes_for_our_games_by_defaul
     pyspiel.random_sim_test(openspiel_game(path), num_sims=1, serialize=True, verbose=False)
 
 
-@pytest.mark.parametrize("chance", ["rules", "seed"])
-@pytest.mark.parametrize("path", CORPUS_SAMPLE or [NO_CORPUS], ids=[p.name for p in CORPUS_SAMPLE] or ["corpus"])
+@pytest.mark.parametrize(
+    "path,chance", _by_chance(CORPUS_SAMPLE) or [pytest.param(None, "rules", marks=NO_CORPUS.marks, id="corpus")]
+)
 def test_openspiel_random_sim_test_with_serialize_passes_for_a_corpus_sample(path, chance):
     pyspiel = _pyspiel()
     from recycle.env import openspiel_game
