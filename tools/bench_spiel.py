@@ -98,7 +98,7 @@ def main(argv=None) -> int:
     print("start", time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), load_text())
     sides, cpu_sides = [], []
     for engine in a.engines.split(","):
-        game = openspiel_game(ROOT / "games" / "hearts.rcy", engine=engine)
+        game = openspiel_game(ROOT / "games" / "hearts.rcy", chance="seed", engine=engine)
         _played(game, random.Random(0))  # the native build (or its cache) before the clock
         if engine != "reference":  # the optimised library (gcc -O2, built in the background)
             from recycle.native import native_game

@@ -112,6 +112,7 @@ class ChanceStream:
         self.nshuffles = 0
         self.npicks = 0
         self.shuffled: list[_Shuffled] = []
+        self._last_at = None
         # shuffles whose undrawn cards go below in descending card order (ALL: every one);
         # the check of a step that may read them (``_reads_undrawn``)
         self.flip: frozenset | object = frozenset()
@@ -129,6 +130,7 @@ class ChanceStream:
     def setstate(self, st) -> None:
         self.nshuffles, self.npicks, k = st
         del self.shuffled[k:]
+        self._last_at = None
 
     def copy_for(self, state, log: list) -> ChanceStream:
         c = ChanceStream(self.script.copy(), state, log)
@@ -162,6 +164,25 @@ class ChanceStream:
         loc = next((i for i, x in enumerate(self.state.locs) if x is lst), -1)
         self.shuffled.append(_Shuffled(k, loc, len(self.log), frozenset(rest)))
 
+    def left(self, e) -> None:
+        """``e`` (a MoveEvent) took a card out of ``e.src``: if it was an undrawn card of the
+        latest shuffle there, and not the last one, the step stops here for its draw (the
+        rest of the step would run on a card no outcome chose: ``_run`` asks ``missing``)."""
+        sh = self.last_at.get(e.src)
+        if sh is None or e.card not in sh.undrawn:
+            return
+        outcomes = sh.undrawn.difference(self.script.cards.get(sh.number, ()))
+        if e.card in outcomes and len(outcomes) > 1:
+            raise NeedChance(ChanceNode("card", sh.number, tuple(sorted(outcomes))))
+
+    @property
+    def last_at(self) -> dict:
+        """Per location, its latest shuffle of this run (an earlier one is moot)."""
+        got = self._last_at
+        if got is None or got[0] != len(self.shuffled):
+            got = self._last_at = (len(self.shuffled), {sh.loc: sh for sh in self.shuffled if sh.loc >= 0})
+        return got[1]
+
     def missing(self) -> ChanceNode | None:
         """The first shuffle whose undrawn cards mattered in this run (a card moved out of
         its place, or a location some player sees), as the node of its next card."""
@@ -194,6 +215,28 @@ class ChanceStream:
 ALL = object()
 
 
+class DrawWatch:
+    """The event sink of a chance-driven state: passes events on to its log and stops the
+    step at the move of an undrawn card (``ChanceStream.left``), where it needs a draw."""
+
+    __slots__ = ("stream", "log")
+
+    def __init__(self, stream: ChanceStream, log: list):
+        self.stream = stream
+        self.log = log
+
+    def append(self, e) -> None:
+        self.log.append(e)
+        if type(e) is MoveEvent and e.src is not None:
+            self.stream.left(e)
+
+    def __len__(self) -> int:
+        return len(self.log)
+
+    def __iter__(self):
+        return iter(self.log)
+
+
 def _run(s, step):
     """Run one step of a chance-driven state: the node it needs, or None."""
     try:
@@ -207,6 +250,7 @@ def _run(s, step):
 def _begun(game, script: Script, log: list, max_steps: int, flip=frozenset()):
     s = game._fresh_state(0, log, max_steps, False, None)
     s.rng = ChanceStream(script, s, log)
+    s.events = DrawWatch(s.rng, log)
     s.rng.flip = flip
     s.unsaved = "it is chance-driven: its chance outcomes, not a seed, make it"
     return s, _run(s, lambda: s._advance(lambda: game._begin(s)))
@@ -318,6 +362,7 @@ def place_drawn(s, number: int, card: int) -> None:
                 top = places[-1]
                 lst[at], lst[top] = lst[top], lst[at]
             shuffled[i] = _Shuffled(sh.number, sh.loc, sh.at, sh.undrawn - {card})
+            s.rng._last_at = None
             return
 
 
@@ -325,5 +370,5 @@ def chance_clone(s, log: list):
     """A copy of a chance-driven state that logs to ``log`` (a copy of its log)."""
     t = s.clone(rng=s.rng)
     t.rng = s.rng.copy_for(t, log)
-    t.events = log
+    t.events = DrawWatch(t.rng, log)
     return t

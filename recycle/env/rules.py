@@ -27,6 +27,7 @@ from ..engine.serial import text_digest
 from ..errors import RecycleError, StepLimitExceeded
 from ..lang.forms.values import MoveEvent, StorageEvent, may_see
 from .chance import Script, chance_apply, chance_clone, chance_state, place_drawn
+from .resample import resampled
 from .saving import HEADER, known_spec, spec_digest, spec_record
 from .spec import ActionSpaceExceeded, EnvSpec, spec_for
 
@@ -143,21 +144,29 @@ def rules_digest(spec: EnvSpec) -> str:
 
 def rules_text(core: RulesCore) -> str:
     """A chance-driven state as text: the format, the game's digest, every action."""
+    if getattr(core, "resampled", False):
+        raise ValueError(
+            "a state dealt again by resample_from_infostate cannot be serialized: its actions do not lead to it"
+        )
     listed = f" {','.join(map(str, core.actions))}" if core.actions else ""
     return f"{HEADER}\ngame {rules_digest(core.spec)}\nactions{listed}"
 
 
-def replay_rules(spec: EnvSpec, actions: list[int]) -> RulesCore:
+def replay_rules(spec: EnvSpec, actions: list[int], state=None) -> RulesCore:
     """A core with ``actions`` applied, each checked (a chance outcome of its node, an option
-    of its decision); ValueError naming the first that is not."""
-    core = RulesCore(spec)
+    of its decision); ValueError naming the first that is not. ``state``: a new ``RulesState``
+    to apply them to (through OpenSpiel, which keeps its history), else a bare core."""
+    core = RulesCore(spec) if state is None else state._core
+    apply = core.apply if state is None else state.apply_action
     for k, a in enumerate(actions, 1):
         if core.truncated or (core.node is None and core.s.is_terminal()):
             raise ValueError(f"action {k}: the game is already over")
         if core.node is not None and a not in core.node.outcomes:
             raise ValueError(f"action {k} is {a}, not an outcome of its chance node")
         try:
-            core.apply(a)
+            if core.node is None and not 0 <= a < spec.check(core.s):
+                raise ValueError(f"action {k} is option {a} of a decision with {spec.check(core.s)} options")
+            apply(a)
         except (RecycleError, ActionSpaceExceeded) as exc:
             raise ValueError(f"action {k} cannot be replayed: {exc}") from None
     return core
@@ -260,7 +269,13 @@ class RulesState(pyspiel.State):
         return rules_text(self._core)
 
     def resample_from_infostate(self, player_id, probability_sampler):
-        raise NotImplementedError('resample_from_infostate needs seeded chance: openspiel_game(path) (chance="seed")')
+        """A state in the same information set of ``player_id`` (``resample.py``): the cards
+        it neither sees nor knows the place of are dealt again; no chance nodes follow."""
+        clone = self.clone()
+        core = resampled(self._core, player_id, probability_sampler)
+        if core is not None:
+            clone._core = core
+        return clone
 
 
 def card_name(spec: EnvSpec, c: int) -> str:
@@ -293,12 +308,22 @@ def class_names(game) -> list[str]:
 
 
 def history_string(core: RulesCore, player: int) -> str:
-    """Everything ``player`` observed since the start, in order (see the module docstring)."""
-    s = core.s
+    """Everything ``player`` observed since the start, in order (see the module docstring).
+    In a resampled world (``resample.py``) another player's past is told as the player it
+    was resampled for saw it."""
+    told = getattr(core, "told_as", None)
+    if told is None or told[0] == player:
+        return " ".join([f"P{player}", *_tokens(core, core.log, player)])
+    viewer, k = told
+    seen = _tokens(core, core.log[:k], viewer)
+    return " ".join([f"P{player} as P{viewer} saw:", *seen, *_tokens(core, core.log[k:], player)])
+
+
+def _tokens(core, events, player: int) -> list[str]:
     infos = core.spec.game.layout.infos
-    team_of = s.team_of
-    tokens = [f"P{player}"]
-    for e in core.log:
+    team_of = core.s.team_of
+    tokens = []
+    for e in events:
         if type(e) is tuple:
             tokens.append(f"P{e[1]}:{e[2]}" if e[1] == player else f"P{e[1]}")
         elif type(e) is MoveEvent:
@@ -308,7 +333,7 @@ def history_string(core: RulesCore, player: int) -> str:
             tokens.append(f"{e.action[0]}{card_name(core.spec, e.card) if seen else '?'}:{e.src}>{e.dst}")
         elif type(e) is StorageEvent:
             tokens.append(f"{e.slot}={e.value}")
-    return " ".join(tokens)
+    return tokens
 
 
 class InfoTensor:
@@ -351,6 +376,8 @@ class InfoTensor:
         the player's view taken at each decision."""
         spec = self.spec
         out[:] = 0
+        if getattr(core, "resampled", False):
+            raise ValueError("a state dealt again by resample_from_infostate has no information-state tensor")
         if len(core.decisions) > self.history:
             raise ValueError(
                 f"{len(core.decisions)} decisions so far: the information-state tensor holds "

@@ -1,12 +1,16 @@
 """Any RECYCLE game as an OpenSpiel game (OpenSpiel's Python-game API, ``pyspiel``).
 
     game = openspiel_game("games/hearts.rcy")
-    state = game.new_initial_state()        # DEAL_BYTES chance nodes, then the game's decisions
+    state = game.new_initial_state()        # chance nodes as the rules draw, then decisions
 
-* **Chance.** A RECYCLE game draws its randomness (shuffles, ``random``) from a generator
-  seeded with its deal number. The game opens with ``DEAL_BYTES`` chance nodes of 256
-  equally likely outcomes: their bytes make a 32-bit deal number, the deal of
-  ``recycle run GAME --seed N``. Everything random after that follows from it.
+* **Chance** (default, ``chance="rules"``): each draw that matters is a chance node of its
+  exact outcomes (a card dealt unseen from a shuffled pile, a ``random``, a tie of
+  ``max``/``min``); cards no rule tells apart are one to the players; the information-state
+  tensor holds the whole information state (``rules.py``, ``chance.py``).
+  ``openspiel_game(path, chance="seed")``: a RECYCLE game draws its randomness from a
+  generator seeded with its deal number, and the game opens with ``DEAL_BYTES`` chance nodes
+  of 256 equally likely outcomes: their bytes make a 32-bit deal number, the deal of
+  ``recycle run GAME --seed N`` (this module's ``RecycleState``).
 * **Actions** are option indices, as in ``EnvSpec`` (``num_distinct_actions`` is its
   action space; a larger decision raises ``ActionSpaceExceeded``); an action's string is
   the option in the words its chooser is told (``engine.public``: no card it does not see,
@@ -17,15 +21,12 @@
   (``rules.card_name``: cards no rule tells apart share a name) when the player could see it
   at its source or its destination (``?`` otherwise), each
   storage change, who decided, the player's own choices, then its current observation.
-  The information-state tensor is the observation tensor (a fixed-size tensor cannot hold
-  the whole history; algorithms that need perfect recall use the string).
+  With seeded chance the information-state tensor is the observation tensor.
 * **Returns**: ``EnvSpec.rewards`` at the end (1 per winner by default), 0 before. A game
   stopped by its step limit or work budget ends with all returns 0.
 * ``resample_from_infostate(p, sampler)`` deals a state consistent with p's information
-  (``Observation.sample_world``): OpenSpiel's ISMCTS bot works through it.
-* ``openspiel_game(path, chance="rules")`` is the same game with chance as the rules draw it:
-  a chance node for each draw that matters, and an information-state tensor of the whole
-  information state (``rules.py``, ``chance.py``).
+  (``Observation.sample_world``; ``resample.py`` for chance as the rules draw it):
+  OpenSpiel's ISMCTS bot works through it.
 * **Saving**: ``state.serialize()`` is plain text (the game's digest and the actions) that
   ``game.deserialize_state`` checks and replays; OpenSpiel's own serialization and pickle
   replay the same text (``saving.py``).
@@ -157,7 +158,7 @@ def _core_from_saved(record: tuple, text: str) -> _Core:
     if spec is None:
         _, max_actions, reward, max_steps = record
         spec = spec_for(game, max_actions, reward, max_steps)
-        _game_class(spec)
+        _game_class(spec, "seed")
     core = _Core(spec)
     replay(core.apply, core, parse_state_text(spec, text, max_text_length(spec, DEAL_BYTES, OUTCOMES)), OUTCOMES)
     return core
@@ -380,7 +381,7 @@ class RecycleGame(pyspiel.Game):
 
     spec: EnvSpec = None
     game_type = None
-    chance = "seed"
+    chance = "rules"
     history = 0
     engine = "auto"
 
@@ -413,7 +414,7 @@ class RecycleGame(pyspiel.Game):
                 spec, text, max_text_length(spec, 4 * spec.ncards + spec.max_steps, MAX_PICK), rules_digest(spec)
             )
             state = self.new_initial_state()
-            state._core = replay_rules(spec, actions)
+            replay_rules(spec, actions, state)
             return state
         actions = parse_state_text(spec, text, max_text_length(spec, DEAL_BYTES, OUTCOMES))
         state = self.new_initial_state()
@@ -445,14 +446,14 @@ def utility_of(spec: EnvSpec):
     return (U.ZERO_SUM if total == 0 else U.CONSTANT_SUM), total
 
 
-def _game_class(spec: EnvSpec, chance: str = "seed", history: int | None = None, engine: str = "auto"):
+def _game_class(spec: EnvSpec, chance: str = "rules", history: int | None = None, engine: str = "auto"):
     key = (id(spec), chance, history, engine)
     got = _CLASSES.get(key)
     if got is not None and got.spec is spec:
         return got
     base = "python_recycle_" + re.sub(r"[^a-z0-9]+", "_", spec.game.name.lower()).strip("_")
-    if chance == "rules":
-        base += "_rules"
+    if chance == "seed":
+        base += "_seed"
     name, k = base, 1
     taken = set(pyspiel.registered_names())
     while name in taken:
@@ -491,20 +492,26 @@ def openspiel_game(
     reward: str = "win",
     max_actions: int | None = None,
     max_steps: int = DEFAULT_MAX_STEPS,
-    chance: str = "seed",
+    chance: str = "rules",
     history: int | None = None,
     engine: str = "auto",
 ) -> RecycleGame:
     """An OpenSpiel game of the game at ``path`` (or a ``PreparedGame``), registered with
     pyspiel as ``python_recycle_NAME`` (so ``pyspiel.load_game`` finds it afterwards).
-    ``reward``, ``max_actions``, ``max_steps``: as in ``pettingzoo_env``. ``chance="seed"``:
-    the game opens with the deal bytes of a seed; ``chance="rules"``: each draw that matters
-    is a chance node of its exact outcomes, and cards no rule tells apart are one to the
-    players (``recycle/env/rules.py``; ``python_recycle_NAME_rules``); ``history``: the
+    ``reward``, ``max_actions``, ``max_steps``: as in ``pettingzoo_env``. ``chance="rules"``
+    (the default): each draw that matters is a chance node of its exact outcomes, and cards no
+    rule tells apart are one to the players (``recycle/env/rules.py``); ``chance="seed"``: the
+    game opens with the deal bytes of a seed (``python_recycle_NAME_seed``); ``history``: the
     decisions its information-state tensor holds (twice the most in the sampled games, plus 4);
-    ``engine``: which engine steps the ``chance="seed"`` game's states: ``"auto"`` native code
-    when the game builds here, else the reference interpreter (the same deals, actions,
-    observations and returns: recycle/env/engines.py), ``"native"``, ``"reference"``."""
+    ``engine``: which engine steps the ``chance="seed"`` game's states (a ``chance="rules"``
+    game's are the reference interpreter's): ``"auto"`` native code when the game builds here,
+    else the reference interpreter (the same deals, actions, observations and returns:
+    recycle/env/engines.py), ``"native"``, ``"reference"``."""
     if chance not in ("seed", "rules"):
         raise ValueError(f'chance must be "seed" or "rules", not {chance!r}')
+    if chance == "rules" and engine == "native":
+        # a draw stops a step at the card it moves (env/rules.py): the reference interpreter's steps
+        raise ValueError(
+            'engine="native" steps chance="seed" games; a chance="rules" game is the reference interpreter\'s'
+        )
     return _game_class(spec_for(path, max_actions, reward, max_steps), chance, history, check_engine(engine))()

@@ -65,20 +65,37 @@ def map_games(
     return results
 
 
+# a batch of games sent to a worker is sized to take about this long: a few milliseconds'
+# games go by the dozen (one message each way per batch), games of seconds or minutes (a
+# look-ahead player's) one at a time, so that their results (a deal's last rotation) are not
+# held back by the rest of a batch, and a stop throws little started work away
+BATCH_SECONDS = 0.5
+
+
+def batch_size(done: int, elapsed: float, workers: int, cap: int) -> int:
+    """How many items the next batch holds: 1 until a result has come back, then as many as
+    one worker plays in ``BATCH_SECONDS`` at the pace so far (``done`` items in ``elapsed``
+    seconds over ``workers``), from 1 to ``cap``."""
+    if done <= 0 or elapsed <= 0:
+        return 1
+    per_item = elapsed * workers / done
+    return max(1, min(cap, int(BATCH_SECONDS / per_item)))
+
+
 def _map_in_workers(game, job, items, workers, progress, stop, results, finished) -> None:
+    import time
+
     n = len(items)
-    size = max(1, min(64, n // (workers * 8)))
-    indexed = list(enumerate(items))
-    batches = [(job, indexed[i : i + size]) for i in range(0, n, size)]
-    done = 0
+    cap = max(1, min(64, n // (workers * 8)))
+    sent = done = 0
+    start = time.perf_counter()
     with _Pool(game, workers) as pool:
-        todo = iter(range(len(batches)))
         while True:
-            while not stop() and pool.running < 2 * workers:
-                b = next(todo, None)
-                if b is None:
-                    break
-                pool.put(b, _run_batch, batches[b])
+            while not stop() and pool.running < 2 * workers and sent < n:
+                size = batch_size(done, time.perf_counter() - start, workers, cap)
+                batch = [(k, items[k]) for k in range(sent, min(n, sent + size))]
+                pool.put(sent, _run_batch, (job, batch))
+                sent += len(batch)
             if not pool.running:
                 return
             stop.hold = False
@@ -91,7 +108,25 @@ def _map_in_workers(game, job, items, workers, progress, stop, results, finished
             if progress:
                 progress(done)
             if stop():
+                if not stop.interrupted:
+                    _play_out_started(pool, stop, results, finished)
                 return  # leaving the pool stops the workers
+
+
+def _play_out_started(pool, stop, results, finished) -> None:
+    """At the time limit, the batches the workers are playing are played out, as one process
+    plays out its game in progress (only the batches queued behind them are dropped): killed,
+    their games were lost, and a deal whose last rotation was among them went unreported (with
+    slow games, every deal: "the time limit ended before the first deal was played")."""
+    started = {id(w): w.tasks[0][0] for w in pool.workers if w.tasks}
+    while started:
+        stop.hold = False  # Ctrl-C still stops at once
+        key, out = pool.get()
+        stop.hold = True
+        for k, rec in out:
+            results[k] = rec
+            finished[k] = True
+        started = {w: k for w, k in started.items() if k != key}
 
 
 def progress_bar(total: int, label: str, enabled: bool = True):

@@ -168,6 +168,63 @@ def test_chance_draws_have_the_seeded_shuffles_distribution(path, k, seeds):
     assert p > 0.001, (p, dict(zip(keys, observed)))
 
 
+def _chance_first_moves(path, k: int) -> dict:
+    """The exact probability of each sequence of names of the first ``k`` cards moved out of a
+    location before the first decision, from the chance nodes (the statistic
+    ``_seeded_first_cards`` counts in seeded games, whatever the rules move before they deal)."""
+    game = openspiel_game(path)
+    names = game.spec.game.card_name
+    out: dict = {}
+
+    def moved(st) -> list:
+        core = st._core
+        ev = [e for e in core.log if type(e) is MoveEvent and e.action == "move" and e.src is not None]
+        # at a card's chance node the step stopped at the move of a card still undrawn: not yet the card
+        return ev[:-1] if core.node is not None and core.node.kind == "card" else ev
+
+    def go(st, p):
+        ev = moved(st)
+        if len(ev) >= k or not st.is_chance_node():
+            key = tuple(names(e.card) for e in ev[:k])
+            out[key] = out.get(key, 0.0) + p
+            return
+        for a, q in st.chance_outcomes():
+            go(st.child(a), p * q)
+
+    go(game.new_initial_state(), 1.0)
+    return out
+
+
+# every twelfth corpus game in name order (the sample tests/env/test_serialize.py plays)
+CORPUS_SAMPLE = sorted(CORPUS.glob("*.rcy"))[::12][:5] if CORPUS.is_dir() else []
+# the first card moved after those every deal moves alike (HeartsOmnibus4 first moves its 52
+# cards from DISCARD to STOCK, then shuffles and deals)
+FIXED_FIRST = {"HeartsOmnibus4": 52}
+
+
+@pytest.mark.parametrize("path", CORPUS_SAMPLE or [None], ids=[p.stem for p in CORPUS_SAMPLE] or ["corpus"])
+def test_chance_draws_have_the_seeded_shuffles_distribution_over_a_corpus_sample(path):
+    """The first cards moved, in 1,000 seeded deals of each game (seeds 0..999: the same
+    figures every run), against their exact probabilities from the chance nodes."""
+    stats = pytest.importorskip("scipy.stats")
+    if path is None:
+        pytest.skip(f"corpus folder {CORPUS} is absent")
+    seeds, k = 1000, 1 + FIXED_FIRST.get(path.stem, 0)
+    exact = _chance_first_moves(path, k)
+    seen = _seeded_first_cards(path, seeds, k)
+    assert set(seen) <= set(exact)
+    assert sum(exact.values()) == pytest.approx(1.0)
+    # outcomes too rare to count are pooled, as a chi-square test needs about 5 expected each
+    keys = sorted(exact, key=lambda x: -exact[x])
+    common = [x for x in keys if exact[x] * seeds >= 5]
+    observed = [seen.get(x, 0) for x in common] + [sum(seen.get(x, 0) for x in keys if x not in common)]
+    expected = [exact[x] * seeds for x in common] + [seeds * sum(exact[x] for x in keys if x not in common)]
+    if expected[-1] == 0:
+        observed, expected = observed[:-1], expected[:-1]
+    _, p = stats.chisquare(observed, expected)
+    assert p > 0.001, (p, seen)
+
+
 def test_seeded_play_is_unchanged_by_the_chance_driven_mode():
     """The same seed, the same game: the engine's shuffle hands over only to a chance stream."""
     _need(KUHN)
@@ -201,7 +258,7 @@ def test_chance_driven_text_is_checked_and_replayed():
     with pytest.raises(ValueError, match="action 2 is 3, not an outcome of its chance node"):
         game.deserialize_state(text.replace("actions 3,1", "actions 3,3"))
     with pytest.raises(ValueError, match="serialized for another game"):
-        openspiel_game(LEDUC).deserialize_state(text)  # a seeded game's digest differs
+        openspiel_game(LEDUC, chance="seed").deserialize_state(text)  # a seeded game's digest differs
 
 
 @pytest.mark.parametrize(
@@ -289,7 +346,7 @@ def test_a_card_read_without_moving_it_is_drawn(tmp_path):
 def test_seeded_chance_names_identical_cards_alike_too():
     """With seeded chance as well, Leduc's two copies of a rank give one information state."""
     _need(LEDUC_CORPUS)
-    game = openspiel_game(LEDUC_CORPUS)
+    game = openspiel_game(LEDUC_CORPUS, chance="seed")
     cards: dict = {}
     for seed in range(40):
         s = game.new_initial_state()
@@ -297,3 +354,18 @@ def test_seeded_chance_names_identical_cards_alike_too():
             s.apply_action(b)
         cards.setdefault(s.information_state_string(0), set()).add(s.recycle_state().location(0, "iloc", "HAND")[0])
     assert sorted(map(sorted, cards.values())) == [[0, 3], [1, 4], [2, 5]]
+
+
+def test_a_step_stops_at_the_card_it_must_draw():
+    """A step that moves an undrawn card stops there (its draw is played before anything that
+    follows): at Kuhn's first chance node one card has left the deck, not both."""
+    _need(KUHN)
+    s = openspiel_game(KUHN).new_initial_state()
+    assert s.is_chance_node()
+
+    def moves():
+        return [e for e in s._core.log if type(e) is MoveEvent and e.action == "move"]
+
+    assert len(moves()) == 1 and moves()[0].card in dict(s.chance_outcomes())
+    s.apply_action(s.chance_outcomes()[0][0])
+    assert len(moves()) == 2

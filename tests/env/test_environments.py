@@ -7,6 +7,8 @@ these tests are skipped, each saying which package is missing.
 
 from __future__ import annotations
 
+import random
+
 import contextlib
 import importlib.util
 import io
@@ -161,31 +163,45 @@ def _pyspiel():
 
 
 @pytest.mark.parametrize(
-    "path,sims",
-    [(SCHWIMMEN, 5), (HEARTS, 1), (CORPUS / "Hearts4.rcy", 3)],
-    ids=["schwimmen", "hearts", "corpus-Hearts4"],
+    "path,sims,chance",
+    [
+        (SCHWIMMEN, 5, "rules"),
+        (SCHWIMMEN, 5, "seed"),
+        (HEARTS, 1, "seed"),
+        (CORPUS / "Hearts4.rcy", 3, "rules"),
+        (CORPUS / "Hearts4.rcy", 3, "seed"),
+    ],
+    ids=["schwimmen", "schwimmen-seed", "hearts-seed", "corpus-Hearts4", "corpus-Hearts4-seed"],
 )
-def test_openspiel_random_sim_test(path, sims):
+def test_openspiel_random_sim_test(path, sims, chance):
     pyspiel = _pyspiel()
     if not path.exists():
         pytest.skip(f"{path} is absent")
     from recycle.env import openspiel_game
 
-    game = openspiel_game(path)
+    game = openspiel_game(path, chance=chance)
     pyspiel.random_sim_test(game, num_sims=sims, serialize=True, verbose=False)
     assert pyspiel.load_game(game.get_type().short_name).num_distinct_actions() == game.num_distinct_actions()
 
 
-def test_openspiel_resampling_keeps_the_information_state():
+def _deal(state, seed: int = 0) -> None:
+    """Play the chance nodes at the start of ``state`` (deal bytes or the cards drawn)."""
+    rng = random.Random(seed)
+    while state.is_chance_node():
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("chance", ["rules", "seed"])
+def test_openspiel_resampling_keeps_the_information_state(chance):
     pyspiel = _pyspiel()
     from recycle.env import openspiel_game
 
-    game = openspiel_game(CORPUS / "Hearts4.rcy" if CORPUS.is_dir() else HEARTS)
+    game = openspiel_game(CORPUS / "Hearts4.rcy" if CORPUS.is_dir() else HEARTS, chance=chance)
     state = game.new_initial_state()
-    for b in (0, 0, 1, 2):
-        state.apply_action(b)
+    _deal(state)
     for _ in range(10):
         state.apply_action(state.legal_actions()[0])
+    assert not state.is_chance_node()
     p = state.current_player()
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
     worlds = [state.resample_from_infostate(p, sampler) for _ in range(5)]
@@ -193,15 +209,22 @@ def test_openspiel_resampling_keeps_the_information_state():
     assert all(w.observation_tensor(p) == state.observation_tensor(p) for w in worlds)
     other = (p + 1) % game.num_players()
     assert any(w.observation_string(other) != state.observation_string(other) for w in worlds)
+    # the other players' pasts are told as p saw them: p does not know what they saw
+    assert all(w.information_state_string(other).startswith(f"P{other} as P{p} saw:") for w in worlds)
+    # a world plays on to its end
+    w = worlds[0]
+    while not w.is_terminal():
+        w.apply_action(w.legal_actions()[0])
 
 
-def test_openspiel_ismcts_bot_plays_schwimmen_through_the_adapter():
+@pytest.mark.parametrize("chance", ["rules", "seed"])
+def test_openspiel_ismcts_bot_plays_schwimmen_through_the_adapter(chance):
     _pyspiel()
     from open_spiel.python.algorithms import ismcts, mcts
 
     from recycle.env import openspiel_game
 
-    game = openspiel_game(SCHWIMMEN)
+    game = openspiel_game(SCHWIMMEN, chance=chance)
     rng = np.random.RandomState(3)
     bot = ismcts.ISMCTSBot(
         game,
@@ -212,11 +235,13 @@ def test_openspiel_ismcts_bot_plays_schwimmen_through_the_adapter():
         allow_inconsistent_action_sets=True,
     )
     state = game.new_initial_state()
-    for b in (0, 0, 0, 9):
-        state.apply_action(b)
+    _deal(state, 9)
     while not state.is_terminal():
         legal = state.legal_actions()
-        action = int(bot.step(state)) if state.current_player() == 0 else legal[0]
+        if state.is_chance_node():
+            action = legal[0]
+        else:
+            action = int(bot.step(state)) if state.current_player() == 0 else legal[0]
         assert action in legal
         state.apply_action(action)
     assert sorted(set(state.returns())) in ([0.0, 1.0], [1.0])

@@ -48,8 +48,8 @@ def _episode(game, seed: int, every: int) -> list:
 
 @pytest.mark.parametrize("name", ["schwimmen", "golf-six", "hearts"])
 def test_openspiel_episodes_are_the_same_natively(name):
-    native = openspiel_game(GAMES / f"{name}.rcy")
-    reference = openspiel_game(GAMES / f"{name}.rcy", engine="reference")
+    native = openspiel_game(GAMES / f"{name}.rcy", chance="seed")
+    reference = openspiel_game(GAMES / f"{name}.rcy", chance="seed", engine="reference")
     assert native.new_initial_state()._core.engine == "auto"
     for seed in range(1 if name == "hearts" else 2):
         assert _episode(native, seed, 29 if name == "hearts" else 7) == _episode(
@@ -58,23 +58,26 @@ def test_openspiel_episodes_are_the_same_natively(name):
 
 
 def test_an_openspiel_state_steps_natively_by_default():
-    game = openspiel_game(GAMES / "schwimmen.rcy")
+    game = openspiel_game(GAMES / "schwimmen.rcy", chance="seed")
     state = game.new_initial_state()
     for b in (0, 0, 0, 7):
         state.apply_action(b)
     assert state._core.s.engine == "native"
-    reference = openspiel_game(GAMES / "schwimmen.rcy", engine="reference").new_initial_state()
+    reference = openspiel_game(GAMES / "schwimmen.rcy", chance="seed", engine="reference").new_initial_state()
     for b in (0, 0, 0, 7):
         reference.apply_action(b)
     assert type(reference._core.s).__name__ == "State"
     with pytest.raises(ValueError, match="engine must be one of auto, native, reference"):
         openspiel_game(GAMES / "schwimmen.rcy", engine="numba")
+    # chance as the rules draw it (the default) is stepped by the reference interpreter alone
+    with pytest.raises(ValueError, match='engine="native" steps chance="seed" games'):
+        openspiel_game(GAMES / "schwimmen.rcy", engine="native")
 
 
 def test_legal_actions_and_chance_nodes_answered_in_python_are_openspiels():
     # RecycleState answers legal_actions and is_chance_node itself (speed): as OpenSpiel's C++ does
     pyspiel = pytest.importorskip("pyspiel")
-    game = openspiel_game(GAMES / "schwimmen.rcy")
+    game = openspiel_game(GAMES / "schwimmen.rcy", chance="seed")
     state = game.new_initial_state()
     rng = random.Random(3)
     while True:

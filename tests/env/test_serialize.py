@@ -171,13 +171,38 @@ def _finish(state, rng: random.Random):
     return state.returns()
 
 
-@pytest.mark.parametrize("path", OUR_GAMES, ids=[p.name for p in OUR_GAMES])
-def test_openspiel_round_trips_give_the_same_state(path):
+# with chance as the rules draw it, a saved state is loaded by replaying every draw and the
+# long games take tens of seconds to minutes (War's hundreds of draws, matches of Hearts or
+# Whist, a corpus game of long deals): those run with -m slow
+LONG = {
+    "hearts.rcy",
+    "war.rcy",
+    "whist.rcy",
+    "schwimmen-lives.rcy",
+    "golf-six.rcy",
+    "oh-hell.rcy",
+    "Skittgube3.rcy",
+    "HeartsOmnibus4.rcy",
+}
+
+
+def _by_chance(paths):
+    """(path, chance) parameters, both kinds of chance, the long games' rules kind marked slow."""
+    out = []
+    for p in paths:
+        for chance in ("rules", "seed"):
+            marks = [pytest.mark.slow] if chance == "rules" and p is not None and p.name in LONG else []
+            out.append(pytest.param(p, chance, marks=marks, id=f"{p.name if p else 'corpus'}-{chance}"))
+    return out
+
+
+@pytest.mark.parametrize("path,chance", _by_chance(OUR_GAMES))
+def test_openspiel_round_trips_give_the_same_state(path, chance):
     pyspiel = _pyspiel()
     from recycle.env import openspiel_game
 
-    game = openspiel_game(path)
-    for stop in (0, 3, 4 + 2, 4 + 9):  # before the deal, mid-deal, then at two decisions
+    game = openspiel_game(path, chance=chance)
+    for stop in (0, 3, 4 + 2, 4 + 9):  # before the deal, mid-deal, then at two decisions (seeded)
         state = game.new_initial_state()
         rng = random.Random(stop)
         while len(state.history()) < stop and not state.is_terminal():
@@ -194,20 +219,35 @@ def test_openspiel_round_trips_give_the_same_state(path):
             assert _finish(copy, random.Random(7)) == returns
 
 
+def _by_length(paths):
+    return [pytest.param(p, marks=pytest.mark.slow) if p.name in LONG else p for p in paths]
+
+
 @pytest.mark.parametrize("path", OUR_GAMES, ids=[p.name for p in OUR_GAMES])
 def test_openspiel_random_sim_test_with_serialize_passes_for_our_games(path):
     pyspiel = _pyspiel()
     from recycle.env import openspiel_game
 
-    pyspiel.random_sim_test(openspiel_game(path), num_sims=2, serialize=True, verbose=False)
+    pyspiel.random_sim_test(openspiel_game(path, chance="seed"), num_sims=2, serialize=True, verbose=False)
 
 
-@pytest.mark.parametrize("path", CORPUS_SAMPLE or [NO_CORPUS], ids=[p.name for p in CORPUS_SAMPLE] or ["corpus"])
-def test_openspiel_random_sim_test_with_serialize_passes_for_a_corpus_sample(path):
+@pytest.mark.parametrize("path", _by_length(OUR_GAMES), ids=[p.name for p in OUR_GAMES])
+def test_openspiel_random_sim_test_with_serialize_passes_for_our_games_by_default(path):
+    """The default game: chance as the rules draw it."""
     pyspiel = _pyspiel()
     from recycle.env import openspiel_game
 
-    pyspiel.random_sim_test(openspiel_game(path), num_sims=2, serialize=True, verbose=False)
+    pyspiel.random_sim_test(openspiel_game(path), num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize(
+    "path,chance", _by_chance(CORPUS_SAMPLE) or [pytest.param(None, "rules", marks=NO_CORPUS.marks, id="corpus")]
+)
+def test_openspiel_random_sim_test_with_serialize_passes_for_a_corpus_sample(path, chance):
+    pyspiel = _pyspiel()
+    from recycle.env import openspiel_game
+
+    pyspiel.random_sim_test(openspiel_game(path, chance=chance), num_sims=2, serialize=True, verbose=False)
 
 
 def test_a_serialized_state_is_plain_text_naming_the_game_and_its_actions():
@@ -215,7 +255,7 @@ def test_a_serialized_state_is_plain_text_naming_the_game_and_its_actions():
     from recycle.env import openspiel_game
     from recycle.env.saving import spec_digest
 
-    game = openspiel_game(GAMES / "schwimmen.rcy")
+    game = openspiel_game(GAMES / "schwimmen.rcy", chance="seed")
     state = game.new_initial_state()
     for a in (0, 0, 1, 7):
         state.apply_action(a)
@@ -267,8 +307,8 @@ def test_hostile_serialized_states_are_a_clear_valueerror():
     _pyspiel()
     from recycle.env import openspiel_game
 
-    game = openspiel_game(GAMES / "schwimmen.rcy")
-    other = openspiel_game(GAMES / "war.rcy")
+    game = openspiel_game(GAMES / "schwimmen.rcy", chance="seed")
+    other = openspiel_game(GAMES / "war.rcy", chance="seed")
     for text, message in _hostile_cases(game, other):
         with pytest.raises(ValueError, match=re.escape(message)):
             game.deserialize_state(text)
@@ -284,17 +324,21 @@ def test_the_same_game_with_other_env_options_is_another_game():
         game.deserialize_state(other.new_initial_state().serialize())
 
 
-def test_a_resampled_openspiel_state_is_not_serialized():
+@pytest.mark.parametrize("chance", ["rules", "seed"])
+def test_a_resampled_openspiel_state_is_not_serialized(chance):
     _pyspiel()
     from recycle.env import openspiel_game
 
-    game = openspiel_game(GAMES / "schwimmen.rcy")
+    game = openspiel_game(GAMES / "schwimmen.rcy", chance=chance)
     state = game.new_initial_state()
-    for a in (0, 0, 1, 7):
-        state.apply_action(a)
+    rng = random.Random(1)
+    while state.is_chance_node():
+        state.apply_action(rng.choice(state.legal_actions()))
     world = state.resample_from_infostate(state.current_player(), random.Random(1).random)
     with pytest.raises(ValueError, match="resample_from_infostate cannot be serialized"):
         world.serialize()
+    with pytest.raises(TypeError, match="cannot pickle a state dealt again by resample_from_infostate"):
+        pickle.dumps(world)
 
 
 def test_a_pettingzoo_envs_underlying_state_pickles():
@@ -348,7 +392,7 @@ def test_mutated_serialized_states_are_either_that_state_or_a_valueerror():
 
     from recycle.env import openspiel_game
 
-    game = openspiel_game(GAMES / "schwimmen.rcy")
+    game = openspiel_game(GAMES / "schwimmen.rcy", chance="seed")
     state = game.new_initial_state()
     rng = random.Random(5)
     while len(state.history()) < 12 and not state.is_terminal():
