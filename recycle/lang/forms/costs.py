@@ -13,8 +13,14 @@ from __future__ import annotations
 from .registry import Kind, registry
 from .items import Item
 from .shapes import head_of, is_atom, kw, out_of_work
-from .reads import plain
+from ..nodes.base import Node
 from ..syntax.reader import VAR, Atom, SList
+
+
+def written_form(x):
+    """The s-expression a node was read from: a form's cost is what is written (its number of
+    parenthesised lists), a fact of the text the nodes keep as ``source``."""
+    return x.source if isinstance(x, Node) else x
 
 
 class Costs:
@@ -29,7 +35,7 @@ class Costs:
         """What evaluating ``node`` once costs from the work budget: its number of forms
         (parenthesised lists), a loop over the players or teams counting its body once per
         player (``players_loop``); other loops charge their iterations when they run."""
-        node = plain(node)
+        node = written_form(node)
         memo = self.weights
         w = memo.get(id(node))
         if w is None:
@@ -47,7 +53,7 @@ class Costs:
         """Does ``x`` hold no loop (any/all/filter: the forms registered with ``loops=True``)?
         A loop with such a body over at most SMALL elements is paid for by its forms (its
         cost is a bounded multiple of them)."""
-        x = plain(x)
+        x = written_form(x)
         if not isinstance(x, SList):
             return True
         if loops is None:
@@ -63,7 +69,7 @@ class Costs:
         paid for with the form around it (its ``weight`` counts its body once per player)
         instead of when it runs, which keeps the conditions asked about every player at
         every turn free of any check."""
-        x = plain(x)
+        x = written_form(x)
         forms = registry()
         if not (
             isinstance(x, SList)
@@ -83,7 +89,7 @@ class Costs:
         """Note ``slot`` (bound by the loop ``x``) in ``once_slots`` when ``x`` runs over a
         group list made afresh (partition, tuples, subsets, runs) with a body without loops:
         each group is read a bounded number of times, and making the list paid for its cards."""
-        x = plain(x)
+        x = written_form(x)
         if head_of(x.items[1]) in self.forms.only[Kind.GROUPS] and self.loop_free(x.items[3]):
             self.once_slots.add(slot)
 

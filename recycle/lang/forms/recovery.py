@@ -6,7 +6,7 @@ or ``RecycleCompileErrors``). A mixin of ``FlowCompiler``.
 
 from __future__ import annotations
 
-from .reads import plain
+from ..nodes.base import Broken
 from ...errors import RecycleCompileError, RecycleCompileErrors
 from .items import Item
 from .shapes import Scope
@@ -20,14 +20,17 @@ class ErrorKeeping:
         """An action, block, conditional, stage or choice. A compile error in it is kept
         (``errors``) and the item stands as doing nothing, so that the search goes on to the
         file's other, independent errors (``raise_errors`` reports them together)."""
-        x = plain(x)
+        x = self.entry(x, "item", scope, allow_choice)
+        if isinstance(x, Broken):  # the elaborator kept its error
+            self.keep_error(x.error)
+            return Item(x.source, scope, run=lambda s, e: None, static=True)
         try:
-            return self.c_item_of(x, scope, allow_choice)
+            return self.c_item_of(x, scope)
         except RecycleCompileErrors:
             raise
         except RecycleCompileError as exc:
             self.keep_error(exc)
-            return Item(x, scope, run=lambda s, e: None, static=True)
+            return Item(x.source, scope, run=lambda s, e: None, static=True)
 
     def keep_error(self, exc: RecycleCompileError) -> None:
         """Keep a compile error; at MAX_ERRORS the search ends."""

@@ -81,7 +81,7 @@ class Elaborator(ScalarReading, NumberReading, PlaceReading, GroupReading, Actio
             raise
         except RecycleCompileError as exc:
             self.keep_error(exc)
-            return Broken(span=getattr(x, "span", None), source=x)
+            return Broken(exc, span=getattr(x, "span", None), source=x)
 
     def element_hint(self, coll) -> str | None:
         return element_hint(coll, self.forms.only)
@@ -165,6 +165,14 @@ class Elaborator(ScalarReading, NumberReading, PlaceReading, GroupReading, Actio
         if simultaneous:  # (stage player simultaneous (end C) ITEM ...): read without its keyword
             if len(items) < 5 or not kw(items[1], "player") or head_of(items[3]) != "end" or len(items[3].items) != 2:
                 fail("expected (stage player simultaneous (end CONDITION) ITEM ...)", x, "stage")
+            for node in items[4:]:
+                inner = self.first_stage(node)
+                if inner is not None:
+                    fail(
+                        "a stage cannot stand inside a simultaneous stage (its choices are every player's)",
+                        inner,
+                        "stage",
+                    )
             items = (items[0], items[1], *items[3:])
         if (
             len(items) < 4
@@ -176,6 +184,18 @@ class Elaborator(ScalarReading, NumberReading, PlaceReading, GroupReading, Actio
         end = self.bool_(items[2].items[1], scope)
         body = tuple(self.item(i, scope) for i in items[3:])
         return Stage(items[1].value == "team", end, body, simultaneous, span=x.span, source=x)
+
+    def first_stage(self, node):
+        """The first ``(stage ...)`` form inside ``node``, or None."""
+        if not isinstance(node, SList):
+            return None
+        if "stage" in self.forms.roles.get(head_of(node), ()):
+            return node
+        for i in node.items:
+            found = self.first_stage(i)
+            if found is not None:
+                return found
+        return None
 
     def e_c_conditional(self, x, scope):
         return When(self.bool_(x.items[0], scope), self.item(x.items[1], scope), span=x.span, source=x)

@@ -251,3 +251,9 @@ def expand_attr(tree, deck=None, budget: list | None = None) -> list[dict]:
                 f"this deck's attribute trees are too large to expand (more than {MAX_DECK_CELLS} values)", deck, "deck"
             )
     return out
+
+
+def stage_node(x: SList) -> SList:
+    """A simultaneous stage without its ``simultaneous`` keyword: ``(stage player (end C) ITEM ...)``
+    (the native writer's reading of one)."""
+    return SList((x.items[0], x.items[1], *x.items[3:]), x.span)
