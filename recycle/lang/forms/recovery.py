@@ -10,10 +10,10 @@ from ..nodes.base import Broken
 from ...errors import RecycleCompileError, RecycleCompileErrors
 from .items import Item
 from .shapes import Scope
-from ..nodes.sexpr import MAX_ERRORS  # the compile errors of one file reported together, at most
+from ..nodes.sexpr import KeptErrors
 
 
-class ErrorKeeping:
+class ErrorKeeping(KeptErrors):
     """``c_item`` with error recovery; ``errors`` is the list of errors found so far."""
 
     def c_item(self, x, scope: Scope, allow_choice: bool = True) -> Item:
@@ -31,16 +31,3 @@ class ErrorKeeping:
         except RecycleCompileError as exc:
             self.keep_error(exc)
             return Item(x.source, scope, run=lambda s, e: None, static=True)
-
-    def keep_error(self, exc: RecycleCompileError) -> None:
-        """Keep a compile error; at MAX_ERRORS the search ends."""
-        self.errors.append(exc)
-        if len(self.errors) >= MAX_ERRORS:
-            raise RecycleCompileErrors(self.errors, more=True)
-
-    def raise_errors(self) -> None:
-        """Raise the errors kept so far: the one error itself, or all of them together."""
-        if len(self.errors) == 1:
-            raise self.errors[0]
-        if self.errors:
-            raise RecycleCompileErrors(self.errors)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from ...errors import RecycleCompileError, RecycleCompileErrors
 from .sexpr import MAX_ERRORS, Const as Folded, Scope, fail, head_of, is_atom, is_location_form
-from .sexpr import element_hint, is_storage_form, kw, literal_names, value_hint
+from .sexpr import KeptErrors, element_hint, is_storage_form, kw, literal_names, value_hint
 from ..syntax.reader import INT, SYMBOL, VAR, Atom, SList, SourceFile
 from .actions import ActionReading
 from .base import Broken, Kind, Node, form_node, sealed_registry
@@ -61,7 +61,7 @@ class GameNode(Node):
     score: Node
 
 
-class Elaborator(ScalarReading, NumberReading, PlaceReading, GroupReading, ActionReading):
+class Elaborator(ScalarReading, NumberReading, PlaceReading, GroupReading, ActionReading, KeptErrors):
     """Reads a game's forms into nodes (see the module docstring)."""
 
     def __init__(self, forms=None):
@@ -88,17 +88,6 @@ class Elaborator(ScalarReading, NumberReading, PlaceReading, GroupReading, Actio
 
     def value_hint(self, x, scope) -> str | None:
         return value_hint(x, self.forms.only)
-
-    def keep_error(self, exc) -> None:
-        self.errors.append(exc)
-        if len(self.errors) >= self.max_errors:
-            raise RecycleCompileErrors(self.errors, more=True)
-
-    def raise_errors(self) -> None:
-        if len(self.errors) == 1:
-            raise self.errors[0]
-        if self.errors:
-            raise RecycleCompileErrors(self.errors)
 
     def item_of(self, x, scope, allow_choice):
         if not isinstance(x, SList) or not x.items:

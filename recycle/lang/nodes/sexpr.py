@@ -11,7 +11,7 @@ import difflib
 import itertools
 from collections.abc import Callable
 
-from ...errors import RecycleCompileError
+from ...errors import RecycleCompileError, RecycleCompileErrors
 from ..syntax.reader import INT, OP, SYMBOL, Atom, SList
 
 MAX_COLLECTION = 200_000
@@ -257,3 +257,24 @@ def stage_node(x: SList) -> SList:
     """A simultaneous stage without its ``simultaneous`` keyword: ``(stage player (end C) ITEM ...)``
     (the native writer's reading of one)."""
     return SList((x.items[0], x.items[1], *x.items[3:]), x.span)
+
+
+class KeptErrors:
+    """The compile errors of a file found so far (``errors``), kept so that its independent
+    errors are reported together (``recycle check``): the elaborator's and the compiler's."""
+
+    errors: list
+    max_errors = MAX_ERRORS
+
+    def keep_error(self, exc: RecycleCompileError) -> None:
+        """Keep a compile error; at ``max_errors`` the search ends."""
+        self.errors.append(exc)
+        if len(self.errors) >= self.max_errors:
+            raise RecycleCompileErrors(self.errors, more=True)
+
+    def raise_errors(self) -> None:
+        """Raise the errors kept so far: the one error itself, or all of them together."""
+        if len(self.errors) == 1:
+            raise self.errors[0]
+        if self.errors:
+            raise RecycleCompileErrors(self.errors)
