@@ -247,7 +247,7 @@ def test_every_form_is_compiled_from_the_nodes_of_its_class():
 @pytest.mark.parametrize("kind", Kind.ALL)
 def test_each_entry_point_chooses_by_the_node_class(kind):
     """An entry point hands a form's node to the method of its class, whatever its head."""
-    from recycle.lang.forms.shapes import Scope
+    from recycle.lang.nodes.sexpr import Scope
 
     comp = FlowCompiler(None, 2)
     classes = [c for c in NODE_METHODS if kind == c.KIND]
@@ -309,7 +309,7 @@ def test_a_new_form_is_one_decorated_method(sandbox):
     assert reg.lookup(Kind.INT, "twice").method == "int_twice" and "twice" in reg.safe
     comp = WithTwice(None, 2)
     comp.forms = reg
-    from recycle.lang.forms.shapes import Scope
+    from recycle.lang.nodes.sexpr import Scope
 
     assert comp.c_value(sexp("(+ (twice 3) 1)"), Scope())(None, []) == 7
     assert "(twice N)" in reg.markdown()

@@ -9,7 +9,8 @@ import itertools
 from ...errors import RecycleError
 from .registry import Kind, form
 from .items import Item, place, record_move, shuffle
-from .shapes import SCAN, SMALL, Scope, charge, empty_location, n_cards, rt_error
+from .runtime import SCAN, SMALL, charge, empty_location, n_cards, rt_error
+from ..nodes.sexpr import Scope
 from .values import MEMORY, Card, PLoc
 from ..nodes.actions import Faro, Forget, Move, Place, Remember, Shuffle, SwapCards, SwapPlaces
 from ..nodes.base import Const, Loc, Var, written

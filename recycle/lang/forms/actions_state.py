@@ -5,15 +5,10 @@ repeats, and creating decks and teams. Actions on cards are in ``actions``.
 from __future__ import annotations
 
 from .registry import Kind, form, mention
-from .items import MAX_REPEAT, Item, compose, out_of_work, record_move, record_storage
-from .shapes import (
-    MAX_INT,
-    SMALL,
-    Scope,
-    charge,
-    fail,
-    rt_error,
-)
+from .items import MAX_REPEAT, Item, compose, record_move, record_storage
+from .runtime import out_of_work
+from .runtime import MAX_INT, SMALL, charge, rt_error
+from ..nodes.sexpr import Scope, fail
 from .reads import reads_node
 from ..nodes.actions import Cycle, Deck, Dec, Inc, Pass, Repeat, RepeatAll, Set, SetPoints, Teams
 from ..nodes.base import Turn

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from .registry import Kind, registry
 from .items import Item
-from .shapes import head_of, is_atom, kw, out_of_work
+from .runtime import out_of_work
+from ..nodes.sexpr import head_of, is_atom, kw
 from ..nodes.base import Node
 from ..syntax.reader import VAR, Atom, SList
 

@@ -11,8 +11,9 @@ from ..nodes.base import Everyone, FormNode, Num, Unread, Word
 from ..nodes.places import Actual, At, Bottom, Highest, Lowest, Top
 from ..nodes.numbers import And, AtLeast, AtMost, Equal, Exists, ForAll, Greater, Less, Not, NotEqual, Or
 from .registry import Kind, form
-from .items import out_of_work
-from .shapes import SMALL, Scope, fail
+from .runtime import out_of_work
+from .runtime import SMALL
+from ..nodes.sexpr import Scope, fail
 
 CARD_REFS = (Top, Bottom, At, Highest, Lowest, Actual)  # the nodes naming a card of a place (or none)
 

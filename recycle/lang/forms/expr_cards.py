@@ -9,8 +9,9 @@ from ..nodes.base import Const, FormNode, Loc, Nth, Num, Turn, Unread, Var, writ
 from ..nodes.places import Actual, At, Bottom, Highest, Lowest, Top
 from ..nodes.scalars import Owner, TeamOf
 from .registry import Kind, form
-from .items import out_of_work
-from .shapes import Scope, describe_value, fail, n_cards, rt_error
+from .runtime import out_of_work
+from .runtime import describe_value, n_cards, rt_error
+from ..nodes.sexpr import Scope, fail
 from .values import Card, PlayerId, TeamId
 
 

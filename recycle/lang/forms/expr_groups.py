@@ -12,18 +12,44 @@ from .reads import reads_node
 from ..nodes.base import Const, Everyone, FormNode, Loc, Names, Unread, Var, written
 from ..nodes.groups import Each, LetColl, LetGroups, Members, Others, Partition, Pick, Range, Runs, Subsets, Tuples
 from .registry import Kind, form
-from .items import out_of_work
-from .shapes import (
-    MAX_COLLECTION,
-    MAX_TUPLE,
-    SMALL,
-    Scope,
-    describe_value,
-    fail,
-    find_runs,
-    rt_error,
-)
+from .runtime import out_of_work
+from .runtime import MAX_TUPLE, SMALL, describe_value, rt_error
+from ..nodes.sexpr import MAX_COLLECTION, Scope, fail
 from .values import Groups, PLoc, TeamId
+
+
+def find_runs(s, cards, scores, nmin: int, largest: bool, span) -> list:
+    """Runs of scores increasing by exactly 1 (RECYCLE.md 5.3), one per choice of tied cards
+    (each card of each run costs one unit of the state's work budget)."""
+    s.work -= len(cards)
+    if s.work < 0:
+        out_of_work(s, span, "runs")
+    by_score: dict = {}
+    for c in cards:
+        by_score.setdefault(scores[c], []).append(c)
+    values = sorted(by_score)
+    out: list = []
+    i = 0
+    nmin = max(nmin, 1)
+    while i < len(values):
+        j = i
+        while j + 1 < len(values) and values[j + 1] == values[j] + 1:
+            j += 1
+        block = values[i : j + 1]
+        if largest:
+            spans = [(0, len(block))] if len(block) >= nmin else []
+        else:
+            spans = [(a, a + k) for k in range(nmin, len(block) + 1) for a in range(len(block) - k + 1)]
+        for a, b in spans:
+            for combo in itertools.product(*(by_score[v] for v in block[a:b])):
+                out.append(list(combo))
+                if len(out) > MAX_COLLECTION:
+                    rt_error("runs would make too many groups", span, "runs")
+                s.work -= b - a
+                if s.work < 0:
+                    out_of_work(s, span, "runs")
+        i = j + 1
+    return out
 
 
 class GroupForms:

@@ -10,9 +10,10 @@ from .reads import reads_node
 from ..nodes.base import Const, FormNode, Loc, Num, Storage, Turn, Unread, Var, Word, written
 from ..nodes.numbers import Add, Div, Fib, Mod, Mul, Pid, Pow, Random, Score, ScoreMax, ScoreMin, Size, Sub, Sum, Tri
 from .registry import Kind, form
-from .items import out_of_work
-from .shapes import SMALL
-from .shapes import MAX_INT, Scope, c_div, describe_value, fail, rt_error, tag
+from .runtime import out_of_work
+from .runtime import SMALL
+from .runtime import MAX_INT, c_div, describe_value, rt_error, tag
+from ..nodes.sexpr import Scope, fail
 from .values import Card
 
 

@@ -17,8 +17,9 @@ from .expr_scalar import CURRENT_PLAYER
 from ..nodes.groups import Each, Pick
 from ..nodes.places import BottomN, Disjunction, Filter, Intersect, LetPlace, RunOf, Sort, TopN, Union
 from .registry import Kind, form, mention
-from .items import out_of_work
-from .shapes import MAX_COLLECTION, MAX_NAMES, SMALL, Scope, describe_value, fail, rt_error, tag
+from .runtime import out_of_work
+from .runtime import MAX_NAMES, SMALL, describe_value, rt_error, tag
+from ..nodes.sexpr import MAX_COLLECTION, Scope, fail
 from ..syntax.reader import MAX_MEMBER
 from .values import Groups, PLoc
 

@@ -32,7 +32,8 @@ from ..nodes.base import (
 from ..nodes.groups import Members
 from ..nodes.scalars import CardAtt
 from .registry import Kind, form
-from .shapes import MAX_NAMES, Scope, describe_value, fail, rt_error, tag
+from .runtime import MAX_NAMES, describe_value, rt_error, tag
+from ..nodes.sexpr import Scope, fail
 from ..nodes.sexpr import Const as Folded
 from .values import PlayerId, TeamId
 

@@ -13,7 +13,8 @@ from .reads import reads_node
 from ..nodes.actions import Repeat, RepeatAll
 from ..nodes.flow import Choice, Do, Let, Loop, Offer, Stage, When
 from ...errors import StepLimitExceeded
-from .shapes import SMALL, Scope, rt_error
+from .runtime import SMALL, rt_error
+from ..nodes.sexpr import Scope
 from .values import Suspend
 from .actions import CardActions
 from .actions_state import StateActions
@@ -29,9 +30,9 @@ from .costs import Costs
 from .recovery import ErrorKeeping
 from .reads import NodeReading
 from .registry import Kind, form, mention, seal
+from .runtime import out_of_work
 from .items import (
     MAX_OPTIONS,
-    out_of_work,
     too_many_options,
     suspendable,
     resume_into,

@@ -13,10 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..nodes.places import Indexed
-from .items import out_of_work
+from .runtime import out_of_work
 from .reads import reads_node
 from .registry import Kind, form
-from .shapes import MAX_NAMES, Scope, rt_error
+from .runtime import MAX_NAMES, rt_error
+from ..nodes.sexpr import Scope
 from .values import PLoc
 
 

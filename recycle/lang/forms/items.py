@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from ...errors import StepLimitExceeded
 from .registry import registry
-from .shapes import SCAN, SMALL, charge, head_of, n_cards, out_of_work, rt_error  # noqa: F401 - out_of_work, charge: used via items
+from .runtime import SCAN, charge, n_cards, rt_error
+from ..nodes.sexpr import head_of
 from ..syntax.reader import SList
 from .values import MoveEvent, StorageEvent, Suspend
 

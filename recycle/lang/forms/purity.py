@@ -12,7 +12,7 @@ pure. (The reference interpreter caches nothing: its fast path that did went in 
 from __future__ import annotations
 
 from .registry import registry
-from .shapes import head_of, is_location_form, is_storage_form, kw
+from ..nodes.sexpr import head_of, is_location_form, is_storage_form, kw
 from ..syntax.reader import VAR, Atom, SList
 
 # The heads that bind a variable, that are safe (pure), and that are worth caching

@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..nodes.base import Broken
 from ...errors import RecycleCompileError, RecycleCompileErrors
 from .items import Item
-from .shapes import Scope
+from ..nodes.sexpr import Scope
 from ..nodes.sexpr import KeptErrors
 
 

@@ -20,8 +20,10 @@ from __future__ import annotations
 
 from ...errors import StepLimitExceeded
 from ..nodes.flow import Choice, Stage
-from .items import MAX_OPTIONS, ChoicePoint, Item, out_of_work, too_many_options
-from .shapes import SMALL, Scope, rt_error
+from .items import MAX_OPTIONS, ChoicePoint, Item, too_many_options
+from .runtime import out_of_work
+from .runtime import SMALL, rt_error
+from ..nodes.sexpr import Scope
 from ..nodes.sexpr import stage_node  # noqa: F401 - re-exported: the native writer's (recycle/native/forms_flow.py)
 from .values import Suspend
 

@@ -12,7 +12,7 @@ import itertools
 from collections.abc import Callable
 
 from ...errors import RecycleCompileError, RecycleCompileErrors
-from ..syntax.reader import INT, OP, SYMBOL, Atom, SList
+from ..syntax.reader import DOTDOT, INT, OP, SYMBOL, Atom, SList
 
 MAX_COLLECTION = 200_000
 MAX_ERRORS = 20  # the compile errors of one file reported together, at most
@@ -278,3 +278,28 @@ class KeptErrors:
             raise self.errors[0]
         if self.errors:
             raise RecycleCompileErrors(self.errors)
+
+
+def literal_range(x) -> tuple[int, int] | None:
+    """(A, B) of ``(range A..B)`` with integer ends written out, else None."""
+    if (
+        head_of(x) == "range"
+        and len(x.items) == 4
+        and is_atom(x.items[1], INT)
+        and is_atom(x.items[2], DOTDOT)
+        and is_atom(x.items[3], INT)
+    ):
+        return x.items[1].value, x.items[3].value
+    return None
+
+
+def declared_forms(source) -> dict:
+    """The value form of each of a game source's ``(declare VALUE 'NAME)``, by NAME."""
+    game = source.forms[0] if source is not None and source.forms else None
+    if head_of(game) != "game":
+        return {}
+    return {
+        d.items[2].value: d.items[1]
+        for d in game.items[1:]
+        if head_of(d) == "declare" and len(d.items) == 3 and is_atom(d.items[2], "var")
+    }
