@@ -259,7 +259,6 @@ STILL_READING_FORMS = {
     "engine/game.py",
     "env/spec.py",
     "lang/forms/costs.py",
-    "lang/forms/items.py",
     "lang/forms/purity.py",
     "lang/reading/constants.py",
     "lang/reading/deal_limit.py",

@@ -8,7 +8,8 @@ import itertools
 
 from ...errors import RecycleError
 from .registry import Kind, form
-from .items import Item, place, record_move, shuffle
+from .effects import place, record_move, shuffle
+from .items import Item
 from .runtime import SCAN, SMALL, charge, empty_location, n_cards, rt_error
 from ..nodes.sexpr import Scope
 from .values import MEMORY, Card, PLoc

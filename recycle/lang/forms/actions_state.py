@@ -5,7 +5,8 @@ repeats, and creating decks and teams. Actions on cards are in ``actions``.
 from __future__ import annotations
 
 from .registry import Kind, form, mention
-from .items import MAX_REPEAT, Item, compose, record_move, record_storage
+from .effects import record_move, record_storage
+from .items import MAX_REPEAT, Item, compose
 from .runtime import out_of_work
 from .runtime import MAX_INT, SMALL, charge, rt_error
 from ..nodes.sexpr import Scope, fail

@@ -1,5 +1,5 @@
 """What compiled closures call as a game runs: positioned runtime errors, the work budget and
-its units (``State.work``; items.DEFAULT_MAX_WORK), the integers' range, and how a value is
+its units (``State.work``, ``DEFAULT_MAX_WORK``), the integers' range, and how a value is
 named in a message. Facts a closure carries for the compiler to fuse it (``tag``) too.
 """
 
@@ -22,6 +22,12 @@ SMALL = 8  # (written out as 8 in expr_int's sum)
 # more than SMALL cards pays one unit per card
 SCAN = 128
 MAX_NAMES = 5_000  # distinct names of locations (or of storages of one sort) a game may compute
+# The work budget of one game (``State.work``): every loop iteration costs the number of
+# forms of its body (repeat, all, any, filter, a stage's turns), every card or group an
+# expression handles costs one (union, sort, sum, partition, tuples ...), every option a
+# choice lists costs one. Sized so that a game that exhausts it stops within about ten
+# seconds (docs/language.md, "Limits"); ``max_work`` raises it.
+DEFAULT_MAX_WORK = 10_000_000
 
 
 def n_cards(n: int) -> str:
@@ -42,7 +48,7 @@ def rt_error(message: str, span: Span, form: str | None = None):
 
 def out_of_work(s, span, form: str):
     """Stop a game that did more work than its budget allows (``State.max_work``; the
-    budget is described in ``items``)."""
+    budget: ``DEFAULT_MAX_WORK``)."""
     raise StepLimitExceeded(
         f"the game did more than its limit of {s.max_work:,} units of work (loop iterations, "
         f"cards and options handled); raise max_work (--max-work) if it is meant to",

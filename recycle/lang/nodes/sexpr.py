@@ -303,3 +303,13 @@ def declared_forms(source) -> dict:
         for d in game.items[1:]
         if head_of(d) == "declare" and len(d.items) == 3 and is_atom(d.items[2], "var")
     }
+
+
+def draws(x, drawing: frozenset) -> bool:
+    """Does the s-expression ``x`` hold a form whose head is one of ``drawing`` (the heads of
+    the forms that draw random numbers: the registry's ``drawing``)?"""
+    if isinstance(x, SList):
+        if head_of(x) in drawing:
+            return True
+        return any(draws(i, drawing) for i in x.items)
+    return False
