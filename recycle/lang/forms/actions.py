@@ -12,7 +12,8 @@ from .effects import place, record_move, shuffle
 from .items import Item
 from .runtime import SCAN, SMALL, charge, empty_location, n_cards, rt_error
 from ..nodes.sexpr import Scope
-from .values import MEMORY, Card, PLoc
+from .values import Card, PLoc
+from .visibility import MEMORY
 from ..nodes.actions import Faro, Forget, Move, Place, Remember, Shuffle, SwapCards, SwapPlaces
 from ..nodes.base import Const, Loc, Var, written
 from ..nodes.places import Actual, At, Bottom, Top

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ...errors import StepLimitExceeded
 from .runtime import SCAN, charge, n_cards, rt_error
-from .values import MoveEvent, StorageEvent
+from .events import MoveEvent, StorageEvent
 
 # events a game may emit while they are recorded or tracked (about 150 bytes each)
 MAX_EVENTS = 1_000_000
