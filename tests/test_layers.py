@@ -258,7 +258,6 @@ def test_a_missing_optional_library_says_which_extra_installs_it(monkeypatch):
 STILL_READING_FORMS = {
     "engine/game.py",
     "env/spec.py",
-    "lang/forms/costs.py",
     "lang/forms/purity.py",
     "lang/reading/constants.py",
     "lang/reading/deal_limit.py",
