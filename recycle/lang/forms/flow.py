@@ -471,12 +471,8 @@ class FlowCompiler(
         advancing the cycle between turns, until the condition, checked before every turn,
         holds. In a simultaneous stage every player makes each choice, in seat order on the
         same state and unseen by the others, and the choices are applied together in seat order."""
-        if x.simultaneous:
+        if x.simultaneous and not self.simultaneous:  # (its choices: simultaneous.py)
             return self.c_simultaneous_stage(x, scope)
-        return self.c_stage(x, scope)
-
-    def c_stage(self, x: Stage, scope: Scope) -> Item:
-        """A stage's turns (``a_stage``; a simultaneous stage's choices: ``simultaneous.py``)."""
         team = x.team
         end = self.c_bool(x.end, scope)
         body = self.sequence(x, scope, [self.c_item(i, scope) for i in x.body])

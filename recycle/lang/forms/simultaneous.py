@@ -67,7 +67,7 @@ class SimultaneousForms:
         it: the elaborator refuses one)."""
         self.simultaneous += 1
         try:
-            return self.c_stage(x, scope)
+            return self.a_stage(x, scope)
         finally:
             self.simultaneous -= 1
 
