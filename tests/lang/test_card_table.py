@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import recycle
 from recycle.lang.forms.card_table import CardTable
 from recycle.lang.forms.flow import FlowCompiler
-from recycle.lang.forms.shapes import Scope
+from recycle.lang.nodes.sexpr import Scope
 from recycle.lang.syntax.reader import parse_text
 
 LANG = Path(recycle.__file__).resolve().parent / "lang"

@@ -484,7 +484,7 @@ def test_locations_named_over_a_declared_list_are_registered_in_its_order_within
     """A location named by a variable over a declared list of names is registered when the game
     is compiled, in the list's order; a list that would pass the limit of names is not (each
     name is registered on first use, where the limit is a positioned error)."""
-    from recycle.lang.forms.shapes import MAX_NAMES
+    from recycle.lang.forms.runtime import MAX_NAMES
 
     body = """(stage player (end (or (== (size (game iloc STOCK)) 0) (any 'COLORS 'C (> (size (game vloc 'C)) 5))))
   (choice ((any 'COLORS 'C (move (top (game iloc STOCK)) (top (game vloc 'C)))))))"""

@@ -4,6 +4,7 @@ from it, and docs/forms.md generated from it."""
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 from collections.abc import Callable
 
@@ -11,7 +12,8 @@ import pytest
 
 from recycle.lang.forms import registry as forms_module
 from recycle.lang.forms.flow import REGISTRY, FlowCompiler
-from recycle.lang.forms.registry import STRUCTURAL_HEADS, Form, FormError, Kind, form, seal
+from recycle.lang.forms.reads import NODE_METHODS
+from recycle.lang.forms.registry import STRUCTURAL_HEADS, FormError, Kind, form, seal
 from recycle.lang.forms.items import uses_rng
 from recycle.lang.syntax.reader import OP, SYMBOL, Atom, SList, parse_file, parse_text
 
@@ -219,18 +221,6 @@ def test_the_derived_tables_follow_the_facts_of_each_form():
             assert {f.kind for f in REGISTRY.forms if f.head == h} == {kind}
 
 
-class _Spy:
-    """A registry whose every lookup answers with a form that records what was asked."""
-
-    def __init__(self):
-        self.only = REGISTRY.only
-
-    def lookup(self, kind, head):
-        if REGISTRY.lookup(kind, head) is None:
-            return None
-        return Form(head, f"({head})", kind, lambda comp, x, *args: ("compiled", kind, head))
-
-
 ENTRY_POINTS: dict[str, Callable] = {
     Kind.INT: FlowCompiler.c_int,
     Kind.BOOL: FlowCompiler.c_bool,
@@ -246,15 +236,27 @@ ENTRY_POINTS: dict[str, Callable] = {
 }
 
 
+def test_every_form_is_compiled_from_the_nodes_of_its_class():
+    """Each registered form's method has the node classes the elaborator reads it as
+    (``NODE_METHODS``), and only registered methods are named there."""
+    methods = {f.method for f in REGISTRY.forms}
+    assert set(NODE_METHODS.values()) - {"c_members"} == methods
+    assert all(getattr(FlowCompiler, m).reads_node for m in methods)
+
+
 @pytest.mark.parametrize("kind", Kind.ALL)
-def test_each_entry_point_dispatches_on_the_heads_of_its_kind(kind):
-    from recycle.lang.forms.shapes import Scope
+def test_each_entry_point_chooses_by_the_node_class(kind):
+    """An entry point hands a form's node to the method of its class, whatever its head."""
+    from recycle.lang.nodes.sexpr import Scope
 
     comp = FlowCompiler(None, 2)
-    comp.forms = _Spy()
-    for head in sorted(REGISTRY.heads[kind]):
-        x = sexp(f"({head} 1 2)")
-        assert ENTRY_POINTS[kind](comp, x, Scope()) == ("compiled", kind, head)
+    classes = [c for c in NODE_METHODS if kind == c.KIND]
+    assert classes
+    for cls in classes:
+        method = NODE_METHODS[cls]
+        setattr(comp, method, lambda x, scope, *args, m=method: ("compiled", m, type(x)))
+        node = cls(*[None for f in dataclasses.fields(cls) if not f.kw_only])
+        assert ENTRY_POINTS[kind](comp, node, Scope()) == ("compiled", method, cls)
 
 
 def test_uses_rng_is_true_exactly_for_forms_holding_a_drawing_form():
@@ -307,7 +309,7 @@ def test_a_new_form_is_one_decorated_method(sandbox):
     assert reg.lookup(Kind.INT, "twice").method == "int_twice" and "twice" in reg.safe
     comp = WithTwice(None, 2)
     comp.forms = reg
-    from recycle.lang.forms.shapes import Scope
+    from recycle.lang.nodes.sexpr import Scope
 
     assert comp.c_value(sexp("(+ (twice 3) 1)"), Scope())(None, []) == 7
     assert "(twice N)" in reg.markdown()
@@ -385,7 +387,7 @@ FACT_READERS = (
     "recycle/lang/forms/wording.py",
     "recycle/lang/reading/lint.py",
     "recycle/lang/forms/costs.py",
-    "recycle/lang/forms/purity.py",
+    "recycle/native/purity.py",
     "recycle/lang/reading/deal_limit.py",
     "recycle/lang/reading/deal_values.py",
 )

@@ -270,7 +270,7 @@ def test_a_deal_that_runs_out_names_the_player_count(n, tmp_path):
 
 
 def test_a_location_of_one_card_is_singular():
-    from recycle.lang.forms.shapes import n_cards as cards
+    from recycle.lang.forms.runtime import n_cards as cards
 
     assert (cards(0), cards(1), cards(2)) == ("0 cards", "1 card", "2 cards")
     text = (

@@ -17,7 +17,7 @@ import pytest
 
 import recycle
 from recycle.engine.game import DEFAULT_MAX_WORK
-from recycle.lang.forms import items
+from recycle.lang.forms import effects
 from recycle.lang.syntax.reader import MAX_SOURCE_BYTES, parse_text
 from recycle.players.lookahead import MAX_CONSIDERED, GreedyPlayer, ISMCTSPlayer, PIMCPlayer
 
@@ -193,7 +193,7 @@ def test_a_large_body_pays_for_its_forms_each_time_it_runs():
 
 
 def test_recorded_events_are_bounded(monkeypatch):
-    monkeypatch.setattr(items, "MAX_EVENTS", 5000)
+    monkeypatch.setattr(effects, "MAX_EVENTS", 5000)
     g = recycle.loads(game("(do ((repeat 100000 (inc (game sto X)))))"), "events.rcy")
     assert g.play(seed=0).scores == [0, 0]  # not recorded: no limit on events
     with pytest.raises(recycle.StepLimitExceeded) as info:

@@ -44,7 +44,7 @@ def client(tmp_path):
 
 
 def test_the_editors_words_come_from_the_form_registry(client):
-    from recycle.lang.forms.shapes import known_words
+    from recycle.lang.forms.registry import known_words
 
     w = client.get("/api/words", headers=OWNER).json()
     assert {"scoremin", "scoremax", "using", "game", "choice"} <= set(w["keywords"])

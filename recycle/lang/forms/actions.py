@@ -7,28 +7,17 @@ from __future__ import annotations
 import itertools
 
 from ...errors import RecycleError
-from .registry import Kind, form, mention
-from .items import Item, place, record_move, shuffle
-from .shapes import (
-    SCAN,
-    SMALL,
-    Scope,
-    charge,
-    empty_location,
-    fail,
-    head_of,
-    is_atom,
-    is_location_form,
-    kw,
-    n_cards,
-    rt_error,
-)
-from ..syntax.reader import INT, VAR, SList
-from .values import MEMORY, Card, PLoc
-from ..nodes.sexpr import short
-from ..nodes.actions import Faro, Move, Place, Remember, Shuffle
-from ..nodes.base import Const, Var
-from .reads import reads_node, plain
+from .registry import Kind, form
+from .effects import place, record_move, shuffle
+from .items import Item
+from .runtime import SCAN, SMALL, charge, empty_location, n_cards, rt_error
+from ..nodes.sexpr import Scope
+from .values import Card, PLoc
+from .visibility import MEMORY
+from ..nodes.actions import Faro, Forget, Move, Place, Remember, Shuffle, SwapCards, SwapPlaces
+from ..nodes.base import Const, Loc, Var, written
+from ..nodes.places import Actual, At, Bottom, Top
+from .reads import reads_node
 
 
 class CardActions:
@@ -57,47 +46,32 @@ class CardActions:
             return idx, x.where
         return idx, self.c_int(x.where, scope)
 
-    def picked_location(self, x):
+    @staticmethod
+    def picked_location(x):
         """The LOCATION of a card picked by place, ``(top|bottom|INDEX LOCATION)``, else None."""
-        if (
-            isinstance(x, SList)
-            and len(x.items) == 2
-            and (kw(x.items[0], "top", "bottom") or is_atom(x.items[0], INT) or is_atom(x.items[0], VAR))
-            and not kw(x.items[1], "player", "team")
-            and not self.is_groups_form(x.items[1])
-        ):
-            return x.items[1]
-        return None
+        return x.location if isinstance(x, (Top, Bottom, At)) else None
 
     def mem_pick(self, x, scope: Scope, actual: bool, form: str):
         """Is the card ``x`` picked by place out of a ``mem`` location?
 
         A ``mem`` location holds references, not cards: RECYCLE.md 7 makes taking a card out
-        of one without ``(actual ...)`` an error (CardStock refuses it too), and with
-        ``actual`` the remembered card is taken from where it physically lies, the reference
-        staying in memory (docs/language.md). Returns "mem" for a literal ``(OWNER mem
-        NAME)`` (a compile error without ``actual``), a closure ``f(s, e) -> bool`` when the
-        location is a variable that may hold a mem location (checked as the action runs: an
-        error without ``actual``), or None: a physical location or a view."""
+        of one without ``(actual ...)`` an error (CardStock refuses it too; the elaborator
+        refuses a mem location written out), and with ``actual`` the remembered card is taken
+        from where it physically lies, the reference staying in memory (docs/language.md).
+        Returns "mem" for a literal ``(OWNER mem NAME)`` (only ever reached with ``actual``),
+        a closure ``f(s, e) -> bool`` when the location is a variable that may hold a mem
+        location (checked as the action runs: an error without ``actual``), or None: a
+        physical location or a view."""
         loc = self.picked_location(x)
         if loc is None:
             return None
-        if is_location_form(loc):
-            if loc.items[1].value != "mem":
-                return None
-            if not actual:
-                fail(
-                    f"({form} ...) cannot take a card out of the mem location {short(loc)}: a mem location "
-                    f"holds references; use (actual CARD) to {form} the remembered card from where it lies",
-                    x,
-                    form,
-                )
-            return "mem"
-        if not is_atom(loc, VAR) or scope.hint(loc.value) in ("cards", "card", "player"):
+        if isinstance(loc, Loc):
+            return "mem" if loc.is_mem else None
+        if not isinstance(loc, (Var, Const)) or scope.hint(loc.name) in ("cards", "card", "player"):
             return None
         var = self.c_var(loc, scope)
         infos = self.layout.infos
-        span, name = x.span, loc.value
+        span, name = x.span, loc.name
 
         def from_mem(s, e):
             v = var(s, e)
@@ -125,13 +99,11 @@ class CardActions:
         the mover also drops the picked entry."""
         loc = self.picked_location(x)
         if loc is not None:
-            where = x.items[0]
             mem = self.mem_pick(x, scope, actual, form)
             cards = self.c_cards(loc, scope, first_group=True)
             span = x.span
-            label = f"({where} ...)"
             empty = self.empty_source(loc, scope)
-            if kw(where, "top"):
+            if isinstance(x, Top):
 
                 def pick(s, e):
                     lst = cards(s, e)
@@ -139,7 +111,7 @@ class CardActions:
                         empty(s, e, span, "top")
                     k = len(lst) - 1
                     return lst[k], lst, k
-            elif kw(where, "bottom"):
+            elif isinstance(x, Bottom):
 
                 def pick(s, e):
                     lst = cards(s, e)
@@ -147,7 +119,8 @@ class CardActions:
                         empty(s, e, span, "bottom")
                     return lst[0], lst, 0
             else:
-                ifn = self.c_int(where, scope)
+                ifn = self.c_int(x.index, scope)
+                label = f"({written(x.index)} ...)"
 
                 def pick(s, e):
                     lst = cards(s, e)
@@ -172,9 +145,8 @@ class CardActions:
 
                 return pick_maybe_remembered
             return pick
-        if head_of(x) == "actual":
-            self.arity(x, 2)
-            return self.c_source(x.items[1], scope, True, form)
+        if isinstance(x, Actual):
+            return self.c_source(x.card, scope, True, form)
         card = self.c_card(x, scope, optional=True)
         span = getattr(x, "span", None)
 
@@ -189,7 +161,7 @@ class CardActions:
     def empty_source(self, loc, scope: Scope):
         """The error of a move from an empty location, naming it when it is a physical one
         (the same message and position on the fast and the plain path)."""
-        if is_location_form(loc):
+        if isinstance(loc, Loc):
             idx = self.c_loc_index(loc, scope)
             infos, nplayers = self.layout.infos, self.layout.nplayers
 
@@ -213,11 +185,8 @@ class CardActions:
         error, and so is taking a card out of a mem location without (actual CARD)."""
         layout = self.layout
         dst, pos = self.c_dest(x.to, scope)
-        src_node = plain(x.card)  # (the card's source: picking it still reads its form)
         span = x.span
-        # (move (top (OWNER mem NAME)) ...) is refused here
-        self.mem_pick(src_node, scope, False, "move")
-        src = self.c_source(src_node, scope)
+        src = self.c_source(x.card, scope)
         infos = layout.infos
 
         def move(s, e):
@@ -245,43 +214,20 @@ class CardActions:
             if s.events is not None:
                 record_move(s, infos, "move", c, i, d)
 
-        return Item(plain(x), scope, run=move, static=True)
-
-    def stable_location(self, x, scope: Scope) -> bool:
-        """Is ``x`` a physical location whose address no card movement can change?
-
-        Its name is literal and its owner is the game, the current player or a variable."""
-        if not is_location_form(x) or x.items[1].value == "mem":
-            return False
-        if not isinstance(self.storage_name(x.items[2], scope), str):
-            return False
-        o = x.items[0]
-        return (
-            kw(o, "game")
-            or is_atom(o, VAR)
-            or (isinstance(o, SList) and len(o.items) == 2 and kw(o.items[0], "current") and kw(o.items[1], "player"))
-        )
+        return Item(x.source, scope, run=move, static=True)
 
     @form("swap", "(swap LOCATION LOCATION) | (swap CARD CARD)", Kind.ACTION, puts=(1, 2), words="swap {1} ↔ {2}")
-    def a_swap(self, x: SList, scope: Scope) -> Item:
+    @reads_node
+    def a_swap(self, x: SwapPlaces | SwapCards, scope: Scope) -> Item:
         """(swap LOCATION LOCATION) | (swap CARD CARD)
 
         Exchanges the contents of two physical locations, or the places of two cards."""
-        self.arity(x, 3)
-        a, b = x.items[1], x.items[2]
+        a, b = x.a, x.b
         span = x.span
         infos = self.layout.infos
-
-        def locish(n):
-            return is_location_form(n)
-
-        if locish(a) or locish(b):
+        if isinstance(x, SwapPlaces):
             ia = self.c_loc_index(a, scope, "a location to swap")
             ib = self.c_loc_index(b, scope, "a location to swap")
-
-            for n in (a, b):
-                if is_location_form(n) and n.items[1].value == "mem":
-                    fail("cannot swap a mem location (it holds references, not cards)", n, "swap")
 
             def swap_locs(s, e):
                 i, j = ia(s, e), ib(s, e)
@@ -303,7 +249,7 @@ class CardActions:
                     for c in lj:
                         record_move(s, infos, "swap", c, j, i, whole=True)
 
-            return Item(x, scope, run=swap_locs, static=True)
+            return Item(x.source, scope, run=swap_locs, static=True)
         ca = self.c_value(a, scope)
         cb = self.c_value(b, scope)
         # a card picked out of a mem location is a reference: without (actual ...) that is
@@ -311,8 +257,8 @@ class CardActions:
         mems = [
             m
             for m in (
-                self.mem_pick(a, scope, head_of(a) == "actual", "swap"),
-                self.mem_pick(b, scope, head_of(b) == "actual", "swap"),
+                self.mem_pick(a, scope, isinstance(a, Actual), "swap"),
+                self.mem_pick(b, scope, isinstance(b, Actual), "swap"),
             )
             if callable(m)
         ]
@@ -360,7 +306,7 @@ class CardActions:
                 record_move(s, infos, "swap", va, i, j)
                 record_move(s, infos, "swap", vb, j, i)
 
-        return Item(x, scope, run=swap, static=True)
+        return Item(x.source, scope, run=swap, static=True)
 
     @form(
         "remember",
@@ -389,7 +335,7 @@ class CardActions:
             if s.events is not None:
                 record_move(s, infos, "remember", c, s.card_loc[c], d)
 
-        return Item(plain(x), scope, run=remember, static=True)
+        return Item(x.source, scope, run=remember, static=True)
 
     def c_mem_dest(self, x: Place, scope: Scope):
         idx = self.c_loc_index(x.location, scope)
@@ -398,25 +344,16 @@ class CardActions:
         return idx, self.c_int(x.where, scope)
 
     @form("forget", "(forget CARD)", Kind.ACTION, words="forget {1}")
-    def a_forget(self, x: SList, scope: Scope) -> Item:
+    @reads_node
+    def a_forget(self, x: Forget, scope: Scope) -> Item:
         """(forget CARD)
 
         Drops the entry picked out of a mem location, e.g. (forget (top (game mem SEEN)));
         the card itself stays where it is."""
-        self.arity(x, 2)
-        node = x.items[1]
-        if head_of(node) == "actual":
-            self.arity(node, 2)
-            node = node.items[1]
-        loc = self.picked_location(node)
-        if loc is None or not (is_location_form(loc) or is_atom(loc, VAR)):
-            fail("forget needs a card of a mem location, e.g. (top (game mem SEEN))", node, "forget")
-        if is_location_form(loc) and loc.items[1].value != "mem":
-            fail(f"forget from {short(loc)}, which is not a mem location", loc, "forget")
-        idx = self.c_loc_index(loc, scope, "a mem location")
-        where = node.items[0]
-        ifn = None if kw(where, "top", "bottom") else self.c_int(where, scope)
-        top = kw(where, "top")
+        card = x.card.card if isinstance(x.card, Actual) else x.card  # (a card of a mem location)
+        idx = self.c_loc_index(card.location, scope, "a mem location")
+        ifn = self.c_int(card.index, scope) if isinstance(card, At) else None
+        top = isinstance(card, Top)
         span = x.span
         infos = self.layout.infos
 
@@ -439,7 +376,7 @@ class CardActions:
             if s.events is not None:
                 record_move(s, infos, "forget", c, i, None)
 
-        return Item(x, scope, run=forget, static=True)
+        return Item(x.source, scope, run=forget, static=True)
 
     @form(
         "shuffle",
@@ -490,7 +427,7 @@ class CardActions:
                     for c in moved:
                         record_move(s, infos, "move", c, j, i)
 
-            return Item(plain(x), scope, run=faro, static=True)
+            return Item(x.source, scope, run=faro, static=True)
         idx = self.c_loc_index(x.location, scope)
         span = x.span
 
@@ -500,7 +437,4 @@ class CardActions:
                 charge(s, len(lst), span, "shuffle")
             shuffle(lst, s.rng.random)
 
-        return Item(plain(x), scope, run=shuffle_loc, static=True)
-
-
-mention(__name__, ("actual",))
+        return Item(x.source, scope, run=shuffle_loc, static=True)

@@ -32,7 +32,7 @@ from __future__ import annotations
 import weakref
 
 from ...errors import RecycleRuntimeError
-from .items import charge
+from .runtime import charge
 from .values import Card
 
 # point maps kept for reuse (``CardTable.maps_full``): a game that computes a new map at every

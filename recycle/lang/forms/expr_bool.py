@@ -6,13 +6,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .reads import plain, reads_node
-from ..nodes.base import Everyone, Node, Word
+from .reads import reads_node
+from ..nodes.base import Everyone, FormNode, Num, Unread, Word
+from ..nodes.places import Actual, At, Bottom, Highest, Lowest, Top
 from ..nodes.numbers import And, AtLeast, AtMost, Equal, Exists, ForAll, Greater, Less, Not, NotEqual, Or
 from .registry import Kind, form
-from .items import out_of_work
-from .shapes import SMALL, Scope, element_hint, fail, head_of, is_atom, kw
-from ..syntax.reader import INT, VAR, Atom, SList
+from .runtime import out_of_work
+from .runtime import SMALL
+from ..nodes.sexpr import Scope, fail
+
+CARD_REFS = (Top, Bottom, At, Highest, Lowest, Actual)  # the nodes naming a card of a place (or none)
 
 
 class BoolForms:
@@ -20,12 +23,9 @@ class BoolForms:
 
     def c_bool(self, x, scope: Scope) -> Callable:
         """A condition: a boolean form (there are no boolean literals or storages)."""
-        x = plain(x)
-        if not isinstance(x, SList) or not x.items:
-            fail(f"expected a condition, got {x if isinstance(x, Atom) else '()'}", x)
-        f = self.by_head(Kind.BOOL, x, scope)
-        if f is not None:
-            return f
+        x = self.entry(x, "bool_", scope)
+        if isinstance(x, (FormNode, Unread)):
+            return self.form_of(x, scope)
         fail(f"expected a condition, got {self.form_name(x)}", x)
 
     # -- connectives -----------------------------------------------------------------------
@@ -149,25 +149,18 @@ class BoolForms:
             return lambda s, e: a(s, e) != cb
         return lambda s, e: a(s, e) != b(s, e)
 
-    def is_card_ref(self, x) -> bool:
+    @staticmethod
+    def is_card_ref(x) -> bool:
         """Is ``x`` a form that names a card of a location (top, bottom, index, max, min,
-        actual), one that may name no card?"""
-        if not isinstance(x, SList) or not x.items:
-            return False
-        h = head_of(x)
-        if h in self.forms.only[Kind.CARD]:
-            return True
-        if (h in ("top", "bottom") or is_atom(x.items[0], INT)) and len(x.items) == 2:
-            return not kw(x.items[1], "player", "team") and not self.is_groups_form(x.items[1])
-        return False
+        actual), one that may name no card? (An index of a place is one when written out.)"""
+        return isinstance(x, CARD_REFS) and (not isinstance(x, At) or isinstance(x.index, Num))
 
     def c_card_equal(self, x, scope: Scope) -> Callable:
         """(== != A B) with a card reference: the same physical card. A reference that names
         no card (the top of an empty location) equals no card: ``==`` is false and ``!=``
         true, even when both name none (RECYCLE.md 9.2)."""
         a, b = (
-            self.c_card(i, scope, optional=True) if self.is_card_ref(plain(i)) else self.c_card(i, scope)
-            for i in (x.a, x.b)
+            self.c_card(i, scope, optional=True) if self.is_card_ref(i) else self.c_card(i, scope) for i in (x.a, x.b)
         )
         if isinstance(x, Equal):
 
@@ -350,24 +343,9 @@ class BoolForms:
 
     def c_binder(self, x, scope: Scope, body_compiler):
         """(any|all|filter COLL 'V BODY) → (collection closure, slot, body closure)."""
-        if isinstance(x, Node):
-            return self.binder_of_node(x, scope, body_compiler)
-        h = head_of(x)
-        if len(x.items) != 4 or not is_atom(x.items[2], VAR):
-            fail(f"expected ({h} COLLECTION 'VARIABLE BODY)", x, h)
-        coll = self.c_coll(x.items[1], scope)
-        slot = self.new_slot()
-        self.binder_colls[slot] = x.items[1]  # (families of locations: the members it may name)
-        self.fresh_groups(x, slot)
-        inner_scope = scope.bind(x.items[2].value, slot, element_hint(x.items[1]))
-        inner = body_compiler(x.items[3], inner_scope)
-        return coll, slot, inner
-
-    def binder_of_node(self, x, scope: Scope, body_compiler):
-        """The node of (any|all|filter COLL 'V BODY) → (collection closure, slot, body closure)."""
         coll = self.c_coll(x.collection, scope)
         slot = self.new_slot()
-        self.binder_colls[slot] = plain(x.collection)  # (families of locations: the members it may name)
+        self.binder_colls[slot] = x.collection  # (families of locations: the members it may name)
         self.fresh_groups(x, slot)
         body = x.condition if hasattr(x, "condition") else x.location
         inner = body_compiler(body, scope.bind(x.variable.name, slot, x.variable.hint))

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .reads import plain, reads_node
-from ..nodes.base import written
+from .reads import reads_node
+from ..nodes.base import Const, FormNode, Loc, Nth, Num, Turn, Unread, Var, written
 from ..nodes.places import Actual, At, Bottom, Highest, Lowest, Top
 from ..nodes.scalars import Owner, TeamOf
 from .registry import Kind, form
-from .items import out_of_work
-from .shapes import Scope, describe_value, fail, head_of, is_atom, is_location_form, kw, n_cards, rt_error
-from ..syntax.reader import INT, VAR, Atom, SList
+from .runtime import out_of_work
+from .runtime import describe_value, n_cards, rt_error
+from ..nodes.sexpr import Scope, fail
 from .values import Card, PlayerId, TeamId
 
 
@@ -21,12 +21,11 @@ class CardForms:
     # -- players and teams -----------------------------------------------------------------
     def c_player(self, x, scope: Scope) -> Callable:
         """A player: a variable, ``(current|next|previous|N player)`` or a player form."""
-        x = plain(x)
         players = self.players
         n = self.layout.nplayers
-        if isinstance(x, Atom) and x.kind == VAR:
+        if isinstance(x, (Var, Const)):
             f = self.c_var(x, scope)
-            span, name = x.span, x.value
+            span, name = x.span, x.name
 
             def var_player(s, e):
                 v = f(s, e)
@@ -35,12 +34,11 @@ class CardForms:
                 rt_error(f"'{name} holds {describe_value(v)}, not a player", span)
 
             return var_player
-        if isinstance(x, SList) and len(x.items) == 2 and kw(x.items[1], "player"):
-            which = x.items[0]
-            if kw(which, "current"):
+        if isinstance(x, Turn) and x.what == "player":
+            if x.position == "current":
                 return lambda s, e: players[s.pstack[-1][0]]
 
-            if kw(which, "next"):
+            if x.position == "next":
 
                 def next_player(s, e):
                     top = s.pstack[-1]
@@ -48,9 +46,9 @@ class CardForms:
                     return players[q] if q is not None else players[(top[0] + 1) % n]
 
                 return next_player
-            if kw(which, "previous"):
-                return lambda s, e: players[(s.pstack[-1][0] - 1) % n]
-            i = self.c_int(which, scope)
+            return lambda s, e: players[(s.pstack[-1][0] - 1) % n]
+        if isinstance(x, Nth) and x.what == "player":
+            i = self.c_int(x.index, scope)
             span = x.span
 
             def nth_player(s, e):
@@ -60,9 +58,8 @@ class CardForms:
                 rt_error(f"there is no player {k} (players are 0..{n - 1})", span)
 
             return nth_player
-        f = self.by_head(Kind.PLAYER, x, scope)
-        if f is not None:
-            return f
+        if isinstance(x, (FormNode, Unread)):
+            return self.form_of(x, scope)
         fail(f"expected a player, got {self.form_name(x)}", x)
 
     @form("owner", "(owner CARD)", Kind.PLAYER, words="owner of {1}")
@@ -86,11 +83,10 @@ class CardForms:
 
     def c_team(self, x, scope: Scope) -> Callable:
         """A team: a variable, ``(current|next|previous|N team)`` or a team form."""
-        x = plain(x)
         teams = self.teams
-        if isinstance(x, Atom) and x.kind == VAR:
+        if isinstance(x, (Var, Const)):
             f = self.c_var(x, scope)
-            span, name = x.span, x.value
+            span, name = x.span, x.name
 
             def var_team(s, e):
                 v = f(s, e)
@@ -99,20 +95,19 @@ class CardForms:
                 rt_error(f"'{name} holds {describe_value(v)}, not a team", span)
 
             return var_team
-        if isinstance(x, SList) and len(x.items) == 2 and kw(x.items[1], "team"):
-            which = x.items[0]
-            if kw(which, "current"):
+        if isinstance(x, Turn) and x.what == "team":
+            if x.position == "current":
                 return lambda s, e: teams[s.tstack[-1][0]]
-            if kw(which, "next"):
+            if x.position == "next":
 
                 def next_team(s, e):
                     top = s.tstack[-1]
                     return teams[top[1]] if top[1] is not None else teams[(top[0] + 1) % s.nteams]
 
                 return next_team
-            if kw(which, "previous"):
-                return lambda s, e: teams[(s.tstack[-1][0] - 1) % s.nteams]
-            i = self.c_int(which, scope)
+            return lambda s, e: teams[(s.tstack[-1][0] - 1) % s.nteams]
+        if isinstance(x, Nth) and x.what == "team":
+            i = self.c_int(x.index, scope)
             span = x.span
 
             def nth_team(s, e):
@@ -122,9 +117,8 @@ class CardForms:
                 rt_error(f"there is no team {k}", span)
 
             return nth_team
-        f = self.by_head(Kind.TEAM, x, scope)
-        if f is not None:
-            return f
+        if isinstance(x, (FormNode, Unread)):
+            return self.form_of(x, scope)
         fail(f"expected a team, got {self.form_name(x)}", x)
 
     @form("team", "(team PLAYER)", Kind.TEAM, words="team of {1}")
@@ -148,10 +142,9 @@ class CardForms:
     # -- cards -----------------------------------------------------------------------------
     def c_card(self, x, scope: Scope, optional: bool = False) -> Callable:
         """A card expression → closure giving a Card (or None when ``optional`` and empty)."""
-        x = plain(x)
-        if isinstance(x, Atom) and x.kind == VAR:
+        if isinstance(x, (Var, Const)):
             f = self.c_var(x, scope)
-            span, name = x.span, x.value
+            span, name = x.span, x.name
             if scope.hint(name) == "card":
                 return f
 
@@ -162,34 +155,21 @@ class CardForms:
                 rt_error(f"'{name} holds {describe_value(v)}, not a card", span)
 
             return var_card
-        if not isinstance(x, SList):
-            fail(f"expected a card, got {x}", x)
-        f = self.by_head(Kind.CARD, x, scope, optional)
-        if f is not None:
-            return f
-        items = x.items
-        if items and (is_atom(items[0], INT) or (is_atom(items[0], VAR) and len(items) == 2)):
-            return self.card_index(x, scope, optional)
+        if isinstance(x, (FormNode, Unread)):
+            return self.form_of(x, scope, optional)
         fail(f"expected a card, got {self.form_name(x)}", x)
 
     def no_card(self, x, scope: Scope) -> Callable:
         """``f(s, e)``: the message for a card reference that names no card here, naming the
         location that was empty as it is now, e.g. ``(top (P0 vloc PLAY)) names no card:
         (P0 vloc PLAY) is empty here``."""
-        x = plain(x)
-        h = head_of(x) if isinstance(x, SList) else None
-        loc = None
-        if (
-            isinstance(x, SList)
-            and len(x.items) in (2, 4)
-            and (h in ("top", "bottom", "max", "min") or is_atom(x.items[0], INT))
-        ):
-            loc = x.items[1]
-        if loc is None or not is_location_form(loc):
-            return lambda s, e: f"{x} names no card here (its location is empty)"
+        loc = x.location if isinstance(x, (Top, Bottom, At, Highest, Lowest)) else None
+        if not isinstance(loc, Loc) or (isinstance(x, At) and not isinstance(x.index, Num)):
+            return lambda s, e: f"{written(x)} names no card here (its location is empty)"
         idx = self.c_loc_index(loc, scope)
         infos = self.layout.infos
-        head, rest = str(x.items[0]), " ".join(str(i) for i in x.items[2:])
+        head = written(x.index) if isinstance(x, At) else x.HEAD
+        rest = "using " + written(x.points) if isinstance(x, (Highest, Lowest)) else ""
 
         def message(s, e):
             info = infos[idx(s, e)]

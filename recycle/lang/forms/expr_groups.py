@@ -8,37 +8,54 @@ import itertools
 import math
 from collections.abc import Callable
 
-from .reads import plain, reads_node
-from ..nodes.base import written
-from ..nodes.groups import Each, LetColl, LetGroups, Others, Partition, Pick, Range, Runs, Subsets, Tuples
-from .registry import Kind, form, mention
-from .items import out_of_work
-from .shapes import (
-    MAX_COLLECTION,
-    MAX_TUPLE,
-    SMALL,
-    Scope,
-    describe_value,
-    fail,
-    find_runs,
-    head_of,
-    is_location_form,
-    kw,
-    literal_names,
-    rt_error,
-)
-from ..syntax.reader import VAR, Atom, SList
+from .reads import reads_node
+from ..nodes.base import Const, Everyone, FormNode, Loc, Names, Unread, Var, written
+from ..nodes.groups import Each, LetColl, LetGroups, Members, Others, Partition, Pick, Range, Runs, Subsets, Tuples
+from .registry import Kind, form
+from .runtime import out_of_work
+from .runtime import MAX_TUPLE, SMALL, describe_value, rt_error
+from ..nodes.sexpr import MAX_COLLECTION, Scope, fail
 from .values import Groups, PLoc, TeamId
+
+
+def find_runs(s, cards, scores, nmin: int, largest: bool, span) -> list:
+    """Runs of scores increasing by exactly 1 (RECYCLE.md 5.3), one per choice of tied cards
+    (each card of each run costs one unit of the state's work budget)."""
+    s.work -= len(cards)
+    if s.work < 0:
+        out_of_work(s, span, "runs")
+    by_score: dict = {}
+    for c in cards:
+        by_score.setdefault(scores[c], []).append(c)
+    values = sorted(by_score)
+    out: list = []
+    i = 0
+    nmin = max(nmin, 1)
+    while i < len(values):
+        j = i
+        while j + 1 < len(values) and values[j + 1] == values[j] + 1:
+            j += 1
+        block = values[i : j + 1]
+        if largest:
+            spans = [(0, len(block))] if len(block) >= nmin else []
+        else:
+            spans = [(a, a + k) for k in range(nmin, len(block) + 1) for a in range(len(block) - k + 1)]
+        for a, b in spans:
+            for combo in itertools.product(*(by_score[v] for v in block[a:b])):
+                out.append(list(combo))
+                if len(out) > MAX_COLLECTION:
+                    rt_error("runs would make too many groups", span, "runs")
+                s.work -= b - a
+                if s.work < 0:
+                    out_of_work(s, span, "runs")
+        i = j + 1
+    return out
 
 
 class GroupForms:
     """Group lists and collections in the compiler (a mixin of ``FlowCompiler``)."""
 
     # -- groups ----------------------------------------------------------------------------
-    def is_groups_form(self, x) -> bool:
-        """Does ``x`` always give a list of groups (partition, tuples, subsets, runs)?"""
-        return head_of(x) in self.forms.only[Kind.GROUPS]
-
     @form(None, "(INDEX GROUPS)", Kind.LOC, pure=True, label="group")
     @reads_node
     def c_group_pick(self, x: Pick, scope: Scope) -> Callable:
@@ -70,11 +87,10 @@ class GroupForms:
         return pick
 
     def c_groups(self, x, scope: Scope) -> Callable:
-        """A list of groups: a variable or a group-list form."""
-        x = plain(x)
-        if isinstance(x, Atom) and x.kind == VAR:
+        """A list of groups: a variable, a group-list form, or a filter of one."""
+        if isinstance(x, (Var, Const)):
             f = self.c_var(x, scope)
-            span, name = x.span, x.value
+            span, name = x.span, x.name
 
             def var_groups(s, e):
                 v = f(s, e)
@@ -83,11 +99,8 @@ class GroupForms:
                 rt_error(f"'{name} holds {describe_value(v)}, not a list of groups", span)
 
             return var_groups
-        f = self.by_head(Kind.GROUPS, x, scope)
-        if f is not None:
-            return f
-        if head_of(x) == "filter":  # a filter over a group list: the groups for which it holds
-            return self.c_cards(x, scope)
+        if isinstance(x, (FormNode, Unread)):  # (a filter over a group list: the groups for which it holds)
+            return self.form_of(x, scope)
         fail(f"expected a list of groups, got {self.form_name(x)}", x)
 
     @form(
@@ -251,17 +264,16 @@ class GroupForms:
     def c_coll(self, x, scope: Scope) -> Callable:
         """A collection: player, team, a variable, a location or view, a group list, a team's
         members, a list of names, or a collection form."""
-        x = plain(x)
         players = self.players
         teams = self.teams
-        if isinstance(x, Atom):
-            if kw(x, "player"):
+        match x:
+            case Everyone(what="player"):
                 return lambda s, e: players
-            if kw(x, "team"):
+            case Everyone(what="team"):
                 return lambda s, e: teams[: s.nteams]
-            if x.kind == VAR:
+            case Var() | Const():
                 f = self.c_var(x, scope)
-                span, name = x.span, x.value
+                span, name = x.span, x.name
 
                 def var_coll(s, e):
                     v = f(s, e)
@@ -274,28 +286,20 @@ class GroupForms:
                     rt_error(f"'{name} holds {describe_value(v)}, not a collection", span)
 
                 return var_coll
-            fail(f"expected a collection, got {x}", x)
-        if is_location_form(x):
-            return self.c_cards(x, scope)
-        if self.is_groups_form(x):
-            return self.c_groups(x, scope)
-        f = self.by_head(Kind.COLL, x, scope)
-        if f is not None:
-            return f
-        return self.c_coll_shape(x, scope)
+            case Loc():
+                return self.c_cards(x, scope)
+            case Names():
+                names = list(x.values)
+                return lambda s, e: names
+            case FormNode() | Unread():
+                return self.form_of(x, scope)
+        fail(f"expected a collection, got {self.form_name(x)}", x)
 
-    def c_coll_shape(self, x: SList, scope: Scope) -> Callable:
-        """The collections known by their shape: a team's members, a list of names; else the
-        cards of a location or view."""
-        items = x.items
-        if (len(items) == 2 and kw(items[1], "team")) or head_of(x) in self.forms.only[Kind.TEAM]:
-            t = self.c_team(x, scope)
-            players = self.players
-            return lambda s, e: [players[p] for p in s.team_members[t(s, e)]]
-        names = literal_names(x)
-        if names is not None:
-            return lambda s, e: names
-        return self.c_cards(x, scope)
+    def c_members(self, x: Members, scope: Scope) -> Callable:
+        """A team as a collection: its players."""
+        t = self.c_team(x.team, scope)
+        players = self.players
+        return lambda s, e: [players[p] for p in s.team_members[t(s, e)]]
 
     @form("range", "(range A..B)", Kind.COLL, pure=True, words="{1}..{3}")
     @reads_node
@@ -342,9 +346,7 @@ class GroupForms:
 
         A list of locations, one per element bound to 'VARIABLE (the argument of union,
         intersect, disjunction and partition)."""
-        if isinstance(x, Each):
-            return self.c_loc_list(x, scope)
-        return self.c_coll_shape(plain(x), scope)
+        return self.c_loc_list(x, scope)
 
     @form("let", "(let VALUE 'VARIABLE COLLECTION)", Kind.COLL, pure=True, binds=True)
     @reads_node
@@ -353,6 +355,3 @@ class GroupForms:
 
         The collection, computed with VALUE (evaluated once) bound to 'VARIABLE."""
         return self.c_let_value(x, scope, self.c_coll)
-
-
-mention(__name__, ("top", "bottom", "filter", "all"))

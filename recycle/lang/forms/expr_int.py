@@ -6,26 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .reads import plain, reads_node
-from ..nodes.base import Turn, written
+from .reads import reads_node
+from ..nodes.base import Const, FormNode, Loc, Num, Storage, Turn, Unread, Var, Word, written
 from ..nodes.numbers import Add, Div, Fib, Mod, Mul, Pid, Pow, Random, Score, ScoreMax, ScoreMin, Size, Sub, Sum, Tri
 from .registry import Kind, form
-from .items import out_of_work
-from .shapes import SMALL
-from .shapes import (
-    MAX_INT,
-    Const,
-    Scope,
-    c_div,
-    describe_value,
-    fail,
-    is_atom,
-    is_location_form,
-    is_storage_form,
-    rt_error,
-    tag,
-)
-from ..syntax.reader import INT, SYMBOL, VAR, Atom, SList
+from .runtime import out_of_work
+from .runtime import SMALL
+from .runtime import MAX_INT, c_div, describe_value, rt_error, tag
+from ..nodes.sexpr import Scope, fail
 from .values import Card
 
 
@@ -33,21 +21,17 @@ class IntForms:
     """The integer forms of the compiler (a mixin of ``FlowCompiler``)."""
 
     def c_int(self, x, scope: Scope) -> Callable:
-        """An integer: a literal, a variable, ``(HOLDER sto NAME)`` or an integer form."""
-        x = plain(x)
-        if isinstance(x, Atom):
-            if x.kind == INT:
-                v = x.value
+        """An integer: a number, a constant, a variable, ``(HOLDER sto NAME)`` or an integer form."""
+        x = self.entry(x, "int_", scope)
+        match x:
+            case Num(value=v):
                 return lambda s, e: v
-            if x.kind == VAR:
-                what = scope.lookup(x.value)
-                if isinstance(what, Const):
-                    v = what.value
-                    if not isinstance(v, int):
-                        fail(f"'{x.value} is {describe_value(v)}, not an integer", x)
-                    return lambda s, e: v
+            case Const():
+                v = scope.lookup(x.name).value
+                return lambda s, e: v
+            case Var():
                 f = self.c_var(x, scope)
-                span, name = x.span, x.value
+                span, name = x.span, x.name
                 if scope.hint(name) == "int":
                     return f
 
@@ -58,20 +42,10 @@ class IntForms:
                     rt_error(f"'{name} holds {describe_value(v)}, not an integer", span)
 
                 return var_int
-            fail(f"expected an integer, got {x}", x)
-        if not isinstance(x, SList) or not x.items:
-            fail("expected an integer expression, got ()", x)
-        if is_storage_form(x) == "sto":
-            return self.c_storage_get("sto", x, scope)
-        f = self.by_head(Kind.INT, x, scope)
-        if f is not None:
-            return f
-        if x.head == "cardatt":
-            fail(
-                "expected an integer expression, got (cardatt ...): card attributes are names (EIGHT), not "
-                "numbers; give them values with a point map and (score CARD using POINTS)",
-                x,
-            )
+            case Storage(sort="sto"):
+                return self.c_storage_get("sto", x, scope)
+            case FormNode() | Unread():
+                return self.form_of(x, scope)
         fail(f"expected an integer expression, got {self.form_name(x)}", x)
 
     # -- arithmetic ------------------------------------------------------------------------
@@ -310,20 +284,19 @@ class IntForms:
 
     def c_size(self, x, scope: Scope) -> Callable:
         """The size of a collection; a location's is fused into one closure where it can be."""
-        x = plain(x)
-        if is_location_form(x):
+        if isinstance(x, Loc):
             idx = self.static_loc_index(x, scope)
             if idx is not None:
                 return tag(lambda s, e: len(s.locs[idx]), size_loc=idx)
-            o, name = x.items[0], x.items[2]
-            if is_atom(o, VAR) and scope.hint(o.value) == "player" and is_atom(name, SYMBOL):
-                b1 = self.layout.loc_block(x.items[1].value, name.value) + 1
-                slot = scope.lookup(o.value)
+            o, name = x.owner, x.name
+            if isinstance(o, Var) and scope.hint(o.name) == "player" and isinstance(name, Word):
+                b1 = self.layout.loc_block(x.kind, name.value) + 1
+                slot = scope.lookup(o.name)
                 return tag(lambda s, e: len(s.locs[b1 + e[slot]]), size_player=(b1, slot))
             cards = self.c_cards(x, scope)
             return lambda s, e: len(cards(s, e))
-        if is_atom(x, VAR) and scope.hint(x.value) == "cards":
-            slot = scope.lookup(x.value)
+        if isinstance(x, Var) and scope.hint(x.name) == "cards":
+            slot = scope.lookup(x.name)
             return lambda s, e: len(e[slot])
         coll = self.c_coll(x, scope)
         return lambda s, e: len(coll(s, e))

@@ -7,28 +7,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .reads import plain, reads_node
+from ...errors import RecycleError
+from .reads import reads_node
+from ..nodes.base import Const, FormNode, GameOwner, Loc, Num, Unread, Var, Word
+from ..nodes.flow import elaborate
+from ..nodes.groups import Range
+from ..nodes.scalars import Member
+from .expr_scalar import CURRENT_PLAYER
 from ..nodes.groups import Each, Pick
 from ..nodes.places import BottomN, Disjunction, Filter, Intersect, LetPlace, RunOf, Sort, TopN, Union
 from .registry import Kind, form, mention
-from .items import out_of_work
-from .shapes import (
-    MAX_COLLECTION,
-    MAX_NAMES,
-    SMALL,
-    Scope,
-    describe_value,
-    fail,
-    head_of,
-    is_atom,
-    is_location_form,
-    kw,
-    literal_range,
-    declared_forms,
-    rt_error,
-    tag,
-)
-from ..syntax.reader import INT, MAX_MEMBER, SYMBOL, VAR, Atom, SList
+from .runtime import out_of_work
+from .runtime import MAX_NAMES, SMALL, describe_value, rt_error, tag
+from ..nodes.sexpr import MAX_COLLECTION, Scope, fail
+from ..syntax.reader import MAX_MEMBER
 from .values import Groups, PLoc
 
 
@@ -44,13 +36,12 @@ def views_size(s, total: int, parts: int, span, form: str, bounded: bool = True)
 
 def member_range(coll, declared: dict) -> tuple[int, int] | None:
     """(A, B), the members of a family a variable bound over the collection ``coll`` can
-    name: ``(range A..B)`` with literal ends, or a variable declared so (``declared``: the
-    game's declared forms by name), within 0..MAX_MEMBER; else None."""
-    if is_atom(coll, VAR):
-        coll = declared.get(coll.value)
-    ends = literal_range(coll)
-    if ends is not None:
-        lo, hi = max(0, ends[0]), min(MAX_MEMBER, ends[1])
+    name: ``(range A..B)`` with numbers written out, or a variable declared so (``declared``:
+    the nodes of the game's declared values by name), within 0..MAX_MEMBER; else None."""
+    if isinstance(coll, Var):
+        coll = declared.get(coll.name)
+    if isinstance(coll, Range) and isinstance(coll.low, Num) and isinstance(coll.high, Num):
+        lo, hi = max(0, coll.low.value), min(MAX_MEMBER, coll.high.value)
         if lo <= hi:
             return lo, hi
     return None
@@ -59,21 +50,19 @@ def member_range(coll, declared: dict) -> tuple[int, int] | None:
 class LocationForms:
     """Locations and views in the compiler (a mixin of ``FlowCompiler``)."""
 
-    def static_loc_index(self, x: SList, scope: Scope):
+    def static_loc_index(self, x: Loc, scope: Scope):
         """The constant index of ``(game KIND NAME)`` with a literal name, else None."""
-        x = plain(x)
-        if is_location_form(x) and kw(x.items[0], "game"):
-            name = self.storage_name(x.items[2], scope)
+        if isinstance(x, Loc) and isinstance(x.owner, GameOwner):
+            name = self.storage_name(x.name, scope)
             if isinstance(name, str):
-                return self.layout.loc_block(x.items[1].value, name)
+                return self.layout.loc_block(x.kind, name)
         return None
 
     def c_loc_index(self, x, scope: Scope, purpose: str = "a location") -> Callable:
-        """A physical location expression → closure giving its index in ``state.locs``."""
-        x = plain(x)
-        if isinstance(x, Atom) and x.kind == VAR:
+        """A physical location → closure giving its index in ``state.locs``."""
+        if isinstance(x, (Var, Const)):
             f = self.c_var(x, scope)
-            span, name = x.span, x.value
+            span, name = x.span, x.name
 
             def var_loc(s, e):
                 v = f(s, e)
@@ -82,27 +71,27 @@ class LocationForms:
                 rt_error(f"'{name} holds {describe_value(v)}, not {purpose}", span)
 
             return var_loc
-        if not is_location_form(x):
+        if not isinstance(x, Loc):
             fail(f"expected {purpose} (OWNER KIND NAME), got {self.form_name(x)}", x)
-        kind = x.items[1].value
-        if head_of(x.items[2]) == "member":
+        kind = x.kind
+        if isinstance(x.name, Member):
             return self.c_member_index(x, scope)
-        name = self.storage_name(x.items[2], scope)
+        name = self.storage_name(x.name, scope)
         layout = self.layout
         if isinstance(name, str):
             base = layout.loc_block(kind, name)
-            o = x.items[0]
-            if kw(o, "game"):
+            o = x.owner
+            if isinstance(o, GameOwner):
                 return lambda s, e: base
-            if isinstance(o, SList) and len(o.items) == 2 and kw(o.items[0], "current") and kw(o.items[1], "player"):
+            if o == CURRENT_PLAYER:
                 b1 = base + 1
                 return tag(lambda s, e: b1 + s.pstack[-1][0], loc_current=b1)
             owner = self.c_owner(o, scope, "a location owner")
             return lambda s, e: base + owner(s, e)
-        owner = self.c_owner(x.items[0], scope, "a location owner")
+        owner = self.c_owner(x.owner, scope, "a location owner")
         name_fn = name
 
-        known = self.known_names(x.items[2], scope, len(layout.loc_base)) or ()
+        known = self.known_names(x.name, scope, len(layout.loc_base)) or ()
         bases: dict = {nm: layout.loc_block(kind, nm) for nm in known}
         width = layout.width
 
@@ -125,8 +114,7 @@ class LocationForms:
 
     def c_locval(self, x, scope: Scope) -> Callable:
         """A location as a value: PLoc for a physical location, a list for a view."""
-        x = plain(x)
-        if is_location_form(x):
+        if isinstance(x, Loc):
             idx = self.c_loc_index(x, scope)
             return lambda s, e: PLoc(idx(s, e))
         return self.c_cards(x, scope)
@@ -139,10 +127,9 @@ class LocationForms:
         stands for its first group (``(top 'PAIRS)`` as a card: the top card of the first
         pair, our reading of a form the reference rejects; docs/language.md).
         """
-        x = plain(x)
-        if isinstance(x, Atom) and x.kind == VAR:
+        if isinstance(x, (Var, Const)):
             f = self.c_var(x, scope)
-            span, name = x.span, x.value
+            span, name = x.span, x.name
 
             hint = scope.hint(name)
             if hint == "cards":
@@ -162,32 +149,22 @@ class LocationForms:
                 rt_error(f"'{name} holds {describe_value(v)}, not a location", span)
 
             return var_cards
-        if is_location_form(x):
+        if isinstance(x, Loc):
             const = self.static_loc_index(x, scope)
             if const is not None:
                 return tag(lambda s, e: s.locs[const], loc_const=const)
-            o, name = x.items[0], x.items[2]
-            if is_atom(o, VAR) and scope.hint(o.value) == "player" and is_atom(name, SYMBOL):
-                b1 = self.layout.loc_block(x.items[1].value, name.value) + 1
-                slot = scope.lookup(o.value)
+            o, name = x.owner, x.name
+            if isinstance(o, Var) and scope.hint(o.name) == "player" and isinstance(name, Word):
+                b1 = self.layout.loc_block(x.kind, name.value) + 1
+                slot = scope.lookup(o.name)
                 return tag(lambda s, e: s.locs[b1 + e[slot]], loc_player_var=(b1, slot))
-            if (
-                isinstance(o, SList)
-                and len(o.items) == 2
-                and kw(o.items[0], "current")
-                and kw(o.items[1], "player")
-                and is_atom(name, SYMBOL)
-            ):
-                b1 = self.layout.loc_block(x.items[1].value, name.value) + 1
+            if o == CURRENT_PLAYER and isinstance(name, Word):
+                b1 = self.layout.loc_block(x.kind, name.value) + 1
                 return tag(lambda s, e: s.locs[b1 + s.pstack[-1][0]], loc_current=b1)
             idx = self.c_loc_index(x, scope)
             return lambda s, e: s.locs[idx(s, e)]
-        f = self.by_head(Kind.LOC, x, scope)
-        if f is not None:
-            return f
-        items = x.items if isinstance(x, SList) else ()
-        if len(items) == 2 and (is_atom(items[0], INT) or is_atom(items[0], VAR)):
-            return self.c_group_pick(x, scope)
+        if isinstance(x, (FormNode, Unread)):
+            return self.form_of(x, scope)
         fail(f"expected a location, got {self.form_name(x)}", x)
 
     # -- views of several locations --------------------------------------------------------
@@ -471,7 +448,8 @@ class FamilyForms:
     ``reader._family_member``). A mixin of ``FlowCompiler``."""
 
     @form("member", "(member NAME INDEX)", Kind.STR, pure=True, role="member")
-    def str_member(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def str_member(self, x: Member, scope: Scope) -> Callable:
         """(member NAME INDEX)
 
         The name ``NAME[INDEX]`` of one location of a family (INDEX an integer, 0..999):
@@ -483,16 +461,14 @@ class FamilyForms:
 
         return member
 
-    def member_parts(self, x: SList, scope: Scope):
+    def member_parts(self, x: Member, scope: Scope):
         """(NAME, checked INDEX closure) of ``(member NAME INDEX)``."""
-        if len(x.items) != 3 or not is_atom(x.items[1], SYMBOL) or x.items[1].value.islower():
-            fail("expected (member NAME INDEX), as in (game vloc RUN 3)", x, "member")
-        name = x.items[1].value
-        v = self.const_value(x.items[2], scope)
+        name = x.family
+        v = self.const_value(x.index, scope)
         if isinstance(v, int) and not 0 <= v <= MAX_MEMBER:
-            fail(f"a member of the family {name} is numbered 0..{MAX_MEMBER}, not {v}", x.items[2], "member")
-        f = self.c_int(x.items[2], scope)
-        span = x.items[2].span
+            fail(f"a member of the family {name} is numbered 0..{MAX_MEMBER}, not {v}", x.index, "member")
+        f = self.c_int(x.index, scope)
+        span = x.index.span
 
         def index(s, e):
             k = f(s, e)
@@ -502,20 +478,20 @@ class FamilyForms:
 
         return name, index
 
-    def c_member_index(self, x: SList, scope: Scope) -> Callable:
+    def c_member_index(self, x: Loc, scope: Scope) -> Callable:
         """The index in ``state.locs`` of ``(OWNER KIND (member NAME INDEX))``. The members the
         INDEX can be known to take (a variable bound over ``(range A..B)`` or a declared
         literal range) are registered now, in order; any other on first use, as a computed
         name is."""
-        kind, node = x.items[1].value, x.items[2]
+        kind, node = x.kind, x.name
         name, index = self.member_parts(node, scope)
         layout = self.layout
-        known = self.member_range(node.items[2], scope)
+        known = self.member_range(node.index, scope)
         bases: dict = {}
         if known is not None:
             for k in range(known[0], known[1] + 1):
                 bases[k] = layout.loc_block(kind, f"{name}[{k}]")
-        owner = self.c_owner(x.items[0], scope, "a location owner")
+        owner = self.c_owner(x.owner, scope, "a location owner")
         width = layout.width
         span = x.span
 
@@ -535,15 +511,22 @@ class FamilyForms:
 
     def member_range(self, index, scope: Scope):
         """(A, B) when ``index`` is a variable bound by any/all/filter over ``(range A..B)``
-        with literal ends, or over a variable declared so; else None."""
-        if not is_atom(index, VAR):
+        with numbers written out, or over a variable declared so; else None."""
+        if not isinstance(index, Var):
             return None
-        coll = self.binder_colls.get(scope.lookup(index.value)) if isinstance(scope.lookup(index.value), int) else None
-        return member_range(coll, self.declared_ranges())
+        slot = scope.lookup(index.name)
+        coll = self.binder_colls.get(slot) if isinstance(slot, int) else None
+        return member_range(coll, self.declared_values)
 
-    def declared_ranges(self) -> dict:
-        """The game's ``(declare (range A..B) 'NAME)`` forms, by NAME."""
-        found = getattr(self, "_declared_ranges", None)
+    @property
+    def declared_values(self) -> dict:
+        """The nodes of the game's declared values, by name (read once, when a family's
+        member is first named by a variable)."""
+        found = getattr(self, "_declared_values", None)
         if found is None:
-            found = self._declared_ranges = declared_forms(self.source)
+            try:
+                found = {d.name: d.value for d in elaborate(self.source).declares} if self.source else {}
+            except RecycleError:  # (the compile reports the file's errors)
+                found = {}
+            self._declared_values = found
         return found

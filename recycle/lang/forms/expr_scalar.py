@@ -12,27 +12,32 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .reads import plain, reads_node
-from ..nodes.base import Var
-from ..nodes.scalars import CardAtt
-from .registry import Kind, form, mention
-from .shapes import (
-    MAX_NAMES,
+from .reads import reads_node
+from ..nodes.base import (
     Const,
-    Scope,
-    describe_value,
-    fail,
-    head_of,
-    is_atom,
-    is_location_form,
-    is_storage_form,
-    kw,
-    literal_names,
-    rt_error,
-    tag,
+    Everyone,
+    FormNode,
+    GameOwner,
+    Loc,
+    Names,
+    Nth,
+    Num,
+    Storage,
+    Turn,
+    Unread,
+    Var,
+    Word,
+    written,
 )
-from ..syntax.reader import INT, SYMBOL, VAR, Atom, SList
+from ..nodes.groups import Members
+from ..nodes.scalars import CardAtt
+from .registry import Kind, form
+from .runtime import MAX_NAMES, describe_value, rt_error, tag
+from ..nodes.sexpr import Scope, fail
+from ..nodes.sexpr import Const as Folded
 from .values import PlayerId, TeamId
+
+CURRENT_PLAYER = Turn("current", "player")  # (current player), as a node (spans are not compared)
 
 
 class ScalarForms:
@@ -44,104 +49,82 @@ class ScalarForms:
     forms = None  # the sealed form registry, set by the subclass
 
     # -- helpers ---------------------------------------------------------------------------
-    def arity(self, x: SList, n: int) -> None:
-        if len(x.items) != n:
-            h = head_of(x) or "form"
-            fail(f"({h} ...) takes {n - 1} argument{'s' if n != 2 else ''}, got {len(x.items) - 1}", x, h)
-
     @staticmethod
     def form_name(x) -> str:
-        if isinstance(x, Atom):
-            return f"'{x}'" if x.kind != VAR else str(x)
-        h = head_of(x)
-        if h:
-            return f"({h} ...)"
-        return "()" if not x.items else "a form " + str(x)[:40]
-
-    def by_head(self, kind: str, x, *args):
-        """The closure (or Item) of ``x`` as the registered form of ``kind`` its head names;
-        None when no form of that kind has that head."""
-        f = self.forms.lookup(kind, head_of(x))
-        return None if f is None else f.compile(self, x, *args)
+        """A node as the messages name it: ``(HEAD ...)``, or as written."""
+        head = getattr(x, "HEAD", None)
+        return f"({head} ...)" if head else written(x)
 
     # -- variables -------------------------------------------------------------------------
     def new_slot(self) -> int:
         self.nslots += 1
         return self.nslots - 1
 
-    def c_var(self, x: Atom, scope: Scope) -> Callable:
-        what = scope.lookup(x.value)
-        if what is None:
-            fail(f"unknown variable '{x.value} (not declared, and not bound by an enclosing any/all/filter/let)", x)
-        if isinstance(what, Const):
+    def c_var(self, x: Var | Const, scope: Scope) -> Callable:
+        """A variable or a declared constant, by its name in the compiler's scope."""
+        what = scope.lookup(x.name)
+        if isinstance(what, Folded):
             v = what.value
             return lambda s, e: v
         slot = what
         return tag(lambda s, e: e[slot], var_slot=slot)
 
-    def const_value(self, x, scope: Scope):
-        """The folded value of a literal or declared constant, else None."""
-        x = plain(x)
-        if isinstance(x, Atom):
-            if x.kind == INT:
-                return x.value
-            if x.kind == VAR:
-                what = scope.lookup(x.value)
-                if isinstance(what, Const):
-                    return what.value
+    @staticmethod
+    def const_value(x, scope: Scope):
+        """The folded value of a number or declared constant, else None."""
+        if isinstance(x, Num):
+            return x.value
+        if isinstance(x, Const):
+            return scope.lookup(x.name).value
         return None
 
     # -- storage ---------------------------------------------------------------------------
     def c_owner(self, x, scope: Scope, what: str = "an owner") -> Callable:
-        """An owner expression → owner id (0 game, 1+p player, 1+n+t team)."""
-        x = plain(x)
+        """An owner → owner id (0 game, 1+p player, 1+n+t team)."""
         n = self.layout.nplayers
-        if kw(x, "game"):
-            return lambda s, e: 0
-        if isinstance(x, Atom) and x.kind == VAR:
-            f = self.c_var(x, scope)
-            span, name = x.span, x.value
-            if scope.hint(name) == "player":
-                slot = scope.lookup(name)
-                return lambda s, e: 1 + e[slot]
+        match x:
+            case GameOwner():
+                return lambda s, e: 0
+            case Var() | Const():
+                f = self.c_var(x, scope)
+                span, name = x.span, x.name
+                if scope.hint(name) == "player":
+                    slot = scope.lookup(name)
+                    return lambda s, e: 1 + e[slot]
 
-            def var_owner(s, e):
-                v = f(s, e)
-                if isinstance(v, PlayerId):
-                    return 1 + v
-                if isinstance(v, TeamId):
-                    return 1 + n + v
-                rt_error(f"'{name} holds {describe_value(v)}, not a player or team", span)
+                def var_owner(s, e):
+                    v = f(s, e)
+                    if isinstance(v, PlayerId):
+                        return 1 + v
+                    if isinstance(v, TeamId):
+                        return 1 + n + v
+                    rt_error(f"'{name} holds {describe_value(v)}, not a player or team", span)
 
-            return var_owner
-        h = head_of(x)
-        if isinstance(x, SList) and len(x.items) == 2 and kw(x.items[1], "player"):
-            p = self.c_player(x, scope)
-            if kw(x.items[0], "current"):
+                return var_owner
+            case Turn(position="current", what="player"):
                 return lambda s, e: 1 + s.pstack[-1][0]
-            return lambda s, e: 1 + p(s, e)
-        if h in self.forms.only[Kind.PLAYER]:
-            p = self.c_player(x, scope)
-            return lambda s, e: 1 + p(s, e)
-        if (isinstance(x, SList) and len(x.items) == 2 and kw(x.items[1], "team")) or h in self.forms.only[Kind.TEAM]:
-            t = self.c_team(x, scope)
-            return lambda s, e: 1 + n + t(s, e)
+            case Turn(what="player") | Nth(what="player") | FormNode(KIND=Kind.PLAYER):
+                p = self.c_player(x, scope)
+                return lambda s, e: 1 + p(s, e)
+            case Turn(what="team") | Nth(what="team") | FormNode(KIND=Kind.TEAM):
+                t = self.c_team(x, scope)
+                return lambda s, e: 1 + n + t(s, e)
         fail(f"expected {what}: game, a player, a team or a variable; got {self.form_name(x)}", x)
 
     def storage_name(self, x, scope: Scope):
         """A storage/location NAME (also a card attribute's KEY): constant str, or a closure
         for a computed name. A variable must hold a name (a string or an integer): one
         known to hold something else is a compile error, else it is checked when used."""
-        x = plain(x)
-        if isinstance(x, Atom) and x.kind == SYMBOL:
-            return x.value
-        if isinstance(x, Atom) and x.kind == INT:
-            return str(x.value)
-        if isinstance(x, Atom) and x.kind == VAR:
-            what = scope.lookup(x.value)
-            if isinstance(what, Const) and isinstance(what.value, str):
-                return what.value
-            return self.c_str_var(x, scope, True)
+        match x:
+            case Word(value=v):
+                return v
+            case Const():
+                v = scope.lookup(x.name).value
+                if isinstance(v, str):
+                    return v
+                return self.c_str_var(x, scope, True)
+            case Var():
+                return self.c_str_var(x, scope, True)
         return self.c_str(x, scope)
 
     def known_names(self, x, scope: Scope, registered: int) -> list | None:
@@ -151,14 +134,14 @@ class ScalarForms:
         compiled, in the list's order, so that every engine numbers them alike
         (recycle/native/writer.py, named_base); not when that would pass MAX_NAMES with the
         ``registered`` names (then each on first use, where the limit is a positioned error)."""
-        if not is_atom(x, VAR):
+        if not isinstance(x, Var):
             return None
-        slot = scope.lookup(x.value)
+        slot = scope.lookup(x.name)
         coll = self.binder_colls.get(slot) if isinstance(slot, int) else None
-        if is_atom(coll, VAR):
-            names = getattr(scope.lookup(coll.value), "value", None)
+        if isinstance(coll, (Var, Const)):
+            names = getattr(scope.lookup(coll.name), "value", None)
         else:
-            names = literal_names(coll)
+            names = list(coll.values) if isinstance(coll, Names) else None
         if (
             isinstance(names, list)
             and names
@@ -177,19 +160,19 @@ class ScalarForms:
     }  # (a constant table, never changed)
     NOT_A_NAME = {**NOT_A_STRING, "player": "a player", "card": "a card"}  # noqa: RUF012 - likewise
 
-    def c_str_var(self, x: Atom, scope: Scope, name: bool) -> Callable:
+    def c_str_var(self, x: Var | Const, scope: Scope, name: bool) -> Callable:
         """A variable used as a string (``name``: as a NAME or KEY)."""
         what = "a name" if name else "a string"
         f = self.c_var(x, scope)
-        v = scope.lookup(x.value)
-        if isinstance(v, Const):
+        v = scope.lookup(x.name)
+        if isinstance(v, Folded):
             if not isinstance(v.value, (str, int)):
-                fail(f"'{x.value} is {describe_value(v.value)}, not {what}", x)
+                fail(f"'{x.name} is {describe_value(v.value)}, not {what}", x)
             return f
-        known = (self.NOT_A_NAME if name else self.NOT_A_STRING).get(scope.hint(x.value))
+        known = (self.NOT_A_NAME if name else self.NOT_A_STRING).get(scope.hint(x.name))
         if known is not None:
-            fail(f"'{x.value} holds {known}, not {what}", x)
-        span, var = x.span, x.value
+            fail(f"'{x.name} holds {known}, not {what}", x)
+        span, var = x.span, x.name
         if name:
 
             def var_name(s, e):
@@ -208,28 +191,22 @@ class ScalarForms:
 
         return var_str
 
-    def c_storage_slot(self, sort: str, x: SList, scope: Scope):
+    def c_storage_slot(self, sort: str, x: Storage, scope: Scope):
         """(HOLDER sort NAME) → (constant slot or None, slot closure)."""
-        x = plain(x)
-        name = self.storage_name(x.items[2], scope)
-        owner = self.c_owner(x.items[0], scope, "a storage holder")
+        name = self.storage_name(x.name, scope)
+        owner = self.c_owner(x.holder, scope, "a storage holder")
         layout = self.layout
         if isinstance(name, str):
             base = layout.storage_block(sort, name)
-            if kw(x.items[0], "game"):
+            if isinstance(x.holder, GameOwner):
                 return base, (lambda s, e: base)
-            if (
-                isinstance(x.items[0], SList)
-                and len(x.items[0].items) == 2
-                and kw(x.items[0].items[0], "current")
-                and kw(x.items[0].items[1], "player")
-            ):
+            if x.holder == CURRENT_PLAYER:
                 b1 = base + 1
                 return None, (lambda s, e: b1 + s.pstack[-1][0])
             return None, (lambda s, e: base + owner(s, e))
         name_fn = name
 
-        known = self.known_names(x.items[2], scope, len(layout.storage_names(sort))) or ()
+        known = self.known_names(x.name, scope, len(layout.storage_names(sort))) or ()
         bases: dict = {nm: layout.storage_block(sort, nm) for nm in known}
         width = layout.width
         attr = {"sto": "ints", "str": "strs", "points": "points"}[sort]
@@ -249,8 +226,7 @@ class ScalarForms:
 
         return None, dyn_slot
 
-    def c_storage_get(self, sort: str, x: SList, scope: Scope) -> Callable:
-        x = plain(x)
+    def c_storage_get(self, sort: str, x: Storage, scope: Scope) -> Callable:
         const, slot = self.c_storage_slot(sort, x, scope)
         attr = {"sto": "ints", "str": "strs", "points": "points"}[sort]
         if const is not None:
@@ -266,32 +242,26 @@ class ScalarForms:
         return lambda s, e: s.points[slot(s, e)]
 
     def c_points(self, x, scope: Scope) -> Callable:
-        x = plain(x)
-        if is_storage_form(x) == "points":
-            return self.c_storage_get("points", x, scope)
-        if isinstance(x, Atom) and x.kind == VAR:
-            return self.c_var(x, scope)
+        """A point map: ``(OWNER points NAME)`` or a variable holding one."""
+        match x:
+            case Storage(sort="points"):
+                return self.c_storage_get("points", x, scope)
+            case Var() | Const():
+                return self.c_var(x, scope)
         fail(f"expected a point map (OWNER points NAME), got {self.form_name(x)}", x)
 
     # -- strings ---------------------------------------------------------------------------
     def c_str(self, x, scope: Scope) -> Callable:
-        """A string: a NAME, a variable, an integer literal, ``(HOLDER str NAME)`` or a string form."""
-        x = plain(x)
-        if isinstance(x, Atom):
-            if x.kind == SYMBOL:
-                v = x.value
+        """A string: a NAME, a variable, ``(HOLDER str NAME)`` or a string form."""
+        match x:
+            case Word(value=v):
                 return lambda s, e: v
-            if x.kind == VAR:
+            case Var() | Const():
                 return self.c_str_var(x, scope, False)
-            if x.kind == INT:
-                v = str(x.value)
-                return lambda s, e: v
-            fail(f"expected a string (a NAME), got {x}", x)
-        if is_storage_form(x) == "str":
-            return self.c_storage_get("str", x, scope)
-        f = self.by_head(Kind.STR, x, scope)
-        if f is not None:
-            return f
+            case Storage(sort="str"):
+                return self.c_storage_get("str", x, scope)
+            case FormNode() | Unread():
+                return self.form_of(x, scope)
         fail(f"expected a string expression, got {self.form_name(x)}", x)
 
     @form("cardatt", "(cardatt KEY CARD)", Kind.STR, pure=True, role="attribute", words="{1} of {2}")
@@ -321,66 +291,30 @@ class ScalarForms:
 
     # -- values of any kind ----------------------------------------------------------------
     def c_value(self, x, scope: Scope) -> Callable:
-        """Any value, by the form's shape (for ==, !=, let and declare).
-
-        A head that belongs to one kind only compiles as that kind; the heads shared by
-        several kinds (top, bottom, any, all, let ...) are read by the shape of the form."""
-        x = plain(x)
-        if isinstance(x, Atom):
-            if x.kind == INT:
+        """Any value, by its node (for ==, !=, let and declare): the elaborator decided the
+        kind of the forms whose head several kinds share (top, bottom, any, all, let ...)."""
+        x = self.entry(x, "value", scope)
+        match x:
+            case Num():
                 return self.c_int(x, scope)
-            if x.kind == VAR:
+            case Var() | Const():
                 return self.c_var(x, scope)
-            if x.kind == SYMBOL:
-                if x.value in ("player", "team"):
-                    return self.c_coll(x, scope)
+            case Everyone() | Names() | Members():
+                return self.c_coll(x, scope)
+            case Word():
                 return self.c_str(x, scope)
-            fail(f"expected a value, got {x}", x)
-        sort = is_storage_form(x)
-        if sort == "sto":
-            return self.c_int(x, scope)
-        if sort == "str":
-            return self.c_str(x, scope)
-        if sort == "points":
-            return self.c_points(x, scope)
-        if is_location_form(x):
-            return self.c_locval(x, scope)
-        h = head_of(x)
-        only = self.forms.only
-        if h in only[Kind.INT]:
-            return self.c_int(x, scope)
-        if h in only[Kind.BOOL]:
-            return self.c_bool(x, scope)
-        if h in only[Kind.STR]:
-            return self.c_str(x, scope)
-        if h in only[Kind.CARD]:
-            return self.c_card(x, scope)
-        if h in ("top", "bottom") or (isinstance(x, SList) and x.items and is_atom(x.items[0], INT)):
-            if len(x.items) == 2 and kw(x.items[1], "player"):
-                return self.c_player(x, scope)
-            if len(x.items) == 2 and kw(x.items[1], "team"):
-                return self.c_team(x, scope)
-            if len(x.items) == 2 and self.is_groups_form(x.items[1]):
-                return self.c_group_pick(x, scope)
-            if len(x.items) == 3:
+            case Storage(sort="sto"):
+                return self.c_int(x, scope)
+            case Storage(sort="str"):
+                return self.c_str(x, scope)
+            case Storage(sort="points"):
+                return self.c_points(x, scope)
+            case Loc():
                 return self.c_locval(x, scope)
-            return self.c_card(x, scope)
-        if isinstance(x, SList) and len(x.items) == 2 and kw(x.items[1], "player"):
-            return self.c_player(x, scope)
-        if isinstance(x, SList) and len(x.items) == 2 and kw(x.items[1], "team"):
-            return self.c_team(x, scope)
-        if h in only[Kind.PLAYER]:
-            return self.c_player(x, scope)
-        if h in only[Kind.TEAM]:
-            return self.c_team(x, scope)
-        if h in ("any", "all"):
-            body = x.items[3] if len(x.items) == 4 else None
-            if body is not None and (head_of(body) in only[Kind.BOOL] or head_of(body) in ("any", "all")):
-                return self.c_bool(x, scope)
-            return self.c_coll(x, scope)
-        if h in only[Kind.LOC]:
-            return self.c_locval(x, scope)
-        return self.c_coll(x, scope)
-
-
-mention(__name__, ("top", "bottom", "any", "all"))
+            case Turn(what="player") | Nth(what="player"):
+                return self.c_player(x, scope)
+            case Turn(what="team") | Nth(what="team"):
+                return self.c_team(x, scope)
+            case FormNode() | Unread():
+                return self.form_of(x, scope)
+        fail(f"expected a value, got {self.form_name(x)}", x)

@@ -9,19 +9,12 @@ their forms (``registry``), checked when this module is imported.
 from __future__ import annotations
 
 
-from .reads import plain, reads_node
+from .reads import reads_node
+from ..nodes.actions import Repeat, RepeatAll
 from ..nodes.flow import Choice, Do, Let, Loop, Offer, Stage, When
 from ...errors import StepLimitExceeded
-from .shapes import (
-    SMALL,
-    Scope,
-    fail,
-    head_of,
-    is_location_form,
-    is_storage_form,
-    rt_error,
-)
-from ..syntax.reader import SList
+from .runtime import SMALL, rt_error
+from ..nodes.sexpr import Scope
 from .values import Suspend
 from .actions import CardActions
 from .actions_state import StateActions
@@ -37,9 +30,9 @@ from .costs import Costs
 from .recovery import ErrorKeeping
 from .reads import NodeReading
 from .registry import Kind, form, mention, seal
+from .runtime import out_of_work
 from .items import (
     MAX_OPTIONS,
-    out_of_work,
     too_many_options,
     suspendable,
     resume_into,
@@ -90,30 +83,12 @@ class FlowCompiler(
         self.binder_colls: dict = {}  # slot of an any/all/filter variable -> its collection's form
 
     # -- items -----------------------------------------------------------------------------
-    def c_item_of(self, x, scope: Scope, allow_choice: bool) -> Item:
-        """An action, block, conditional, stage or choice (``c_item``: with error recovery)."""
-        x = plain(x)
-        if not isinstance(x, SList) or not x.items:
-            fail(f"expected an action, got {self.form_name(x) if isinstance(x, SList) else x}", x)
-        first = x.items[0]
-        if (
-            isinstance(first, SList)
-            and len(x.items) == 2
-            and not is_location_form(first)
-            and not is_storage_form(first)
-        ):
-            item = self.c_conditional(x, scope)
-        else:
-            h = head_of(x)
-            f = self.forms.lookup(Kind.ACTION, h) or self.forms.lookup(Kind.FLOW, h)
-            if f is None:
-                fail(f"expected an action or block, got {self.form_name(x)}", x)
-            if h in ("choice", "stage") and (not allow_choice or self.option_depth):
-                where = "inside the options of a choice" if self.option_depth else "here"
-                fail(f"a ({h} ...) cannot stand {where} (only in a stage, at the top level or in a let)", x, h)
-            if h == "repeat" and len(x.items) == 3:
-                self.repeat_bodies[id(x.items[2])] = x.span
-            item = f.compile(self, x, scope)
+    def c_item_of(self, x, scope: Scope) -> Item:
+        """An action, block, conditional, stage or choice's node (``c_item``: with error
+        recovery); where it stands was checked by the elaborator."""
+        if isinstance(x, (Repeat, RepeatAll)):
+            self.repeat_bodies[id(x.body)] = x.span
+        item = self.form_of(x, scope)
         if not isinstance(item, Item):  # a test's stand-in for the registry
             return item
         item.weight = self.weight(x)
@@ -143,14 +118,15 @@ class FlowCompiler(
         def expand(s, e):
             return sub_expand(s, e) if cond(s, e) else []
 
-        item = Item(plain(x), scope, run=run, expand=expand, has_choice=sub.has_choice)
+        item = Item(x.source, scope, run=run, expand=expand, has_choice=sub.has_choice)
         if sub.has_choice:
             item.resume = resume_into(sub.resume, None)
         return item
 
     def sequence(self, x, scope, parts: list[Item]) -> Item:
-        """Items run one after another (do, stage bodies, the top level)."""
-        x = plain(x)
+        """Items run one after another (do, stage bodies, the top level): ``x`` is their
+        node (or the game's s-expression, which ``engine/game.py`` still hands over)."""
+        x = getattr(x, "source", x)
         choice = any(p.has_choice for p in parts)
         runs = [suspendable(p.run, i) if p.has_choice else p.run for i, p in enumerate(parts)]
         if len(runs) == 1:
@@ -228,7 +204,7 @@ class FlowCompiler(
         h = x.HEAD
         coll = self.c_coll(x.collection, scope)
         slot = self.new_slot()
-        self.binder_colls[slot] = plain(x.collection)  # (families of locations: the members it may name)
+        self.binder_colls[slot] = x.collection  # (families of locations: the members it may name)
         self.fresh_groups(x, slot)
         body = self.c_item(x.item, scope.bind(x.variable.name, slot, x.variable.hint))
         brun = body.run
@@ -307,7 +283,7 @@ class FlowCompiler(
                     pairs.append((body, e2))
                 return compose(s, pairs) if pairs else []
 
-        item = Item(plain(x), scope, run=run, expand=expand, has_choice=body.has_choice)
+        item = Item(x.source, scope, run=run, expand=expand, has_choice=body.has_choice)
         if body.has_choice:
             item.run, item.resume = self.each_spine(coll, slot, body, span, h, w)
         if branching and body.static:
@@ -369,7 +345,7 @@ class FlowCompiler(
             e2[slot] = val(s, e)
             return bexpand(s, e2)
 
-        item = Item(plain(x), scope, run=run, expand=expand, has_choice=body.has_choice)
+        item = Item(x.source, scope, run=run, expand=expand, has_choice=body.has_choice)
         if body.has_choice:
             item.resume = resume_into(body.resume, None)
         return item
@@ -412,7 +388,7 @@ class FlowCompiler(
         else:
             expand = plain_expand
 
-        if uses_rng(plain(x)):
+        if uses_rng(x.source):
             # working out the options must not change the random numbers the chosen
             # option will draw when it runs
             unwound = expand
@@ -474,10 +450,10 @@ class FlowCompiler(
             s.chooser = None
 
         if self.simultaneous:  # every player's, in a simultaneous stage (simultaneous.py)
-            return self.simultaneous_choice(plain(x), scope, expand, span)
+            return self.simultaneous_choice(x, scope, expand, span)
         live = tuple(sorted({v for v in scope.names().values() if type(v) is int}))
-        choice_point = ChoicePoint(expand, span, plain(x), live)
-        item = Item(plain(x), scope, run=choice, has_choice=True)
+        choice_point = ChoicePoint(expand, span, x.source, live)
+        item = Item(x.source, scope, run=choice, has_choice=True)
         item.resume = resume
         return item
 
@@ -495,8 +471,8 @@ class FlowCompiler(
         advancing the cycle between turns, until the condition, checked before every turn,
         holds. In a simultaneous stage every player makes each choice, in seat order on the
         same state and unseen by the others, and the choices are applied together in seat order."""
-        if x.simultaneous:
-            return self.c_simultaneous_stage(plain(x), scope)
+        if x.simultaneous and not self.simultaneous:  # (its choices: simultaneous.py)
+            return self.c_simultaneous_stage(x, scope)
         team = x.team
         end = self.c_bool(x.end, scope)
         body = self.sequence(x, scope, [self.c_item(i, scope) for i in x.body])
@@ -537,7 +513,7 @@ class FlowCompiler(
                 brun(s, e)
             stack.pop()
 
-        item = Item(plain(x), scope, run=run)
+        item = Item(x.source, scope, run=run)
         return item
 
     def stage_spine(self, x, scope, end, body: Item, team: bool, limit, w: int) -> Item:
@@ -594,7 +570,7 @@ class FlowCompiler(
                 raise
             stack.pop()
 
-        item = Item(plain(x), scope, run=run, has_choice=True)
+        item = Item(x.source, scope, run=run, has_choice=True)
         item.resume = resume
         return item
 

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..syntax.reader import SYMBOL, SList
-from .items import out_of_work
+from ..nodes.places import Indexed
+from .runtime import out_of_work
+from .reads import reads_node
 from .registry import Kind, form
-from .shapes import KINDS, MAX_NAMES, Scope, fail, is_atom, rt_error
+from .runtime import MAX_NAMES, rt_error
+from ..nodes.sexpr import Scope
 from .values import PLoc
 
 
@@ -42,19 +44,15 @@ class IndexedForms:
         Kind.COLL,
         words="{3}[0..] of {1}",
     )
-    def coll_indexed(self, x: SList, scope: Scope) -> Callable:
+    @reads_node
+    def coll_indexed(self, x: Indexed, scope: Scope) -> Callable:
         """(indexed OWNER KIND NAME)
 
         The family of locations NAME[0], NAME[1] ... of OWNER, in order of their numbers, up to
         the highest-numbered member holding a card (empty members below it included; no member
         when none holds a card): a collection of locations for any, all, filter and size."""
-        items = x.items
-        if len(items) != 4 or not is_atom(items[2], SYMBOL) or items[2].value not in KINDS:
-            fail("expected (indexed OWNER KIND NAME), as in (indexed game vloc RUN)", x, "indexed")
-        if not is_atom(items[3], SYMBOL) or items[3].value.islower() or "[" in items[3].value:
-            fail(f"expected the NAME of a family of locations, got {self.form_name(items[3])}", items[3], "indexed")
-        kind, name = items[2].value, items[3].value
-        owner = self.c_owner(items[1], scope, "a location owner")
+        kind, name = x.kind, x.name
+        owner = self.c_owner(x.owner, scope, "a location owner")
         layout = self.layout
         span = x.span
         # the family's members as the layout registered them, worked out again only when the

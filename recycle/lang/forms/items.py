@@ -12,34 +12,18 @@ touching it. A ``choice`` reached while the state is stepped from outside raises
 from __future__ import annotations
 
 
-from ...errors import StepLimitExceeded
+from .effects import MAX_EVENTS, shuffle  # noqa: F401 - re-exported: engine/game.py's API, players/lookahead.py, tools
 from .registry import registry
-from .shapes import SCAN, SMALL, charge, head_of, n_cards, out_of_work, rt_error  # noqa: F401 - out_of_work, charge: used via items
-from ..syntax.reader import SList
-from .values import MoveEvent, StorageEvent, Suspend
+from .runtime import DEFAULT_MAX_WORK, charge, rt_error  # noqa: F401 - DEFAULT_MAX_WORK: re-exported (engine/)
+from ..nodes.sexpr import draws
+from .values import Suspend
 
 MAX_REPEAT = 100_000
 MAX_OPTIONS = 100_000
-# The work budget of one game (``State.work``): every loop iteration costs the number of
-# forms of its body (repeat, all, any, filter, a stage's turns), every card or group an
-# expression handles costs one (union, sort, sum, partition, tuples ...), every option a
-# choice lists costs one. Sized so that a game that exhausts it stops within about ten
-# seconds (docs/language.md, "Limits"); ``max_work`` raises it.
-DEFAULT_MAX_WORK = 10_000_000
-# events a game may emit while they are recorded or tracked (about 150 bytes each)
-MAX_EVENTS = 1_000_000
 
 
 def too_many_options(span):
     rt_error(f"more than {MAX_OPTIONS} options", span, "choice")
-
-
-def too_many_events(s):
-    """Stop a game whose recorded (or tracked) events would no longer fit in memory."""
-    raise StepLimitExceeded(
-        f"the game emitted more than {MAX_EVENTS:,} events (moves and storage changes) while "
-        f"they were recorded, by step {s.steps} and decision {s.decisions}"
-    )
 
 
 def suspendable(run, frame):
@@ -226,87 +210,7 @@ def compose(s, pairs):
     return out
 
 
-def shuffle(lst: list, random) -> None:
-    """Fisher-Yates with ``random()`` floats: uniform to within 2**-53, and much faster in
-    CPython than ``Random.shuffle``'s integer draws. A game's Stream draws a long shuffle's
-    floats in one go (``Stream.randoms``): the same numbers, without a Python call each."""
-    n = len(lst)
-    stream = getattr(random, "__self__", None)
-    # a chance-driven generator (recycle/env/chance.py) draws a shuffle's cards when they matter
-    lazy = getattr(stream, "chance_shuffle", None)
-    if lazy is not None:
-        lazy(lst)
-        return
-    if n > 16 and type(stream).__name__ == "Stream" and getattr(random, "__name__", "") == "random":
-        draws = stream.randoms(n - 1)
-        for k, i in enumerate(range(n - 1, 0, -1)):
-            j = int(draws[k] * (i + 1))
-            lst[i], lst[j] = lst[j], lst[i]
-        return
-    for i in range(n - 1, 0, -1):
-        j = int(random() * (i + 1))
-        lst[i], lst[j] = lst[j], lst[i]
-
-
 def uses_rng(x) -> bool:
-    """Does the form draw random numbers: does it contain a form whose ``Form`` says it
-    draws (random, shuffle, ties of max/min)?"""
-    return _draws(x, registry().drawing)
-
-
-def _draws(x, drawing) -> bool:
-    if isinstance(x, SList):
-        if head_of(x) in drawing:
-            return True
-        return any(_draws(i, drawing) for i in x.items)
-    return False
-
-
-def place(s, d: int, c, pos, e, span, memory: bool = False) -> None:
-    """Insert card ``c`` into location ``d`` at ``pos`` (top, bottom or an index); below the
-    top of a location of more than SCAN cards, the cards above it shifting cost work."""
-    lst = s.locs[d]
-    if pos == "top":
-        lst.append(c)
-    elif pos == "bottom":
-        if len(lst) > SCAN:
-            charge(s, len(lst) >> 8, span, "remember" if memory else "move")
-        lst.insert(0, c)
-    else:
-        i = pos(s, e)
-        if not 0 <= i <= len(lst):
-            rt_error(f"index {i} out of range for a location of {n_cards(len(lst))}", span, "move")
-        if len(lst) - i > SCAN:
-            charge(s, len(lst) >> 8, span, "remember" if memory else "move")
-        lst.insert(i, c)
-    if not memory:
-        s.card_loc[c] = d
-
-
-def record_move(s, infos, action: str, c, src, dst, whole: bool = False) -> None:
-    """Emit the move of card ``c`` from ``src`` to ``dst`` (``infos``: the layout's, for their
-    visibility)."""
-    s.nevents += 1
-    if s.nevents > MAX_EVENTS:
-        too_many_events(s)
-    s.events.append(
-        MoveEvent(
-            s.steps,
-            action,
-            int(c),
-            src,
-            dst,
-            infos[src].visibility if src is not None else None,
-            infos[dst].visibility if dst is not None else None,
-            s.chooser,
-            s.decisions,
-            whole,
-        )
-    )
-
-
-def record_storage(s, label: str, value) -> None:
-    s.nevents += 1
-    if s.nevents > MAX_EVENTS:
-        too_many_events(s)
-    s.events.append(StorageEvent(s.steps, label, value, s.chooser, s.decisions))
+    """Does the form (an s-expression) draw random numbers: does it contain a form whose
+    ``Form`` says it draws (random, shuffle, ties of max/min)?"""
+    return draws(x, registry().drawing)

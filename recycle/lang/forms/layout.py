@@ -8,7 +8,7 @@ consecutive indices, one per owner, so ``((current player) iloc HAND)`` is
 
 from __future__ import annotations
 
-from .values import LocationInfo, visibility_class
+from .visibility import LocationInfo, visibility_class
 
 
 class Layout:

@@ -1,74 +1,110 @@
-"""The compiler's side of reading a game once (issue 41): a form's method marked ``reads_node``
-takes the form's node (``recycle/lang/nodes``), with its operands as named child nodes, instead
-of the s-expression, and leaves the shape checks to the elaborator.
+"""The compiler's side of reading a game once (issue 41): every form's method takes the form's
+node (``recycle/lang/nodes``), with its operands as named child nodes, and leaves the shape
+checks to the elaborator; the compiler's entry points (``c_int``, ``c_bool``, ``c_item`` ...)
+choose by the node's class (``NODE_METHODS``), never by an s-expression's shape.
 
-While some forms are still compiled from their s-expression, a marked method may be reached
-from one of them with an s-expression: ``NodeReading.node_of`` then finds the node the
-elaborator read it as (or reads it now, with the compiler's scope), and the compiler's entry
-points given a node of a form not yet converted compile its ``source``. A mixin of
-``FlowCompiler``.
+A game still handed over as s-expressions (``engine/game.py``'s sections, until it elaborates
+the whole game first) is read into nodes at the entry point that receives it (``entry``), with
+the compiler's scope, once per section. A mixin of ``FlowCompiler``.
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 
 from ...errors import RecycleError
-from ..nodes.base import Node
+from ..nodes import actions as A
+from ..nodes import flow as F
+from ..nodes import groups as G
+from ..nodes import numbers as N
+from ..nodes import places as P
+from ..nodes import scalars as S
+from ..nodes.base import FormNode, Node, Unread
 from ..nodes.flow import Elaborator
 
 ON_THE_FLY_ERRORS = 1 << 30  # errors the compiler's own elaborator keeps: the compiler reports them
 
+# the compile method of each form's node (its form in the registry: ``test_nodes.py`` checks
+# that every registered method has its nodes here)
+NODE_METHODS: dict = {
+    **{c: "int_" + m for c, m in ((N.Add, "add"), (N.Sub, "sub"), (N.Mul, "mul"), (N.Div, "div"), (N.Mod, "mod"))},
+    **{c: "int_" + m for c, m in ((N.Pow, "pow"), (N.Tri, "tri"), (N.Fib, "fib"), (N.Random, "random"))},
+    **{c: "int_" + m for c, m in ((N.Size, "size"), (N.Sum, "sum"), (N.Score, "score"), (N.Pid, "pid"))},
+    N.ScoreMax: "int_scoremax",
+    N.ScoreMin: "int_scoremin",
+    **{c: "bool_" + m for c, m in ((N.And, "and"), (N.Or, "or"), (N.Not, "not"), (N.Less, "lt"), (N.Greater, "gt"))},
+    **{c: "bool_" + m for c, m in ((N.AtMost, "le"), (N.AtLeast, "ge"), (N.Equal, "eq"), (N.NotEqual, "ne"))},
+    N.Exists: "bool_any",
+    N.ForAll: "bool_all",
+    S.Owner: "player_owner",
+    S.TeamOf: "team_of",
+    S.Member: "str_member",
+    S.CardAtt: "str_cardatt",
+    **{c: "card_" + m for c, m in ((P.Top, "top"), (P.Bottom, "bottom"), (P.At, "index"), (P.Actual, "actual"))},
+    P.Highest: "card_max",
+    P.Lowest: "card_min",
+    **{c: "loc_" + m for c, m in ((P.Union, "union"), (P.Intersect, "intersect"), (P.Disjunction, "disjunction"))},
+    **{c: "loc_" + m for c, m in ((P.Sort, "sort"), (P.Filter, "filter"), (P.RunOf, "run"), (P.LetPlace, "let"))},
+    P.TopN: "loc_top",
+    P.BottomN: "loc_bottom",
+    P.Indexed: "coll_indexed",
+    G.Pick: "c_group_pick",
+    **{c: "groups_" + m for c, m in ((G.Partition, "partition"), (G.Tuples, "tuples"), (G.Subsets, "subsets"))},
+    G.Runs: "groups_runs",
+    G.LetGroups: "groups_let",
+    **{c: "coll_" + m for c, m in ((G.Range, "range"), (G.Others, "other"), (G.Each, "all"), (G.LetColl, "let"))},
+    G.Members: "c_members",
+    **{c: "a_" + m for c, m in ((A.Move, "move"), (A.Remember, "remember"), (A.Forget, "forget"), (A.Inc, "inc"))},
+    **{c: "a_" + m for c, m in ((A.SwapPlaces, "swap"), (A.SwapCards, "swap"), (A.Shuffle, "shuffle"))},
+    **{c: "a_" + m for c, m in ((A.Faro, "shuffle"), (A.Set, "set"), (A.SetPoints, "set"), (A.Dec, "dec"))},
+    **{c: "a_" + m for c, m in ((A.Cycle, "cycle"), (A.Pass, "turn"), (A.Repeat, "repeat"), (A.RepeatAll, "repeat"))},
+    **{c: "a_" + m for c, m in ((A.Deck, "create"), (A.Teams, "create"), (F.Do, "do"), (F.Offer, "any"))},
+    **{c: "a_" + m for c, m in ((F.Loop, "all"), (F.Let, "let"), (F.Choice, "choice"), (F.Stage, "stage"))},
+    F.When: "c_conditional",
+}
+
 
 def reads_node(method: Callable) -> Callable:
-    """Mark a form's compile method as reading its node: called with the form's s-expression,
-    it is given the node that s-expression was read as."""
-    name = method.__name__
-
-    @functools.wraps(method)
-    def compile_node(self, x, scope, *args, **kwargs):
-        if not isinstance(x, Node):
-            x = self.node_of(x, name, scope)
-        return method(self, x, scope, *args, **kwargs)
-
-    compile_node.reads_node = True
-    return compile_node
-
-
-def plain(x):
-    """The s-expression of ``x`` for the compiler's parts that still read forms: a node's
-    ``source``, or ``x`` itself."""
-    return x.source if isinstance(x, Node) else x
+    """Mark a form's compile method as reading its node (the registry's check that every form
+    has one: ``test_nodes.py``)."""
+    method.reads_node = True
+    return method
 
 
 class NodeReading:
-    """Finds the node of an s-expression for the methods reading nodes."""
+    """Compiles a form's node by its method; reads the s-expressions a caller still hands over."""
 
     _reader = None
 
+    def form_of(self, x: FormNode | Unread, scope, *args):
+        """The closure (or Item) of a form's node, by the method its class is compiled by. A
+        form registered without a reading in the elaborator (``Unread``: a form being added)
+        is compiled by its method from what is written."""
+        if isinstance(x, Unread):
+            return getattr(self, x.method)(x.source, scope, *args)
+        return getattr(self, NODE_METHODS[type(x)])(x, scope, *args)
+
     @property
     def reader(self) -> Elaborator:
-        """The elaborator whose nodes this compile reads (one per compile: its ``made`` is the
-        table of the nodes read so far, by s-expression and method)."""
+        """The elaborator reading the s-expressions handed to the compiler's entry points."""
         if self._reader is None:
             self._reader = Elaborator(self.forms)
             self._reader.max_errors = ON_THE_FLY_ERRORS
         return self._reader
 
-    def node_of(self, x, method: str, scope):
-        """The node ``x`` was read as for ``method`` (read now, with ``scope``, if not yet)."""
+    def entry(self, x, reading: str, scope, *args):
+        """``x`` as a node: itself, or an s-expression read now by the elaborator's ``reading``
+        (``item``, ``int_``, ``value`` ...) with the compiler's scope."""
+        if x is None or isinstance(x, Node):
+            return x
         reader = self.reader
-        n = reader.made.get((id(x), method))
-        if n is None or n.source is not x:
-            kept = len(reader.errors)
-            try:
-                n = reader.read_as(method, x, scope)
-            except RecycleError:
-                raise
-            except Exception:
-                # the reading tripped over what an error it kept left (as the compiler may):
-                # those errors are the file's, reported as the compiler's own
-                self.errors.extend(reader.errors[kept:])
-                raise
-        return n
+        kept = len(reader.errors)
+        try:
+            return getattr(reader, reading)(x, scope, *args)
+        except RecycleError:
+            raise
+        except Exception:
+            # the reading tripped over what an error it kept left (as the compiler may):
+            # those errors are the file's, reported as the compiler's own
+            self.errors.extend(reader.errors[kept:])
+            raise

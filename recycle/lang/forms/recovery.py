@@ -6,38 +6,28 @@ or ``RecycleCompileErrors``). A mixin of ``FlowCompiler``.
 
 from __future__ import annotations
 
-from .reads import plain
+from ..nodes.base import Broken
 from ...errors import RecycleCompileError, RecycleCompileErrors
 from .items import Item
-from .shapes import Scope
-from ..nodes.sexpr import MAX_ERRORS  # the compile errors of one file reported together, at most
+from ..nodes.sexpr import Scope
+from ..nodes.sexpr import KeptErrors
 
 
-class ErrorKeeping:
+class ErrorKeeping(KeptErrors):
     """``c_item`` with error recovery; ``errors`` is the list of errors found so far."""
 
     def c_item(self, x, scope: Scope, allow_choice: bool = True) -> Item:
         """An action, block, conditional, stage or choice. A compile error in it is kept
         (``errors``) and the item stands as doing nothing, so that the search goes on to the
         file's other, independent errors (``raise_errors`` reports them together)."""
-        x = plain(x)
+        x = self.entry(x, "item", scope, allow_choice)
+        if isinstance(x, Broken):  # the elaborator kept its error
+            self.keep_error(x.error)
+            return Item(x.source, scope, run=lambda s, e: None, static=True)
         try:
-            return self.c_item_of(x, scope, allow_choice)
+            return self.c_item_of(x, scope)
         except RecycleCompileErrors:
             raise
         except RecycleCompileError as exc:
             self.keep_error(exc)
-            return Item(x, scope, run=lambda s, e: None, static=True)
-
-    def keep_error(self, exc: RecycleCompileError) -> None:
-        """Keep a compile error; at MAX_ERRORS the search ends."""
-        self.errors.append(exc)
-        if len(self.errors) >= MAX_ERRORS:
-            raise RecycleCompileErrors(self.errors, more=True)
-
-    def raise_errors(self) -> None:
-        """Raise the errors kept so far: the one error itself, or all of them together."""
-        if len(self.errors) == 1:
-            raise self.errors[0]
-        if self.errors:
-            raise RecycleCompileErrors(self.errors)
+            return Item(x.source, scope, run=lambda s, e: None, static=True)

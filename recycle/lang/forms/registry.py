@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterable
 
 from ...errors import RecycleBug
 from ..nodes.base import Kind, use_registry
+from ..nodes.sexpr import LOCATION_KINDS, STORAGE_SORTS, set_known_words
 
 
 # keywords that head a list which is not a form of its own: the sections of a game, a
@@ -378,3 +379,24 @@ def seal(compiler: type) -> Registry:
     _SEALED[:] = [reg]
     use_registry(reg)
     return reg
+
+
+# the keywords the language knows besides those in the forms' syntax: location kinds, storage
+# sorts, the parts of a game, (create players N) and (previous player)
+_OTHER_WORDS = frozenset({"game", "declare", "setup", "scoring", "players", "previous"}) | frozenset(LOCATION_KINDS)
+_WORDS: list = []
+
+
+def known_words() -> frozenset:
+    """Every lowercase keyword of RECYCLE: the registry's heads and the words of its forms'
+    syntax, with the location kinds, storage sorts and game parts (computed once)."""
+    if not _WORDS:
+        reg = registry()
+        words = set(reg.all_heads) | _OTHER_WORDS | STORAGE_SORTS
+        for f in reg.forms:
+            words.update(re.findall(r"\b[a-z][a-z0-9_]*\b", f.syntax))
+        _WORDS.append(frozenset(words))
+    return _WORDS[0]
+
+
+set_known_words(known_words)  # (the elaborator's messages name the nearest known word)

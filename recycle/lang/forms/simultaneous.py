@@ -19,10 +19,12 @@ interpreter; ``flow.py`` hands the stage and its choices here.
 from __future__ import annotations
 
 from ...errors import StepLimitExceeded
-from ..syntax.reader import SList
-from .items import MAX_OPTIONS, ChoicePoint, Item, out_of_work, too_many_options
-from .registry import registry
-from .shapes import SMALL, Scope, fail, head_of, kw, rt_error
+from ..nodes.flow import Choice, Stage
+from .items import MAX_OPTIONS, ChoicePoint, Item, too_many_options
+from .runtime import out_of_work
+from .runtime import SMALL, rt_error
+from ..nodes.sexpr import Scope
+from ..nodes.sexpr import stage_node  # noqa: F401 - re-exported: the native writer's (recycle/native/forms_flow.py)
 from .values import Suspend
 
 
@@ -54,35 +56,22 @@ class SimultaneousPoint(ChoicePoint):
         world.frames[0] = (redrawn, asked)
 
 
-def stage_node(x: SList) -> SList:
-    """The stage without its ``simultaneous`` keyword: ``(stage player (end C) ITEM ...)``."""
-    return SList((x.items[0], x.items[1], *x.items[3:]), x.span)
-
-
 class SimultaneousForms:
     """The simultaneous stage and its choices in the compiler (a mixin of ``FlowCompiler``)."""
 
     simultaneous = 0  # > 0 while the items of a simultaneous stage are compiled
 
-    def c_simultaneous_stage(self, x: SList, scope: Scope) -> Item:
+    def c_simultaneous_stage(self, x: Stage, scope: Scope) -> Item:
         """``(stage player simultaneous (end CONDITION) ITEM ...)``: a stage whose choices every
-        player makes (``simultaneous_choice``); its turns are a stage's."""
-        items = x.items
-        if len(items) < 5 or not kw(items[1], "player") or head_of(items[3]) != "end" or len(items[3].items) != 2:
-            fail("expected (stage player simultaneous (end CONDITION) ITEM ...)", x, "stage")
-        for node in items[4:]:
-            inner = _first_stage(node)
-            if inner is not None:
-                fail(
-                    "a stage cannot stand inside a simultaneous stage (its choices are every player's)", inner, "stage"
-                )
+        player makes (``simultaneous_choice``); its turns are a stage's (no stage stands inside
+        it: the elaborator refuses one)."""
         self.simultaneous += 1
         try:
-            return self.a_stage(stage_node(x), scope)
+            return self.a_stage(x, scope)
         finally:
             self.simultaneous -= 1
 
-    def simultaneous_choice(self, x: SList, scope: Scope, expand, span) -> Item:
+    def simultaneous_choice(self, x: Choice, scope: Scope, expand, span) -> Item:
         """The Item of a ``choice`` in a simultaneous stage: every player, in seat order, chooses
         among the options listed for it on the same state; then the choices run in seat order.
         Each player's choice counts as a decision and a step, as a choice does."""
@@ -158,20 +147,7 @@ class SimultaneousForms:
             ask_from(s, e, chosen + [i], p + 1)
 
         live = tuple(sorted({v for v in scope.names().values() if type(v) is int}))
-        point = SimultaneousPoint(expand, span, x, live)
-        item = Item(x, scope, run=run, has_choice=True)
+        point = SimultaneousPoint(expand, span, x.source, live)
+        item = Item(x.source, scope, run=run, has_choice=True)
         item.resume = resume
         return item
-
-
-def _first_stage(node):
-    """The first ``(stage ...)`` form inside ``node``, or None."""
-    if not isinstance(node, SList):
-        return None
-    if "stage" in registry().roles.get(head_of(node), ()):
-        return node
-    for i in node.items:
-        found = _first_stage(i)
-        if found is not None:
-            return found
-    return None

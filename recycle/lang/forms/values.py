@@ -1,15 +1,23 @@
-"""The values a compiled game works with: cards, players, teams, location references and
-group lists; static facts about locations and their visibility; the events a game emits;
-and the ``Suspend`` signal of a choice waiting for a decision.
+"""The values a compiled game's closures work with: cards, players, teams, location references
+and group lists; and ``Suspend``, what a choice raises to wait for a decision. (What a location
+is and who may see it is ``visibility.py``'s, the events a game emits ``events.py``'s:
+re-exported here for the modules of other rooms that import them from here.)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-
-PUBLIC, PRIVATE, HIDDEN, OTHERS, MEMORY = "public", "private", "hidden", "others", "memory"
-KINDS = ("vloc", "iloc", "hloc", "oloc", "mem")
+from .events import MoveEvent, StorageEvent  # noqa: F401 - re-exported (engine/, env/, study/, cli/)
+from .visibility import (  # noqa: F401 - likewise
+    HIDDEN,
+    KINDS,
+    MEMORY,
+    OTHERS,
+    PRIVATE,
+    PUBLIC,
+    LocationInfo,
+    may_see,
+    visibility_class,
+)
 
 
 class Card(int):
@@ -63,77 +71,6 @@ class Groups(list):
     __slots__ = ()
 
 
-@dataclass(frozen=True, slots=True)
-class LocationInfo:
-    """Static facts about a location: who owns it, its kind and name, its visibility class."""
-
-    index: int
-    owner_kind: str  # "game", "player" or "team"
-    owner: int  # player/team index, 0 for the game
-    kind: str
-    name: str
-    visibility: str
-
-    @property
-    def label(self) -> str:
-        """A short human name, e.g. ``HAND(P2)`` or ``STOCK``."""
-        if self.owner_kind == "game":
-            return self.name
-        return f"{self.name}({'P' if self.owner_kind == 'player' else 'T'}{self.owner})"
-
-    @property
-    def owner_label(self) -> str:
-        return "table" if self.owner_kind == "game" else f"{'P' if self.owner_kind == 'player' else 'T'}{self.owner}"
-
-
-def visibility_class(kind: str, owner_kind: str) -> str:
-    """The visibility class of a location from its kind and owner (RECYCLE.md section 6)."""
-    if kind == "vloc":
-        return PUBLIC
-    if kind == "mem":
-        return MEMORY
-    if kind == "hloc":
-        return HIDDEN
-    if kind == "iloc":
-        return HIDDEN if owner_kind == "game" else PRIVATE
-    if kind == "oloc":
-        return PUBLIC if owner_kind == "game" else OTHERS
-    raise ValueError(kind)
-
-
-@dataclass(frozen=True, slots=True)
-class MoveEvent:
-    """One card changed location (move, swap, deal) or was remembered/forgotten.
-
-    ``src``/``dst`` are location indices (``None`` for a card that appears or is forgotten);
-    ``chooser`` is the player whose decision caused it, ``None`` for the game's own actions;
-    ``whole``: the card moved with its whole location (a swap of two locations), so anyone
-    who knew it was there knows where it went.
-    """
-
-    step: int
-    action: str  # "move", "swap", "remember", "forget", "create"
-    card: int
-    src: int | None
-    dst: int | None
-    src_vis: str | None
-    dst_vis: str | None
-    chooser: int | None
-    decision: int
-    whole: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class StorageEvent:
-    """An integer or string storage got a new value."""
-
-    step: int
-    slot: str
-    value: object
-    chooser: int | None
-    decision: int
-
-
 class Suspend(Exception):
     """Raised by a ``choice`` reached while the state is stepped from outside.
 
@@ -147,24 +84,3 @@ class Suspend(Exception):
 
     def __init__(self):
         self.frames = [None]
-
-
-WORK_PER_STEP = 1000
-MIN_WORK = 1_000_000
-
-
-def may_see(info, player: int, team_of: list) -> bool:
-    """True if ``player`` may see the cards of the location described by ``info``."""
-    vis = info.visibility
-    if vis is PUBLIC or vis is MEMORY or vis == PUBLIC or vis == MEMORY:
-        return True
-    if vis == HIDDEN:
-        return False
-    mine = (info.owner_kind == "player" and info.owner == player) or (
-        info.owner_kind == "team" and player >= 0 and team_of[player] == info.owner
-    )
-    if vis == PRIVATE:
-        return mine
-    if vis == OTHERS:
-        return not mine
-    return False

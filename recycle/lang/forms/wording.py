@@ -12,14 +12,20 @@ from __future__ import annotations
 
 from functools import cache
 
+from ..nodes.base import Node
 from ..syntax.reader import INT, SYMBOL, Atom, SList
 from .flow import REGISTRY
-from .reads import plain
 from .registry import WORDS_FIELD, Kind
 from .shapes import STORAGE_SORTS
 from .values import KINDS as LOC_KINDS
 
 INFIX = REGISTRY.operators  # the forms written between their operands: a + b, a == b
+
+
+def plain(x):
+    """The s-expression a node was read from (``source``), or ``x`` itself: the words fill
+    templates that address the form's items as written."""
+    return x.source if isinstance(x, Node) else x
 
 
 def _head(x) -> str | None:

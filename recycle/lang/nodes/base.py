@@ -219,4 +219,7 @@ class Unread(Node):
 @dataclass(frozen=True, slots=True)
 class Broken(Node):
     """An item with a compile error, standing as doing nothing while the rest is read (the
-    errors are reported together: ``recycle check``)."""
+    errors are reported together: ``recycle check``); ``error`` is that error (not part of
+    equality), for a compiler handed the node."""
+
+    error: Any = field(default=None, compare=False, repr=False)

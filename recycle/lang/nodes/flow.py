@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from ...errors import RecycleCompileError, RecycleCompileErrors, Span
 from .sexpr import MAX_ERRORS, Const as Folded, Scope, fail, head_of, is_atom, is_location_form
-from .sexpr import element_hint, is_storage_form, kw, literal_names, value_hint
+from .sexpr import KeptErrors, element_hint, is_storage_form, kw, literal_names, value_hint
 from ..syntax.reader import INT, SYMBOL, VAR, Atom, SList, SourceFile
 from .actions import ActionReading
 from .base import Broken, Kind, Node, Num, Word, form_node, sealed_registry
@@ -69,7 +69,7 @@ class GameNode(Node):
     scoring_at: Span | None = field(default=None, kw_only=True, compare=False, repr=False)
 
 
-class Elaborator(ScalarReading, NumberReading, PlaceReading, GroupReading, ActionReading):
+class Elaborator(ScalarReading, NumberReading, PlaceReading, GroupReading, ActionReading, KeptErrors):
     """Reads a game's forms into nodes (see the module docstring)."""
 
     def __init__(self, forms=None):
@@ -89,24 +89,13 @@ class Elaborator(ScalarReading, NumberReading, PlaceReading, GroupReading, Actio
             raise
         except RecycleCompileError as exc:
             self.keep_error(exc)
-            return Broken(span=getattr(x, "span", None), source=x)
+            return Broken(exc, span=getattr(x, "span", None), source=x)
 
     def element_hint(self, coll) -> str | None:
         return element_hint(coll, self.forms.only)
 
     def value_hint(self, x, scope) -> str | None:
         return value_hint(x, self.forms.only)
-
-    def keep_error(self, exc) -> None:
-        self.errors.append(exc)
-        if len(self.errors) >= self.max_errors:
-            raise RecycleCompileErrors(self.errors, more=True)
-
-    def raise_errors(self) -> None:
-        if len(self.errors) == 1:
-            raise self.errors[0]
-        if self.errors:
-            raise RecycleCompileErrors(self.errors)
 
     def item_of(self, x, scope, allow_choice):
         if not isinstance(x, SList) or not x.items:
@@ -173,6 +162,14 @@ class Elaborator(ScalarReading, NumberReading, PlaceReading, GroupReading, Actio
         if simultaneous:  # (stage player simultaneous (end C) ITEM ...): read without its keyword
             if len(items) < 5 or not kw(items[1], "player") or head_of(items[3]) != "end" or len(items[3].items) != 2:
                 fail("expected (stage player simultaneous (end CONDITION) ITEM ...)", x, "stage")
+            for node in items[4:]:
+                inner = self.first_stage(node)
+                if inner is not None:
+                    fail(
+                        "a stage cannot stand inside a simultaneous stage (its choices are every player's)",
+                        inner,
+                        "stage",
+                    )
             items = (items[0], items[1], *items[3:])
         if (
             len(items) < 4
@@ -184,6 +181,18 @@ class Elaborator(ScalarReading, NumberReading, PlaceReading, GroupReading, Actio
         end = self.bool_(items[2].items[1], scope)
         body = tuple(self.item(i, scope) for i in items[3:])
         return Stage(items[1].value == "team", end, body, simultaneous, span=x.span, source=x)
+
+    def first_stage(self, node):
+        """The first ``(stage ...)`` form inside ``node``, or None."""
+        if not isinstance(node, SList):
+            return None
+        if "stage" in self.forms.roles.get(head_of(node), ()):
+            return node
+        for i in node.items:
+            found = self.first_stage(i)
+            if found is not None:
+                return found
+        return None
 
     def e_c_conditional(self, x, scope):
         return When(self.bool_(x.items[0], scope), self.item(x.items[1], scope), span=x.span, source=x)

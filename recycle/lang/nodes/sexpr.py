@@ -11,8 +11,8 @@ import difflib
 import itertools
 from collections.abc import Callable
 
-from ...errors import RecycleCompileError
-from ..syntax.reader import INT, OP, SYMBOL, Atom, SList
+from ...errors import RecycleCompileError, RecycleCompileErrors
+from ..syntax.reader import DOTDOT, INT, OP, SYMBOL, VAR, Atom, SList
 
 MAX_COLLECTION = 200_000
 MAX_ERRORS = 20  # the compile errors of one file reported together, at most
@@ -251,3 +251,101 @@ def expand_attr(tree, deck=None, budget: list | None = None) -> list[dict]:
                 f"this deck's attribute trees are too large to expand (more than {MAX_DECK_CELLS} values)", deck, "deck"
             )
     return out
+
+
+def stage_node(x: SList) -> SList:
+    """A simultaneous stage without its ``simultaneous`` keyword: ``(stage player (end C) ITEM ...)``
+    (the native writer's reading of one)."""
+    return SList((x.items[0], x.items[1], *x.items[3:]), x.span)
+
+
+class KeptErrors:
+    """The compile errors of a file found so far (``errors``), kept so that its independent
+    errors are reported together (``recycle check``): the elaborator's and the compiler's."""
+
+    errors: list
+    max_errors = MAX_ERRORS
+
+    def keep_error(self, exc: RecycleCompileError) -> None:
+        """Keep a compile error; at ``max_errors`` the search ends."""
+        self.errors.append(exc)
+        if len(self.errors) >= self.max_errors:
+            raise RecycleCompileErrors(self.errors, more=True)
+
+    def raise_errors(self) -> None:
+        """Raise the errors kept so far: the one error itself, or all of them together."""
+        if len(self.errors) == 1:
+            raise self.errors[0]
+        if self.errors:
+            raise RecycleCompileErrors(self.errors)
+
+
+def literal_range(x) -> tuple[int, int] | None:
+    """(A, B) of ``(range A..B)`` with integer ends written out, else None."""
+    if (
+        head_of(x) == "range"
+        and len(x.items) == 4
+        and is_atom(x.items[1], INT)
+        and is_atom(x.items[2], DOTDOT)
+        and is_atom(x.items[3], INT)
+    ):
+        return x.items[1].value, x.items[3].value
+    return None
+
+
+def declared_forms(source) -> dict:
+    """The value form of each of a game source's ``(declare VALUE 'NAME)``, by NAME."""
+    game = source.forms[0] if source is not None and source.forms else None
+    if head_of(game) != "game":
+        return {}
+    return {
+        d.items[2].value: d.items[1]
+        for d in game.items[1:]
+        if head_of(d) == "declare" and len(d.items) == 3 and is_atom(d.items[2], "var")
+    }
+
+
+def draws(x, drawing: frozenset) -> bool:
+    """Does the s-expression ``x`` hold a form whose head is one of ``drawing`` (the heads of
+    the forms that draw random numbers: the registry's ``drawing``)?"""
+    if isinstance(x, SList):
+        if head_of(x) in drawing:
+            return True
+        return any(draws(i, drawing) for i in x.items)
+    return False
+
+
+def written_weight(x, players_loop: Callable, nplayers: int, memo: dict) -> int:
+    """The number of parenthesised lists written in the form ``x``, the body of a loop over the
+    players or teams (``players_loop(x)``: a loop of at most one turn per player) counted once
+    per player: what evaluating a form costs from the work budget (``lang/forms/costs.py``),
+    a fact of its text. ``memo`` keeps each list's count by its identity."""
+    w = memo.get(id(x))
+    if w is None:
+        if not isinstance(x, SList):
+            w = 0
+        elif players_loop(x):
+            body = written_weight(x.items[3], players_loop, nplayers, memo)
+            w = 1 + written_weight(x.items[1], players_loop, nplayers, memo) + nplayers * body
+        else:
+            w = 1 + sum(written_weight(i, players_loop, nplayers, memo) for i in x.items if isinstance(i, SList))
+        memo[id(x)] = w
+    return w
+
+
+def over_players(x, loops: frozenset, players_heads: frozenset) -> bool:
+    """Is the form ``x`` a loop (a head of ``loops``: any, all, filter) over ``player``,
+    ``team`` or a collection of at most one element per player (``(H player|team)`` with H one
+    of ``players_heads``: other)?"""
+    if not (
+        isinstance(x, SList)
+        and len(x.items) == 4
+        and x.items[0].__class__ is Atom
+        and x.items[0].value in loops
+        and is_atom(x.items[2], VAR)
+    ):
+        return False
+    c = x.items[1]
+    if kw(c, "player", "team"):
+        return True
+    return head_of(c) in players_heads and len(c.items) == 2 and kw(c.items[1], "player", "team")
