@@ -18,6 +18,16 @@ from ..lang.forms.values import MoveEvent
 from ..streams import Stream
 
 
+def take_decision(core, action: int) -> None:
+    """Check ``action`` is an option of the decision ``core``'s state waits at and note it among
+    the core's actions and decisions (a chance-driven core's and a resampled one's)."""
+    n = core.spec.check(core.s)
+    if not 0 <= action < n:
+        raise ValueError(f"option {action} of a decision with {n} options")
+    core.actions.append(action)
+    core.decisions.append(action)
+
+
 class ResampledCore:
     """The core of a resampled state (the attributes ``RulesState`` reads from a core)."""
 
@@ -50,11 +60,7 @@ class ResampledCore:
         """An option index (a resampled world has no chance nodes)."""
         self.cache = {}
         s = self.s
-        n = self.spec.check(s)
-        if not 0 <= action < n:
-            raise ValueError(f"option {action} of a decision with {n} options")
-        self.actions.append(action)
-        self.decisions.append(action)
+        take_decision(self, action)
         self.log.append(("d", s.current_player(), action))
         try:
             s.apply(action)

@@ -27,7 +27,7 @@ from ..engine.serial import text_digest
 from ..errors import RecycleError, StepLimitExceeded
 from ..lang.forms.values import MoveEvent, StorageEvent, may_see
 from .chance import Script, chance_apply, chance_clone, chance_state, place_drawn
-from .resample import resampled
+from .resample import resampled, take_decision
 from .saving import HEADER, known_spec, spec_digest, spec_record
 from .spec import ActionSpaceExceeded, EnvSpec, spec_for
 
@@ -91,11 +91,7 @@ class RulesCore:
                 _rerun(self)
             return
         s = self.s
-        n = self.spec.check(s)
-        if not 0 <= action < n:
-            raise ValueError(f"option {action} of a decision with {n} options")
-        self.actions.append(action)
-        self.decisions.append(action)
+        take_decision(self, action)
         pre = (chance_clone(s, self.log[:]), s.current_player(), action)
         self.log.append(("d", s.current_player(), action))
         try:
