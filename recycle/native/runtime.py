@@ -273,8 +273,9 @@ def view_bottom(ctr, scratch, v):
 
 
 def partition(scratch, ctr, v, column):
-    """(partition KEY CARDS): groups of equal ``column[card]``, in order of first appearance,
-    each in the cards' order: a group list (see SCRATCH), made in one block of the stack."""
+    """(partition KEY CARDS) of a view: groups of equal ``column[card]``, in order of first
+    appearance, each in the cards' order: a group list (see SCRATCH), made in one block of the
+    stack."""
     n = scratch[v]
     g = ctr[SP]
     # the block: [groups, group 0's view, ...] (room for n groups), then the groups, each
@@ -306,6 +307,42 @@ def partition(scratch, ctr, v, column):
             if scratch[which + k] == j:
                 m += 1
                 scratch[at + m] = scratch[v + 1 + k]
+        scratch[at] = m
+        at += m + 1
+    ctr[SP] = at
+    return g
+
+
+def partition_loc(locs, lens, scratch, ctr, loc, column):
+    """``partition`` of a location's cards read where they lie (no snapshot copied first)."""
+    n = lens[loc]
+    g = ctr[SP]
+    size = 1 + n + n + n
+    if g + size + n + n > scratch.shape[0]:
+        ctr[STATUS] = CAPACITY
+        scratch[0] = 0
+        return 0
+    first = g + size
+    which = first + n
+    nk = 0
+    for k in range(n):
+        value = column[locs[loc, k]]
+        j = 0
+        while j < nk and scratch[first + j] != value:
+            j += 1
+        if j == nk:
+            scratch[first + nk] = value
+            nk += 1
+        scratch[which + k] = j
+    scratch[g] = nk
+    at = g + 1 + nk
+    for j in range(nk):
+        scratch[g + 1 + j] = at
+        m = 0
+        for k in range(n):
+            if scratch[which + k] == j:
+                m += 1
+                scratch[at + m] = locs[loc, k]
         scratch[at] = m
         at += m + 1
     ctr[SP] = at
@@ -595,27 +632,37 @@ def _dry_back(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry):
             card_loc[j] = dry[k + j]
 
 
+class _CopyCells:
+    """``copy_cells(dst, src, n)``: the first ``n`` cells of ``src`` (in C order) into ``dst``,
+    arrays of one dtype; in C one ``memcpy`` (recycle/native/c/cexpr.py), here a slice."""
+
+    c_copy = True
+    __name__ = "copy_cells"
+
+    def __call__(self, dst, src, n):
+        dst.reshape(-1)[:n] = src.reshape(-1)[:n]
+
+
+copy_cells = _CopyCells()
+
+
 def copy_into(dst, src):
-    """dst[:] = src for arrays of one dimension, as a loop (no reshape: that is a call into C)."""
-    for k in range(src.shape[0]):
-        dst[k] = src[k]
+    """dst[:] = src for arrays of one dimension and dtype."""
+    copy_cells(dst, src, src.shape[0])
 
 
 def copy_table(dst, src):
-    """dst[:, :] = src for tables (two dimensions) of one shape, as loops."""
-    for i in range(src.shape[0]):
-        for k in range(src.shape[1]):
-            dst[i, k] = src[i, k]
+    """dst[:, :] = src for tables (two dimensions) of one shape and dtype, both C-ordered."""
+    copy_cells(dst, src, src.shape[0] * src.shape[1])
 
 
 def copy_locations(locs, lens, locs0, lens0):
     """The locations as dealt (``locs0``, ``lens0``): only the cards each holds are copied,
     since nothing reads a row past its length."""
+    copy_cells(lens, lens0, lens0.shape[0])
     for i in range(lens0.shape[0]):
-        n = lens0[i]
-        lens[i] = n
-        for k in range(n):
-            locs[i, k] = locs0[i, k]
+        if lens0[i] > 0:
+            copy_cells(locs[i], locs0[i], lens0[i])
 
 
 def keys_of(seeds):

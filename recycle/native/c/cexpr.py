@@ -313,12 +313,24 @@ class Instance(Statements):
                 flat.append(c)
         return f"{inst.cname}({', '.join(flat)})", inst.ret
 
+    def copy_cells(self, args, e):
+        """``copy_cells(dst, src, n)``: the first ``n`` cells of ``src`` (C order) into ``dst``,
+        two arrays of one dtype, as one ``memcpy`` (loops copy a cell in about three instructions)."""
+        if len(args) != 3 or not all(isinstance(t, Arr) for _, t in args[:2]) or args[2][1] not in (I64, BOOL):
+            raise TranslateError(f"{self.node.name}: copy_cells of two arrays and a count (line {e.lineno})")
+        (dst, dt), (src, st), (n, _) = args
+        if dt.dtype != st.dtype:
+            raise TranslateError(f"{self.node.name}: copy_cells of a {st.dtype} array into a {dt.dtype} one")
+        return f"memcpy(({dst}).d, ({src}).d, (size_t)({n}) * sizeof(*({src}).d))", VOID
+
     def builtin(self, target, args, e):
         def one():
             if len(args) != 1 or args[0][1] not in SCALARS:
                 raise TranslateError(f"{self.node.name}: {getattr(target, '__name__', target)} of one scalar")
             return args[0]
 
+        if getattr(target, "c_copy", False):  # runtime.copy_cells: a memcpy
+            return self.copy_cells(args, e)
         cname = getattr(target, "c_function", None)
         if cname is not None:  # a function of the C harness (recycle/native/runtime_step.py)
             if any(t not in SCALARS for _, t in args):
