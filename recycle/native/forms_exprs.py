@@ -603,6 +603,9 @@ def groups_partition(w, x, sc) -> str:
         raise NativeUnsupported("a partition of an unexpected shape", x)
     if head_of(x.items[2]) == "all":
         raise NativeUnsupported("a partition of several locations", x)
+    t, code = w.loc(x.items[2], sc)
+    if t == LOC_T:  # a location's cards read where they lie: no snapshot copied first
+        return f"partition_loc(locs, lens, scratch, ctr, {code}, {w.column(x.items[1].value)})"
     return f"partition(scratch, ctr, {w.cards(x.items[2], sc)}, {w.column(x.items[1].value)})"
 
 
