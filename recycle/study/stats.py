@@ -204,19 +204,23 @@ class _Aggregate:
         n = len(decisions)
         if not n:
             return
-        best = scores.max(axis=1) if self.game.scoring_max else scores.min(axis=1)
+        # each game's best score, a column at a time (NumPy's reduce along short rows is slow)
+        best = scores[:, 0].copy()
+        for p in range(1, scores.shape[1]):
+            (np.maximum if self.game.scoring_max else np.minimum)(best, scores[:, p], out=best)
         won = scores == best[:, None]
-        for p, w in enumerate(won.sum(axis=0)):
-            self.wins[p] += int(w)
-        several = np.nonzero(won.sum(axis=1) > 1)[0]
+        for p, w in enumerate(np.count_nonzero(won, axis=0).tolist()):
+            self.wins[p] += w
+        several = np.flatnonzero(np.count_nonzero(won, axis=1) > 1)
         # a tie is two or more sides among the winners (engine.game.tied_sides): each side's
         # players as columns, a side winning when one of them does, counted for every game
         sides: dict = {}
         for p in range(scores.shape[1]):
             sides.setdefault(("team", team_of[p]) if team_of[p] is not None else ("player", p), []).append(p)
+        tied = won[several]
         side_wins = np.zeros(len(several), np.int64)
         for members in sides.values():
-            side_wins += won[several][:, members].any(axis=1)
+            side_wins += tied[:, members].any(axis=1)
         self.ties += int((side_wins > 1).sum())
         for p, v in enumerate(scores.sum(axis=0)):
             self.score_sum[p] += int(v)
@@ -230,9 +234,9 @@ class _Aggregate:
         if self.keep:
             self.decision_counts.extend(decisions.tolist())
             self.all_scores.extend(scores.tolist())
-            winners = [[p] for p in won.argmax(axis=1).tolist()]  # one winner, but where several tie
-            for i in several.tolist():
-                winners[i] = [p for p in range(scores.shape[1]) if won[i, p]]
+            winners = won.argmax(axis=1)[:, None].tolist()  # [p]: one winner, but where several tie
+            for i, row in zip(several.tolist(), tied.tolist()):
+                winners[i] = [p for p, w in enumerate(row) if w]
             self.all_winners.extend(winners)
 
     def stats(self, n: int, seed: int, players, dt: float) -> SimulationStats:

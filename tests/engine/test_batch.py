@@ -56,6 +56,41 @@ def test_the_engine_layer_chooses_and_plays_in_chunks():
     assert native_scores == [r[0] for r in records]
 
 
+class _StopAfter:
+    """A stop (study.stopping.Stop's interface) that says stop once ``chunks`` chunks were yielded."""
+
+    deadline = None
+
+    def __init__(self, chunks: int):
+        self.left, self.hold = chunks, True
+
+    def __call__(self) -> bool:
+        return self.left <= 0
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_native_chunks_are_whole_from_the_start_once_gcc_s_library_is_in_place(threads):
+    from recycle.native import native_game
+    from recycle.native.batch import CHUNK
+
+    g = recycle.load(SCHWIMMEN)
+    native_game(g).module.games.ready.wait()
+    players = [RandomPlayer() for _ in range(g.nplayers)]
+    n = 2 * CHUNK + 7
+    chunks = list(play_games(g, n, 5, players, 100_000, threads=threads).chunks())
+    assert [len(c) for c in chunks] == [CHUNK, CHUNK, 7]
+    # in order, whatever the threads: the games of one thread
+    one = [row for c in play_games(g, n, 5, players, 100_000).chunks() for row in c.arrays[0].tolist()]
+    assert [row for c in chunks for row in c.arrays[0].tolist()] == one
+    # a stop asked for between chunks: the chunks so far, a prefix of the run
+    stop = _StopAfter(1)
+    got = []
+    for c in play_games(g, n, 5, players, 100_000, threads=threads).chunks(stop):
+        got.append(c)
+        stop.left -= 1
+    assert [len(c) for c in got] == [CHUNK] and got[0].arrays[0].tolist() == one[:CHUNK]
+
+
 @pytest.mark.parametrize("threads", [1, 2])
 def test_a_game_that_breaks_a_rule_inside_a_native_chunk_gives_the_reference_message(threads):
     game = _breaking_game()
