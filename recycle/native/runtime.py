@@ -563,14 +563,8 @@ def _dry_keep(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry):
     dry[D_TST0], dry[D_TST1] = tst[ctr[TSP], 0], tst[ctr[TSP], 1]
     nl = lens.shape[0]
     vers = k + card_loc.shape[0]
-    if dry[D_KEPT] == 1:
-        same = True
-        for i in range(nl):
-            if ver[i] != dry[vers + i]:
-                same = False
-                break
-        if same:  # no location changed since the area was the state's: nor did a card's place
-            return
+    if dry[D_KEPT] == 1 and same_cells(ver, 0, dry, vers, nl):
+        return  # no location changed since the area was the state's: nor did a card's place
     dry[D_KEPT] = 0
     for j in range(card_loc.shape[0]):
         dry[k + j] = card_loc[j]
@@ -617,16 +611,20 @@ def _dry_back(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry):
     vers = k + card_loc.shape[0]
     starts = vers + nl
     moved = False
-    for i in range(nl):
-        if ver[i] != dry[vers + i]:  # changed by the run: put back, under a new version
-            at = dry[starts + i]
-            n = dry[starts + i + 1] - at
-            lens[i] = n
-            for j in range(n):
-                locs[i, j] = dry[at + j]
-            ver[i] += 1
-            dry[vers + i] = ver[i]
-            moved = True
+    for b in range(0, nl, SCAN):  # (a block of locations none of which changed is passed at once)
+        m = min(SCAN, nl - b)
+        if same_cells(ver, b, dry, vers + b, m):
+            continue
+        for i in range(b, b + m):
+            if ver[i] != dry[vers + i]:  # changed by the run: put back, under a new version
+                at = dry[starts + i]
+                n = dry[starts + i + 1] - at
+                lens[i] = n
+                for j in range(n):
+                    locs[i, j] = dry[at + j]
+                ver[i] += 1
+                dry[vers + i] = ver[i]
+                moved = True
     if moved:  # a card's place changes only with the locations it leaves and enters
         for j in range(card_loc.shape[0]):
             card_loc[j] = dry[k + j]
@@ -644,6 +642,21 @@ class _CopyCells:
 
 
 copy_cells = _CopyCells()
+
+
+class _SameCells:
+    """``same_cells(a, i, b, j, n)``: are the ``n`` cells of ``a`` from ``i`` those of ``b`` from
+    ``j`` (arrays of one dimension and dtype)? In C one ``memcmp``, here a comparison."""
+
+    c_same = True
+    __name__ = "same_cells"
+
+    def __call__(self, a, i, b, j, n):
+        return bool((a[i : i + n] == b[j : j + n]).all())
+
+
+same_cells = _SameCells()
+SCAN = 16  # locations compared at once (same_cells) when looking for those a dry run changed
 
 
 def copy_into(dst, src):

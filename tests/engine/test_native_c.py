@@ -268,7 +268,7 @@ def test_a_module_the_translator_refuses_is_played_by_the_reference_interpreter(
 
 
 COPIES = """
-from recycle.native.runtime import copy_cells
+from recycle.native.runtime import copy_cells, same_cells
 
 
 def rows(dst, src):
@@ -277,6 +277,10 @@ def rows(dst, src):
 
 def mixed(dst, src):
     copy_cells(dst, src, 3)
+
+
+def same(a, b):
+    return same_cells(a, 1, b, 2, 3)
 """
 
 
@@ -306,3 +310,15 @@ def test_copy_cells_is_one_memcpy_and_refuses_two_dtypes():
     dst = np.zeros((2, 3), np.int64)
     copy_cells(dst, np.arange(6, dtype=np.int64).reshape(2, 3), 4)
     assert dst.tolist() == [[0, 1, 2], [3, 0, 0]]
+
+
+def test_same_cells_is_one_memcmp():
+    from recycle.native.c.ctyping import Arr
+
+    c = _copy_function("same", (Arr("int64", 1), Arr("int64", 1)))
+    assert "return (memcmp((a).d + (1LL), (b).d + (2LL), (size_t)(3LL) * sizeof(*(a).d)) == 0);" in c
+    np = pytest.importorskip("numpy")
+    from recycle.native.runtime import same_cells
+
+    a, b = np.array([9, 1, 2, 3], np.int64), np.array([0, 0, 1, 2, 3], np.int64)
+    assert same_cells(a, 1, b, 2, 3) and not same_cells(a, 0, b, 2, 3)

@@ -323,6 +323,17 @@ class Instance(Statements):
             raise TranslateError(f"{self.node.name}: copy_cells of a {st.dtype} array into a {dt.dtype} one")
         return f"memcpy(({dst}).d, ({src}).d, (size_t)({n}) * sizeof(*({src}).d))", VOID
 
+    def same_cells(self, args, e):
+        """``same_cells(a, i, b, j, n)``: are the ``n`` cells of ``a`` from ``i`` those of ``b``
+        from ``j`` (arrays of one dimension and one dtype)? One ``memcmp``."""
+        ints = (I64, BOOL)
+        if len(args) != 5 or not all(isinstance(args[k][1], Arr) and args[k][1].ndim == 1 for k in (0, 2)):
+            raise TranslateError(f"{self.node.name}: same_cells of two arrays, offsets and a count (line {e.lineno})")
+        (a, at), (i, it), (b, bt), (j, jt), (n, nt) = args
+        if at.dtype != bt.dtype or it not in ints or jt not in ints or nt not in ints:
+            raise TranslateError(f"{self.node.name}: same_cells of a {at.dtype} and a {bt.dtype} array")
+        return f"(memcmp(({a}).d + ({i}), ({b}).d + ({j}), (size_t)({n}) * sizeof(*({a}).d)) == 0)", BOOL
+
     def builtin(self, target, args, e):
         def one():
             if len(args) != 1 or args[0][1] not in SCALARS:
@@ -331,6 +342,8 @@ class Instance(Statements):
 
         if getattr(target, "c_copy", False):  # runtime.copy_cells: a memcpy
             return self.copy_cells(args, e)
+        if getattr(target, "c_same", False):  # runtime.same_cells: a memcmp
+            return self.same_cells(args, e)
         cname = getattr(target, "c_function", None)
         if cname is not None:  # a function of the C harness (recycle/native/runtime_step.py)
             if any(t not in SCALARS for _, t in args):
