@@ -168,3 +168,21 @@ def test_a_campaign_chunk_of_random_players_is_played_natively_with_the_same_row
     assert with_native.error is None and with_native.columns == reference.columns
     limited = sum(s is not None for s in reference.columns["stopped_by"])
     assert len(native) == 40 - limited and (limited > 0) == (max_steps == 25)
+
+
+def test_native_records_are_made_into_lists_only_when_read():
+    g = recycle.load(SCHWIMMEN)
+    stats = simulate(g, 300, seed=4, engine="native")
+    assert stats.records is not None and stats.records._lists is None  # arrays so far
+    ref = simulate(g, 300, seed=4, engine="reference")
+    assert (stats.scores, stats.winners, stats.decision_counts) == (ref.scores, ref.winners, ref.decision_counts)
+    assert simulate(g, 30, seed=4, engine="native", keep_records=False).scores == []
+    assert "records" not in stats.to_dict() and stats.to_dict() == {
+        **ref.to_dict(),
+        **_timing(stats),
+        "engine": "native",
+    }
+
+
+def _timing(stats) -> dict:
+    return {"seconds": stats.seconds, "rollouts_per_second": stats.rollouts_per_second}
