@@ -610,7 +610,6 @@ def _dry_back(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry):
     nl = lens.shape[0]
     vers = k + card_loc.shape[0]
     starts = vers + nl
-    moved = False
     for b in range(0, nl, SCAN):  # (a block of locations none of which changed is passed at once)
         m = min(SCAN, nl - b)
         if same_cells(ver, b, dry, vers + b, m):
@@ -621,13 +620,13 @@ def _dry_back(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry):
                 n = dry[starts + i + 1] - at
                 lens[i] = n
                 for j in range(n):
-                    locs[i, j] = dry[at + j]
+                    c = dry[at + j]
+                    locs[i, j] = c
+                    # a card whose place the run changed left a location it changed: the
+                    # place kept is put back (a mem location's entries keep theirs)
+                    card_loc[c] = dry[k + c]
                 ver[i] += 1
                 dry[vers + i] = ver[i]
-                moved = True
-    if moved:  # a card's place changes only with the locations it leaves and enters
-        for j in range(card_loc.shape[0]):
-            card_loc[j] = dry[k + j]
 
 
 class _CopyCells:
@@ -656,7 +655,7 @@ class _SameCells:
 
 
 same_cells = _SameCells()
-SCAN = 16  # locations compared at once (same_cells) when looking for those a dry run changed
+SCAN = 8  # locations compared at once (same_cells) when looking for those a dry run changed
 
 
 def copy_into(dst, src):
