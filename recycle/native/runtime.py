@@ -552,8 +552,7 @@ def _dry_keep(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry):
                 k += 1
         dry[D_PTS_KEPT] = pv + 1
     k = D_HEADER + pts.shape[0] * pts.shape[1]
-    for j in range(ints.shape[0]):
-        dry[k + j] = ints[j]
+    copy_cells_at(dry, k, ints, 0, ints.shape[0])
     k += ints.shape[0]
     for j in range(strs.shape[0]):
         dry[k + j] = strs[j]
@@ -598,8 +597,7 @@ def _dry_back(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry):
         ver[last] += 1
         dry[D_PTS_KEPT] = ver[last] + 1
     k = D_HEADER + pts.shape[0] * pts.shape[1]
-    for j in range(ints.shape[0]):
-        ints[j] = dry[k + j]
+    copy_cells_at(ints, 0, dry, k, ints.shape[0])
     k += ints.shape[0]
     for j in range(strs.shape[0]):
         strs[j] = dry[k + j]
@@ -611,7 +609,7 @@ def _dry_back(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry):
     vers = k + card_loc.shape[0]
     starts = vers + nl
     for b in range(0, nl, SCAN):  # (a block of locations none of which changed is passed at once)
-        m = min(SCAN, nl - b)
+        m = SCAN if b + SCAN <= nl else nl - b
         if same_cells(ver, b, dry, vers + b, m):
             continue
         for i in range(b, b + m):
@@ -655,6 +653,20 @@ class _SameCells:
 
 
 same_cells = _SameCells()
+
+
+class _CopyCellsAt:
+    """``copy_cells_at(dst, i, src, j, n)``: the ``n`` cells of ``src`` from ``j`` into ``dst``
+    from ``i`` (arrays of one dimension and dtype); in C one ``memcpy``, here a slice."""
+
+    c_copy_at = True
+    __name__ = "copy_cells_at"
+
+    def __call__(self, dst, i, src, j, n):
+        dst[i : i + n] = src[j : j + n]
+
+
+copy_cells_at = _CopyCellsAt()
 SCAN = 8  # locations compared at once (same_cells) when looking for those a dry run changed
 
 
