@@ -268,7 +268,7 @@ def test_a_module_the_translator_refuses_is_played_by_the_reference_interpreter(
 
 
 COPIES = """
-from recycle.native.runtime import copy_cells, same_cells
+from recycle.native.runtime import copy_cells, copy_cells_at, same_cells
 
 
 def rows(dst, src):
@@ -281,6 +281,10 @@ def mixed(dst, src):
 
 def same(a, b):
     return same_cells(a, 1, b, 2, 3)
+
+
+def at(a, b):
+    copy_cells_at(a, 1, b, 2, 3)
 """
 
 
@@ -322,3 +326,11 @@ def test_same_cells_is_one_memcmp():
 
     a, b = np.array([9, 1, 2, 3], np.int64), np.array([0, 0, 1, 2, 3], np.int64)
     assert same_cells(a, 1, b, 2, 3) and not same_cells(a, 0, b, 2, 3)
+    # copy_cells_at: cells at offsets, one memcpy
+    c = _copy_function("at", (Arr("int64", 1), Arr("int64", 1)))
+    assert "memcpy((a).d + (1LL), (b).d + (2LL), (size_t)(3LL) * sizeof(*(a).d));" in c
+    from recycle.native.runtime import copy_cells_at
+
+    a = np.zeros(5, np.int64)
+    copy_cells_at(a, 1, np.arange(6, dtype=np.int64), 2, 3)
+    assert a.tolist() == [0, 2, 3, 4, 0]
