@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..streams import GOLDEN, MIX1, MIX2
+from .runtime_cells import copy_cells, copy_cells_at, same_cells
 
 
 # the counters of a state: ctr[NAME]
@@ -270,83 +271,6 @@ def view_bottom(ctr, scratch, v):
         ctr[STATUS] = RULE
         return -1
     return scratch[v + 1]
-
-
-def partition(scratch, ctr, v, column):
-    """(partition KEY CARDS) of a view: groups of equal ``column[card]``, in order of first
-    appearance, each in the cards' order: a group list (see SCRATCH), made in one block of the
-    stack."""
-    n = scratch[v]
-    g = ctr[SP]
-    # the block: [groups, group 0's view, ...] (room for n groups), then the groups, each
-    # [cards, card...]; while it is made, each group's first card and each card's group lie
-    # past its end
-    size = 1 + n + n + n
-    if g + size + n + n > scratch.shape[0]:
-        ctr[STATUS] = CAPACITY
-        scratch[0] = 0
-        return 0
-    first = g + size  # first[j]: group j's key (its first card's; one load where three were)
-    which = first + n  # which[k]: the group of card k
-    nk = 0
-    for k in range(n):
-        value = column[scratch[v + 1 + k]]
-        j = 0
-        while j < nk and scratch[first + j] != value:
-            j += 1
-        if j == nk:
-            scratch[first + nk] = value
-            nk += 1
-        scratch[which + k] = j
-    scratch[g] = nk
-    at = g + 1 + nk
-    for j in range(nk):
-        scratch[g + 1 + j] = at
-        m = 0
-        for k in range(n):
-            if scratch[which + k] == j:
-                m += 1
-                scratch[at + m] = scratch[v + 1 + k]
-        scratch[at] = m
-        at += m + 1
-    ctr[SP] = at
-    return g
-
-
-def partition_loc(locs, lens, scratch, ctr, loc, column):
-    """``partition`` of a location's cards read where they lie (no snapshot copied first)."""
-    n = lens[loc]
-    g = ctr[SP]
-    size = 1 + n + n + n
-    if g + size + n + n > scratch.shape[0]:
-        ctr[STATUS] = CAPACITY
-        scratch[0] = 0
-        return 0
-    first = g + size
-    which = first + n
-    nk = 0
-    for k in range(n):
-        value = column[locs[loc, k]]
-        j = 0
-        while j < nk and scratch[first + j] != value:
-            j += 1
-        if j == nk:
-            scratch[first + nk] = value
-            nk += 1
-        scratch[which + k] = j
-    scratch[g] = nk
-    at = g + 1 + nk
-    for j in range(nk):
-        scratch[g + 1 + j] = at
-        m = 0
-        for k in range(n):
-            if scratch[which + k] == j:
-                m += 1
-                scratch[at + m] = locs[loc, k]
-        scratch[at] = m
-        at += m + 1
-    ctr[SP] = at
-    return g
 
 
 def score_sum_loc(locs, lens, loc, pts, row):
@@ -627,46 +551,6 @@ def _dry_back(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry):
                 dry[vers + i] = ver[i]
 
 
-class _CopyCells:
-    """``copy_cells(dst, src, n)``: the first ``n`` cells of ``src`` (in C order) into ``dst``,
-    arrays of one dtype; in C one ``memcpy`` (recycle/native/c/cexpr.py), here a slice."""
-
-    c_copy = True
-    __name__ = "copy_cells"
-
-    def __call__(self, dst, src, n):
-        dst.reshape(-1)[:n] = src.reshape(-1)[:n]
-
-
-copy_cells = _CopyCells()
-
-
-class _SameCells:
-    """``same_cells(a, i, b, j, n)``: are the ``n`` cells of ``a`` from ``i`` those of ``b`` from
-    ``j`` (arrays of one dimension and dtype)? In C one ``memcmp``, here a comparison."""
-
-    c_same = True
-    __name__ = "same_cells"
-
-    def __call__(self, a, i, b, j, n):
-        return bool((a[i : i + n] == b[j : j + n]).all())
-
-
-same_cells = _SameCells()
-
-
-class _CopyCellsAt:
-    """``copy_cells_at(dst, i, src, j, n)``: the ``n`` cells of ``src`` from ``j`` into ``dst``
-    from ``i`` (arrays of one dimension and dtype); in C one ``memcpy``, here a slice."""
-
-    c_copy_at = True
-    __name__ = "copy_cells_at"
-
-    def __call__(self, dst, i, src, j, n):
-        dst[i : i + n] = src[j : j + n]
-
-
-copy_cells_at = _CopyCellsAt()
 SCAN = 8  # locations compared at once (same_cells) when looking for those a dry run changed
 
 

@@ -41,6 +41,7 @@ def test_a_partition_of_a_location_reads_it_in_place():
 def test_a_partition_in_place_makes_the_groups_of_the_snapshot_s():
     np = pytest.importorskip("numpy")
     from recycle.native import runtime as rt
+    from recycle.native import runtime_groups as rg
 
     rng = np.random.default_rng(5)
     column = rng.integers(1, 5, 20).astype(np.int32)
@@ -56,12 +57,12 @@ def test_a_partition_in_place_makes_the_groups_of_the_snapshot_s():
         a, b = np.zeros(500, np.int32), np.zeros(500, np.int32)
         ca, cb = np.zeros(rt.NCOUNTERS, np.int64), np.zeros(rt.NCOUNTERS, np.int64)
         ca[rt.SP] = cb[rt.SP] = 1
-        got = rt.partition_loc(locs, lens, a, ca, loc, column)
-        want = rt.partition(b, cb, rt.cards_of(locs, lens, b, cb, loc), column)
+        got = rg.partition_loc(locs, lens, a, ca, loc, column)
+        want = rg.partition(b, cb, rt.cards_of(locs, lens, b, cb, loc), column)
         assert groups(a, got) == groups(b, want)
         keys = [column[c] for c in locs[loc, : lens[loc]]]
         assert [column[grp[0]] for grp in groups(a, got)] == list(dict.fromkeys(keys))  # first appearance
     # no room: CAPACITY, the empty view
     small, ctr = np.zeros(30, np.int32), np.zeros(rt.NCOUNTERS, np.int64)
     ctr[rt.SP] = 1
-    assert rt.partition_loc(locs, lens, small, ctr, 2, column) == 0 and ctr[rt.STATUS] == rt.CAPACITY
+    assert rg.partition_loc(locs, lens, small, ctr, 2, column) == 0 and ctr[rt.STATUS] == rt.CAPACITY
