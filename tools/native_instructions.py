@@ -102,7 +102,7 @@ def native_costs(path: str) -> dict:
     to libffi, which calls it: both objects are counted (libffi alone runs a few thousand
     instructions a call; the run without rollouts takes them off)."""
     names: dict = {}
-    ob = fn = None
+    ob = fn = cob = cfn = None
     call_line = False
     costs: Counter = Counter()
 
@@ -119,17 +119,24 @@ def native_costs(path: str) -> dict:
             if line.startswith("ob="):
                 ob = named("ob", line[3:].strip())
             elif line.startswith("cob="):
-                named("ob", line[4:].strip())
+                cob = named("ob", line[4:].strip())
             elif line.startswith("fn="):
                 fn = named("fn", line[3:].strip())
+                cob = None
             elif line.startswith("cfn="):
-                named("fn", line[4:].strip())
+                cfn = named("fn", line[4:].strip())
             elif line.startswith("calls="):
                 call_line = True  # the next cost line is the callee's (inclusive): not this function's
             elif line[:1].isdigit() or line[:1] in "+-*":
                 parts = line.split()
                 if call_line:
                     call_line = False
+                    # a call from the library into the C library (memcpy): the library's work too
+                    callee = cob or ob
+                    inside = ob and ("/module" in ob or "libffi" in ob)
+                    if inside and callee and "libc.so" in callee and len(parts) >= 2:
+                        costs[f"(C library: {cfn})"] += int(parts[1])
+                    cob = None
                 elif len(parts) >= 2 and ob and ("/module" in ob or "libffi" in ob):
                     costs[fn if "/module" in ob else "(libffi: rc_games, inlined code)"] += int(parts[1])
     return costs

@@ -139,38 +139,106 @@ def _reference(game, n, seed, players, max_steps, stop) -> Iterator[Chunk]:
 
 
 def _native(game, n, seed, max_steps, threads, stop) -> Iterator[Chunk]:
-    """Native chunks; the rows native code stopped are played again by the reference
-    interpreter, in order (its exact record, or its exact error)."""
-    import numpy as np
+    """Native chunks, in order; the rows native code stopped are played again by the reference
+    interpreter (its exact record, or its exact error). With ``threads`` the chunks are played
+    by that many threads at once, one chunk more queued, while this thread adds up the last
+    ones: only the hand-back and the caller's totals are Python's, and they overlap the play."""
+    from . import initial_teams, native_game
 
-    from ..engine.game import rollout_seed
-    from . import initial_teams, python_record, rollout_arrays
-    from .engine import range_keys
-
-    full = CHUNK * max(1, threads) if stop.deadline is None else TIMED_CHUNK
-    # small chunks until gcc -O2's library, built in the background while tcc's plays (three to
-    # four times faster), is in place: it takes over at the next chunk; then they grow
-    size = min(full, FIRST_CHUNK)
+    ng = native_game(game)
     team_of = initial_teams(game)
+    work = game.max_work // 4
+    spare: list = []  # native arrays made for this run, free (one per thread playing at once)
+
+    def play(a: int, b: int):
+        from .engine import range_keys
+
+        state = spare.pop() if spare else ng.new_arrays()
+        try:
+            scores, counts, _ = ng.rollouts_of_keys(range_keys(seed, a, b), max_steps, work, state=state)
+        finally:
+            spare.append(state)  # (list.pop and append are atomic: the threads share ``spare``)
+        return scores, counts
+
+    spans = _spans(game, n, CHUNK if stop.deadline is None else TIMED_CHUNK)
+    played = _played_in_threads(play, spans, threads, stop) if threads > 1 else _played(play, spans, stop)
+    for a, b, (scores, counts) in played:
+        stop.hold = False  # (a game native code stopped is played again: Ctrl-C stops it at once)
+        chunk = _chunk(game, seed, max_steps, a, b, scores, counts, team_of)
+        stop.hold = True
+        yield chunk
+
+
+def _spans(game, n: int, full: int) -> Iterator[tuple[int, int]]:
+    """The chunks' ranges of games: small while tcc's library plays and gcc -O2's, three to four
+    times faster, is built in the background (it takes over at the next chunk); then doubling
+    up to ``full``."""
+    size = full if _best_in_place(game) else min(full, FIRST_CHUNK)
     a = 0
     while a < n:
+        b = min(n, a + size)
+        yield a, b
+        a = b
+        if _best_in_place(game):
+            size = min(full, 2 * size)
+
+
+def _played(play, spans, stop):
+    for a, b in spans:
         if stop():
             return
         stop.hold = False
-        b = min(n, a + size)
-        scores, counts = rollout_arrays(game, None, max_steps, threads, keys=range_keys(seed, a, b))
-        stopped = np.nonzero(counts[:, 0])[0].tolist()
-        redo = {i: python_record(game, rollout_seed(seed, a + i), max_steps) for i in stopped}
+        got = play(a, b)
         stop.hold = True
-        if redo:
-            records = [
-                redo[i] if i in redo else ([int(v) for v in scores[i]], int(counts[i, 2]), int(counts[i, 3]), team_of)
-                for i in range(b - a)
-            ]
-            yield Chunk(records=records)
-        else:
-            yield Chunk(arrays=(scores, counts[:, 2], counts[:, 3]), team_of=team_of)
-        a, size = b, min(full, 2 * size) if _best_in_place(game) else size
+        yield a, b, got
+
+
+def _played_in_threads(play, spans, threads: int, stop):
+    """``play`` of each span by ``threads`` threads, one span more queued, yielded in order. A
+    stop asked for lets the spans started finish in their threads, unused."""
+    from collections import deque
+
+    from . import _pool
+
+    pool = _pool(threads)
+    queued: deque = deque()
+    spans = iter(spans)
+    try:
+        while True:
+            while len(queued) <= threads and not stop():
+                span = next(spans, None)
+                if span is None:
+                    break
+                queued.append((*span, pool.submit(play, *span)))
+            if not queued or stop():
+                return
+            a, b, future = queued.popleft()
+            stop.hold = False
+            got = future.result()
+            stop.hold = True
+            yield a, b, got
+    finally:
+        for *_, future in queued:
+            future.cancel()
+
+
+def _chunk(game, seed, max_steps, a, b, scores, counts, team_of) -> Chunk:
+    """Games ``a`` to ``b`` as native code played them, those it stopped played again by the
+    reference interpreter."""
+    import numpy as np
+
+    from ..engine.game import rollout_seed
+    from . import python_record
+
+    stopped = np.flatnonzero(counts[:, 0]).tolist()
+    if not stopped:
+        return Chunk(arrays=(scores, counts[:, 2], counts[:, 3]), team_of=team_of)
+    redo = {i: python_record(game, rollout_seed(seed, a + i), max_steps) for i in stopped}
+    records = [
+        redo[i] if i in redo else ([int(v) for v in scores[i]], int(counts[i, 2]), int(counts[i, 3]), team_of)
+        for i in range(b - a)
+    ]
+    return Chunk(records=records)
 
 
 def _best_in_place(game) -> bool:

@@ -174,7 +174,7 @@ class NativeGame:
         tst = np.zeros((self.STACK_DEPTH, 2), np.int64)
         ctr = np.zeros(self.NCOUNTERS + self.game.nplayers, np.int64)
         keys = np.zeros(3, np.uint64)  # chance, players, a sampled world's chance (runtime.arrive)
-        from .runtime import SCRATCH
+        from .runtime import SCRATCH, dry_size
         from .runtime_resume import R_HEADER
         from .runtime_search import T_HEADER
 
@@ -182,13 +182,8 @@ class NativeGame:
         ver = np.zeros(nlocs + 1, np.int64)
         memo = np.zeros((max(self.module.MEMO_SITES, 1), nlocs, 3), np.int64)
         # what a dry run changes, kept (runtime.dry_state): locations, places, storages, turns
-        dry = np.zeros(
-            (
-                max(getattr(self.module, "DRY_LEVELS", 1), 1),
-                nlocs + 2 * self.ncards + ints.size + strs.size + pts.size + 8,
-            ),
-            np.int64,
-        )
+        size = dry_size(nlocs, self.ncards, ints.size, strs.size, pts.size)
+        dry = np.zeros((max(getattr(self.module, "DRY_LEVELS", 1), 1), size), np.int64)
         return (
             locs.copy(),
             lens.copy(),

@@ -594,6 +594,9 @@ def groups_partition(w, x, sc) -> str:
         raise NativeUnsupported("a partition of an unexpected shape", x)
     if not isinstance(x.parts, tuple) or len(x.parts) != 1:
         raise NativeUnsupported("a partition of several locations", x)
+    t, code = w.loc(x.parts[0], sc)
+    if t == LOC_T:  # a location's cards read where they lie: no snapshot copied first
+        return f"partition_loc(locs, lens, scratch, ctr, {code}, {w.column(x.key.value)})"
     return f"partition(scratch, ctr, {w.cards(x.parts[0], sc)}, {w.column(x.key.value)})"
 
 

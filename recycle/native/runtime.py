@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..streams import GOLDEN, MIX1, MIX2
+from .runtime_cells import copy_cells, copy_cells_at, same_cells
 
 
 # the counters of a state: ctr[NAME]
@@ -272,46 +273,6 @@ def view_bottom(ctr, scratch, v):
     return scratch[v + 1]
 
 
-def partition(scratch, ctr, v, column):
-    """(partition KEY CARDS): groups of equal ``column[card]``, in order of first appearance,
-    each in the cards' order: a group list (see SCRATCH), made in one block of the stack."""
-    n = scratch[v]
-    g = ctr[SP]
-    # the block: [groups, group 0's view, ...] (room for n groups), then the groups, each
-    # [cards, card...]; while it is made, each group's first card and each card's group lie
-    # past its end
-    size = 1 + n + n + n
-    if g + size + n + n > scratch.shape[0]:
-        ctr[STATUS] = CAPACITY
-        scratch[0] = 0
-        return 0
-    first = g + size  # first[j]: group j's key (its first card's; one load where three were)
-    which = first + n  # which[k]: the group of card k
-    nk = 0
-    for k in range(n):
-        value = column[scratch[v + 1 + k]]
-        j = 0
-        while j < nk and scratch[first + j] != value:
-            j += 1
-        if j == nk:
-            scratch[first + nk] = value
-            nk += 1
-        scratch[which + k] = j
-    scratch[g] = nk
-    at = g + 1 + nk
-    for j in range(nk):
-        scratch[g + 1 + j] = at
-        m = 0
-        for k in range(n):
-            if scratch[which + k] == j:
-                m += 1
-                scratch[at + m] = scratch[v + 1 + k]
-        scratch[at] = m
-        at += m + 1
-    ctr[SP] = at
-    return g
-
-
 def score_sum_loc(locs, lens, loc, pts, row):
     """(sum LOCATION using POINTS) read in place (``pts[row]``: the point map's scores)."""
     t = 0
@@ -461,15 +422,32 @@ def set_row(table, row, values):
         table[row, c] = values[c]
 
 
-def dry_array(a, dry, k, back):
-    """``dry_state`` of one array of one dimension, from ``dry[k]`` on; returns where it ends."""
-    for j in range(a.shape[0]):
-        if back:
-            a[j] = dry[k]
-        else:
-            dry[k] = a[j]
-        k += 1
-    return k
+# dry_state's area of one level (dry[level]): a header; the point maps as they were when last
+# kept (kept again only when their version changed since: a game sets them seldom); the
+# storages, the card places, each location's version, where each one's cards start (and where
+# the last one's end), then the cards. After a dry run is put back the area is the state's
+# again, versions and all: the next keep of a state no location of which changed since (the
+# next option's dry run) copies only the storages and the turn.
+(
+    D_PTS_KEPT,  # the version of the point maps the copy holds, plus one (0: no copy)
+    D_PTS_VER,  # the point maps' version when the state was kept
+    D_KEPT,  # 1 when the locations and card places are the state's as of their versions
+    D_PSP,
+    D_TSP,
+    D_CHANCE,
+    D_PST0,
+    D_PST1,
+    D_TST0,
+    D_TST1,
+) = range(10)
+D_HEADER = 10
+
+
+def dry_size(nlocs, ncards, nints, nstrs, npts):
+    """The room of one level of ``dry_state`` (called from Python: engine.py): the header, the
+    point maps, the storages and card places, each location's version and start, and the cards
+    (a mem location holds references: room for every card twice)."""
+    return D_HEADER + npts + nints + nstrs + ncards + 2 * nlocs + 1 + 2 * ncards
 
 
 def dry_state(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry, back):
@@ -477,59 +455,122 @@ def dry_state(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry, ba
     the state itself (recycle/lang/forms/items.py, compose): ``back=False`` keeps in ``dry`` what
     the run may change (locations, card places, storages, point maps, the turn, the chance
     stream's count: its draws are drawn again for real, as Python rewinds them), ``back=True``
-    puts it back and gives every location and the point maps a new version, so that no answer
-    remembered during the dry run is taken for the state's."""
-    k = 0
-    for i in range(lens.shape[0]):
-        if back:
-            lens[i] = dry[k]
-        else:
-            dry[k] = lens[i]
-        k += 1
-        for j in range(lens[i]):
-            if back:
-                locs[i, j] = dry[k]
-            else:
-                dry[k] = locs[i, j]
-            k += 1
-    k = dry_array(card_loc, dry, k, back)
-    k = dry_array(ints, dry, k, back)
-    k = dry_array(strs, dry, k, back)
-    for r in range(pts.shape[0]):
-        k = dry_array(pts[r], dry, k, back)  # a row: a view, no copy
+    puts it back. Every change of a location counts in ``ver`` (and of the point maps in its
+    last cell), so only what the run changed is put back, and given a new version, so that no
+    answer remembered during the run is taken for the state's; what it did not change keeps
+    its version and the answers remembered for it."""
     if back:
-        ctr[PSP], ctr[TSP], ctr[CHANCE_N] = dry[k], dry[k + 1], dry[k + 2]
-        pst[ctr[PSP], 0], pst[ctr[PSP], 1] = dry[k + 3], dry[k + 4]
-        tst[ctr[TSP], 0], tst[ctr[TSP], 1] = dry[k + 5], dry[k + 6]
-        for i in range(ver.shape[0]):
-            ver[i] += 1
+        _dry_back(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry)
     else:
-        dry[k], dry[k + 1], dry[k + 2] = ctr[PSP], ctr[TSP], ctr[CHANCE_N]
-        dry[k + 3], dry[k + 4] = pst[ctr[PSP], 0], pst[ctr[PSP], 1]
-        dry[k + 5], dry[k + 6] = tst[ctr[TSP], 0], tst[ctr[TSP], 1]
+        _dry_keep(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry)
+
+
+def _dry_keep(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry):
+    pv = ver[ver.shape[0] - 1]
+    dry[D_PTS_VER] = pv
+    if dry[D_PTS_KEPT] != pv + 1:  # the point maps changed since they were last kept here
+        k = D_HEADER
+        for r in range(pts.shape[0]):
+            for c in range(pts.shape[1]):
+                dry[k] = pts[r, c]
+                k += 1
+        dry[D_PTS_KEPT] = pv + 1
+    k = D_HEADER + pts.shape[0] * pts.shape[1]
+    copy_cells_at(dry, k, ints, 0, ints.shape[0])
+    k += ints.shape[0]
+    for j in range(strs.shape[0]):
+        dry[k + j] = strs[j]
+    k += strs.shape[0]
+    dry[D_PSP], dry[D_TSP], dry[D_CHANCE] = ctr[PSP], ctr[TSP], ctr[CHANCE_N]
+    dry[D_PST0], dry[D_PST1] = pst[ctr[PSP], 0], pst[ctr[PSP], 1]
+    dry[D_TST0], dry[D_TST1] = tst[ctr[TSP], 0], tst[ctr[TSP], 1]
+    nl = lens.shape[0]
+    vers = k + card_loc.shape[0]
+    if dry[D_KEPT] == 1 and same_cells(ver, 0, dry, vers, nl):
+        return  # no location changed since the area was the state's: nor did a card's place
+    dry[D_KEPT] = 0
+    for j in range(card_loc.shape[0]):
+        dry[k + j] = card_loc[j]
+    starts = vers + nl
+    at = starts + nl + 1
+    for i in range(nl):
+        dry[vers + i] = ver[i]
+        dry[starts + i] = at
+        at += lens[i]
+    dry[starts + nl] = at
+    if at > dry.shape[0]:
+        ctr[STATUS] = CAPACITY  # Python plays the rollout
+        return
+    for i in range(nl):
+        at = dry[starts + i]
+        for j in range(lens[i]):
+            dry[at + j] = locs[i, j]
+    dry[D_KEPT] = 1
+
+
+def _dry_back(locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry):
+    if dry[D_KEPT] == 0:  # not kept whole (CAPACITY): the rollout stops, nothing to put back
+        return
+    last = ver.shape[0] - 1
+    if ver[last] != dry[D_PTS_VER]:  # the run set a point map
+        k = D_HEADER
+        for r in range(pts.shape[0]):
+            for c in range(pts.shape[1]):
+                pts[r, c] = dry[k]
+                k += 1
+        ver[last] += 1
+        dry[D_PTS_KEPT] = ver[last] + 1
+    k = D_HEADER + pts.shape[0] * pts.shape[1]
+    copy_cells_at(ints, 0, dry, k, ints.shape[0])
+    k += ints.shape[0]
+    for j in range(strs.shape[0]):
+        strs[j] = dry[k + j]
+    k += strs.shape[0]
+    ctr[PSP], ctr[TSP], ctr[CHANCE_N] = dry[D_PSP], dry[D_TSP], dry[D_CHANCE]
+    pst[ctr[PSP], 0], pst[ctr[PSP], 1] = dry[D_PST0], dry[D_PST1]
+    tst[ctr[TSP], 0], tst[ctr[TSP], 1] = dry[D_TST0], dry[D_TST1]
+    nl = lens.shape[0]
+    vers = k + card_loc.shape[0]
+    starts = vers + nl
+    for b in range(0, nl, SCAN):  # (a block of locations none of which changed is passed at once)
+        m = SCAN if b + SCAN <= nl else nl - b
+        if same_cells(ver, b, dry, vers + b, m):
+            continue
+        for i in range(b, b + m):
+            if ver[i] != dry[vers + i]:  # changed by the run: put back, under a new version
+                at = dry[starts + i]
+                n = dry[starts + i + 1] - at
+                lens[i] = n
+                for j in range(n):
+                    c = dry[at + j]
+                    locs[i, j] = c
+                    # a card whose place the run changed left a location it changed: the
+                    # place kept is put back (a mem location's entries keep theirs)
+                    card_loc[c] = dry[k + c]
+                ver[i] += 1
+                dry[vers + i] = ver[i]
+
+
+SCAN = 8  # locations compared at once (same_cells) when looking for those a dry run changed
 
 
 def copy_into(dst, src):
-    """dst[:] = src for arrays of one dimension, as a loop (no reshape: that is a call into C)."""
-    for k in range(src.shape[0]):
-        dst[k] = src[k]
+    """dst[:] = src for arrays of one dimension and dtype."""
+    copy_cells(dst, src, src.shape[0])
 
 
 def copy_table(dst, src):
-    """dst[:, :] = src for tables (two dimensions) of one shape, as loops."""
-    for i in range(src.shape[0]):
-        for k in range(src.shape[1]):
-            dst[i, k] = src[i, k]
+    """dst[:, :] = src for tables (two dimensions) of one shape and dtype, both C-ordered."""
+    copy_cells(dst, src, src.shape[0] * src.shape[1])
 
 
 def copy_locations(locs, lens, locs0, lens0):
     """The locations as dealt (``locs0``, ``lens0``): only the cards each holds are copied,
     since nothing reads a row past its length."""
+    copy_cells(lens, lens0, lens0.shape[0])
     for i in range(lens0.shape[0]):
-        n = lens0[i]
-        lens[i] = n
-        for k in range(n):
-            locs[i, k] = locs0[i, k]
+        if lens0[i] > 0:
+            copy_cells(locs[i], locs0[i], lens0[i])
 
 
 def keys_of(seeds):

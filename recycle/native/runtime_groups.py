@@ -214,3 +214,80 @@ def runs_groups(scratch, ctr, v, nmin, largest, pts, row):
             i = last + 1
     ctr[SP] = at
     return g
+
+
+def partition(scratch, ctr, v, column):
+    """(partition KEY CARDS) of a view: groups of equal ``column[card]``, in order of first
+    appearance, each in the cards' order: a group list (see SCRATCH), made in one block of the
+    stack."""
+    n = scratch[v]
+    g = ctr[SP]
+    # the block: [groups, group 0's view, ...] (room for n groups), then the groups, each
+    # [cards, card...]; while it is made, each group's first card and each card's group lie
+    # past its end
+    size = 1 + n + n + n
+    if g + size + n + n > scratch.shape[0]:
+        ctr[STATUS] = CAPACITY
+        scratch[0] = 0
+        return 0
+    first = g + size  # first[j]: group j's key (its first card's; one load where three were)
+    which = first + n  # which[k]: the group of card k
+    nk = 0
+    for k in range(n):
+        value = column[scratch[v + 1 + k]]
+        j = 0
+        while j < nk and scratch[first + j] != value:
+            j += 1
+        if j == nk:
+            scratch[first + nk] = value
+            nk += 1
+        scratch[which + k] = j
+    scratch[g] = nk
+    at = g + 1 + nk
+    for j in range(nk):
+        scratch[g + 1 + j] = at
+        m = 0
+        for k in range(n):
+            if scratch[which + k] == j:
+                m += 1
+                scratch[at + m] = scratch[v + 1 + k]
+        scratch[at] = m
+        at += m + 1
+    ctr[SP] = at
+    return g
+
+
+def partition_loc(locs, lens, scratch, ctr, loc, column):
+    """``partition`` of a location's cards read where they lie (no snapshot copied first)."""
+    n = lens[loc]
+    g = ctr[SP]
+    size = 1 + n + n + n
+    if g + size + n + n > scratch.shape[0]:
+        ctr[STATUS] = CAPACITY
+        scratch[0] = 0
+        return 0
+    first = g + size
+    which = first + n
+    nk = 0
+    for k in range(n):
+        value = column[locs[loc, k]]
+        j = 0
+        while j < nk and scratch[first + j] != value:
+            j += 1
+        if j == nk:
+            scratch[first + nk] = value
+            nk += 1
+        scratch[which + k] = j
+    scratch[g] = nk
+    at = g + 1 + nk
+    for j in range(nk):
+        scratch[g + 1 + j] = at
+        m = 0
+        for k in range(n):
+            if scratch[which + k] == j:
+                m += 1
+                scratch[at + m] = locs[loc, k]
+        scratch[at] = m
+        at += m + 1
+    ctr[SP] = at
+    return g

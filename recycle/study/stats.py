@@ -4,12 +4,60 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import asdict, dataclass, field
+from copy import deepcopy
+from dataclasses import dataclass, field, fields
 
 from ..engine.game import tied_sides
 from ..native.batch import ENGINES
 
 __all__ = ["ENGINES", "SimulationStats", "simulate"]
+
+
+_NOT_IN_JSON = ("records", "engine_note")
+
+
+class _Records:
+    """The games' records as they were added: lists of Python's records, arrays of native
+    chunks, made into lists (decision counts, scores, winners) only when first read."""
+
+    def __init__(self):
+        self.parts: list = []  # ("lists", decisions, scores, winners) or ("arrays", decisions, scores, won)
+        self._lists = None
+
+    def add(self, d: int, scores: list, winners: list) -> None:
+        if not self.parts or self.parts[-1][0] != "lists":
+            self.parts.append(("lists", [], [], []))
+        _, ds, ss, ws = self.parts[-1]
+        ds.append(d)
+        ss.append(scores)
+        ws.append(winners)
+
+    def add_arrays(self, decisions, scores, won) -> None:
+        """``won[i, p]``: is player p a winner of game i."""
+        self.parts.append(("arrays", decisions, scores, won))
+
+    def lists(self) -> tuple[list, list, list]:
+        if self._lists is None:
+            ds: list = []
+            ss: list = []
+            ws: list = []
+            for kind, d, sc, w in self.parts:
+                if kind == "lists":
+                    ds += d
+                    ss += sc
+                    ws += w
+                    continue
+                import numpy as np
+
+                ds += d.tolist()
+                ss += sc.tolist()
+                winners = w.argmax(axis=1)[:, None].tolist()  # [p]: one winner, but where several tie
+                several = np.flatnonzero(np.count_nonzero(w, axis=1) > 1)
+                for i, row in zip(several.tolist(), w[several].tolist()):
+                    winners[i] = [p for p, won in enumerate(row) if won]
+                ws += winners
+            self._lists, self.parts = (ds, ss, ws), []
+        return self._lists
 
 
 @dataclass
@@ -37,18 +85,28 @@ class SimulationStats:
     engine_note: str | None = None
     # why fewer than ``games`` were played: "time limit" (timeout) or "interrupted" (Ctrl-C)
     stopped: str | None = None
-    decision_counts: list[int] = field(default_factory=list, repr=False)
-    scores: list[list[int]] = field(default_factory=list, repr=False)
-    winners: list[list[int]] = field(default_factory=list, repr=False)
+    # each game's record, in order (kept with ``keep_records``): ``decision_counts``, ``scores``
+    # and ``winners`` read them, made into lists when first read
+    records: _Records | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def decision_counts(self) -> list[int]:
+        return self.records.lists()[0] if self.records else []
+
+    @property
+    def scores(self) -> list[list[int]]:
+        return self.records.lists()[1] if self.records else []
+
+    @property
+    def winners(self) -> list[list[int]]:
+        """Each game's winners (every player tied for best), in seat order."""
+        return self.records.lists()[2] if self.records else []
 
     def to_dict(self) -> dict:
         """The ``--json`` object: the figures of the games, the same whichever engine played
         them, and ``engine``, which one did ("native" or "reference"; compare runs without it).
         ``engine_note`` is left out (the text output and stderr give it)."""
-        d = asdict(self)
-        for k in ("decision_counts", "scores", "winners", "engine_note"):
-            d.pop(k)
-        return d
+        return {f.name: deepcopy(getattr(self, f.name)) for f in fields(self) if f.name not in _NOT_IN_JSON}
 
     def __str__(self) -> str:
         return "\n".join(self.table())
@@ -161,14 +219,13 @@ class _Aggregate:
 
     def __init__(self, game, keep_records: bool):
         self.game = game
-        self.keep = keep_records
         np_ = game.nplayers
         self.wins = [0] * np_
         self.score_sum = [0] * np_
         self.ties = self.win_score = self.dec_total = self.opt_total = 0
         self.dec_min, self.dec_max = None, 0
         self.limit_hits = self.played = 0
-        self.decision_counts, self.all_scores, self.all_winners = [], [], []
+        self.records = _Records() if keep_records else None
 
     def add(self, rec) -> None:
         self.played += 1
@@ -191,10 +248,8 @@ class _Aggregate:
         self.opt_total += options_total
         self.dec_min = d if self.dec_min is None or d < self.dec_min else self.dec_min
         self.dec_max = max(self.dec_max, d)
-        if self.keep:
-            self.decision_counts.append(d)
-            self.all_scores.append(scores)
-            self.all_winners.append(winners)
+        if self.records is not None:
+            self.records.add(d, scores, winners)
 
     def add_arrays(self, scores, decisions, options, team_of) -> None:
         """Many finished rollouts at once (native ones: scores[n, P], decisions[n], options[n],
@@ -204,19 +259,23 @@ class _Aggregate:
         n = len(decisions)
         if not n:
             return
-        best = scores.max(axis=1) if self.game.scoring_max else scores.min(axis=1)
+        # each game's best score, a column at a time (NumPy's reduce along short rows is slow)
+        best = scores[:, 0].copy()
+        for p in range(1, scores.shape[1]):
+            (np.maximum if self.game.scoring_max else np.minimum)(best, scores[:, p], out=best)
         won = scores == best[:, None]
-        for p, w in enumerate(won.sum(axis=0)):
-            self.wins[p] += int(w)
-        several = np.nonzero(won.sum(axis=1) > 1)[0]
+        for p, w in enumerate(np.count_nonzero(won, axis=0).tolist()):
+            self.wins[p] += w
+        several = np.flatnonzero(np.count_nonzero(won, axis=1) > 1)
         # a tie is two or more sides among the winners (engine.game.tied_sides): each side's
         # players as columns, a side winning when one of them does, counted for every game
         sides: dict = {}
         for p in range(scores.shape[1]):
             sides.setdefault(("team", team_of[p]) if team_of[p] is not None else ("player", p), []).append(p)
+        tied = won[several]
         side_wins = np.zeros(len(several), np.int64)
         for members in sides.values():
-            side_wins += won[several][:, members].any(axis=1)
+            side_wins += tied[:, members].any(axis=1)
         self.ties += int((side_wins > 1).sum())
         for p, v in enumerate(scores.sum(axis=0)):
             self.score_sum[p] += int(v)
@@ -227,13 +286,8 @@ class _Aggregate:
         self.dec_min = lo if self.dec_min is None or lo < self.dec_min else self.dec_min
         self.dec_max = max(self.dec_max, hi)
         self.played += n
-        if self.keep:
-            self.decision_counts.extend(decisions.tolist())
-            self.all_scores.extend(scores.tolist())
-            winners = [[p] for p in won.argmax(axis=1).tolist()]  # one winner, but where several tie
-            for i in several.tolist():
-                winners[i] = [p for p in range(scores.shape[1]) if won[i, p]]
-            self.all_winners.extend(winners)
+        if self.records is not None:
+            self.records.add_arrays(decisions, scores, won)
 
     def stats(self, n: int, seed: int, players, dt: float) -> SimulationStats:
         done = self.played - self.limit_hits
@@ -254,7 +308,5 @@ class _Aggregate:
             step_limit_hits=self.limit_hits,
             finished=done,
             played=self.played,
-            decision_counts=self.decision_counts,
-            scores=self.all_scores,
-            winners=self.all_winners,
+            records=self.records,
         )

@@ -56,6 +56,41 @@ def test_the_engine_layer_chooses_and_plays_in_chunks():
     assert native_scores == [r[0] for r in records]
 
 
+class _StopAfter:
+    """A stop (study.stopping.Stop's interface) that says stop once ``chunks`` chunks were yielded."""
+
+    deadline = None
+
+    def __init__(self, chunks: int):
+        self.left, self.hold = chunks, True
+
+    def __call__(self) -> bool:
+        return self.left <= 0
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_native_chunks_are_whole_from_the_start_once_gcc_s_library_is_in_place(threads):
+    from recycle.native import native_game
+    from recycle.native.batch import CHUNK
+
+    g = recycle.load(SCHWIMMEN)
+    native_game(g).module.games.ready.wait()
+    players = [RandomPlayer() for _ in range(g.nplayers)]
+    n = 2 * CHUNK + 7
+    chunks = list(play_games(g, n, 5, players, 100_000, threads=threads).chunks())
+    assert [len(c) for c in chunks] == [CHUNK, CHUNK, 7]
+    # in order, whatever the threads: the games of one thread
+    one = [row for c in play_games(g, n, 5, players, 100_000).chunks() for row in c.arrays[0].tolist()]
+    assert [row for c in chunks for row in c.arrays[0].tolist()] == one
+    # a stop asked for between chunks: the chunks so far, a prefix of the run
+    stop = _StopAfter(1)
+    got = []
+    for c in play_games(g, n, 5, players, 100_000, threads=threads).chunks(stop):
+        got.append(c)
+        stop.left -= 1
+    assert [len(c) for c in got] == [CHUNK] and got[0].arrays[0].tolist() == one[:CHUNK]
+
+
 @pytest.mark.parametrize("threads", [1, 2])
 def test_a_game_that_breaks_a_rule_inside_a_native_chunk_gives_the_reference_message(threads):
     game = _breaking_game()
@@ -135,3 +170,21 @@ def test_a_campaign_chunk_of_random_players_is_played_natively_with_the_same_row
     assert with_native.error is None and with_native.columns == reference.columns
     limited = sum(s is not None for s in reference.columns["stopped_by"])
     assert len(native) == 40 - limited and (limited > 0) == (max_steps == 25)
+
+
+def test_native_records_are_made_into_lists_only_when_read():
+    g = recycle.load(SCHWIMMEN)
+    stats = simulate(g, 300, seed=4, engine="native")
+    assert stats.records is not None and stats.records._lists is None  # arrays so far
+    ref = simulate(g, 300, seed=4, engine="reference")
+    assert (stats.scores, stats.winners, stats.decision_counts) == (ref.scores, ref.winners, ref.decision_counts)
+    assert simulate(g, 30, seed=4, engine="native", keep_records=False).scores == []
+    assert "records" not in stats.to_dict() and stats.to_dict() == {
+        **ref.to_dict(),
+        **_timing(stats),
+        "engine": "native",
+    }
+
+
+def _timing(stats) -> dict:
+    return {"seconds": stats.seconds, "rollouts_per_second": stats.rollouts_per_second}

@@ -174,6 +174,7 @@ def test_simulate_natively_gives_the_python_engine_s_statistics(path):
     assert native.finished == 3000 and native.decisions["max"] > 0
     assert comparable(native) == comparable(python)
     assert native.scores == python.scores and native.decision_counts == python.decision_counts
+    assert native.winners == python.winners  # ties too: every winner, in seat order
 
 
 def test_threads_share_the_rollouts_and_change_nothing():

@@ -262,3 +262,75 @@ def test_a_module_the_translator_refuses_is_played_by_the_reference_interpreter(
     assert why == "the native engine does not write this game's C (games: a construct outside the subset (line 1))"
     stats = simulate(game, 30, seed=2, engine="native")
     assert stats.engine == "reference" and stats.played == 30
+
+
+# -- copies as memcpy ------------------------------------------------------------------------
+
+
+COPIES = """
+from recycle.native.runtime import copy_cells, copy_cells_at, same_cells
+
+
+def rows(dst, src):
+    copy_cells(dst, src, src.shape[0] * src.shape[1])
+
+
+def mixed(dst, src):
+    copy_cells(dst, src, 3)
+
+
+def same(a, b):
+    return same_cells(a, 1, b, 2, 3)
+
+
+def at(a, b):
+    copy_cells_at(a, 1, b, 2, 3)
+"""
+
+
+def _copy_function(name: str, sig: tuple) -> str:
+    import types
+
+    from recycle.native.c.translate import Program, Source
+
+    mod = types.ModuleType("recycle_native_test_copies")
+    exec(compile(COPIES, "<test>", "exec"), mod.__dict__)
+    prog = Program({mod.__name__: Source(COPIES, mod.__dict__)})
+    return prog.instance(mod.__name__, name, sig).emit()
+
+
+def test_copy_cells_is_one_memcpy_and_refuses_two_dtypes():
+    from recycle.native.c.ctyping import Arr
+
+    c = _copy_function("rows", (Arr("int64", 2), Arr("int64", 2)))
+    assert "memcpy((dst).d, (src).d, (size_t)((src.s0 * src.s1)) * sizeof(*(src).d));" in c
+    assert "for (" not in c
+    with pytest.raises(TranslateError, match="copy_cells of a int32 array into a int64 one"):
+        _copy_function("mixed", (Arr("int64", 1), Arr("int32", 1)))
+    # in Python (the runtime's own meaning): the first cells, in C order
+    np = pytest.importorskip("numpy")
+    from recycle.native.runtime import copy_cells
+
+    dst = np.zeros((2, 3), np.int64)
+    copy_cells(dst, np.arange(6, dtype=np.int64).reshape(2, 3), 4)
+    assert dst.tolist() == [[0, 1, 2], [3, 0, 0]]
+
+
+def test_same_cells_is_one_memcmp():
+    from recycle.native.c.ctyping import Arr
+
+    c = _copy_function("same", (Arr("int64", 1), Arr("int64", 1)))
+    assert "return (memcmp((a).d + (1LL), (b).d + (2LL), (size_t)(3LL) * sizeof(*(a).d)) == 0);" in c
+    np = pytest.importorskip("numpy")
+    from recycle.native.runtime import same_cells
+
+    a, b = np.array([9, 1, 2, 3], np.int64), np.array([0, 0, 1, 2, 3], np.int64)
+    assert same_cells(a, 1, b, 2, 3) and not same_cells(a, 0, b, 2, 3)
+    # copy_cells_at: cells at offsets, one memcpy
+    c = _copy_function("at", (Arr("int64", 1), Arr("int64", 1)))
+    assert "memcpy((a).d + (1LL), (b).d + (2LL), (size_t)(3LL) * sizeof(*(a).d));" in c
+    from recycle.native.runtime import copy_cells_at
+
+    a = np.zeros(5, np.int64)
+    copy_cells_at(a, 1, np.arange(6, dtype=np.int64), 2, 3)
+    assert a.tolist() == [0, 2, 3, 4, 0]

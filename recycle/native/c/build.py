@@ -47,9 +47,21 @@ def _wanted() -> list[str]:
     return [c for c in raw.replace(" ", "").split(",") if c in ("tcc", "gcc")]
 
 
+_found: dict = {}  # (RECYCLE_NATIVE_CC, PATH) -> compilers(): asked before every chunk of games
+
+
 def compilers() -> tuple[tuple | None, tuple | None]:
     """(fast, best): each (name, command) or None. The fast one builds at once, the best one
-    in the background (None when it would be the fast one again)."""
+    in the background (None when it would be the fast one again). Looked for once for each
+    ``RECYCLE_NATIVE_CC`` and ``PATH``."""
+    key = (os.environ.get("RECYCLE_NATIVE_CC"), os.environ.get("PATH"))
+    got = _found.get(key)
+    if got is None:
+        got = _found[key] = _compilers()
+    return got
+
+
+def _compilers() -> tuple[tuple | None, tuple | None]:
     wanted = _wanted()
     tcc = shutil.which("tcc") if "tcc" in wanted else None
     gcc = (shutil.which("gcc") or shutil.which("cc")) if "gcc" in wanted else None

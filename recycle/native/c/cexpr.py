@@ -313,12 +313,42 @@ class Instance(Statements):
                 flat.append(c)
         return f"{inst.cname}({', '.join(flat)})", inst.ret
 
+    def copy_cells(self, args, e):
+        """``copy_cells(dst, src, n)``: the first ``n`` cells of ``src`` (C order) into ``dst``,
+        two arrays of one dtype, as one ``memcpy`` (loops copy a cell in about three instructions)."""
+        if len(args) != 3 or not all(isinstance(t, Arr) for _, t in args[:2]) or args[2][1] not in (I64, BOOL):
+            raise TranslateError(f"{self.node.name}: copy_cells of two arrays and a count (line {e.lineno})")
+        (dst, dt), (src, st), (n, _) = args
+        if dt.dtype != st.dtype:
+            raise TranslateError(f"{self.node.name}: copy_cells of a {st.dtype} array into a {dt.dtype} one")
+        return f"memcpy(({dst}).d, ({src}).d, (size_t)({n}) * sizeof(*({src}).d))", VOID
+
+    def same_cells(self, args, e, copy: bool = False):
+        """``same_cells(a, i, b, j, n)``: are the ``n`` cells of ``a`` from ``i`` those of ``b``
+        from ``j`` (arrays of one dimension and one dtype)? One ``memcmp``. ``copy``:
+        ``copy_cells_at(a, i, b, j, n)``, those cells of ``b`` copied into ``a``, one ``memcpy``."""
+        ints = (I64, BOOL)
+        if len(args) != 5 or not all(isinstance(args[k][1], Arr) and args[k][1].ndim == 1 for k in (0, 2)):
+            raise TranslateError(f"{self.node.name}: same_cells of two arrays, offsets and a count (line {e.lineno})")
+        (a, at), (i, it), (b, bt), (j, jt), (n, nt) = args
+        if at.dtype != bt.dtype or it not in ints or jt not in ints or nt not in ints:
+            raise TranslateError(f"{self.node.name}: same_cells of a {at.dtype} and a {bt.dtype} array")
+        if copy:
+            return f"memcpy(({a}).d + ({i}), ({b}).d + ({j}), (size_t)({n}) * sizeof(*({a}).d))", VOID
+        return f"(memcmp(({a}).d + ({i}), ({b}).d + ({j}), (size_t)({n}) * sizeof(*({a}).d)) == 0)", BOOL
+
     def builtin(self, target, args, e):
         def one():
             if len(args) != 1 or args[0][1] not in SCALARS:
                 raise TranslateError(f"{self.node.name}: {getattr(target, '__name__', target)} of one scalar")
             return args[0]
 
+        if getattr(target, "c_copy", False):  # runtime.copy_cells: a memcpy
+            return self.copy_cells(args, e)
+        if getattr(target, "c_same", False):  # runtime.same_cells: a memcmp
+            return self.same_cells(args, e)
+        if getattr(target, "c_copy_at", False):  # runtime.copy_cells_at: a memcpy
+            return self.same_cells(args, e, copy=True)
         cname = getattr(target, "c_function", None)
         if cname is not None:  # a function of the C harness (recycle/native/runtime_step.py)
             if any(t not in SCALARS for _, t in args):
