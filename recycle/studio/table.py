@@ -103,7 +103,7 @@ class Table:
             self.message = {p: "" for p in self.tokens}
             self.state = self._dealt()
             self._changed()
-        self._computers()
+            self._computers()  # (under the lock: see _computers)
 
     def _dealt(self):
         """The deal at its first decision, on the table's engine (``table_state``)."""
@@ -125,7 +125,8 @@ class Table:
     def _computers(self) -> None:
         """Play the computer seats' decisions (and forced ones) in a thread, up to a person.
         The thread started last plays: one that has handed the table to a person may still be
-        about to look again when the person's move starts the next (``driver``)."""
+        about to look again when the person's move starts the next (``driver``, counted with the
+        lock held from the move on, so that no such thread sees the move before the count)."""
         with self.cond:
             self.driver = getattr(self, "driver", 0) + 1
             driver = self.driver
@@ -243,7 +244,7 @@ class Table:
             self.hints.pop(seat, None)
             self.message[seat] = ""
             self._changed()
-        self._computers()
+            self._computers()  # (under the lock: see _computers)
 
     def again(self, seat: int, claimed, new: bool) -> None:
         """After the end: the same deal again, or (``new``) a new one from a fresh secret."""

@@ -1,7 +1,10 @@
 """The studio's table on either engine (``Table(engine=...)``, recycle/env/engines.py's
 ``table_state``): the same deal, the person's same choices and the same computer players give
 the same pages (every seat view along the way), the same log and the same record, whether
-native code or the reference interpreter steps the game; an undo too."""
+native code or the reference interpreter steps the game; an undo too. (With a look-ahead seat
+this once failed now and then: a computer thread that had handed the table to the person could
+wake after the person's move and think too, drawing from the players' generator; only the
+thread started last plays now.) And a record replayed in the studio, alike either way."""
 
 from __future__ import annotations
 
@@ -68,8 +71,8 @@ def _played(name: str, specs: list, engine: str, tmp_path) -> tuple:
 @pytest.mark.parametrize(
     "name,specs",
     [
-        ("crazy-eights", ["human", "random", "random"]),
-        pytest.param("hearts", ["human", "random", "random", "random"], marks=pytest.mark.slow),
+        ("crazy-eights", ["human", "random", "pimc:6"]),  # a look-ahead seat: worlds from a blind copy
+        pytest.param("hearts", ["human", "random", "pimc:3", "random"], marks=pytest.mark.slow),
         ("goofspiel", ["human", "random"]),  # a simultaneous stage
     ],
 )
@@ -78,27 +81,6 @@ def test_the_same_table_under_both_engines(name, specs, tmp_path):
     ref_views, ref_log, ref_record, ref_native = _played(name, specs, "reference", tmp_path)
     assert native and not ref_native
     assert len(views) >= 3
-    assert views == ref_views
-    assert (log, record) == (ref_log, ref_record)
-
-
-@pytest.mark.parametrize(
-    "name,specs",
-    [
-        ("crazy-eights", ["human", "random", "pimc:6"]),
-        pytest.param("hearts", ["human", "random", "pimc:3", "random"], marks=pytest.mark.slow),
-    ],
-)
-def test_a_lookahead_seat_plays_alike_under_both_engines(name, specs, tmp_path, monkeypatch):
-    """A look-ahead seat (worlds from a blind copy of the twin natively); the computers play in
-    the caller's thread here (with the table's thread, a look-ahead seat on the native engine
-    has been seen to draw from the players' generator differently now and then: not yet
-    explained, see the branch's report)."""
-    monkeypatch.setattr(table_module.Table, "_computers", lambda self: self._play_computers(self.driver))
-    monkeypatch.setattr(table_module.Table, "driver", 0, raising=False)
-    views, log, record, native = _played(name, specs, "auto", tmp_path)
-    ref_views, ref_log, ref_record, ref_native = _played(name, specs, "reference", tmp_path)
-    assert native and not ref_native
     assert views == ref_views
     assert (log, record) == (ref_log, ref_record)
 
