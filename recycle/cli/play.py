@@ -32,6 +32,7 @@ import typer
 
 from ..engine.game import DEFAULT_MAX_STEPS, GameResult, players_stream, rank
 from ..engine.runner import play_out, replay_choices
+from ..env.engines import check_engine, reference_of, synced, table_state
 from ..errors import RecycleBug, RecycleError, printable
 from ..players import make_player
 from ..players.human import HumanPlayer, adviser
@@ -267,6 +268,7 @@ class PlaySession(Screen):
         record: Path | None = None,
         max_steps: int = DEFAULT_MAX_STEPS,
         recordable: bool = True,
+        engine: str = "auto",
     ):
         names = ["you" if p == seat else s for p, s in enumerate(specs)]
         super().__init__(term, game, names, specs, deal)
@@ -279,6 +281,7 @@ class PlaySession(Screen):
         self.replay_with = ""  # the arguments of `recycle replay` for the record saved last
         self.deals_played = 0
         self.recordable = recordable  # False: the game is not the file as it is (--num-players), no record
+        self.engine = check_engine(engine)  # auto: native code steps the game when it builds here
 
     # -- a deal -------------------------------------------------------------------------------
     def start(self, deal: int) -> None:
@@ -300,13 +303,14 @@ class PlaySession(Screen):
 
     def _new_state(self):
         self.events: list = []
-        return self.game.new_state(seed=self.deal, record=self.events, track=True, max_steps=self.max_steps)
+        return table_state(self.game, self.deal, self.max_steps, self.engine, record=self.events, track=True)
 
     def play_deal(self) -> None:
         """Play the deal to its end (``Quit`` if the person quits)."""
         while True:
             try:
                 play_out(self.state, self.players, self.rng, self._on_decision)
+                synced(self.state)  # (a native state's events of the end)
                 return
             except Undo:
                 self._go_back()
@@ -329,7 +333,7 @@ class PlaySession(Screen):
                 self.chose.pop(state.decisions, None)
             elif len(options) == 1:
                 self.chose[state.decisions] = said_words(state, options, 0)
-        if hasattr(state.waiting, "hide_pending"):  # a simultaneous stage's decision (told as unseen)
+        if hasattr(reference_of(state).waiting, "hide_pending"):  # a simultaneous stage's decision (told as unseen)
             self.hidden.add(state.decisions)
         self.recorder.on_decision(state, p, options, i)
         self.log.append((state.decisions, p, len(options), i))
@@ -594,6 +598,14 @@ def register(app: typer.Typer, fail, load) -> None:
         max_steps: MaxStepsOpt = DEFAULT_MAX_STEPS,
         max_work: MaxWorkOpt = None,
         num_players: NumPlayersOpt = None,
+        engine: Annotated[
+            str,
+            typer.Option(
+                "--engine",
+                help="auto (native code when the game builds here, else the reference interpreter), "
+                "native, reference: the same game either way.",
+            ),
+        ] = "auto",
     ):
         """Play a game yourself against computer players that never peek.
 
@@ -617,8 +629,13 @@ def register(app: typer.Typer, fail, load) -> None:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
         number = deal if deal is not None else random.SystemRandom().randrange(1, 100_000)
+        try:
+            check_engine(engine)
+        except ValueError as exc:
+            typer.echo(f"error: --engine: {exc}", err=True)
+            raise typer.Exit(2) from None
         session = PlaySession(
-            Terminal(), g, game, seat, specs, number, record, max_steps, recordable=num_players is None
+            Terminal(), g, game, seat, specs, number, record, max_steps, recordable=num_players is None, engine=engine
         )
         if num_players is not None:
             typer.echo(
@@ -626,7 +643,12 @@ def register(app: typer.Typer, fail, load) -> None:
                 "so this game is not recorded",
                 err=True,
             )
+        from ..native import NativeUnavailable, NativeUnsupported
+
         try:
             session.run(number)
         except (RecycleError, RecycleBug) as exc:
             fail(exc)
+        except (NativeUnsupported, NativeUnavailable) as exc:  # (--engine native only)
+            typer.echo(f"error: --engine native: {exc}", err=True)
+            raise typer.Exit(1) from None

@@ -40,7 +40,10 @@ def consult(player, state, p: int, options, rng) -> int:
     handing it what its kind may receive (see the module docstring); the index chosen."""
     needs_view = getattr(player, "needs_view", True)
     if type(player) in _PRIVILEGED:
-        got = player.choose(state.observation(p) if needs_view else None, options, rng)
+        # (a native state hands its players an observation that deals worlds without a path
+        # to the true game: OutsideState.player_observation, recycle/native/worlds.py)
+        look = getattr(state, "player_observation", None) or state.observation
+        got = player.choose(look(p) if needs_view else None, options, rng)
     else:
         from .public import player_view, public_options
 

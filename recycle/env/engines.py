@@ -28,12 +28,24 @@ def env_state(game, seed: int, max_steps: int, engine: str = "auto", record=None
     natively (``OutsideState``) or by the reference interpreter (see the module's docstring).
     ``record``: a list receiving the events and, before each decision's, an
     ``("d", player, option)`` entry (``decide``); ``track``: what each player observed."""
+    return _dealt(game, seed, max_steps, engine, record, track, record is not None)
+
+
+def table_state(game, seed: int, max_steps: int, engine: str = "auto", record=None, track: bool = False):
+    """The game dealt with ``seed`` for a table where people play (``recycle play``, the
+    studio's table): as ``env_state``, but ``record`` receives the events only, as the reference
+    ``game.new_state``'s does. A native state's twin logs them: ``synced`` before reading it
+    (the options, asked at every decision, bring it up to date)."""
+    return _dealt(game, seed, max_steps, engine, record, track, False)
+
+
+def _dealt(game, seed: int, max_steps: int, engine: str, record, track: bool, log_decisions: bool):
     if check_engine(engine) == "native" or (engine == "auto" and _native_here()):
         from ..native import NativeUnavailable, NativeUnsupported
         from ..native.outside import start_outside
 
         try:
-            return start_outside(game, seed, max_steps, record=record, track=track, log_decisions=record is not None)
+            return start_outside(game, seed, max_steps, record=record, track=track, log_decisions=log_decisions)
         except (NativeUnsupported, NativeUnavailable):
             if engine == "native":
                 raise

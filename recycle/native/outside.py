@@ -14,7 +14,9 @@ on the twin plays alone (``engine`` says which is playing).
 An observation (``observation(p)``) is worked out from the native arrays: an
 ``engine.view.Observation`` over a plain copy of what player ``p`` may be told (``Seen``), equal
 to the reference State's (tests/engine/test_native_outside.py). It holds no path to the native
-state, its generator or its seed; its ``sample_world`` asks the twin (a look-ahead player's).
+state, its generator or its seed, and deals no world; a look-ahead player receives
+``player_observation(p)``, which deals worlds from a blind copy of the twin
+(recycle/native/worlds.py).
 """
 
 from __future__ import annotations
@@ -223,6 +225,15 @@ class OutsideState:
         if ns is None:
             return self._twin.observation(player)
         return Observation(self._seen(ns), player)
+
+    def player_observation(self, player: int):
+        """What a player of the package's own (``engine.runner.privileged``) receives: an
+        ``Observation`` that also deals worlds (``sample_world``), over a blind copy of the
+        twin holding no path to this state, the twin, the generator or the seed
+        (recycle/native/worlds.py)."""
+        from .worlds import blind_observation
+
+        return blind_observation(self.twin(), player)
 
     @staticmethod
     def _native_arrays(ns):

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ..cli.table import narrative_lines, reveal_lines, storage_texts
 from ..engine.game import load
+from ..env.engines import synced, table_state
 from ..study.records import game_path, read_record, source_hash
 from .security import Refused, inside
 from .table import location_rows, owner_name
@@ -33,22 +34,24 @@ def open_record(root: Path, rel: str):
     return record, game, source_hash(game) == record.get("source_sha256")
 
 
-def replay_view(root: Path, rel: str, step: int, seat: int | None) -> dict:
+def replay_view(root: Path, rel: str, step: int, seat: int | None, engine: str = "auto") -> dict:
     """The table after ``step`` decisions of the record ``rel``: as ``seat`` saw it, or
-    revealed (``seat`` None)."""
+    revealed (``seat`` None); stepped by native code when the game builds here (``engine``:
+    ``table_state``, the same view either way)."""
     record, game, same_file = open_record(root, rel)
     decisions = record["decisions"]
     step = max(0, min(step, len(decisions)))
     if seat is not None and not 0 <= seat < game.nplayers:
         raise Refused(400, f"{game.name} has seats 0 to {game.nplayers - 1}")
     events: list = []
-    s = game.new_state(seed=record["seed"], record=events, track=True, max_steps=record.get("max_steps", 100_000))
+    s = table_state(game, record["seed"], record.get("max_steps", 100_000), engine, record=events, track=True)
     log = []
     for d in decisions[:step]:
         if s.is_terminal() or s.num_options() != d["options"] or s.current_player() != d["player"]:
             raise Refused(409, f"the record does not replay on this game file at decision {d['index']}")
         log.append((s.decisions, d["player"], d["options"], d["chosen"]))
         s.apply(d["chosen"])
+    synced(s)  # (a native state's events)
     names = [("you" if p == seat else str(n)) for p, n in enumerate(record["players"])]
     view = {
         "game": game.name,

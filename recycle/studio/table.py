@@ -33,6 +33,7 @@ from ..cli.table import (
 from ..engine.game import DEFAULT_MAX_STEPS, GameResult, players_stream, rank
 from ..engine.public import public_options
 from ..engine.runner import replay_choices
+from ..env.engines import check_engine, is_native, reference_of, synced, table_state
 from ..errors import RecycleBug, RecycleError
 from ..players import make_player
 from ..players.human import adviser, hint
@@ -58,6 +59,7 @@ class Table:
         deal: int | None = None,
         records: Path | None = None,
         max_steps: int = DEFAULT_MAX_STEPS,
+        engine: str = "auto",
     ):
         if len(specs) != game.nplayers:
             raise ValueError(f"{game.name} has {game.nplayers} seats; {len(specs)} players given")
@@ -66,6 +68,7 @@ class Table:
         self.specs = list(specs)
         self.records = records
         self.max_steps = max_steps
+        self.engine = check_engine(engine)  # auto: native code steps the game when it builds here
         self.tokens = {p: new_token() for p, s in enumerate(specs) if s == "human"}
         if not self.tokens:
             raise ValueError("a table needs at least one human seat")
@@ -98,9 +101,13 @@ class Table:
             self.said: dict = {p: {} for p in self.tokens}
             self.hint_waiting: set = getattr(self, "hint_waiting", set())  # seats whose hint is queued
             self.message = {p: "" for p in self.tokens}
-            self.state = self.game.new_state(seed=deal, record=self.events, track=True, max_steps=self.max_steps)
+            self.state = self._dealt()
             self._changed()
-        self._computers()
+            self._computers()  # (under the lock: see _computers)
+
+    def _dealt(self):
+        """The deal at its first decision, on the table's engine (``table_state``)."""
+        return table_state(self.game, self.deal, self.max_steps, self.engine, record=self.events, track=True)
 
     def _changed(self) -> None:
         self.version += 1
@@ -116,10 +123,16 @@ class Table:
         return None
 
     def _computers(self) -> None:
-        """Play the computer seats' decisions (and forced ones) in a thread, up to a person."""
-        threading.Thread(target=self._play_computers, name="studio-table", daemon=True).start()
+        """Play the computer seats' decisions (and forced ones) in a thread, up to a person.
+        The thread started last plays: one that has handed the table to a person may still be
+        about to look again when the person's move starts the next (``driver``, counted with the
+        lock held from the move on, so that no such thread sees the move before the count)."""
+        with self.cond:
+            self.driver = getattr(self, "driver", 0) + 1
+            driver = self.driver
+        threading.Thread(target=self._play_computers, args=(driver,), name="studio-table", daemon=True).start()
 
-    def _play_computers(self) -> None:
+    def _play_computers(self, driver: int) -> None:
         # a computer player thinks without the lock (the pages keep seeing the table, marked
         # "thinking"); nothing else may change the state meanwhile: act, undo and hint are
         # refused while a computer seat is to move, and a new deal ends this thread
@@ -127,7 +140,7 @@ class Table:
             generation = self.generation
         while True:
             with self.cond:
-                if self.generation != generation:
+                if self.generation != generation or self.driver != driver:
                     return
                 s = self.state
                 try:
@@ -143,7 +156,7 @@ class Table:
                         self._changed()
                         return
                     options = s.legal_options()
-                    view = s.observation(p) if pl.needs_view else None
+                    view = _player_observation(s, p) if pl.needs_view else None
                 except (RecycleError, RecycleBug) as exc:
                     self.error = seat_error(exc)
                     self._changed()
@@ -162,7 +175,7 @@ class Table:
                     self._changed()
                 return
             with self.cond:
-                if self.generation != generation:
+                if self.generation != generation or self.driver != driver:
                     return
                 try:
                     self._apply(p, options, i)
@@ -179,11 +192,12 @@ class Table:
             words = said_words(s, options, i)
             if words is not None:
                 self.said[p][s.decisions] = words
-        if hasattr(s.waiting, "hide_pending"):
+        if hasattr(reference_of(s).waiting, "hide_pending"):
             self.hidden.add(s.decisions)
         self.recorder.on_decision(s, p, options, i)
         self.log.append((s.decisions, p, len(options), i))
         s.apply(i)
+        synced(s)  # (a native state's events: every seat's page reads them)
 
     def _finish(self) -> None:
         from .writes import save_record
@@ -230,7 +244,7 @@ class Table:
             self.hints.pop(seat, None)
             self.message[seat] = ""
             self._changed()
-        self._computers()
+            self._computers()  # (under the lock: see _computers)
 
     def again(self, seat: int, claimed, new: bool) -> None:
         """After the end: the same deal again, or (``new``) a new one from a fresh secret."""
@@ -261,8 +275,9 @@ class Table:
             hlen, rng_state, nrec, nlog = self.snapshots.pop()
             history = self.state.history[:hlen]
             self.events.clear()
-            s = self.game.new_state(seed=self.deal, record=self.events, track=True, max_steps=self.max_steps)
+            s = self._dealt()
             replay_choices(s, history)
+            synced(s)
             self.state = s
             self.rng.setstate(rng_state)
             del self.recorder.decisions[nrec:]
@@ -298,7 +313,13 @@ class Table:
                     def stop():
                         return self.generation != generation or self.state.decisions != d or time.monotonic() > deadline
 
-                    got = hint(copy.observation(seat), copy.legal_options(), spec, seed=secrets.randbits(64), stop=stop)
+                    got = hint(
+                        _player_observation(copy, seat),
+                        copy.legal_options(),
+                        spec,
+                        seed=secrets.randbits(64),
+                        stop=stop,
+                    )
                     failed = None
                 except (RecycleError, RecycleBug, ValueError) as exc:
                     got, failed = None, seat_error(exc) if not isinstance(exc, ValueError) else str(exc)
@@ -323,6 +344,12 @@ class Table:
         """Everything the seat's browser is sent (see the module docstring)."""
         with self.cond:
             return seat_view(self, seat)
+
+
+def _player_observation(s, p: int):
+    """What a computer player (or a hint) at seat ``p`` decides from: a native state's deals
+    worlds from a blind copy (``OutsideState.player_observation``), a reference State's is its own."""
+    return s.player_observation(p) if is_native(s) else s.observation(p)
 
 
 def seat_error(exc) -> str:

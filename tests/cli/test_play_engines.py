@@ -1,0 +1,75 @@
+"""`recycle play` on either engine (``PlaySession(engine=...)``, recycle/env/engines.py's
+``table_state``): the same deal, keys and computer players give the same screens, character
+for character, and the same game record, whether native code or the reference interpreter
+steps the game."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+
+import pytest
+
+pytest.importorskip("numpy", reason="the native extra is not installed (pip install -e '.[native]'): no numpy")
+
+import recycle
+from recycle.cli.play import PlaySession, Terminal, seat_specs
+from recycle.env.engines import is_native
+from recycle.native import available
+
+from ..conftest import GAMES
+
+pytestmark = pytest.mark.skipif(not available(), reason="the native engine needs NumPy and a C compiler")
+
+
+class ScriptedTerminal(Terminal):
+    """A plain terminal answering from a script, then with options drawn from ``rng``; quits
+    at the end of the deal."""
+
+    def __init__(self, keys, rng):
+        super().__init__(io.StringIO(), io.StringIO(), tty=False)
+        self.keys, self.rng = list(keys), rng
+
+    def ask(self, prompt):
+        if prompt.startswith("Your choice"):
+            if self.keys:
+                return self.keys.pop(0)
+            n = int(prompt.split("1-", 1)[1].split(",", 1)[0].rstrip(")"))
+            return str(self.rng.randrange(n) + 1)
+        return "q"
+
+
+def _played(name: str, engine: str, players: str, keys: list, tmp_path) -> tuple:
+    g = recycle.load(GAMES / f"{name}.rcy")
+    term = ScriptedTerminal(keys, random.Random(4))
+    out = tmp_path / f"{engine}.json"
+    session = PlaySession(
+        term, g, str(GAMES / f"{name}.rcy"), 1, seat_specs(players, g.nplayers, 1), 9, out, engine=engine
+    )
+    session.run(9)
+    record = json.loads(out.read_text())
+    return term.stdout.getvalue().replace(str(out), "RECORD"), record, is_native(session.state)
+
+
+@pytest.mark.parametrize(
+    "name,players,keys",
+    [
+        ("schwimmen-lives", "random", ["h", "r", "2", "u", "1"]),
+        ("goofspiel", "pimc:6", ["1", "u", "2"]),  # a simultaneous stage, a look-ahead player
+        ("crazy-eights", "ismcts:12", ["r", "1"]),
+    ],
+)
+def test_the_same_screens_and_record_under_both_engines(name, players, keys, tmp_path):
+    screens, record, native = _played(name, "auto", players, keys, tmp_path)
+    ref_screens, ref_record, ref_native = _played(name, "reference", players, keys, tmp_path)
+    assert native and not ref_native  # (auto: this game steps natively here)
+    assert "game over" in screens
+    assert screens == ref_screens
+    assert record == ref_record
+
+
+def test_an_unknown_engine_is_refused():
+    g = recycle.load(GAMES / "war.rcy")
+    with pytest.raises(ValueError, match="engine must be one of auto, native, reference, not 'fast'"):
+        PlaySession(ScriptedTerminal([], random.Random(0)), g, "war.rcy", 0, ["human", "random"], 1, engine="fast")
