@@ -268,7 +268,7 @@ class PlaySession(Screen):
         record: Path | None = None,
         max_steps: int = DEFAULT_MAX_STEPS,
         recordable: bool = True,
-        engine: str = "auto",
+        engine: str = "reference",
     ):
         names = ["you" if p == seat else s for p, s in enumerate(specs)]
         super().__init__(term, game, names, specs, deal)
@@ -281,7 +281,9 @@ class PlaySession(Screen):
         self.replay_with = ""  # the arguments of `recycle replay` for the record saved last
         self.deals_played = 0
         self.recordable = recordable  # False: the game is not the file as it is (--num-players), no record
-        self.engine = check_engine(engine)  # auto: native code steps the game when it builds here
+        # reference by default: a native table state deals its look-ahead seats' worlds from a blind
+        # copy, whose playouts are Python's (slower) and which cannot deduce (recycle/native/worlds.py)
+        self.engine = check_engine(engine)
 
     # -- a deal -------------------------------------------------------------------------------
     def start(self, deal: int) -> None:
@@ -602,10 +604,11 @@ def register(app: typer.Typer, fail, load) -> None:
             str,
             typer.Option(
                 "--engine",
-                help="auto (native code when the game builds here, else the reference interpreter), "
-                "native, reference: the same game either way.",
+                help="reference (the default at a table: its look-ahead seats and hints search natively "
+                "from a twin of the reference state), auto (native code when the game builds here), "
+                "native: the same game either way.",
             ),
-        ] = "auto",
+        ] = "reference",
     ):
         """Play a game yourself against computer players that never peek.
 

@@ -59,7 +59,7 @@ class Table:
         deal: int | None = None,
         records: Path | None = None,
         max_steps: int = DEFAULT_MAX_STEPS,
-        engine: str = "auto",
+        engine: str = "reference",
     ):
         if len(specs) != game.nplayers:
             raise ValueError(f"{game.name} has {game.nplayers} seats; {len(specs)} players given")
@@ -68,7 +68,8 @@ class Table:
         self.specs = list(specs)
         self.records = records
         self.max_steps = max_steps
-        self.engine = check_engine(engine)  # auto: native code steps the game when it builds here
+        # reference by default, as `recycle play`: the computer seats' searches are native either way
+        self.engine = check_engine(engine)
         self.tokens = {p: new_token() for p, s in enumerate(specs) if s == "human"}
         if not self.tokens:
             raise ValueError("a table needs at least one human seat")
