@@ -195,15 +195,16 @@ def test_the_environments_info_holds_plain_words_that_tell_nothing_hidden():
             env.step(None if term or trunc else legal[deal % len(legal)])
 
 
-def test_openspiel_action_strings_name_no_hidden_card():
+@pytest.mark.parametrize("chance", ["seed", "rules"])
+def test_openspiel_action_strings_name_no_hidden_card(chance):
     pytest.importorskip("pyspiel")
     from recycle.env.spiel import openspiel_game
 
-    game = openspiel_game(blackjack())
+    game = openspiel_game(blackjack(), chance=chance)
     state = game.new_initial_state()
     rng = random.Random(3)
     while state.is_chance_node():
-        state.apply_action(rng.randrange(256))
+        state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
     s = state.recycle_state()
     p = s.current_player()
     strings = [state.action_to_string(p, a) for a in state.legal_actions()]
