@@ -299,7 +299,7 @@ def register(app: typer.Typer, fail, load) -> None:
     ):
         """Duplicate play: each deal is played once per rotation of the seats, so the luck of the
         deal cancels; reports each player kind's mean score difference and win rate."""
-        from ..study.analysis import duplicate as run_duplicate
+        from ..study.duplicate import duplicate as run_duplicate
         from ..study.parallel import progress_bar
 
         kinds = [p.strip() for p in players.split(",") if p.strip()]

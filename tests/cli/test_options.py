@@ -10,7 +10,7 @@ import recycle
 from recycle.cli.main import app
 from recycle.lang.reading.player_count import with_player_count
 from recycle.lang.syntax.reader import parse_file, parse_text
-from recycle.study.analysis import duplicate
+from recycle.study.duplicate import duplicate
 
 from ..conftest import CORPUS, GAMES, requires_corpus
 

@@ -184,7 +184,7 @@ def test_deduce_is_a_player_option():
 
 def test_duplicate_play_reports_what_a_deducing_players_samples_did(game):
     from recycle.cli.analysis import duplicate_lines
-    from recycle.study.analysis import duplicate
+    from recycle.study.duplicate import duplicate
 
     d = duplicate(game, ["ismcts:4:deduce", "ismcts:4"], deals=2, seed=1)
     got = d["players"][0]["deduction"]

@@ -9,7 +9,8 @@ from typer.testing import CliRunner
 
 import recycle
 from recycle.study.analysis_result import Analysis, BranchingPoint
-from recycle.study.analysis import analyze, chi2_sf, duplicate, game_heuristics, wilson
+from recycle.study.analysis import analyze, chi2_sf, game_heuristics, wilson
+from recycle.study.duplicate import duplicate
 from recycle.cli import app
 from recycle.study.stats import simulate
 
