@@ -28,6 +28,10 @@ Pass = form_node("Pass", "", Kind.ACTION, "turn", "(turn pass).")
 Repeat = form_node("Repeat", "times body", Kind.ACTION, "repeat", "(repeat N ACTION).")
 RepeatAll = form_node("RepeatAll", "body location", Kind.ACTION, "repeat", "(repeat all (move|forget CARD ...)).")
 Deck = form_node("Deck", "name location cards", Kind.ACTION, "create", "(create deck NAME? LOCATION (deck ...)).")
+# what the form's words leave out (lang/forms/wording.py): the location a (repeat all ...) empties is
+# read from its body, not written; a deck named DEFAULT is a deck whose name is not written
+RepeatAll.DERIVED = ("location",)
+Deck.DEFAULTS = {"name": "DEFAULT"}
 Teams = form_node("Teams", "teams", Kind.ACTION, "create", "(create teams (P, ...) ...): TeamLists as written.")
 TeamList = form_node("TeamList", "members", Kind.ACTION, None, "(P, P, ...): the player numbers of a team, as written.")
 
