@@ -196,7 +196,7 @@ class ActionReading:
         if not kw(which, "next", "current"):
             fail("expected (cycle next|current WHO)", x, "cycle")
         if kw(target, "current", "next", "previous"):
-            who = Turn(target.value, "player", span=target.span, source=target)
+            who = Turn(target.value, "player", bare=True, span=target.span, source=target)
         else:
             who = self.player(target, scope)
         return Cycle(which.value, who, span=x.span, source=x)

@@ -169,10 +169,12 @@ class GameOwner(Node):
 
 @dataclass(frozen=True, slots=True)
 class Turn(Node):
-    """``(current|next|previous player|team)``: a position of the turn order."""
+    """``(current|next|previous player|team)``: a position of the turn order; ``bare`` when
+    written as the word alone (``(cycle next current)``; not part of equality)."""
 
     position: str
     what: str
+    bare: bool = field(default=False, kw_only=True, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -305,16 +305,6 @@ def declared_forms(source) -> dict:
     }
 
 
-def draws(x, drawing: frozenset) -> bool:
-    """Does the s-expression ``x`` hold a form whose head is one of ``drawing`` (the heads of
-    the forms that draw random numbers: the registry's ``drawing``)?"""
-    if isinstance(x, SList):
-        if head_of(x) in drawing:
-            return True
-        return any(draws(i, drawing) for i in x.items)
-    return False
-
-
 def written_weight(x, players_loop: Callable, nplayers: int, memo: dict) -> int:
     """The number of parenthesised lists written in the form ``x``, the body of a loop over the
     players or teams (``players_loop(x)``: a loop of at most one turn per player) counted once
