@@ -1,0 +1,47 @@
+"""A node written back as its s-expression (lang/forms/spelling.py): what a transcript shows of
+an option whose effects say nothing, now written from the compiled item's node."""
+
+from __future__ import annotations
+
+import pytest
+
+import recycle
+from recycle.lang.forms.spelling import spelled
+from recycle.lang.nodes import elaborate
+from recycle.lang.nodes.actions import Cycle, Deck, Inc
+from recycle.lang.nodes.flow import Stage
+from recycle.lang.nodes.walk import walk
+from recycle.lang.syntax.reader import parse_text
+
+from ..conftest import GAMES
+
+GAME_FILES = sorted(GAMES.glob("*.rcy"))
+
+
+@pytest.mark.parametrize("path", GAME_FILES, ids=lambda p: p.name)
+def test_every_node_is_written_back_as_it_was_written(path):
+    """Every node of the game, but a stage (never an option) and a deck (its node keeps the
+    cards, not the attribute tree written), is written back exactly as its text."""
+    game = elaborate(recycle.load(path, engine="reference").source)
+    checked = 0
+    for node in walk(game):
+        if node is game or node.source is None or any(isinstance(n, Stage | Deck) for n in walk(node)):
+            continue
+        assert spelled(node) == str(node.source)
+        checked += 1
+    assert checked > 100
+
+
+def test_variables_are_written_by_what_the_caller_says_of_them():
+    game = elaborate(
+        parse_text(
+            "(game (declare 2 'N) (setup (create players 'N) (create deck (game iloc STOCK) (deck (RANK (A, K)))))"
+            " (do ((all player 'P (cycle next current)) (all player 'P (inc ('P sto X) 'N))))"
+            " (scoring max ((current player) sto X)))"
+        )
+    )
+    inc = next(n for n in walk(game) if isinstance(n, Inc))
+    cycle = next(n for n in walk(game) if isinstance(n, Cycle))
+    assert spelled(inc) == "(inc ('P sto X) 'N)"
+    assert spelled(inc, {"P": "P1"}.get) == "(inc (P1 sto X) 'N)"
+    assert spelled(cycle) == "(cycle next current)"  # the bare word, as written
