@@ -9,7 +9,6 @@ import recycle
 from recycle.lang.forms.spelling import spelled
 from recycle.lang.nodes import elaborate
 from recycle.lang.nodes.actions import Cycle, Deck, Inc
-from recycle.lang.nodes.flow import Stage
 from recycle.lang.nodes.walk import walk
 from recycle.lang.syntax.reader import parse_text
 
@@ -20,16 +19,34 @@ GAME_FILES = sorted(GAMES.glob("*.rcy"))
 
 @pytest.mark.parametrize("path", GAME_FILES, ids=lambda p: p.name)
 def test_every_node_is_written_back_as_it_was_written(path):
-    """Every node of the game, but a stage (never an option) and a deck (its node keeps the
-    cards, not the attribute tree written), is written back exactly as its text."""
+    """Every node of the game, stages too, but a deck (its node keeps the cards, not the
+    attribute tree written), is written back exactly as its text."""
     game = elaborate(recycle.load(path, engine="reference").source)
     checked = 0
     for node in walk(game):
-        if node is game or node.source is None or any(isinstance(n, Stage | Deck) for n in walk(node)):
+        if node is game or node.source is None or any(isinstance(n, Deck) for n in walk(node)):
             continue
         assert spelled(node) == str(node.source)
         checked += 1
     assert checked > 100
+
+
+def test_a_stage_is_written_with_its_keywords():
+    """player|team and simultaneous are facts of the node (team, simultaneous), written back
+    as the keywords they were; the end condition as the (end ...) list."""
+    game = elaborate(
+        parse_text(
+            "(game (setup (create players 2)) (stage team (end (== 1 1)) (turn pass))"
+            " (stage player simultaneous (end (== 1 1)) (turn pass)) (stage player (end (== 1 1)) (turn pass))"
+            " (scoring max ((current player) sto X)))"
+        )
+    )
+    stages = [spelled(n) for n in game.flow]
+    assert stages == [
+        "(stage team (end (== 1 1)) (turn pass))",
+        "(stage player simultaneous (end (== 1 1)) (turn pass))",
+        "(stage player (end (== 1 1)) (turn pass))",
+    ]
 
 
 def test_variables_are_written_by_what_the_caller_says_of_them():

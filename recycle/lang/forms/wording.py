@@ -84,18 +84,22 @@ def _literal(tok: str) -> bool:
     return tok == ".." or (tok.isalpha() and tok.islower())
 
 
-def _operands(node) -> list:
+def _operands(node) -> tuple[list, dict]:
     """The node's operands in the order of its syntax (the fields it derives from the others
-    left out; a default value as not written)."""
+    left out; a default value as not written), and its yes-or-no facts by name (``largest``:
+    written as the keyword of that name or the other of ``largest|all``)."""
     derived = getattr(node, "DERIVED", ())
     defaults = getattr(node, "DEFAULTS", {})
-    out = []
+    ops, flags = [], {}
     for f in fields(node):
         if not f.compare or f.name in derived:
             continue
         v = getattr(node, f.name)
-        out.append(None if f.name in defaults and v == defaults[f.name] else v)
-    return out
+        if isinstance(v, bool):
+            flags[f.name] = v
+        else:
+            ops.append(None if f.name in defaults and v == defaults[f.name] else v)
+    return ops, flags
 
 
 def _repeats(tokens: tuple, j: int) -> bool:
@@ -107,26 +111,42 @@ def _repeats(tokens: tuple, j: int) -> bool:
     return len(run) == 1 or not any(t.startswith("(") or _literal(t) for t in run)
 
 
-def _lay_out(tokens: tuple, ops: list) -> list | None:
-    """The items after the head as ``tokens`` lay ``ops`` out, or None when they do not fit."""
-    items, k, j = [], 0, 0
+def _group(tok: str, v):
+    """The value ``v`` standing for a parenthesised token: ``(end CONDITION)`` is a list of the
+    keyword and ``v``; a group of several operands (``(OWNER points NAME)``) is ``v`` itself."""
+    inner = tuple(_TOKEN.findall(tok[1:-1]))
+    if "..." in inner or sum(not _literal(t) for t in inner) != 1:
+        return v
+    laid = _lay_out(inner, [v], {})
+    return Items(laid) if laid is not None else v
+
+
+def _lay_out(tokens: tuple, ops: list, flags: dict) -> list | None:
+    """The items after the head as ``tokens`` lay ``ops`` and ``flags`` out, or None when
+    they do not fit."""
+    items, k, j, used = [], 0, 0, set()
     while j < len(tokens):
         tok = tokens[j]
         j += 1
         if tok == "...":
             continue
         if _literal(tok):
-            if k < len(ops) and isinstance(ops[k], str) and ops[k] == tok:
+            if tok in flags:  # (stage player simultaneous ...): written when the fact holds
+                if not flags[tok]:
+                    return None
+                used.add(tok)
+            elif k < len(ops) and isinstance(ops[k], str) and ops[k] == tok:
                 k += 1  # a keyword the node keeps as a fact: (other player)
             items.append(Keyword(tok))
             continue
-        while k < len(ops) and isinstance(ops[k], bool) and tok.count("|") != 1:
-            k += 1  # a fact of the form, not written (whether == compares cards)
+        choices = tok.split("|") if not tok.startswith("(") else []
+        named = [c for c in choices if c in flags]
+        if len(choices) == 2 and named:  # largest|all, player|team: by the fact of that name
+            used.add(named[0])
+            items.append(Keyword(named[0] if flags[named[0]] else next(c for c in choices if c != named[0])))
+            continue
         v = ops[k] if k < len(ops) else None
         k += 1
-        if isinstance(v, bool):  # largest|all: the first keyword when true
-            items.append(Keyword(tok.split("|")[0 if v else 1]))
-            continue
         if v is None:
             if not tok.endswith("?"):
                 return None
@@ -140,8 +160,12 @@ def _lay_out(tokens: tuple, ops: list) -> list | None:
             else:
                 return None
             continue
+        if tok.startswith("("):
+            v = _group(tok, v)
         items.append(Keyword(v) if isinstance(v, str) else v)
-    return items if all(v is None or isinstance(v, bool) for v in ops[k:]) else None
+    if any(v is not None for v in ops[k:]):
+        return None
+    return items
 
 
 def items_of(node) -> list | None:
@@ -151,10 +175,13 @@ def items_of(node) -> list | None:
     f = REGISTRY.lookup(node.KIND, head) if head is not None else None
     if f is None:
         return None
-    ops = _operands(node)
-    for tokens in _alternatives(f.syntax):
-        items = _lay_out(tokens, ops)
-        if items is not None:
+    ops, flags = _operands(node)
+    shapes = _alternatives(f.syntax)
+    # a fact written as a keyword in some shape (simultaneous) is written when it holds
+    said = {t for tokens in shapes for t in tokens if t in flags}
+    for tokens in shapes:
+        items = _lay_out(tokens, ops, flags)
+        if items is not None and not any(flags[n] and n not in tokens for n in said):
             return [Keyword(head), *items]
     return None
 
