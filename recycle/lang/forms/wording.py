@@ -32,10 +32,7 @@ from ..nodes.base import (
     Word,
     written,
 )
-from .flow import REGISTRY
-from .registry import WORDS_FIELD, Kind
-
-INFIX = REGISTRY.operators  # the forms written between their operands: a + b, a == b
+from .registry import WORDS_FIELD, Kind, registry
 
 
 class Keyword(str):
@@ -56,7 +53,7 @@ def _kw(x, *values) -> bool:
 
 def _roles(x) -> frozenset:
     """The roles of the forms headed as ``x`` is, of any kind."""
-    return REGISTRY.roles.get(_head(x), frozenset())
+    return registry().roles.get(_head(x), frozenset())
 
 
 # -- a form node's items, laid out again by its form's syntax ----------------------------------
@@ -172,7 +169,7 @@ def items_of(node) -> list | None:
     """``node``'s form as the items it is written with: its head, then its operands and
     keywords (None when it is no registered form, or its operands fit none of its shapes)."""
     head = _head(node)
-    f = REGISTRY.lookup(node.KIND, head) if head is not None else None
+    f = registry().lookup(node.KIND, head) if head is not None else None
     if f is None:
         return None
     ops, flags = _operands(node)
@@ -182,6 +179,8 @@ def items_of(node) -> list | None:
     for tokens in shapes:
         items = _lay_out(tokens, ops, flags)
         if items is not None and not any(flags[n] and n not in tokens for n in said):
+            if getattr(node, "bare", False):  # (do (ITEM)): the list of one without its parentheses
+                items = [i[0] if isinstance(i, Items) and len(i) == 1 else i for i in items]
             return [Keyword(head), *items]
     return None
 
@@ -311,7 +310,8 @@ def _paren(x, outer: str = "") -> str:
     h, roles = _head(x), _roles(x)
     if "junction" in roles and h != outer:
         return f"({text})"
-    if h in INFIX and outer in INFIX:
+    infix = registry().operators  # the forms written between their operands: a + b, a == b
+    if h in infix and outer in infix:
         return f"({text})"
     if "quantifier" in roles and outer:
         return f"({text})"  # "any X 'V: body" runs to the end of the line
@@ -351,9 +351,9 @@ def expr(x) -> str:
     args = items[1:]
     if len(items) == 2 and _kw(items[1], "player", "team"):
         return items[0] if items[1] == "player" else f"{items[0]} team"
-    if x.HEAD in INFIX and len(args) == 2:
+    if x.HEAD in registry().operators and len(args) == 2:  # a + b, a == b
         return f"{_paren(args[0], x.HEAD)} {x.HEAD} {_paren(args[1], x.HEAD)}"
-    text = _words(items, REGISTRY.words.get(x.HEAD, ()))  # the words of the expressions headed so
+    text = _words(items, registry().words.get(x.HEAD, ()))  # the words of the expressions headed so
     if text is not None:
         return text
     return "(" + " ".join(expr(i) for i in items) + ")"
@@ -387,7 +387,7 @@ def action_text(x) -> str:
     """One action node as a line: ``move top STOCK → top HAND('P)``, ``PASS := 0``, ``pass``."""
     if isinstance(x, FormNode) and x.KIND == Kind.ACTION and x.HEAD is not None:
         items = items_of(x)
-        text = _words(items, REGISTRY.lookup(Kind.ACTION, x.HEAD).words) if items is not None else None
+        text = _words(items, registry().lookup(Kind.ACTION, x.HEAD).words) if items is not None else None
         if text is not None:
             return text
     return expr(x)

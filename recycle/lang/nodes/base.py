@@ -37,12 +37,15 @@ def written(node) -> str:
     return str(node.source) if node.source is not None else repr(node)
 
 
-def form_node(name: str, fields: str, kind: str, head: str | None, doc: str) -> type:
+def form_node(name: str, fields: str, kind: str, head: str | None, doc: str, written: str = "") -> type:
     """A frozen node class for one form: ``fields`` are its operands' names, in the order of
-    the form's syntax; ``kind`` and ``head`` name the registered form it stands for."""
+    the form's syntax; ``kind`` and ``head`` name the registered form it stands for;
+    ``written`` names facts of how it is written, not of what it means (keyword-only, not
+    part of equality: ``bare``, a list of one item written without its parentheses)."""
+    facts = [(f, Any, field(default=False, kw_only=True, compare=False, repr=False)) for f in written.split()]
     cls = make_dataclass(
         name,
-        [(f, Any) for f in fields.split()],
+        [(f, Any) for f in fields.split()] + facts,
         bases=(FormNode,),
         frozen=True,
         slots=True,
