@@ -27,8 +27,8 @@ class Node:
     """A piece of a game read once; ``span`` is where it is written (not part of equality)."""
 
     span: Span | None = field(default=None, kw_only=True, compare=False, repr=False)
-    # the s-expression it was read from: only for the compiler's parts not yet reading nodes
-    # (issue 41: the native writer, the costs and purity facts); never part of equality
+    # the s-expression it was read from: read only by ``written`` (a form as written, for
+    # messages) and by a form registered without a reading yet (``Unread``); never part of equality
     source: Any = field(default=None, kw_only=True, compare=False, repr=False)
 
 
