@@ -17,6 +17,7 @@ information would say.
 from __future__ import annotations
 
 from ..lang.forms.values import Card, MoveEvent, StorageEvent, may_see
+from ..lang.nodes.actions import Pass
 from ..streams import Stream
 
 
@@ -293,7 +294,7 @@ def describe_option(state, steps, chooser: int, viewer: int | None, events: list
         return f"{text}; {tail}" if text else tail
     if text:
         return text
-    if all(getattr(item.node, "items", None) and str(item.node.items[0]) == "turn" for item, _ in steps):
+    if all(isinstance(item.node, Pass) for item, _ in steps):
         return "pass"
     from .transcript import describe_option as render
 

@@ -5,7 +5,7 @@ storage changes, final scores. Hidden cards stay hidden unless ``reveal``.
 from __future__ import annotations
 
 from ..lang.forms.values import MEMORY, PUBLIC, Card, PLoc, PlayerId, StorageEvent, TeamId
-from ..lang.syntax.reader import VAR, Atom
+from ..lang.forms.spelling import spelled
 from ..lang.forms.values import may_see
 
 SUITS = {"HEARTS": "♥", "DIAMONDS": "♦", "CLUBS": "♣", "SPADES": "♠"}
@@ -73,14 +73,17 @@ def _value_text(game, s, v, viewer) -> str:
 
 
 def render(node, bindings: dict, env, game, s, viewer) -> str:
-    """The form's text with bound variables replaced by their values."""
-    if isinstance(node, Atom):
-        if node.kind == VAR and node.value in bindings:
-            what = bindings[node.value]
-            value = what.value if hasattr(what, "value") else env[what]
-            return _value_text(game, s, value, viewer)
-        return str(node)
-    return "(" + " ".join(render(i, bindings, env, game, s, viewer) for i in node.items) + ")"
+    """The form's text (its node written back: lang/forms/spelling.py) with bound variables
+    replaced by their values."""
+
+    def value_of(name: str) -> str | None:
+        if name not in bindings:
+            return None
+        what = bindings[name]
+        value = what.value if hasattr(what, "value") else env[what]
+        return _value_text(game, s, value, viewer)
+
+    return spelled(node, value_of)
 
 
 def describe_option(game, s, steps, chooser: int | None, viewer: int | None = -1) -> str:

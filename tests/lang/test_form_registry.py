@@ -259,16 +259,29 @@ def test_each_entry_point_chooses_by_the_node_class(kind):
         assert ENTRY_POINTS[kind](comp, node, Scope()) == ("compiled", method, cls)
 
 
+def _item(text: str):
+    """The node of one action written alone (a compiled item keeps its node: ``Item.node``)."""
+    from recycle.lang.nodes.flow import Elaborator
+    from recycle.lang.nodes.sexpr import Scope
+
+    return Elaborator().item(sexp(text), Scope())
+
+
 def test_uses_rng_is_true_exactly_for_forms_holding_a_drawing_form():
+    from recycle.lang.nodes import elaborate
+    from recycle.lang.nodes.walk import walk
+
     drawing = {f.head for f in REGISTRY.forms if f.draws}
-    assert uses_rng(sexp("(> (random 3) 1)")) and uses_rng(sexp("(do ((shuffle (game iloc STOCK))))"))
-    assert uses_rng(sexp("(move (max (game vloc T) using (game points P)) (top (game vloc W)))"))
-    assert not uses_rng(sexp("(move (top (game iloc STOCK)) (top (game vloc W)))"))
-    assert not uses_rng(sexp("(scoring max (size ((current player) vloc WON)))"))  # max here is no form
+    assert uses_rng(_item("((> (random 3) 1) (set (game sto X) 1))"))
+    assert uses_rng(_item("(do ((shuffle (game iloc STOCK))))"))
+    assert uses_rng(_item("(move (max (game vloc T) using (game points P)) (top (game vloc W)))"))
+    assert not uses_rng(_item("(move (top (game iloc STOCK)) (top (game vloc W)))"))
+    # every node of the games draws exactly when the form it was read from holds a drawing form
     for path in GAME_FILES[:12]:
-        for n in nodes(parse_file(path).forms[0]):
-            if isinstance(n, SList):
-                assert uses_rng(n) == any(isinstance(m, SList) and m.head in drawing for m in nodes(n))
+        game = elaborate(parse_file(path))
+        for n in walk(game):
+            if isinstance(n.source, SList):
+                assert uses_rng(n) == any(isinstance(m, SList) and m.head in drawing for m in nodes(n.source)), n.source
 
 
 # -- the reference -----------------------------------------------------------------------------

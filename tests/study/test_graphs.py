@@ -459,8 +459,28 @@ def test_cli_tree(tmp_path):
 
 
 # -- the structure tree ------------------------------------------------------------------------
+def _read(text, reader: str):
+    """The node of one form written alone, its variables 'X, 'N, 'P and 'C bound (the words
+    are written from nodes: lang/forms/wording.py)."""
+    from recycle.lang.nodes.base import Binding
+    from recycle.lang.nodes.flow import Elaborator
+    from recycle.lang.nodes.sexpr import Scope
+
+    scope = Scope(bindings={v: Binding(v, "let", None, None) for v in ("X", "N", "P", "C")})
+    elaborator = Elaborator()
+    form = parse_text(text).forms[0]
+    if reader == "item":
+        return elaborator.item(form, scope)
+    return getattr(elaborator, reader)(form, scope)
+
+
 def _expr(text):
-    return expr(parse_text(text).forms[0])
+    for reader in ("bool_", "int_", "card", "cards", "value"):
+        try:
+            return expr(_read(text, reader))
+        except recycle.RecycleError:
+            continue
+    raise AssertionError(f"{text} is no expression")
 
 
 @pytest.mark.parametrize(
@@ -477,6 +497,14 @@ def _expr(text):
         ("(cardatt SUIT (top (game vloc TRICK)))", "SUIT of top TRICK"),
         ("(max ((current player) iloc HAND) using (game points P))", "max HAND(current) using P"),
         ("(size (filter (game vloc T) 'C (== (cardatt SUIT 'C) HEARTS)))", "size (T where 'C: SUIT of 'C == HEARTS)"),
+        # forms without words are written as their s-expression, keywords where their syntax has them
+        ("(runs all 3 ((current player) vloc HAND) using (game points SEQ))", "(runs all 3 HAND(current) using SEQ)"),
+        ("(scoremax (game vloc T) using (game points P))", "(scoremax T using P)"),
+        ("(random 1..6)", "(random 1 .. 6)"),
+        ("(size (other player))", "size other"),
+        ("(pid ((game sto ASKED) player))", "(pid (game sto ASKED))"),
+        ("(+ 1 2 'N)", "(+ 1 2 'N)"),
+        ("(top 2 (game vloc T))", "top 2 of T"),
     ],
 )
 def test_expressions_as_text(text, want):
@@ -490,10 +518,23 @@ def test_expressions_as_text(text, want):
         ("(cycle next (owner (top (game vloc TRICK))))", "next player := owner of top TRICK"),
         ("(inc ((current player) sto SCORE) 2)", "SCORE(current) += 2"),
         ("(repeat all (move (top (game vloc A)) (bottom (game vloc B))))", "repeat all: move top A → bottom B"),
+        ("(shuffle faro (game vloc A) (game vloc B))", "shuffle faro A B"),
+        ("(inc ((current player) sto SCORE))", "SCORE(current) += 1"),
+        ("(set (game points P) (((RANK : A) 1) ((RANK : K) 13)))", "P := point map (2 awards)"),
+        (
+            "(create deck (game vloc STOCK) (deck (RANK (A, K)) (SUIT (H, S))))",
+            "create deck of 4 cards (RANK, SUIT) in STOCK",
+        ),
+        ("(create deck RED (game vloc STOCK) (deck (RANK (A, K))))", "create RED deck of 2 cards (RANK) in STOCK"),
+        ("(create teams (0, 2) (1, 3))", "create teams (0, 2) (1, 3)"),
+        (
+            "(repeat 2 (all player 'P (move (top (game vloc A)) (top ('P vloc H)))))",
+            "repeat 2: all player 'P: (move top A top H('P))",
+        ),
     ],
 )
 def test_actions_as_text(text, want):
-    assert action_text(parse_text(text).forms[0]) == want
+    assert action_text(_read(text, "item")) == want
 
 
 def test_passing_game_tree_and_dot(passing):

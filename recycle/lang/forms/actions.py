@@ -214,7 +214,7 @@ class CardActions:
             if s.events is not None:
                 record_move(s, infos, "move", c, i, d)
 
-        return Item(x.source, scope, run=move, static=True)
+        return Item(x, scope, run=move, static=True)
 
     @form("swap", "(swap LOCATION LOCATION) | (swap CARD CARD)", Kind.ACTION, puts=(1, 2), words="swap {1} ↔ {2}")
     @reads_node
@@ -249,7 +249,7 @@ class CardActions:
                     for c in lj:
                         record_move(s, infos, "swap", c, j, i, whole=True)
 
-            return Item(x.source, scope, run=swap_locs, static=True)
+            return Item(x, scope, run=swap_locs, static=True)
         ca = self.c_value(a, scope)
         cb = self.c_value(b, scope)
         # a card picked out of a mem location is a reference: without (actual ...) that is
@@ -306,7 +306,7 @@ class CardActions:
                 record_move(s, infos, "swap", va, i, j)
                 record_move(s, infos, "swap", vb, j, i)
 
-        return Item(x.source, scope, run=swap, static=True)
+        return Item(x, scope, run=swap, static=True)
 
     @form(
         "remember",
@@ -335,7 +335,7 @@ class CardActions:
             if s.events is not None:
                 record_move(s, infos, "remember", c, s.card_loc[c], d)
 
-        return Item(x.source, scope, run=remember, static=True)
+        return Item(x, scope, run=remember, static=True)
 
     def c_mem_dest(self, x: Place, scope: Scope):
         idx = self.c_loc_index(x.location, scope)
@@ -376,7 +376,7 @@ class CardActions:
             if s.events is not None:
                 record_move(s, infos, "forget", c, i, None)
 
-        return Item(x.source, scope, run=forget, static=True)
+        return Item(x, scope, run=forget, static=True)
 
     @form(
         "shuffle",
@@ -427,7 +427,7 @@ class CardActions:
                     for c in moved:
                         record_move(s, infos, "move", c, j, i)
 
-            return Item(x.source, scope, run=faro, static=True)
+            return Item(x, scope, run=faro, static=True)
         idx = self.c_loc_index(x.location, scope)
         span = x.span
 
@@ -437,4 +437,4 @@ class CardActions:
                 charge(s, len(lst), span, "shuffle")
             shuffle(lst, s.rng.random)
 
-        return Item(x.source, scope, run=shuffle_loc, static=True)
+        return Item(x, scope, run=shuffle_loc, static=True)

@@ -47,7 +47,7 @@ class StateActions:
                 if s.events is not None:
                     record_storage(s, layout.slot_label("sto", const), v)
 
-            return Item(x.source, scope, run=set_const, static=True)
+            return Item(x, scope, run=set_const, static=True)
 
         def set_(s, e):
             v = val(s, e)
@@ -56,7 +56,7 @@ class StateActions:
             if s.events is not None:
                 record_storage(s, layout.slot_label(sort, k), v)
 
-        return Item(x.source, scope, run=set_, static=True)
+        return Item(x, scope, run=set_, static=True)
 
     def c_set_points(self, x: SetPoints, scope: Scope, slot) -> Item:
         compiled = []
@@ -80,7 +80,7 @@ class StateActions:
             def set_points_const(s, e):
                 s.points[slot(s, e)] = card_table.point_map(key)
 
-            return Item(x.source, scope, run=set_points_const, static=True)
+            return Item(x, scope, run=set_points_const, static=True)
 
         # the map is a function of the computed parts alone (Hearts: the suit led, set each
         # trick); each part is computed once, in the order of the awards. Making a map scores every card
@@ -110,7 +110,7 @@ class StateActions:
                 charge(s, (len(s.card_loc) * nawards) >> 1, span, "set")
             s.points[slot(s, e)] = card_table.point_map(build_key(tuple([f(s, e) for f in computed])))
 
-        return Item(x.source, scope, run=set_points, static=True)
+        return Item(x, scope, run=set_points, static=True)
 
     @form("inc", "(inc (OWNER sto NAME) AMOUNT?)", Kind.ACTION, sets=1, words=("{1} += {2}", "{1} += 1"))
     @reads_node
@@ -143,7 +143,7 @@ class StateActions:
                 if s.events is not None:
                     record_storage(s, layout.slot_label("sto", const), v)
 
-            return Item(x.source, scope, run=step_const, static=True)
+            return Item(x, scope, run=step_const, static=True)
 
         def step(s, e):
             k = slot(s, e)
@@ -154,7 +154,7 @@ class StateActions:
             if s.events is not None:
                 record_storage(s, layout.slot_label("sto", k), v)
 
-        return Item(x.source, scope, run=step, static=True)
+        return Item(x, scope, run=step, static=True)
 
     # -- turn order ------------------------------------------------------------------------
     @form("cycle", "(cycle next|current WHO)", Kind.ACTION, words="{1} player := {2}")
@@ -182,14 +182,14 @@ class StateActions:
             def cycle_next(s, e):
                 s.pstack[-1][1] = int(who(s, e))
 
-            return Item(x.source, scope, run=cycle_next, static=True)
+            return Item(x, scope, run=cycle_next, static=True)
 
         def cycle_current(s, e):
             p = int(who(s, e))
             top = s.pstack[-1]
             top[0], top[1] = p, None
 
-        return Item(x.source, scope, run=cycle_current, static=True)
+        return Item(x, scope, run=cycle_current, static=True)
 
     @form("turn", "(turn pass)", Kind.ACTION, words="{1=pass}")
     @reads_node
@@ -198,7 +198,7 @@ class StateActions:
 
         Does nothing: the action of an option that passes (the rest of the turn still
         runs)."""
-        return Item(x.source, scope, run=lambda s, e: None, static=True)
+        return Item(x, scope, run=lambda s, e: None, static=True)
 
     @form(
         "repeat",
@@ -231,7 +231,7 @@ class StateActions:
                 k = count(s, e)
                 return [[(body, e)] * k] if k else []
 
-            return Item(x.source, scope, run=run_all, expand=expand_all)
+            return Item(x, scope, run=run_all, expand=expand_all)
         times = self.c_int(x.times, scope)
         const = self.const_value(x.times, scope)
         body = self.c_item(x.body, scope, allow_choice=False)
@@ -249,7 +249,7 @@ class StateActions:
                 brun(s, e)
 
         if const is not None and const >= 1 and body.static:
-            return Item(x.source, scope, run=run, static=True)
+            return Item(x, scope, run=run, static=True)
 
         def expand(s, e):
             k = times(s, e)
@@ -261,7 +261,7 @@ class StateActions:
                     out_of_work(s, span, "repeat")
             return compose(s, [(body, e)] * k) if k > 0 else []
 
-        return Item(x.source, scope, run=run, expand=expand)
+        return Item(x, scope, run=run, expand=expand)
 
     # -- creation --------------------------------------------------------------------------
     @form(
@@ -304,7 +304,7 @@ class StateActions:
                 for c in ids:
                     record_move(s, infos, "create", c, None, d)
 
-        return Item(x.source, scope, run=create, static=True)
+        return Item(x, scope, run=create, static=True)
 
     def c_create_teams(self, x: Teams, scope: Scope) -> Item:
         teams = []
@@ -336,7 +336,7 @@ class StateActions:
                     s.team_of[p] = t
             s.nteams = len(teams)
 
-        return Item(x.source, scope, run=create_teams, static=True)
+        return Item(x, scope, run=create_teams, static=True)
 
 
 mention(__name__, ("move", "forget", "actual"))

@@ -15,14 +15,11 @@ from dataclasses import fields
 from .registry import Kind, registry
 from .items import Item
 from .runtime import out_of_work
-from ..nodes.base import Everyone, FormNode, Node
-from ..nodes.sexpr import over_players, written_weight
-
-
-def written_form(x):
-    """The s-expression a node was read from: a form's cost is what is written (its number of
-    parenthesised lists), a fact of the text the nodes keep as ``source``."""
-    return x.source if isinstance(x, Node) else x
+from ..nodes.actions import Award, Deck, TeamList
+from ..nodes.base import Everyone, FormNode, Loc, Names, Node, Nth, Storage, Turn
+from ..nodes.flow import Declare, GameNode
+from ..nodes.groups import Members
+from .wording import Items, items_of
 
 
 def nodes_in(x):
@@ -59,10 +56,50 @@ class Costs:
         """What evaluating ``node`` once costs from the work budget: its number of forms
         as written (parenthesised lists), a loop over the players or teams counting its body
         once per player (``players_loop``); other loops charge their iterations when they run."""
-        loops, heads = registry().loops, players_heads()
-        return written_weight(
-            written_form(node), lambda x: over_players(x, loops, heads), self.layout.nplayers, self.weights
-        )
+        return self._lists(node, self.layout.nplayers, self.weights)
+
+    def _lists(self, x, nplayers: int, memo: dict) -> int:
+        """The number of parenthesised lists ``x`` is written with (its items laid out from the
+        node as its words are: ``wording.items_of``), a players loop's body once per player."""
+        w = memo.get(id(x))
+        if w is not None:
+            return w
+        match x:
+            case GameNode():  # (game DECLARE ... (setup (create players N) ITEM ...) ITEM ... (scoring max|min N))
+                parts = (x.declares, x.players, x.setup, x.flow, x.score)
+                w = 4 + sum(self._lists(p, nplayers, memo) for p in parts)
+            case Declare(value=value, literal=literal):  # (declare VALUE 'NAME), VALUE as written
+                w = 1 + self._lists(literal if literal is not None else value, nplayers, memo)
+            case Deck(location=location, lists=lists):
+                w = 1 + self._lists(location, nplayers, memo) + lists
+            case Loc(owner=owner, name=name) | Storage(holder=owner, name=name):
+                w = 1 + self._lists(owner, nplayers, memo) + self._lists(name, nplayers, memo)
+            case Turn(bare=bare):
+                w = 0 if bare else 1
+            case Nth(index=index):
+                w = 1 + self._lists(index, nplayers, memo)
+            case Names() | TeamList():
+                w = 1
+            case Items() | tuple():
+                w = (1 if isinstance(x, Items) else 0) + sum(self._lists(i, nplayers, memo) for i in x)
+            case FormNode() if x.HEAD is not None and self.players_loop(x):
+                body = getattr(x, fields(x)[-1].name)
+                w = 1 + self._lists(x.collection, nplayers, memo) + nplayers * self._lists(body, nplayers, memo)
+            case FormNode() if x.HEAD is not None:
+                items = items_of(x)
+                w = 1 + sum(self._lists(i, nplayers, memo) for i in items[1:]) if items is not None else 1
+            case Members(team=team):
+                w = self._lists(team, nplayers, memo)  # written as the team itself
+            case Award(conditions=conditions, points=points):  # ((KEY : VALUE) ... POINTS)
+                w = 1 + self._lists(points, nplayers, memo)
+                w += sum(1 + sum(self._lists(v, nplayers, memo) for v in c) for c in conditions)
+            case FormNode():  # (top X), (2 X), ((CONDITION) ITEM)
+                w = 1 + sum(self._lists(getattr(x, f.name), nplayers, memo) for f in fields(x) if f.compare)
+            case _:
+                w = 0  # a number, a name, a variable, a keyword
+        if isinstance(x, Node):  # (the lists laid out are made afresh: their ids are reused)
+            memo[id(x)] = w
+        return w
 
     @staticmethod
     def loop_free(x) -> bool:

@@ -118,15 +118,14 @@ class FlowCompiler(
         def expand(s, e):
             return sub_expand(s, e) if cond(s, e) else []
 
-        item = Item(x.source, scope, run=run, expand=expand, has_choice=sub.has_choice)
+        item = Item(x, scope, run=run, expand=expand, has_choice=sub.has_choice)
         if sub.has_choice:
             item.resume = resume_into(sub.resume, None)
         return item
 
     def sequence(self, x, scope, parts: list[Item]) -> Item:
         """Items run one after another (do, stage bodies, the top level): ``x`` is their
-        node (or the game's s-expression, which ``engine/game.py`` still hands over)."""
-        x = getattr(x, "source", x)
+        node (a ``Do``, a ``Stage``, the ``GameNode``)."""
         choice = any(p.has_choice for p in parts)
         runs = [suspendable(p.run, i) if p.has_choice else p.run for i, p in enumerate(parts)]
         if len(runs) == 1:
@@ -283,7 +282,7 @@ class FlowCompiler(
                     pairs.append((body, e2))
                 return compose(s, pairs) if pairs else []
 
-        item = Item(x.source, scope, run=run, expand=expand, has_choice=body.has_choice)
+        item = Item(x, scope, run=run, expand=expand, has_choice=body.has_choice)
         if body.has_choice:
             item.run, item.resume = self.each_spine(coll, slot, body, span, h, w)
         if branching and body.static:
@@ -345,7 +344,7 @@ class FlowCompiler(
             e2[slot] = val(s, e)
             return bexpand(s, e2)
 
-        item = Item(x.source, scope, run=run, expand=expand, has_choice=body.has_choice)
+        item = Item(x, scope, run=run, expand=expand, has_choice=body.has_choice)
         if body.has_choice:
             item.resume = resume_into(body.resume, None)
         return item
@@ -388,7 +387,7 @@ class FlowCompiler(
         else:
             expand = plain_expand
 
-        if uses_rng(x.source):
+        if uses_rng(x):
             # working out the options must not change the random numbers the chosen
             # option will draw when it runs
             unwound = expand
@@ -452,8 +451,8 @@ class FlowCompiler(
         if self.simultaneous:  # every player's, in a simultaneous stage (simultaneous.py)
             return self.simultaneous_choice(x, scope, expand, span)
         live = tuple(sorted({v for v in scope.names().values() if type(v) is int}))
-        choice_point = ChoicePoint(expand, span, x.source, live)
-        item = Item(x.source, scope, run=choice, has_choice=True)
+        choice_point = ChoicePoint(expand, span, x, live)
+        item = Item(x, scope, run=choice, has_choice=True)
         item.resume = resume
         return item
 
@@ -513,7 +512,7 @@ class FlowCompiler(
                 brun(s, e)
             stack.pop()
 
-        item = Item(x.source, scope, run=run)
+        item = Item(x, scope, run=run)
         return item
 
     def stage_spine(self, x, scope, end, body: Item, team: bool, limit, w: int) -> Item:
@@ -570,7 +569,7 @@ class FlowCompiler(
                 raise
             stack.pop()
 
-        item = Item(x.source, scope, run=run, has_choice=True)
+        item = Item(x, scope, run=run, has_choice=True)
         item.resume = resume
         return item
 

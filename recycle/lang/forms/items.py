@@ -15,7 +15,8 @@ from __future__ import annotations
 from .effects import MAX_EVENTS, shuffle  # noqa: F401 - re-exported: engine/game.py's API, players/lookahead.py, tools
 from .registry import registry
 from .runtime import DEFAULT_MAX_WORK, charge, rt_error  # noqa: F401 - DEFAULT_MAX_WORK: re-exported (engine/)
-from ..nodes.sexpr import draws
+from ..nodes.base import FormNode
+from ..nodes.walk import walk
 from .values import Suspend
 
 MAX_REPEAT = 100_000
@@ -210,7 +211,8 @@ def compose(s, pairs):
     return out
 
 
-def uses_rng(x) -> bool:
-    """Does the form (an s-expression) draw random numbers: does it contain a form whose
-    ``Form`` says it draws (random, shuffle, ties of max/min)?"""
-    return draws(x, registry().drawing)
+def uses_rng(node) -> bool:
+    """Does the node draw random numbers: does it hold a form whose ``Form`` says it draws
+    (random, shuffle, ties of max/min)?"""
+    drawing = registry().drawing
+    return any(isinstance(n, FormNode) and n.HEAD in drawing for n in walk(node))

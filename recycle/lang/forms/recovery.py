@@ -23,11 +23,11 @@ class ErrorKeeping(KeptErrors):
         x = self.entry(x, "item", scope, allow_choice)
         if isinstance(x, Broken):  # the elaborator kept its error
             self.keep_error(x.error)
-            return Item(x.source, scope, run=lambda s, e: None, static=True)
+            return Item(x, scope, run=lambda s, e: None, static=True)
         try:
             return self.c_item_of(x, scope)
         except RecycleCompileErrors:
             raise
         except RecycleCompileError as exc:
             self.keep_error(exc)
-            return Item(x.source, scope, run=lambda s, e: None, static=True)
+            return Item(x, scope, run=lambda s, e: None, static=True)

@@ -147,7 +147,7 @@ class SimultaneousForms:
             ask_from(s, e, chosen + [i], p + 1)
 
         live = tuple(sorted({v for v in scope.names().values() if type(v) is int}))
-        point = SimultaneousPoint(expand, span, x.source, live)
-        item = Item(x.source, scope, run=run, has_choice=True)
+        point = SimultaneousPoint(expand, span, x, live)
+        item = Item(x, scope, run=run, has_choice=True)
         item.resume = resume
         return item

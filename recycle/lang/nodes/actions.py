@@ -27,7 +27,19 @@ Cycle = form_node("Cycle", "which who", Kind.ACTION, "cycle", "(cycle next|curre
 Pass = form_node("Pass", "", Kind.ACTION, "turn", "(turn pass).")
 Repeat = form_node("Repeat", "times body", Kind.ACTION, "repeat", "(repeat N ACTION).")
 RepeatAll = form_node("RepeatAll", "body location", Kind.ACTION, "repeat", "(repeat all (move|forget CARD ...)).")
-Deck = form_node("Deck", "name location cards", Kind.ACTION, "create", "(create deck NAME? LOCATION (deck ...)).")
+Deck = form_node(
+    "Deck",
+    "name location cards lists",
+    Kind.ACTION,
+    "create",
+    "(create deck NAME? LOCATION (deck ...)): its cards, and the number of lists its (deck ...) is written with.",
+)
+# what the form's words leave out (lang/forms/wording.py): the location a (repeat all ...) empties is
+# read from its body, not written, and so is a deck's count of lists; a deck named DEFAULT is a
+# deck whose name is not written
+RepeatAll.DERIVED = ("location",)
+Deck.DERIVED = ("lists",)
+Deck.DEFAULTS = {"name": "DEFAULT"}
 Teams = form_node("Teams", "teams", Kind.ACTION, "create", "(create teams (P, ...) ...): TeamLists as written.")
 TeamList = form_node("TeamList", "members", Kind.ACTION, None, "(P, P, ...): the player numbers of a team, as written.")
 
@@ -192,7 +204,7 @@ class ActionReading:
         if not kw(which, "next", "current"):
             fail("expected (cycle next|current WHO)", x, "cycle")
         if kw(target, "current", "next", "previous"):
-            who = Turn(target.value, "player", span=target.span, source=target)
+            who = Turn(target.value, "player", bare=True, span=target.span, source=target)
         else:
             who = self.player(target, scope)
         return Cycle(which.value, who, span=x.span, source=x)
@@ -246,4 +258,11 @@ class ActionReading:
         combos = deck_combinations(items[1])
         if len(combos) > MAX_COLLECTION:
             fail(f"this deck would have {len(combos)} cards (limit {MAX_COLLECTION})", items[1], "deck")
-        return Deck(name, where, tuple(tuple(c.items()) for c in combos), span=x.span, source=x)
+        cards = tuple(tuple(c.items()) for c in combos)
+        return Deck(name, where, cards, _lists(items[1]), span=x.span, source=x)
+
+
+def _lists(x) -> int:
+    """The number of parenthesised lists written in ``x`` (what a deck's attribute tree costs
+    from the work budget: lang/forms/costs.py)."""
+    return 1 + sum(_lists(i) for i in x.items if isinstance(i, SList)) if isinstance(x, SList) else 0

@@ -27,8 +27,8 @@ class Node:
     """A piece of a game read once; ``span`` is where it is written (not part of equality)."""
 
     span: Span | None = field(default=None, kw_only=True, compare=False, repr=False)
-    # the s-expression it was read from: only for the compiler's parts not yet reading nodes
-    # (issue 41: the native writer, the costs and purity facts); never part of equality
+    # the s-expression it was read from: read only by ``written`` (a form as written, for
+    # messages) and by a form registered without a reading yet (``Unread``); never part of equality
     source: Any = field(default=None, kw_only=True, compare=False, repr=False)
 
 
@@ -37,12 +37,15 @@ def written(node) -> str:
     return str(node.source) if node.source is not None else repr(node)
 
 
-def form_node(name: str, fields: str, kind: str, head: str | None, doc: str) -> type:
+def form_node(name: str, fields: str, kind: str, head: str | None, doc: str, written: str = "") -> type:
     """A frozen node class for one form: ``fields`` are its operands' names, in the order of
-    the form's syntax; ``kind`` and ``head`` name the registered form it stands for."""
+    the form's syntax; ``kind`` and ``head`` name the registered form it stands for;
+    ``written`` names facts of how it is written, not of what it means (keyword-only, not
+    part of equality: ``bare``, a list of one item written without its parentheses)."""
+    facts = [(f, Any, field(default=False, kw_only=True, compare=False, repr=False)) for f in written.split()]
     cls = make_dataclass(
         name,
-        [(f, Any) for f in fields.split()],
+        [(f, Any) for f in fields.split()] + facts,
         bases=(FormNode,),
         frozen=True,
         slots=True,
@@ -169,10 +172,12 @@ class GameOwner(Node):
 
 @dataclass(frozen=True, slots=True)
 class Turn(Node):
-    """``(current|next|previous player|team)``: a position of the turn order."""
+    """``(current|next|previous player|team)``: a position of the turn order; ``bare`` when
+    written as the word alone (``(cycle next current)``; not part of equality)."""
 
     position: str
     what: str
+    bare: bool = field(default=False, kw_only=True, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,11 +26,13 @@ from .places import PlaceReading
 from .scalars import ScalarReading
 
 When = form_node("When", "condition item", Kind.FLOW, None, "((CONDITION) ITEM): the item when it holds.")
-Do = form_node("Do", "body", Kind.FLOW, "do", "(do (ITEM ...)): the items in order.")
+Do = form_node("Do", "body", Kind.FLOW, "do", "(do (ITEM ...)): the items in order.", written="bare")
 Offer = form_node("Offer", "collection variable item", Kind.FLOW, "any", "(any C 'V ITEM): an option each.")
 Loop = form_node("Loop", "collection variable item", Kind.FLOW, "all", "(all C 'V ITEM): the item for each.")
 Let = form_node("Let", "value variable item", Kind.FLOW, "let", "(let VALUE 'V ITEM).")
-Choice = form_node("Choice", "options", Kind.FLOW, "choice", "(choice (ITEM ...)): the player picks one.")
+Choice = form_node(
+    "Choice", "options", Kind.FLOW, "choice", "(choice (ITEM ...)): the player picks one.", written="bare"
+)
 Stage = form_node(
     "Stage",
     "team end body simultaneous",
@@ -122,7 +124,7 @@ class Elaborator(ScalarReading, NumberReading, PlaceReading, GroupReading, Actio
             fail("expected (do (ITEM ...))", x, "do")
         inner = x.items[1]
         if inner.items and isinstance(inner.items[0], Atom):
-            return Do((self.item(inner, scope),), span=x.span, source=x)
+            return Do((self.item(inner, scope),), bare=True, span=x.span, source=x)  # (do (ITEM))
         return Do(tuple(self.item(i, scope) for i in inner.items), span=x.span, source=x)
 
     def each(self, x, scope, cls):
@@ -148,13 +150,14 @@ class Elaborator(ScalarReading, NumberReading, PlaceReading, GroupReading, Actio
         inner = x.items[1]
         self.option_depth += 1
         try:
-            if isinstance(inner.items[0], Atom):
+            bare = isinstance(inner.items[0], Atom)  # (choice (ITEM)): one option
+            if bare:
                 options = (self.item(inner, scope, allow_choice=False),)
             else:
                 options = tuple(self.item(i, scope, allow_choice=False) for i in inner.items)
         finally:
             self.option_depth -= 1
-        return Choice(options, span=x.span, source=x)
+        return Choice(options, bare=bare, span=x.span, source=x)
 
     def e_a_stage(self, x, scope):
         items = x.items

@@ -12,7 +12,7 @@ import itertools
 from collections.abc import Callable
 
 from ...errors import RecycleCompileError, RecycleCompileErrors
-from ..syntax.reader import DOTDOT, INT, OP, SYMBOL, VAR, Atom, SList
+from ..syntax.reader import DOTDOT, INT, OP, SYMBOL, Atom, SList
 
 MAX_COLLECTION = 200_000
 MAX_ERRORS = 20  # the compile errors of one file reported together, at most
@@ -303,49 +303,3 @@ def declared_forms(source) -> dict:
         for d in game.items[1:]
         if head_of(d) == "declare" and len(d.items) == 3 and is_atom(d.items[2], "var")
     }
-
-
-def draws(x, drawing: frozenset) -> bool:
-    """Does the s-expression ``x`` hold a form whose head is one of ``drawing`` (the heads of
-    the forms that draw random numbers: the registry's ``drawing``)?"""
-    if isinstance(x, SList):
-        if head_of(x) in drawing:
-            return True
-        return any(draws(i, drawing) for i in x.items)
-    return False
-
-
-def written_weight(x, players_loop: Callable, nplayers: int, memo: dict) -> int:
-    """The number of parenthesised lists written in the form ``x``, the body of a loop over the
-    players or teams (``players_loop(x)``: a loop of at most one turn per player) counted once
-    per player: what evaluating a form costs from the work budget (``lang/forms/costs.py``),
-    a fact of its text. ``memo`` keeps each list's count by its identity."""
-    w = memo.get(id(x))
-    if w is None:
-        if not isinstance(x, SList):
-            w = 0
-        elif players_loop(x):
-            body = written_weight(x.items[3], players_loop, nplayers, memo)
-            w = 1 + written_weight(x.items[1], players_loop, nplayers, memo) + nplayers * body
-        else:
-            w = 1 + sum(written_weight(i, players_loop, nplayers, memo) for i in x.items if isinstance(i, SList))
-        memo[id(x)] = w
-    return w
-
-
-def over_players(x, loops: frozenset, players_heads: frozenset) -> bool:
-    """Is the form ``x`` a loop (a head of ``loops``: any, all, filter) over ``player``,
-    ``team`` or a collection of at most one element per player (``(H player|team)`` with H one
-    of ``players_heads``: other)?"""
-    if not (
-        isinstance(x, SList)
-        and len(x.items) == 4
-        and x.items[0].__class__ is Atom
-        and x.items[0].value in loops
-        and is_atom(x.items[2], VAR)
-    ):
-        return False
-    c = x.items[1]
-    if kw(c, "player", "team"):
-        return True
-    return head_of(c) in players_heads and len(c.items) == 2 and kw(c.items[1], "player", "team")
