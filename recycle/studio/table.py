@@ -203,6 +203,9 @@ class Table:
     def _finish(self) -> None:
         from .writes import save_record
 
+        if getattr(self, "finished", None) == self.generation:  # (once a deal: act or the thread)
+            return
+        self.finished = self.generation
         s = self.state
         scores = s.returns()
         ranks, winners = rank(scores, self.game.scoring_max)
@@ -240,6 +243,10 @@ class Table:
                 raise Refused(400, f"choose an option from 0 to {len(options) - 1}")
             try:
                 self._apply(seat, options, option)
+                while not s.is_terminal() and s.num_options() == 1:
+                    self._apply(s.current_player(), s.legal_options(), 0)
+                if s.is_terminal():  # saved before any page can see the end (not by the thread after)
+                    self._finish()
             except (RecycleError, RecycleBug) as exc:
                 self.error = seat_error(exc)
             self.hints.pop(seat, None)
