@@ -114,19 +114,23 @@ def _map_in_workers(game, job, items, workers, progress, stop, results, finished
 
 
 def _play_out_started(pool, stop, results, finished) -> None:
-    """At the time limit, the batches the workers are playing are played out, as one process
-    plays out its game in progress (only the batches queued behind them are dropped): killed,
+    """At the time limit, the batches sent to the workers are played out, as one process plays
+    out its game in progress (only the batches not yet sent are dropped): killed,
     their games were lost, and a deal whose last rotation was among them went unreported (with
     slow games, every deal: "the time limit ended before the first deal was played")."""
-    started = {id(w): w.tasks[0][0] for w in pool.workers if w.tasks}
-    while started:
+    # every batch already sent to a worker (the one it plays and the one queued behind it, at
+    # most AHEAD): a worker's queued batch may come before another's started one in the items'
+    # order, and the results kept are those up to the first unfinished item
+    pool.queue.clear()
+    sent = {t[0] for w in pool.workers for t in w.tasks}
+    while sent:
         stop.hold = False  # Ctrl-C still stops at once
         key, out = pool.get()
         stop.hold = True
         for k, rec in out:
             results[k] = rec
             finished[k] = True
-        started = {w: k for w, k in started.items() if k != key}
+        sent.discard(key)
 
 
 def progress_bar(total: int, label: str, enabled: bool = True):

@@ -35,14 +35,21 @@ def test_batch_size_follows_the_pace_of_the_games():
     assert batch_size(4, 40.0, 2, 64) == 1  # 20 s a game: one at a time
 
 
-def _slow_echo(game, seed: int) -> int:
+def _slow_echo(game, seed: int, folder: str) -> int:
     import time
+    from pathlib import Path
 
+    Path(folder, f"{seed}.started").touch()
+    # the first game ends only once the other worker has started a game (however slowly the
+    # workers came up), so that a game is in play when the time limit comes
+    deadline = time.monotonic() + 60
+    while seed == 0 and len(list(Path(folder).glob("*.started"))) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
     time.sleep(0.2)  # a game that takes a while (not measured: the order of results is what matters)
     return seed
 
 
-def test_games_started_before_the_time_limit_are_played_out_with_workers():
+def test_games_started_before_the_time_limit_are_played_out_with_workers(tmp_path):
     """The time limit comes with the first result: the game the other worker is playing is
     not thrown away (it was, so a run of slow games could report no deal at all)."""
     from recycle.study.stopping import Stop
@@ -56,6 +63,11 @@ def test_games_started_before_the_time_limit_are_played_out_with_workers():
     game = recycle.load(GAMES / "schwimmen.rcy")
     stop = AfterFirstResult()
     out = map_games(
-        game, _slow_echo, [(k,) for k in range(8)], workers=2, progress=lambda d: setattr(stop, "seen", d), stop=stop
+        game,
+        _slow_echo,
+        [(k, str(tmp_path)) for k in range(8)],
+        workers=2,
+        progress=lambda d: setattr(stop, "seen", d),
+        stop=stop,
     )
     assert len(out) >= 2 and out == list(range(len(out)))
