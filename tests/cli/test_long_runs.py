@@ -304,6 +304,7 @@ def _commands(tmp_path):
     ]
 
 
+@pytest.mark.slow  # (over 7 s: the fast suite stays under 5 minutes)
 def test_an_output_that_cannot_be_written_is_an_error(tmp_path):
     def full_and_closed(args):
         with open("/dev/full", "w") as full:

@@ -113,6 +113,7 @@ def test_a_whole_game_of_schwimmen_through_a_terminal(tmp_path):
     assert "replay identical to the record: deal #2" in r.stderr
 
 
+@pytest.mark.slow  # (over 7 s: the fast suite stays under 5 minutes)
 def test_a_game_of_hearts_to_the_end_then_the_same_deal_again(tmp_path):
     out = tmp_path / "hearts.json"
     child = spawn(HEARTS, "--seat", "2", "--deal", "4711", "--players", "random", "--record", str(out))

@@ -167,7 +167,7 @@ def _pyspiel():
     [
         (SCHWIMMEN, 5, "rules"),
         (SCHWIMMEN, 5, "seed"),
-        (HEARTS, 1, "seed"),
+        pytest.param(HEARTS, 1, "seed", marks=pytest.mark.slow),  # a match of many deals: 10 s
         (CORPUS / "Hearts4.rcy", 3, "rules"),
         (CORPUS / "Hearts4.rcy", 3, "seed"),
     ],

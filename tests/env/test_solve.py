@@ -92,6 +92,7 @@ def test_cli_prints_value_table_and_json():
     assert four.exit_code == 1 and "needs a two-player game, not 4 players" in four.output
 
 
+@pytest.mark.slow  # (over 7 s: the fast suite stays under 5 minutes)
 def test_leduc_holdem_is_openspiels_leduc_poker():
     """games/leduc.rcy has leduc_poker's 9,457 histories and its exact value, -0.0856 (the
     sequence-form LP; OpenSpiel's own leduc_poker through the same code gives the same)."""

@@ -134,6 +134,7 @@ def test_a_stage_in_which_nobody_decides_is_followed_to_its_end(flow, expected):
 KNOCKOUT = Path(__file__).parent / "knockout-whist.rcy"
 
 
+@pytest.mark.slow  # (over 7 s: the fast suite stays under 5 minutes)
 def test_knockout_whist_for_8_is_refused_before_playing():
     """Issue 40.12: its deal goes round the table a card at a time, which was not followed:
     -p 8 played, and stopped on an empty stock."""
