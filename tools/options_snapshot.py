@@ -16,15 +16,9 @@ import sys
 from pathlib import Path
 
 import recycle
+from words_snapshot import write_all  # (tools/, beside this file: the same games, the same file)
 
-ROOT = Path.cwd()  # the version of recycle whose options are written
 DECISIONS = 120
-
-
-def games() -> list[Path]:
-    """The games of games/, the shared corpus and the tests, in a fixed order."""
-    corpus = ROOT.parent / "shared" / "corpus"
-    return sorted((ROOT / "games").glob("*.rcy")) + sorted(corpus.glob("*/*.rcy")) + sorted(ROOT.glob("tests/**/*.rcy"))
 
 
 def snapshot(path: Path) -> list[str]:
@@ -45,14 +39,5 @@ def snapshot(path: Path) -> list[str]:
     return lines
 
 
-def main(out: str) -> None:
-    lines = []
-    for path in games():
-        lines.append(f"== {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path.name}")
-        lines += snapshot(path)
-    Path(out).write_text("\n".join(lines) + "\n", encoding="utf-8")
-    print(f"{len(games())} games, {len(lines)} lines: {out}")
-
-
 if __name__ == "__main__":
-    main(sys.argv[1])
+    write_all(sys.argv[1], snapshot)

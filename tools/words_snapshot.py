@@ -46,14 +46,16 @@ def snapshot(path: Path) -> list[str]:
     return lines
 
 
-def main(out: str) -> None:
+def write_all(out: str, snapshot_of) -> None:
+    """Write ``snapshot_of(path)`` of every game to ``out``, each under a ``== GAME`` line
+    (``options_snapshot.py`` writes its snapshots with it too)."""
     lines = []
     for path in games():
         lines.append(f"== {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path.name}")
-        lines += snapshot(path)
+        lines += snapshot_of(path)
     Path(out).write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"{len(games())} games, {len(lines)} lines: {out}")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    write_all(sys.argv[1], snapshot)
