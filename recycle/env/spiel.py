@@ -471,7 +471,9 @@ def _game_class(spec: EnvSpec, chance: str = "rules", history: int | None = None
         max_num_players=n,
         min_num_players=n,
         provides_information_state_string=True,
-        provides_information_state_tensor=True,
+        # a seeded game's only tensor is the observation's, which merges information states the
+        # player tells apart: it does not claim one (the chance-driven game's holds them whole)
+        provides_information_state_tensor=chance == "rules",
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification={},

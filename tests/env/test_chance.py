@@ -369,3 +369,10 @@ def test_a_step_stops_at_the_card_it_must_draw():
     assert len(moves()) == 1 and moves()[0].card in dict(s.chance_outcomes())
     s.apply_action(s.chance_outcomes()[0][0])
     assert len(moves()) == 2
+
+
+def test_only_the_chance_driven_game_claims_an_information_state_tensor():
+    # a seeded game's only tensor is the observation's, which merges information states
+    _need(KUHN)
+    assert openspiel_game(KUHN, chance="rules").get_type().provides_information_state_tensor
+    assert not openspiel_game(KUHN, chance="seed").get_type().provides_information_state_tensor
