@@ -818,6 +818,7 @@ def schwimmen_tally(schwimmen):
     return recorded_tally(schwimmen, 250, SchwimmenTally(), check_schwimmen_game)
 
 
+@pytest.mark.slow  # (over 4 s: the fast suite stays under 5 minutes on 2 cores)
 def test_schwimmen_400_rollouts_one_winner_lives_never_negative(schwimmen):
     L = schwimmen.layout
     lives = [L.storage_slot("sto", p, "LIVES") for p in range(4)]

@@ -57,6 +57,7 @@ def war():
     return load("war.rcy")
 
 
+@pytest.mark.slow  # (over 4 s: the fast suite stays under 5 minutes on 2 cores)
 def test_war_conserves_cards_and_ends_by_its_rules(war):
     ended_early = 0
     for seed in range(40):

@@ -53,6 +53,7 @@ def loaded_images(pg, selector: str) -> list[int]:
     return pg.eval_on_selector_all(selector, "imgs => imgs.map(i => i.complete ? i.naturalWidth : 0)")
 
 
+@pytest.mark.slow  # (over 4 s: the fast suite stays under 5 minutes on 2 cores)
 def test_the_study_view_builds_and_opens_a_page(context, studio):
     _, server = studio
     pg = context.new_page()
