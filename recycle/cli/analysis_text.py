@@ -4,7 +4,7 @@ in ``analysis.py``; the studio's runs print ``text_lines`` too)."""
 from __future__ import annotations
 
 from ..study.analysis import game_heuristics
-from ..study.engine_use import engine_line
+from ..study.engine_use import engine_line_of
 
 
 def text_lines(a: dict) -> list[str]:
@@ -15,7 +15,7 @@ def text_lines(a: dict) -> list[str]:
     lines = [
         f"{a['game']}: {a['finished']} games analysed (seed {a['seed']}, players {','.join(a['players'])}, "
         f"scoring {a['scoring']}), {a['step_limit_hits']} hit the step limit",
-        engine_line(a.get("engine", "reference"), a.get("playouts_engine")),
+        engine_line_of(a),
         "seat  player           win rate   95% CI            win share  mean score  decisions  options",
     ]
     for s in a["seats"]:
@@ -188,7 +188,7 @@ def duplicate_lines(d: dict) -> list[str]:
     lines = [
         f"{d['game']}: duplicate play, {d['deals_used']} deals × {d['rotations']} seat rotations "
         f"(seed {d['seed']}); scores: {better} is better",
-        engine_line(d.get("engine", "reference"), d.get("playouts_engine")),
+        engine_line_of(d),
         "player           seat-games  mean score  vs table   95% CI              win rate  95% CI",
     ]
     for r in d["players"]:

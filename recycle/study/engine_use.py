@@ -54,6 +54,12 @@ def _words(engine: str) -> str:
     return {"native": "native code", "reference": "the reference interpreter"}.get(engine, engine)
 
 
+def engine_line_of(result: dict) -> str:
+    """``engine_line`` of an analysis, duplicate or information result (its ``engine`` and
+    ``playouts_engine`` keys; a result written before they were kept: the reference interpreter)."""
+    return engine_line(result.get("engine", "reference"), result.get("playouts_engine"))
+
+
 def engine_line(games: str, playouts: str | None) -> str:
     """The text output's line: what stepped the games and what played their playouts."""
     if playouts is None:

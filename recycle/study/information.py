@@ -167,12 +167,12 @@ def _rate(outcomes: list) -> dict:
 
 def information_lines(a: dict) -> list[str]:
     """The information map as a text table."""
-    from .engine_use import engine_line
+    from .engine_use import engine_line_of
 
     lines = [
         f"{a['game']}: what seeing each hidden location is worth to {a['player']} "
         f"(other seats {','.join(a['others'])}; {a['games']} deals per measurement, seed {a['seed']})",
-        engine_line(a.get("engine", "reference"), a.get("playouts_engine")),
+        engine_line_of(a),
         "seat  location              sees it   95% CI            without   95% CI            value    95% CI",
     ]
     for r in a["locations"]:
