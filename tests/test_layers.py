@@ -258,11 +258,19 @@ def test_a_missing_optional_library_says_which_extra_installs_it(monkeypatch):
 STILL_READING_FORMS: set = set()
 
 
+def is_whole_form_module(path: Path) -> bool:
+    """A form kept whole in one module (``lang/forms/form_*.py``): its reading of the
+    s-expression is part of the elaborator, registered with the form (``form(reads=)``)."""
+    return path.parent == PACKAGE / "lang" / "forms" and path.name.startswith("form_")
+
+
 def test_only_the_syntax_room_and_the_elaborator_read_new_s_expressions():
     reading = {
         p.relative_to(PACKAGE).as_posix()
         for p in PACKAGE.rglob("*.py")
-        if "SList" in p.read_text(encoding="utf-8") and p.parent.name not in ("syntax", "nodes")
+        if "SList" in p.read_text(encoding="utf-8")
+        and p.parent.name not in ("syntax", "nodes")
+        and not is_whole_form_module(p)
     }
     assert not reading - STILL_READING_FORMS, (
         f"modules that started reading s-expressions: {reading - STILL_READING_FORMS}"

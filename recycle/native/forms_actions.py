@@ -9,10 +9,10 @@ message).
 from __future__ import annotations
 
 from ..lang.nodes import actions as a
-from ..lang.nodes.base import Const, GameOwner, Kind, Loc, Num, Nth, Turn, Var, Word
+from ..lang.nodes.base import Const, Kind, Loc, Num, Var, Word
 from ..lang.nodes.places import Actual, At, Bottom, Highest, Lowest, RunOf, Top, TopN
 from ..lang.nodes.numbers import ScoreMax, ScoreMin
-from ..lang.nodes.scalars import Owner, TeamOf
+from ..lang.nodes.scalars import Owner
 from .purity import walk
 from .registry import native
 from .writer import LOC_T, VIEW_T, NativeUnsupported
@@ -147,25 +147,10 @@ def shuffle(w, x, sc) -> None:
     w.line(f"shuffle(locs, lens, ver, ctr, keys, {w.phys(x.location, sc)})")
 
 
-def owner_offset(w, owner, sc) -> str:
-    """The owner's place in a block of locations or storages (recycle/lang/forms/layout.py): 0 the
-    game, 1 + p player p, 1 + NPLAYERS + t team t."""
-    if isinstance(owner, GameOwner):
-        return "0"
-    if isinstance(owner, (Var, Const)):
-        v = sc.lookup(owner.name)
-        if getattr(v, "type", None) == "team":
-            return f"1 + NPLAYERS + {v.name}"
-        return f"1 + {w.player(owner, sc)}"
-    if isinstance(owner, TeamOf) or (isinstance(owner, (Turn, Nth)) and owner.what == "team"):
-        return f"1 + NPLAYERS + {w.team(owner, sc)}"
-    return f"1 + {w.player(owner, sc)}"
-
-
 def storage_slot(w, x, sc) -> tuple[str, str]:
     """(sort, slot code) of ``(OWNER sto|str|points NAME)``."""
     base = w.named_base(x.sort, x.name, sc)
-    offset = owner_offset(w, x.holder, sc)
+    offset = w.owner_offset(x.holder, sc)
     return x.sort, base if offset == "0" else f"{base} + {offset}"
 
 

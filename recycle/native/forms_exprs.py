@@ -13,7 +13,7 @@ from ..lang.nodes.base import Const, Everyone, Kind, Loc, Nth, Num, Storage, Tur
 from ..lang.nodes.groups import Each, Partition, Pick, Range, Runs, Subsets, Tuples
 from ..lang.nodes.scalars import CardAtt, Owner, TeamOf
 from ..lang.nodes.sexpr import MAX_COLLECTION
-from .forms_actions import owner_offset, storage_slot
+from .forms_actions import storage_slot
 from .forms_flow import collection, groups_of, is_groups_form, loop_var, open_loop
 from .purity import analyse, canonical, walk
 from .registry import native
@@ -377,7 +377,7 @@ def location(w, x, sc) -> tuple[str, str]:
     # (a mem location is a row like any other: its entries are cards, which lie elsewhere;
     # moves into or out of one are refused by the moves, remember and forget write it)
     base = w.named_base(x.kind, x.name, sc)
-    offset = owner_offset(w, x.owner, sc)
+    offset = w.owner_offset(x.owner, sc)
     return LOC_T, base if offset == "0" else f"{base} + {offset}"
 
 

@@ -237,7 +237,7 @@ def let(w, x, sc) -> None:
 
 @native(Kind.FLOW, Stage)
 def stage(w, x, sc) -> None:
-    if x.simultaneous:  # every player's choices (forms_simultaneous.py)
+    if x.simultaneous:  # every player's choices (lang/forms/form_simultaneous.py)
         w.simultaneous += 1
         try:
             return write_stage(w, x, sc)

@@ -526,8 +526,8 @@ def choice(w, x, sc) -> None:
         for p in parts:
             options(w, p, sc, False)
     run = w.fns[-1]
-    if w.simultaneous:  # every player's choice (forms_simultaneous.py)
-        from .forms_simultaneous import every_player_chooses
+    if w.simultaneous:  # every player's choice (lang/forms/form_simultaneous.py)
+        from ..lang.forms.form_simultaneous import every_player_chooses
 
         every_player_chooses(w, x, count.call(*params), lambda k: run.call(*params, k))
         return

@@ -19,7 +19,7 @@ from ..streams import Stream
 from .runtime import CHANCE_N, DECISIONS, MAX_WORK, PLAYERS_N, STATUS, STEPS, WORK
 
 
-SIMULTANEOUS = "its options changed with an earlier pick"  # in a stage forms_simultaneous.py wrote
+SIMULTANEOUS = "its options changed with an earlier pick"  # in a stage lang/forms/form_simultaneous.py wrote
 
 
 class Twin:

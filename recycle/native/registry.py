@@ -14,36 +14,15 @@ the value (a location writer ``(type, code)``), a flow or action writer emits st
 
 from __future__ import annotations
 
+from ..lang.forms.writers import NATIVE_WRITERS, NativeUnsupported, native
 from ..lang.nodes.base import Const, FormNode, Kind, Loc, Node, Nth, Num, Storage, Turn, Var, Word
 
-
-class NativeUnsupported(Exception):
-    """The game uses a form (or a use of one) the native writer does not write."""
-
-    def __init__(self, what: str, node=None):
-        super().__init__(what)
-        self.what = what
-        self.node = node
-
-    def where(self) -> str:
-        span = getattr(self.node, "span", None)
-        return f"line {span.line}" if span is not None and getattr(span, "line", None) else ""
+__all__ = ["NativeUnsupported", "native", "writer_for", "typed_value", "form_label", "seal", "written"]
 
 
-_WRITERS: dict[tuple[str, type], object] = {}
-
-
-def native(kind: str, *classes: type):
-    """Register a native writer for the nodes of ``classes`` read as ``kind``."""
-
-    def register(fn):
-        for cls in classes:
-            if (kind, cls) in _WRITERS:
-                raise ValueError(f"two native writers for {cls.__name__} as {kind}")
-            _WRITERS[(kind, cls)] = fn
-        return fn
-
-    return register
+# the table and its decorator are the language's (``lang/forms/writers.py``), so that a form
+# kept whole in one module registers its native writer there; this module reads them
+_WRITERS = NATIVE_WRITERS
 
 
 def writer_for(kind: str, x):

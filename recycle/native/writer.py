@@ -22,31 +22,30 @@ import re
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from ..lang.nodes.base import Const as ConstNode, Kind, Var as VarNode, Word, written
+# the value types of native expressions (the language's table: a form's writer returns them)
+from ..lang.forms.writers import (  # noqa: F401 - the native engine's modules import them from here
+    BOOL_T,
+    CARD_T,
+    GROUPS_T,
+    INT_T,
+    LOC_T,
+    LOCS_T,
+    NUMBERS_T,
+    PLAYER_T,
+    PLAYERS_T,
+    STR_T,
+    TEAM_T,
+    TEAMS_T,
+    VIEW_T,
+)
+from ..lang.nodes.base import Const as ConstNode, GameOwner, Kind, Nth, Turn, Var as VarNode, Word, written
 from ..lang.nodes.flow import Choice
-from ..lang.nodes.scalars import Member
+from ..lang.nodes.scalars import Member, TeamOf
 from ..lang.python.pytext import embed
 from . import registry as reg
 from .purity import constant
 from .merge import merge_alike
 from .registry import NativeUnsupported
-
-
-# the value types of native expressions
-INT_T, BOOL_T, STR_T, CARD_T, PLAYER_T, TEAM_T, LOC_T, VIEW_T, GROUPS_T = (
-    "int",
-    "bool",
-    "str",
-    "card",
-    "player",
-    "team",
-    "loc",
-    "view",
-    "groups",
-)
-PLAYERS_T, TEAMS_T = "players", "teams"  # views holding player (team) numbers: (filter player ...)
-NUMBERS_T = "numbers"  # a view holding integers: (filter (range A..B) ...)
-LOCS_T = "locs"  # a view holding location indices: (indexed OWNER KIND NAME), forms_indexed.py
 
 STATE_NAMES = (
     "locs",
@@ -242,7 +241,7 @@ class Writer:
         self.name_lists: dict[tuple, str] = {}
         self.name_domain: dict[str, tuple] = {}  # a local holding a name: every name it can hold
         self.named_blocks: dict[tuple, str] = {}  # (kind or sort, names) -> its table of bases
-        self.simultaneous = 0  # > 0 while a simultaneous stage's items are written (forms_simultaneous.py)
+        self.simultaneous = 0  # > 0 while a simultaneous stage's items are written (lang/forms/form_simultaneous.py)
         self.member_blocks: dict[tuple, str] = {}  # (kind, family, A, B) -> its table of bases
         self.uses_teams = False
         # the next level of the dry-run areas (dry[level]) free for a block's options to keep
@@ -307,6 +306,26 @@ class Writer:
     def loc_base(self, kind: str, name: str) -> str:
         self.layout.loc_block(kind, name)
         return f"LOC_{ident(kind)}_{ident(name)}"
+
+    @property
+    def compiled_blocks(self):
+        """The (kind, name) of every block of locations the game's compile registered, in the
+        order numbered alike in every process (``named_base``)."""
+        return self.game.compiled_blocks
+
+    def owner_offset(self, owner, sc) -> str:
+        """The code of OWNER's place in a block of locations or storages (recycle/lang/forms/layout.py): 0
+        the game, 1 + p player p, 1 + NPLAYERS + t team t."""
+        if isinstance(owner, GameOwner):
+            return "0"
+        if isinstance(owner, (VarNode, ConstNode)):
+            v = sc.lookup(owner.name)
+            if getattr(v, "type", None) == "team":
+                return f"1 + NPLAYERS + {v.name}"
+            return f"1 + {self.player(owner, sc)}"
+        if isinstance(owner, TeamOf) or (isinstance(owner, (Turn, Nth)) and owner.what == "team"):
+            return f"1 + NPLAYERS + {self.team(owner, sc)}"
+        return f"1 + {self.player(owner, sc)}"
 
     def named_base(self, kind: str, name, sc) -> str:
         """The first index of the block of locations (``kind`` iloc, vloc ...) or of storages

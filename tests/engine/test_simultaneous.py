@@ -167,7 +167,7 @@ def test_the_tree_and_a_record_know_the_simultaneous_stage(tmp_path):
 
 
 def test_the_native_engine_plays_goofspiel_and_leaves_sampled_worlds_to_python():
-    """Native rollouts of the simultaneous stage end as the reference's (forms_simultaneous.py);
+    """Native rollouts of the simultaneous stage end as the reference's (lang/forms/form_simultaneous.py);
     a look-ahead player's playouts from sampled worlds are Python's (the native replay of the
     history would hold the other player's real pending choice), so it decides alike."""
     pytest.importorskip("numpy", reason="the native extra is not installed")

@@ -13,7 +13,7 @@ import pytest
 import recycle
 from recycle.lang.forms.flow import REGISTRY
 from recycle.lang.nodes import Elaborator, elaborate
-from recycle.lang.nodes.base import Const, Loc, Var, Word
+from recycle.lang.nodes.base import Const, Kind, Loc, Var, Word
 from recycle.lang.nodes.flow import Choice, Loop, Stage
 from recycle.lang.nodes.numbers import Equal, Size, Sum
 from recycle.lang.nodes.places import Top, TopN
@@ -148,9 +148,29 @@ def test_every_form_has_its_reading():
     missing = [
         f.method
         for f in REGISTRY.forms
-        if f.head is not None and not callable(getattr(Elaborator, "e_" + f.method, None))
+        if f.head is not None
+        and not callable(getattr(Elaborator, "e_" + f.method, None))
+        and f.method not in REGISTRY.readings
     ]
     assert missing == []
+
+
+def test_a_form_kept_whole_in_its_module_is_read_compiled_and_written_from_there():
+    """``indexed`` is one module (``lang/forms/form_indexed.py``): its node class, its reading
+    and its native writer are registered with the form, and found by the elaborator, the
+    compiler's entry points and the native writer without any other module naming them."""
+    from recycle.lang.forms import form_indexed
+    from recycle.lang.forms.reads import NODE_METHODS
+    from recycle.lang.forms.writers import NATIVE_WRITERS
+
+    f = REGISTRY.lookup(Kind.COLL, "indexed")
+    assert f.node is form_indexed.Indexed and f.reads is form_indexed.read_indexed
+    assert REGISTRY.readings["coll_indexed"] is form_indexed.read_indexed
+    assert NODE_METHODS[form_indexed.Indexed] == "coll_indexed"
+    assert NATIVE_WRITERS[(Kind.COLL, form_indexed.Indexed)] is form_indexed.write_indexed
+    node = elaborate(parse_file(str(ROOT / "tests" / "lang" / "dialect" / "rummy.rcy")))
+    found = sorted({(n.kind, n.name) for n in walk(node) if isinstance(n, form_indexed.Indexed)})
+    assert found == [("vloc", "RUN"), ("vloc", "SET")]
 
 
 # the calls that read an s-expression's shape: a method that reads its node needs none of them

@@ -24,12 +24,11 @@ from .expr_groups import GroupForms
 from .expr_int import IntForms
 from .expr_locs import FamilyForms, LocationForms
 from .expr_scalar import ScalarForms
-from .indexed import IndexedForms
-from .simultaneous import SimultaneousForms
 from .costs import Costs
 from .recovery import ErrorKeeping
 from .reads import NodeReading
-from .registry import Kind, form, mention, seal
+from .registry import Kind, families, form, mention, seal
+from .reads import NODE_METHODS
 from .runtime import out_of_work
 from .items import (
     MAX_OPTIONS,
@@ -44,6 +43,22 @@ from .items import (
 )
 
 
+def _import_form_modules() -> None:
+    """Import every ``form_*.py`` module of this package: each is a form kept whole in one
+    module (its node, reading, meaning, facts and native writer), registered as it is
+    imported, so that adding such a form is adding its file."""
+    import importlib
+    import pkgutil
+    from pathlib import Path
+
+    for module in sorted(m.name for m in pkgutil.iter_modules([str(Path(__file__).parent)])):
+        if module.startswith("form_"):
+            importlib.import_module(f"{__package__}.{module}")
+
+
+_import_form_modules()
+
+
 class FlowCompiler(
     ScalarForms,
     IntForms,
@@ -51,11 +66,10 @@ class FlowCompiler(
     CardForms,
     LocationForms,
     FamilyForms,
-    IndexedForms,
-    SimultaneousForms,
     GroupForms,
     CardActions,
     StateActions,
+    *families(),
     Costs,
     ErrorKeeping,
     NodeReading,
@@ -576,3 +590,4 @@ class FlowCompiler(
 
 mention(__name__, ("choice", "stage"))
 REGISTRY = seal(FlowCompiler)
+NODE_METHODS.update(REGISTRY.node_methods)

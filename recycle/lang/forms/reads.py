@@ -47,7 +47,6 @@ NODE_METHODS: dict = {
     **{c: "loc_" + m for c, m in ((P.Sort, "sort"), (P.Filter, "filter"), (P.RunOf, "run"), (P.LetPlace, "let"))},
     P.TopN: "loc_top",
     P.BottomN: "loc_bottom",
-    P.Indexed: "coll_indexed",
     G.Pick: "c_group_pick",
     **{c: "groups_" + m for c, m in ((G.Partition, "partition"), (G.Tuples, "tuples"), (G.Subsets, "subsets"))},
     G.Runs: "groups_runs",

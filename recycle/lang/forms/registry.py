@@ -78,6 +78,8 @@ class Form:
     loops: bool = False
     role: str = ""
     words: tuple = ()
+    node: type | None = None
+    reads: Callable | None = field(default=None, repr=False)
 
     @property
     def name(self) -> str:
@@ -126,6 +128,20 @@ _FORMS: list[Form] = []
 _BY_KEY: dict[tuple[str, str], Form] = {}
 _MENTIONS: list[tuple[str, frozenset]] = []
 _SEALED: list = []  # [Registry] once sealed
+_FAMILIES: list[type] = []
+
+
+def family(cls: type) -> type:
+    """Class decorator: ``cls`` holds forms' compile methods, a mixin of the compiler
+    (``flow.py``'s ``FlowCompiler`` takes every family, in the order they were declared)."""
+    if cls not in _FAMILIES:
+        _FAMILIES.append(cls)
+    return cls
+
+
+def families() -> tuple:
+    """Every family of forms declared so far (``family``)."""
+    return tuple(_FAMILIES)
 
 
 def form(
@@ -143,8 +159,15 @@ def form(
     loops: bool = False,
     role: str = "",
     words: str | tuple = (),
+    node: type | None = None,
+    reads: Callable | None = None,
 ) -> Callable:
-    """Decorator registering the method that compiles a form (see the module docstring)."""
+    """Decorator registering the method that compiles a form (see the module docstring).
+
+    A form kept whole in one module (``indexed.py``) also names its node class (``node``:
+    the compiler's entry points hand that class's nodes to this method) and its reading
+    (``reads(elaborator, x, scope)``: the s-expression ``x`` turned into that node, with its
+    positioned errors), which the elaborator finds here."""
 
     def register(fn: Callable) -> Callable:
         if hasattr(fn, "__form__"):
@@ -166,6 +189,8 @@ def form(
             loops,
             role,
             (words,) if isinstance(words, str) else tuple(words),
+            node,
+            reads,
         )
         if head is not None:
             key = (kind, head)
@@ -177,6 +202,8 @@ def form(
             _BY_KEY[key] = f
         _FORMS.append(f)
         fn.__form__ = f
+        if node is not None:
+            fn.reads_node = True  # handed its node by the entry points (``reads.py``)
         return fn
 
     return register
@@ -208,6 +235,8 @@ class Registry:
     loops: frozenset = frozenset()  # heads of forms running a body per element of a collection
     roles: dict = field(default_factory=dict, repr=False)  # head -> the roles of its forms (any kind)
     words: dict = field(default_factory=dict, repr=False)  # head -> the words of its expression forms
+    readings: dict = field(default_factory=dict, repr=False)  # compile method -> reading (``form(reads=)``)
+    node_methods: dict = field(default_factory=dict, repr=False)  # node class -> compile method (``form(node=)``)
 
     def lookup(self, kind: str, head: str | None) -> Form | None:
         """The form of ``kind`` headed by ``head``, or None."""
@@ -288,6 +317,8 @@ def _derive(forms: tuple) -> Registry:
         loops=frozenset(f.head for f in forms if f.loops and f.head is not None),
         roles={h: frozenset(f.role for f in forms if f.head == h and f.role) for h in kinds_of},
         words={h: tuple(dict.fromkeys(w for f in expr if f.head == h for w in f.words)) for h in expr_heads},
+        readings={f.method: f.reads for f in forms if f.reads is not None},
+        node_methods={f.node: f.method for f in forms if f.node is not None},
     )
 
 
@@ -317,6 +348,9 @@ def _check_facts(f: Form) -> None:
         raise FormError(f"{where}: puts/sets are facts of actions")
     if f.loops and not f.binds:
         raise FormError(f"{where}: a form that loops binds its variable (binds=True)")
+    node = f.node
+    if node is not None and (getattr(node, "KIND", None), getattr(node, "HEAD", None)) != (f.kind, f.head):
+        raise FormError(f"{where}: its node class {node.__name__} stands for another form")
     if f.role and f.role not in ROLES:
         raise FormError(f"{where}: unknown role {f.role!r} (one of {', '.join(ROLES)})")
     for template in f.words:
@@ -332,6 +366,17 @@ def _check_facts(f: Form) -> None:
                     "{N}, {N~}, {N:T}, {N=KEYWORD}, {N*SEP}, {N+SEP} (T one of "
                     f"{', '.join(TRANSFORMS)})"
                 )
+
+
+def _check_families(compiler: type) -> None:
+    """Every family is a mixin of ``compiler`` and none of its names is hidden by another
+    mixin's (where one would silently stand for the other)."""
+    for cls in _FAMILIES:
+        if cls not in compiler.__mro__:
+            raise FormError(f"the family {cls.__name__} is not a mixin of {compiler.__name__}")
+        for name, value in vars(cls).items():
+            if not name.startswith("__") and inspect.getattr_static(compiler, name) is not value:
+                raise FormError(f"{cls.__name__}.{name} is hidden by another mixin's {name}")
 
 
 def _check_mentions(reg: Registry) -> None:
@@ -367,6 +412,7 @@ def seal(compiler: type) -> Registry:
             registered = getattr(fn, "__form__", None)
             if registered is not None and seen.get(id(fn)) is not registered:
                 raise FormError(f"{klass.__name__}.{name} is decorated but not registered")
+    _check_families(compiler)
     keys = [(f.kind, f.head) for f in forms if f.head is not None]
     if len(keys) != len(set(keys)):
         raise FormError("a (kind, head) is registered twice")

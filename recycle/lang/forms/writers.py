@@ -7,7 +7,9 @@ comparisons of head strings. ``seal()`` checks that every head registered names 
 recycle's registry of that kind (an action may be registered as a flow item too). The
 deal-limit analysis (``reading/deal_limit.py``) and the native engine's options
 (``recycle/native/forms_options.py``) keep theirs this way, and
-the native engine's own writers have a table of their own (``recycle/native/registry.py``).
+the native engine's own writers have a table of their own, by the class of the node they
+write (``native``, below, read by ``recycle/native/registry.py``): here, so that a form kept
+whole in one module (``form_indexed.py``) registers its native writer beside its meaning.
 """
 
 from __future__ import annotations
@@ -55,3 +57,52 @@ class Writers:
     def heads(self) -> list[tuple[str, str]]:
         """Every (kind, head) written."""
         return sorted(self.table)
+
+
+class NativeUnsupported(Exception):
+    """The game uses a form (or a use of one) the native writer does not write."""
+
+    def __init__(self, what: str, node=None):
+        super().__init__(what)
+        self.what = what
+        self.node = node
+
+    def where(self) -> str:
+        span = getattr(self.node, "span", None)
+        return f"line {span.line}" if span is not None and getattr(span, "line", None) else ""
+
+
+# the native writers by (kind, node class): ``f(writer, node, native_scope, *args)``, an
+# expression writer returning the code of the value (a location writer ``(type, code)``), a
+# flow or action writer emitting statements (``recycle/native/writer.py``'s ``Writer``)
+NATIVE_WRITERS: dict[tuple[str, type], Callable] = {}
+
+
+def native(kind: str, *classes: type):
+    """Register a native writer for the nodes of ``classes`` read as ``kind``."""
+
+    def register(fn):
+        for cls in classes:
+            if (kind, cls) in NATIVE_WRITERS:
+                raise ValueError(f"two native writers for {cls.__name__} as {kind}")
+            NATIVE_WRITERS[(kind, cls)] = fn
+        return fn
+
+    return register
+
+
+# the value types of native expressions: what a native writer returns with its code
+INT_T, BOOL_T, STR_T, CARD_T, PLAYER_T, TEAM_T, LOC_T, VIEW_T, GROUPS_T = (
+    "int",
+    "bool",
+    "str",
+    "card",
+    "player",
+    "team",
+    "loc",
+    "view",
+    "groups",
+)
+PLAYERS_T, TEAMS_T = "players", "teams"  # views holding player (team) numbers: (filter player ...)
+NUMBERS_T = "numbers"  # a view holding integers: (filter (range A..B) ...)
+LOCS_T = "locs"  # a view holding location indices: (indexed OWNER KIND NAME), form_indexed.py

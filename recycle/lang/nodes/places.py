@@ -5,8 +5,8 @@ cards of a place, once. Each reading mirrors the compiler's (``lang/forms/expr_c
 
 from __future__ import annotations
 
-from .sexpr import LOCATION_KINDS, Scope, fail, head_of, is_atom, is_location_form, kw
-from ..syntax.reader import INT, SYMBOL, VAR, SList
+from .sexpr import Scope, fail, head_of, is_atom, is_location_form, kw
+from ..syntax.reader import INT, VAR, SList
 from .base import Kind, Loc, form_node
 
 Top = form_node("Top", "location", Kind.CARD, "top", "(top LOCATION): the top card.")
@@ -25,7 +25,6 @@ RunOf = form_node("RunOf", "end n location points", Kind.LOC, "run", "(run top|b
 TopN = form_node("TopN", "n location", Kind.LOC, "top", "(top N LOCATION): the N topmost cards.")
 BottomN = form_node("BottomN", "n location", Kind.LOC, "bottom", "(bottom N LOCATION): the N bottommost.")
 LetPlace = form_node("LetPlace", "value variable body", Kind.LOC, "let", "(let VALUE 'V LOCATION).")
-Indexed = form_node("Indexed", "owner kind name", Kind.COLL, "indexed", "(indexed OWNER KIND NAME): a family.")
 
 _VIEWS = {"union": Union, "intersect": Intersect, "disjunction": Disjunction}
 
@@ -180,14 +179,3 @@ class PlaceReading:
         val = self.value(x.items[1], scope)
         inner = self.bind(scope, x.items[2], "let", self.value_hint(x.items[1], scope), x.span)
         return val, inner.lookup(x.items[2].value), body_reader(x.items[3], inner)
-
-    def e_coll_indexed(self, x, scope):
-        """(indexed OWNER KIND NAME): the family NAME[0], NAME[1] ... (lang/forms/indexed.py)."""
-        items = x.items
-        if len(items) != 4 or not is_atom(items[2], SYMBOL) or items[2].value not in LOCATION_KINDS:
-            fail("expected (indexed OWNER KIND NAME), as in (indexed game vloc RUN)", x, "indexed")
-        name = items[3]
-        if not is_atom(name, SYMBOL) or name.value.islower() or "[" in name.value:
-            fail(f"expected the NAME of a family of locations, got {self.form_name(name)}", name, "indexed")
-        owner = self.owner(items[1], scope, "a location owner")
-        return Indexed(owner, items[2].value, name.value, span=x.span, source=x)

@@ -61,9 +61,14 @@ class ScalarReading:
     def read_as(self, method: str, x, scope: Scope):
         """``x`` read as the form the compiler's ``method`` compiles, remembered in ``made``
         by (s-expression, method) so that the compiler finds the node it reads. A form
-        registered without a reading yet (its method reads its s-expression) is ``Unread``."""
+        registered without a reading yet (its method reads its s-expression) is ``Unread``.
+        The reading is the elaborator's method ``e_<method>``, or the one a form kept whole in
+        its own module registered with it (``form(reads=)``: ``reads(elaborator, x, scope)``)."""
         reader = getattr(self, "e_" + method, None)
-        node = Unread(method, span=x.span, source=x) if reader is None else reader(x, scope)
+        if reader is None and method in self.forms.readings:
+            node = self.forms.readings[method](self, x, scope)
+        else:
+            node = Unread(method, span=x.span, source=x) if reader is None else reader(x, scope)
         self.made[(id(x), method)] = node
         return node
 
