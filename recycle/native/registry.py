@@ -32,7 +32,7 @@ def writer_for(kind: str, x):
     w = _WRITERS.get((kind, cls))
     if w is None and kind == Kind.FLOW:
         w = _WRITERS.get((Kind.ACTION, cls))
-    if w is None and kind == Kind.LOC:  # a collection of locations, written as a view (forms_indexed.py)
+    if w is None and kind == Kind.LOC:  # a collection of locations, written as a view (lang/forms/form_indexed.py)
         w = _WRITERS.get((Kind.COLL, cls))
     return w
 

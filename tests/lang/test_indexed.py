@@ -103,7 +103,7 @@ def test_rummy_passes_strict_check_and_keeps_every_card():
 
 
 def test_the_native_engine_plays_rummy_as_the_reference_does():
-    """The native writer (recycle/native/forms_indexed.py): every rollout ends with the same
+    """The native writer (recycle/lang/forms/form_indexed.py, write_indexed): every rollout ends with the same
     scores, steps, decisions, options listed and card places, and none is stopped."""
     from recycle.engine.game import rollout_seed
     from recycle.native import available, why_not_native

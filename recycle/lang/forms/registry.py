@@ -164,7 +164,7 @@ def form(
 ) -> Callable:
     """Decorator registering the method that compiles a form (see the module docstring).
 
-    A form kept whole in one module (``indexed.py``) also names its node class (``node``:
+    A form kept whole in one module (``form_indexed.py``) also names its node class (``node``:
     the compiler's entry points hand that class's nodes to this method) and its reading
     (``reads(elaborator, x, scope)``: the s-expression ``x`` turned into that node, with its
     positioned errors), which the elaborator finds here."""
