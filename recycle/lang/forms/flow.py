@@ -20,7 +20,7 @@ from .actions import CardActions
 from .actions_state import StateActions
 from .expr_bool import BoolForms
 from .expr_cards import CardForms
-from .expr_groups import GroupForms
+from .expr_groups import Collections
 from .expr_int import IntForms
 from .expr_locs import FamilyForms, LocationForms
 from .expr_scalar import ScalarForms
@@ -66,7 +66,7 @@ class FlowCompiler(
     CardForms,
     LocationForms,
     FamilyForms,
-    GroupForms,
+    Collections,
     CardActions,
     StateActions,
     *families(),
