@@ -24,6 +24,7 @@ from .runtime import rt_error
 
 
 def read_range(e, x: SList, scope: Scope) -> Range:
+    """``(range A..B)``: two integers."""
     items = x.items
     if len(items) != 4 or not is_atom(items[2], DOTDOT):
         fail("expected (range A..B)", x, "range")
@@ -31,6 +32,7 @@ def read_range(e, x: SList, scope: Scope) -> Range:
 
 
 def read_other(e, x: SList, scope: Scope) -> Others:
+    """``(other player|team)``."""
     items = x.items
     if len(items) != 2 or not kw(items[1], "player", "team"):
         fail("expected (other player) or (other team)", x, "other")
@@ -46,6 +48,7 @@ def read_all(e, x: SList, scope: Scope):
 
 
 def read_let_coll(e, x: SList, scope: Scope) -> LetColl:
+    """``(let VALUE 'VARIABLE COLLECTION)``."""
     return LetColl(*e.let_value(x, scope, e.coll), span=x.span, source=x)
 
 

@@ -38,6 +38,7 @@ def read_pick(e, x: SList, scope: Scope) -> Pick:
 
 
 def read_partition(e, x: SList, scope: Scope) -> Partition:
+    """``(partition KEY LOCATION ...)``: a key, and locations or one ``(all ...)`` of them."""
     items = x.items
     if len(items) < 3:
         fail("expected (partition KEY LOCATION...)", x, "partition")
@@ -46,6 +47,7 @@ def read_partition(e, x: SList, scope: Scope) -> Partition:
 
 
 def read_tuples(e, x: SList, scope: Scope) -> Tuples:
+    """``(tuples N LOCATION using POINTS)``."""
     items = x.items
     if len(items) != 5 or not kw(items[3], "using"):
         fail("expected (tuples N LOCATION using POINTS)", x, "tuples")
@@ -54,11 +56,13 @@ def read_tuples(e, x: SList, scope: Scope) -> Tuples:
 
 
 def read_subsets(e, x: SList, scope: Scope) -> Subsets:
+    """``(subsets LOCATION)``."""
     e.arity(x, 2)
     return Subsets(e.cards(x.items[1], scope), span=x.span, source=x)
 
 
 def read_runs(e, x: SList, scope: Scope) -> Runs:
+    """``(runs largest|all N LOCATION using POINTS)``."""
     items = x.items
     if len(items) != 6 or not kw(items[1], "largest", "all") or not kw(items[4], "using"):
         fail("expected (runs largest|all N LOCATION using POINTS)", x, "runs")
@@ -68,6 +72,7 @@ def read_runs(e, x: SList, scope: Scope) -> Runs:
 
 
 def read_let_groups(e, x: SList, scope: Scope) -> LetGroups:
+    """``(let VALUE 'VARIABLE GROUPS)``."""
     return LetGroups(*e.let_value(x, scope, e.groups), span=x.span, source=x)
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...errors import RecycleError
-from ..nodes import actions as A
 from ..nodes import flow as F
 from ..nodes import groups as G
 from ..nodes import numbers as N
@@ -48,11 +47,7 @@ NODE_METHODS: dict = {
     P.TopN: "loc_top",
     P.BottomN: "loc_bottom",
     G.Members: "c_members",
-    **{c: "a_" + m for c, m in ((A.Move, "move"), (A.Remember, "remember"), (A.Forget, "forget"), (A.Inc, "inc"))},
-    **{c: "a_" + m for c, m in ((A.SwapPlaces, "swap"), (A.SwapCards, "swap"), (A.Shuffle, "shuffle"))},
-    **{c: "a_" + m for c, m in ((A.Faro, "shuffle"), (A.Set, "set"), (A.SetPoints, "set"), (A.Dec, "dec"))},
-    **{c: "a_" + m for c, m in ((A.Cycle, "cycle"), (A.Pass, "turn"), (A.Repeat, "repeat"), (A.RepeatAll, "repeat"))},
-    **{c: "a_" + m for c, m in ((A.Deck, "create"), (A.Teams, "create"), (F.Do, "do"), (F.Offer, "any"))},
+    **{c: "a_" + m for c, m in ((F.Do, "do"), (F.Offer, "any"))},
     **{c: "a_" + m for c, m in ((F.Loop, "all"), (F.Let, "let"), (F.Choice, "choice"), (F.Stage, "stage"))},
     F.When: "c_conditional",
 }
