@@ -10,13 +10,13 @@ from __future__ import annotations
 from ..lang.nodes import numbers as n
 from ..lang.nodes import places as pl
 from ..lang.nodes.base import Const, Everyone, Kind, Loc, Nth, Num, Storage, Turn, Var, Word
-from ..lang.nodes.groups import Each, Partition, Pick, Range, Runs, Subsets, Tuples
+from ..lang.nodes.groups import Each, Range
 from ..lang.nodes.scalars import CardAtt, Owner, TeamOf
 from ..lang.nodes.sexpr import MAX_COLLECTION
-from .forms_actions import storage_slot
-from .forms_flow import collection, groups_of, is_groups_form, loop_var, open_loop
+from .forms_flow import collection, loop_var, open_loop
 from .purity import analyse, canonical, walk
 from .registry import native
+from .writer_actions import groups_of, is_groups_form, points_table, storage_slot
 from .writer import (
     CARD_T,
     INT_T,
@@ -84,13 +84,6 @@ def int_size(w, x, sc) -> str:
         return f"scratch[{groups}]"  # how many groups
     t, code = w.loc(coll, sc)
     return f"lens[{code}]" if t == LOC_T else f"scratch[{code}]"
-
-
-def points_table(w, x, sc) -> str:
-    if not isinstance(x, Storage) or x.sort != "points":
-        raise NativeUnsupported("a point map other than (OWNER points NAME)", x)
-    _, slot = storage_slot(w, x, sc)
-    return f"pts, {slot}"  # the table and its row: passed as two arguments (a row slice would be an array)
 
 
 @native(Kind.INT, n.Sum)
@@ -389,15 +382,6 @@ def loc_variable(w, x, sc) -> tuple[str, str]:
     return sc.lookup(x.name).type, v
 
 
-@native(Kind.LOC, Pick)
-def group_pick(w, x, sc) -> tuple[str, str]:
-    """(top|bottom GROUPS): the first or last group (the opposite ends from a location's)."""
-    groups = groups_of(w, x.groups, sc) if x.index in ("top", "bottom") else None
-    if groups is None:
-        raise NativeUnsupported("(top ...) of this shape as a location", x)
-    return VIEW_T, f"group_at(scratch, ctr, {groups}, {0 if x.index == 'top' else -1})"
-
-
 @native(Kind.LOC, pl.TopN, pl.BottomN)
 def first_n(w, x, sc) -> tuple[str, str]:
     """(top|bottom N CARDS): a view of the N topmost cards, the topmost first, or the N
@@ -565,39 +549,6 @@ def loc_union(w, x, sc) -> tuple[str, str]:
                 w.fn.depth = depth
         w.line("return out")
     return VIEW_T, w.fns[-1].call(*params)
-
-
-@native(Kind.GROUPS, Tuples)
-def groups_tuples(w, x, sc) -> str:
-    """(tuples N CARDS using POINTS): runtime_groups.tuples_of."""
-    return f"tuples_of(scratch, ctr, {w.cards(x.location, sc)}, {w.int_(x.n, sc)}, {points_table(w, x.points, sc)})"
-
-
-@native(Kind.GROUPS, Runs)
-def groups_runs(w, x, sc) -> str:
-    """(runs largest|all N CARDS using POINTS): runtime_groups.runs_groups."""
-    return (
-        f"runs_groups(scratch, ctr, {w.cards(x.location, sc)}, {w.int_(x.n, sc)}, "
-        f"{bool(x.largest)}, {points_table(w, x.points, sc)})"
-    )
-
-
-@native(Kind.GROUPS, Subsets)
-def groups_subsets(w, x, sc) -> str:
-    """(subsets CARDS): runtime_groups.subsets_of."""
-    return f"subsets_of(scratch, ctr, {w.cards(x.location, sc)})"
-
-
-@native(Kind.GROUPS, Partition)
-def groups_partition(w, x, sc) -> str:
-    if not isinstance(x.key, Word):
-        raise NativeUnsupported("a partition of an unexpected shape", x)
-    if not isinstance(x.parts, tuple) or len(x.parts) != 1:
-        raise NativeUnsupported("a partition of several locations", x)
-    t, code = w.loc(x.parts[0], sc)
-    if t == LOC_T:  # a location's cards read where they lie: no snapshot copied first
-        return f"partition_loc(locs, lens, scratch, ctr, {code}, {w.column(x.key.value)})"
-    return f"partition(scratch, ctr, {w.cards(x.parts[0], sc)}, {w.column(x.key.value)})"
 
 
 @native(Kind.INT, n.Div, n.Mod)

@@ -12,10 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..lang.nodes.sexpr import MAX_COLLECTION
-from ..lang.nodes.base import Const, Everyone, FormNode, Kind, Names, Num, Var
+from ..lang.nodes.base import Const, Everyone, Kind, Names, Num, Var
 from ..lang.nodes.flow import Do, Loop as LoopNode, Offer as OfferNode, Let, Stage, When
 from ..lang.nodes.groups import Members, Others, Range
 from .registry import native
+from .writer_actions import is_groups_form
 from .writer import (
     CARD_T,
     GROUPS_T,
@@ -61,20 +62,6 @@ class Loop:
     type: str
     size: str
     size_before: bool = True
-
-
-def is_groups_form(x) -> bool:
-    """Is ``x`` a node whose value is a group list (partition, tuples ...)?"""
-    return isinstance(x, FormNode) and x.KIND == Kind.GROUPS
-
-
-def groups_of(w, x, sc) -> str | None:
-    """The code of a group list (see runtime.SCRATCH): a group-list form, or a variable
-    holding one; None for anything else."""
-    if isinstance(x, (Var, Const)):
-        v = sc.lookup(x.name)
-        return v.name if getattr(v, "type", None) == GROUPS_T else None
-    return w.groups(x, sc) if is_groups_form(x) else None
 
 
 def declared_range(w, coll, sc):

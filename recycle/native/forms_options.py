@@ -436,7 +436,7 @@ class _All(Forming):
 @offer(Repeat, RepeatAll)
 class _Repeat(Offer):
     """(repeat N ACTION) is one option; (repeat all ...) and a computed count offer none when
-    there is nothing to repeat (recycle/lang/forms/actions_state.py, whose listing charges the work
+    there is nothing to repeat (recycle/lang/forms/form_repeat.py, whose listing charges the work
     of a computed count and stops at a count over MAX_REPEAT)."""
 
     def static(self, x) -> bool:

@@ -1,6 +1,6 @@
 """A game's native module: its flow and scoring written by ``Writer`` from the game's nodes
 (``recycle/lang/nodes``: the game read once by the elaborator) with every form's native writer
-registered (``forms_flow``, ``forms_actions``, ``forms_exprs`` ...), after the
+registered (``forms_flow``, ``forms_exprs`` ..., and each form module of ``lang/forms``), after the
 (all NAMES 'X ITEM) of options are written out name by name (``unroll_alls_of_names``)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from ..errors import RecycleError
 from ..lang.nodes import elaborate
 from ..lang.nodes.base import Const as ConstNode, Names, Node, Var, Word
 from ..lang.nodes.flow import Choice, Do, Loop
-from . import forms_actions, forms_blocks, forms_exprs, forms_flow, forms_options  # noqa: F401 - they register the writers
+from . import forms_blocks, forms_exprs, forms_flow, forms_options  # noqa: F401 - they register the writers
 from .forms_options import is_static
 from . import registry as reg
 from .purity import binder_parts, walk

@@ -1,5 +1,5 @@
 """What a generated native module calls for mem locations (references to cards, which stay
-where they lie: recycle/lang/forms/actions.py, remember and forget), cards moved out of views, and runs
+where they lie: recycle/lang/forms/form_moves.py, remember and forget), cards moved out of views, and runs
 of cards."""
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ def _sorted_chunk(scratch, v, out, k, from_top, pts, row):
 
 def drop_picked(scratch, v, top):
     """A card moved out of view ``v`` by its top (bottom) leaves the view too, as a move out of
-    a view drops the entry picked (recycle/lang/forms/actions.py, a_move)."""
+    a view drops the entry picked (recycle/lang/forms/form_moves.py, a_move)."""
     n = scratch[v]
     if n == 0:
         return

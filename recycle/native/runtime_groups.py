@@ -1,5 +1,5 @@
 """What a generated native module calls for group lists made of combinations of cards: tuples of
-equal score, runs of rising scores, every subset (recycle/lang/forms/expr_groups.py), and one group of a
+equal score, runs of rising scores, every subset (recycle/lang/forms/form_group_lists.py), and one group of a
 group list. A group list is one block of the scratch stack (runtime.SCRATCH): [groups, each group's
 view ...], then the groups, each [cards, card ...]; a block too large for the stack stops the game
 (CAPACITY: Python plays it), a rule Python enforces breaks it here too (RULE)."""
@@ -10,12 +10,12 @@ from .runtime import CAPACITY, RULE, SP, STATUS, alloc
 
 MAX_TUPLE = 64  # as recycle.lang.forms.shapes.MAX_TUPLE
 MAX_GROUPS = 200_000  # as recycle.lang.forms.shapes.MAX_COLLECTION
-MAX_SUBSET_CARDS = 16  # as recycle/lang/forms/expr_groups.py, groups_subsets
+MAX_SUBSET_CARDS = 16  # as recycle/lang/forms/form_group_lists.py, groups_subsets
 
 
 def group_at(scratch, ctr, g, i):
     """The view of group ``i`` of the group list ``g`` (-1: its last); none such breaks the
-    rule, as in Python (recycle/lang/forms/expr_groups.py, c_group_pick)."""
+    rule, as in Python (recycle/lang/forms/form_group_lists.py, c_group_pick)."""
     n = scratch[g]
     if i < 0:
         i += n
@@ -85,7 +85,7 @@ def _block(scratch, ctr, groups, cells, extra):
 def tuples_of(scratch, ctr, v, k, pts, row):
     """(tuples K CARDS using POINTS): every K-card combination of cards of one score, scores
     ascending, each score's combinations in the cards' order. A K outside 1..MAX_TUPLE or too
-    many groups breaks the rule, as in Python (recycle/lang/forms/expr_groups.py)."""
+    many groups breaks the rule, as in Python (recycle/lang/forms/form_group_lists.py)."""
     n = scratch[v]
     if k < 1 or k > MAX_TUPLE:
         ctr[STATUS] = RULE
@@ -126,7 +126,7 @@ def tuples_of(scratch, ctr, v, k, pts, row):
 def subsets_of(scratch, ctr, v):
     """(subsets CARDS): every subset of the cards, by size (the empty one first), each size's
     in itertools.combinations order; more than MAX_SUBSET_CARDS cards break the rule, as in
-    Python (recycle/lang/forms/expr_groups.py)."""
+    Python (recycle/lang/forms/form_group_lists.py)."""
     n = scratch[v]
     if n > MAX_SUBSET_CARDS:
         ctr[STATUS] = RULE

@@ -1,9 +1,10 @@
 """Compiling RECYCLE's flow into items: blocks, conditionals, for-each, let, choices and
 stages, with the frames that let a state wait at a choice and resume (see ``items``).
 The ``FlowCompiler`` gathers every form's compiler: expressions (``expr_scalar``,
-``expr_int``, ``expr_bool``, ``expr_cards``, ``expr_locs``, ``expr_groups``), actions
-(``actions``, ``actions_state``) and the flow here; ``REGISTRY`` is the sealed registry of
-their forms (``registry``), checked when this module is imported.
+``expr_int``, ``expr_bool``, ``expr_cards``, ``expr_locs``, ``expr_groups``), the forms kept
+whole in their ``form_*.py`` modules (the actions among them) and the flow here;
+``REGISTRY`` is the sealed registry of their forms (``registry``), checked when this module
+is imported.
 """
 
 from __future__ import annotations
@@ -16,11 +17,9 @@ from ...errors import StepLimitExceeded
 from .runtime import SMALL, rt_error
 from ..nodes.sexpr import Scope
 from .values import Suspend
-from .actions import CardActions
-from .actions_state import StateActions
 from .expr_bool import BoolForms
 from .expr_cards import CardForms
-from .expr_groups import GroupForms
+from .expr_groups import Collections
 from .expr_int import IntForms
 from .expr_locs import FamilyForms, LocationForms
 from .expr_scalar import ScalarForms
@@ -66,9 +65,7 @@ class FlowCompiler(
     CardForms,
     LocationForms,
     FamilyForms,
-    GroupForms,
-    CardActions,
-    StateActions,
+    Collections,
     *families(),
     Costs,
     ErrorKeeping,

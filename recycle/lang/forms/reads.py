@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...errors import RecycleError
-from ..nodes import actions as A
 from ..nodes import flow as F
 from ..nodes import groups as G
 from ..nodes import numbers as N
@@ -47,17 +46,8 @@ NODE_METHODS: dict = {
     **{c: "loc_" + m for c, m in ((P.Sort, "sort"), (P.Filter, "filter"), (P.RunOf, "run"), (P.LetPlace, "let"))},
     P.TopN: "loc_top",
     P.BottomN: "loc_bottom",
-    G.Pick: "c_group_pick",
-    **{c: "groups_" + m for c, m in ((G.Partition, "partition"), (G.Tuples, "tuples"), (G.Subsets, "subsets"))},
-    G.Runs: "groups_runs",
-    G.LetGroups: "groups_let",
-    **{c: "coll_" + m for c, m in ((G.Range, "range"), (G.Others, "other"), (G.Each, "all"), (G.LetColl, "let"))},
     G.Members: "c_members",
-    **{c: "a_" + m for c, m in ((A.Move, "move"), (A.Remember, "remember"), (A.Forget, "forget"), (A.Inc, "inc"))},
-    **{c: "a_" + m for c, m in ((A.SwapPlaces, "swap"), (A.SwapCards, "swap"), (A.Shuffle, "shuffle"))},
-    **{c: "a_" + m for c, m in ((A.Faro, "shuffle"), (A.Set, "set"), (A.SetPoints, "set"), (A.Dec, "dec"))},
-    **{c: "a_" + m for c, m in ((A.Cycle, "cycle"), (A.Pass, "turn"), (A.Repeat, "repeat"), (A.RepeatAll, "repeat"))},
-    **{c: "a_" + m for c, m in ((A.Deck, "create"), (A.Teams, "create"), (F.Do, "do"), (F.Offer, "any"))},
+    **{c: "a_" + m for c, m in ((F.Do, "do"), (F.Offer, "any"))},
     **{c: "a_" + m for c, m in ((F.Loop, "all"), (F.Let, "let"), (F.Choice, "choice"), (F.Stage, "stage"))},
     F.When: "c_conditional",
 }

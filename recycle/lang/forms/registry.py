@@ -78,8 +78,14 @@ class Form:
     loops: bool = False
     role: str = ""
     words: tuple = ()
-    node: type | None = None
+    node: type | tuple | None = None
     reads: Callable | None = field(default=None, repr=False)
+
+    @property
+    def nodes(self) -> tuple:
+        """The node classes this form's method compiles (``node``: one, or a tuple of the
+        shapes of one form, such as ``(swap LOCATION LOCATION)`` and ``(swap CARD CARD)``)."""
+        return () if self.node is None else self.node if isinstance(self.node, tuple) else (self.node,)
 
     @property
     def name(self) -> str:
@@ -159,13 +165,14 @@ def form(
     loops: bool = False,
     role: str = "",
     words: str | tuple = (),
-    node: type | None = None,
+    node: type | tuple | None = None,
     reads: Callable | None = None,
 ) -> Callable:
     """Decorator registering the method that compiles a form (see the module docstring).
 
     A form kept whole in one module (``form_indexed.py``) also names its node class (``node``:
-    the compiler's entry points hand that class's nodes to this method) and its reading
+    the compiler's entry points hand that class's nodes to this method; a tuple of classes
+    for a form read into one node per shape, as ``swap``) and its reading
     (``reads(elaborator, x, scope)``: the s-expression ``x`` turned into that node, with its
     positioned errors), which the elaborator finds here."""
 
@@ -318,7 +325,7 @@ def _derive(forms: tuple) -> Registry:
         roles={h: frozenset(f.role for f in forms if f.head == h and f.role) for h in kinds_of},
         words={h: tuple(dict.fromkeys(w for f in expr if f.head == h for w in f.words)) for h in expr_heads},
         readings={f.method: f.reads for f in forms if f.reads is not None},
-        node_methods={f.node: f.method for f in forms if f.node is not None},
+        node_methods={n: f.method for f in forms for n in f.nodes},
     )
 
 
@@ -348,9 +355,9 @@ def _check_facts(f: Form) -> None:
         raise FormError(f"{where}: puts/sets are facts of actions")
     if f.loops and not f.binds:
         raise FormError(f"{where}: a form that loops binds its variable (binds=True)")
-    node = f.node
-    if node is not None and (getattr(node, "KIND", None), getattr(node, "HEAD", None)) != (f.kind, f.head):
-        raise FormError(f"{where}: its node class {node.__name__} stands for another form")
+    for node in f.nodes:
+        if (getattr(node, "KIND", None), getattr(node, "HEAD", None)) != (f.kind, f.head):
+            raise FormError(f"{where}: its node class {node.__name__} stands for another form")
     if f.role and f.role not in ROLES:
         raise FormError(f"{where}: unknown role {f.role!r} (one of {', '.join(ROLES)})")
     for template in f.words:

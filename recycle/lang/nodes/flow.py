@@ -18,7 +18,6 @@ from ...errors import RecycleCompileError, RecycleCompileErrors, Span
 from .sexpr import MAX_ERRORS, Const as Folded, Scope, fail, head_of, is_atom, is_location_form
 from .sexpr import KeptErrors, element_hint, is_storage_form, kw, literal_names, value_hint
 from ..syntax.reader import INT, SYMBOL, VAR, Atom, SList, SourceFile
-from .actions import ActionReading
 from .base import Broken, Kind, Node, Num, Word, form_node, sealed_registry
 from .groups import GroupReading
 from .numbers import NumberReading
@@ -71,7 +70,7 @@ class GameNode(Node):
     scoring_at: Span | None = field(default=None, kw_only=True, compare=False, repr=False)
 
 
-class Elaborator(ScalarReading, NumberReading, PlaceReading, GroupReading, ActionReading, KeptErrors):
+class Elaborator(ScalarReading, NumberReading, PlaceReading, GroupReading, KeptErrors):
     """Reads a game's forms into nodes (see the module docstring)."""
 
     def __init__(self, forms=None):

@@ -1,27 +1,133 @@
-"""Compiling RECYCLE's actions on cards into items: moving cards, swaps, memory and
-shuffles. Storage, turn order, repeats and creation are in ``actions_state``.
+"""The forms that move a card or a reference to one: ``move``, ``remember`` and ``forget``.
+
+A card lies in one physical location; a ``mem`` location holds references to cards that lie
+elsewhere (``remember`` puts one, ``forget`` drops one, and ``(actual CARD)`` takes the
+remembered card itself from where it lies). Each form is kept whole in this one module,
+registered together as it is imported (``flow.py`` imports every ``form_*.py``): its reading
+of the s-expression (``read_*``, with the shape checks and positioned errors; its node class is
+in ``lang/nodes/actions.py``, the vocabulary every reader imports), its meaning in the
+reference interpreter (``MoveForms``), its facts and words (the ``@form`` record) and its
+native writer (``write_*``: where the closure raises a rule error, the native action sets
+``ctr[STATUS]`` and the game returns, and the reference interpreter plays the rollout for the
+message). The helpers of a card's source and a mem location are shared with ``swap``,
+``shuffle`` and ``repeat`` (``form_swap.py``, ``form_shuffle.py``, ``form_repeat.py``).
 """
 
 from __future__ import annotations
 
-import itertools
-
 from ...errors import RecycleError
-from .registry import Kind, form
-from .effects import place, record_move, shuffle
-from .items import Item
-from .runtime import SCAN, SMALL, charge, empty_location, n_cards, rt_error
-from ..nodes.sexpr import Scope
-from .values import Card, PLoc
-from .visibility import MEMORY
-from ..nodes.actions import Faro, Forget, Move, Place, Remember, Shuffle, SwapCards, SwapPlaces
+from ..nodes.actions import Forget, Move, Place, Remember
 from ..nodes.base import Const, Loc, Var, written
 from ..nodes.places import Actual, At, Bottom, Top
-from .reads import reads_node
+from ..nodes.sexpr import Scope, fail, head_of, is_atom, is_location_form, kw, short
+from ..syntax.reader import INT, VAR, SList
+from .effects import place as place_card, record_move
+from .items import Item
+from .registry import Kind, family, form
+from .runtime import SCAN, charge, empty_location, n_cards, rt_error
+from .values import PLoc
+from .visibility import MEMORY
+from .writers import LOC_T, VIEW_T, NativeUnsupported, native
+
+# -- readings (the elaborator ``e`` turns each s-expression into its node) ---------------------
 
 
-class CardActions:
-    """The actions on cards of the compiler (a mixin of ``FlowCompiler``)."""
+def place(e, x, scope):
+    """The position of a destination ``(top|bottom|INDEX LOCATION)``: top, bottom or an integer."""
+    where = x.items[0]
+    if kw(where, "top", "bottom"):
+        return where.value
+    return e.int_(where, scope)
+
+
+def read_move(e, x, scope):
+    """``(move CARD (top|bottom|INDEX LOCATION))``: a card (out of a mem location only with
+    ``actual``) into a physical, non-mem location."""
+    e.arity(x, 3)
+    to = x.items[2]
+    if not isinstance(to, SList) or len(to.items) != 2:
+        fail(
+            f"expected a destination (top LOCATION), (bottom LOCATION) or (INDEX LOCATION), got {e.form_name(to)}",
+            to,
+        )
+    loc = to.items[1]
+    if not (is_location_form(loc) or is_atom(loc, VAR)):
+        fail(f"cards can only be moved into a physical location (OWNER KIND NAME), not {e.form_name(loc)}", loc)
+    if is_location_form(loc) and loc.items[1].value == "mem":
+        fail("cards cannot be moved into a mem location (use remember)", loc)
+    dest = Place(place(e, to, scope), e.loc(loc, scope, "a location to move into"), span=to.span, source=to)
+    return Move(move_source(e, x.items[1], scope), dest, span=x.span, source=x)
+
+
+def move_source(e, x, scope):
+    """The card a move takes: a card, or (actual CARD)."""
+    mem_check(e, x, "move")
+    if head_of(x) == "actual":
+        e.arity(x, 2)
+    return e.card(x, scope, optional=True)
+
+
+def mem_check(e, x, verb: str) -> None:
+    """A card picked out of a mem location written out needs (actual CARD)."""
+    loc = location_picked(e, x)
+    if is_location_form(loc) and loc.items[1].value == "mem" and head_of(x) != "actual":
+        fail(
+            f"({verb} ...) cannot take a card out of the mem location {short(loc)}: a mem location "
+            f"holds references; use (actual CARD) to {verb} the remembered card from where it lies",
+            x,
+            verb,
+        )
+
+
+def location_picked(e, x):
+    """The LOCATION of a card picked by place, ``(top|bottom|INDEX LOCATION)``, else None."""
+    if (
+        isinstance(x, SList)
+        and len(x.items) == 2
+        and (kw(x.items[0], "top", "bottom") or is_atom(x.items[0], INT) or is_atom(x.items[0], VAR))
+        and not kw(x.items[1], "player", "team")
+        and not e.is_groups_form(x.items[1])
+    ):
+        return x.items[1]
+    return None
+
+
+def read_remember(e, x, scope):
+    """``(remember CARD (top|bottom|INDEX MEMLOCATION))``: a card, and a place of a mem location."""
+    e.arity(x, 3)
+    card = e.card(x.items[1], scope)
+    to = x.items[2]
+    if not isinstance(to, SList) or len(to.items) != 2:
+        fail("expected (remember CARD (top|bottom|INDEX MEMLOCATION))", to, "remember")
+    loc = to.items[1]
+    if is_location_form(loc) and loc.items[1].value != "mem":
+        fail(f"remember into {short(loc)}, which is not a mem location", loc, "remember")
+    dest = e.loc(loc, scope)
+    return Remember(card, Place(place(e, to, scope), dest, span=to.span, source=to), span=x.span, source=x)
+
+
+def read_forget(e, x, scope):
+    """``(forget CARD)``: a card picked by place out of a mem location."""
+    e.arity(x, 2)
+    node = x.items[1]
+    if head_of(node) == "actual":
+        e.arity(node, 2)
+        node = node.items[1]
+    loc = location_picked(e, node)
+    if loc is None or not (is_location_form(loc) or is_atom(loc, VAR)):
+        fail("forget needs a card of a mem location, e.g. (top (game mem SEEN))", node, "forget")
+    if is_location_form(loc) and loc.items[1].value != "mem":
+        fail(f"forget from {short(loc)}, which is not a mem location", loc, "forget")
+    return Forget(e.card(x.items[1], scope, optional=True), span=x.span, source=x)
+
+
+# -- meanings in the reference interpreter ---------------------------------------------------
+
+
+@family
+class MoveForms:
+    """Moving, remembering and forgetting cards in the reference interpreter (a mixin of
+    ``FlowCompiler``)."""
 
     # -- card movement ---------------------------------------------------------------------
     def c_dest(self, x: Place, scope: Scope):
@@ -175,8 +281,15 @@ class CardActions:
 
         return empty_view
 
-    @form("move", "(move CARD (top|bottom|INDEX LOCATION))", Kind.ACTION, puts=(2,), words="move {1} → {2}")
-    @reads_node
+    @form(
+        "move",
+        "(move CARD (top|bottom|INDEX LOCATION))",
+        Kind.ACTION,
+        puts=(2,),
+        words="move {1} → {2}",
+        node=Move,
+        reads=read_move,
+    )
     def a_move(self, x: Move, scope: Scope) -> Item:
         """(move CARD (top|bottom|INDEX LOCATION))
 
@@ -204,7 +317,7 @@ class CardActions:
             del phys[j]
             try:
                 d = dst(s, e)
-                place(s, d, c, pos, e, span)
+                place_card(s, d, c, pos, e, span)
             except RecycleError:
                 # a stopped game keeps every card in its place (transcripts show that state)
                 phys.insert(j, c)
@@ -216,106 +329,15 @@ class CardActions:
 
         return Item(x, scope, run=move, static=True)
 
-    @form("swap", "(swap LOCATION LOCATION) | (swap CARD CARD)", Kind.ACTION, puts=(1, 2), words="swap {1} ↔ {2}")
-    @reads_node
-    def a_swap(self, x: SwapPlaces | SwapCards, scope: Scope) -> Item:
-        """(swap LOCATION LOCATION) | (swap CARD CARD)
-
-        Exchanges the contents of two physical locations, or the places of two cards."""
-        a, b = x.a, x.b
-        span = x.span
-        infos = self.layout.infos
-        if isinstance(x, SwapPlaces):
-            ia = self.c_loc_index(a, scope, "a location to swap")
-            ib = self.c_loc_index(b, scope, "a location to swap")
-
-            def swap_locs(s, e):
-                i, j = ia(s, e), ib(s, e)
-                if infos[i].visibility == MEMORY or infos[j].visibility == MEMORY:
-                    rt_error("cannot swap a mem location (it holds references, not cards)", span, "swap")
-                locs = s.locs
-                li, lj = locs[i], locs[j]
-                if len(li) + len(lj) > SCAN:
-                    charge(s, (len(li) + len(lj)) >> 3, span, "swap")
-                locs[i], locs[j] = lj, li
-                cl = s.card_loc
-                for c in lj:
-                    cl[c] = i
-                for c in li:
-                    cl[c] = j
-                if s.events is not None:
-                    for c in li:
-                        record_move(s, infos, "swap", c, i, j, whole=True)
-                    for c in lj:
-                        record_move(s, infos, "swap", c, j, i, whole=True)
-
-            return Item(x, scope, run=swap_locs, static=True)
-        ca = self.c_value(a, scope)
-        cb = self.c_value(b, scope)
-        # a card picked out of a mem location is a reference: without (actual ...) that is
-        # an error, as for move (a literal mem location fails here, a variable when it runs)
-        mems = [
-            m
-            for m in (
-                self.mem_pick(a, scope, isinstance(a, Actual), "swap"),
-                self.mem_pick(b, scope, isinstance(b, Actual), "swap"),
-            )
-            if callable(m)
-        ]
-        if mems:
-            ca0, cb0 = ca, cb
-
-            def ca(s, e):
-                for m in mems:
-                    m(s, e)
-                return ca0(s, e)
-
-            cb = cb0
-
-        def swap(s, e):
-            va, vb = ca(s, e), cb(s, e)
-            if isinstance(va, PLoc) and isinstance(vb, PLoc):
-                i, j = va.idx, vb.idx
-                if infos[i].visibility == MEMORY or infos[j].visibility == MEMORY:
-                    rt_error("cannot swap a mem location (it holds references, not cards)", span, "swap")
-                li, lj = s.locs[i], s.locs[j]
-                if len(li) + len(lj) > SCAN:
-                    charge(s, (len(li) + len(lj)) >> 3, span, "swap")
-                s.locs[i], s.locs[j] = lj, li
-                for c in lj:
-                    s.card_loc[c] = i
-                for c in li:
-                    s.card_loc[c] = j
-                if s.events is not None:
-                    for c in li:
-                        record_move(s, infos, "swap", c, i, j, whole=True)
-                    for c in lj:
-                        record_move(s, infos, "swap", c, j, i, whole=True)
-                return
-            if not isinstance(va, Card) or not isinstance(vb, Card):
-                rt_error("swap needs two cards or two locations", span, "swap")
-            i, j = s.card_loc[va], s.card_loc[vb]
-            li, lj = s.locs[i], s.locs[j]
-            if len(li) + len(lj) > SCAN:
-                charge(s, (len(li) + len(lj)) >> 4, span, "swap")  # each card is searched for
-            pa, pb = li.index(va), lj.index(vb)
-            li[pa] = vb
-            lj[pb] = va
-            s.card_loc[va], s.card_loc[vb] = j, i
-            if s.events is not None:
-                record_move(s, infos, "swap", va, i, j)
-                record_move(s, infos, "swap", vb, j, i)
-
-        return Item(x, scope, run=swap, static=True)
-
     @form(
         "remember",
         "(remember CARD (top|bottom|INDEX MEMLOCATION))",
         Kind.ACTION,
         puts=(2,),
         words="remember {1} in {2}",
+        node=Remember,
+        reads=read_remember,
     )
-    @reads_node
     def a_remember(self, x: Remember, scope: Scope) -> Item:
         """(remember CARD (top|bottom|INDEX MEMLOCATION))
 
@@ -331,7 +353,7 @@ class CardActions:
             d = dst(s, e)
             if infos[d].visibility != MEMORY:
                 rt_error(f"remember into {infos[d].label}, which is not a mem location", span, "remember")
-            place(s, d, c, pos, e, span, memory=True)
+            place_card(s, d, c, pos, e, span, memory=True)
             if s.events is not None:
                 record_move(s, infos, "remember", c, s.card_loc[c], d)
 
@@ -343,8 +365,7 @@ class CardActions:
             return idx, x.where
         return idx, self.c_int(x.where, scope)
 
-    @form("forget", "(forget CARD)", Kind.ACTION, words="forget {1}")
-    @reads_node
+    @form("forget", "(forget CARD)", Kind.ACTION, words="forget {1}", node=Forget, reads=read_forget)
     def a_forget(self, x: Forget, scope: Scope) -> Item:
         """(forget CARD)
 
@@ -378,63 +399,110 @@ class CardActions:
 
         return Item(x, scope, run=forget, static=True)
 
-    @form(
-        "shuffle",
-        "(shuffle LOCATION) | (shuffle faro LOCATION LOCATION)",
-        Kind.ACTION,
-        draws=True,
-        words="shuffle {1* }",
-    )
-    @reads_node
-    def a_shuffle(self, x: Shuffle | Faro, scope: Scope) -> Item:
-        """(shuffle LOCATION) | (shuffle faro LOCATION LOCATION)
 
-        Puts a location's cards in a uniformly random order; a faro interleaves the second
-        location's cards with the first's and leaves the second empty (two different
-        physical locations)."""
-        if isinstance(x, Faro):
-            ia = self.c_loc_index(x.a, scope, "a physical location")
-            ib = self.c_loc_index(x.b, scope, "a physical location")
-            infos = self.layout.infos
-            span = x.span
+# -- native writers -----------------------------------------------------------------------
 
-            def faro(s, e):
-                i, j = ia(s, e), ib(s, e)
-                if infos[i].visibility == MEMORY or infos[j].visibility == MEMORY:
-                    rt_error(
-                        f"shuffle faro needs physical locations, not the mem location "
-                        f"{infos[i if infos[i].visibility == MEMORY else j].label}",
-                        span,
-                        "shuffle",
-                    )
-                if i == j:
-                    rt_error(
-                        f"shuffle faro interleaves two different locations, not {infos[i].label} with itself",
-                        span,
-                        "shuffle",
-                    )
-                a, b = s.locs[i], s.locs[j]
-                if len(a) + len(b) > SMALL:
-                    charge(s, len(a) + len(b), span, "shuffle")
-                moved = b[:]
-                # in place: variables and suspended loops may hold these lists
-                a[:] = [c for pair in itertools.zip_longest(a, moved) for c in pair if c is not None]
-                b.clear()
-                card_loc = s.card_loc
-                for c in moved:
-                    card_loc[c] = i
-                if s.events is not None:
-                    for c in moved:
-                        record_move(s, infos, "move", c, j, i)
+ENDS = (Top, Bottom)  # a card picked by its end: (top LOCATION), (bottom LOCATION)
 
-            return Item(x, scope, run=faro, static=True)
-        idx = self.c_loc_index(x.location, scope)
-        span = x.span
 
-        def shuffle_loc(s, e):
-            lst = s.locs[idx(s, e)]
-            if len(lst) > SMALL:
-                charge(s, len(lst), span, "shuffle")
-            shuffle(lst, s.rng.random)
+def destination(w, x, sc) -> tuple[str, str]:
+    """(location code, position code) of ``(top|bottom|INDEX LOCATION)``: -1 top, 0 bottom."""
+    t, code = w.loc(x.location, sc)
+    if t != LOC_T:
+        raise NativeUnsupported("a move into a view", x)
+    if x.where == "top":
+        return code, "-1"
+    if x.where == "bottom":
+        return code, "0"
+    raise NativeUnsupported("a move to an index", x)
 
-        return Item(x, scope, run=shuffle_loc, static=True)
+
+def is_mem(node) -> bool:
+    """Is ``node`` a mem location written out as ``(OWNER mem NAME)``?"""
+    return isinstance(node, Loc) and node.kind == "mem"
+
+
+def mem_free(w, node) -> None:
+    """A mem location written out where a physical one is needed is not written natively."""
+    if is_mem(node):
+        raise NativeUnsupported("a mem location", node)
+
+
+def picked_from(card):
+    """The location a card is picked from by place (top, bottom or an index), else None."""
+    return card.location if isinstance(card, (Top, Bottom, At)) else None
+
+
+@native(Kind.ACTION, Move)
+def write_move(w, x: Move, sc) -> None:
+    """A card moved: the top of a location onto the top of another at once, or a card picked
+    out of a view dropped from it too; a move to an index is not written."""
+    src, dst = x.card, x.to
+    mem_free(w, picked_from(src))
+    mem_free(w, dst.location)
+    w.comment(x)
+    d, pos = destination(w, dst, sc)
+    if isinstance(src, Top) and pos == "-1":
+        t, s = w.loc(src.location, sc)
+        if t == LOC_T:
+            w.line(f"move_top(locs, lens, ver, card_loc, ctr, {s}, {d})")
+            w.line("ctr[WORK] += 1")
+            w.check()
+            return
+    if isinstance(src, ENDS) and isinstance(src.location, (Var, Const)) and w.loc(src.location, sc)[0] == VIEW_T:
+        # picked out of a view: the view drops the card too
+        top = isinstance(src, Top)
+        view, c = w.fresh("view"), w.fresh("card")
+        w.line(f"{view} = {w.loc(src.location, sc)[1]}")
+        w.line(f"{c} = view_{'top' if top else 'bottom'}(ctr, scratch, {view})")
+        w.check()
+        w.line(f"drop_picked(scratch, {view}, {top})")
+    else:
+        c = w.card(src, sc)
+    w.line(f"move_card(locs, lens, ver, card_loc, ctr, {c}, {d}, {pos})")
+    w.line("ctr[WORK] += 1")
+    w.check()
+
+
+def mem_location(w, x, sc, form: str) -> str:
+    """The code of ``(OWNER mem NAME)`` (a mem location named in the text: Python checks a
+    computed one when it runs)."""
+    if not is_mem(x):
+        raise NativeUnsupported(f"({form} ...) of a location not named as a mem location", x)
+    t, code = w.loc(x, sc)
+    if t != LOC_T:
+        raise NativeUnsupported(f"({form} ...) of a view", x)
+    return code
+
+
+@native(Kind.ACTION, Remember)
+def write_remember(w, x: Remember, sc) -> None:
+    """(remember CARD (top|bottom MEMLOCATION)): a reference put, the card staying where it is."""
+    if x.to.where not in ("top", "bottom"):
+        raise NativeUnsupported("(remember ...) at an index", x)
+    w.comment(x)
+    d = mem_location(w, x.to.location, sc, "remember")
+    c = w.card(x.card, sc)
+    w.line(f"put_reference(locs, lens, ver, ctr, {c}, {d}, {'-1' if x.to.where == 'top' else '0'})")
+    w.line("ctr[WORK] += 1")
+    w.check()
+
+
+def end_picked(card):
+    """The (top|bottom LOCATION) a forget names, through (actual ...); else None."""
+    if isinstance(card, Actual):
+        card = card.card
+    return card if isinstance(card, ENDS) else None
+
+
+@native(Kind.ACTION, Forget)
+def write_forget(w, x: Forget, sc) -> None:
+    """(forget (top|bottom MEMLOCATION)): the entry dropped (the card stays where it is)."""
+    node = end_picked(x.card)
+    if node is None:
+        raise NativeUnsupported("(forget ...) at an index", x)
+    w.comment(x)
+    loc = mem_location(w, node.location, sc, "forget")
+    w.line(f"drop_entry(locs, lens, ver, ctr, {loc}, {'True' if isinstance(node, Top) else 'False'})")
+    w.line("ctr[WORK] += 1")
+    w.check()
