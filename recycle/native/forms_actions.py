@@ -15,7 +15,11 @@ from ..lang.nodes.numbers import ScoreMax, ScoreMin
 from ..lang.nodes.scalars import Owner
 from .purity import walk
 from .registry import native
-from .writer import LOC_T, VIEW_T, NativeUnsupported
+from ..lang.forms.writers import (
+    LOC_T,
+    VIEW_T,
+    NativeUnsupported,
+)  # (not .writer: its Writer's tools import this module)
 
 ENDS = (Top, Bottom)  # a card picked by its end: (top LOCATION), (bottom LOCATION)
 
