@@ -65,6 +65,12 @@ def error(body: str) -> str:
         ("(not (< 1 2) (< 2 1))", "tiny.rcy:4:8: error: (not ...) takes 1 argument"),
         ("(> (random 1 2) 0)", "tiny.rcy:4:11: error: expected (random N) or (random A..B)"),
         ("(> (sum (game iloc STOCK)) 0)", "tiny.rcy:4:11: error: expected (sum LOCATION using POINTS)"),
+        ("(> (* 1) 0)", "tiny.rcy:4:11: error: (* A B ...) takes two or more integers"),
+        ("(> (% 1 2 3) 0)", "tiny.rcy:4:11: error: (% A B) takes exactly two integers (only + and * take more)"),
+        ("(> (^ 1) 0)", "tiny.rcy:4:11: error: (^ A B) takes exactly two integers\n"),
+        ("(> (tri 1 2) 0)", "tiny.rcy:4:11: error: (tri ...) takes 1 argument, got 2"),
+        ("(> (scoremax (game iloc STOCK)) 0)", "tiny.rcy:4:11: error: expected (scoremax COLLECTION using POINTS)"),
+        ("(> (pid) 0)", "tiny.rcy:4:11: error: (pid ...) takes 1 argument, got 0"),
         ("(> (size (top (game iloc STOCK))) 0)", "tiny.rcy:4:17: error: size counts a location or a group list"),
     ],
 )

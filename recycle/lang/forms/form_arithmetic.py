@@ -23,11 +23,11 @@ from .writers import native
 # -- readings ----------------------------------------------------------------------------------
 
 
-def operands(e, x: SList, scope: Scope) -> tuple:
-    """The two integers of ``(OP A B)``, read by the elaborator ``e`` (+ and * take more)."""
-    op = x.items[0].value
+def operands(e, x: SList, scope: Scope, op: str, takes_more: bool = False) -> tuple:
+    """The two integers of ``(OP A B)``, read by the elaborator ``e`` (``takes_more``: + and *,
+    which take more, read by ``read_chain`` when they have more)."""
     if len(x.items) != 3:
-        if op in ("+", "*"):
+        if takes_more:
             fail(f"({op} A B ...) takes two or more integers", x, op)
         more = " (only + and * take more)" if len(x.items) > 3 else ""
         fail(f"({op} A B) takes exactly two integers{more}", x, op)
@@ -36,9 +36,10 @@ def operands(e, x: SList, scope: Scope) -> tuple:
 
 def read_chain(cls: type) -> Callable:
     """The reading of ``(+ A B ...)`` or ``(* A B ...)``: two or more integers."""
+    op = cls.HEAD
 
     def read(e, x: SList, scope: Scope):
-        parts = [e.int_(i, scope) for i in x.items[1:]] if len(x.items) > 3 else operands(e, x, scope)
+        parts = [e.int_(i, scope) for i in x.items[1:]] if len(x.items) > 3 else operands(e, x, scope, op, True)
         return cls(tuple(parts), span=x.span, source=x)
 
     return read
@@ -46,9 +47,10 @@ def read_chain(cls: type) -> Callable:
 
 def read_pair(cls: type) -> Callable:
     """The reading of ``(OP A B)``: exactly two integers."""
+    op = cls.HEAD
 
     def read(e, x: SList, scope: Scope):
-        return cls(*operands(e, x, scope), span=x.span, source=x)
+        return cls(*operands(e, x, scope, op), span=x.span, source=x)
 
     return read
 
