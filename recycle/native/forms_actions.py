@@ -15,11 +15,9 @@ from ..lang.nodes.numbers import ScoreMax, ScoreMin
 from ..lang.nodes.scalars import Owner
 from .purity import walk
 from .registry import native
-from ..lang.forms.writers import (
-    LOC_T,
-    VIEW_T,
-    NativeUnsupported,
-)  # (not .writer: its Writer's tools import this module)
+
+# (not from .writer: its Writer's tools import this module)
+from ..lang.forms.writers import LOC_T, VIEW_T, NativeUnsupported
 
 ENDS = (Top, Bottom)  # a card picked by its end: (top LOCATION), (bottom LOCATION)
 
