@@ -7,14 +7,12 @@ only if) the Python engine works them out.
 
 from __future__ import annotations
 
-from ..lang.nodes import numbers as n
 from ..lang.nodes import places as pl
 from ..lang.nodes.base import Const, Everyone, Kind, Loc, Nth, Num, Storage, Turn, Var, Word
 from ..lang.nodes.groups import Each, Range
 from ..lang.nodes.scalars import CardAtt, Owner, TeamOf
 from ..lang.nodes.sexpr import MAX_COLLECTION
 from .forms_flow import collection, loop_var, open_loop
-from .purity import analyse, canonical, walk
 from .registry import native
 from .writer_actions import groups_of, is_groups_form, points_table, storage_slot
 from .writer import (
@@ -30,7 +28,6 @@ from .writer import (
     TEAMS_T,
     VIEW_T,
     NativeUnsupported,
-    is_constant,
 )
 
 
@@ -72,147 +69,6 @@ def int_storage(w, x, sc) -> str:
     if sort != "sto":
         raise NativeUnsupported(f"a {sort} storage as an integer", x)
     return f"ints[{slot}]"
-
-
-@native(Kind.INT, n.Size)
-def int_size(w, x, sc) -> str:
-    coll = x.collection
-    if isinstance(coll, Everyone):
-        return "NPLAYERS" if coll.what == "player" else "ctr[NTEAMS]"
-    groups = groups_of(w, coll, sc)
-    if groups is not None:
-        return f"scratch[{groups}]"  # how many groups
-    t, code = w.loc(coll, sc)
-    return f"lens[{code}]" if t == LOC_T else f"scratch[{code}]"
-
-
-@native(Kind.INT, n.Sum)
-def int_sum(w, x, sc) -> str:
-    t, code = w.loc(x.location, sc)
-    table = points_table(w, x.points, sc)
-    return f"score_sum_loc(locs, lens, {code}, {table})" if t == LOC_T else f"score_sum(scratch, {code}, {table})"
-
-
-@native(Kind.INT, n.ScoreMax, n.ScoreMin)
-def int_score_extreme(w, x, sc) -> str:
-    return (
-        f"best_score(ctr, scratch, {w.cards(x.collection, sc)}, {points_table(w, x.points, sc)}, "
-        f"{isinstance(x, n.ScoreMax)})"
-    )
-
-
-@native(Kind.INT, n.Score)
-def int_score(w, x, sc) -> str:
-    return f"card_score({points_table(w, x.points, sc)}, {w.card(x.card, sc)})"
-
-
-@native(Kind.INT, n.Add, n.Mul)
-def int_add_mul(w, x, sc) -> str:
-    op = " + " if isinstance(x, n.Add) else " * "
-    return "(" + op.join(w.int_(i, sc) for i in x.operands) + ")"
-
-
-@native(Kind.INT, n.Sub)
-def int_sub(w, x, sc) -> str:
-    return f"({w.int_(x.a, sc)} - {w.int_(x.b, sc)})"
-
-
-@native(Kind.INT, n.Pid)
-def int_pid(w, x, sc) -> str:
-    return f"({w.player(x.player, sc)})"
-
-
-# -- conditions ----------------------------------------------------------------------------
-
-
-@native(Kind.BOOL, n.Equal, n.NotEqual)
-def equal(w, x, sc) -> str:
-    (ta, a), (tb, b) = w.value(x.a, sc), w.value(x.b, sc)
-    if ta != tb:
-        raise NativeUnsupported(f"a {ta} compared with a {tb}", x)
-    if ta in (LOC_T, VIEW_T, "groups", "bool"):
-        raise NativeUnsupported(f"{ta}s compared", x)
-    return f"({a} {'==' if isinstance(x, n.Equal) else '!='} {b})"
-
-
-ORDERS = {n.Less: "<", n.AtMost: "<=", n.Greater: ">", n.AtLeast: ">="}
-
-
-@native(Kind.BOOL, *ORDERS)
-def compare(w, x, sc) -> str:
-    return f"({w.int_(x.a, sc)} {ORDERS[type(x)]} {w.int_(x.b, sc)})"
-
-
-@native(Kind.BOOL, n.And, n.Or)
-def and_or(w, x, sc) -> str:
-    op = " and " if isinstance(x, n.And) else " or "
-    return "(" + op.join(w.bool_(i, sc) for i in x.conditions) + ")"
-
-
-@native(Kind.BOOL, n.Not)
-def bool_not(w, x, sc) -> str:
-    return f"(not {w.bool_(x.condition, sc)})"
-
-
-@native(Kind.BOOL, n.Exists, n.ForAll)
-def bool_any_all(w, x, sc) -> str:
-    """A function of its own: the loop over the collection, stopping at the first answer."""
-    name = loop_var(x)
-    exists = isinstance(x, n.Exists)
-    word = type(x).HEAD
-    params = sc.params()
-    with w.function(f"{word}_of", params, f"({word} ...) at line {x.span.line}"):
-        var = w.local(name)
-        loop = collection(w, x.collection, sc, var, in_place=True)
-        depth = w.fn.depth
-        open_loop(w, loop)
-        cond = w.bool_(x.condition, sc.bind(name, var, loop.type))
-        with w.block(f"if {'' if exists else 'not '}{cond}:"):
-            w.line(f"return {exists}")
-        w.fn.depth = depth
-        w.line(f"return {not exists}")
-    compute = w.fns[-1].call(*params)
-    return remembered(w, x, sc, compute) or compute
-
-
-def remembered(w, x, sc, compute: str) -> str | None:
-    """A call of ``compute`` that answers again from memory while the one location the form
-    reads, and the point maps, are unchanged (recycle/lang/forms/purity.py decides, from the syntax,
-    that the form is such a function of that location's cards). None when it is not."""
-    found = analyse(x, lambda name: is_constant(sc.lookup(name)))
-    if found is None or len(found[0]) != 1:
-        return None
-    # Two conditions alike but for the variable naming the location answer alike for the same
-    # cards: they share a site (Schwimmen's two stages end on the same test of every hand)
-    here = canonical(found[0][0])
-    consts = sorted(
-        {
-            (a.name, repr(sc.lookup(a.name).value))
-            for a in walk(x)
-            if isinstance(a, VARIABLES) and is_constant(sc.lookup(a.name))
-        }
-    )
-    key = (canonical(x, here), tuple(consts))
-    site = w.memo_keys.get(key)
-    if site is None:
-        site = w.memo_keys[key] = w.memo_sites
-        w.memo_sites += 1
-    params = sc.params()
-    with w.function(
-        "remembered",
-        params,
-        f"({type(x).HEAD} ...) at line {x.span.line}, remembered by the version of the location it reads",
-    ):
-        w.line(f"where = {w.phys(found[0][0], sc)}")
-        with w.block(f"if memo[{site}, where, 0] == ver[where] and memo[{site}, where, 1] == ver[POINTS_EPOCH]:"):
-            w.line(f"return memo[{site}, where, 2] != 0")
-        w.line(f"answer = {compute}")
-        with w.block("if ctr[STATUS] == 0:"):
-            w.line(f"memo[{site}, where, 0] = ver[where]")
-            w.line(f"memo[{site}, where, 1] = ver[POINTS_EPOCH]")
-            w.line(f"memo[{site}, where, 2] = 1 if answer else 0")
-        w.line("return answer")
-    return w.fns[-1].call(*params)
 
 
 # -- strings -------------------------------------------------------------------------------
@@ -549,11 +405,3 @@ def loc_union(w, x, sc) -> tuple[str, str]:
                 w.fn.depth = depth
         w.line("return out")
     return VIEW_T, w.fns[-1].call(*params)
-
-
-@native(Kind.INT, n.Div, n.Mod)
-def int_div_mod(w, x, sc) -> str:
-    """C#'s division and remainder (recycle/lang/forms/expr_int.py); by zero, the rollout is
-    played again by Python for the message."""
-    fn = "c_div" if isinstance(x, n.Div) else "c_mod"
-    return f"{fn}(ctr, {w.int_(x.a, sc)}, {w.int_(x.b, sc)})"

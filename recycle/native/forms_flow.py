@@ -17,7 +17,7 @@ from ..lang.nodes.flow import Do, Loop as LoopNode, Offer as OfferNode, Let, Sta
 from ..lang.nodes.groups import Members, Others, Range
 from .registry import native
 from .writer_actions import is_groups_form
-from .writer import (
+from ..lang.forms.writers import (  # (not .writer: its Writer's tools import this module)
     CARD_T,
     GROUPS_T,
     INT_T,

@@ -47,6 +47,7 @@ from .purity import constant
 from .merge import merge_alike
 from .registry import NativeUnsupported
 from .writer_actions import ActionsWriterTools
+from .writer_numbers import NumbersWriterTools
 
 STATE_NAMES = (
     "locs",
@@ -208,7 +209,7 @@ class Fn:
         return "\n".join(head + (lines or ["    pass"]))
 
 
-class Writer(ActionsWriterTools):
+class Writer(ActionsWriterTools, NumbersWriterTools):
     """Writes one game's native module; ``write()`` returns its source."""
 
     def __init__(self, game, gnode, search: bool = False):

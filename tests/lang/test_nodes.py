@@ -190,16 +190,15 @@ def shape_reading(fn: ast.FunctionDef) -> list[str]:
     return found
 
 
-def reads_its_node(decorator: ast.expr) -> bool:
-    """Is ``decorator`` one that hands a compile method its node: ``@reads_node``, or the
-    ``@form(..., node=...)`` of a form kept whole in its module?"""
-    if getattr(decorator, "id", "") == "reads_node":
-        return True
-    return (
-        isinstance(decorator, ast.Call)
-        and getattr(decorator.func, "id", "") == "form"
-        and any(k.arg == "node" for k in decorator.keywords)
-    )
+def reads_its_node(fn: ast.FunctionDef) -> bool:
+    """Is ``fn`` a compile method handed its node: marked ``@reads_node``, or registered with
+    its node class (``@form(..., node=...)``, a form kept whole in its module)?"""
+    for d in fn.decorator_list:
+        if getattr(d, "id", "") == "reads_node":
+            return True
+        if isinstance(d, ast.Call) and getattr(d.func, "id", "") == "form" and any(k.arg == "node" for k in d.keywords):
+            return True
+    return False
 
 
 def test_the_methods_reading_nodes_read_no_s_expression():
@@ -207,7 +206,7 @@ def test_the_methods_reading_nodes_read_no_s_expression():
     marked, found = [], []
     for path in sorted(forms.glob("*.py")):
         for fn in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(fn, ast.FunctionDef) and any(reads_its_node(d) for d in fn.decorator_list):
+            if isinstance(fn, ast.FunctionDef) and reads_its_node(fn):
                 marked.append(fn.name)
                 found += [f"{path.name}:{f}" for f in shape_reading(fn)]
     assert len(marked) >= 60 and not found, found

@@ -15,7 +15,6 @@ from collections.abc import Callable
 from ...errors import RecycleError
 from ..nodes import flow as F
 from ..nodes import groups as G
-from ..nodes import numbers as N
 from ..nodes import places as P
 from ..nodes import scalars as S
 from ..nodes.base import FormNode, Node, Unread
@@ -26,15 +25,6 @@ ON_THE_FLY_ERRORS = 1 << 30  # errors the compiler's own elaborator keeps: the c
 # the compile method of each form's node (its form in the registry: ``test_nodes.py`` checks
 # that every registered method has its nodes here)
 NODE_METHODS: dict = {
-    **{c: "int_" + m for c, m in ((N.Add, "add"), (N.Sub, "sub"), (N.Mul, "mul"), (N.Div, "div"), (N.Mod, "mod"))},
-    **{c: "int_" + m for c, m in ((N.Pow, "pow"), (N.Tri, "tri"), (N.Fib, "fib"), (N.Random, "random"))},
-    **{c: "int_" + m for c, m in ((N.Size, "size"), (N.Sum, "sum"), (N.Score, "score"), (N.Pid, "pid"))},
-    N.ScoreMax: "int_scoremax",
-    N.ScoreMin: "int_scoremin",
-    **{c: "bool_" + m for c, m in ((N.And, "and"), (N.Or, "or"), (N.Not, "not"), (N.Less, "lt"), (N.Greater, "gt"))},
-    **{c: "bool_" + m for c, m in ((N.AtMost, "le"), (N.AtLeast, "ge"), (N.Equal, "eq"), (N.NotEqual, "ne"))},
-    N.Exists: "bool_any",
-    N.ForAll: "bool_all",
     S.Owner: "player_owner",
     S.TeamOf: "team_of",
     S.Member: "str_member",

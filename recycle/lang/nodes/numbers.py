@@ -1,12 +1,14 @@
-"""Reading integers and conditions into nodes (``NumberReading``, a mixin of
-``flow.Elaborator``): arithmetic, counts and scores, comparisons, junctions and the
-quantifiers any/all. Each reading mirrors the compiler's (``lang/forms/expr_int.py``,
-``expr_bool.py``) and raises its messages."""
+"""The nodes of the integer and boolean forms (arithmetic, counts and scores, comparisons,
+junctions and the quantifiers any/all), and reading an integer or a condition (``NumberReading``,
+a mixin of ``flow.Elaborator``: ``int_`` and ``bool_`` find the form by its head). Each form's
+own reading is kept with its meaning and native writer in its module of ``lang/forms``
+(``form_arithmetic.py``, ``form_counting.py``, ``form_pid.py``, ``form_comparison.py``,
+``form_logic.py``, ``form_quantifiers.py``)."""
 
 from __future__ import annotations
 
-from .sexpr import Scope, fail, head_of, is_atom, is_storage_form, kw
-from ..syntax.reader import DOTDOT, INT, VAR, Atom, SList
+from .sexpr import Scope, fail, is_storage_form
+from ..syntax.reader import INT, VAR, Atom, SList
 from .base import Const, Kind, Num, form_node
 
 Add = form_node("Add", "operands", Kind.INT, "+", "(+ A B ...): the sum.")
@@ -37,8 +39,6 @@ NotEqual = form_node("NotEqual", "a b cards", Kind.BOOL, "!=", "(!= A B): cards 
 Exists = form_node("Exists", "collection variable condition", Kind.BOOL, "any", "(any C 'V CONDITION).")
 ForAll = form_node("ForAll", "collection variable condition", Kind.BOOL, "all", "(all C 'V CONDITION).")
 
-_ORDER = {"<": Less, ">": Greater, "<=": AtMost, ">=": AtLeast}
-
 
 class NumberReading:
     """Integers and conditions."""
@@ -68,92 +68,6 @@ class NumberReading:
             )
         fail(f"expected an integer expression, got {self.form_name(x)}", x)
 
-    def operands(self, x: SList, scope: Scope):
-        op = x.items[0].value
-        if len(x.items) != 3:
-            if op in ("+", "*"):
-                fail(f"({op} A B ...) takes two or more integers", x, op)
-            more = " (only + and * take more)" if len(x.items) > 3 else ""
-            fail(f"({op} A B) takes exactly two integers{more}", x, op)
-        return self.int_(x.items[1], scope), self.int_(x.items[2], scope)
-
-    def e_int_add(self, x, scope):
-        parts = [self.int_(i, scope) for i in x.items[1:]] if len(x.items) > 3 else self.operands(x, scope)
-        return Add(tuple(parts), span=x.span, source=x)
-
-    def e_int_mul(self, x, scope):
-        parts = [self.int_(i, scope) for i in x.items[1:]] if len(x.items) > 3 else self.operands(x, scope)
-        return Mul(tuple(parts), span=x.span, source=x)
-
-    def e_int_sub(self, x, scope):
-        return Sub(*self.operands(x, scope), span=x.span, source=x)
-
-    def e_int_div(self, x, scope):
-        return Div(*self.operands(x, scope), span=x.span, source=x)
-
-    def e_int_mod(self, x, scope):
-        return Mod(*self.operands(x, scope), span=x.span, source=x)
-
-    def e_int_pow(self, x, scope):
-        return Pow(*self.operands(x, scope), span=x.span, source=x)
-
-    def e_int_tri(self, x, scope):
-        self.arity(x, 2)
-        return Tri(self.int_(x.items[1], scope), span=x.span, source=x)
-
-    def e_int_fib(self, x, scope):
-        self.arity(x, 2)
-        return Fib(self.int_(x.items[1], scope), span=x.span, source=x)
-
-    def e_int_random(self, x, scope):
-        items = x.items
-        if len(items) == 2:
-            return Random(None, self.int_(items[1], scope), span=x.span, source=x)
-        if len(items) == 4 and is_atom(items[2], DOTDOT):
-            return Random(self.int_(items[1], scope), self.int_(items[3], scope), span=x.span, source=x)
-        fail("expected (random N) or (random A..B)", x, "random")
-
-    def e_int_size(self, x, scope):
-        self.arity(x, 2)
-        c = x.items[1]
-        if (
-            isinstance(c, SList)
-            and len(c.items) == 2
-            and isinstance(c.items[0], Atom)
-            and (c.items[0].value in ("top", "bottom") or c.items[0].kind == INT)
-        ):
-            inner = c.items[1]
-            if self.is_location(inner) or (isinstance(inner, SList) and inner.head in self.VIEWS_OF_LOCATIONS):
-                fail(f"size counts a location or a group list; ({c.items[0].value} L) is a card", c, "size")
-        if self.is_location(c):
-            return Size(self.cards(c, scope), span=x.span, source=x)
-        return Size(self.coll(c, scope), span=x.span, source=x)
-
-    def e_int_sum(self, x, scope):
-        if len(x.items) != 4 or not kw(x.items[2], "using"):
-            fail("expected (sum LOCATION using POINTS)", x, "sum")
-        return Sum(self.cards(x.items[1], scope), self.points(x.items[3], scope), span=x.span, source=x)
-
-    def e_int_score(self, x, scope):
-        if len(x.items) != 4 or not kw(x.items[2], "using"):
-            fail("expected (score CARD using POINTS)", x, "score")
-        return Score(self.card(x.items[1], scope, optional=True), self.points(x.items[3], scope), span=x.span, source=x)
-
-    def score_extreme(self, x, scope, cls, head):
-        if len(x.items) != 4 or not kw(x.items[2], "using"):
-            fail(f"expected ({head} COLLECTION using POINTS)", x, head)
-        return cls(self.cards(x.items[1], scope), self.points(x.items[3], scope), span=x.span, source=x)
-
-    def e_int_scoremax(self, x, scope):
-        return self.score_extreme(x, scope, ScoreMax, "scoremax")
-
-    def e_int_scoremin(self, x, scope):
-        return self.score_extreme(x, scope, ScoreMin, "scoremin")
-
-    def e_int_pid(self, x, scope):
-        self.arity(x, 2)
-        return Pid(self.player(x.items[1], scope), span=x.span, source=x)
-
     # -- conditions ------------------------------------------------------------------------
     def bool_(self, x, scope: Scope):
         if not isinstance(x, SList) or not x.items:
@@ -162,62 +76,6 @@ class NumberReading:
         if f is not None:
             return f
         fail(f"expected a condition, got {self.form_name(x)}", x)
-
-    def conditions(self, x, scope):
-        h = head_of(x)
-        if len(x.items) < 3:
-            fail(f"({h} ...) takes two or more conditions", x, h)
-        return tuple(self.bool_(i, scope) for i in x.items[1:])
-
-    def e_bool_and(self, x, scope):
-        return And(self.conditions(x, scope), span=x.span, source=x)
-
-    def e_bool_or(self, x, scope):
-        return Or(self.conditions(x, scope), span=x.span, source=x)
-
-    def e_bool_not(self, x, scope):
-        self.arity(x, 2)
-        return Not(self.bool_(x.items[1], scope), span=x.span, source=x)
-
-    def order(self, x, scope):
-        h = head_of(x)
-        if len(x.items) != 3:
-            fail(f"({h} A B) compares two integers", x, h)
-        return _ORDER[h](self.int_(x.items[1], scope), self.int_(x.items[2], scope), span=x.span, source=x)
-
-    e_bool_lt = e_bool_gt = e_bool_le = e_bool_ge = order
-
-    def equal(self, x, scope, cls):
-        h = head_of(x)
-        if len(x.items) != 3:
-            fail(f"({h} A B) compares two values", x, h)
-        a, b = x.items[1:]
-        if self.is_card_ref(a) or self.is_card_ref(b):
-            read = [self.card(i, scope, optional=self.is_card_ref(i)) for i in (a, b)]
-            return cls(read[0], read[1], True, span=x.span, source=x)
-        return cls(self.value(a, scope), self.value(b, scope), False, span=x.span, source=x)
-
-    def e_bool_eq(self, x, scope):
-        return self.equal(x, scope, Equal)
-
-    def e_bool_ne(self, x, scope):
-        return self.equal(x, scope, NotEqual)
-
-    def is_card_ref(self, x) -> bool:
-        if not isinstance(x, SList) or not x.items:
-            return False
-        h = head_of(x)
-        if h in self.forms.only[Kind.CARD]:
-            return True
-        if (h in ("top", "bottom") or is_atom(x.items[0], INT)) and len(x.items) == 2:
-            return not kw(x.items[1], "player", "team") and not self.is_groups_form(x.items[1])
-        return False
-
-    def e_bool_any(self, x, scope):
-        return Exists(*self.binder(x, scope, self.bool_), span=x.span, source=x)
-
-    def e_bool_all(self, x, scope):
-        return ForAll(*self.binder(x, scope, self.bool_), span=x.span, source=x)
 
 
 def _described(value) -> str:
