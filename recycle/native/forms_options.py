@@ -1,9 +1,11 @@
-"""Native writers of choices: how each form offers options, registered by the form.
+"""The native engine's options of a choice: how each form offers options, registered by the form.
 
 A choice lists its options in the Python engine's order (recycle/lang/forms/items.py: each item's
-``expand``, ``compose`` for blocks); the native ``count_options`` function counts them and
-``run_option`` runs the ``k``-th. How a form takes part is an ``Offer``, registered under the
-class of the form's node in ``OFFERS``. An action offers itself, once.
+``expand``, ``compose`` for blocks); the choice's writer (recycle/lang/forms/form_choice.py)
+writes a ``count_options`` function counting them and a ``run_option`` running the ``k``-th,
+each option written by ``options`` here (through the writer: ``writer_flow.py``). How a form
+takes part is an ``Offer``, registered under the class of the form's node in ``OFFERS``. An
+action offers itself, once.
 """
 
 from __future__ import annotations
@@ -17,8 +19,7 @@ from ..lang.nodes.base import FormNode, Kind, Num
 from ..lang.nodes.places import Bottom, Top
 from .forms_flow import collection, loop_var, open_loop, sequence
 from .purity import draws as uses_rng
-from .registry import form_label, native
-from .writer import NativeUnsupported
+from .registry import NativeUnsupported, form_label
 
 OFFERS: dict[type, Offer] = {}  # the node class of a form -> how it offers options
 
@@ -507,78 +508,3 @@ def repeat_source_size(w, x, sc) -> str:
 def condition_draws(x) -> bool:
     """Does a condition of a conditional in ``x`` (a block of single items) draw random numbers?"""
     return offer_of(x).condition_draws(x)
-
-
-@native(Kind.FLOW, fl.Choice)
-def choice(w, x, sc) -> None:
-    parts = list(x.options)
-    params = sc.params()
-    w.comment(x)
-    with w.function(
-        "count_options", params, f"How many options the choice at line {x.span.line} offers now.", inline=False
-    ):
-        w.line("n = 0")
-        for p in parts:
-            options(w, p, sc, True)
-        w.line("return n")
-    count = w.fns[-1]
-    with w.function("run_option", params + ["k"], f"Run option k of the choice at line {x.span.line}.", inline=False):
-        for p in parts:
-            options(w, p, sc, False)
-    run = w.fns[-1]
-    if w.simultaneous:  # every player's choice (lang/forms/form_simultaneous.py)
-        from ..lang.forms.form_simultaneous import every_player_chooses
-
-        every_player_chooses(w, x, count.call(*params), lambda k: run.call(*params, k))
-        return
-    keyed = choice_keys(w, x, parts, sc, params) if w.search else None
-    with w.block("if ctr[RESUMING]:"):
-        w.line("arrive(ctr, keys, resume, locs, card_loc, ver)  # the sampled world's decision: its cards")
-        w.check()
-    w.line(f"n = {count.call(*params)}")
-    if any("dry_state(" in ln or "dry_count" in ln for ln in count.lines):
-        w.check()  # a dry run broke a rule while the options were listed
-    with w.block("if n == 0:"):
-        w.line("ctr[STATUS] = RULE  # a choice with no legal option")
-        w.line("return")
-    w.line("ctr[STEPS] += 1")
-    with w.block("if ctr[STEPS] > ctr[MAX_STEPS]:"):
-        w.line("ctr[STATUS] = STEP_LIMIT")
-        w.line("return")
-    w.line("ctr[DECISIONS] += 1")
-    w.line("ctr[OPTIONS] += n")
-    w.line("ctr[WORK] += n")
-    if w.search:
-        with w.block("if ctr[SEARCHING] == 2 and resume[R_STAGE] != 0 and 1 < n <= MAX_CONSIDERED:"):
-            w.line(keyed.call(*params))
-            with w.block("if ctr[STEPPING]:"):
-                w.line("keys_stepped(ctr, tree, n, ctr[DECISIONS])")
-        w.line("k = choose_searching(ctr, keys, resume, pst, tree, treef, n)")
-    else:
-        w.line("k = choose(ctr, keys, resume, n)")
-    w.check()
-    w.line(run.call(*params, "k"))
-    w.check()
-
-
-def choice_keys(w, x, parts: list, sc, params: list):
-    """The choice's ``key_options`` (a search module's): the key of each option it offers now."""
-    with w.function(
-        "key_options",
-        params,
-        f"The keys of the options of the choice at line {x.span.line}, into the "
-        "tree (a look-ahead search: runtime_search.py).",
-        inline=False,
-    ):
-        w.line("j = 0")
-        w.line("work = ctr[WORK]")
-        for p in parts:
-            mark, depth = len(w.fn.lines), w.fn.depth
-            try:
-                offer_keys(w, p, sc)
-            except NativeUnsupported:  # (a shape the keys cannot follow: the search declines)
-                del w.fn.lines[mark:]
-                w.fn.depth = depth
-                decline_keys(w)
-        w.line("ctr[WORK] = work  # (listing them again is not charged twice)")
-    return w.fns[-1]

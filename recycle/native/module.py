@@ -11,7 +11,7 @@ from ..errors import RecycleError
 from ..lang.nodes import elaborate
 from ..lang.nodes.base import Const as ConstNode, Names, Node, Var, Word
 from ..lang.nodes.flow import Choice, Do, Loop
-from . import forms_actions, forms_blocks, forms_exprs, forms_flow, forms_options  # noqa: F401 - they register the writers
+from . import forms_actions, forms_blocks, forms_exprs, forms_options  # noqa: F401 - they register the writers
 from .forms_options import is_static
 from . import registry as reg
 from .purity import binder_parts, walk

@@ -160,8 +160,8 @@ class SimultaneousForms:
 
 
 # -- its native writer -------------------------------------------------------------------
-# The native writer of ``(stage player simultaneous (end C) ITEM ...)`` (recycle/lang/forms/simultaneous.py):
-# the stage is written as a stage (forms_flow.stage, its keyword left out), and each choice in it
+# The native writer of ``(stage player simultaneous (end C) ITEM ...)``:
+# the stage is written as a stage (form_stage.write_stage, its keyword left out), and each choice in it
 # as every player's (``every_player_chooses``), counter for counter as the reference interpreter
 # makes it: for each player in seat order, current while its options are counted, a step, a
 # decision and its options counted, a pick; then the picks run in seat order, each with its

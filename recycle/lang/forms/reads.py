@@ -14,7 +14,6 @@ from collections.abc import Callable
 
 from ...errors import RecycleError
 from ..nodes import actions as A
-from ..nodes import flow as F
 from ..nodes import groups as G
 from ..nodes import numbers as N
 from ..nodes import places as P
@@ -57,9 +56,7 @@ NODE_METHODS: dict = {
     **{c: "a_" + m for c, m in ((A.SwapPlaces, "swap"), (A.SwapCards, "swap"), (A.Shuffle, "shuffle"))},
     **{c: "a_" + m for c, m in ((A.Faro, "shuffle"), (A.Set, "set"), (A.SetPoints, "set"), (A.Dec, "dec"))},
     **{c: "a_" + m for c, m in ((A.Cycle, "cycle"), (A.Pass, "turn"), (A.Repeat, "repeat"), (A.RepeatAll, "repeat"))},
-    **{c: "a_" + m for c, m in ((A.Deck, "create"), (A.Teams, "create"), (F.Do, "do"), (F.Offer, "any"))},
-    **{c: "a_" + m for c, m in ((F.Loop, "all"), (F.Let, "let"), (F.Choice, "choice"), (F.Stage, "stage"))},
-    F.When: "c_conditional",
+    **{c: "a_" + m for c, m in ((A.Deck, "create"), (A.Teams, "create"))},
 }
 
 
