@@ -5,10 +5,11 @@ Each form is kept whole in this one module, registered together as it is importe
 imports every ``form_*.py``): its reading of the s-expression (``read_conditional``,
 ``read_do``: the shape checks and positioned errors), its meaning in the reference interpreter
 (``BlockForms``), its facts (the ``@form`` record) and its native writer (``write_conditional``,
-``write_do``). The nodes are ``When`` and ``Do`` (``lang/nodes/flow.py``); how they offer
-options inside a choice is the shared option machinery's (``items.py``'s ``compose``, and the
-native ``forms_options.py``/``forms_blocks.py``). Running items one after another is the
-compiler's ``sequence`` (``flow.py``), shared with the stages and the top level.
+``write_do``; the conditional's options in a choice: ``ConditionalOffer``). The nodes are
+``When`` and ``Do`` (``lang/nodes/flow.py``). A block's options in a choice are the shared
+``compose`` of the items (``items.py``; natively ``recycle/native/forms_blocks.py``, the
+engine's dry runs), and running items one after another is the compiler's ``sequence``
+(``flow.py``), shared with the stages and the top level.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from ..nodes.sexpr import Scope, fail
 from ..syntax.reader import Atom, SList
 from .items import Item, counted, resume_into, suspendable
 from .registry import family, form
-from .writers import native
+from .offers import native_offer
+from .writers import NativeUnsupported, native
 
 
 def read_conditional(e, x: SList, scope: Scope) -> When:
@@ -92,3 +94,41 @@ def write_conditional(w, x: When, sc) -> None:
     w.comment(x.condition)
     with w.block(f"if {w.bool_(x.condition, sc)}:"):
         w.item(x.item, sc)
+
+
+# how the conditional offers options in a choice, natively (``offers.py``)
+@native_offer(When)
+class ConditionalOffer:
+    """((CONDITION) ITEM) in a choice, natively: the item's options while the condition holds
+    (a mixin of the native engine's ``Forming``: ``offers.py``)."""
+
+    def single(self, x) -> bool:
+        return self.is_single(x.item)
+
+    def condition_draws(self, x) -> bool:
+        return self.draws(x.condition) or self.conditions_draw(x.item)
+
+    def lists_empty(self, x) -> bool:
+        return self.offer_of(x.item).lists_empty(x.item)
+
+    def options(self, w, x, sc, counting: bool) -> None:
+        if self.draws(x.condition):
+            raise NativeUnsupported("a condition of an option that draws random numbers", x)
+        with w.block(f"if {w.bool_(x.condition, sc)}:"):
+            self.list_options(w, x.item, sc, counting)
+
+    def raw_count(self, w, x, sc, var: str) -> None:
+        with w.block(f"if {w.bool_(x.condition, sc)}:"):
+            self.count_listed(w, x.item, sc, var)
+
+    def raw_walk(self, w, x, sc, suffix: list) -> None:
+        with w.block(f"if {w.bool_(x.condition, sc)}:"):
+            self.walk_listed(w, x.item, sc, suffix)
+
+    def offer_keys(self, w, x, sc, around=None) -> None:
+        with w.block(f"if {w.bool_(x.condition, sc)}:"):
+            self.write_keys(w, x.item, sc, around)
+
+    def key_steps(self, w, x, sc, steps: str) -> None:
+        with w.block(f"if {w.bool_(x.condition, sc)}:"):
+            self.add_key_steps(w, x.item, sc, steps)

@@ -7,9 +7,9 @@ imports every ``form_*.py``): its reading of the s-expression (``read_any``, ``r
 ``read_let``: the shape checks and positioned errors), its meaning in the reference
 interpreter (``LoopForms``: ``c_each`` for any and all, with ``each_spine`` when the body
 holds a choice), its facts (the ``@form`` record) and its native writer (``write_each``,
-``write_let``). The nodes are ``Offer``, ``Loop`` and ``Let`` (``lang/nodes/flow.py``); how
-they offer options inside a choice is the shared option machinery's (``items.py``, the native
-``forms_options.py``).
+``write_let``; their options in a choice: ``AnyOffer``, ``AllOffer``, ``LetOffer``, mixins of
+the native engine's option machinery: ``offers.py``). The nodes are ``Offer``, ``Loop`` and
+``Let`` (``lang/nodes/flow.py``).
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from .items import MAX_OPTIONS, Item, compose, resume_into, suspendable, too_man
 from .registry import family, form
 from .runtime import SMALL, out_of_work
 from .values import Suspend
-from .writers import native
+from .offers import native_offer
+from .writers import NativeUnsupported, native
 
 
 def read_each(e, x: SList, scope: Scope, cls: type):
@@ -274,3 +275,156 @@ def write_let(w, x: Let, sc) -> None:
     typ, code = w.value(x.value, sc)
     w.line(f"{var} = {code}")
     w.item(x.item, sc.bind(name, var, typ))
+
+
+# how each offers options in a choice, natively (``offers.py``)
+@native_offer(Offer)
+class AnyOffer:
+    """(any COLLECTION 'X ITEM) in a choice, natively: the item's options for each element (a
+    mixin of the native engine's ``Forming``: ``offers.py``)."""
+
+    def lists_empty(self, x) -> bool:
+        # an element whose item offers none lists one empty option, unless the item is an any
+        # of a fixed action (Python lists such pairs without: ``c_each``)
+        return not (self.is_static(x.item) or self.pairs(x))
+
+    def pairs(self, x) -> bool:
+        """(any A 'X (any B 'Y ACTION)): an option per pair, none for an X with no Y."""
+        item = x.item
+        return self.offer_of(item) is self and self.is_static(item.item)
+
+    def options(self, w, x, sc, counting: bool) -> None:
+        name = x.variable.name
+        if self.draws(x.collection):
+            raise NativeUnsupported("a collection of options that draws random numbers", x)
+        var = w.local(name)
+        loop = w.collection(x.collection, sc, var)
+        if counting and self.is_static(x.item):
+            w.line(f"n += {self.sized(w, loop)}")
+            return
+        depth = w.fn.depth
+        w.open_loop(loop)
+        self.list_options(w, x.item, sc.bind(name, var, loop.type), counting)
+        w.fn.depth = depth
+
+    def offer_keys(self, w, x, sc, around=None) -> None:
+        with self.each_element(w, x, sc) as inner:
+            self.write_keys(w, x.item, inner, around)
+
+    def raw_count(self, w, x, sc, var: str) -> None:
+        name = x.variable.name
+        elem = w.local(name)
+        loop = w.collection(x.collection, sc, elem)
+        if self.is_static(x.item):
+            w.line(f"{var} += {self.sized(w, loop)}")
+            return
+        depth = w.fn.depth
+        w.open_loop(loop)
+        inner = w.fresh("listed")
+        w.line(f"{inner} = 0")
+        self.count_listed(w, x.item, sc.bind(name, elem, loop.type), inner)
+        w.line(f"{var} += {inner}" if self.pairs(x) else f"{var} += max(1, {inner})")
+        w.fn.depth = depth
+
+    def raw_walk(self, w, x, sc, suffix: list) -> None:
+        name = x.variable.name
+        elem = w.local(name)
+        loop = w.collection(x.collection, sc, elem)
+        depth = w.fn.depth
+        w.open_loop(loop)
+        inner_sc = sc.bind(name, elem, loop.type)
+        if self.is_static(x.item):
+            self.one_option(w, x.item, inner_sc, False, suffix)
+        else:
+            inner = w.fresh("listed")
+            w.line(f"{inner} = 0")
+            self.count_listed(w, x.item, inner_sc, inner)
+            if self.pairs(x):
+                self.walk_listed(w, x.item, inner_sc, suffix)  # (an element with none lists nothing)
+            else:
+                with w.block(f"if {inner} == 0:"):
+                    self.one_option(w, None, inner_sc, False, suffix)  # the element's empty option
+                with w.block("else:"):
+                    self.walk_listed(w, x.item, inner_sc, suffix)
+        w.fn.depth = depth
+
+
+@native_offer(Let)
+class LetOffer:
+    """(let VALUE 'X ITEM) in a choice, natively: the item's options with the value bound (a
+    mixin of the native engine's ``Forming``: ``offers.py``)."""
+
+    def lists_empty(self, x) -> bool:
+        return self.offer_of(x.item).lists_empty(x.item)
+
+    def single(self, x) -> bool:
+        return self.is_single(x.item)
+
+    def condition_draws(self, x) -> bool:
+        return self.draws(x.value) or self.conditions_draw(x.item)
+
+    def bound(self, w, x, sc):
+        """The scope of the let's item, its value bound to a fresh local (worked out again
+        when the option runs: a value drawing random numbers would draw twice)."""
+        if self.draws(x.value):
+            raise NativeUnsupported("a let of options whose value draws random numbers", x)
+        name = x.variable.name
+        var = w.local(name)
+        typ, code = w.value(x.value, sc)
+        w.line(f"{var} = {code}")
+        return sc.bind(name, var, typ)
+
+    def options(self, w, x, sc, counting: bool) -> None:
+        self.list_options(w, x.item, self.bound(w, x, sc), counting)
+
+    def raw_count(self, w, x, sc, var: str) -> None:
+        self.count_listed(w, x.item, self.bound(w, x, sc), var)
+
+    def raw_walk(self, w, x, sc, suffix: list) -> None:
+        self.walk_listed(w, x.item, self.bound(w, x, sc), suffix)
+
+    def offer_keys(self, w, x, sc, around=None) -> None:
+        self.write_keys(w, x.item, self.bound(w, x, sc), around)
+
+    def key_steps(self, w, x, sc, steps: str) -> None:
+        self.add_key_steps(w, x.item, self.bound(w, x, sc), steps)
+
+
+@native_offer(Loop)
+class AllOffer:
+    """(all COLLECTION 'X ACTION) in a choice, natively: one option, the actions for every
+    element, when the collection holds one; none when it is empty (``c_each``; a mixin of the
+    native engine's ``Forming``: ``offers.py``)."""
+
+    def single(self, x) -> bool:
+        return self.is_static(x.item)
+
+    def lists_empty(self, x) -> bool:
+        return not self.single(x)
+
+    def _if_any(self, w, x, sc, where: str):
+        """The block under which the all offers its one option: the collection holds one."""
+        if not self.single(x) or self.draws(x.collection):
+            raise NativeUnsupported(f"(all ...) {where}", x)
+        loop = w.collection(x.collection, sc, w.local(x.variable.name))
+        return w.block(f"if {self.sized(w, loop)} > 0:")
+
+    def options(self, w, x, sc, counting: bool) -> None:
+        with self._if_any(w, x, sc, "as an option of a choice"):
+            self.one_option(w, x, sc, counting, [])
+
+    def raw_count(self, w, x, sc, var: str) -> None:
+        with self._if_any(w, x, sc, "in a block of options"):
+            w.line(f"{var} += 1")
+
+    def raw_walk(self, w, x, sc, suffix: list) -> None:
+        with self._if_any(w, x, sc, "in a block of options"):
+            self.one_option(w, x, sc, False, suffix)
+
+    def key_steps(self, w, x, sc, steps: str) -> None:
+        """A step per element: the action with the element bound (Python composes them)."""
+        if not self.single(x) or self.draws(x.collection):
+            self.decline_keys(w)
+            return
+        with self.each_element(w, x, sc) as inner:
+            self.key_step(w, x.item, inner, steps)
