@@ -138,7 +138,7 @@ class Offer(OptionTools):
 
     def raw_count(self, w, x, sc, var: str) -> None:
         """Add to ``var`` how many options ``x`` lists before empty ones are dropped (an element
-        of an ``any`` whose item offers none still lists one, empty: recycle/lang/forms/flow.py)."""
+        of an ``any`` whose item offers none still lists one, empty: recycle/lang/forms/form_loops.py)."""
         if not self.static(x):
             raise NativeUnsupported(f"{form_label(x)} in a block of options", x)
         w.line(f"{var} += 1")
