@@ -27,7 +27,6 @@ from .items import MAX_OPTIONS, ChoicePoint, Item, too_many_options
 from .runtime import out_of_work
 from .runtime import SMALL, rt_error
 from ..nodes.sexpr import Scope
-from ..nodes.sexpr import stage_node  # noqa: F401 - re-exported: the native writer's (recycle/native/forms_flow.py)
 from .values import Suspend
 from .registry import family
 from .writers import NativeUnsupported
