@@ -4,7 +4,9 @@ A choice lists its options in the Python engine's order (recycle/lang/forms/item
 ``expand``, ``compose`` for blocks); the choice's writer (recycle/lang/forms/form_choice.py)
 writes a ``count_options`` function counting them and a ``run_option`` running the ``k``-th,
 each option written by ``options`` here (through the writer: ``writer_flow.py``). How a form
-takes part is an ``Offer``, registered under the class of the form's node in ``OFFERS``. An
+takes part is an ``Offer``, registered under the class of the form's node in ``OFFERS``: here
+(``@offer``), or beside the form in its ``lang/forms/form_*.py`` module (``@native_offer``, a
+mixin composed here over ``Forming``, reaching this machinery through ``OptionTools``). An
 action offers itself, once.
 """
 
