@@ -1,23 +1,16 @@
-"""Native writers of the flow: blocks, conditionals, loops, let and stages (choices: in
-forms_options.py).
-
-Each writes what the form's closure in recycle/lang/forms/flow.py does, counter for counter: a
-stage's turns and a choice's decision are steps (``ctr[STEPS]``), a choice counts its options
-(``ctr[OPTIONS]``) and the random player draws ``int(random() * n)`` from the players'
-stream only when there are two or more, as ``State.play_inline`` does.
+"""The native engine's loops over collections and runs of items, shared by the writers of many
+forms: ``collection`` (the loop over a snapshot of a collection, binding a variable to each
+element), ``open_loop``, ``loop_var``, ``sequence`` (items written one after another),
+``groups_of``. The flow's own writers are their forms' (``recycle/lang/forms/form_blocks.py``,
+``form_loops.py``, ``form_choice.py``, ``form_stage.py``), reaching these through the writer
+(``writer_flow.py``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..lang.nodes.sexpr import MAX_COLLECTION
-from ..lang.nodes.base import Const, Everyone, Kind, Names, Num, Var
-from ..lang.nodes.flow import Do, Loop as LoopNode, Offer as OfferNode, Let, Stage, When
-from ..lang.nodes.groups import Members, Others, Range
-from .registry import native
-from .writer_actions import is_groups_form
-from ..lang.forms.writers import (  # (not .writer: its Writer's tools import this module)
+from ..lang.forms.writers import (
     CARD_T,
     GROUPS_T,
     INT_T,
@@ -31,23 +24,16 @@ from ..lang.forms.writers import (  # (not .writer: its Writer's tools import th
     TEAMS_T,
     VIEW_T,
 )
+from ..lang.nodes.sexpr import MAX_COLLECTION
+from ..lang.nodes.base import Const, Everyone, Names, Num, Var
+from ..lang.nodes.groups import Members, Others, Range
+from .writer_actions import is_groups_form
 
 
 def sequence(w, nodes, sc) -> None:
+    """Write the items ``nodes`` one after another."""
     for node in nodes:
         w.item(node, sc)
-
-
-@native(Kind.FLOW, Do)
-def do_block(w, x, sc) -> None:
-    sequence(w, x.body, sc)
-
-
-@native(Kind.FLOW, When)
-def conditional(w, x, sc) -> None:
-    w.comment(x.condition)
-    with w.block(f"if {w.bool_(x.condition, sc)}:"):
-        w.item(x.item, sc)
 
 
 @dataclass
@@ -195,80 +181,3 @@ def open_loop(w, loop: Loop) -> None:
 def loop_var(x) -> str:
     """The name of the variable a binding form (any, all, filter, let) binds."""
     return x.variable.name
-
-
-@native(Kind.FLOW, LoopNode, OfferNode)
-def each(w, x, sc) -> None:
-    name = loop_var(x)
-    var = w.local(name)
-    loop = collection(w, x.collection, sc, var)
-    w.comment(x)
-    depth = w.fn.depth
-    open_loop(w, loop)
-    w.line("ctr[WORK] += 1")
-    w.item(x.item, sc.bind(name, var, loop.type))
-    w.fn.depth = depth
-
-
-@native(Kind.FLOW, Let)
-def let(w, x, sc) -> None:
-    name = loop_var(x)
-    var = w.local(name)
-    typ, code = w.value(x.value, sc)
-    w.line(f"{var} = {code}")
-    w.item(x.item, sc.bind(name, var, typ))
-
-
-# -- stages --------------------------------------------------------------------------------
-
-
-@native(Kind.FLOW, Stage)
-def stage(w, x, sc) -> None:
-    if x.simultaneous:  # every player's choices (lang/forms/form_simultaneous.py)
-        w.simultaneous += 1
-        try:
-            return write_stage(w, x, sc)
-        finally:
-            w.simultaneous -= 1
-    return write_stage(w, x, sc)
-
-
-def write_stage(w, x, sc) -> None:
-    team = x.team
-    sp, stack, n = ("TSP", "tst", "ctr[NTEAMS]") if team else ("PSP", "pst", "NPLAYERS")
-    first = w.fresh("first")
-    w.comment(x)
-    w.line(f"ctr[{sp}] += 1")
-    with w.block(f"if ctr[{sp}] >= STACK_DEPTH:"):
-        w.line("ctr[STATUS] = CAPACITY")
-        w.line("return")
-    w.line(f"{stack}[ctr[{sp}], 0] = {stack}[ctr[{sp}] - 1, 0]")
-    w.line(f"{stack}[ctr[{sp}], 1] = -1")
-    w.line(f"{first} = True")
-    mark = w.fresh("mark")
-    w.line(f"{mark} = ctr[SP]")
-    end = w.bool_(x.end, sc)
-    with w.block(f"while not ({end}):"):
-        w.line(f"ctr[SP] = {mark}  # what the last turn put on the scratch stack is free again")
-        with w.block(f"if not {first}:"):
-            w.line(f"queued = {stack}[ctr[{sp}], 1]")
-            with w.block("if queued < 0:"):
-                w.line(f"{stack}[ctr[{sp}], 0] = ({stack}[ctr[{sp}], 0] + 1) % {n}")
-            with w.block("else:"):
-                w.line(f"{stack}[ctr[{sp}], 0] = queued")
-                w.line(f"{stack}[ctr[{sp}], 1] = -1")
-        w.line(f"{first} = False")
-        w.line("ctr[STEPS] += 1")
-        if not team:
-            with w.block("if ctr[PSP] == 1:"):
-                w.line("ctr[ROUNDS] += 1")
-        w.line("ctr[WORK] += 1")
-        with w.block("if ctr[STEPS] > ctr[MAX_STEPS]:"):
-            w.line("ctr[STATUS] = STEP_LIMIT")
-            w.line("return")
-        with w.block("if ctr[WORK] > ctr[MAX_WORK]:"):
-            w.line("ctr[STATUS] = WORK_LIMIT")
-            w.line("return")
-        w.check()  # (a rule broken by the end condition)
-        sequence(w, x.body, sc)
-    w.line(f"ctr[{sp}] -= 1")

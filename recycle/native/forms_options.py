@@ -1,9 +1,13 @@
-"""Native writers of choices: how each form offers options, registered by the form.
+"""The native engine's options of a choice: how each form offers options, registered by the form.
 
 A choice lists its options in the Python engine's order (recycle/lang/forms/items.py: each item's
-``expand``, ``compose`` for blocks); the native ``count_options`` function counts them and
-``run_option`` runs the ``k``-th. How a form takes part is an ``Offer``, registered under the
-class of the form's node in ``OFFERS``. An action offers itself, once.
+``expand``, ``compose`` for blocks); the choice's writer (recycle/lang/forms/form_choice.py)
+writes a ``count_options`` function counting them and a ``run_option`` running the ``k``-th,
+each option written by ``options`` here (through the writer: ``writer_flow.py``). How a form
+takes part is an ``Offer``, registered under the class of the form's node in ``OFFERS``: here
+(``@offer``), or beside the form in its ``lang/forms/form_*.py`` module (``@native_offer``, a
+mixin composed here over ``Forming``, reaching this machinery through ``OptionTools``). An
+action offers itself, once.
 """
 
 from __future__ import annotations
@@ -11,14 +15,14 @@ from __future__ import annotations
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from ..lang.nodes import flow as fl
+from ..lang.forms import flow as _forms  # noqa: F401 - every form module imported: its offer registered
+from ..lang.forms.offers import NATIVE_OFFERS
 from ..lang.nodes.actions import Move, Repeat, RepeatAll
 from ..lang.nodes.base import FormNode, Kind, Num
 from ..lang.nodes.places import Bottom, Top
 from .forms_flow import collection, loop_var, open_loop, sequence
 from .purity import draws as uses_rng
-from .registry import form_label, native
-from .writer import NativeUnsupported
+from .registry import NativeUnsupported, form_label
 
 OFFERS: dict[type, Offer] = {}  # the node class of a form -> how it offers options
 
@@ -36,7 +40,88 @@ def offer(*classes: type):
     return add
 
 
-class Offer:
+class OptionTools:
+    """The option machinery an offer reaches through ``self``: the offers written beside their
+    forms in lang (``recycle/lang/forms/offers.py``) may not import this module. Each names the
+    function of this module it stands for."""
+
+    @staticmethod
+    def offer_of(x) -> Offer:
+        """``offer_of``: how ``x`` offers options."""
+        return offer_of(x)
+
+    @staticmethod
+    def is_static(x) -> bool:
+        """``is_static``: does ``x`` offer exactly one option, run as a whole?"""
+        return is_static(x)
+
+    @staticmethod
+    def is_single(x) -> bool:
+        """``is_single``: does ``x`` offer one option or none?"""
+        return is_single(x)
+
+    @staticmethod
+    def draws(x) -> bool:
+        """Does ``x`` draw random numbers (``purity.draws``)?"""
+        return uses_rng(x)
+
+    @staticmethod
+    def conditions_draw(x) -> bool:
+        """``condition_draws``: does a condition of a conditional in ``x`` draw random numbers?"""
+        return condition_draws(x)
+
+    @staticmethod
+    def list_options(w, x, sc, counting: bool) -> None:
+        """``options``: count the options of ``x`` (``n``), or run the ``k``-th."""
+        options(w, x, sc, counting)
+
+    @staticmethod
+    def count_listed(w, x, sc, var: str) -> None:
+        """``raw_count``: add to ``var`` how many options ``x`` lists, empty ones included."""
+        raw_count(w, x, sc, var)
+
+    @staticmethod
+    def walk_listed(w, x, sc, suffix: list) -> None:
+        """``raw_walk``: run the ``k``-th option ``x`` lists, then ``suffix``; return."""
+        raw_walk(w, x, sc, suffix)
+
+    @staticmethod
+    def write_keys(w, x, sc, around: KeyAround | None = None) -> None:
+        """``offer_keys``: the key of each option ``x`` offers."""
+        offer_keys(w, x, sc, around)
+
+    @staticmethod
+    def add_key_steps(w, x, sc, steps: str) -> None:
+        """``key_steps``: add to the key the steps of the one option ``x`` offers now."""
+        key_steps(w, x, sc, steps)
+
+    @staticmethod
+    def key_step(w, x, sc, steps: str) -> None:
+        """``key_step``: one step of an option's key, the item ``x`` where it stands."""
+        key_step(w, x, sc, steps)
+
+    @staticmethod
+    def decline_keys(w) -> None:
+        """``decline_keys``: the search declines these options' keys."""
+        decline_keys(w)
+
+    @staticmethod
+    def one_option(w, x, sc, counting: bool, suffix: list) -> None:
+        """``one_option``: ``x`` as one option, then the actions of ``suffix``."""
+        one_option(w, x, sc, counting, suffix)
+
+    @staticmethod
+    def each_element(w, x, sc):
+        """``each_element``: inside the loop over the collection of an any or all."""
+        return each_element(w, x, sc)
+
+    @staticmethod
+    def sized(w, loop) -> str:
+        """``sized``: the code of a collection's size."""
+        return sized(w, loop)
+
+
+class Offer(OptionTools):
     """How a form offers options: an action, once (the default)."""
 
     def static(self, x) -> bool:
@@ -55,7 +140,7 @@ class Offer:
 
     def raw_count(self, w, x, sc, var: str) -> None:
         """Add to ``var`` how many options ``x`` lists before empty ones are dropped (an element
-        of an ``any`` whose item offers none still lists one, empty: recycle/lang/forms/flow.py)."""
+        of an ``any`` whose item offers none still lists one, empty: recycle/lang/forms/form_loops.py)."""
         if not self.static(x):
             raise NativeUnsupported(f"{form_label(x)} in a block of options", x)
         w.line(f"{var} += 1")
@@ -248,191 +333,6 @@ def do_parts(x) -> list:
 # -- the forms -------------------------------------------------------------------------------
 
 
-@offer(fl.When)
-class _Conditional(Forming):
-    """((CONDITION) ITEM): the item's options while the condition holds."""
-
-    def single(self, x) -> bool:
-        return is_single(x.item)
-
-    def condition_draws(self, x) -> bool:
-        return uses_rng(x.condition) or condition_draws(x.item)
-
-    def lists_empty(self, x) -> bool:
-        return offer_of(x.item).lists_empty(x.item)
-
-    def options(self, w, x, sc, counting: bool) -> None:
-        if uses_rng(x.condition):
-            raise NativeUnsupported("a condition of an option that draws random numbers", x)
-        with w.block(f"if {w.bool_(x.condition, sc)}:"):
-            options(w, x.item, sc, counting)
-
-    def raw_count(self, w, x, sc, var: str) -> None:
-        with w.block(f"if {w.bool_(x.condition, sc)}:"):
-            raw_count(w, x.item, sc, var)
-
-    def raw_walk(self, w, x, sc, suffix: list) -> None:
-        with w.block(f"if {w.bool_(x.condition, sc)}:"):
-            raw_walk(w, x.item, sc, suffix)
-
-    def offer_keys(self, w, x, sc, around: KeyAround | None = None) -> None:
-        with w.block(f"if {w.bool_(x.condition, sc)}:"):
-            offer_keys(w, x.item, sc, around)
-
-    def key_steps(self, w, x, sc, steps: str) -> None:
-        with w.block(f"if {w.bool_(x.condition, sc)}:"):
-            key_steps(w, x.item, sc, steps)
-
-
-@offer(fl.Offer)
-class _Any(Forming):
-    """(any COLLECTION 'X ITEM): the item's options for each element."""
-
-    def lists_empty(self, x) -> bool:
-        # an element whose item offers none lists one empty option, unless the item is an any
-        # of a fixed action (Python lists such pairs without: recycle/lang/forms/flow.py, c_each)
-        return not (is_static(x.item) or self.pairs(x))
-
-    def pairs(self, x) -> bool:
-        """(any A 'X (any B 'Y ACTION)): an option per pair, none for an X with no Y."""
-        item = x.item
-        return offer_of(item) is self and is_static(item.item)
-
-    def options(self, w, x, sc, counting: bool) -> None:
-        name = loop_var(x)
-        if uses_rng(x.collection):
-            raise NativeUnsupported("a collection of options that draws random numbers", x)
-        var = w.local(name)
-        loop = collection(w, x.collection, sc, var)
-        if counting and is_static(x.item):
-            w.line(f"n += {sized(w, loop)}")
-            return
-        depth = w.fn.depth
-        open_loop(w, loop)
-        options(w, x.item, sc.bind(name, var, loop.type), counting)
-        w.fn.depth = depth
-
-    def offer_keys(self, w, x, sc, around: KeyAround | None = None) -> None:
-        with each_element(w, x, sc) as inner:
-            offer_keys(w, x.item, inner, around)
-
-    def raw_count(self, w, x, sc, var: str) -> None:
-        name = loop_var(x)
-        elem = w.local(name)
-        loop = collection(w, x.collection, sc, elem)
-        if is_static(x.item):
-            w.line(f"{var} += {sized(w, loop)}")
-            return
-        depth = w.fn.depth
-        open_loop(w, loop)
-        inner = w.fresh("listed")
-        w.line(f"{inner} = 0")
-        raw_count(w, x.item, sc.bind(name, elem, loop.type), inner)
-        w.line(f"{var} += {inner}" if self.pairs(x) else f"{var} += max(1, {inner})")
-        w.fn.depth = depth
-
-    def raw_walk(self, w, x, sc, suffix: list) -> None:
-        name = loop_var(x)
-        elem = w.local(name)
-        loop = collection(w, x.collection, sc, elem)
-        depth = w.fn.depth
-        open_loop(w, loop)
-        inner_sc = sc.bind(name, elem, loop.type)
-        if is_static(x.item):
-            one_option(w, x.item, inner_sc, False, suffix)
-        else:
-            inner = w.fresh("listed")
-            w.line(f"{inner} = 0")
-            raw_count(w, x.item, inner_sc, inner)
-            if self.pairs(x):
-                raw_walk(w, x.item, inner_sc, suffix)  # (an element with none lists nothing)
-            else:
-                with w.block(f"if {inner} == 0:"):
-                    one_option(w, None, inner_sc, False, suffix)  # the element's empty option
-                with w.block("else:"):
-                    raw_walk(w, x.item, inner_sc, suffix)
-        w.fn.depth = depth
-
-
-@offer(fl.Let)
-class _Let(Forming):
-    """(let VALUE 'X ITEM): the item's options with the value bound."""
-
-    def lists_empty(self, x) -> bool:
-        return offer_of(x.item).lists_empty(x.item)
-
-    def single(self, x) -> bool:
-        return is_single(x.item)
-
-    def condition_draws(self, x) -> bool:
-        return uses_rng(x.value) or condition_draws(x.item)
-
-    def bound(self, w, x, sc):
-        """The scope of the let's item, its value bound to a fresh local (worked out again
-        when the option runs: a value drawing random numbers would draw twice)."""
-        if uses_rng(x.value):
-            raise NativeUnsupported("a let of options whose value draws random numbers", x)
-        name = loop_var(x)
-        var = w.local(name)
-        typ, code = w.value(x.value, sc)
-        w.line(f"{var} = {code}")
-        return sc.bind(name, var, typ)
-
-    def options(self, w, x, sc, counting: bool) -> None:
-        options(w, x.item, self.bound(w, x, sc), counting)
-
-    def raw_count(self, w, x, sc, var: str) -> None:
-        raw_count(w, x.item, self.bound(w, x, sc), var)
-
-    def raw_walk(self, w, x, sc, suffix: list) -> None:
-        raw_walk(w, x.item, self.bound(w, x, sc), suffix)
-
-    def offer_keys(self, w, x, sc, around: KeyAround | None = None) -> None:
-        offer_keys(w, x.item, self.bound(w, x, sc), around)
-
-    def key_steps(self, w, x, sc, steps: str) -> None:
-        key_steps(w, x.item, self.bound(w, x, sc), steps)
-
-
-@offer(fl.Loop)
-class _All(Forming):
-    """(all COLLECTION 'X ACTION): one option, the actions for every element, when the
-    collection holds one; none when it is empty (recycle/lang/forms/flow.py, c_each)."""
-
-    def single(self, x) -> bool:
-        return is_static(x.item)
-
-    def lists_empty(self, x) -> bool:
-        return not self.single(x)
-
-    def _if_any(self, w, x, sc, where: str):
-        """The block under which the all offers its one option: the collection holds one."""
-        if not self.single(x) or uses_rng(x.collection):
-            raise NativeUnsupported(f"(all ...) {where}", x)
-        loop = collection(w, x.collection, sc, w.local(loop_var(x)))
-        return w.block(f"if {sized(w, loop)} > 0:")
-
-    def options(self, w, x, sc, counting: bool) -> None:
-        with self._if_any(w, x, sc, "as an option of a choice"):
-            one_option(w, x, sc, counting, [])
-
-    def raw_count(self, w, x, sc, var: str) -> None:
-        with self._if_any(w, x, sc, "in a block of options"):
-            w.line(f"{var} += 1")
-
-    def raw_walk(self, w, x, sc, suffix: list) -> None:
-        with self._if_any(w, x, sc, "in a block of options"):
-            one_option(w, x, sc, False, suffix)
-
-    def key_steps(self, w, x, sc, steps: str) -> None:
-        """A step per element: the action with the element bound (Python composes them)."""
-        if not self.single(x) or uses_rng(x.collection):
-            decline_keys(w)
-            return
-        with each_element(w, x, sc) as inner:
-            key_step(w, x.item, inner, steps)
-
-
 @offer(Repeat, RepeatAll)
 class _Repeat(Offer):
     """(repeat N ACTION) is one option; (repeat all ...) and a computed count offer none when
@@ -509,76 +409,21 @@ def condition_draws(x) -> bool:
     return offer_of(x).condition_draws(x)
 
 
-@native(Kind.FLOW, fl.Choice)
-def choice(w, x, sc) -> None:
-    parts = list(x.options)
-    params = sc.params()
-    w.comment(x)
-    with w.function(
-        "count_options", params, f"How many options the choice at line {x.span.line} offers now.", inline=False
-    ):
-        w.line("n = 0")
-        for p in parts:
-            options(w, p, sc, True)
-        w.line("return n")
-    count = w.fns[-1]
-    with w.function("run_option", params + ["k"], f"Run option k of the choice at line {x.span.line}.", inline=False):
-        for p in parts:
-            options(w, p, sc, False)
-    run = w.fns[-1]
-    if w.simultaneous:  # every player's choice (lang/forms/form_simultaneous.py)
-        from ..lang.forms.form_simultaneous import every_player_chooses
-
-        every_player_chooses(w, x, count.call(*params), lambda k: run.call(*params, k))
-        return
-    keyed = choice_keys(w, x, parts, sc, params) if w.search else None
-    with w.block("if ctr[RESUMING]:"):
-        w.line("arrive(ctr, keys, resume, locs, card_loc, ver)  # the sampled world's decision: its cards")
-        w.check()
-    w.line(f"n = {count.call(*params)}")
-    if any("dry_state(" in ln or "dry_count" in ln for ln in count.lines):
-        w.check()  # a dry run broke a rule while the options were listed
-    with w.block("if n == 0:"):
-        w.line("ctr[STATUS] = RULE  # a choice with no legal option")
-        w.line("return")
-    w.line("ctr[STEPS] += 1")
-    with w.block("if ctr[STEPS] > ctr[MAX_STEPS]:"):
-        w.line("ctr[STATUS] = STEP_LIMIT")
-        w.line("return")
-    w.line("ctr[DECISIONS] += 1")
-    w.line("ctr[OPTIONS] += n")
-    w.line("ctr[WORK] += n")
-    if w.search:
-        with w.block("if ctr[SEARCHING] == 2 and resume[R_STAGE] != 0 and 1 < n <= MAX_CONSIDERED:"):
-            w.line(keyed.call(*params))
-            with w.block("if ctr[STEPPING]:"):
-                w.line("keys_stepped(ctr, tree, n, ctr[DECISIONS])")
-        w.line("k = choose_searching(ctr, keys, resume, pst, tree, treef, n)")
-    else:
-        w.line("k = choose(ctr, keys, resume, n)")
-    w.check()
-    w.line(run.call(*params, "k"))
-    w.check()
+def composed_offer(mixin: type, forming: bool) -> type:
+    """The offer class of a mixin written beside its form (``recycle/lang/forms/offers.py``):
+    over ``Forming`` (or ``Offer``). A mixin may not hide a tool of ``OptionTools`` (its own
+    calls through ``self`` would silently reach it instead)."""
+    hidden = sorted(set(vars(mixin)) & set(vars(OptionTools)) - {"__module__", "__doc__", "__dict__", "__weakref__"})
+    if hidden:
+        raise ValueError(f"the native offer {mixin.__name__} hides the option tools {', '.join(hidden)}")
+    namespace = {"__doc__": mixin.__doc__, "__module__": mixin.__module__}
+    return type(mixin.__name__, (mixin, Forming if forming else Offer), namespace)
 
 
-def choice_keys(w, x, parts: list, sc, params: list):
-    """The choice's ``key_options`` (a search module's): the key of each option it offers now."""
-    with w.function(
-        "key_options",
-        params,
-        f"The keys of the options of the choice at line {x.span.line}, into the "
-        "tree (a look-ahead search: runtime_search.py).",
-        inline=False,
-    ):
-        w.line("j = 0")
-        w.line("work = ctr[WORK]")
-        for p in parts:
-            mark, depth = len(w.fn.lines), w.fn.depth
-            try:
-                offer_keys(w, p, sc)
-            except NativeUnsupported:  # (a shape the keys cannot follow: the search declines)
-                del w.fn.lines[mark:]
-                w.fn.depth = depth
-                decline_keys(w)
-        w.line("ctr[WORK] = work  # (listing them again is not charged twice)")
-    return w.fns[-1]
+def _compose_form_offers() -> None:
+    """The offers written beside their forms, each made one of ``OFFERS``."""
+    for node_class, (mixin, forming) in NATIVE_OFFERS.items():
+        offer(node_class)(composed_offer(mixin, forming))
+
+
+_compose_form_offers()

@@ -11,7 +11,7 @@ from ..errors import RecycleError
 from ..lang.nodes import elaborate
 from ..lang.nodes.base import Const as ConstNode, Names, Node, Var, Word
 from ..lang.nodes.flow import Choice, Do, Loop
-from . import forms_blocks, forms_exprs, forms_flow, forms_options  # noqa: F401 - they register the writers
+from . import forms_blocks, forms_exprs, forms_options  # noqa: F401 - they register the writers
 from .forms_options import is_static
 from . import registry as reg
 from .purity import binder_parts, walk
@@ -27,7 +27,7 @@ def unroll_alls_of_names(
     """``node`` with every (all NAMES 'X ITEM) of a choice whose ITEM offers options written
     as the block (do (ITEM ...)) of ITEM for each name in turn, 'X replaced by the name (a
     block ITEM's own items spliced in). The Python engine composes the items' options alike,
-    one name after another (recycle/lang/forms/flow.py, c_each), and a block's options are written
+    one name after another (recycle/lang/forms/form_loops.py, c_each), and a block's options are written
     natively (forms_blocks.py). NAMES is a literal list of names or a declared one; at most
     MAX_UNROLLED of them. ``named``: filled with id(part) -> ('X, name) for each part written
     (Python's option keys hold the name 'X is bound to: forms_options.key_step); ``renamed``:

@@ -48,6 +48,7 @@ from .merge import merge_alike
 from .registry import NativeUnsupported
 from .writer_actions import ActionsWriterTools
 from .writer_numbers import NumbersWriterTools
+from .writer_flow import FlowWriterTools
 
 STATE_NAMES = (
     "locs",
@@ -209,7 +210,7 @@ class Fn:
         return "\n".join(head + (lines or ["    pass"]))
 
 
-class Writer(ActionsWriterTools, NumbersWriterTools):
+class Writer(ActionsWriterTools, NumbersWriterTools, FlowWriterTools):
     """Writes one game's native module; ``write()`` returns its source."""
 
     def __init__(self, game, gnode, search: bool = False):

@@ -27,7 +27,6 @@ from .items import MAX_OPTIONS, ChoicePoint, Item, too_many_options
 from .runtime import out_of_work
 from .runtime import SMALL, rt_error
 from ..nodes.sexpr import Scope
-from ..nodes.sexpr import stage_node  # noqa: F401 - re-exported: the native writer's (recycle/native/forms_flow.py)
 from .values import Suspend
 from .registry import family
 from .writers import NativeUnsupported
@@ -160,8 +159,8 @@ class SimultaneousForms:
 
 
 # -- its native writer -------------------------------------------------------------------
-# The native writer of ``(stage player simultaneous (end C) ITEM ...)`` (recycle/lang/forms/simultaneous.py):
-# the stage is written as a stage (forms_flow.stage, its keyword left out), and each choice in it
+# The native writer of ``(stage player simultaneous (end C) ITEM ...)``:
+# the stage is written as a stage (form_stage.write_stage, its keyword left out), and each choice in it
 # as every player's (``every_player_chooses``), counter for counter as the reference interpreter
 # makes it: for each player in seat order, current while its options are counted, a step, a
 # decision and its options counted, a pick; then the picks run in seat order, each with its

@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...errors import RecycleError
-from ..nodes import flow as F
 from ..nodes import groups as G
 from ..nodes import places as P
 from ..nodes import scalars as S
@@ -37,9 +36,6 @@ NODE_METHODS: dict = {
     P.TopN: "loc_top",
     P.BottomN: "loc_bottom",
     G.Members: "c_members",
-    **{c: "a_" + m for c, m in ((F.Do, "do"), (F.Offer, "any"))},
-    **{c: "a_" + m for c, m in ((F.Loop, "all"), (F.Let, "let"), (F.Choice, "choice"), (F.Stage, "stage"))},
-    F.When: "c_conditional",
 }
 
 

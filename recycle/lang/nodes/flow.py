@@ -1,13 +1,16 @@
-"""Reading the flow and the whole game into nodes: blocks, conditionals, loops, let, choices,
-stages, and the game's sections (``elaborate``: a game's s-expression to a ``GameNode``).
+"""Reading the whole game into nodes (``elaborate``: a game's s-expression to a ``GameNode``):
+the flow's nodes (blocks, conditionals, loops, let, choices, stages), the items and the game's
+sections.
 
 ``Elaborator`` gathers every family's reading (``scalars``, ``numbers``, ``places``,
-``groups``, ``actions`` and the flow here); a form's reading is its method ``e_<method>``,
-found through the form registry by the name of the method that compiles it, so a form
-registered with ``@form`` needs its reading beside it (``test_nodes.py`` checks every form
-has one). Like the compiler, an action or block with an error is kept (``errors``) and stands
-as a ``Broken`` node while the rest is read, so that a file's independent errors are reported
-together; the messages are the compiler's (``lang/forms/flow.py``, ``engine/game.py``).
+``groups``, ``actions``); a form's reading is its method ``e_<method>``, or, for a form kept
+whole in a ``lang/forms/form_*.py`` module (the flow's forms: ``form_blocks``, ``form_loops``,
+``form_choice``, ``form_stage``), the reading it registered with it (``form(reads=)``), found
+through the form registry by the name of the method that compiles it (``read_as``;
+``test_nodes.py`` checks every form has one). Like the compiler, an action or block with an
+error is kept (``errors``) and stands as a ``Broken`` node while the rest is read, so that a
+file's independent errors are reported together; the messages are the compiler's
+(``lang/forms/flow.py``, ``engine/game.py``).
 """
 
 from __future__ import annotations
@@ -117,87 +120,6 @@ class Elaborator(ScalarReading, NumberReading, PlaceReading, GroupReading, KeptE
             where = "inside the options of a choice" if self.option_depth else "here"
             fail(f"a ({h} ...) cannot stand {where} (only in a stage, at the top level or in a let)", x, h)
         return self.read_as(f.method, x, scope)
-
-    def e_a_do(self, x, scope):
-        if len(x.items) != 2 or not isinstance(x.items[1], SList):
-            fail("expected (do (ITEM ...))", x, "do")
-        inner = x.items[1]
-        if inner.items and isinstance(inner.items[0], Atom):
-            return Do((self.item(inner, scope),), bare=True, span=x.span, source=x)  # (do (ITEM))
-        return Do(tuple(self.item(i, scope) for i in inner.items), span=x.span, source=x)
-
-    def each(self, x, scope, cls):
-        h = head_of(x)
-        if len(x.items) != 4 or not is_atom(x.items[2], VAR):
-            fail(f"expected ({h} COLLECTION 'VARIABLE ITEM)", x, h)
-        return cls(*self.binder(x, scope, self.item), span=x.span, source=x)
-
-    def e_a_any(self, x, scope):
-        return self.each(x, scope, Offer)
-
-    def e_a_all(self, x, scope):
-        return self.each(x, scope, Loop)
-
-    def e_a_let(self, x, scope):
-        if len(x.items) != 4 or not is_atom(x.items[2], VAR):
-            fail("expected (let VALUE 'VARIABLE ITEM)", x, "let")
-        return Let(*self.let_value(x, scope, self.item), span=x.span, source=x)
-
-    def e_a_choice(self, x, scope):
-        if len(x.items) != 2 or not isinstance(x.items[1], SList) or not x.items[1].items:
-            fail("expected (choice (OPTION ...)) with at least one option", x, "choice")
-        inner = x.items[1]
-        self.option_depth += 1
-        try:
-            bare = isinstance(inner.items[0], Atom)  # (choice (ITEM)): one option
-            if bare:
-                options = (self.item(inner, scope, allow_choice=False),)
-            else:
-                options = tuple(self.item(i, scope, allow_choice=False) for i in inner.items)
-        finally:
-            self.option_depth -= 1
-        return Choice(options, bare=bare, span=x.span, source=x)
-
-    def e_a_stage(self, x, scope):
-        items = x.items
-        simultaneous = len(items) > 2 and kw(items[2], "simultaneous")
-        if simultaneous:  # (stage player simultaneous (end C) ITEM ...): read without its keyword
-            if len(items) < 5 or not kw(items[1], "player") or head_of(items[3]) != "end" or len(items[3].items) != 2:
-                fail("expected (stage player simultaneous (end CONDITION) ITEM ...)", x, "stage")
-            for node in items[4:]:
-                inner = self.first_stage(node)
-                if inner is not None:
-                    fail(
-                        "a stage cannot stand inside a simultaneous stage (its choices are every player's)",
-                        inner,
-                        "stage",
-                    )
-            items = (items[0], items[1], *items[3:])
-        if (
-            len(items) < 4
-            or not kw(items[1], "player", "team")
-            or head_of(items[2]) != "end"
-            or len(items[2].items) != 2
-        ):
-            fail("expected (stage player|team (end CONDITION) ITEM ...)", x, "stage")
-        end = self.bool_(items[2].items[1], scope)
-        body = tuple(self.item(i, scope) for i in items[3:])
-        return Stage(items[1].value == "team", end, body, simultaneous, span=x.span, source=x)
-
-    def first_stage(self, node):
-        """The first ``(stage ...)`` form inside ``node``, or None."""
-        if not isinstance(node, SList):
-            return None
-        if "stage" in self.forms.roles.get(head_of(node), ()):
-            return node
-        for i in node.items:
-            found = self.first_stage(i)
-            if found is not None:
-                return found
-        return None
-
-    def e_c_conditional(self, x, scope):
-        return When(self.bool_(x.items[0], scope), self.item(x.items[1], scope), span=x.span, source=x)
 
     # -- the game --------------------------------------------------------------------------
     def read_game(self, game) -> GameNode:

@@ -343,7 +343,7 @@ def _turn_stage(x) -> bool:
 
 
 def _stage(an, x, env):
-    """A ``_turn_stage`` followed turn by turn, as ``flow.a_stage`` plays it: the end is checked
+    """A ``_turn_stage`` followed turn by turn, as ``form_stage.a_stage`` plays it: the end is checked
     before every turn, the current player advances by one between turns, and the one before the
     stage is current again after it. Its turns count as loops over the players (a card to each
     player in turn is a card per player)."""
