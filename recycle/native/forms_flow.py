@@ -16,7 +16,7 @@ from ..lang.nodes.base import Const, Everyone, FormNode, Kind, Names, Num, Var
 from ..lang.nodes.flow import Do, Loop as LoopNode, Offer as OfferNode, Let, Stage, When
 from ..lang.nodes.groups import Members, Others, Range
 from .registry import native
-from .writer import (
+from ..lang.forms.writers import (  # (not .writer: its tools call this module's helpers)
     CARD_T,
     GROUPS_T,
     INT_T,

@@ -46,6 +46,7 @@ from . import registry as reg
 from .purity import constant
 from .merge import merge_alike
 from .registry import NativeUnsupported
+from .writer_places import PlacesWriterTools
 
 STATE_NAMES = (
     "locs",
@@ -207,7 +208,7 @@ class Fn:
         return "\n".join(head + (lines or ["    pass"]))
 
 
-class Writer:
+class Writer(PlacesWriterTools):
     """Writes one game's native module; ``write()`` returns its source."""
 
     def __init__(self, game, gnode, search: bool = False):

@@ -14,24 +14,13 @@ from ..nodes.flow import elaborate
 from ..nodes.groups import Range
 from ..nodes.scalars import Member
 from .expr_scalar import CURRENT_PLAYER
-from ..nodes.groups import Each, Pick
-from ..nodes.places import BottomN, Disjunction, Filter, Intersect, LetPlace, RunOf, Sort, TopN, Union
+from ..nodes.groups import Each
 from .registry import Kind, form, mention
 from .runtime import out_of_work
-from .runtime import MAX_NAMES, SMALL, describe_value, rt_error, tag
-from ..nodes.sexpr import MAX_COLLECTION, Scope, fail
+from .runtime import MAX_NAMES, describe_value, rt_error, tag
+from ..nodes.sexpr import Scope, fail
 from ..syntax.reader import MAX_MEMBER
 from .values import Groups, PLoc
-
-
-def views_size(s, total: int, parts: int, span, form: str, bounded: bool = True) -> None:
-    """Charge a view of several locations for the cards it reads; a ``bounded`` view (one
-    that keeps duplicates, as union does) may hold at most MAX_COLLECTION cards."""
-    if bounded and total > MAX_COLLECTION:
-        rt_error(f"({form} ...) would hold {total} cards (limit {MAX_COLLECTION})", span, form)
-    s.work -= total + parts
-    if s.work < 0:
-        out_of_work(s, span, form)
 
 
 def member_range(coll, declared: dict) -> tuple[int, int] | None:
@@ -191,232 +180,6 @@ class LocationForms:
         compiled = [self.c_cards(i, scope) for i in parts]
         return lambda s, e: [p(s, e) for p in compiled]
 
-    @form(
-        "union",
-        "(union LOCATION ...) | (union (all COLLECTION 'VARIABLE LOCATION))",
-        Kind.LOC,
-        pure=True,
-        expensive=True,
-        words="union({1*, })",
-    )
-    @reads_node
-    def loc_union(self, x: Union, scope: Scope) -> Callable:
-        """(union LOCATION ...) | (union (all COLLECTION 'VARIABLE LOCATION))
-
-        The cards of every location, concatenated in argument order (duplicates kept)."""
-        parts = self.c_loc_list(x.parts, scope)
-        span = x.span
-
-        def union(s, e):
-            lists = parts(s, e)
-            total = sum(map(len, lists))
-            views_size(s, total, len(lists), span, "union")
-            out = []
-            for p in lists:
-                out.extend(p)
-            return out
-
-        return union
-
-    @form(
-        "intersect",
-        "(intersect LOCATION ...) | (intersect (all COLLECTION 'VARIABLE LOCATION))",
-        Kind.LOC,
-        pure=True,
-        expensive=True,
-        words="intersect({1*, })",
-    )
-    @reads_node
-    def loc_intersect(self, x: Intersect, scope: Scope) -> Callable:
-        """(intersect LOCATION ...) | (intersect (all COLLECTION 'VARIABLE LOCATION))
-
-        The cards of the first location that are in every other one, in its order."""
-        parts = self.c_loc_list(x.parts, scope)
-        span = x.span
-
-        def intersect(s, e):
-            lists = parts(s, e)
-            if not lists:
-                return []
-            views_size(s, sum(map(len, lists)), len(lists), span, "intersect", bounded=False)
-            keep = set(lists[0])
-            for cards in lists[1:]:
-                if not keep:
-                    break
-                keep.intersection_update(cards)
-            return [c for c in lists[0] if c in keep]
-
-        return intersect
-
-    @form(
-        "disjunction",
-        "(disjunction LOCATION ...) | (disjunction (all COLLECTION 'VARIABLE LOCATION))",
-        Kind.LOC,
-        pure=True,
-        expensive=True,
-        words="disjunction({1*, })",
-    )
-    @reads_node
-    def loc_disjunction(self, x: Disjunction, scope: Scope) -> Callable:
-        """(disjunction LOCATION ...) | (disjunction (all COLLECTION 'VARIABLE LOCATION))
-
-        The cards present in exactly one of the locations, in order of first appearance."""
-        parts = self.c_loc_list(x.parts, scope)
-        span = x.span
-
-        def disjunction(s, e):
-            count: dict = {}
-            order = []
-            lists = parts(s, e)
-            views_size(s, sum(map(len, lists)), len(lists), span, "disjunction", bounded=False)
-            for cards in lists:
-                for c in cards:
-                    if c not in count:
-                        order.append(c)
-                    count[c] = count.get(c, 0) + 1
-            return [c for c in order if count[c] == 1]
-
-        return disjunction
-
-    # -- views of one location -------------------------------------------------------------
-    @form("sort", "(sort LOCATION using POINTS)", Kind.LOC, pure=True, expensive=True, words="sort {1} {2=using} {3}")
-    @reads_node
-    def loc_sort(self, x: Sort, scope: Scope) -> Callable:
-        """(sort LOCATION using POINTS)
-
-        The cards of the location ordered by score, lowest first (ties keep their order)."""
-        cards = self.c_cards(x.location, scope)
-        pts = self.c_points(x.points, scope)
-        span = x.span
-
-        def sort(s, e):
-            sc = pts(s, e).table
-            lst = cards(s, e)
-            s.work -= len(lst)
-            if s.work < 0:
-                out_of_work(s, span, "sort")
-            return sorted(lst, key=sc.__getitem__)
-
-        return sort
-
-    @form(
-        "filter",
-        "(filter COLLECTION 'VARIABLE CONDITION)",
-        Kind.LOC,
-        pure=True,
-        expensive=True,
-        binds=True,
-        loops=True,
-        words="({1} where {2}: {3})",
-    )
-    @reads_node
-    def loc_filter(self, x: Filter, scope: Scope) -> Callable:
-        """(filter COLLECTION 'VARIABLE CONDITION)
-
-        The elements of the collection, in order, for which the condition holds with the
-        element bound to 'VARIABLE: a view of a location's cards, or a list of players,
-        teams, names, integers or (over a group list) groups."""
-        coll, slot, cond = self.c_binder(x, scope, self.c_bool)
-        w = 0 if self.players_loop(x) else self.weight(x.condition)  # (players: paid around it)
-        span = x.span
-
-        small = SMALL if self.loop_free(x.condition) else -1  # (a few turns of a body without loops: free)
-
-        def filter_(s, e):
-            c = coll(s, e)
-            if len(c) > small:
-                s.work -= len(c) * w
-                if s.work < 0:
-                    out_of_work(s, span, "filter")
-            out = []
-            for v in c:
-                e[slot] = v
-                if cond(s, e):
-                    out.append(v)
-            return out
-
-        return filter_
-
-    @form("run", "(run top|bottom N LOCATION using POINTS)", Kind.LOC, pure=True, expensive=True)
-    @reads_node
-    def loc_run(self, x: RunOf, scope: Scope) -> Callable:
-        """(run top|bottom N LOCATION using POINTS)
-
-        The largest k >= N such that the k topmost (bottommost) cards, sorted by score, have
-        scores rising by exactly 1: those cards, sorted; empty when no k works."""
-        from_top = x.end == "top"
-        nmin = self.c_int(x.n, scope)
-        cards = self.c_cards(x.location, scope)
-        pts = self.c_points(x.points, scope)
-
-        span = x.span
-
-        def run_(s, e):
-            lst = cards(s, e)
-            sc = pts(s, e).table
-            best: list = []
-            low = max(nmin(s, e), 1)
-            if low <= len(lst):  # the cards sorted: every chunk of low..len(lst) cards
-                s.work -= (len(lst) + low) * (len(lst) - low + 1) // 2
-                if s.work < 0:
-                    out_of_work(s, span, "run")
-            for k in range(low, len(lst) + 1):
-                chunk = lst[-k:] if from_top else lst[:k]
-                vals = sorted(chunk, key=sc.__getitem__)
-                if all(sc[vals[i + 1]] - sc[vals[i]] == 1 for i in range(len(vals) - 1)):
-                    best = vals
-            return best
-
-        return run_
-
-    def first_n(self, x, scope: Scope, top: bool) -> Callable:
-        """(top|bottom N LOCATION): the N topmost (listed top first) or bottommost cards;
-        (top|bottom GROUPS): one group of a group list."""
-        if isinstance(x, Pick):
-            return self.c_group_pick(x, scope)
-        h = x.HEAD
-        span = x.span
-        nf = self.c_int(x.n, scope)
-        cards = self.c_cards(x.location, scope)
-
-        def first_n(s, e):
-            lst = cards(s, e)
-            k = nf(s, e)
-            if k < 0 or k > len(lst):
-                rt_error(f"({h} {k} ...) of a location of {len(lst)} cards", span, h)
-            if k == 0:
-                return []
-            s.work -= k
-            if s.work < 0:
-                out_of_work(s, span, h)
-            return lst[-k:][::-1] if top else lst[:k]
-
-        return first_n
-
-    @form("top", "(top N LOCATION) | (top GROUPS)", Kind.LOC, pure=True, words=("top {1} of {2}", "top {1}"))
-    @reads_node
-    def loc_top(self, x: TopN | Pick, scope: Scope) -> Callable:
-        """(top N LOCATION) | (top GROUPS)
-
-        The N topmost cards of a location, the topmost listed first (an error when it holds
-        fewer); or the first group of a group list."""
-        return self.first_n(x, scope, True)
-
-    @form(
-        "bottom",
-        "(bottom N LOCATION) | (bottom GROUPS)",
-        Kind.LOC,
-        pure=True,
-        words=("bottom {1} of {2}", "bottom {1}"),
-    )
-    @reads_node
-    def loc_bottom(self, x: BottomN | Pick, scope: Scope) -> Callable:
-        """(bottom N LOCATION) | (bottom GROUPS)
-
-        The N bottommost cards of a location (an error when it holds fewer); or the last
-        group of a group list."""
-        return self.first_n(x, scope, False)
-
     # -- let as a value --------------------------------------------------------------------
     def c_let_value(self, x, scope, body_compiler):
         """(let VALUE 'VARIABLE BODY) with the body compiled by ``body_compiler``."""
@@ -429,14 +192,6 @@ class LocationForms:
             return body(s, e)
 
         return let_
-
-    @form("let", "(let VALUE 'VARIABLE LOCATION)", Kind.LOC, pure=True, binds=True)
-    @reads_node
-    def loc_let(self, x: LetPlace, scope: Scope) -> Callable:
-        """(let VALUE 'VARIABLE LOCATION)
-
-        The location or view, computed with VALUE (evaluated once) bound to 'VARIABLE."""
-        return self.c_let_value(x, scope, self.c_cards)
 
 
 mention(__name__, ("all",))

@@ -17,7 +17,6 @@ from ..nodes import actions as A
 from ..nodes import flow as F
 from ..nodes import groups as G
 from ..nodes import numbers as N
-from ..nodes import places as P
 from ..nodes import scalars as S
 from ..nodes.base import FormNode, Node, Unread
 from ..nodes.flow import Elaborator
@@ -36,17 +35,7 @@ NODE_METHODS: dict = {
     **{c: "bool_" + m for c, m in ((N.AtMost, "le"), (N.AtLeast, "ge"), (N.Equal, "eq"), (N.NotEqual, "ne"))},
     N.Exists: "bool_any",
     N.ForAll: "bool_all",
-    S.Owner: "player_owner",
-    S.TeamOf: "team_of",
     S.Member: "str_member",
-    S.CardAtt: "str_cardatt",
-    **{c: "card_" + m for c, m in ((P.Top, "top"), (P.Bottom, "bottom"), (P.At, "index"), (P.Actual, "actual"))},
-    P.Highest: "card_max",
-    P.Lowest: "card_min",
-    **{c: "loc_" + m for c, m in ((P.Union, "union"), (P.Intersect, "intersect"), (P.Disjunction, "disjunction"))},
-    **{c: "loc_" + m for c, m in ((P.Sort, "sort"), (P.Filter, "filter"), (P.RunOf, "run"), (P.LetPlace, "let"))},
-    P.TopN: "loc_top",
-    P.BottomN: "loc_bottom",
     G.Pick: "c_group_pick",
     **{c: "groups_" + m for c, m in ((G.Partition, "partition"), (G.Tuples, "tuples"), (G.Subsets, "subsets"))},
     G.Runs: "groups_runs",
