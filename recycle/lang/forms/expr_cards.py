@@ -1,4 +1,8 @@
-"""Compiling RECYCLE's players, teams and cards into closures ``f(state, env)``."""
+"""The compiler's entry points for players, teams and cards, closures ``f(state, env)``: a
+player, a team, a card, and the message for a card reference naming no card. The forms are
+each kept whole in a module of their own: a card picked from a place
+(``form_card_picks.py``), a card's owner, a player's team and a card's attribute
+(``form_attributes.py``)."""
 
 from __future__ import annotations
 

@@ -1,39 +1,24 @@
-"""Compiling RECYCLE's locations and views into closures ``f(state, env)``: a physical
-location's index, its cards, and the views computed from locations (union, intersect,
-disjunction, sort, filter, run, the first or last N cards, one group of a group list).
+"""The compiler's entry points for locations and views, closures ``f(state, env)`` every
+place form uses: a physical location's index, a location as a value, the cards of a location
+or view, the locations of a union (or partition) and the value of a let. The forms are each
+kept whole in a module of their own: the views (``form_views.py``), ``filter``
+(``form_filter.py``), a let of a place (``form_let_place.py``), a family's member
+(``form_member.py``) and a family (``form_indexed.py``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from ...errors import RecycleError
-from .reads import reads_node
-from ..nodes.base import Const, FormNode, GameOwner, Loc, Num, Unread, Var, Word
-from ..nodes.flow import elaborate
-from ..nodes.groups import Range
+from ..nodes.base import Const, FormNode, GameOwner, Loc, Unread, Var, Word
 from ..nodes.scalars import Member
 from .expr_scalar import CURRENT_PLAYER
 from ..nodes.groups import Each
-from .registry import Kind, form, mention
+from .registry import mention
 from .runtime import out_of_work
 from .runtime import MAX_NAMES, describe_value, rt_error, tag
 from ..nodes.sexpr import Scope, fail
-from ..syntax.reader import MAX_MEMBER
 from .values import Groups, PLoc
-
-
-def member_range(coll, declared: dict) -> tuple[int, int] | None:
-    """(A, B), the members of a family a variable bound over the collection ``coll`` can
-    name: ``(range A..B)`` with numbers written out, or a variable declared so (``declared``:
-    the nodes of the game's declared values by name), within 0..MAX_MEMBER; else None."""
-    if isinstance(coll, Var):
-        coll = declared.get(coll.name)
-    if isinstance(coll, Range) and isinstance(coll.low, Num) and isinstance(coll.high, Num):
-        lo, hi = max(0, coll.low.value), min(MAX_MEMBER, coll.high.value)
-        if lo <= hi:
-            return lo, hi
-    return None
 
 
 class LocationForms:
@@ -195,93 +180,3 @@ class LocationForms:
 
 
 mention(__name__, ("all",))
-
-
-class FamilyForms:
-    """Families of locations, ``(OWNER KIND NAME INDEX)``: one location per integer INDEX,
-    named ``NAME[INDEX]`` (the reader turns a computed INDEX into ``(member NAME INDEX)``,
-    ``reader._family_member``). A mixin of ``FlowCompiler``."""
-
-    @form("member", "(member NAME INDEX)", Kind.STR, pure=True, role="member")
-    @reads_node
-    def str_member(self, x: Member, scope: Scope) -> Callable:
-        """(member NAME INDEX)
-
-        The name ``NAME[INDEX]`` of one location of a family (INDEX an integer, 0..999):
-        ``(OWNER KIND NAME INDEX)`` is read as ``(OWNER KIND (member NAME INDEX))``."""
-        name, index = self.member_parts(x, scope)
-
-        def member(s, e):
-            return f"{name}[{index(s, e)}]"
-
-        return member
-
-    def member_parts(self, x: Member, scope: Scope):
-        """(NAME, checked INDEX closure) of ``(member NAME INDEX)``."""
-        name = x.family
-        v = self.const_value(x.index, scope)
-        if isinstance(v, int) and not 0 <= v <= MAX_MEMBER:
-            fail(f"a member of the family {name} is numbered 0..{MAX_MEMBER}, not {v}", x.index, "member")
-        f = self.c_int(x.index, scope)
-        span = x.index.span
-
-        def index(s, e):
-            k = f(s, e)
-            if 0 <= k <= MAX_MEMBER:
-                return k
-            rt_error(f"a member of the family {name} is numbered 0..{MAX_MEMBER}, not {k}", span, "member")
-
-        return name, index
-
-    def c_member_index(self, x: Loc, scope: Scope) -> Callable:
-        """The index in ``state.locs`` of ``(OWNER KIND (member NAME INDEX))``. The members the
-        INDEX can be known to take (a variable bound over ``(range A..B)`` or a declared
-        literal range) are registered now, in order; any other on first use, as a computed
-        name is."""
-        kind, node = x.kind, x.name
-        name, index = self.member_parts(node, scope)
-        layout = self.layout
-        known = self.member_range(node.index, scope)
-        bases: dict = {}
-        if known is not None:
-            for k in range(known[0], known[1] + 1):
-                bases[k] = layout.loc_block(kind, f"{name}[{k}]")
-        owner = self.c_owner(x.owner, scope, "a location owner")
-        width = layout.width
-        span = x.span
-
-        def member_loc(s, e):
-            k = index(s, e)
-            b = bases.get(k)
-            if b is None:
-                member = f"{name}[{k}]"
-                if (kind, member) not in layout.loc_base and len(layout.loc_base) >= MAX_NAMES:
-                    rt_error(f"more than {MAX_NAMES} location names (each member of a family is one)", span, kind)
-                b = bases[k] = layout.loc_block(kind, member)
-            if b + width > len(s.locs):
-                s.grow_locs()
-            return b + owner(s, e)
-
-        return member_loc
-
-    def member_range(self, index, scope: Scope):
-        """(A, B) when ``index`` is a variable bound by any/all/filter over ``(range A..B)``
-        with numbers written out, or over a variable declared so; else None."""
-        if not isinstance(index, Var):
-            return None
-        slot = scope.lookup(index.name)
-        coll = self.binder_colls.get(slot) if isinstance(slot, int) else None
-        return member_range(coll, self.declared_values)
-
-    @property
-    def declared_values(self) -> dict:
-        """The nodes of the game's declared values, by name (read once, when a family's
-        member is first named by a variable)."""
-        found = getattr(self, "_declared_values", None)
-        if found is None:
-            try:
-                found = {d.name: d.value for d in elaborate(self.source).declares} if self.source else {}
-            except RecycleError:  # (the compile reports the file's errors)
-                found = {}
-            self._declared_values = found
-        return found

@@ -1,11 +1,12 @@
-"""Compiling RECYCLE's scalar forms into closures ``f(state, env)``: variables, owners,
-storages, point maps, strings, and values of any kind (``c_value``).
+"""The compiler's entry points for scalars, closures ``f(state, env)``: variables, owners,
+storages, point maps, strings, and values of any kind (``c_value``); and the helpers every
+form's compiler uses.
 
-Each form's method is registered in ``registry`` (``@form``) and found by its head keyword;
-nothing on the rollout path looks at the syntax tree again. Variables are resolved at
+Nothing on the rollout path looks at the syntax tree again. Variables are resolved at
 compile time to slots of the ``env`` list. Integers, conditions, cards, locations, group
 lists and collections have their own modules (``expr_int``, ``expr_bool``, ``expr_cards``,
-``expr_locs``, ``expr_groups``).
+``expr_locs``, ``expr_groups``); a form kept whole in one module is a ``form_*.py`` (the
+attribute of a card, ``cardatt``: ``form_attributes.py``).
 """
 
 from __future__ import annotations

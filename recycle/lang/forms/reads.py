@@ -17,7 +17,6 @@ from ..nodes import actions as A
 from ..nodes import flow as F
 from ..nodes import groups as G
 from ..nodes import numbers as N
-from ..nodes import scalars as S
 from ..nodes.base import FormNode, Node, Unread
 from ..nodes.flow import Elaborator
 
@@ -35,7 +34,6 @@ NODE_METHODS: dict = {
     **{c: "bool_" + m for c, m in ((N.AtMost, "le"), (N.AtLeast, "ge"), (N.Equal, "eq"), (N.NotEqual, "ne"))},
     N.Exists: "bool_any",
     N.ForAll: "bool_all",
-    S.Member: "str_member",
     G.Pick: "c_group_pick",
     **{c: "groups_" + m for c, m in ((G.Partition, "partition"), (G.Tuples, "tuples"), (G.Subsets, "subsets"))},
     G.Runs: "groups_runs",

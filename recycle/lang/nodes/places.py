@@ -1,7 +1,10 @@
-"""Reading cards, physical locations and views into nodes (``PlaceReading``, a mixin of
-``flow.Elaborator``): where RECYCLE is type-directed, ``(top X)`` is read here as a card or as
-cards of a place, once. Each reading mirrors the compiler's (``lang/forms/expr_cards.py``,
-``expr_locs.py``) and raises its messages."""
+"""The nodes of cards, physical locations and views, and the elaborator's readings every
+place form uses (``PlaceReading``, a mixin of ``flow.Elaborator``): where RECYCLE is
+type-directed, ``(top X)`` is decided here a card or cards of a place, once, and handed to
+the form's own reading, registered with it in its module (``lang/forms/form_card_picks.py``,
+``form_views.py``, ``form_filter.py``, ``form_let_place.py``). Each reading mirrors the
+compiler's entry point (``lang/forms/expr_cards.py``, ``expr_locs.py``) and raises its
+messages."""
 
 from __future__ import annotations
 
@@ -60,7 +63,7 @@ class PlaceReading:
             fail(f"expected {purpose} (OWNER KIND NAME), got {self.form_name(x)}", x)
         kind = x.items[1].value
         if head_of(x.items[2]) == "member":
-            name = self.e_str_member(x.items[2], scope)
+            name = self.read_as("str_member", x.items[2], scope)
         else:
             name = self.name(x.items[2], scope)
         return Loc(self.owner(x.items[0], scope, "a location owner"), kind, name, span=x.span, source=x)

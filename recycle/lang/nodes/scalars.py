@@ -1,7 +1,9 @@
 """Reading variables, owners, players, teams, names, storages, strings and values of any kind
 into nodes; the elaborator's helpers every family uses (``ScalarReading``, a mixin of
 ``flow.Elaborator``). Each reading mirrors the compiler's entry point of the same kind
-(``lang/forms/expr_scalar.py``, ``expr_cards.py``) and raises its messages."""
+(``lang/forms/expr_scalar.py``, ``expr_cards.py``) and raises its messages. The readings of
+``owner``, ``team``, ``cardatt`` and ``member`` are their modules' (``lang/forms/form_attributes.py``,
+``form_member.py``), with the forms."""
 
 from __future__ import annotations
 
@@ -173,11 +175,6 @@ class ScalarReading:
         if f is not None:
             return f
         fail(f"expected a string expression, got {self.form_name(x)}", x)
-
-    def e_str_member(self, x, scope):
-        if len(x.items) != 3 or not is_atom(x.items[1], SYMBOL) or x.items[1].value.islower():
-            fail("expected (member NAME INDEX), as in (game vloc RUN 3)", x, "member")
-        return Member(x.items[1].value, self.int_(x.items[2], scope), span=x.span, source=x)
 
     # -- values of any kind ----------------------------------------------------------------
     def value(self, x, scope: Scope):
