@@ -38,7 +38,7 @@ def drop_entry(locs, lens, ver, ctr, loc, top):
 
 
 def run_of(scratch, ctr, v, low, from_top, pts, row):
-    """(run top|bottom N CARDS using POINTS) of the view ``v`` (recycle/lang/forms/expr_locs.py,
+    """(run top|bottom N CARDS using POINTS) of the view ``v`` (recycle/lang/forms/form_views.py,
     loc_run): the largest k >= max(N, 1) such that the k topmost (bottommost) cards, sorted by
     score (stably), have scores rising by exactly 1: a view of those cards, sorted; empty when
     no k works."""

@@ -354,23 +354,13 @@ class Writer(ActionsWriterTools, NumbersWriterTools, FlowWriterTools):
                     )
                 return f"{table}[{v.name}]"
         if not storage and isinstance(name, Member):
-            # (OWNER KIND FAMILY INDEX): the member's block from a table of the family's members
-            # the game's compile registered (numbered alike in every process); another member
-            # stops the game natively (Python plays it, registering that one on first use)
-            family = name.family
-            members = sorted(
-                int(m.group(1))
-                for k, n in self.game.compiled_blocks
-                if k == kind
-                for m in [re.fullmatch(re.escape(family) + r"\[(\d+)\]", n)]
-                if m
-            )
-            if members:
-                key = (kind, family, members[0], members[-1])
-                table = self.member_blocks.get(key)
-                if table is None:
-                    table = self.member_blocks[key] = f"LOCS_MEMBER_{len(self.member_blocks) + 1}"
-                return f"member_block({table}, {self.int_(name.index, sc)} - {members[0]}, ctr)"
+            # (OWNER KIND FAMILY INDEX): the form's native code is its module's; imported here,
+            # once the compiler is assembled, so that flow.py imports the form modules in order
+            from ..lang.forms.form_member import member_block
+
+            code = member_block(self, kind, name, sc)
+            if code is not None:
+                return code
         raise NativeUnsupported(f"a {'storage' if storage else 'location'} with a computed name", name)
 
     def storage_base(self, sort: str, name: str) -> str:

@@ -46,8 +46,8 @@ def groups_of(w, x, sc) -> str | None:
 
 
 class ActionsWriterTools:
-    """The writer's helpers for the native writers of group lists and actions (a mixin of
-    ``Writer``)."""
+    """The writer's helpers for the native writers of group lists, actions and places (a mixin
+    of ``Writer``)."""
 
     def storage_slot(self, x, sc) -> tuple[str, str]:
         """(sort, slot code) of a storage (``storage_slot``)."""
@@ -60,6 +60,11 @@ class ActionsWriterTools:
     def groups_of(self, x, sc) -> str | None:
         """The code of a group list, or None for anything else (``groups_of``)."""
         return groups_of(self, x, sc)
+
+    @staticmethod
+    def is_groups_form(x) -> bool:
+        """Is ``x`` a node whose value is a group list (``is_groups_form``)?"""
+        return is_groups_form(x)
 
     def walk(self, node):
         """``node`` and every node inside it (the native engine's ``purity.walk``)."""

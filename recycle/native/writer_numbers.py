@@ -6,7 +6,6 @@ does not import recycle.native, so ``Writer`` (``writer.py``) takes these as a m
 from __future__ import annotations
 
 from ..lang.nodes.base import Const, Var
-from .forms_flow import Loop, collection, open_loop
 from .purity import analyse, canonical, walk
 
 
@@ -18,14 +17,6 @@ def _constant(v) -> bool:
 
 class NumbersWriterTools:
     """The native engine's helpers the integer and boolean forms' writers call on ``w``."""
-
-    def collection(self, coll, sc, var: str, in_place: bool = False) -> Loop:
-        """The loop over a collection binding ``var`` (``forms_flow.collection``)."""
-        return collection(self, coll, sc, var, in_place)
-
-    def open_loop(self, loop: Loop) -> None:
-        """Emit a loop's snapshot and header (``forms_flow.open_loop``)."""
-        open_loop(self, loop)
 
     def remembered(self, x, sc, compute: str) -> str | None:
         """A call of ``compute`` that answers again from memory while the one location the form

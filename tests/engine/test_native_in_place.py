@@ -1,7 +1,7 @@
-"""Conditions and unions read a location's cards where they lie (recycle/native/forms_exprs.py):
-no snapshot copied to the scratch stack first, which cost Hearts a tenth of its instructions
-(docs/performance.md, instruction counts). That they play the same games is the differential
-tests' work (test_native.py, tools/native_check.py)."""
+"""Conditions and unions read a location's cards where they lie (recycle/native/forms_exprs.py,
+recycle/lang/forms/form_views.py): no snapshot copied to the scratch stack first, which cost
+Hearts a tenth of its instructions (docs/performance.md, instruction counts). That they play
+the same games is the differential tests' work (test_native.py, tools/native_check.py)."""
 
 from __future__ import annotations
 

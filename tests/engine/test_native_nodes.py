@@ -87,3 +87,16 @@ def test_a_form_the_writer_lacks_is_refused_with_its_form_and_line():
         native_source(game)
     assert raised.value.what == "(^ ...) as integer"
     assert raised.value.where() == "line 5"
+
+
+def test_the_writer_s_tools_are_each_defined_once():
+    """The tools a form's native writer calls on ``w`` come from mixins of ``Writer`` written by
+    several hands: a name defined in two would silently stand for one of them."""
+    from recycle.native.writer import Writer
+
+    seen: dict = {}
+    for base in Writer.__mro__[1:]:
+        for name in vars(base):
+            if not name.startswith("__"):
+                assert name not in seen, f"{name} is defined by {seen[name]} and {base.__name__}"
+                seen[name] = base.__name__

@@ -135,7 +135,7 @@ def test_inside_a_game_every_draw_is_random_times_n():
     other = re.compile(r"rng\.(randrange|randint|choice|choices|sample|shuffle|getrandbits|uniform)\b")
     found = [f"{p.name}: {m.group(0)}" for p in sorted(lang.rglob("*.py")) for m in other.finditer(p.read_text())]
     assert found == []
-    assert "tied[int(s.rng.random() * len(tied))]" in (lang / "forms" / "expr_cards.py").read_text()
+    assert "tied[int(s.rng.random() * len(tied))]" in (lang / "forms" / "form_card_picks.py").read_text()
 
 
 def test_a_families_deal_depends_on_its_key_and_itself_alone():

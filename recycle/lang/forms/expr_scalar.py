@@ -1,18 +1,18 @@
-"""Compiling RECYCLE's scalar forms into closures ``f(state, env)``: variables, owners,
-storages, point maps, strings, and values of any kind (``c_value``).
+"""The compiler's entry points for scalars, closures ``f(state, env)``: variables, owners,
+storages, point maps, strings, and values of any kind (``c_value``); and the helpers every
+form's compiler uses.
 
-Each form's method is registered in ``registry`` (``@form``) and found by its head keyword;
-nothing on the rollout path looks at the syntax tree again. Variables are resolved at
+Nothing on the rollout path looks at the syntax tree again. Variables are resolved at
 compile time to slots of the ``env`` list. Integers, conditions, cards, locations, group
 lists and collections have their own modules (``expr_int``, ``expr_bool``, ``expr_cards``,
-``expr_locs``, ``expr_groups``).
+``expr_locs``, ``expr_groups``); a form kept whole in one module is a ``form_*.py`` (the
+attribute of a card, ``cardatt``: ``form_attributes.py``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from .reads import reads_node
 from ..nodes.base import (
     Const,
     Everyone,
@@ -30,8 +30,7 @@ from ..nodes.base import (
     written,
 )
 from ..nodes.groups import Members
-from ..nodes.scalars import CardAtt
-from .registry import Kind, form
+from .registry import Kind
 from .runtime import MAX_NAMES, describe_value, rt_error, tag
 from ..nodes.sexpr import Scope, fail
 from ..nodes.sexpr import Const as Folded
@@ -263,31 +262,6 @@ class ScalarForms:
             case FormNode() | Unread():
                 return self.form_of(x, scope)
         fail(f"expected a string expression, got {self.form_name(x)}", x)
-
-    @form("cardatt", "(cardatt KEY CARD)", Kind.STR, pure=True, role="attribute", words="{1} of {2}")
-    @reads_node
-    def str_cardatt(self, x: CardAtt, scope: Scope) -> Callable:
-        """(cardatt KEY CARD)
-
-        The card's value for the attribute KEY: the empty string when the card lacks KEY or
-        the reference names no card."""
-        key = self.storage_name(x.key, scope)
-        card = self.c_card(x.card, scope, optional=True)
-        card_table = self.cards
-        if isinstance(key, str):
-            col = card_table.column(key)
-            if (
-                getattr(card, "var_slot", None) is not None
-                and isinstance(x.card, Var)
-                and scope.hint(x.card.name) == "card"
-            ):
-                # the attribute of a card bound by any/all/filter over a location: never empty
-                vs = card.var_slot
-                return tag(lambda s, e: col[e[vs]], attr_of_var=(col, vs))
-            return lambda s, e: "" if (c := card(s, e)) is None else col[c]
-        key_fn = key
-        attrs = card_table.attrs  # a computed key is looked up card by card: no column per key
-        return lambda s, e: "" if (c := card(s, e)) is None else attrs[c].get(key_fn(s, e), "")
 
     # -- values of any kind ----------------------------------------------------------------
     def c_value(self, x, scope: Scope) -> Callable:

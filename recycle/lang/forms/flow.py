@@ -20,7 +20,7 @@ from .expr_bool import BoolForms
 from .expr_cards import CardForms
 from .expr_groups import Collections
 from .expr_int import IntForms
-from .expr_locs import FamilyForms, LocationForms
+from .expr_locs import LocationForms
 from .expr_scalar import ScalarForms
 from .costs import Costs
 from .recovery import ErrorKeeping
@@ -52,7 +52,6 @@ class FlowCompiler(
     BoolForms,
     CardForms,
     LocationForms,
-    FamilyForms,
     Collections,
     *families(),
     Costs,

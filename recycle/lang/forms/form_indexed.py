@@ -1,7 +1,7 @@
 """The form ``(indexed OWNER KIND NAME)``: a family of locations as a collection of locations.
 
 A family is the locations ``NAME[0]``, ``NAME[1]`` ... that ``(OWNER KIND NAME INDEX)`` names
-(``FamilyForms`` in ``expr_locs.py``; the reader turns a computed INDEX into ``(member NAME
+(``FamilyForms`` in ``form_member.py``; the reader turns a computed INDEX into ``(member NAME
 INDEX)``), created as the game runs. ``indexed`` lists them for ``any``, ``all``, ``filter``
 and ``size``, each element a location (``PLoc``) that ``(top 'S)``, ``(move C (top 'S))`` and
 ``(size 'S)`` read as the member itself.

@@ -14,8 +14,6 @@ from collections.abc import Callable
 
 from ...errors import RecycleError
 from ..nodes import groups as G
-from ..nodes import places as P
-from ..nodes import scalars as S
 from ..nodes.base import FormNode, Node, Unread
 from ..nodes.flow import Elaborator
 
@@ -24,17 +22,6 @@ ON_THE_FLY_ERRORS = 1 << 30  # errors the compiler's own elaborator keeps: the c
 # the compile method of each form's node (its form in the registry: ``test_nodes.py`` checks
 # that every registered method has its nodes here)
 NODE_METHODS: dict = {
-    S.Owner: "player_owner",
-    S.TeamOf: "team_of",
-    S.Member: "str_member",
-    S.CardAtt: "str_cardatt",
-    **{c: "card_" + m for c, m in ((P.Top, "top"), (P.Bottom, "bottom"), (P.At, "index"), (P.Actual, "actual"))},
-    P.Highest: "card_max",
-    P.Lowest: "card_min",
-    **{c: "loc_" + m for c, m in ((P.Union, "union"), (P.Intersect, "intersect"), (P.Disjunction, "disjunction"))},
-    **{c: "loc_" + m for c, m in ((P.Sort, "sort"), (P.Filter, "filter"), (P.RunOf, "run"), (P.LetPlace, "let"))},
-    P.TopN: "loc_top",
-    P.BottomN: "loc_bottom",
     G.Members: "c_members",
 }
 

@@ -1,11 +1,14 @@
-"""Reading cards, physical locations and views into nodes (``PlaceReading``, a mixin of
-``flow.Elaborator``): where RECYCLE is type-directed, ``(top X)`` is read here as a card or as
-cards of a place, once. Each reading mirrors the compiler's (``lang/forms/expr_cards.py``,
-``expr_locs.py``) and raises its messages."""
+"""The nodes of cards, physical locations and views, and the elaborator's readings every
+place form uses (``PlaceReading``, a mixin of ``flow.Elaborator``): where RECYCLE is
+type-directed, ``(top X)`` is decided here a card or cards of a place, once, and handed to
+the form's own reading, registered with it in its module (``lang/forms/form_card_picks.py``,
+``form_views.py``, ``form_filter.py``, ``form_let_place.py``). Each reading mirrors the
+compiler's entry point (``lang/forms/expr_cards.py``, ``expr_locs.py``) and raises its
+messages."""
 
 from __future__ import annotations
 
-from .sexpr import Scope, fail, head_of, is_atom, is_location_form, kw
+from .sexpr import Scope, fail, head_of, is_atom, is_location_form
 from ..syntax.reader import INT, VAR, SList
 from .base import Kind, Loc, form_node
 
@@ -25,8 +28,6 @@ RunOf = form_node("RunOf", "end n location points", Kind.LOC, "run", "(run top|b
 TopN = form_node("TopN", "n location", Kind.LOC, "top", "(top N LOCATION): the N topmost cards.")
 BottomN = form_node("BottomN", "n location", Kind.LOC, "bottom", "(bottom N LOCATION): the N bottommost.")
 LetPlace = form_node("LetPlace", "value variable body", Kind.LOC, "let", "(let VALUE 'V LOCATION).")
-
-_VIEWS = {"union": Union, "intersect": Intersect, "disjunction": Disjunction}
 
 
 class PlaceReading:
@@ -53,37 +54,6 @@ class PlaceReading:
             return self.read_as("card_index", x, scope)
         fail(f"expected a card, got {self.form_name(x)}", x)
 
-    def card_location(self, x: SList, scope: Scope):
-        if len(x.items) != 2:
-            fail("expected (top LOCATION), (bottom LOCATION) or (INDEX LOCATION)", x)
-        return self.cards(x.items[1], scope)
-
-    def e_card_top(self, x, scope):
-        return Top(self.card_location(x, scope), span=x.span, source=x)
-
-    def e_card_bottom(self, x, scope):
-        return Bottom(self.card_location(x, scope), span=x.span, source=x)
-
-    def e_card_index(self, x, scope):
-        where = self.card_location(x, scope)
-        return At(self.int_(x.items[0], scope), where, span=x.span, source=x)
-
-    def card_extreme(self, x, scope, cls):
-        h = head_of(x)
-        if len(x.items) != 4 or not kw(x.items[2], "using"):
-            fail(f"expected ({h} LOCATION using POINTS)", x, h)
-        return cls(self.cards(x.items[1], scope), self.points(x.items[3], scope), span=x.span, source=x)
-
-    def e_card_max(self, x, scope):
-        return self.card_extreme(x, scope, Highest)
-
-    def e_card_min(self, x, scope):
-        return self.card_extreme(x, scope, Lowest)
-
-    def e_card_actual(self, x, scope):
-        self.arity(x, 2)
-        return Actual(self.card(x.items[1], scope), span=x.span, source=x)
-
     # -- physical locations ----------------------------------------------------------------
     def loc(self, x, scope: Scope, purpose: str = "a location"):
         """A physical location: a variable or ``(OWNER KIND NAME)``."""
@@ -93,7 +63,7 @@ class PlaceReading:
             fail(f"expected {purpose} (OWNER KIND NAME), got {self.form_name(x)}", x)
         kind = x.items[1].value
         if head_of(x.items[2]) == "member":
-            name = self.e_str_member(x.items[2], scope)
+            name = self.read_as("str_member", x.items[2], scope)
         else:
             name = self.name(x.items[2], scope)
         return Loc(self.owner(x.items[0], scope, "a location owner"), kind, name, span=x.span, source=x)
@@ -121,46 +91,6 @@ class PlaceReading:
         if not items:
             fail("expected one or more locations", x)
         return tuple(self.cards(i, scope) for i in items)
-
-    def view(self, x, scope):
-        return _VIEWS[head_of(x)](self.loc_list(x.items[1:], scope, x), span=x.span, source=x)
-
-    e_loc_union = e_loc_intersect = e_loc_disjunction = view
-
-    def e_loc_sort(self, x, scope):
-        if len(x.items) != 4 or not kw(x.items[2], "using"):
-            fail("expected (sort LOCATION using POINTS)", x, "sort")
-        return Sort(self.cards(x.items[1], scope), self.points(x.items[3], scope), span=x.span, source=x)
-
-    def e_loc_filter(self, x, scope):
-        return Filter(*self.binder(x, scope, self.bool_), span=x.span, source=x)
-
-    def e_loc_run(self, x, scope):
-        items = x.items
-        if len(items) != 6 or not kw(items[1], "top", "bottom") or not kw(items[4], "using"):
-            fail("expected (run top|bottom N LOCATION using POINTS)", x, "run")
-        n = self.int_(items[2], scope)
-        return RunOf(
-            items[1].value, n, self.cards(items[3], scope), self.points(items[5], scope), span=x.span, source=x
-        )
-
-    def first_n(self, x, scope, cls):
-        items = x.items
-        if len(items) == 2:
-            return self.read_as("c_group_pick", x, scope)
-        if len(items) != 3:
-            fail(f"expected a location, got {self.form_name(x)}", x)
-        n = self.int_(items[1], scope)
-        return cls(n, self.cards(items[2], scope), span=x.span, source=x)
-
-    def e_loc_top(self, x, scope):
-        return self.first_n(x, scope, TopN)
-
-    def e_loc_bottom(self, x, scope):
-        return self.first_n(x, scope, BottomN)
-
-    def e_loc_let(self, x, scope):
-        return LetPlace(*self.let_value(x, scope, self.cards), span=x.span, source=x)
 
     # -- binders ---------------------------------------------------------------------------
     def binder(self, x, scope, body_reader):

@@ -1,7 +1,9 @@
 """Reading variables, owners, players, teams, names, storages, strings and values of any kind
 into nodes; the elaborator's helpers every family uses (``ScalarReading``, a mixin of
 ``flow.Elaborator``). Each reading mirrors the compiler's entry point of the same kind
-(``lang/forms/expr_scalar.py``, ``expr_cards.py``) and raises its messages."""
+(``lang/forms/expr_scalar.py``, ``expr_cards.py``) and raises its messages. The readings of
+``owner``, ``team``, ``cardatt`` and ``member`` are their modules' (``lang/forms/form_attributes.py``,
+``form_member.py``), with the forms."""
 
 from __future__ import annotations
 
@@ -132,14 +134,6 @@ class ScalarReading:
             return f
         fail(f"expected a team, got {self.form_name(x)}", x)
 
-    def e_player_owner(self, x, scope):
-        self.arity(x, 2)
-        return Owner(self.card(x.items[1], scope, optional=True), span=x.span, source=x)
-
-    def e_team_of(self, x, scope):
-        self.arity(x, 2)
-        return TeamOf(self.player(x.items[1], scope), span=x.span, source=x)
-
     # -- names and storages ----------------------------------------------------------------
     def name(self, x, scope: Scope):
         """A NAME or KEY: a ``Word`` written out (or folded), else a string expression."""
@@ -181,16 +175,6 @@ class ScalarReading:
         if f is not None:
             return f
         fail(f"expected a string expression, got {self.form_name(x)}", x)
-
-    def e_str_cardatt(self, x, scope):
-        self.arity(x, 3)
-        key = self.name(x.items[1], scope)
-        return CardAtt(key, self.card(x.items[2], scope, optional=True), span=x.span, source=x)
-
-    def e_str_member(self, x, scope):
-        if len(x.items) != 3 or not is_atom(x.items[1], SYMBOL) or x.items[1].value.islower():
-            fail("expected (member NAME INDEX), as in (game vloc RUN 3)", x, "member")
-        return Member(x.items[1].value, self.int_(x.items[2], scope), span=x.span, source=x)
 
     # -- values of any kind ----------------------------------------------------------------
     def value(self, x, scope: Scope):
