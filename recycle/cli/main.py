@@ -254,7 +254,7 @@ def _say_building(g, players, engine: str) -> None:
     """With ``--engine native``, say on stderr when the game is built rather than loaded from
     the cache (a fraction of a second: ``auto`` builds as silently)."""
     from ..native import available, native_ready
-    from ..native.batch import all_random
+    from ..native.choose import all_random
 
     if engine == "native" and all_random(players) and available() and not native_ready(g):
         typer.echo(f"recycle: building {g.name} into machine code (once: later runs load it from the cache)", err=True)
