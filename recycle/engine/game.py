@@ -333,7 +333,7 @@ class PreparedGame:
         code steps the game wherever it builds, the reference interpreter otherwise) or "native"
         (raising why it cannot): recycle/native/choose.py decides. Natively, the options'
         words, the events and what each player observed come from the state's reference twin
-        (recycle/native/outside.py), so the game, its record and its transcript are the same;
+        (recycle/native/outside.py; ``on_decision`` is handed the twin), so the game, its record and its transcript are the same;
         ``result.engine`` says which engine played. A caller's own event sink (``record`` not a
         bool) is played on the reference interpreter.
         """
@@ -349,7 +349,7 @@ class PreparedGame:
         mine = record is None or isinstance(record, bool)  # (not a caller's own event sink)
         if check_engine(engine, ("auto", "native", "reference")) != "reference" and NATIVE_START and mine:
             events = [] if record else None
-            s = NATIVE_START(self, seed, max_steps, max_work, events, track, engine)
+            s = NATIVE_START(self, seed, max_steps, max_work, events, track, engine, players)
         native = s is not None
         if not native:
             s = self._fresh_state(seed, record, max_steps, track, max_work)
@@ -367,7 +367,9 @@ class PreparedGame:
             text = options[i].describe(-1 if not reveal else None) if describe else ""
             choices.append(Decision(state.decisions, p, i, len(options), text))
             if on_decision is not None:
-                on_decision(state, p, options, i)
+                # a native state's reference twin, up to date (its options were just listed):
+                # what a watcher reads of a state (its stages, scores, places) is the reference's
+                on_decision(state.twin() if native else state, p, options, i)
 
         try:
             if not native:
@@ -382,7 +384,17 @@ class PreparedGame:
             if watched:
                 # what happened up to the error, for a transcript of the stopped game
                 exc.partial = GameResult(
-                    seed, None, None, [], s.decisions, s.options_total, s.steps, s, events, choices
+                    seed,
+                    None,
+                    None,
+                    [],
+                    s.decisions,
+                    s.options_total,
+                    s.steps,
+                    s,
+                    events,
+                    choices,
+                    getattr(s, "engine", "reference"),
                 )
             raise
         if not native:

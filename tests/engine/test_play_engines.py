@@ -1,0 +1,137 @@
+"""``PreparedGame.play(engine=...)``, the default path of ``recycle run``, records and their replay
+and evolve's trial games (issue 42, requirements 4 and 6): native code steps the game wherever it
+builds, and the game is the reference interpreter's to the letter: scores, ranks, winners, the
+counters, every event, every decision in words, the record written, the exact error of a rule
+broken. recycle/native/choose.py decides which engine plays, once, for every caller."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("numpy", reason="the native extra is not installed (pip install -e '.[native]'): no numpy")
+
+import recycle
+from recycle.errors import RecycleError
+from recycle.native import available
+from recycle.native.choose import engine_for, start_play
+from recycle.players import make_player
+from recycle.study.records import play_recorded, replay
+
+from ..conftest import GAMES, tiny
+
+pytestmark = pytest.mark.skipif(not available(), reason="the native engine needs NumPy and a C compiler")
+
+# short games of different shapes (a trick game, a draw-and-discard race, a bet, simultaneous play)
+PLAYED = ("schwimmen", "golf-six", "crazy-eights", "oh-hell", "war")
+
+
+def _outcome(r) -> tuple:
+    choices = [(d.index, d.player, d.chosen, d.options, d.description) for d in r.choices]
+    return (r.scores, r.ranks, r.winners, r.decisions, r.options_total, r.steps, r.events, choices)
+
+
+@pytest.mark.parametrize("name", PLAYED)
+def test_a_watched_game_is_the_same_game_natively(name):
+    game = recycle.load(GAMES / f"{name}.rcy")
+    for seed in range(4):
+        want = game.play(seed=seed, record=True, describe=True, reveal=True)
+        got = game.play(seed=seed, record=True, describe=True, reveal=True, engine="native")
+        assert want.engine == "reference" and got.engine == "native"
+        assert _outcome(got) == _outcome(want), (name, seed)
+
+
+@pytest.mark.parametrize("name", PLAYED)
+def test_an_unwatched_game_of_random_players_steps_without_its_twin(name):
+    game = recycle.load(GAMES / f"{name}.rcy")
+    for seed in range(6):
+        want = game.play(seed=seed)
+        got = game.play(seed=seed, engine="auto")
+        assert got.engine == "native"
+        assert got.state._twin is None  # (native code alone: no reference twin was made)
+        assert (got.scores, got.decisions, got.options_total, got.steps) == (
+            want.scores,
+            want.decisions,
+            want.options_total,
+            want.steps,
+        )
+
+
+def test_a_look_ahead_player_keeps_the_reference_game_and_its_native_playouts():
+    # a native state hands a look-ahead player a blind copy, which native playouts decline
+    # (recycle/native/worlds.py): "auto" steps such a game on the reference interpreter
+    game = recycle.load(GAMES / "schwimmen.rcy")
+    players = [make_player("pimc:4")] + [make_player("random") for _ in range(4)]
+    r = game.play(players, seed=3, engine="auto")
+    assert r.engine == "reference"
+    assert players[0].playouts_used == {"native"}
+    assert start_play(game, 3, 1000, None, None, True, "auto", players) is None
+
+
+def test_a_rule_broken_natively_gives_the_reference_message_and_transcript():
+    game = tiny(
+        """(stage player (end (== 0 (size (game iloc STOCK))))
+  (choice ((move (top (game iloc STOCK)) (top ((current player) iloc HAND)))
+           (repeat 4 (move (top (game iloc STOCK)) (top ((current player) iloc HAND)))))))"""
+    )
+    greedy = [recycle.ScriptedPlayer([1, 1, 1])] * 2
+    with pytest.raises(RecycleError) as want:
+        game.play(greedy, seed=1, record=True)
+    greedy = [recycle.ScriptedPlayer([1, 1, 1])] * 2
+    with pytest.raises(RecycleError) as got:
+        game.play(greedy, seed=1, record=True, engine="native")
+    assert str(got.value) == str(want.value)
+    assert got.value.partial.engine == "reference"  # (handed to the reference interpreter)
+    assert _outcome(got.value.partial)[3:] == _outcome(want.value.partial)[3:]
+
+
+def test_a_record_is_the_same_whichever_engine_plays_it_and_replays_natively(tmp_path):
+    game = recycle.load(GAMES / "crazy-eights.rcy")
+    specs = ["random"] * game.nplayers
+    path = GAMES / "crazy-eights.rcy"
+    records = {}
+    for engine in ("reference", "native"):
+        players = [make_player(s) for s in specs]
+        result, records[engine] = play_recorded(game, players, 5, path, specs, describe=True, engine=engine)
+        assert result.engine == engine
+    assert records["native"] == records["reference"]
+    again = replay(records["reference"], game=game)
+    assert again.identical and again.result.engine == "native"
+    assert replay(records["native"], game=game, engine="reference").identical
+
+
+def test_the_engine_of_a_run_of_games_is_chosen_in_one_place():
+    game = recycle.load(GAMES / "schwimmen.rcy")
+    randoms = [recycle.RandomPlayer()] * game.nplayers
+    assert engine_for(game, randoms) == ("native", None)
+    assert engine_for(game, randoms, "reference") == ("reference", None)
+    greedy = [make_player("greedy")] * game.nplayers
+    assert engine_for(game, greedy, "native") == ("reference", "the native engine plays random players only")
+    with pytest.raises(ValueError, match="engine must be one of auto, native, reference, not 'fast'"):
+        engine_for(game, randoms, "fast")
+
+
+def test_recycle_run_says_which_engine_played():
+    from typer.testing import CliRunner
+
+    from recycle.cli.main import app
+
+    runner = CliRunner()
+    game = str(GAMES / "schwimmen.rcy")
+    native = runner.invoke(app, ["run", game, "--seed", "7"])
+    reference = runner.invoke(app, ["run", game, "--seed", "7", "--engine", "reference"])
+    assert native.exit_code == 0 and reference.exit_code == 0, native.output + reference.output
+    assert native.stdout.splitlines()[-1] == "played by: native code"
+    assert reference.stdout.splitlines()[-1] == "played by: the reference interpreter"
+    assert native.stdout.splitlines()[:-1] == reference.stdout.splitlines()[:-1]
+    got = json.loads(runner.invoke(app, ["run", game, "--seed", "7", "--json"]).stdout)
+    want = json.loads(runner.invoke(app, ["run", game, "--seed", "7", "--json", "--engine", "reference"]).stdout)
+    assert (got.pop("engine"), want.pop("engine")) == ("native", "reference")
+    assert got == want
+    searched = json.loads(
+        runner.invoke(app, ["run", game, "--seed", "7", "--json", "--players", "pimc:3,random"]).stdout
+    )
+    assert (searched["engine"], searched["playouts_engine"]) == ("reference", "native")
+    bad = runner.invoke(app, ["run", game, "--engine", "python"])
+    assert bad.exit_code == 2 and "the engine 'python' is retired" in bad.stderr
