@@ -130,9 +130,9 @@ def win_estimate(game, state, rollouts: int, rng, native=None) -> list[float]:
 def value_playouts(game, values: int, playouts: str = "auto"):
     """The native playouts ``win_estimate`` uses (``playouts``: "auto" wherever the game
     builds, "reference" never), or None."""
-    if not values or playouts == "reference":
+    if not values:
         return None
-    from ..native import native_playouts
+    from ..native import native_playouts  # (which engine: the native layer decides)
 
     return native_playouts(game, playouts)
 
