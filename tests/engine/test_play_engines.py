@@ -135,3 +135,20 @@ def test_recycle_run_says_which_engine_played():
     assert (searched["engine"], searched["playouts_engine"]) == ("reference", "native")
     bad = runner.invoke(app, ["run", game, "--engine", "python"])
     assert bad.exit_code == 2 and "the engine 'python' is retired" in bad.stderr
+
+
+def test_a_campaign_chunk_of_random_players_is_the_same_natively(monkeypatch):
+    from recycle.study.campaign import job
+
+    text = (GAMES / "golf-six.rcy").read_text()
+    task = job.ChunkTask(
+        "golf-six", "base", "random", 0, 11, 0, 40, "golf-six.rcy", text, (), "random", 100_000, None, False
+    )
+    native = job.run_chunk(task)
+    assert len(job.native_rows(job.compiled(task), task)) == 40  # (every game finished natively)
+    monkeypatch.setattr("recycle.native.choose.native_here", lambda: False)
+    monkeypatch.setattr("recycle.native.available", lambda: False)
+    reference = job.run_chunk(task)
+    assert job.native_rows(job.compiled(task), task) == {}
+    assert native.error is None and reference.error is None
+    assert native.columns == reference.columns
