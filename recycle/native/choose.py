@@ -92,9 +92,10 @@ def start_state(
             return start_outside(
                 game, seed, max_steps, max_work, record=record, track=track, log_decisions=log_decisions
             )
-        except (NativeUnsupported, NativeUnavailable):
+        except (NativeUnsupported, NativeUnavailable) as exc:
             if engine == "native":
                 raise
+            declined(game, exc)
     return game.new_state(seed, record=record, max_steps=max_steps, track=track, max_work=max_work)
 
 
@@ -124,9 +125,22 @@ def start_play(game, seed: int, max_steps: int, max_work, record, track: bool, e
 
     try:
         return start_outside(game, seed, max_steps, max_work, record=record, track=track)
-    except (NativeUnsupported, NativeUnavailable):
+    except (NativeUnsupported, NativeUnavailable) as exc:
         if engine == "native":
             raise
+        declined(game, exc)
     except RecycleError:
         pass  # (stopped while dealing: dealt again by the reference interpreter, which raises it)
     return None
+
+
+def declined(game, exc) -> None:
+    """Say once on stderr why "auto" plays ``game`` on the reference interpreter (a form the
+    native writer does not write, and where; without a compiler ``available`` said it)."""
+    from . import NativeUnsupported
+    from .cache import say
+
+    if isinstance(exc, NativeUnsupported):
+        where = exc.where()
+        why = f"the native engine does not write {exc.what}" + (f" ({where})" if where else "")
+        say(f"{game.name} is played by the reference interpreter: {why}")

@@ -152,3 +152,21 @@ def test_a_campaign_chunk_of_random_players_is_the_same_natively(monkeypatch):
     assert job.native_rows(job.compiled(task), task) == {}
     assert native.error is None and reference.error is None
     assert native.columns == reference.columns
+
+
+def test_auto_says_once_why_a_game_native_code_does_not_write_plays_on_the_reference_interpreter(monkeypatch, capsys):
+    from recycle.native import NativeUnsupported
+
+    def unwritten(*args, **kwargs):
+        raise NativeUnsupported("(a form of this test only)")
+
+    monkeypatch.setattr("recycle.native.outside.start_outside", unwritten)
+    game = recycle.load(GAMES / "golf-six.rcy")
+    assert [game.play(seed=s, engine="auto").engine for s in range(3)] == ["reference"] * 3
+    err = capsys.readouterr().err
+    assert err == (
+        "recycle: golf-six is played by the reference interpreter: "
+        "the native engine does not write (a form of this test only)\n"
+    )
+    with pytest.raises(NativeUnsupported):
+        game.play(seed=1, engine="native")
