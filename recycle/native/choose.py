@@ -99,12 +99,12 @@ def start_state(
     return game.new_state(seed, record=record, max_steps=max_steps, track=track, max_work=max_work)
 
 
-def searching(players) -> bool:
-    """Does a look-ahead player sit at the table (one of the package's own players that samples
-    worlds from its observation)? Its playouts and searches are native from a reference state
-    only: a native state hands it a blind copy, which native playouts decline
-    (recycle/native/worlds.py), so "auto" steps its games on the reference interpreter and the
-    playouts natively."""
+def samples_worlds(players) -> bool:
+    """Does a player at the table sample worlds from the live observation (one of the package's
+    own that wants a view: a look-ahead player, or a person whose hints do)? Its playouts and
+    searches are native from a reference state only: a native state hands it a blind copy,
+    which native playouts decline (recycle/native/worlds.py), so "auto" steps its games on the
+    reference interpreter and the playouts natively."""
     from ..engine.runner import is_privileged
 
     return any(is_privileged(p) and getattr(p, "needs_view", True) for p in players)
@@ -113,12 +113,12 @@ def searching(players) -> bool:
 def start_play(game, seed: int, max_steps: int, max_work, record, track: bool, engine: str, players=()):
     """``PreparedGame.play``'s hook: the game dealt natively (an ``OutsideState`` at its first
     decision), or None where the reference interpreter plays it: "reference"; with "auto", a
-    game native code does not build here or a look-ahead player at the table (``searching``);
+    game native code does not build here or a player sampling worlds at the table (``samples_worlds``);
     a deal native code stopped (the reference interpreter deals it again for its exact outcome
     and its transcript so far). "native" raises why it cannot build the game."""
     from ..errors import RecycleError
 
-    if check_engine(engine) == "reference" or (engine == "auto" and (searching(players) or not native_here())):
+    if check_engine(engine) == "reference" or (engine == "auto" and (samples_worlds(players) or not native_here())):
         return None
     from . import NativeUnavailable, NativeUnsupported
     from .outside import start_outside
