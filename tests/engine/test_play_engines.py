@@ -170,3 +170,10 @@ def test_auto_says_once_why_a_game_native_code_does_not_write_plays_on_the_refer
     )
     with pytest.raises(NativeUnsupported):
         game.play(seed=1, engine="native")
+
+
+def test_evolve_says_its_look_ahead_players_playouts_are_native(tmp_path):
+    from recycle.study.evolve import evolve
+
+    r = evolve(GAMES / "golf-six.rcy", generations=0, population=1, games=2, seed=1, specs=["pimc:2"])
+    assert (r.engine, r.playouts_engine) == ("reference", "native")
