@@ -177,3 +177,24 @@ def test_evolve_says_its_look_ahead_players_playouts_are_native(tmp_path):
 
     r = evolve(GAMES / "golf-six.rcy", generations=0, population=1, games=2, seed=1, specs=["pimc:2"])
     assert (r.engine, r.playouts_engine) == ("reference", "native")
+
+
+def test_duplicate_steps_random_players_games_natively_and_says_so():
+    from recycle.study.duplicate import duplicate
+    from recycle.study.engine_use import engine_line_of
+
+    game = recycle.load(GAMES / "golf-six.rcy")
+    got = duplicate(game, ["random", "random"], deals=3, seed=2)
+    assert (got["engine"], got["playouts_engine"]) == ("native", None)
+    assert engine_line_of(got) == "played by: native code"
+    mixed = duplicate(game, ["pimc:2", "random"], deals=1, seed=2)
+    assert (mixed["engine"], mixed["playouts_engine"]) == ("reference", "native")
+    # the same games either way: the random players' figures are the reference interpreter's
+    from recycle.study import analysis
+
+    for d in range(3):
+        seed = recycle.engine.game.rollout_seed(2, d)
+        native = analysis._played(game, ["random"] * game.nplayers, seed)
+        assert native[4] == "native"
+        reference = game.play([recycle.RandomPlayer()] * game.nplayers, seed=seed)
+        assert (native[0], native[1]) == (reference.scores, reference.winners)
