@@ -198,3 +198,15 @@ def test_duplicate_steps_random_players_games_natively_and_says_so():
         assert native[4] == "native"
         reference = game.play([recycle.RandomPlayer()] * game.nplayers, seed=seed)
         assert (native[0], native[1]) == (reference.scores, reference.winners)
+
+
+def test_a_ladder_says_which_engine_played_its_games_and_their_playouts():
+    from recycle.study.ladder import ladder_lines, run_ladder
+
+    game = recycle.load(GAMES / "golf-six.rcy")
+    lad = run_ladder(game, ["random", "pimc:2"], games=4, seed=1)
+    assert (lad.engine, lad.playouts_engine) == ("reference", "native")
+    assert ladder_lines(lad)[-1] == (
+        "played by: the reference interpreter (the games), native code (their playouts and searches)"
+    )
+    assert lad.to_dict()["engine"] == "reference"
