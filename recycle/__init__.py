@@ -30,6 +30,18 @@ from .errors import (
 )
 from .players import Player, ScriptedPlayer, make_player, make_players
 from .version import __version__
+from .engine import game as _game
+
+
+def _start_play(*args):
+    """``PreparedGame.play(engine=...)``'s hook (``engine.game.NATIVE_START``): the native
+    layer, above the engine's, decides which engine plays (recycle/native/choose.py)."""
+    from .native.choose import start_play
+
+    return start_play(*args)
+
+
+_game.NATIVE_START = _start_play
 
 
 def load(path, fast: bool = True, max_work: int | None = None, engine: str | None = None) -> PreparedGame:

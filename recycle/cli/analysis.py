@@ -392,6 +392,7 @@ def register(app: typer.Typer, fail, load) -> None:
         from ..study.records import EarlierGenerator, decision_words, read_record, record_text
         from ..study.records import replay as run_replay
         from ..engine.transcript import transcript
+        from ..study.engine_use import engine_line
 
         if game_folder is not None and not game_folder.is_dir():
             typer.echo(f"error: --game-folder {game_folder}: no such folder", err=True)
@@ -426,6 +427,9 @@ def register(app: typer.Typer, fail, load) -> None:
             lines = transcript(rp.game, rp.result, reveal=reveal)
         for line in lines:
             typer.echo(line)
+        # which engine replayed it: after the transcript, as `recycle run` says it; beside the
+        # readable record (--text), which is the record's own text, on stderr
+        typer.echo(engine_line(rp.result.engine, rp.playouts), err=text)
         if rp.problems:
             for p in rp.problems:
                 typer.echo(f"replay differs: {p}", err=True)

@@ -214,9 +214,12 @@ def report_lines(r) -> list[str]:
     """The comparison of the best variants with the original, side by side (text)."""
     c = r.comparison
     s = r.settings
+    from ..study.engine_use import engine_line
+
     lines = [
         f"{r.game}: {s['generations']} generations × {s['population']} variants, {s['games']} games each "
-        f"(seed {r.seed}, players {','.join(s['players'])}); {len(r.archive)} archive cells filled"
+        f"(seed {r.seed}, players {','.join(s['players'])}); {len(r.archive)} archive cells filled",
+        engine_line(r.engine, r.playouts_engine),
     ]
     if r.rejected:
         lines.append("rejected variants: " + ", ".join(f"{k} {v}" for k, v in sorted(r.rejected.items())))

@@ -185,10 +185,19 @@ def run(
     timeout: TimeoutOpt = None,
     max_work: MaxWorkOpt = None,
     num_players: NumPlayersOpt = None,
+    engine: Annotated[
+        str,
+        typer.Option(
+            help="What steps the game: auto (native machine code where it builds the game, else the "
+            "reference interpreter), native, reference. Both engines play the same game."
+        ),
+    ] = "auto",
 ):
     """Play one game and print a transcript: decisions, card movements, scores, winners."""
     from ..engine.transcript import transcript
+    from ..study.engine_use import engine_line, game_playouts
 
+    _check_engine(engine)
     check_file(record, "game record")
     if record is not None and num_players is not None:
         typer.echo("error: --record replays the game file as it is; it cannot be used with --num-players", err=True)
@@ -209,6 +218,7 @@ def run(
                 describe=True,
                 reveal=reveal,
                 timeout=timeout,
+                engine=engine,
             )
             try:
                 elsewhere = write_record(rec, record)
@@ -222,7 +232,14 @@ def run(
                 )
         else:
             result = g.play(
-                pl, seed=seed, record=True, describe=True, reveal=reveal, max_steps=max_steps, timeout=timeout
+                pl,
+                seed=seed,
+                record=True,
+                describe=True,
+                reveal=reveal,
+                max_steps=max_steps,
+                timeout=timeout,
+                engine=engine,
             )
     except (RecycleError, RecycleBug) as exc:
         partial = getattr(exc, "partial", None)
@@ -241,6 +258,8 @@ def run(
                     "winners": result.winners,
                     "decisions": result.decisions,
                     "choices": [[d.player, d.chosen, d.options, d.description] for d in result.choices],
+                    "engine": result.engine,
+                    "playouts_engine": game_playouts(pl),
                 },
                 ensure_ascii=False,
             )
@@ -248,13 +267,25 @@ def run(
         return
     for line in transcript(g, result, reveal=reveal):
         typer.echo(line)
+    typer.echo(engine_line(result.engine, game_playouts(pl)))
+
+
+def _check_engine(engine: str) -> None:
+    """Exit 2 with a message for an ``--engine`` that is not one (recycle/native/choose.py)."""
+    from ..native.choose import check_engine
+
+    try:
+        check_engine(engine)
+    except ValueError as exc:
+        typer.echo(f"error: --engine: {exc}", err=True)
+        raise typer.Exit(2) from None
 
 
 def _say_building(g, players, engine: str) -> None:
     """With ``--engine native``, say on stderr when the game is built rather than loaded from
     the cache (a fraction of a second: ``auto`` builds as silently)."""
     from ..native import available, native_ready
-    from ..native.batch import all_random
+    from ..native.choose import all_random
 
     if engine == "native" and all_random(players) and available() and not native_ready(g):
         typer.echo(f"recycle: building {g.name} into machine code (once: later runs load it from the cache)", err=True)
@@ -300,16 +331,10 @@ def simulate(
     ] = 1,
 ):
     """Play N games (random players unless --players) and print statistics: win rates, decisions, options."""
-    from ..engine.game import check_engine
     from ..study.parallel import progress_bar
-    from ..study.stats import ENGINES
     from ..study.stats import simulate as run_simulation
 
-    try:
-        check_engine(engine, ENGINES)
-    except ValueError as exc:
-        typer.echo(f"error: --engine: {exc}", err=True)
-        raise typer.Exit(2) from None
+    _check_engine(engine)
     try:
         g = _load(game, max_work, num_players)
         pl = _players(players, g)

@@ -32,6 +32,11 @@ DEFAULT_MAX_STEPS = 100_000
 # with the generated-Python engine and the closures' fast branches are refused by name
 ENGINES = ("reference", "native")
 RETIRED_ENGINES = ("python", "compiled", "closures", "plain")
+# ``play(engine=...)``'s hook: deals a game natively (a state stepped from outside) or says the
+# reference interpreter plays it (None). The package sets it (recycle/__init__.py) to
+# recycle/native/choose.py's ``start_play``, the one place that decides: the native layer lies
+# above this one, which may not import it
+NATIVE_START: Callable | None = None
 
 
 def _as_written(value):
@@ -77,6 +82,9 @@ class GameResult:
     state: State = field(repr=False)
     events: list | None = field(default=None, repr=False)
     choices: list[Decision] = field(default_factory=list, repr=False)
+    # what played the game: "native" (machine code stepped it to its end) or "reference" (the
+    # reference interpreter, from the deal or from where native code handed the game over)
+    engine: str = "reference"
 
 
 class PreparedGame:
@@ -310,6 +318,7 @@ class PreparedGame:
         on_decision: Callable | None = None,
         timeout: float | None = None,
         max_work: int | None = None,
+        engine: str = "reference",
     ) -> GameResult:
         """Play one game. ``players`` has one Player per seat (random players by default).
 
@@ -320,7 +329,13 @@ class PreparedGame:
         at its first decision after that time (``TimeLimitExceeded``). ``max_work`` is as in
         ``new_state``. Raises like
         ``new_state``; a ``RecycleError`` carries the game so far in ``exc.partial`` when it
-        was watched.
+        was watched. ``engine``: "reference" (the default: this interpreter), "auto" (native
+        code steps the game wherever it builds, the reference interpreter otherwise) or "native"
+        (raising why it cannot): recycle/native/choose.py decides. Natively, the options'
+        words, the events and what each player observed come from the state's reference twin
+        (recycle/native/outside.py; ``on_decision`` is handed the twin), so the game, its record and its transcript are the same;
+        ``result.engine`` says which engine played. A caller's own event sink (``record`` not a
+        bool) is played on the reference interpreter.
         """
         from .runner import RandomPlayer, play_out
 
@@ -330,8 +345,15 @@ class PreparedGame:
             raise ValueError(f"{self.name} needs {self.nplayers} players, got {len(players)}")
         recording = record is not False and record is not None
         track = any(getattr(pl, "needs_view", False) for pl in players)
-        s = self._fresh_state(seed, record, max_steps, track, max_work)
-        events = s.events.inner if track else s.events
+        s = events = None
+        mine = record is None or isinstance(record, bool)  # (not a caller's own event sink)
+        if check_engine(engine, ("auto", "native", "reference")) != "reference" and NATIVE_START and mine:
+            events = [] if record else None
+            s = NATIVE_START(self, seed, max_steps, max_work, events, track, engine, players)
+        native = s is not None
+        if not native:
+            s = self._fresh_state(seed, record, max_steps, track, max_work)
+            events = s.events.inner if track else s.events
         player_rng = players_stream(seed)
         choices: list[Decision] = []
         watched = recording or describe or on_decision is not None or timeout is not None
@@ -345,22 +367,52 @@ class PreparedGame:
             text = options[i].describe(-1 if not reveal else None) if describe else ""
             choices.append(Decision(state.decisions, p, i, len(options), text))
             if on_decision is not None:
-                on_decision(state, p, options, i)
+                # a native state's reference twin, up to date (its options were just listed):
+                # what a watcher reads of a state (its stages, scores, places) is the reference's
+                on_decision(state.twin() if native else state, p, options, i)
 
         try:
-            s._advance(lambda: self._begin(s))
+            if not native:
+                s._advance(lambda: self._begin(s))
             play_out(s, players, player_rng, watch if watched else None)
+            if native:
+                scores = s.returns()
+                if recording:
+                    s.twin()  # (the twin logs the events of the game's end)
         except RecycleError as exc:
             exc.source = self.source.text
             if watched:
                 # what happened up to the error, for a transcript of the stopped game
                 exc.partial = GameResult(
-                    seed, None, None, [], s.decisions, s.options_total, s.steps, s, events, choices
+                    seed,
+                    None,
+                    None,
+                    [],
+                    s.decisions,
+                    s.options_total,
+                    s.steps,
+                    s,
+                    events,
+                    choices,
+                    getattr(s, "engine", "reference"),
                 )
             raise
-        scores = s.scores
+        if not native:
+            scores = s.scores
         ranks, winners = rank(scores, self.scoring_max)
-        return GameResult(seed, scores, ranks, winners, s.decisions, s.options_total, s.steps, s, events, choices)
+        return GameResult(
+            seed,
+            scores,
+            ranks,
+            winners,
+            s.decisions,
+            s.options_total,
+            s.steps,
+            s,
+            events,
+            choices,
+            getattr(s, "engine", "reference"),
+        )
 
     def random_rollout(self, seed: int, max_steps: int = DEFAULT_MAX_STEPS, max_work: int | None = None) -> State:
         """One game with random players and nothing recorded: the simulation hot path.

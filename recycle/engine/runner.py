@@ -61,6 +61,12 @@ def play_out(state, players, rng, on_decision=None) -> list[int]:
     """
     while not state.is_terminal():
         p = state.current_player()
+        if on_decision is None and type(players[p]) is RandomPlayer:
+            # the random player needs the count of options only (the same draw as its
+            # ``choose``): a native state steps on without its twin listing them in words
+            n = state.num_options()
+            state.apply(0 if n == 1 else int(rng.random() * n))
+            continue
         options = state.legal_options()
         i = 0 if len(options) == 1 else consult(players[p], state, p, options, rng)
         if on_decision is not None:

@@ -4,8 +4,9 @@ reference interpreter (the same deals, options, observations and returns either 
 ``env_state`` deals a game for an environment (recycle/env/spiel.py, petting.py): an
 ``OutsideState`` (recycle/native/outside.py) with ``engine="auto"`` when native code steps the
 game here, the reference ``State`` otherwise or with ``engine="reference"``; ``"native"`` raises
-why it cannot. The OpenSpiel core logs each decision and the events of its state in one list
-(``decide``, ``log_of``, ``tracked_copy``): a native state logs them when its reference twin
+why it cannot. The choice is recycle/native/choose.py's (``start_state``), not this module's.
+The OpenSpiel core logs each decision and the events of its state in one list (``decide``,
+``log_of``, ``tracked_copy``): a native state logs them when its reference twin
 plays them, which ``synced`` brings about before the list is read.
 """
 
@@ -13,22 +14,18 @@ from __future__ import annotations
 
 from ..engine.knowledge import KnowledgeSink
 from ..native.outside import OutsideState
+from ..native.choose import ENGINES, check_engine, start_state
 
-ENGINES = ("auto", "native", "reference")
-
-
-def check_engine(engine: str) -> str:
-    if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
-    return engine
+__all__ = ["ENGINES", "check_engine", "decide", "env_state", "is_native", "reference_of", "synced", "table_state"]
 
 
 def env_state(game, seed: int, max_steps: int, engine: str = "auto", record=None, track: bool = False):
     """The game dealt with ``seed`` and run to its first decision, stepped from outside:
-    natively (``OutsideState``) or by the reference interpreter (see the module's docstring).
-    ``record``: a list receiving the events and, before each decision's, an
-    ``("d", player, option)`` entry (``decide``); ``track``: what each player observed."""
-    return _dealt(game, seed, max_steps, engine, record, track, record is not None)
+    natively (``OutsideState``) or by the reference interpreter, as recycle/native/choose.py
+    decides (see the module's docstring). ``record``: a list receiving the events and, before
+    each decision's, an ``("d", player, option)`` entry (``decide``); ``track``: what each
+    player observed."""
+    return start_state(game, seed, max_steps, engine, record, track, record is not None)
 
 
 def table_state(game, seed: int, max_steps: int, engine: str = "auto", record=None, track: bool = False):
@@ -36,33 +33,7 @@ def table_state(game, seed: int, max_steps: int, engine: str = "auto", record=No
     studio's table): as ``env_state``, but ``record`` receives the events only, as the reference
     ``game.new_state``'s does. A native state's twin logs them: ``synced`` before reading it
     (the options, asked at every decision, bring it up to date)."""
-    return _dealt(game, seed, max_steps, engine, record, track, False)
-
-
-def _dealt(game, seed: int, max_steps: int, engine: str, record, track: bool, log_decisions: bool):
-    if check_engine(engine) == "native" or (engine == "auto" and _native_here()):
-        from ..native import NativeUnavailable, NativeUnsupported
-        from ..native.outside import start_outside
-
-        try:
-            return start_outside(game, seed, max_steps, record=record, track=track, log_decisions=log_decisions)
-        except (NativeUnsupported, NativeUnavailable):
-            if engine == "native":
-                raise
-    return game.new_state(seed, record=record, max_steps=max_steps, track=track)
-
-
-_HERE: list = []  # whether the native engine can run in this process, once asked
-
-
-def _native_here() -> bool:
-    """Can the native engine run here (NumPy, a C compiler)? Asked once a process (looking for
-    the compilers costs more than a deal); ``available`` says once why not."""
-    if not _HERE:
-        from ..native import available
-
-        _HERE.append(available())
-    return _HERE[0]
+    return start_state(game, seed, max_steps, engine, record, track, False)
 
 
 def is_native(s) -> bool:

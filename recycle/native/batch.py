@@ -1,8 +1,9 @@
 """One call that plays many games: which engine plays them, in how many threads and worker
 processes, and the hand-back of a game native code stopped to the reference interpreter.
 
-``play_games(game, n, seed, players, ...)`` is the one place that decides what plays a run of
-games (``recycle simulate``, ``balance``, ``recycle.simulate``, the studio's runs):
+``play_games(game, n, seed, players, ...)`` plays a run of games (``recycle simulate``,
+``balance``, ``recycle.simulate``, campaigns, the studio's runs) on the engine
+``choose.engine_for`` picks (recycle/native/choose.py, the one place that decides):
 
 - ``engine="auto"`` (the default): native code whenever the players are all random and the
   game builds, from the first game, for any number of games (a cold build with tcc takes a
@@ -23,7 +24,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from collections.abc import Callable, Iterator
 
-ENGINES = ("auto", "native", "reference")  # (auto: native where it plays the game, else reference)
+from .choose import ENGINES, all_random, engine_for
+
+__all__ = ["ENGINES", "Chunk", "Games", "all_random", "game_record", "play_games"]
+
 CHUNK = 5000  # games per call of native code (the stop and the progress are checked between)
 TIMED_CHUNK = 200  # the same with a time limit to keep (a chunk started is finished)
 FIRST_CHUNK = 250  # games a chunk while tcc's library plays (then they double up to CHUNK)
@@ -65,32 +69,6 @@ class _Never:
         return False
 
 
-def all_random(players) -> bool:
-    """Are these players all the engine's random player (the players native rollouts play)?"""
-    from ..engine.runner import RandomPlayer
-
-    return all(type(p) is RandomPlayer for p in players)
-
-
-def choose_engine(game, players, engine: str = "auto") -> tuple[str, str | None]:
-    """``(engine that plays, why not native)``: builds the game's machine code (or loads it
-    from the cache) when native code may play. Without a C compiler, "auto" plays on the
-    reference interpreter and recycle says so once on stderr (``available``); no note then."""
-    from ..engine.game import check_engine
-    from . import available, why_not_native
-
-    check_engine(engine, ENGINES)
-    if engine == "reference":
-        return "reference", None
-    if not all_random(players):
-        note = "the native engine plays random players only" if engine == "native" else None
-        return "reference", note
-    if engine == "auto" and not available():
-        return "reference", None
-    why = why_not_native(game)
-    return ("native", None) if why is None else ("reference", why)
-
-
 def play_games(
     game, n: int, seed: int, players, max_steps: int, engine: str = "auto", threads: int = 1, workers: int = 1
 ):
@@ -98,7 +76,7 @@ def play_games(
     yields ``Chunk``s in order. ``stop`` (``study.stopping.Stop``, optional) is asked before each
     chunk; while a chunk plays, ``stop.hold`` is False. ``threads`` share native chunks;
     ``workers`` processes share the games (each builds or loads the machine code itself)."""
-    chosen, note = choose_engine(game, players, engine)
+    chosen, note = engine_for(game, players, engine)  # (recycle/native/choose.py decides)
 
     def chunks(stop=None) -> Iterator[Chunk]:
         stop = stop or _Never()
@@ -260,7 +238,7 @@ def _worker_batch(game, players, seeds, max_steps: int, engine: str) -> list:
 
 def _in_workers(game, n, seed, players, max_steps, engine, workers, stop) -> Iterator[Chunk]:
     """The games in ``workers`` processes, in batches, yielded in order. With native code the
-    workers load the machine code from the cache folder (this process built it: ``choose_engine``),
+    workers load the machine code from the cache folder (this process built it: ``choose.engine_for``),
     or build it themselves when there is none."""
     from ..engine.game import rollout_seed
     from ..engine.pool import stream_games

@@ -20,9 +20,9 @@ def stepping_engine(game, engine: str = "auto") -> str:
     """ "native" when the game's random games can be stepped natively here, else "reference"
     (``engine`` "reference" always; "auto" and "native" whenever the game builds)."""
     from ..engine.runner import RandomPlayer
-    from .batch import choose_engine
+    from .choose import engine_for
 
-    return choose_engine(game, [RandomPlayer()] * game.nplayers, engine)[0]
+    return engine_for(game, [RandomPlayer()] * game.nplayers, engine)[0]
 
 
 def random_options(game, seed: int, max_steps: int = 100_000, engine: str = "auto") -> dict:

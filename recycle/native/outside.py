@@ -137,6 +137,27 @@ class OutsideState:
             raise AttributeError(name)
         return getattr(self.twin(), name)
 
+    # the counters a game's result gives (``PreparedGame.play``): the twin's when it is up to
+    # date (a watched game's, at each decision), else native code's (the same at the end:
+    # tests/engine/test_differential.py)
+    def _counter(self, name: str, key: str) -> int:
+        t = self._twin
+        if self._ns is None or (t is not None and not self._pending):
+            return getattr(t, name)
+        return self._ns.counters()[key]
+
+    @property
+    def decisions(self) -> int:
+        return self._counter("decisions", "decisions")
+
+    @property
+    def steps(self) -> int:
+        return self._counter("steps", "steps")
+
+    @property
+    def options_total(self) -> int:
+        return self._counter("options_total", "options")
+
     def __reduce__(self):
         """Pickled as the reference State is (its game, seed and decisions): it loads as one."""
         return self.twin().__reduce__()

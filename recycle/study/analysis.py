@@ -130,9 +130,9 @@ def win_estimate(game, state, rollouts: int, rng, native=None) -> list[float]:
 def value_playouts(game, values: int, playouts: str = "auto"):
     """The native playouts ``win_estimate`` uses (``playouts``: "auto" wherever the game
     builds, "reference" never), or None."""
-    if not values or playouts == "reference":
+    if not values:
         return None
-    from ..native import native_playouts
+    from ..native import native_playouts  # (which engine: the native layer decides)
 
     return native_playouts(game, playouts)
 
@@ -263,19 +263,21 @@ def outcome(game, specs: list[str], seed: int, max_steps: int = 100_000):
 
 
 def _played(game, specs: list[str], seed: int, max_steps: int = 100_000):
-    """``(scores, winners, deduction, playouts)`` of one game with these players, or None at
-    the step limit; ``deduction``: per seat, what a deducing player's samples did
+    """``(scores, winners, deduction, playouts, engine)`` of one game with these players, or
+    None at the step limit; ``deduction``: per seat, what a deducing player's samples did
     (``_AIPlayer.deduction``), or None for a player that does not deduce; ``playouts``: what
-    played its playouts (``engine_use.game_playouts``)."""
+    played its playouts (``engine_use.game_playouts``); ``engine``: what stepped the game
+    (``PreparedGame.play(engine="auto")``: native code for random players where the game
+    builds, the reference interpreter with a look-ahead player at the table)."""
     from ..players import make_player
 
     players = [make_player(s) for s in specs]
     try:
-        r = game.play(players, seed=seed, max_steps=max_steps)
+        r = game.play(players, seed=seed, max_steps=max_steps, engine="auto")
     except StepLimitExceeded:
         return None
     deduced = [dict(p.deduction) if getattr(p, "deduce", False) else None for p in players]
-    return r.scores, r.winners, deduced, game_playouts(players)
+    return r.scores, r.winners, deduced, game_playouts(players), r.engine
 
 
 # -- score-based heuristics of one game ---------------------------------------------------

@@ -69,7 +69,7 @@ def duplicate(
         tot = {kd: 0.0 for kd in kinds}
         cnt = {kd: 0 for kd in kinds}
         all_sum = 0.0
-        for r, (scores, winners, deduced, _playouts) in enumerate(games):
+        for r, (scores, winners, deduced, *_engines) in enumerate(games):
             specs = items[d * np_ + r][0]
             for s, v in enumerate(scores):
                 kd = specs[s]
@@ -118,7 +118,7 @@ def duplicate(
         "scoring": "max" if sign > 0 else "min",
         "players": rows,
         "seconds": time.perf_counter() - t0,
-        "engine": GAMES_ENGINE,
+        "engine": combined(g[4] for g in results if g is not None) or GAMES_ENGINE,
         "playouts_engine": combined(g[3] for g in results if g is not None),
     }
     if k >= 2:

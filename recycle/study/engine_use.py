@@ -1,7 +1,9 @@
 """Which engine played a run of ``analyze`` or ``duplicate`` games, as the text and JSON say it.
 
-Those games are stepped by the reference interpreter (their records need what native rollouts
-do not keep: each decision's state for the scores, the stage stack for the turns); the work
+``analyze``'s games are stepped by the reference interpreter (their records need what native
+rollouts do not keep: each decision's state for the scores, the stage stack for the turns), and
+so are ``duplicate``'s and ``ladder``'s with a look-ahead player at the table (native code
+steps those of random players only: recycle/native/choose.py, ``samples_worlds``); the work
 inside them, the look-ahead players' playouts and searches and ``--values winprob:N``'s
 rollouts, is played by native code wherever the game builds. Each game's record says what
 played its playouts (``game_playouts``), read from the players after the game, in the process
@@ -14,7 +16,7 @@ from collections.abc import Iterable
 
 __all__ = ["combined", "engine_line", "game_playouts"]
 
-# what stepped the games of analyze and duplicate (recycle/engine/game.py's PreparedGame.play)
+# what stepped the games of analyze (and of a duplicate whose games were all cut short)
 GAMES_ENGINE = "reference"
 
 
@@ -51,7 +53,11 @@ def combined(engines: Iterable[str | None]) -> str | None:
 
 
 def _words(engine: str) -> str:
-    return {"native": "native code", "reference": "the reference interpreter"}.get(engine, engine)
+    return {
+        "native": "native code",
+        "reference": "the reference interpreter",
+        "native and reference": "native code and the reference interpreter",
+    }.get(engine, engine)
 
 
 def engine_line_of(result: dict) -> str:

@@ -171,15 +171,10 @@ class _Native:
     native code declines, Python plays the playout."""
 
     def __init__(self, game, playouts: str):
-        self.nat = None
-        if playouts != "reference":
-            from ..native import NativeUnavailable, NativeUnsupported, native_playouts
+        from ..native import native_playouts
 
-            try:
-                self.nat = native_playouts(game, playouts)
-            except (NativeUnavailable, NativeUnsupported):
-                if playouts == "native":
-                    raise
+        # (the native layer decides: None for "reference" and where "auto" cannot build the game)
+        self.nat = native_playouts(game, playouts)
         self.played = 0
 
     def at(self, state):

@@ -87,6 +87,11 @@ class EvolveResult:
     rejected: dict
     comparison: dict | None = None
     stopped: str | None = None  # "time" (the --seconds budget) or "interrupted" (Ctrl-C); None: ran to the end
+    # what played the search's games: the reference interpreter (each decision's scores are read
+    # from the live state: docs/engines.md) and, for look-ahead players, their playouts
+    # (``engine_use.combined``: "native", "reference", "native and reference" or None)
+    engine: str = "reference"
+    playouts_engine: str | None = None
 
     def variant_text(self, v: Variant, number: int | None = None) -> str:
         """The variant's file text: a comment saying what changed, then the game."""
@@ -129,6 +134,8 @@ class EvolveResult:
             "rejected": self.rejected,
             "comparison": self.comparison,
             "stopped": self.stopped,
+            "engine": self.engine,
+            "playouts_engine": self.playouts_engine,
         }
 
 
@@ -223,6 +230,7 @@ def compact(t: dict, higher: bool) -> dict:
         "decisions": len(t["options"]),
         "rounds": t["turns"][0] if t["turns"] else t.get("rounds", 0),
         "heuristics": game_heuristics(t, higher),
+        "playouts": t.get("playouts"),
     }
 
 
@@ -404,6 +412,7 @@ def evolve(
     specs = seat_specs(given, np_)
     filename = game.source.filename
     done = [0]
+    used: list = []  # what played each game's playouts (``engine_use.game_playouts``)
 
     def run(batch):
         before = done[0]
@@ -418,6 +427,7 @@ def evolve(
 
         recs = _evaluate(game, batch, games, given, max_steps, workers, tick, stop)
         done[0] = before + games * len(recs)
+        used.extend(rec.get("playouts") for rs in recs for rec in rs)
         return recs
 
     original_text = game.source.text
@@ -500,8 +510,20 @@ def evolve(
         "max_steps": max_steps,
         "max_work": game.max_work,
     }
+    from .engine_use import combined
+
     return EvolveResult(
-        game.name, filename, seed, settings, original, archive, best, history, rejected, stopped=stopped
+        game.name,
+        filename,
+        seed,
+        settings,
+        original,
+        archive,
+        best,
+        history,
+        rejected,
+        stopped=stopped,
+        playouts_engine=combined(used),
     )
 
 

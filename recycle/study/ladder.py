@@ -31,7 +31,8 @@ import time
 from dataclasses import dataclass
 
 from ..engine.game import rollout_seed
-from .analysis import outcome
+from .analysis import _played
+from .engine_use import GAMES_ENGINE, combined, engine_line
 from .intervals import wilson
 from .parallel import map_games
 from .stopping import Stop
@@ -66,6 +67,10 @@ class Ladder:
     step_limit_deals: int  # (pair, deal) matches left out because a game hit the step limit
     stopped: str | None  # None, "seconds" (the time budget) or "interrupted" (Ctrl-C)
     seconds: float
+    # what stepped the games and played their playouts (``engine_use``: a look-ahead player's
+    # games are the reference interpreter's, their playouts native wherever the game builds)
+    engine: str = "reference"
+    playouts_engine: str | None = None
 
     def to_dict(self) -> dict:
         """The ladder as a JSON-ready dict."""
@@ -211,10 +216,10 @@ def run_ladder(
     items = _items(rungs, requested, np_, seed, max_steps)
     if stop is None:
         with Stop(seconds, interruptible, t0) as own:
-            results = map_games(game, outcome, items, workers, progress, stop=own)
+            results = map_games(game, _played, items, workers, progress, stop=own)
         stop = own
     else:
-        results = map_games(game, outcome, items, workers, progress, stop=stop)
+        results = map_games(game, _played, items, workers, progress, stop=stop)
     deals = len(results) // per_deal
     if not deals and stop.interrupted:
         raise KeyboardInterrupt
@@ -232,7 +237,7 @@ def run_ladder(
                 if any(g is None for g in match):
                     dropped += 1  # a game of this deal hit the step limit: the whole deal is left out
                     continue
-                for r, (_, winners) in enumerate(match):
+                for r, (_, winners, *_more) in enumerate(match):
                     share = head_to_head(winners, r, np_)
                     score[j][i] += share
                     score[i][j] += 1 - share
@@ -262,6 +267,8 @@ def run_ladder(
         step_limit_deals=dropped,
         stopped=stopped,
         seconds=time.perf_counter() - t0,
+        engine=combined(g[4] for g in results if g is not None) or GAMES_ENGINE,
+        playouts_engine=combined(g[3] for g in results if g is not None),
     )
 
 
@@ -302,4 +309,5 @@ def ladder_lines(lad: Ladder) -> list[str]:
     )
     if lad.step_limit_deals:
         lines.append(f"left out: {lad.step_limit_deals} (pair, deal) matches in which a game hit the step limit")
+    lines.append(engine_line(lad.engine, lad.playouts_engine))
     return lines

@@ -128,8 +128,11 @@ def play_recorded(
     describe: bool = False,
     reveal: bool = False,
     timeout: float | None = None,
+    engine: str = "auto",
 ):
-    """Play one game and return ``(result, record)``."""
+    """Play one game and return ``(result, record)``. ``engine``: which engine steps it
+    (``PreparedGame.play``: "auto", native code wherever the game builds; the record is the
+    same either way, its words and deal the reference twin's); ``result.engine`` says which did."""
     rec = Recorder(game)
     try:
         result = game.play(
@@ -141,6 +144,7 @@ def play_recorded(
             max_steps=max_steps,
             on_decision=rec.on_decision,
             timeout=timeout,
+            engine=engine,
         )
     except _RecordEnds as exc:
         exc.recorder = rec
@@ -375,6 +379,9 @@ class Replay:
     replayed: dict
     problems: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # what played the players' playouts and searches (``engine_use.game_playouts``); which
+    # engine stepped the game is ``result.engine``
+    playouts: str | None = None
 
     @property
     def identical(self) -> bool:
@@ -390,6 +397,7 @@ def replay(
     scripted: bool = False,
     max_work: int | None = None,
     game_folder=None,
+    engine: str = "auto",
 ) -> Replay:
     """Play the record's game again — the same game file, deal and players — and compare
     every decision, the deal, the scores and the winners.
@@ -402,6 +410,7 @@ def replay(
     or is not the recorded one (its hash, compared before the file is parsed, differs;
     ``force`` replays it anyway, with a warning), or the players do not fit the game. The
     game file is loaded with the recorded work budget (``max_work`` overrides it).
+    ``engine``: which engine plays it again (``play_recorded``; ``result.engine`` says which did).
     """
     from ..players import ScriptedPlayer, make_player
 
@@ -429,7 +438,15 @@ def replay(
         players = [_seat(spec, record, seat, make_player, stop) for seat, spec in enumerate(specs)]
     try:
         result, again = play_recorded(
-            game, players, record["seed"], record["game"], specs, record["max_steps"], describe=True, reveal=reveal
+            game,
+            players,
+            record["seed"],
+            record["game"],
+            specs,
+            record["max_steps"],
+            describe=True,
+            reveal=reveal,
+            engine=engine,
         )
     except _RecordEnds as exc:
         # the game so far counts the decision the record stops at, which was not made: the
@@ -448,7 +465,9 @@ def replay(
     for key in ("deal",) if unfinished else ("scores", "winners", "deal"):
         if record.get(key) != again[key]:
             problems.append(f"{key}: recorded {record.get(key)}, replayed {again[key]}")
-    return Replay(game, result, record, again, problems, warnings)
+    from .engine_use import game_playouts
+
+    return Replay(game, result, record, again, problems, warnings, game_playouts(players))
 
 
 _NOT_RECORDED = "the game file is not the one recorded (its SHA-256 differs)"

@@ -8,7 +8,7 @@ from copy import deepcopy
 from dataclasses import dataclass, field, fields
 
 from ..engine.game import tied_sides
-from ..native.batch import ENGINES
+from ..native.choose import ENGINES
 
 __all__ = ["ENGINES", "SimulationStats", "simulate"]
 

@@ -18,8 +18,9 @@ def test_run_prints_a_transcript_with_scores_and_winner():
     lines = r.output.splitlines()
     assert lines[0] == "schwimmen: 5 players, seed 7"
     assert any(line.startswith("[1] P0 chooses ") for line in lines)
-    assert lines[-3].startswith("Final scores: P0 ")
-    assert lines[-2].startswith("Winner: P") or lines[-2].startswith("Tie for first: ")
+    assert lines[-4].startswith("Final scores: P0 ")
+    assert lines[-3].startswith("Winner: P") or lines[-3].startswith("Tie for first: ")
+    assert lines[-1].startswith("played by: ")  # which engine stepped the game
 
 
 def test_run_reveal_shows_the_deal():

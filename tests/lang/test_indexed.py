@@ -85,7 +85,9 @@ def test_rummy_plays_to_the_letter_for_seed_95():
     a run laid above the emptied one and laid off on through the filter, a card laid off on a set."""
     r = runner.invoke(app, ["run", str(RUMMY), "--seed", "95"])
     assert r.exit_code == 0, r.output
-    assert r.output == (DIALECT / "rummy_seed95.txt").read_text()
+    *transcript, engine = r.output.splitlines(keepends=True)
+    assert "".join(transcript) == (DIALECT / "rummy_seed95.txt").read_text()
+    assert engine.startswith("played by: ")  # (either engine plays it to the letter)
 
 
 def test_rummy_passes_strict_check_and_keeps_every_card():

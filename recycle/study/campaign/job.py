@@ -165,14 +165,14 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
 
 def native_rows(game, task: ChunkTask) -> dict:
     """The rows of the chunk's games of random players that native code finished, by index
-    (recycle/native/batch.py chooses the engine: native wherever the game builds); the others,
+    (recycle/native/choose.py chooses the engine: native wherever the game builds); the others,
     and every game of other players, are ``play_one``'s (the exact limit or error)."""
     from ...native import rollout_arrays
-    from ...native.batch import choose_engine
+    from ...native.choose import engine_for
     from ...native.engine import range_keys
     from ...players import make_players
 
-    if choose_engine(game, make_players(task.players, game.nplayers))[0] != "native":
+    if engine_for(game, make_players(task.players, game.nplayers))[0] != "native":
         return {}
     scores, counts = rollout_arrays(game, None, task.max_steps, keys=range_keys(task.seed, 0, task.n))
     rows = {}
