@@ -14,8 +14,7 @@ from pathlib import Path
 from collections.abc import Callable, Sequence
 
 from ..lang.forms.shapes import Const, Scope, fail
-from ..lang.forms.reads import ON_THE_FLY_ERRORS
-from ..lang.nodes import Elaborator, elaborate
+from ..lang.nodes import elaborate
 from ..lang.nodes.base import Const as ConstNode, Num
 from ..lang.forms.card_table import CardTable
 from ..lang.forms.flow import FlowCompiler
@@ -145,8 +144,7 @@ class PreparedGame:
     def _compile(self, source: SourceFile) -> None:
         # the game read once into nodes (recycle/lang/nodes): its sections, its constants
         # folded, every form checked; what reads the game afterwards reads ``self.nodes``
-        reader = Elaborator()
-        nodes = elaborate(source, reader=reader)
+        nodes = elaborate(source)
         self.nodes = nodes
         # constants first: the number of players may be a declared constant
         consts = {d.name: Const(_as_written(d.value.value)) for d in nodes.declares if d.literal is not None}
@@ -154,9 +152,6 @@ class PreparedGame:
         nplayers = self._player_count(nodes.players)
         self.nplayers = nplayers
         comp = FlowCompiler(self.card_table, nplayers, source=source, rule_counts=self.rule_counts)
-        # the compiler reads the nodes just made (by s-expression and method) instead of again
-        reader.max_errors = ON_THE_FLY_ERRORS
-        comp._reader = reader
         self.layout = comp.layout
         self.players = comp.players
         self.teams = comp.teams
@@ -175,7 +170,7 @@ class PreparedGame:
                     except RecycleCompileError as exc:
                         comp.keep_error(exc)
                     scope = scope.bind(d.name, slot)
-            setup_items = [comp.c_item(i, scope, allow_choice=False) for i in nodes.setup]
+            setup_items = [comp.c_item(i, scope) for i in nodes.setup]
             flow = comp.sequence(nodes, scope, [comp.c_item(i, scope) for i in nodes.flow])
             self.scoring_max = nodes.scoring_max
             try:

@@ -9,6 +9,7 @@ from types import SimpleNamespace
 import recycle
 from recycle.lang.forms.card_table import CardTable
 from recycle.lang.forms.flow import FlowCompiler
+from recycle.lang.nodes import Elaborator
 from recycle.lang.nodes.sexpr import Scope
 from recycle.lang.syntax.reader import parse_text
 
@@ -29,8 +30,9 @@ def test_the_compiler_is_driven_by_a_card_table_without_a_game():
     table = CardTable()
     comp = FlowCompiler(table, 2, source=source)
     scope = Scope(None, {})
-    create = comp.c_item(setup.items[2], scope)
-    body = comp.c_item(flow, scope)
+    read = Elaborator()  # the compiler is handed nodes: the items read once first
+    create = comp.c_item(read.item(setup.items[2], scope), scope)
+    body = comp.c_item(read.item(flow, scope), scope)
     lay = comp.layout
 
     def new_state():

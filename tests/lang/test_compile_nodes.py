@@ -33,7 +33,7 @@ def compile_nodes(path):
             comp.c_value(d.value, scope)
             scope = scope.bind(d.name, slot)
     for item in game.setup:
-        comp.c_item(item, scope, allow_choice=False)
+        comp.c_item(item, scope)
     for item in game.flow:
         comp.c_item(item, scope)
     comp.c_int(game.score, scope)
@@ -62,11 +62,19 @@ def test_an_item_the_elaborator_kept_an_error_for_reports_it_where_it_stands():
     assert "(+ A B ...) takes two or more integers" in messages[1]
 
 
-def test_an_entry_point_reads_an_s_expression_into_its_node_once():
-    comp = FlowCompiler(None, 2)
+def test_the_compiler_is_handed_nodes_and_reads_no_s_expression():
+    """The elaborator reads an item once into its node (a broken one standing with its error);
+    the compiler takes the node and has no way of its own to read an s-expression."""
+    from recycle.lang.nodes import Elaborator
+
     x = parse_text("(g (do ((move (top (game vloc A)) (top (game vloc B))))))").forms[0].items[1]
-    node = comp.entry(x, "item", Scope())
-    assert type(node).__name__ == "Do" and node.source is x
-    assert comp.entry(node, "item", Scope()) is node  # a node is taken as it is
-    broken = comp.entry(parse_text("(g (move 1 2))").forms[0].items[1], "item", Scope())
+    node = Elaborator().item(x, Scope())
+    assert type(node).__name__ == "Do" and node.span == x.span
+    comp = FlowCompiler(None, 2)
+    assert comp.c_item(node, Scope()).node is node
+    assert not hasattr(comp, "entry") and not hasattr(comp, "reader")
+    broken = Elaborator().item(parse_text("(g (move 1 2))").forms[0].items[1], Scope())
     assert isinstance(broken, Broken) and "expected a destination" in str(broken.error)
+    comp.c_item(broken, Scope())  # kept, to be reported with the file's other errors
+    with pytest.raises(recycle.RecycleError, match="1:12: error: expected a destination"):
+        comp.raise_errors()

@@ -308,23 +308,37 @@ def sandbox():
     forms_module._BY_KEY.update(saved[1])
 
 
-def test_a_new_form_is_one_decorated_method(sandbox):
+def test_a_new_form_is_its_node_its_reading_and_one_decorated_method(sandbox, monkeypatch):
+    """A form added in one place: its node class, its reading (the s-expression's shape, checked
+    once) and its compile method, registered together by ``@form(node=, reads=)``; the elaborator
+    reads it, the compiler's entry points hand its node to the method."""
+    from recycle.lang.nodes import Elaborator
+    from recycle.lang.nodes.base import form_node
+    from recycle.lang.nodes.sexpr import Scope
+
+    Twice = form_node("Twice", "n", Kind.INT, "twice", "(twice N): two times N.")
+
+    def read_twice(e, x, scope):
+        return Twice(e.int_(x.items[1], scope), span=x.span)
+
     class WithTwice(FlowCompiler):
-        @form("twice", "(twice N)", Kind.INT, pure=True)
+        @form("twice", "(twice N)", Kind.INT, pure=True, node=Twice, reads=read_twice)
         def int_twice(self, x, scope):
             """(twice N)
 
             Two times N."""
-            n = self.c_int(x.items[1], scope)
+            n = self.c_int(x.n, scope)
             return lambda s, e: 2 * n(s, e)
 
     reg = seal(WithTwice)
     assert reg.lookup(Kind.INT, "twice").method == "int_twice" and "twice" in reg.safe
+    assert reg.readings["int_twice"] is read_twice and reg.node_methods[Twice] == "int_twice"
+    monkeypatch.setitem(NODE_METHODS, Twice, "int_twice")
+    node = Elaborator(reg).int_(sexp("(+ (twice 3) 1)"), Scope())
+    assert isinstance(node.operands[0], Twice) and node.operands[0].n.value == 3
     comp = WithTwice(None, 2)
     comp.forms = reg
-    from recycle.lang.nodes.sexpr import Scope
-
-    assert comp.c_value(sexp("(+ (twice 3) 1)"), Scope())(None, []) == 7
+    assert comp.c_int(node, Scope())(None, []) == 7
     assert "(twice N)" in reg.markdown()
 
 

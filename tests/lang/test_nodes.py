@@ -216,12 +216,11 @@ def test_the_methods_reading_nodes_read_no_s_expression():
     ]
 
 
-def test_a_form_registered_without_a_reading_is_compiled_from_its_s_expression():
-    """A form added with ``@form`` alone (no reading in the elaborator yet) still plays: the
-    elaborator stands it as Unread and the compiler's method reads its source."""
-    from recycle.lang.nodes.base import Unread
+def test_a_form_registered_without_a_reading_is_a_bug_of_recycle_s_not_read_later():
+    """The compiler is handed nodes only: a form without a reading is not stood as a node its
+    compile method would read from the s-expression (the bridge is gone), it is refused."""
+    from recycle.errors import RecycleBug
     from recycle.lang.nodes.sexpr import Scope
 
-    reader = Elaborator()
-    node = reader.read_as("int_double", parse_text("(g (double 2))").forms[0].items[1], Scope())
-    assert isinstance(node, Unread) and node.method == "int_double" and str(node.source) == "(double 2)"
+    with pytest.raises(RecycleBug, match="the form compiled by int_double has no reading"):
+        Elaborator().read_as("int_double", parse_text("(g (double 2))").forms[0].items[1], Scope())

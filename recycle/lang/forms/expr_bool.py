@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..nodes.base import FormNode, Unread
+from ..nodes.base import FormNode
 from ..nodes.sexpr import Scope, fail
 
 
@@ -18,8 +18,7 @@ class BoolForms:
 
     def c_bool(self, x, scope: Scope) -> Callable:
         """A condition: a boolean form (there are no boolean literals or storages)."""
-        x = self.entry(x, "bool_", scope)
-        if isinstance(x, (FormNode, Unread)):
+        if isinstance(x, FormNode):
             return self.form_of(x, scope)
         fail(f"expected a condition, got {self.form_name(x)}", x)
 

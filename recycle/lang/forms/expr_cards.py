@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..nodes.base import Const, FormNode, Loc, Nth, Num, Turn, Unread, Var, written
+from ..nodes.base import Const, FormNode, Loc, Nth, Num, Turn, Var, written
 from ..nodes.places import At, Bottom, Highest, Lowest, Top
 from .runtime import describe_value, rt_error
 from ..nodes.sexpr import Scope, fail
@@ -58,7 +58,7 @@ class CardForms:
                 rt_error(f"there is no player {k} (players are 0..{n - 1})", span)
 
             return nth_player
-        if isinstance(x, (FormNode, Unread)):
+        if isinstance(x, FormNode):
             return self.form_of(x, scope)
         fail(f"expected a player, got {self.form_name(x)}", x)
 
@@ -98,7 +98,7 @@ class CardForms:
                 rt_error(f"there is no team {k}", span)
 
             return nth_team
-        if isinstance(x, (FormNode, Unread)):
+        if isinstance(x, FormNode):
             return self.form_of(x, scope)
         fail(f"expected a team, got {self.form_name(x)}", x)
 
@@ -118,7 +118,7 @@ class CardForms:
                 rt_error(f"'{name} holds {describe_value(v)}, not a card", span)
 
             return var_card
-        if isinstance(x, (FormNode, Unread)):
+        if isinstance(x, FormNode):
             return self.form_of(x, scope, optional)
         fail(f"expected a card, got {self.form_name(x)}", x)
 

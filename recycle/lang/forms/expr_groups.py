@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..nodes.base import Const, Everyone, FormNode, Loc, Names, Unread, Var
+from ..nodes.base import Const, Everyone, FormNode, Loc, Names, Var
 from ..nodes.groups import Members
 from ..nodes.sexpr import Scope, fail
 from .runtime import describe_value, rt_error
@@ -48,7 +48,7 @@ class Collections:
             case Names():
                 names = list(x.values)
                 return lambda s, e: names
-            case FormNode() | Unread():
+            case FormNode():
                 return self.form_of(x, scope)
         fail(f"expected a collection, got {self.form_name(x)}", x)
 

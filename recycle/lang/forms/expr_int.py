@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..nodes.base import Const, FormNode, Loc, Num, Storage, Unread, Var, Word
+from ..nodes.base import Const, FormNode, Loc, Num, Storage, Var, Word
 from .runtime import describe_value, rt_error, tag
 from ..nodes.sexpr import Scope, fail
 from .values import Card
@@ -21,7 +21,6 @@ class IntForms:
 
     def c_int(self, x, scope: Scope) -> Callable:
         """An integer: a number, a constant, a variable, ``(HOLDER sto NAME)`` or an integer form."""
-        x = self.entry(x, "int_", scope)
         match x:
             case Num(value=v):
                 return lambda s, e: v
@@ -43,7 +42,7 @@ class IntForms:
                 return var_int
             case Storage(sort="sto"):
                 return self.c_storage_get("sto", x, scope)
-            case FormNode() | Unread():
+            case FormNode():
                 return self.form_of(x, scope)
         fail(f"expected an integer expression, got {self.form_name(x)}", x)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..nodes.base import Const, FormNode, GameOwner, Loc, Unread, Var, Word
+from ..nodes.base import Const, FormNode, GameOwner, Loc, Var, Word
 from ..nodes.scalars import Member
 from .expr_scalar import CURRENT_PLAYER
 from ..nodes.groups import Each
@@ -137,7 +137,7 @@ class LocationForms:
                 return tag(lambda s, e: s.locs[b1 + s.pstack[-1][0]], loc_current=b1)
             idx = self.c_loc_index(x, scope)
             return lambda s, e: s.locs[idx(s, e)]
-        if isinstance(x, (FormNode, Unread)):
+        if isinstance(x, FormNode):
             return self.form_of(x, scope)
         fail(f"expected a location, got {self.form_name(x)}", x)
 

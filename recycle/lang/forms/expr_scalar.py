@@ -24,7 +24,6 @@ from ..nodes.base import (
     Num,
     Storage,
     Turn,
-    Unread,
     Var,
     Word,
     written,
@@ -259,7 +258,7 @@ class ScalarForms:
                 return self.c_str_var(x, scope, False)
             case Storage(sort="str"):
                 return self.c_storage_get("str", x, scope)
-            case FormNode() | Unread():
+            case FormNode():
                 return self.form_of(x, scope)
         fail(f"expected a string expression, got {self.form_name(x)}", x)
 
@@ -267,7 +266,6 @@ class ScalarForms:
     def c_value(self, x, scope: Scope) -> Callable:
         """Any value, by its node (for ==, !=, let and declare): the elaborator decided the
         kind of the forms whose head several kinds share (top, bottom, any, all, let ...)."""
-        x = self.entry(x, "value", scope)
         match x:
             case Num():
                 return self.c_int(x, scope)
@@ -289,6 +287,6 @@ class ScalarForms:
                 return self.c_player(x, scope)
             case Turn(what="team") | Nth(what="team"):
                 return self.c_team(x, scope)
-            case FormNode() | Unread():
+            case FormNode():
                 return self.form_of(x, scope)
         fail(f"expected a value, got {self.form_name(x)}", x)

@@ -56,7 +56,7 @@ class ChoiceForms:
         sequence of actions); a choice with no option is an error."""
         self.option_depth += 1  # no choice or stage anywhere inside the options
         try:
-            parts = [self.c_item(i, scope, allow_choice=False) for i in x.options]
+            parts = [self.c_item(i, scope) for i in x.options]
         finally:
             self.option_depth -= 1
         expanders = [p.expand for p in parts]

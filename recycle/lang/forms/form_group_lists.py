@@ -17,7 +17,7 @@ import itertools
 import math
 from collections.abc import Callable
 
-from ..nodes.base import Const, FormNode, Unread, Var, Word, written
+from ..nodes.base import Const, FormNode, Var, Word, written
 from ..nodes.groups import Each, LetGroups, Partition, Pick, Runs, Subsets, Tuples
 from ..nodes.sexpr import MAX_COLLECTION, Scope, fail, kw
 from ..syntax.reader import SList
@@ -159,7 +159,7 @@ class GroupListForms:
                 rt_error(f"'{name} holds {describe_value(v)}, not a list of groups", span)
 
             return var_groups
-        if isinstance(x, (FormNode, Unread)):  # (a filter over a group list: the groups for which it holds)
+        if isinstance(x, FormNode):  # (a filter over a group list: the groups for which it holds)
             return self.form_of(x, scope)
         fail(f"expected a list of groups, got {self.form_name(x)}", x)
 

@@ -83,7 +83,7 @@ class RepeatForms:
             return Item(x, scope, run=run_all, expand=expand_all)
         times = self.c_int(x.times, scope)
         const = self.const_value(x.times, scope)
-        body = self.c_item(x.body, scope, allow_choice=False)
+        body = self.c_item(x.body, scope)
         brun = body.run
 
         def run(s, e):

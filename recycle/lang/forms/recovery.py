@@ -16,11 +16,10 @@ from ..nodes.sexpr import KeptErrors
 class ErrorKeeping(KeptErrors):
     """``c_item`` with error recovery; ``errors`` is the list of errors found so far."""
 
-    def c_item(self, x, scope: Scope, allow_choice: bool = True) -> Item:
+    def c_item(self, x, scope: Scope) -> Item:
         """An action, block, conditional, stage or choice. A compile error in it is kept
         (``errors``) and the item stands as doing nothing, so that the search goes on to the
         file's other, independent errors (``raise_errors`` reports them together)."""
-        x = self.entry(x, "item", scope, allow_choice)
         if isinstance(x, Broken):  # the elaborator kept its error
             self.keep_error(x.error)
             return Item(x, scope, run=lambda s, e: None, static=True)

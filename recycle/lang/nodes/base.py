@@ -28,7 +28,7 @@ class Node:
 
     span: Span | None = field(default=None, kw_only=True, compare=False, repr=False)
     # the s-expression it was read from: read only by ``written`` (a form as written, for
-    # messages) and by a form registered without a reading yet (``Unread``); never part of equality
+    # messages); never part of equality
     source: Any = field(default=None, kw_only=True, compare=False, repr=False)
 
 
@@ -211,14 +211,6 @@ class Storage(Node):
     holder: Node
     sort: str
     name: Node
-
-
-@dataclass(frozen=True, slots=True)
-class Unread(Node):
-    """A form registered without a reading in the elaborator: the compiler's ``method``
-    reads its ``source`` itself (a form added before its node)."""
-
-    method: str
 
 
 @dataclass(frozen=True, slots=True)

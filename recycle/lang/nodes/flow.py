@@ -81,8 +81,6 @@ class Elaborator(ScalarReading, NumberReading, PlaceReading, GroupReading, KeptE
         self.option_depth = 0
         self.errors: list = []
         self.max_errors = MAX_ERRORS
-        # (id of an s-expression, the compiler's method) -> the node it was read as
-        self.made: dict = {}
 
     # -- items -----------------------------------------------------------------------------
     def item(self, x, scope: Scope, allow_choice: bool = True):
@@ -220,13 +218,12 @@ class Elaborator(ScalarReading, NumberReading, PlaceReading, GroupReading, KeptE
         return self.int_(first.items[2], scope)
 
 
-def elaborate(source, forms=None, reader: Elaborator | None = None) -> GameNode:
+def elaborate(source, forms=None) -> GameNode:
     """A game read once: ``source`` is a parsed file (``SourceFile``) or its ``(game ...)``
     form. Raises the compiler's positioned errors (all of a file's independent ones together,
-    as ``RecycleCompileErrors``). ``reader``: the elaborator to read with (the compiler then
-    finds the nodes it made in its ``made``, instead of reading them again)."""
+    as ``RecycleCompileErrors``)."""
     game = source.forms[0] if isinstance(source, SourceFile) else source
-    reader = reader if reader is not None else Elaborator(forms)
+    reader = Elaborator(forms)
     try:
         try:
             return reader.read_game(game)

@@ -7,6 +7,8 @@ into nodes; the elaborator's helpers every family uses (``ScalarReading``, a mix
 
 from __future__ import annotations
 
+from ...errors import RecycleBug
+
 from .sexpr import Const as Folded, Scope, fail, head_of, is_atom, is_location_form, is_storage_form, kw
 from .sexpr import literal_names
 from ..syntax.reader import INT, SYMBOL, VAR, Atom, SList
@@ -15,7 +17,6 @@ from .base import (
     Const,
     Everyone,
     Kind,
-    Unread,
     GameOwner,
     Names,
     Nth,
@@ -61,18 +62,17 @@ class ScalarReading:
         return None if f is None else self.read_as(f.method, x, scope)
 
     def read_as(self, method: str, x, scope: Scope):
-        """``x`` read as the form the compiler's ``method`` compiles, remembered in ``made``
-        by (s-expression, method) so that the compiler finds the node it reads. A form
-        registered without a reading yet (its method reads its s-expression) is ``Unread``.
-        The reading is the elaborator's method ``e_<method>``, or the one a form kept whole in
-        its own module registered with it (``form(reads=)``: ``reads(elaborator, x, scope)``)."""
+        """``x`` read as the form the compiler's ``method`` compiles: by the elaborator's method
+        ``e_<method>``, or by the reading a form kept whole in its own module registered with it
+        (``form(reads=)``: ``reads(elaborator, x, scope)``). Every registered form has one
+        (``seal``'s check, ``test_nodes.py``): the compiler is handed nodes only."""
         reader = getattr(self, "e_" + method, None)
-        if reader is None and method in self.forms.readings:
-            node = self.forms.readings[method](self, x, scope)
-        else:
-            node = Unread(method, span=x.span, source=x) if reader is None else reader(x, scope)
-        self.made[(id(x), method)] = node
-        return node
+        if reader is not None:
+            return reader(x, scope)
+        reading = self.forms.readings.get(method)
+        if reading is None:
+            raise RecycleBug(f"the form compiled by {method} has no reading (register one with form(reads=))")
+        return reading(self, x, scope)
 
     def node(self, cls, x, *operands):
         return cls(*operands, span=x.span, source=x)
