@@ -1,0 +1,283 @@
+"""The OpenSpiel game's default chance (``chance="rules"``, recycle/env/rules.py) stepped by
+native code: ``NativeRulesState``.
+
+The game's *chance module* (recycle/native/chance_module.py) stops at each chance node as at a
+choice, with the reference's outcomes (recycle/native/runtime_chance.py), so a chance outcome
+or an option is one native step: no step is played again. The hot calls (the player to move,
+the legal actions, the chance outcomes, applying an action, the end, the returns, a copy) are
+answered from the native state. Everything else (observation and information-state strings
+and tensors, action strings, resampling) is asked of a *twin*: the reference ``RulesCore``
+given the same actions, made when first wanted and brought up to date from then on. Where
+native code stops (a rule broken, the step limit, the work budget, a capacity) the state
+becomes the reference's, replayed from its actions (``_hand_over``), which gives the exact
+outcome or message.
+"""
+
+from __future__ import annotations
+
+import pyspiel
+
+from ..native.chance_module import COUNTERS
+from ..native.runtime import NCOUNTERS, PSP
+from ..native.runtime_chance import NODE_CARD, NODE_PICK
+from .chance import ChanceNode
+from .rules import RulesCore, RulesState, replay_rules
+from .saving import spec_record
+
+_TERMINAL = pyspiel.PlayerId.TERMINAL
+_CHANCE = pyspiel.PlayerId.CHANCE
+
+
+def native_rules_game(spec):
+    """The chance module of ``spec``'s game, or raises NativeUnsupported / NativeUnavailable."""
+    from ..native.chance_module import chance_native_game
+
+    return chance_native_game(spec.game)
+
+
+class _Count:
+    """What ``EnvSpec.check`` asks of a state: its number of options."""
+
+    __slots__ = ("n",)
+
+    def __init__(self, n: int):
+        self.n = n
+
+    def num_options(self) -> int:
+        return self.n
+
+
+class NativeRulesCore:
+    """What one natively stepped chance-driven state holds (see the module's docstring)."""
+
+    __slots__ = ("spec", "ns", "at", "actions", "node", "player", "nopts", "cache", "_twin", "told")
+    truncated = ""
+    resampled = False
+
+    def __init__(self, spec, ns, at: int):
+        self.spec, self.ns, self.at = spec, ns, at
+        self.actions: list[int] = []
+        self.cache: dict = {}
+        self._twin = None
+        self.told = 0  # the actions the twin has played
+        self._read(ns._nopts)
+
+    def _read(self, n: int) -> None:
+        """The node, player and options after a native step that returned ``n``."""
+        ns = self.ns
+        self.node = None
+        if n < 0:
+            self.player, self.nopts = _TERMINAL, 0
+            return
+        r = ns._runner
+        ctr = r.ctr if r.resident is ns else r.views(ns._block)[8]
+        at = self.at
+        kind = int(ctr[at])
+        if kind == NODE_CARD:
+            a = r.state if r.resident is ns else r.views(ns._block)
+            loc = int(ctr[at + 1])
+            row = a[0][loc, : a[1][loc]]
+            undrawn = row[ctr[at + COUNTERS + row] != 0].tolist()
+            undrawn.append(int(ctr[at + 2]))
+            self.node = ChanceNode("card", -1, tuple(sorted(undrawn)))
+            self.player, self.nopts = _CHANCE, len(undrawn)
+        elif kind == NODE_PICK:
+            self.node = ChanceNode("pick", -1, tuple(range(n)))
+            self.player, self.nopts = _CHANCE, n
+        else:
+            self.player = r.pst.item(r.ctr.item(PSP), 0) if r.resident is ns else ns.current_player()
+            self.nopts = n
+            if n > self.spec.num_actions:
+                self.spec.check(_Count(n))  # (raises ActionSpaceExceeded)
+
+    def step(self, action: int) -> bool:
+        """Play ``action`` natively; False when native code stopped (``_hand_over``)."""
+        if self.node is not None:
+            if action not in self.node.outcomes:
+                raise ValueError(f"{action} is not an outcome of this chance node ({self.nopts} outcomes)")
+        elif not 0 <= action < self.nopts:
+            raise ValueError(f"option {action} of a decision with {self.nopts} options")
+        if self.cache:
+            self.cache = {}
+        self.actions.append(action)
+        ns = self.ns
+        r = ns._runner
+        with r.lock:
+            if r.resident is not ns:
+                r.take(ns)
+            n = ns._nopts = r.lib.rc_step_apply(action)
+            if n < 0:
+                ns._finish()
+                if ns._status:
+                    return False
+            self._read(n)
+        return True
+
+    def is_terminal(self) -> bool:
+        return self.player == _TERMINAL
+
+    def rewards(self) -> list[float]:
+        spec = self.spec
+        sc = self.ns.returns()
+        if spec.reward == "score":
+            return [float(x) for x in sc]
+        best = max(sc) if spec.game.scoring_max else min(sc)
+        return [1.0 if v == best else 0.0 for v in sc]
+
+    # -- the twin: what the reference core answers -----------------------------------------
+    def twin(self) -> RulesCore:
+        """The reference core at this node (made, or brought up to date, now)."""
+        t = self._twin
+        if t is None:
+            t = self._twin = RulesCore(self.spec)
+        for a in self.actions[self.told :]:
+            t.apply(a)
+        self.told = len(self.actions)
+        return t
+
+    # what RulesState's other methods read of a core: the twin's
+    @property
+    def s(self):
+        return self.twin().s
+
+    @property
+    def log(self):
+        return self.twin().log
+
+    @property
+    def script(self):
+        return self.twin().script
+
+    @property
+    def decisions(self):
+        return self.twin().decisions
+
+    def __deepcopy__(self, memo):
+        c = NativeRulesCore.__new__(NativeRulesCore)
+        c.spec, c.at, c.actions, c.cache = self.spec, self.at, self.actions[:], {}
+        c.ns = self.ns.clone()
+        c.node, c.player, c.nopts = self.node, self.player, self.nopts
+        c._twin = None
+        c.told = 0
+        if self._twin is not None and self.told == len(self.actions):
+            import copy
+
+            c._twin, c.told = copy.deepcopy(self._twin), self.told
+        return c
+
+    def __reduce__(self):
+        # pickled as the game's record and the actions, replayed natively when loaded
+        return (_core_from_saved, (spec_record(self.spec), self.actions))
+
+
+def _core_from_saved(record: tuple, actions: list[int]):
+    from .rules import _core_from_saved as reference_core
+
+    return reference_core(record, actions)
+
+
+class NativeRulesState(RulesState):
+    """A chance-driven state of a RECYCLE game in OpenSpiel, stepped natively (the module's
+    docstring); once native code hands the game over, a ``RulesState``'s own answers."""
+
+    def __init__(self, game):
+        pyspiel.State.__init__(self, game)
+        base = game.__dict__.get("_initial_native")
+        if base is None or base.spec is not game.spec:
+            ng = native_rules_game(game.spec)
+            from ..native.stepping import start_keys
+
+            ns = start_keys(ng, 0, 0, game.spec.max_steps)
+            base = game._initial_native = NativeRulesCore(game.spec, ns, NCOUNTERS + game.spec.nplayers)
+            if ns._nopts < 0 and ns._status:
+                base = game._initial_native = None
+                self._core = replay_rules(game.spec, [])
+                return
+        c = NativeRulesCore.__new__(NativeRulesCore)
+        c.spec, c.at, c.actions, c.cache, c._twin, c.told = base.spec, base.at, [], {}, None, 0
+        c.ns = base.ns.clone()
+        c.node, c.player, c.nopts = base.node, base.player, base.nopts
+        self._core = c
+
+    def current_player(self):
+        c = self._core
+        if type(c) is NativeRulesCore:
+            return c.player
+        return RulesState.current_player(self)
+
+    def is_chance_node(self):
+        c = self._core
+        if type(c) is NativeRulesCore:
+            return c.node is not None
+        return RulesState.current_player(self) == _CHANCE
+
+    def is_terminal(self):
+        c = self._core
+        if type(c) is NativeRulesCore:
+            return c.player == _TERMINAL
+        return RulesState.is_terminal(self)
+
+    def legal_actions(self, player=None):
+        c = self._core
+        if player is None and type(c) is NativeRulesCore:
+            node = c.node
+            return list(range(c.nopts)) if node is None else list(node.outcomes)
+        return pyspiel.State.legal_actions(self) if player is None else pyspiel.State.legal_actions(self, player)
+
+    def _legal_actions(self, player):
+        c = self._core
+        if type(c) is NativeRulesCore:
+            return list(range(c.nopts)) if c.node is None and player == c.player else []
+        return RulesState._legal_actions(self, player)
+
+    def chance_outcomes(self):
+        c = self._core
+        if type(c) is NativeRulesCore:
+            node = c.node
+            if node is None:
+                return []
+            p = 1.0 / len(node.outcomes)
+            return [(o, p) for o in node.outcomes]
+        return RulesState.chance_outcomes(self)
+
+    def _apply_action(self, action):
+        c = self._core
+        if type(c) is not NativeRulesCore:
+            c.apply(int(action))
+        elif not c.step(int(action)):
+            self._hand_over()
+
+    def _hand_over(self) -> None:
+        """Native code stopped: the reference core, replayed from the actions, plays on (and
+        gives the outcome: the end, a truncation, or the error it raises)."""
+        actions = self._core.actions
+        self._core = RulesCore(self._core.spec)
+        for a in actions:
+            self._core.apply(a)
+
+    def returns(self):
+        c = self._core
+        if type(c) is NativeRulesCore:
+            if c.player != _TERMINAL:
+                return [0.0] * c.spec.nplayers
+            return c.rewards()
+        return RulesState.returns(self)
+
+    def recycle_state(self):
+        """The underlying recycle ``State`` (the twin's: the reference interpreter's)."""
+        return self._core.s
+
+    def resample_from_infostate(self, player_id, probability_sampler):
+        """As ``RulesState``'s, from the twin (a resampled world is the reference's)."""
+        c = self._core
+        if type(c) is NativeRulesCore:
+            clone = self.clone()
+            clone._core = _reference_copy(c)
+            return RulesState.resample_from_infostate(clone, player_id, probability_sampler)
+        return RulesState.resample_from_infostate(self, player_id, probability_sampler)
+
+
+def _reference_copy(c: NativeRulesCore) -> RulesCore:
+    import copy
+
+    return copy.deepcopy(c.twin())

@@ -1,0 +1,171 @@
+"""What a native *chance module* calls: chance as the rules draw it (recycle/env/chance.py), in
+native code stepped from outside (recycle/env/native_rules.py).
+
+A chance module is a game's native module whose shuffles draw nothing (``chance_source``,
+recycle/native/chance_module.py): a shuffle puts its location's cards in card order (the
+reference's undrawn order, bottom first) and marks them *undrawn*; a card moved off the top of
+its location while two or more of its shuffle's cards are undrawn stops the game at a chance
+node (``suspend``, as a choice does) whose outcomes are the card moved and the undrawn cards
+left; the card chosen takes the moved card's place, and the moved card goes back among the
+undrawn ones, which stay in card order (the places a replay of the step with the card drawn
+first gives them: recycle/env/chance.py, ``chance_shuffle``). A tie of ``max``/``min`` stops
+at a node of its n ties.
+
+The chance state lies in the counters' tail, from ``at`` (the module's CHANCE_AT):
+ctr[at] the kind of node waiting (0 none, 1 card, 2 pick), ctr[at + 1] the location drawn
+from, ctr[at + 2] the card moved, ctr[at + 3] the depth of dry runs (the options of a block
+listed by running its items and putting the state back: the reference draws nothing there, its
+events unwatched), ctr[at + 4 + c] 1 while card c is undrawn.
+"""
+
+from __future__ import annotations
+
+from .runtime import MISMATCH, RULE, STATUS, move_all, move_top
+from .runtime_step import suspend
+
+NODE_CARD, NODE_PICK = 1, 2
+DRY = 3  # ctr[at + DRY]: how deep in dry runs of a listing (its moves draw nothing)
+MARKS = 4  # ctr[at + MARKS + c]: card c is undrawn
+
+
+def chance_shuffle(locs, lens, ver, ctr, at, loc):
+    """(shuffle LOC) drawing nothing: its cards in card order, every one undrawn."""
+    n = lens[loc]
+    ver[loc] += 1
+    for i in range(1, n):
+        c = locs[loc, i]
+        j = i - 1
+        while j >= 0 and locs[loc, j] > c:
+            locs[loc, j + 1] = locs[loc, j]
+            j -= 1
+        locs[loc, j + 1] = c
+    for k in range(n):
+        ctr[at + MARKS + locs[loc, k]] = 1
+
+
+def sort_undrawn(locs, lens, ctr, at, loc):
+    """The undrawn cards of ``loc`` in card order among their places (selection sort: a pile
+    of at most a deck)."""
+    n = lens[loc]
+    for i in range(n):
+        if ctr[at + MARKS + locs[loc, i]] != 0:
+            best = i
+            for j in range(i + 1, n):
+                b = locs[loc, j]
+                if ctr[at + MARKS + b] != 0 and b < locs[loc, best]:
+                    best = j
+            if best != i:
+                t = locs[loc, i]
+                locs[loc, i] = locs[loc, best]
+                locs[loc, best] = t
+
+
+def chance_drawn(locs, lens, ver, card_loc, ctr, at, src, dst, c):
+    """Card ``c`` (undrawn) was just moved from the top of ``src`` to the top of ``dst``: a
+    chance node of it and the undrawn cards left (none left: it was the last, no draw)."""
+    ctr[at + MARKS + c] = 0
+    left = 0
+    for k in range(lens[src]):
+        if ctr[at + MARKS + locs[src, k]] != 0:
+            left += 1
+    if left == 0:
+        return
+    ctr[at] = NODE_CARD
+    ctr[at + 1] = src
+    ctr[at + 2] = c
+    o = suspend(left + 1)
+    ctr[at] = 0
+    if o == c:
+        return
+    if o < 0 or o >= card_loc.shape[0] or ctr[at + MARKS + o] == 0 or card_loc[o] != src:
+        ctr[STATUS] = MISMATCH  # (the caller checks the outcome first: never)
+        return
+    # the card drawn takes c's place on top of dst; c goes back among the undrawn cards
+    locs[dst, lens[dst] - 1] = o
+    card_loc[o] = dst
+    card_loc[c] = src
+    ctr[at + MARKS + o] = 0
+    ctr[at + MARKS + c] = 1
+    for k in range(lens[src]):
+        if locs[src, k] == o:
+            locs[src, k] = c
+    sort_undrawn(locs, lens, ctr, at, src)
+    ver[src] += 1
+    ver[dst] += 1
+
+
+def chance_move_top(locs, lens, ver, card_loc, ctr, at, src, dst):
+    """(move (top SRC) (top DST)): an undrawn card moved is drawn (``chance_drawn``)."""
+    n = lens[src]
+    if n == 0:
+        ctr[STATUS] = RULE
+        return
+    c = locs[src, n - 1]
+    move_top(locs, lens, ver, card_loc, ctr, src, dst)
+    if ctr[STATUS] == 0 and ctr[at + MARKS + c] != 0 and ctr[at + DRY] == 0:
+        chance_drawn(locs, lens, ver, card_loc, ctr, at, src, dst, c)
+
+
+def chance_move_all(locs, lens, ver, card_loc, ctr, at, src, dst):
+    """(repeat all (move (top SRC) (top DST))): card by card while undrawn cards are moved."""
+    marked = 0
+    if ctr[at + DRY] != 0:
+        move_all(locs, lens, ver, card_loc, ctr, src, dst)
+        return
+    for k in range(lens[src]):
+        if ctr[at + MARKS + locs[src, k]] != 0:
+            marked += 1
+    if marked == 0:
+        move_all(locs, lens, ver, card_loc, ctr, src, dst)
+        return
+    if src == dst:
+        ctr[STATUS] = MISMATCH  # (the reference interpreter plays it)
+        return
+    n = lens[src]
+    for _ in range(n):
+        chance_move_top(locs, lens, ver, card_loc, ctr, at, src, dst)
+        if ctr[STATUS] != 0:
+            return
+
+
+def chance_pick(ctr, at, n):
+    """A draw among ``n`` (n >= 2) as a chance node of n outcomes."""
+    ctr[at] = NODE_PICK
+    k = suspend(n)
+    ctr[at] = 0
+    if k < 0 or k >= n:
+        ctr[STATUS] = MISMATCH
+        return 0
+    return k
+
+
+def chance_best_card(ctr, at, scratch, v, pts, row, highest):
+    """(max|min CARDS using POINTS) with a tie as a chance node (``runtime.best_card``)."""
+    n = scratch[v]
+    if n == 0:
+        ctr[STATUS] = RULE
+        return -1
+    best = pts[row, scratch[v + 1]]
+    for i in range(n):
+        score = pts[row, scratch[v + 1 + i]]
+        if (score > best) if highest else (score < best):
+            best = score
+    ties = 0
+    for i in range(n):
+        if pts[row, scratch[v + 1 + i]] == best:
+            ties += 1
+    k = 0
+    if ties > 1:
+        k = chance_pick(ctr, at, ties)
+    for i in range(n):
+        c = scratch[v + 1 + i]
+        if pts[row, c] == best:
+            if k == 0:
+                return c
+            k -= 1
+    return -1
+
+
+def chance_dry(ctr, at, depth):
+    """A dry run begins (``depth`` 1) or ends (-1)."""
+    ctr[at + DRY] += depth
