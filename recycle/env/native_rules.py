@@ -19,7 +19,7 @@ import pyspiel
 
 from ..native.chance_module import COUNTERS
 from ..native.runtime import NCOUNTERS, PSP
-from ..native.runtime_chance import NODE_CARD, NODE_PICK
+from ..native.runtime_chance import NODE_CARD
 from .chance import ChanceNode
 from .rules import RulesCore, RulesState, replay_rules
 from .saving import spec_record
@@ -47,53 +47,78 @@ class _Count:
         return self.n
 
 
+class _Views:
+    """A runner's arrays as a natively stepped chance-driven state reads them after a step
+    (the runner's arrays never move: made once per runner)."""
+
+    __slots__ = ("runner", "apply", "ctr", "pst", "outs", "at")
+
+    def __init__(self, runner, at: int, ncards: int):
+        self.runner, self.at = runner, at
+        self.apply = runner.lib.rc_step_apply
+        self.ctr, self.pst = runner.ctr, runner.pst
+        self.outs = runner.ctr[at + COUNTERS + ncards :]
+
+
+_VIEWS: dict = {}
+
+
+def _views(ns, at: int, ncards: int) -> _Views:
+    r = ns._runner
+    got = _VIEWS.get(id(r))
+    if got is None or got.runner is not r:
+        got = _VIEWS[id(r)] = _Views(r, at, ncards)
+    return got
+
+
 class NativeRulesCore:
     """What one natively stepped chance-driven state holds (see the module's docstring)."""
 
-    __slots__ = ("spec", "ns", "at", "actions", "node", "player", "nopts", "cache", "_twin", "told")
+    __slots__ = ("spec", "ns", "v", "actions", "outs", "kind", "player", "nopts", "cache", "_twin", "told")
     truncated = ""
     resampled = False
 
     def __init__(self, spec, ns, at: int):
-        self.spec, self.ns, self.at = spec, ns, at
+        self.spec, self.ns = spec, ns
+        self.v = _views(ns, at, len(spec.game.card_attrs))
         self.actions: list[int] = []
         self.cache: dict = {}
         self._twin = None
         self.told = 0  # the actions the twin has played
+        self.kind = 0
         self._read(ns._nopts)
 
+    @property
+    def node(self):
+        """The chance node waiting (a ``ChanceNode``, as a reference core's), or None."""
+        outs = self.outs
+        if outs is None:
+            return None
+        return ChanceNode("card" if self.kind == NODE_CARD else "pick", -1, tuple(outs))
+
     def _read(self, n: int) -> None:
-        """The node, player and options after a native step that returned ``n``."""
-        ns = self.ns
-        self.node = None
+        """The node, player and options after a native step that returned ``n`` (the state in place)."""
         if n < 0:
-            self.player, self.nopts = _TERMINAL, 0
+            self.outs, self.player, self.nopts = None, _TERMINAL, 0
             return
-        r = ns._runner
-        ctr = r.ctr if r.resident is ns else r.views(ns._block)[8]
-        at = self.at
-        kind = int(ctr[at])
-        if kind == NODE_CARD:
-            a = r.state if r.resident is ns else r.views(ns._block)
-            loc = int(ctr[at + 1])
-            row = a[0][loc, : a[1][loc]]
-            undrawn = row[ctr[at + COUNTERS + row] != 0].tolist()
-            undrawn.append(int(ctr[at + 2]))
-            self.node = ChanceNode("card", -1, tuple(sorted(undrawn)))
-            self.player, self.nopts = _CHANCE, len(undrawn)
-        elif kind == NODE_PICK:
-            self.node = ChanceNode("pick", -1, tuple(range(n)))
-            self.player, self.nopts = _CHANCE, n
-        else:
-            self.player = r.pst.item(r.ctr.item(PSP), 0) if r.resident is ns else ns.current_player()
+        v = self.v
+        ctr = v.ctr
+        kind = ctr.item(v.at)
+        if kind == 0:
+            self.outs = None
+            self.player = v.pst.item(ctr.item(PSP), 0)
             self.nopts = n
             if n > self.spec.num_actions:
                 self.spec.check(_Count(n))  # (raises ActionSpaceExceeded)
+            return
+        self.kind, self.player, self.nopts = kind, _CHANCE, n
+        self.outs = v.outs[:n].tolist() if kind == NODE_CARD else list(range(n))
 
     def step(self, action: int) -> bool:
         """Play ``action`` natively; False when native code stopped (``_hand_over``)."""
-        if self.node is not None:
-            if action not in self.node.outcomes:
+        outs = self.outs
+        if outs is not None:
+            if action not in outs:
                 raise ValueError(f"{action} is not an outcome of this chance node ({self.nopts} outcomes)")
         elif not 0 <= action < self.nopts:
             raise ValueError(f"option {action} of a decision with {self.nopts} options")
@@ -105,7 +130,7 @@ class NativeRulesCore:
         with r.lock:
             if r.resident is not ns:
                 r.take(ns)
-            n = ns._nopts = r.lib.rc_step_apply(action)
+            n = ns._nopts = self.v.apply(action)
             if n < 0:
                 ns._finish()
                 if ns._status:
@@ -154,9 +179,9 @@ class NativeRulesCore:
 
     def __deepcopy__(self, memo):
         c = NativeRulesCore.__new__(NativeRulesCore)
-        c.spec, c.at, c.actions, c.cache = self.spec, self.at, self.actions[:], {}
+        c.spec, c.v, c.actions, c.cache = self.spec, self.v, self.actions[:], {}
         c.ns = self.ns.clone()
-        c.node, c.player, c.nopts = self.node, self.player, self.nopts
+        c.outs, c.kind, c.player, c.nopts = self.outs, self.kind, self.player, self.nopts
         c._twin = None
         c.told = 0
         if self._twin is not None and self.told == len(self.actions):
@@ -194,9 +219,9 @@ class NativeRulesState(RulesState):
                 self._core = replay_rules(game.spec, [])
                 return
         c = NativeRulesCore.__new__(NativeRulesCore)
-        c.spec, c.at, c.actions, c.cache, c._twin, c.told = base.spec, base.at, [], {}, None, 0
+        c.spec, c.v, c.actions, c.cache, c._twin, c.told = base.spec, base.v, [], {}, None, 0
         c.ns = base.ns.clone()
-        c.node, c.player, c.nopts = base.node, base.player, base.nopts
+        c.outs, c.kind, c.player, c.nopts = base.outs, base.kind, base.player, base.nopts
         self._core = c
 
     def current_player(self):
@@ -208,7 +233,7 @@ class NativeRulesState(RulesState):
     def is_chance_node(self):
         c = self._core
         if type(c) is NativeRulesCore:
-            return c.node is not None
+            return c.outs is not None
         return RulesState.current_player(self) == _CHANCE
 
     def is_terminal(self):
@@ -220,24 +245,24 @@ class NativeRulesState(RulesState):
     def legal_actions(self, player=None):
         c = self._core
         if player is None and type(c) is NativeRulesCore:
-            node = c.node
-            return list(range(c.nopts)) if node is None else list(node.outcomes)
+            outs = c.outs
+            return list(range(c.nopts)) if outs is None else outs[:]
         return pyspiel.State.legal_actions(self) if player is None else pyspiel.State.legal_actions(self, player)
 
     def _legal_actions(self, player):
         c = self._core
         if type(c) is NativeRulesCore:
-            return list(range(c.nopts)) if c.node is None and player == c.player else []
+            return list(range(c.nopts)) if c.outs is None and player == c.player else []
         return RulesState._legal_actions(self, player)
 
     def chance_outcomes(self):
         c = self._core
         if type(c) is NativeRulesCore:
-            node = c.node
-            if node is None:
+            outs = c.outs
+            if outs is None:
                 return []
-            p = 1.0 / len(node.outcomes)
-            return [(o, p) for o in node.outcomes]
+            n = len(outs)
+            return list(zip(outs, [1.0 / n] * n))
         return RulesState.chance_outcomes(self)
 
     def _apply_action(self, action):

@@ -164,6 +164,6 @@ def chance_native_game(game):
     except NativeUnsupported as exc:
         game._native_chance = exc
         raise
-    ng.NCOUNTERS += COUNTERS + ng.ncards  # (new_arrays: the counters' tail holds the chance state)
+    ng.NCOUNTERS += COUNTERS + 2 * ng.ncards  # (new_arrays: the counters' tail holds the chance state)
     game._native_chance = ng
     return ng

@@ -15,7 +15,8 @@ The chance state lies in the counters' tail, from ``at`` (the module's CHANCE_AT
 ctr[at] the kind of node waiting (0 none, 1 card, 2 pick), ctr[at + 1] the location drawn
 from, ctr[at + 2] the card moved, ctr[at + 3] the depth of dry runs (the options of a block
 listed by running its items and putting the state back: the reference draws nothing there, its
-events unwatched), ctr[at + 4 + c] 1 while card c is undrawn.
+events unwatched), ctr[at + 4 + c] 1 while card c is undrawn, then (from at + 4 + the number of
+cards) a card node's outcomes in card order.
 """
 
 from __future__ import annotations
@@ -43,21 +44,37 @@ def chance_shuffle(locs, lens, ver, ctr, at, loc):
         ctr[at + MARKS + locs[loc, k]] = 1
 
 
-def sort_undrawn(locs, lens, ctr, at, loc):
-    """The undrawn cards of ``loc`` in card order among their places (selection sort: a pile
-    of at most a deck)."""
+def place_undrawn(locs, lens, ctr, at, loc, o, c):
+    """Card ``c`` takes the place of ``o`` among the undrawn cards of ``loc`` (in card order):
+    the undrawn cards between are shifted by one place (O(n), the others in order already)."""
     n = lens[loc]
-    for i in range(n):
-        if ctr[at + MARKS + locs[loc, i]] != 0:
-            best = i
-            for j in range(i + 1, n):
-                b = locs[loc, j]
-                if ctr[at + MARKS + b] != 0 and b < locs[loc, best]:
-                    best = j
-            if best != i:
-                t = locs[loc, i]
-                locs[loc, i] = locs[loc, best]
-                locs[loc, best] = t
+    k = 0
+    while k < n and locs[loc, k] != o:
+        k += 1
+    if k == n:
+        return
+    locs[loc, k] = c
+    # c moves up past smaller undrawn cards above it, or down past larger ones below it
+    j = k + 1
+    while j < n:
+        x = locs[loc, j]
+        if ctr[at + MARKS + x] != 0:
+            if x > c:
+                break
+            locs[loc, k] = x
+            locs[loc, j] = c
+            k = j
+        j += 1
+    j = k - 1
+    while j >= 0:
+        x = locs[loc, j]
+        if ctr[at + MARKS + x] != 0:
+            if x < c:
+                break
+            locs[loc, k] = x
+            locs[loc, j] = c
+            k = j
+        j -= 1
 
 
 def chance_drawn(locs, lens, ver, card_loc, ctr, at, src, dst, c):
@@ -73,6 +90,21 @@ def chance_drawn(locs, lens, ver, card_loc, ctr, at, src, dst, c):
     ctr[at] = NODE_CARD
     ctr[at + 1] = src
     ctr[at + 2] = c
+    # the outcomes in card order, after the marks (the undrawn places hold them in card order)
+    out = at + MARKS + card_loc.shape[0]
+    m = 0
+    placed = 0
+    for k in range(lens[src]):
+        x = locs[src, k]
+        if ctr[at + MARKS + x] != 0:
+            if placed == 0 and c < x:
+                ctr[out + m] = c
+                m += 1
+                placed = 1
+            ctr[out + m] = x
+            m += 1
+    if placed == 0:
+        ctr[out + m] = c
     o = suspend(left + 1)
     ctr[at] = 0
     if o == c:
@@ -86,10 +118,7 @@ def chance_drawn(locs, lens, ver, card_loc, ctr, at, src, dst, c):
     card_loc[c] = src
     ctr[at + MARKS + o] = 0
     ctr[at + MARKS + c] = 1
-    for k in range(lens[src]):
-        if locs[src, k] == o:
-            locs[src, k] = c
-    sort_undrawn(locs, lens, ctr, at, src)
+    place_undrawn(locs, lens, ctr, at, src, o, c)
     ver[src] += 1
     ver[dst] += 1
 
