@@ -15,6 +15,8 @@ outcome or message.
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 import pyspiel
 
 from ..native.chance_module import COUNTERS
@@ -51,13 +53,15 @@ class _Views:
     """A runner's arrays as a natively stepped chance-driven state reads them after a step
     (the runner's arrays never move: made once per runner)."""
 
-    __slots__ = ("runner", "apply", "ctr", "pst", "outs", "at")
+    __slots__ = ("runner", "apply", "ctr", "pst", "outs", "at", "pairs")
 
     def __init__(self, runner, at: int, ncards: int):
         self.runner, self.at = runner, at
         self.apply = runner.lib.rc_step_apply
         self.ctr, self.pst = runner.ctr, runner.pst
         self.outs = runner.ctr[at + COUNTERS + ncards :]
+        # pairs[n][o]: the chance outcome (o, 1/n), made once (chance_outcomes: a list of them)
+        self.pairs = [None] + [tuple((o, 1.0 / n) for o in range(max(ncards, n))) for n in range(1, ncards + 1)]
 
 
 _VIEWS: dict = {}
@@ -184,7 +188,7 @@ class NativeRulesCore:
         c.outs, c.kind, c.player, c.nopts = self.outs, self.kind, self.player, self.nopts
         c._twin = None
         c.told = 0
-        if self._twin is not None and self.told == len(self.actions):
+        if self._twin is not None:  # (a copy asked for strings goes on from here, not from the start)
             import copy
 
             c._twin, c.told = copy.deepcopy(self._twin), self.told
@@ -262,6 +266,9 @@ class NativeRulesState(RulesState):
             if outs is None:
                 return []
             n = len(outs)
+            pairs = c.v.pairs
+            if 1 < n < len(pairs) and outs[-1] < len(pairs[n]):
+                return list(itemgetter(*outs)(pairs[n]))
             return list(zip(outs, [1.0 / n] * n))
         return RulesState.chance_outcomes(self)
 
