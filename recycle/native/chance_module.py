@@ -26,6 +26,7 @@ from ..lang.nodes.numbers import Size
 from ..lang.nodes.places import Top
 from .purity import children
 from .registry import NativeUnsupported
+from .runtime_chance import PICK_LOG
 
 _CALLS = (
     (re.compile(r"\bshuffle\(locs, lens, ver, ctr, keys, "), "chance_shuffle(locs, lens, ver, ctr, CHANCE_AT, "),
@@ -37,7 +38,7 @@ _CALLS = (
         re.compile(r"\bmove_all\(locs, lens, ver, card_loc, ctr, "),
         "chance_move_all(locs, lens, ver, card_loc, ctr, CHANCE_AT, ",
     ),
-    (re.compile(r"\bbest_card\(ctr, keys, "), "chance_best_card(ctr, CHANCE_AT, "),
+    (re.compile(r"\bbest_card\(ctr, keys, "), "chance_best_card(ctr, CHANCE_AT, CHANCE_PICKS, "),
 )
 _DRY = re.compile(r"^( *)(dry_state\(.*, dry\[[^]]*\], (True|False)\))$", re.M)
 _DRAWS = re.compile(r"\b(draw|pick|shuffle)\(ctr, keys, 0\b|\bdraw\(")
@@ -64,6 +65,7 @@ def chance_source(game, source: str) -> str:
     head = (
         "from recycle.native.runtime_chance import *  # noqa: F401,F403 - chance as the rules draw it\n"
         f"CHANCE_AT = {at}  # the chance state in the counters' tail (runtime_chance.py)\n"
+        f"CHANCE_PICKS = {at + COUNTERS + 2 * len(game.card_attrs)}  # the draws remembered (chance_pick)\n"
     )
     marker = "\nNPLAYERS = "
     if marker not in out:
@@ -164,6 +166,7 @@ def chance_native_game(game):
     except NativeUnsupported as exc:
         game._native_chance = exc
         raise
-    ng.NCOUNTERS += COUNTERS + 2 * ng.ncards  # (new_arrays: the counters' tail holds the chance state)
+    # (new_arrays: the counters' tail holds the chance state)
+    ng.NCOUNTERS += COUNTERS + 2 * ng.ncards + 2 * PICK_LOG
     game._native_chance = ng
     return ng

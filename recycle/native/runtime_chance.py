@@ -21,12 +21,13 @@ cards) a card node's outcomes in card order.
 
 from __future__ import annotations
 
-from .runtime import MISMATCH, RULE, STATUS, move_all, move_top
+from .runtime import CHANCE_N, MISMATCH, RULE, STATUS, move_all, move_top
 from .runtime_step import suspend
 
 NODE_CARD, NODE_PICK = 1, 2
 DRY = 3  # ctr[at + DRY]: how deep in dry runs of a listing (its moves draw nothing)
 MARKS = 4  # ctr[at + MARKS + c]: card c is undrawn
+PICK_LOG = 64  # the draws among n remembered (chance_pick)
 
 
 def chance_shuffle(locs, lens, ver, ctr, at, loc):
@@ -157,18 +158,33 @@ def chance_move_all(locs, lens, ver, card_loc, ctr, at, src, dst):
             return
 
 
-def chance_pick(ctr, at, n):
-    """A draw among ``n`` (n >= 2) as a chance node of n outcomes."""
+def chance_pick(ctr, at, picks, n):
+    """Draw number ctr[CHANCE_N] among ``n`` (n >= 2): a chance node of n outcomes, unless it
+    was drawn already. A listing of options rewinds the count (``dry_state``, as the reference
+    rewinds its generator) and the option chosen draws again: the reference gives a rewound
+    draw the outcome chosen for it before, kept here for the last PICK_LOG draws (from ``picks``:
+    per slot, 1 + the draw's number and its outcome)."""
+    k = ctr[CHANCE_N]
+    ctr[CHANCE_N] = k + 1
+    slot = picks + 2 * (k % PICK_LOG)
+    if ctr[slot] == k + 1:
+        o = ctr[slot + 1]
+        if o >= n:
+            ctr[STATUS] = MISMATCH
+            return 0
+        return o
     ctr[at] = NODE_PICK
-    k = suspend(n)
+    o = suspend(n)
     ctr[at] = 0
-    if k < 0 or k >= n:
+    if o < 0 or o >= n:
         ctr[STATUS] = MISMATCH
         return 0
-    return k
+    ctr[slot] = k + 1
+    ctr[slot + 1] = o
+    return o
 
 
-def chance_best_card(ctr, at, scratch, v, pts, row, highest):
+def chance_best_card(ctr, at, picks, scratch, v, pts, row, highest):
     """(max|min CARDS using POINTS) with a tie as a chance node (``runtime.best_card``)."""
     n = scratch[v]
     if n == 0:
@@ -185,7 +201,7 @@ def chance_best_card(ctr, at, scratch, v, pts, row, highest):
             ties += 1
     k = 0
     if ties > 1:
-        k = chance_pick(ctr, at, ties)
+        k = chance_pick(ctr, at, picks, ties)
     for i in range(n):
         c = scratch[v + 1 + i]
         if pts[row, c] == best:
