@@ -71,7 +71,7 @@ def test_random_paths_are_the_references_on_games(name):
         assert _walk(GAMES / f"{name}.rcy", seed) > 0
 
 
-@pytest.mark.parametrize("name", ["KuhnPoker2", "NoThanks3", "Pairs3"])
+@pytest.mark.parametrize("name", ["KuhnPoker2", "NoThanks3", "Pairs3", "ContinuousPairs4"])
 def test_random_paths_are_the_references_on_corpus_games(name):
     path = CORPUS / f"{name}.rcy"
     if not path.exists():
