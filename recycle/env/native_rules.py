@@ -212,8 +212,9 @@ class NativeRulesState(RulesState):
     def __init__(self, game):
         pyspiel.State.__init__(self, game)
         base = game.__dict__.get("_initial_native")
-        if base is None or base.spec is not game.spec:
-            ng = native_rules_game(game.spec)
+        ng = native_rules_game(game.spec)
+        # (made again when the optimised library has been swapped in since)
+        if base is None or base.spec is not game.spec or base.ns._runner.lib is not ng.module.games.lib:
             from ..native.stepping import start_keys
 
             ns = start_keys(ng, 0, 0, game.spec.max_steps)
