@@ -2,7 +2,11 @@
 """OpenSpiel stepping: random episodes of games/hearts.rcy stepped through recycle's OpenSpiel
 game, against OpenSpiel's own hearts stepped from Python (../shared/bench/openspiel_hearts.py).
 
-    PYTHONPATH=$PWD python tools/bench_spiel.py [--games 40] [--repeat 5] [--engines native,reference]
+    PYTHONPATH=$PWD python tools/bench_spiel.py [--games 40] [--repeat 5] [--engines rules,native,reference]
+
+Sides: ``rules`` is ``openspiel_game(path)`` as users make it (the default chance as the rules
+draw it, stepped by the game's native chance module when it builds), ``native`` and
+``reference`` the seeded game (``chance="seed"``) on each engine.
 
 Both sides run the same loop (the shared script's ``play``: a chance outcome drawn from
 ``chance_outcomes()``, a decision drawn from ``legal_actions()``, until ``is_terminal()``),
@@ -76,6 +80,11 @@ def _played(game, rng):
 
 
 def _deals(state) -> int:
+    core = state._core
+    ns = getattr(core, "ns", None)
+    if ns is not None:  # a natively stepped chance-driven state: its final storages, not its twin's replay
+        game = core.spec.game
+        return int(ns._final[5][3][game.layout.storage_slot("sto", "game", "DEAL")])
     s = state.recycle_state()  # (read after the clock stopped)
     return s.sto("game", "DEAL") if s is not None else 0
 
@@ -86,7 +95,11 @@ def main(argv=None) -> int:
     ap.add_argument("--spiel-games", type=int, default=500, help="OpenSpiel hearts deals a round")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--engines", default="native,reference", help="recycle's sides: native, reference")
+    ap.add_argument(
+        "--engines",
+        default="rules,native,reference",
+        help="recycle's sides: rules (the default chance, natively stepped when it builds), native, reference (seeded)",
+    )
     a = ap.parse_args(argv)
     mod = shared_loop()
     if mod is None:
@@ -97,15 +110,20 @@ def main(argv=None) -> int:
     print("command: python tools/bench_spiel.py " + " ".join(argv if argv is not None else sys.argv[1:]))
     print("start", time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), load_text())
     sides, cpu_sides = [], []
-    for engine in a.engines.split(","):
-        game = openspiel_game(ROOT / "games" / "hearts.rcy", chance="seed", engine=engine)
+    for side_name in a.engines.split(","):
+        # "rules": the default chance (native when the game's chance module builds); the others seeded
+        chance, engine = ("rules", "auto") if side_name == "rules" else ("seed", side_name)
+        game = openspiel_game(ROOT / "games" / "hearts.rcy", chance=chance, engine=engine)
         _played(game, random.Random(0))  # the native build (or its cache) before the clock
         if engine != "reference":  # the optimised library (gcc -O2, built in the background)
             from recycle.native import native_game
+            from recycle.native.chance_module import chance_native_game
 
-            lib = native_game(game.spec.game).module.games
+            ng = chance_native_game(game.spec.game) if chance == "rules" else native_game(game.spec.game)
+            lib = ng.module.games
             lib.ready.wait(300)
-            print(f"recycle {engine}: the {lib.tier} library")
+            print(f"recycle {side_name}: the {lib.tier} library")
+        engine = side_name
 
         by_cpu = Side(f"recycle {engine}", lambda: 0.0)
 

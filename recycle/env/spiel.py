@@ -47,6 +47,7 @@ from ..lang.forms.values import MoveEvent, StorageEvent, may_see
 from ..streams import Stream
 from .engines import check_engine, decide, env_state, reference_of, synced, tracked_copy
 from .saving import known_spec, max_text_length, parse_state_text, remember_spec, replay, spec_record, state_text
+from .native_rules import NativeRulesState, native_rules_game
 from .rules import InfoTensor, RulesObserver, RulesState, card_name, replay_rules, rules_digest
 from .spec import EnvSpec, spec_for
 
@@ -399,11 +400,15 @@ class RecycleGame(pyspiel.Game):
             max_game_length=DEAL_BYTES + spec.max_steps,
         )
         super().__init__(self.game_type, info, params or {})
+        self.native_rules = False
         if self.chance == "rules":
             self.info_tensor = InfoTensor(spec, self.history)
+            self.native_rules = _steps_natively(spec, self.engine)
 
     def new_initial_state(self):
-        return RulesState(self) if self.chance == "rules" else RecycleState(self)
+        if self.chance == "rules":
+            return NativeRulesState(self) if self.native_rules else RulesState(self)
+        return RecycleState(self)
 
     def deserialize_state(self, text: str) -> RecycleState:
         """The state ``RecycleState.serialize`` wrote: checked (this game, legal actions, a
@@ -430,6 +435,22 @@ class RecycleGame(pyspiel.Game):
 
 
 _CLASSES: dict = {}
+
+
+def _steps_natively(spec: EnvSpec, engine: str) -> bool:
+    """Does native code step ``spec``'s chance-driven states (its chance module builds here)?
+    ``engine="native"`` raises why it cannot; ``"auto"`` says no."""
+    if engine == "reference":
+        return False
+    from ..native import NativeUnavailable, NativeUnsupported
+
+    try:
+        native_rules_game(spec)
+    except (NativeUnsupported, NativeUnavailable):
+        if engine == "native":
+            raise
+        return False
+    return True
 
 
 def utility_of(spec: EnvSpec):
@@ -511,9 +532,4 @@ def openspiel_game(
     recycle/env/engines.py), ``"native"``, ``"reference"``."""
     if chance not in ("seed", "rules"):
         raise ValueError(f'chance must be "seed" or "rules", not {chance!r}')
-    if chance == "rules" and engine == "native":
-        # a draw stops a step at the card it moves (env/rules.py): the reference interpreter's steps
-        raise ValueError(
-            'engine="native" steps chance="seed" games; a chance="rules" game is the reference interpreter\'s'
-        )
     return _game_class(spec_for(path, max_actions, reward, max_steps), chance, history, check_engine(engine))()

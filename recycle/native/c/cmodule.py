@@ -19,6 +19,7 @@ from .translate import Program, Source, TranslateError, comment
 RUNTIME = (
     "recycle.native.runtime",
     "recycle.native.runtime_cards",
+    "recycle.native.runtime_chance",
     "recycle.native.runtime_groups",
     "recycle.native.runtime_resume",
     "recycle.native.runtime_search",

@@ -1,0 +1,316 @@
+"""The OpenSpiel game's default chance (``chance="rules"``, recycle/env/rules.py) stepped by
+native code: ``NativeRulesState``.
+
+The game's *chance module* (recycle/native/chance_module.py) stops at each chance node as at a
+choice, with the reference's outcomes (recycle/native/runtime_chance.py), so a chance outcome
+or an option is one native step: no step is played again. The hot calls (the player to move,
+the legal actions, the chance outcomes, applying an action, the end, the returns, a copy) are
+answered from the native state. Everything else (observation and information-state strings
+and tensors, action strings, resampling) is asked of a *twin*: the reference ``RulesCore``
+given the same actions, made when first wanted and brought up to date from then on. Where
+native code stops (a rule broken, the step limit, the work budget, a capacity) the state
+becomes the reference's, replayed from its actions (``_hand_over``), which gives the exact
+outcome or message.
+"""
+
+from __future__ import annotations
+
+from operator import itemgetter
+
+import pyspiel
+
+from ..native.chance_module import COUNTERS
+from ..native.runtime import NCOUNTERS, PSP
+from ..native.runtime_chance import NODE_CARD
+from .chance import ChanceNode
+from .rules import RulesCore, RulesState, replay_rules
+from .saving import spec_record
+
+_TERMINAL = pyspiel.PlayerId.TERMINAL
+_CHANCE = pyspiel.PlayerId.CHANCE
+
+
+def native_rules_game(spec):
+    """The chance module of ``spec``'s game, or raises NativeUnsupported / NativeUnavailable."""
+    from ..native.chance_module import chance_native_game
+
+    return chance_native_game(spec.game)
+
+
+class _Count:
+    """What ``EnvSpec.check`` asks of a state: its number of options."""
+
+    __slots__ = ("n",)
+
+    def __init__(self, n: int):
+        self.n = n
+
+    def num_options(self) -> int:
+        return self.n
+
+
+class _Views:
+    """A runner's arrays as a natively stepped chance-driven state reads them after a step
+    (the runner's arrays never move: made once per runner)."""
+
+    __slots__ = ("runner", "apply", "ctr", "pst", "outs", "at", "pairs")
+
+    def __init__(self, runner, at: int, ncards: int):
+        self.runner, self.at = runner, at
+        self.apply = runner.lib.rc_step_apply
+        self.ctr, self.pst = runner.ctr, runner.pst
+        self.outs = runner.ctr[at + COUNTERS + ncards :]
+        # pairs[n][o]: the chance outcome (o, 1/n), made once (chance_outcomes: a list of them)
+        self.pairs = [None] + [tuple((o, 1.0 / n) for o in range(max(ncards, n))) for n in range(1, ncards + 1)]
+
+
+_VIEWS: dict = {}
+
+
+def _views(ns, at: int, ncards: int) -> _Views:
+    r = ns._runner
+    got = _VIEWS.get(id(r))
+    if got is None or got.runner is not r:
+        got = _VIEWS[id(r)] = _Views(r, at, ncards)
+    return got
+
+
+class NativeRulesCore:
+    """What one natively stepped chance-driven state holds (see the module's docstring)."""
+
+    __slots__ = ("spec", "ns", "v", "actions", "outs", "kind", "player", "nopts", "cache", "_twin", "told")
+    truncated = ""
+    resampled = False
+
+    def __init__(self, spec, ns, at: int):
+        self.spec, self.ns = spec, ns
+        self.v = _views(ns, at, len(spec.game.card_attrs))
+        self.actions: list[int] = []
+        self.cache: dict = {}
+        self._twin = None
+        self.told = 0  # the actions the twin has played
+        self.kind = 0
+        self._read(ns._nopts)
+
+    @property
+    def node(self):
+        """The chance node waiting (a ``ChanceNode``, as a reference core's), or None."""
+        outs = self.outs
+        if outs is None:
+            return None
+        return ChanceNode("card" if self.kind == NODE_CARD else "pick", -1, tuple(outs))
+
+    def _read(self, n: int) -> None:
+        """The node, player and options after a native step that returned ``n`` (the state in place)."""
+        if n < 0:
+            self.outs, self.player, self.nopts = None, _TERMINAL, 0
+            return
+        v = self.v
+        ctr = v.ctr
+        kind = ctr.item(v.at)
+        if kind == 0:
+            self.outs = None
+            self.player = v.pst.item(ctr.item(PSP), 0)
+            self.nopts = n
+            if n > self.spec.num_actions:
+                self.spec.check(_Count(n))  # (raises ActionSpaceExceeded)
+            return
+        self.kind, self.player, self.nopts = kind, _CHANCE, n
+        self.outs = v.outs[:n].tolist() if kind == NODE_CARD else list(range(n))
+
+    def step(self, action: int) -> bool:
+        """Play ``action`` natively; False when native code stopped (``_hand_over``)."""
+        outs = self.outs
+        if outs is not None:
+            if action not in outs:
+                raise ValueError(f"{action} is not an outcome of this chance node ({self.nopts} outcomes)")
+        elif not 0 <= action < self.nopts:
+            raise ValueError(f"option {action} of a decision with {self.nopts} options")
+        if self.cache:
+            self.cache = {}
+        self.actions.append(action)
+        ns = self.ns
+        r = ns._runner
+        with r.lock:
+            if r.resident is not ns:
+                r.take(ns)
+            n = ns._nopts = self.v.apply(action)
+            if n < 0:
+                ns._finish()
+                if ns._status:
+                    return False
+            self._read(n)
+        return True
+
+    def is_terminal(self) -> bool:
+        return self.player == _TERMINAL
+
+    def rewards(self) -> list[float]:
+        spec = self.spec
+        sc = self.ns.returns()
+        if spec.reward == "score":
+            return [float(x) for x in sc]
+        best = max(sc) if spec.game.scoring_max else min(sc)
+        return [1.0 if v == best else 0.0 for v in sc]
+
+    # -- the twin: what the reference core answers -----------------------------------------
+    def twin(self) -> RulesCore:
+        """The reference core at this node (made, or brought up to date, now)."""
+        t = self._twin
+        if t is None:
+            t = self._twin = RulesCore(self.spec)
+        for a in self.actions[self.told :]:
+            t.apply(a)
+        self.told = len(self.actions)
+        return t
+
+    # what RulesState's other methods read of a core: the twin's
+    @property
+    def s(self):
+        return self.twin().s
+
+    @property
+    def log(self):
+        return self.twin().log
+
+    @property
+    def script(self):
+        return self.twin().script
+
+    @property
+    def decisions(self):
+        return self.twin().decisions
+
+    def __deepcopy__(self, memo):
+        c = NativeRulesCore.__new__(NativeRulesCore)
+        c.spec, c.v, c.actions, c.cache = self.spec, self.v, self.actions[:], {}
+        c.ns = self.ns.clone()
+        c.outs, c.kind, c.player, c.nopts = self.outs, self.kind, self.player, self.nopts
+        c._twin = None
+        c.told = 0
+        if self._twin is not None:  # (a copy asked for strings goes on from here, not from the start)
+            import copy
+
+            c._twin, c.told = copy.deepcopy(self._twin), self.told
+        return c
+
+    def __reduce__(self):
+        # pickled as the game's record and the actions, replayed natively when loaded
+        return (_core_from_saved, (spec_record(self.spec), self.actions))
+
+
+def _core_from_saved(record: tuple, actions: list[int]):
+    from .rules import _core_from_saved as reference_core
+
+    return reference_core(record, actions)
+
+
+class NativeRulesState(RulesState):
+    """A chance-driven state of a RECYCLE game in OpenSpiel, stepped natively (the module's
+    docstring); once native code hands the game over, a ``RulesState``'s own answers."""
+
+    def __init__(self, game):
+        pyspiel.State.__init__(self, game)
+        base = game.__dict__.get("_initial_native")
+        ng = native_rules_game(game.spec)
+        # (made again when the optimised library has been swapped in since)
+        if base is None or base.spec is not game.spec or base.ns._runner.lib is not ng.module.games.lib:
+            from ..native.stepping import start_keys
+
+            ns = start_keys(ng, 0, 0, game.spec.max_steps)
+            base = game._initial_native = NativeRulesCore(game.spec, ns, NCOUNTERS + game.spec.nplayers)
+            if ns._nopts < 0 and ns._status:
+                base = game._initial_native = None
+                self._core = replay_rules(game.spec, [])
+                return
+        c = NativeRulesCore.__new__(NativeRulesCore)
+        c.spec, c.v, c.actions, c.cache, c._twin, c.told = base.spec, base.v, [], {}, None, 0
+        c.ns = base.ns.clone()
+        c.outs, c.kind, c.player, c.nopts = base.outs, base.kind, base.player, base.nopts
+        self._core = c
+
+    def current_player(self):
+        c = self._core
+        if type(c) is NativeRulesCore:
+            return c.player
+        return RulesState.current_player(self)
+
+    def is_chance_node(self):
+        c = self._core
+        if type(c) is NativeRulesCore:
+            return c.outs is not None
+        return RulesState.current_player(self) == _CHANCE
+
+    def is_terminal(self):
+        c = self._core
+        if type(c) is NativeRulesCore:
+            return c.player == _TERMINAL
+        return RulesState.is_terminal(self)
+
+    def legal_actions(self, player=None):
+        c = self._core
+        if player is None and type(c) is NativeRulesCore:
+            outs = c.outs
+            return list(range(c.nopts)) if outs is None else outs[:]
+        return pyspiel.State.legal_actions(self) if player is None else pyspiel.State.legal_actions(self, player)
+
+    def _legal_actions(self, player):
+        c = self._core
+        if type(c) is NativeRulesCore:
+            return list(range(c.nopts)) if c.outs is None and player == c.player else []
+        return RulesState._legal_actions(self, player)
+
+    def chance_outcomes(self):
+        c = self._core
+        if type(c) is NativeRulesCore:
+            outs = c.outs
+            if outs is None:
+                return []
+            n = len(outs)
+            pairs = c.v.pairs
+            if 1 < n < len(pairs) and outs[-1] < len(pairs[n]):
+                return list(itemgetter(*outs)(pairs[n]))
+            return list(zip(outs, [1.0 / n] * n))
+        return RulesState.chance_outcomes(self)
+
+    def _apply_action(self, action):
+        c = self._core
+        if type(c) is not NativeRulesCore:
+            c.apply(int(action))
+        elif not c.step(int(action)):
+            self._hand_over()
+
+    def _hand_over(self) -> None:
+        """Native code stopped: the reference core, replayed from the actions, plays on (and
+        gives the outcome: the end, a truncation, or the error it raises)."""
+        actions = self._core.actions
+        self._core = RulesCore(self._core.spec)
+        for a in actions:
+            self._core.apply(a)
+
+    def returns(self):
+        c = self._core
+        if type(c) is NativeRulesCore:
+            if c.player != _TERMINAL:
+                return [0.0] * c.spec.nplayers
+            return c.rewards()
+        return RulesState.returns(self)
+
+    def recycle_state(self):
+        """The underlying recycle ``State`` (the twin's: the reference interpreter's)."""
+        return self._core.s
+
+    def resample_from_infostate(self, player_id, probability_sampler):
+        """As ``RulesState``'s, from the twin (a resampled world is the reference's)."""
+        c = self._core
+        if type(c) is NativeRulesCore:
+            clone = self.clone()
+            clone._core = _reference_copy(c)
+            return RulesState.resample_from_infostate(clone, player_id, probability_sampler)
+        return RulesState.resample_from_infostate(self, player_id, probability_sampler)
+
+
+def _reference_copy(c: NativeRulesCore) -> RulesCore:
+    import copy
+
+    return copy.deepcopy(c.twin())
