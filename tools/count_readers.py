@@ -25,8 +25,9 @@ from recycle.lang.forms.registry import STRUCTURAL_HEADS, registry  # noqa: E402
 
 HEADS = frozenset(registry().all_heads) | STRUCTURAL_HEADS
 # the modules allowed to read the raw forms and compare heads: the syntax room, the elaborator
-# (recycle/lang/nodes, issue 41) and the registry
-EXEMPT = ("recycle/lang/syntax/", "recycle/lang/nodes/")
+# (recycle/lang/nodes, issue 41), the readings of the forms kept whole in their own modules
+# (recycle/lang/forms/form_*.py: each form's reading is part of the elaborator) and the registry
+EXEMPT = ("recycle/lang/syntax/", "recycle/lang/nodes/", "recycle/lang/forms/form_")
 EXEMPT_HEADS = ("recycle/lang/forms/registry.py", *EXEMPT)
 
 
@@ -86,7 +87,7 @@ def count(root: Path = ROOT) -> dict:
 def main(argv: list[str]) -> None:
     c = count()
     total = sum(len(v) for v in c["heads"].values())
-    print(f"modules naming SList outside the syntax room and the elaborator: {len(c['slist'])}")
+    print(f"modules naming SList outside the syntax room and the elaborator (forms' readings included): {len(c['slist'])}")
     print(f"head-string comparisons outside the registry: {total} in {len(c['heads'])} modules")
     if "--detail" in argv:
         for m in c["slist"]:
