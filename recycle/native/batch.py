@@ -27,8 +27,9 @@ threads to finish together (each a share of what is left, ``_Spans``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 ENGINES = ("auto", "native", "reference")  # (auto: native where it plays the game, else reference)
 CHUNK = 5000  # games per call of native code (the stop and the progress are checked between)
@@ -182,10 +183,13 @@ def _native(game, n, seed, max_steps, threads, stop) -> Iterator[Chunk]:
         from .engine import range_keys
 
         state = spare.pop() if spare else ng.new_arrays()
+        fast, t0 = not _best_in_place(game), time.monotonic()
         try:
             scores, counts, _ = ng.rollouts_of_keys(range_keys(seed, a, b), max_steps, work, state=state)
         finally:
             spare.append(state)  # (list.pop and append are atomic: the threads share ``spare``)
+        if fast:
+            spans.played_fast(b - a, time.monotonic() - t0)
         return scores, counts
 
     spans = _Spans(game, n, CHUNK if stop.deadline is None else TIMED_CHUNK, threads)
@@ -210,10 +214,29 @@ class _Spans:
         self.a = 0
         self.size = full if _best_in_place(game) else min(full, FIRST_CHUNK)
         self.fewer = max(1, min(threads, cores() - 1))  # the threads playing while gcc builds
+        self.fast = [0, 0.0]  # games played by tcc's library, and their seconds (a thread's)
+
+    def played_fast(self, games: int, seconds: float) -> None:
+        """A chunk tcc's library played (from the thread that played it)."""
+        self.fast[0] += games  # (a rate read while it is added to is only a little off)
+        self.fast[1] += seconds
 
     @property
     def playing(self) -> int:
-        return self.threads if _best_in_place(self.game) else self.fewer
+        if _best_in_place(self.game) or self._ends_before_the_build():
+            return self.threads
+        return self.fewer
+
+    def _ends_before_the_build(self) -> bool:
+        """Would the games not started yet, on every thread at tcc's rate so far, end within the
+        time gcc has built already? Then its library would come too late to matter (a quick
+        game: crazy-eights plays 10,000 games in 0.3 s on one thread, gcc takes 0.4 s), and
+        tcc's library plays on every thread."""
+        started = _build_started(self.game)
+        games, seconds = self.fast
+        if started is None or games == 0 or seconds <= 0 or self.fewer >= self.threads:
+            return False
+        return (self.n - self.a) * seconds / games / self.threads < time.monotonic() - started
 
     def __iter__(self) -> Iterator[tuple[int, int]]:
         return self
@@ -290,6 +313,13 @@ def _chunk(game, seed, max_steps, a, b, scores, counts, team_of) -> Chunk:
         for i in range(b - a)
     ]
     return Chunk(records=records)
+
+
+def _build_started(game) -> float | None:
+    """When the game's best library began to build in the background (``time.monotonic``), or None."""
+    from . import native_game
+
+    return getattr(native_game(game).module.games, "best_started", None)
 
 
 def _best_in_place(game) -> bool:

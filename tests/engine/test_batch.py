@@ -254,3 +254,25 @@ def test_while_gcc_builds_tcc_s_library_plays_on_fewer_threads():
     assert got == list(range(8)) and most[0] == 1
     most[0] = 0
     assert [x for _, _, x in _played_in_threads(play, Spans(2), 2, _Never())] == list(range(8))
+
+
+def test_tcc_s_library_plays_on_every_thread_when_the_games_would_end_before_gcc_s(monkeypatch):
+    """While gcc builds, tcc's library plays on one thread fewer than the cores, unless the games
+    left, at the rate tcc's chunks have played so far on every thread, would end within the time
+    gcc has built already (its library would come too late to matter)."""
+    import time
+
+    from recycle.native import batch
+
+    monkeypatch.setattr(batch, "cores", lambda: 2)
+    monkeypatch.setattr(batch, "_best_in_place", lambda game: False)
+    monkeypatch.setattr(batch, "_build_started", lambda game: time.monotonic() - 1.0)  # a second ago
+    spans = batch._Spans(None, 1000, batch.CHUNK, 2)
+    assert spans.playing == 1  # nothing measured yet
+    spans.played_fast(250, 5.0)  # 50 games a second: the 1,000 left take 10 s on two threads
+    assert spans.playing == 1
+    spans.played_fast(250, -4.9)  # now 500 games in 0.1 s: the 1,000 left take 0.1 s
+    assert spans.playing == 2
+    monkeypatch.setattr(batch, "_build_started", lambda game: None)  # no build under way
+    assert spans.playing == 1
+    assert batch._Spans(None, 1000, batch.CHUNK, 1).playing == 1  # one thread: always one

@@ -10,6 +10,7 @@ at once. Each array is checked (dtype, dimensions, C order) before its address i
 from __future__ import annotations
 
 import threading
+import time
 
 from .. import cache
 from . import build
@@ -49,6 +50,7 @@ class ModuleLibrary:
         self._local = threading.local()
         self._keep = []  # every library loaded (never unloaded: a call may be running in one)
         self._swap = threading.Lock()  # the fast library never replaces the best one
+        self.best_started = None  # when the best library's background build started (time.monotonic)
         self.fast, self.best = fast, best
         if best is not None and self._use_kept(best):
             self.ready.set()
@@ -61,6 +63,7 @@ class ModuleLibrary:
             self.ready.set()
         elif background:
             # started first: gcc's build is the longer, and the run's games wait for it
+            self.best_started = time.monotonic()
             threading.Thread(target=self._build_best, name="recycle-native-build", daemon=True).start()
         if fast is not None:
             data = build.compile_c(self.c_text(), fast[1])
