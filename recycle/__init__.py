@@ -80,11 +80,11 @@ def simulate(
     progress=None,
     workers: int = 1,
     engine: str = "auto",
-    threads: int = 1,
+    threads: int | None = 1,
 ):
     """Play ``n`` games (random players by default) and return ``SimulationStats``
     (``.to_dict()`` for JSON); the figures are the same for any number of ``workers`` or
-    ``threads`` and either ``engine`` ("auto": random players' games in native machine code
+    ``threads`` (None: the cores here) and either ``engine`` ("auto": random players' games in native machine code
     where it can play them, else the reference interpreter, docs/native.md; "native"; "reference")."""
     from .study.stats import simulate as run
 

@@ -68,11 +68,19 @@ def stream_key(seed, purpose: int) -> int:
 
 
 _NUMPY: list = []
+# draws made one at a time before NumPy is imported for runs of them: importing it costs about
+# 0.1 s (a third of ``recycle run``'s start), which 50,000 draws one at a time (80 ms) repay
+_ONE_BY_ONE = [50_000]
 
 
 def _numpy_constants():
-    """NumPy and the generator's constants as uint64 scalars (made once), or None."""
+    """NumPy and the generator's constants as uint64 scalars (made once), or None: None too
+    while NumPy is not imported yet and the draws made so far would not repay its import."""
     if not _NUMPY:
+        import sys
+
+        if "numpy" not in sys.modules and _ONE_BY_ONE[0] > 0:
+            return None
         try:
             import numpy as np
         except ImportError:
@@ -120,10 +128,9 @@ class Stream(random.Random):
         """The next ``n`` draws of ``random()``, as a list: the same floats, in one NumPy
         computation for a run of 16 or more (a shuffle of a deck, a re-dealt hand: one draw
         costs about 1.6 us in Python, a NumPy run about 22 us whatever its length)."""
-        if n < 16:
-            return [self.random() for _ in range(n)]
-        k = _numpy_constants()
+        k = _numpy_constants() if n >= 16 else None
         if k is None:  # (NumPy comes with matplotlib; without it, one at a time)
+            _ONE_BY_ONE[0] -= n
             return [self.random() for _ in range(n)]
         np, golden, mix1, mix2, s30, s27, s31, s11 = k
         # uint64 arrays wrap around on overflow (as the masks above do), silently

@@ -324,11 +324,17 @@ def simulate(
         ),
     ] = "auto",
     threads: Annotated[
-        int,
+        int | None,
         typer.Option(
-            min=1, max=64, help=("Threads sharing the native rollouts (the statistics are the same for any number).")
+            min=1,
+            max=64,
+            help=(
+                "Threads sharing the native rollouts (default: the cores here; the statistics are the same "
+                "for any number, and the output says how many played)."
+            ),
+            show_default=False,
         ),
-    ] = 1,
+    ] = None,
 ):
     """Play N games (random players unless --players) and print statistics: win rates, decisions, options."""
     from ..study.parallel import progress_bar

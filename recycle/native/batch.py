@@ -17,12 +17,20 @@ the reference interpreter, which gives the exact outcome or raises the exact pos
 The games are those of seeds ``rollout_seed(seed, i)``, ``i`` from 0, so every engine, number
 of ``threads`` and of ``workers`` gives the same records, in order; ``study/`` only adds them
 up (recycle/study/stats.py).
+
+``threads=None`` means the cores this process may use (``cores()``: what ``recycle simulate``
+plays with by default). While gcc -O2's library is built in the background (a separate process
+that needs a core of its own for up to a second), tcc's library plays on one thread fewer
+(``_Spans.playing``): three things at once on two cores would slow the build by half and keep
+the slower code playing longer. Once the best library is in place the chunks are sized for the
+threads to finish together (each a share of what is left, ``_Spans``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 from .choose import ENGINES, all_random, engine_for
 
@@ -31,6 +39,7 @@ __all__ = ["ENGINES", "Chunk", "Games", "all_random", "game_record", "play_games
 CHUNK = 5000  # games per call of native code (the stop and the progress are checked between)
 TIMED_CHUNK = 200  # the same with a time limit to keep (a chunk started is finished)
 FIRST_CHUNK = 250  # games a chunk while tcc's library plays (then they double up to CHUNK)
+TAIL_CHUNK = 100  # the smallest chunk of the last games shared among threads
 
 
 @dataclass
@@ -57,6 +66,7 @@ class Games:
     engine: str
     note: str | None
     chunks: Callable[..., Iterator[Chunk]]
+    threads: int = 1  # the threads native chunks are shared among (1 on the reference interpreter)
 
 
 class _Never:
@@ -69,14 +79,33 @@ class _Never:
         return False
 
 
+def cores() -> int:
+    """The cores this process may run on (``--threads``' default)."""
+    import os
+
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):  # (not on every system)
+        return os.cpu_count() or 1
+
+
 def play_games(
-    game, n: int, seed: int, players, max_steps: int, engine: str = "auto", threads: int = 1, workers: int = 1
+    game,
+    n: int,
+    seed: int,
+    players,
+    max_steps: int,
+    engine: str = "auto",
+    threads: int | None = 1,
+    workers: int = 1,
 ):
     """The ``n`` games of ``seed`` (see the module's docstring): a ``Games`` whose ``chunks(stop)``
     yields ``Chunk``s in order. ``stop`` (``study.stopping.Stop``, optional) is asked before each
-    chunk; while a chunk plays, ``stop.hold`` is False. ``threads`` share native chunks;
-    ``workers`` processes share the games (each builds or loads the machine code itself)."""
+    chunk; while a chunk plays, ``stop.hold`` is False. ``threads`` share native chunks (None:
+    ``cores()``); ``workers`` processes share the games (each builds or loads the machine code
+    itself, on one thread)."""
     chosen, note = engine_for(game, players, engine)  # (recycle/native/choose.py decides)
+    threads = cores() if threads is None else max(1, int(threads))
 
     def chunks(stop=None) -> Iterator[Chunk]:
         stop = stop or _Never()
@@ -86,7 +115,7 @@ def play_games(
             return _native(game, n, seed, max_steps, threads, stop)
         return _reference(game, n, seed, players, max_steps, stop)
 
-    return Games(chosen, note, chunks)
+    return Games(chosen, note, chunks, threads if chosen == "native" and workers <= 1 else 1)
 
 
 def game_record(game, players, seed: int, max_steps: int):
@@ -132,13 +161,16 @@ def _native(game, n, seed, max_steps, threads, stop) -> Iterator[Chunk]:
         from .engine import range_keys
 
         state = spare.pop() if spare else ng.new_arrays()
+        fast, t0 = not _best_in_place(game), time.monotonic()
         try:
             scores, counts, _ = ng.rollouts_of_keys(range_keys(seed, a, b), max_steps, work, state=state)
         finally:
             spare.append(state)  # (list.pop and append are atomic: the threads share ``spare``)
+        if fast:
+            spans.played_fast(b - a, time.monotonic() - t0)
         return scores, counts
 
-    spans = _spans(game, n, CHUNK if stop.deadline is None else TIMED_CHUNK)
+    spans = _Spans(game, n, CHUNK if stop.deadline is None else TIMED_CHUNK, threads)
     played = _played_in_threads(play, spans, threads, stop) if threads > 1 else _played(play, spans, stop)
     for a, b, (scores, counts) in played:
         stop.hold = False  # (a game native code stopped is played again: Ctrl-C stops it at once)
@@ -147,18 +179,57 @@ def _native(game, n, seed, max_steps, threads, stop) -> Iterator[Chunk]:
         yield chunk
 
 
-def _spans(game, n: int, full: int) -> Iterator[tuple[int, int]]:
-    """The chunks' ranges of games: small while tcc's library plays and gcc -O2's, three to four
-    times faster, is built in the background (it takes over at the next chunk); then doubling
-    up to ``full``."""
-    size = full if _best_in_place(game) else min(full, FIRST_CHUNK)
-    a = 0
-    while a < n:
-        b = min(n, a + size)
-        yield a, b
-        a = b
-        if _best_in_place(game):
-            size = min(full, 2 * size)
+class _Spans:
+    """The chunks' ranges of games, in order. Small (``FIRST_CHUNK``) while tcc's library plays
+    and gcc -O2's, three to four times faster, is built in the background (it takes over at the
+    next chunk); then, on one thread, doubling up to ``full``; on several, each a share of the
+    games left (``1 / (2 * threads)``, at least ``TAIL_CHUNK``), so that the threads finish
+    together. ``playing``: the threads that may play at once now (one fewer than the cores
+    while gcc builds, so that it keeps a core)."""
+
+    def __init__(self, game, n: int, full: int, threads: int):
+        self.game, self.n, self.full, self.threads = game, n, full, threads
+        self.a = 0
+        self.size = full if _best_in_place(game) else min(full, FIRST_CHUNK)
+        self.fewer = max(1, min(threads, cores() - 1))  # the threads playing while gcc builds
+        self.fast = [0, 0.0]  # games played by tcc's library, and their seconds (a thread's)
+
+    def played_fast(self, games: int, seconds: float) -> None:
+        """A chunk tcc's library played (from the thread that played it)."""
+        self.fast[0] += games  # (a rate read while it is added to is only a little off)
+        self.fast[1] += seconds
+
+    @property
+    def playing(self) -> int:
+        if _best_in_place(self.game) or self._ends_before_the_build():
+            return self.threads
+        return self.fewer
+
+    def _ends_before_the_build(self) -> bool:
+        """Would the games not started yet, on every thread at tcc's rate so far, end within the
+        time gcc has built already? Then its library would come too late to matter (a quick
+        game: crazy-eights plays 10,000 games in 0.3 s on one thread, gcc takes 0.4 s), and
+        tcc's library plays on every thread."""
+        started = _build_started(self.game)
+        games, seconds = self.fast
+        if started is None or games == 0 or seconds <= 0 or self.fewer >= self.threads:
+            return False
+        return (self.n - self.a) * seconds / games / self.threads < time.monotonic() - started
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return self
+
+    def __next__(self) -> tuple[int, int]:
+        a, left = self.a, self.n - self.a
+        if left <= 0:
+            raise StopIteration
+        size = self.size
+        if self.threads > 1 and _best_in_place(self.game):
+            size = min(self.full, max(min(TAIL_CHUNK, self.full), -(-left // (2 * self.threads))))
+        self.a = b = min(self.n, a + size)
+        if _best_in_place(self.game):
+            self.size = min(self.full, 2 * self.size)
+        return a, b
 
 
 def _played(play, spans, stop):
@@ -171,8 +242,9 @@ def _played(play, spans, stop):
         yield a, b, got
 
 
-def _played_in_threads(play, spans, threads: int, stop):
-    """``play`` of each span by ``threads`` threads, one span more queued, yielded in order. A
+def _played_in_threads(play, spans: _Spans, threads: int, stop):
+    """``play`` of each span by ``threads`` threads, one span more queued, yielded in order
+    (while ``spans.playing`` is fewer than ``threads``: that many at once, none queued). A
     stop asked for lets the spans started finish in their threads, unused."""
     from collections import deque
 
@@ -180,10 +252,12 @@ def _played_in_threads(play, spans, threads: int, stop):
 
     pool = _pool(threads)
     queued: deque = deque()
-    spans = iter(spans)
     try:
         while True:
-            while len(queued) <= threads and not stop():
+            while not stop():
+                playing = spans.playing
+                if len(queued) >= (playing + 1 if playing == threads else playing):
+                    break
                 span = next(spans, None)
                 if span is None:
                     break
@@ -217,6 +291,13 @@ def _chunk(game, seed, max_steps, a, b, scores, counts, team_of) -> Chunk:
         for i in range(b - a)
     ]
     return Chunk(records=records)
+
+
+def _build_started(game) -> float | None:
+    """When the game's best library began to build in the background (``time.monotonic``), or None."""
+    from . import native_game
+
+    return getattr(native_game(game).module.games, "best_started", None)
 
 
 def _best_in_place(game) -> bool:

@@ -83,6 +83,9 @@ class SimulationStats:
     # reference interpreter); and, when a game of random players stayed on it, why (one line)
     engine: str = "reference"
     engine_note: str | None = None
+    # the threads native code's games were shared among (1 on the reference interpreter and in
+    # worker processes); the figures are the same for any number
+    threads: int = 1
     # why fewer than ``games`` were played: "time limit" (timeout) or "interrupted" (Ctrl-C)
     stopped: str | None = None
     # each game's record, in order (kept with ``keep_records``): ``decision_counts``, ``scores``
@@ -104,7 +107,8 @@ class SimulationStats:
 
     def to_dict(self) -> dict:
         """The ``--json`` object: the figures of the games, the same whichever engine played
-        them, and ``engine``, which one did ("native" or "reference"; compare runs without it).
+        them, and ``engine``, which one did ("native" or "reference"), and ``threads``, how many
+        shared native code's games (compare runs without these two).
         ``engine_note`` is left out (the text output and stderr give it)."""
         return {f.name: deepcopy(getattr(self, f.name)) for f in fields(self) if f.name not in _NOT_IN_JSON}
 
@@ -114,6 +118,8 @@ class SimulationStats:
     def engine_line(self) -> str:
         """Which engine played the games (and why not native, when there is a reason to give)."""
         line = "played by: " + ("native code" if self.engine == "native" else "the reference interpreter")
+        if self.threads > 1:
+            line += f", {self.threads} threads"
         return line + (f" ({self.engine_note})" if self.engine_note else "")
 
     def table(self) -> list[str]:
@@ -168,7 +174,7 @@ def simulate(
     timeout: float | None = None,
     interruptible: bool = False,
     engine: str = "auto",
-    threads: int = 1,
+    threads: int | None = 1,
 ) -> SimulationStats:
     """Play ``n`` games with rollout seeds ``rollout_seed(seed, i)``; collect statistics.
 
@@ -177,7 +183,7 @@ def simulate(
     A rollout that hits the step limit is counted in ``step_limit_hits`` and left out of
     the other figures. ``progress(i)`` is called after each chunk of games played (``i``:
     the last one's index). Every figure except the timings is the same whatever the engine
-    and the number of ``threads`` and ``workers``. Seeds are made as the games are played
+    and the number of ``threads`` (None: the cores here) and ``workers``. Seeds are made as the games are played
     (any ``n`` fits in memory when ``keep_records`` is off). ``timeout`` (seconds) stops
     starting new games after that time: the statistics are those of the games played
     (``played``), in order, so they are the first ``played`` games of the run.
@@ -207,7 +213,7 @@ def simulate(
             if not stop.catches(exc):
                 raise
     stats = agg.stats(n, seed, players, time.perf_counter() - t0)
-    stats.engine, stats.engine_note = games.engine, games.note
+    stats.engine, stats.engine_note, stats.threads = games.engine, games.note, games.threads
     if stats.played < n:
         stats.stopped = "interrupted" if stop.interrupted else "time limit"
     return stats

@@ -126,7 +126,7 @@ def _cpu(pid: int) -> float:
 
 
 def _figures(d: dict) -> dict:
-    return {k: v for k, v in d.items() if k not in ("seconds", "rollouts_per_second", "engine")}
+    return {k: v for k, v in d.items() if k not in ("seconds", "rollouts_per_second", "engine", "threads")}
 
 
 # -- 9: a worker killed -------------------------------------------------------------------

@@ -68,6 +68,18 @@ class _StopAfter:
         return self.left <= 0
 
 
+def _shares(n: int, threads: int) -> list[int]:
+    """The chunks of ``n`` games on ``threads`` threads once gcc's library is in place: each a
+    ``1 / (2 * threads)`` share of the games left, at least TAIL_CHUNK, at most CHUNK."""
+    from recycle.native.batch import CHUNK, TAIL_CHUNK
+
+    sizes, left = [], n
+    while left:
+        sizes.append(min(left, CHUNK, max(TAIL_CHUNK, -(-left // (2 * threads)))))
+        left -= sizes[-1]
+    return sizes
+
+
 @pytest.mark.parametrize("threads", [1, 2])
 def test_native_chunks_are_whole_from_the_start_once_gcc_s_library_is_in_place(threads):
     from recycle.native import native_game
@@ -78,7 +90,10 @@ def test_native_chunks_are_whole_from_the_start_once_gcc_s_library_is_in_place(t
     players = [RandomPlayer() for _ in range(g.nplayers)]
     n = 2 * CHUNK + 7
     chunks = list(play_games(g, n, 5, players, 100_000, threads=threads).chunks())
-    assert [len(c) for c in chunks] == [CHUNK, CHUNK, 7]
+    # one thread: whole chunks; two: shares of what is left, so that both threads end together
+    sizes = [CHUNK, CHUNK, 7] if threads == 1 else _shares(n, 2)
+    assert [len(c) for c in chunks] == sizes
+    assert threads == 1 or (sizes[:3] == [2502, 1877, 1407] and sizes[-1] < 100)
     # in order, whatever the threads: the games of one thread
     one = [row for c in play_games(g, n, 5, players, 100_000).chunks() for row in c.arrays[0].tolist()]
     assert [row for c in chunks for row in c.arrays[0].tolist()] == one
@@ -88,7 +103,7 @@ def test_native_chunks_are_whole_from_the_start_once_gcc_s_library_is_in_place(t
     for c in play_games(g, n, 5, players, 100_000, threads=threads).chunks(stop):
         got.append(c)
         stop.left -= 1
-    assert [len(c) for c in got] == [CHUNK] and got[0].arrays[0].tolist() == one[:CHUNK]
+    assert [len(c) for c in got] == sizes[:1] and got[0].arrays[0].tolist() == one[: sizes[0]]
 
 
 @pytest.mark.parametrize("threads", [1, 2])
@@ -188,3 +203,76 @@ def test_native_records_are_made_into_lists_only_when_read():
 
 def _timing(stats) -> dict:
     return {"seconds": stats.seconds, "rollouts_per_second": stats.rollouts_per_second}
+
+
+def test_simulate_shares_the_games_among_the_cores_by_default_and_says_so():
+    from recycle.native.batch import cores
+
+    runner = CliRunner()
+    runs = {}
+    for extra in ([], ["--threads", "1"], ["--threads", "3"]):
+        r = runner.invoke(app, ["simulate", str(SCHWIMMEN), "-n", "700", "--json", *extra])
+        assert r.exit_code == 0, r.output
+        runs[tuple(extra)] = json.loads(r.stdout)
+    assert [d["threads"] for d in runs.values()] == [cores(), 1, 3]
+    timing = ("seconds", "rollouts_per_second", "threads")
+    figures = [{k: v for k, v in d.items() if k not in timing} for d in runs.values()]
+    assert figures[0] == figures[1] == figures[2]  # exactly: integer totals, added in order
+    r = runner.invoke(app, ["simulate", str(SCHWIMMEN), "-n", "50", "--threads", "2"])
+    assert "played by: native code, 2 threads" in r.stdout.splitlines()
+    r = runner.invoke(app, ["simulate", str(SCHWIMMEN), "-n", "50", "--threads", "2", "--engine", "reference"])
+    assert "played by: the reference interpreter" in r.stdout.splitlines()
+
+
+def test_while_gcc_builds_tcc_s_library_plays_on_fewer_threads():
+    """``_played_in_threads`` keeps no more chunks running than ``spans.playing`` says (one
+    fewer than the cores while gcc -O2 builds: the build keeps a core), then all the threads."""
+    import threading
+    import time
+
+    from recycle.native.batch import _Never, _played_in_threads
+
+    class Spans:
+        def __init__(self, playing):
+            self.playing, self.spans = playing, iter([(i, i + 1) for i in range(8)])
+
+        def __next__(self):
+            return next(self.spans)
+
+    lock, running, most = threading.Lock(), [0], [0]
+
+    def play(a, b):
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.02)  # (long enough for a second chunk to start, if one were let)
+        with lock:
+            running[0] -= 1
+        return a
+
+    got = [x for _, _, x in _played_in_threads(play, Spans(1), 2, _Never())]
+    assert got == list(range(8)) and most[0] == 1
+    most[0] = 0
+    assert [x for _, _, x in _played_in_threads(play, Spans(2), 2, _Never())] == list(range(8))
+
+
+def test_tcc_s_library_plays_on_every_thread_when_the_games_would_end_before_gcc_s(monkeypatch):
+    """While gcc builds, tcc's library plays on one thread fewer than the cores, unless the games
+    left, at the rate tcc's chunks have played so far on every thread, would end within the time
+    gcc has built already (its library would come too late to matter)."""
+    import time
+
+    from recycle.native import batch
+
+    monkeypatch.setattr(batch, "cores", lambda: 2)
+    monkeypatch.setattr(batch, "_best_in_place", lambda game: False)
+    monkeypatch.setattr(batch, "_build_started", lambda game: time.monotonic() - 1.0)  # a second ago
+    spans = batch._Spans(None, 1000, batch.CHUNK, 2)
+    assert spans.playing == 1  # nothing measured yet
+    spans.played_fast(250, 5.0)  # 50 games a second: the 1,000 left take 10 s on two threads
+    assert spans.playing == 1
+    spans.played_fast(250, -4.9)  # now 500 games in 0.1 s: the 1,000 left take 0.1 s
+    assert spans.playing == 2
+    monkeypatch.setattr(batch, "_build_started", lambda game: None)  # no build under way
+    assert spans.playing == 1
+    assert batch._Spans(None, 1000, batch.CHUNK, 1).playing == 1  # one thread: always one

@@ -52,7 +52,7 @@ pytestmark = pytest.mark.skipif(not available(), reason="the native engine needs
 SEEDS = [rollout_seed(1, i) for i in range(20)]
 MAX_STEPS = 100_000
 # what differs between two runs of the same statistics: the timings, and which engine played
-NOT_COMPARED = ("seconds", "rollouts_per_second", "engine")
+NOT_COMPARED = ("seconds", "rollouts_per_second", "engine", "threads")
 
 # schwimmen in the fast suite (its build serves the simulate tests too); the others: slow
 DIFFERENTIAL = [

@@ -334,3 +334,24 @@ def test_same_cells_is_one_memcmp():
     a = np.zeros(5, np.int64)
     copy_cells_at(a, 1, np.arange(6, dtype=np.int64), 2, 3)
     assert a.tolist() == [0, 2, 3, 4, 0]
+
+
+@pytest.mark.skipif(not TCC, reason="needs tcc")
+def test_the_best_build_starts_first_and_the_fast_library_never_replaces_it(tmp_path):
+    """gcc -O2's build is the longer one and the games wait for it: it starts before tcc's (the
+    fast build here waits for the best one's marker, and fails without it); a fast library
+    finished after the best one is not loaded over it."""
+    marker = tmp_path / "best-started"
+    best_cc, fast_cc = tmp_path / "best-cc", tmp_path / "fast-cc"
+    best_cc.write_text(f'#!/bin/sh\ntouch "{marker}"\nexec "{TCC}" "$@"\n')
+    fast_cc.write_text(
+        f'#!/bin/sh\nfor i in $(seq 100); do [ -e "{marker}" ] && break; sleep 0.1; done\n'
+        f'[ -e "{marker}" ] || exit 1\nsleep 0.5\nexec "{TCC}" "$@"\n'
+    )
+    for f in (best_cc, fast_cc):
+        f.chmod(0o700)
+    game = recycle.load(GAMES / "war.rcy")
+    fast, best = ("slow-fast", [str(fast_cc), *build.TCC_FLAGS]), ("quick-best", [str(best_cc), *build.TCC_FLAGS])
+    lib = ModuleLibrary(native_source(game), _namespace(game), tiers=(fast, best))
+    assert lib.ready.wait(60)
+    assert lib.tier == "quick-best"

@@ -184,3 +184,22 @@ def test_a_run_of_draws_is_the_same_floats_one_at_a_time_or_at_once():
         assert run.randoms(n) == [one.random() for _ in range(n)], n
         assert run.count == one.count == n + 1
         assert run.random() == one.random()
+
+
+def test_one_game_on_the_reference_interpreter_does_not_import_numpy():
+    """A shuffle is a run of 52 draws; NumPy (a tenth of a second to import, a third of
+    ``recycle run``'s start) is imported for runs only once 50,000 draws one at a time repay it."""
+    import subprocess
+    import sys
+
+    from ..conftest import ROOT
+
+    code = (
+        "import sys, recycle\n"
+        f"g = recycle.load({str(GAMES / 'hearts.rcy')!r})\n"
+        "g.random_rollout(3)\n"
+        "print('numpy' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False"]

@@ -291,9 +291,20 @@ def write_point_map(w, x: SetPoints, sc, slot: str) -> None:
         w.line("ver[POINTS_EPOCH] += 1")
         w.line("ctr[WORK] += 1")
         return
-    # a map with computed parts (Hearts: the suit led): every card scored again
+    # a map with computed parts (Hearts: the suit led): every card scored again, its awards of
+    # constant keys, values and points added up once, when the game is written (a table), and
+    # only the others tested card by card (Hearts' trick: 1 test a card, not 14)
+    fixed = [isinstance(p, int) and all(c for _, c, _ in conds) for conds, p in parsed]
+    base = None
+    if any(fixed):
+        key = tuple((tuple((k, v) for k, _, v in conds), p) for (conds, p), f in zip(parsed, fixed) if f)
+        base = w.tables.get(key)
+        if base is None:
+            base = w.tables[key] = f"POINTS_{len(w.tables) + 1}"
     vals = []
-    for conds, p in parsed:
+    for (conds, p), f in zip(parsed, fixed):
+        if f:
+            continue
         row = []
         for k, const, v in conds:
             col = w.column(k)
@@ -311,7 +322,7 @@ def write_point_map(w, x: SetPoints, sc, slot: str) -> None:
     map_row = w.fresh("row")
     w.line(f"{map_row} = {slot}")
     with w.block("for c in range(NCARDS):"):
-        w.line("t = 0")
+        w.line(f"t = {base}[c]" if base is not None else "t = 0")
         for row, p in vals:
             with w.block(f"if {' and '.join(row) or 'True'}:"):
                 w.line(f"t += {p}")

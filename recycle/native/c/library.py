@@ -10,6 +10,7 @@ at once. Each array is checked (dtype, dimensions, C order) before its address i
 from __future__ import annotations
 
 import threading
+import time
 
 from .. import cache
 from . import build
@@ -48,19 +49,29 @@ class ModuleLibrary:
         self.ready = threading.Event()  # set when the best library is in place (or none is coming)
         self._local = threading.local()
         self._keep = []  # every library loaded (never unloaded: a call may be running in one)
+        self._swap = threading.Lock()  # the fast library never replaces the best one
+        self.best_started = None  # when the best library's background build started (time.monotonic)
         self.fast, self.best = fast, best
         if best is not None and self._use_kept(best):
             self.ready.set()
             return
-        if not self._use_kept(fast):
-            data = build.compile_c(self.c_text(), fast[1])
-            build.keep(self._key(fast), fast[0], data)
-            self._use(fast[0], data)
+        if self._use_kept(fast):
+            fast = None
+        else:
+            self.c_text()  # (before the background build starts: written once, here)
         if best is None:
             self.ready.set()
         elif background:
+            # started first: gcc's build is the longer, and the run's games wait for it
+            self.best_started = time.monotonic()
             threading.Thread(target=self._build_best, name="recycle-native-build", daemon=True).start()
-        else:
+        if fast is not None:
+            data = build.compile_c(self.c_text(), fast[1])
+            build.keep(self._key(fast), fast[0], data)
+            with self._swap:
+                if self.tier is None:  # (not if the best library is in place already)
+                    self._use(fast[0], data)
+        if best is not None and not background:
             self._build_best()
 
     def _use_kept(self, compiler) -> bool:
@@ -90,7 +101,8 @@ class ModuleLibrary:
         try:
             data = build.compile_c(self.c_text(), self.best[1])
             build.keep(self._key(self.best), self.best[0], data)
-            self._use(self.best[0], data)
+            with self._swap:
+                self._use(self.best[0], data)
         except build.BuildFailed as exc:
             cache.say(f"the optimised native build failed, the fast one plays on: {exc}".splitlines()[0])
         finally:
