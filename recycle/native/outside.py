@@ -226,14 +226,16 @@ class OutsideState:
             return self._twin.observation(player)
         return Observation(self._seen(ns), player)
 
-    def player_observation(self, player: int):
+    def player_observation(self, player: int, deduce: bool = False):
         """What a player of the package's own (``engine.runner.privileged``) receives: an
         ``Observation`` that also deals worlds (``sample_world``), over a blind copy of the
         twin holding no path to this state, the twin, the generator or the seed
-        (recycle/native/worlds.py)."""
+        (recycle/native/worlds.py); its worlds are played out natively from a blind copy of
+        this state's block (recycle/native/blind.py). ``deduce``: for a deduction-aware player,
+        the copy keeps the others' earlier choices, made blind (recycle/native/blind_past.py)."""
         from .worlds import blind_observation
 
-        return blind_observation(self.twin(), player)
+        return blind_observation(self.twin(), player, self._ns, deduce)
 
     @staticmethod
     def _native_arrays(ns):

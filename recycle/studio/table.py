@@ -157,7 +157,7 @@ class Table:
                         self._changed()
                         return
                     options = s.legal_options()
-                    view = _player_observation(s, p) if pl.needs_view else None
+                    view = _player_observation(s, p, getattr(pl, "deduce", False)) if pl.needs_view else None
                 except (RecycleError, RecycleBug) as exc:
                     self.error = seat_error(exc)
                     self._changed()
@@ -354,10 +354,11 @@ class Table:
             return seat_view(self, seat)
 
 
-def _player_observation(s, p: int):
+def _player_observation(s, p: int, deduce: bool = False):
     """What a computer player (or a hint) at seat ``p`` decides from: a native state's deals
-    worlds from a blind copy (``OutsideState.player_observation``), a reference State's is its own."""
-    return s.player_observation(p) if is_native(s) else s.observation(p)
+    worlds from a blind copy (``OutsideState.player_observation``; ``deduce``: with the others'
+    earlier choices, made blind), a reference State's is its own."""
+    return s.player_observation(p, deduce) if is_native(s) else s.observation(p)
 
 
 def seat_error(exc) -> str:
