@@ -154,10 +154,13 @@ class NativePlayouts:
         w = start.world()
         got = None
         if w is not None:
-            try:
-                got = finish_world(w, places, future, root_work, path, draw)
-            finally:
-                w.release()
+            # (the runner's lock for the whole playout: its cards are put into the runner's arrays
+            # when ``w`` is in place there, which another thread's state must not take meanwhile)
+            with w._runner.lock:
+                try:
+                    got = finish_world(w, places, future, root_work, path, draw)
+                finally:
+                    w.release()
         if got is None:
             self.declined += 1
             return None

@@ -77,10 +77,11 @@ class Twin:
         if st is None:
             return None
         w = st.clone()
-        try:
-            return finish_world(w, places, future, root_work, path, draw)
-        finally:
-            w.release()
+        with w._runner.lock:  # (as NativePlayouts._play_blind: no other thread's state in place meanwhile)
+            try:
+                return finish_world(w, places, future, root_work, path, draw)
+            finally:
+                w.release()
 
 
 def finish_world(w, places: list, future: tuple, root_work: int, path: list, draw: Stream):
