@@ -11,9 +11,12 @@ made blind the same way before the player receives it:
   and every card's place follows;
 * the chance and the players' stream keys and their counts are zero (no generator, no seed:
   a world sets its own, ``playouts_state.finish_world``);
-* what native code remembered of the true cards is dropped: the answers kept per location
-  version (``memo``), a dry run's saved state (``dry``), the last rollout's final places and
-  scores; every location's version moves on, so no answer is taken from before.
+* what native code remembered of the true cards is dropped: what lies above each location's top
+  (the cards that left it, in their order), the answers kept per location version (``memo``), a
+  dry run's saved state (``dry``), the last rollout's final places and scores; every location's
+  version is 1 (they counted the changes of every game the library's runner played), so no
+  answer is taken from before. So two true states that the player cannot tell apart give the
+  same start, byte for byte (tests/players/test_native_blind.py).
 
 A start is not made (the player's playouts run in Python, as before) where the copy could not be
 blind: a variable or loop of the game holds, at the choice, a card of a re-dealt place (the
@@ -80,13 +83,17 @@ def blind_start(ns, twin, plan: list, blind) -> BlindStart | None:
     if block is None:
         return None
     a = r.views(block)
-    locs, card_loc, ctr, keys, ver, memo, dry = a[0], a[2], a[8], a[9], a[12], a[13], a[14]
+    locs, lens, card_loc, ctr, keys, ver, memo, dry = a[0], a[1], a[2], a[8], a[9], a[12], a[13], a[14]
     blind_locs = blind.locs
     for i, k in sorted(slots):
         c = blind_locs[i][k]
         locs[i, k] = c
         card_loc[c] = i
-    ver += 1  # (versions only grow: a zeroed memo entry matches none)
+    for i, n in enumerate(lens.tolist()):
+        locs[i, n:] = 0  # what lay above a location's top: the cards that left it, in their order
+    # every version 1 (they counted the changes of every game this library's runner played) and
+    # no answer remembered (a zeroed memo entry matches no version from 1 on)
+    ver[...] = 1
     memo[...] = 0
     dry[...] = 0
     keys[...] = 0

@@ -96,3 +96,33 @@ def test_no_blind_start_where_the_block_holds_the_others_pending_picks():
     assert native.player_observation(native.current_player())._state.native is None
     chosen, (blind, _declined) = _decisions("goofspiel", "pimc:6", 2, upto=6)
     assert len(chosen) == 6 and blind == 0
+
+
+def test_a_blind_start_depends_on_what_the_player_saw_never_on_the_hidden_cards():
+    """Deals the player cannot tell apart (its view and the others' choices as it saw them) whose
+    hidden cards differ give blind starts equal byte for byte: the native arrays, the scratch
+    stack and the stopped choice's C stack (what lay above a location's top, and the versions that
+    counted the runner's earlier games, once told them apart)."""
+    from recycle.engine.game import loads
+
+    from .test_deduce import FOLLOW, _off_suit, _seen_by
+
+    game = loads(FOLLOW, "follow.rcy")
+    by_view: dict = {}
+    pairs = 0
+    for seed in range(400):
+        s = _off_suit(game, seed)
+        if s is None:
+            continue
+        native = start_outside(game, seed, track=True)
+        native.apply(0)
+        native.apply(0)
+        start = native.player_observation(2)._state.native
+        block = tuple(bytes(getattr(start.block, part)) for part in ("pool", "scratch", "raw"))
+        key, hidden = repr(_seen_by(s, 2)), repr(s.locs)
+        for other_hidden, other_block in by_view.get(key, []):
+            if other_hidden != hidden:
+                assert block == other_block
+                pairs += 1
+        by_view.setdefault(key, []).append((hidden, block))
+    assert pairs >= 1
