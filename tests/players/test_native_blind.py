@@ -126,3 +126,12 @@ def test_a_blind_start_depends_on_what_the_player_saw_never_on_the_hidden_cards(
                 pairs += 1
         by_view.setdefault(key, []).append((hidden, block))
     assert pairs >= 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(p.stem for p in GAMES.glob("*.rcy")))
+def test_every_game_decides_alike_from_a_blind_start(name):
+    """Every game of games/: PIMC and ISMCTS seats on a native state choose as on the reference
+    engine (``_decisions`` asserts it at each decision)."""
+    for spec in ("pimc:6", "ismcts:6", "ismcts:6:deduce"):
+        _decisions(name, spec, 1, upto=15)
