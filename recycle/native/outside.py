@@ -16,7 +16,8 @@ An observation (``observation(p)``) is worked out from the native arrays: an
 to the reference State's (tests/engine/test_native_outside.py). It holds no path to the native
 state, its generator or its seed, and deals no world; a look-ahead player receives
 ``player_observation(p)``, which deals worlds from a blind copy of the twin
-(recycle/native/worlds.py).
+(recycle/native/worlds.py) and plays them out natively from a blind copy of this state's block
+(recycle/native/blind.py).
 """
 
 from __future__ import annotations
