@@ -308,8 +308,9 @@ def test_studio_command_serves_a_folder_and_a_table(tmp_path):
     try:
         assert (
             "a table of crazy-eights, deal #3 (whoever knows the number knows every card), seats human, "
-            "human, random" in lines[0]
+            "human, random (played by: " in lines[0]
         ), lines
+        assert lines[0].rstrip().endswith("); one secret link per person:")
         links = [ln.split(": ", 1)[1].strip() for ln in lines[1:3]]
         assert [ln.split(":")[0].strip() for ln in lines[1:3]] == ["P0", "P1"]
         views = [httpx.get(link.replace("/table?", "/table/api/view?")).json() for link in links]
