@@ -98,6 +98,9 @@ class OutsideState:
         self.history: list[int] = []  # the options of decisions with 2+ options, as State's
         self._strings = None
         self._player = ns.current_player() if ns is not None else 0
+        # the blind copies lent to look-ahead seats at this decision, with their work then: what
+        # their simulations that never ended spent is charged to the game at the next apply
+        self._lent: list = []
 
     # -- which engine plays -----------------------------------------------------------------
     @property
@@ -165,6 +168,8 @@ class OutsideState:
 
     def apply(self, option) -> None:
         """Play ``option`` (an index or an ``Option``) and run on to the next decision."""
+        if self._lent:
+            self._charge()
         ns = self._ns
         if ns is None:
             t = self._twin
@@ -183,6 +188,23 @@ class OutsideState:
         m, self._player = ns.step(i)
         if m < 0 and ns._status:
             self._hand_over()
+
+    def _charge(self) -> None:
+        """Take from the game's work budget what the look-ahead seats' simulations that never
+        ended spent at this decision (``Observation.spend_work`` on their blind copies), as the
+        reference State's live observation takes it: the twin's, and native code's (its count is a
+        quarter of the units), so that a game that never ends stops where the reference stops."""
+        spent = sum(work - copy.work for copy, work in self._lent)
+        self._lent = []
+        if spent <= 0:
+            return
+        self.twin().work -= spent
+        if self._ns is not None:
+            from .runtime import MAX_WORK
+
+            with self._ns._runner.lock:
+                ctr = self._ns.arrays()[8]
+                ctr[MAX_WORK] -= spent // 4
 
     def returns(self) -> list[int]:
         ns = self._ns
@@ -216,6 +238,7 @@ class OutsideState:
 
             c._twin.events = KnowledgeSink(c._twin, record) if c._track else record
         c._pending = self._pending[:]
+        c._lent = []  # (what was lent to this state's seats is charged to this state only)
         return c
 
     def observation(self, player: int):
@@ -236,7 +259,9 @@ class OutsideState:
         the copy keeps the others' earlier choices, made blind (recycle/native/blind_past.py)."""
         from .worlds import blind_observation
 
-        return blind_observation(self.twin(), player, self._ns, deduce)
+        obs = blind_observation(self.twin(), player, self._ns, deduce)
+        self._lent.append((obs._state, obs._state.work))
+        return obs
 
     @staticmethod
     def _native_arrays(ns):

@@ -18,8 +18,8 @@ decision (``BlindState.native``: recycle/native/blind.py), not by replaying the 
 copy cannot be made blind (a simultaneous stage, a variable holding a re-dealt card) they are
 played in Python. A deducing player's copy also keeps the others' earlier choices, made blind by
 the table's side (``BlindState.past``: recycle/native/blind_past.py), so ``deduce=True`` deals the
-reference's deduced worlds. Limit: the look-ahead player's simulations that never end charge the
-copy's work budget, not the real game's.
+reference's deduced worlds. The work the player's simulations that never end spend from the
+copy's budget is charged to the real game at its next ``apply`` (``OutsideState._charge``).
 """
 
 from __future__ import annotations
