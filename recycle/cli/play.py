@@ -32,7 +32,7 @@ import typer
 
 from ..engine.game import DEFAULT_MAX_STEPS, GameResult, players_stream, rank
 from ..engine.runner import play_out, replay_choices
-from ..env.engines import check_engine, reference_of, synced, table_state
+from ..env.engines import check_engine, played_by, reference_of, synced, table_state
 from ..errors import RecycleBug, RecycleError, printable
 from ..players import make_player
 from ..players.human import HumanPlayer, adviser
@@ -268,7 +268,7 @@ class PlaySession(Screen):
         record: Path | None = None,
         max_steps: int = DEFAULT_MAX_STEPS,
         recordable: bool = True,
-        engine: str = "reference",
+        engine: str = "auto",
     ):
         names = ["you" if p == seat else s for p, s in enumerate(specs)]
         super().__init__(term, game, names, specs, deal)
@@ -281,9 +281,10 @@ class PlaySession(Screen):
         self.replay_with = ""  # the arguments of `recycle replay` for the record saved last
         self.deals_played = 0
         self.recordable = recordable  # False: the game is not the file as it is (--num-players), no record
-        # reference by default: a native table state deals its look-ahead seats' worlds from a blind
-        # copy, whose playouts are Python's (slower) and which cannot deduce (recycle/native/worlds.py)
+        # auto by default: native code steps the game when it builds here, and the look-ahead seats
+        # and hints play their worlds out natively from a blind copy (recycle/native/blind.py)
         self.engine = check_engine(engine)
+        self.engine_said = False  # "played by: ..." is said once, on the first screen
 
     # -- a deal -------------------------------------------------------------------------------
     def start(self, deal: int) -> None:
@@ -302,6 +303,9 @@ class PlaySession(Screen):
         self.hinted = None
         self.state = self._new_state()
         self.rounds = RoundWatch(self.game)
+        if not self.engine_said:
+            self.engine_said = True
+            self.message = played_by(self.state, self.engine).line()
 
     def _new_state(self):
         self.events: list = []
@@ -604,11 +608,10 @@ def register(app: typer.Typer, fail, load) -> None:
             str,
             typer.Option(
                 "--engine",
-                help="reference (the default at a table: its look-ahead seats and hints search natively "
-                "from a twin of the reference state), auto (native code when the game builds here), "
-                "native: the same game either way.",
+                help="auto (the default: native code when the game builds here, else the reference "
+                "interpreter; the first screen says which), native, reference: the same game either way.",
             ),
-        ] = "reference",
+        ] = "auto",
     ):
         """Play a game yourself against computer players that never peek.
 

@@ -131,9 +131,11 @@ def register(app: typer.Typer, fail, load) -> None:
         else:
             t = tables[0]
             dealt = "a secret deal" if deal is None else f"deal #{deal} (whoever knows the number knows every card)"
+            with t.cond:
+                engine = t.played_by().line()
             typer.echo(
                 f"recycle studio: a table of {printable(g.name)}, {dealt}, "
-                f"seats {', '.join(t.specs)}; one secret link per person:"
+                f"seats {', '.join(t.specs)} ({printable(engine)}); one secret link per person:"
             )
             for p, tok in t.tokens.items():
                 typer.echo(f"  P{p}: {base}/table?token={tok}")

@@ -64,7 +64,10 @@ class Deducer:
     def __init__(self, obs, plan: list):
         self.obs = obs
         self.plan = plan
-        self.past = PastChoices(obs._state, obs.player, frozenset(c for _f, cards in plan for c in cards))
+        # a blind copy of a native state keeps its checks, made blind by the table's side
+        # (recycle/native/blind_past.py): it has no seed to replay
+        past = getattr(obs._state, "past", None)
+        self.past = past or PastChoices(obs._state, obs.player, frozenset(c for _f, cards in plan for c in cards))
         self.chain: list | None = None  # the last consistent world (cards per family, per place)
         self.failed = False  # no consistent world was found here: plain worlds
         obs.deduction["checked"] = len(self.past.checks)

@@ -42,8 +42,11 @@ def consult(player, state, p: int, options, rng) -> int:
     if type(player) in _PRIVILEGED:
         # (a native state hands its players an observation that deals worlds without a path
         # to the true game: OutsideState.player_observation, recycle/native/worlds.py)
-        look = getattr(state, "player_observation", None) or state.observation
-        got = player.choose(look(p) if needs_view else None, options, rng)
+        view = None
+        if needs_view:
+            look = getattr(state, "player_observation", None)
+            view = state.observation(p) if look is None else look(p, bool(getattr(player, "deduce", False)))
+        got = player.choose(view, options, rng)
     else:
         from .public import player_view, public_options
 

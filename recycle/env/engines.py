@@ -12,6 +12,8 @@ plays them, which ``synced`` brings about before the list is read.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..engine.knowledge import KnowledgeSink
 from ..native.outside import OutsideState
 from ..native.choose import ENGINES, check_engine, start_state
@@ -39,6 +41,41 @@ def table_state(game, seed: int, max_steps: int, engine: str = "auto", record=No
 def is_native(s) -> bool:
     """Is ``s`` a state native code steps (an ``OutsideState``, in any engine by now)?"""
     return type(s) is OutsideState
+
+
+@dataclass(frozen=True)
+class PlayedBy:
+    """Which engine steps a table's state (``played_by``): ``engine`` "native" or "reference",
+    and ``why`` the reference interpreter plays (None when native code does, or when it was asked for)."""
+
+    engine: str
+    why: str | None = None
+
+    def line(self) -> str:
+        """``played by: native code``, or ``played by: the reference interpreter (why)``: what
+        `recycle play` and the studio's table say."""
+        if self.engine == "native":
+            return "played by: native code"
+        return "played by: the reference interpreter" + (f" ({self.why})" if self.why else "")
+
+
+def played_by(s, asked: str = "auto") -> PlayedBy:
+    """Who steps the state ``s`` dealt by ``table_state`` with the engine ``asked``, and why the
+    reference interpreter does when ``auto`` was asked (the game does not build here, or native
+    code handed the game over: a rule broken, a limit, for the exact outcome)."""
+    if is_native(s):
+        if s.engine == "native":
+            return PlayedBy("native")
+        return PlayedBy("reference", "native code handed this deal over, for the exact outcome")
+    if asked == "reference":
+        return PlayedBy("reference", "asked for")
+    if not _native_here():
+        from ..native import _why_unavailable
+
+        return PlayedBy("reference", _why_unavailable())
+    from ..native import why_not_native
+
+    return PlayedBy("reference", why_not_native(s.game))
 
 
 def decide(s, log: list, action: int) -> None:

@@ -16,7 +16,8 @@ An observation (``observation(p)``) is worked out from the native arrays: an
 to the reference State's (tests/engine/test_native_outside.py). It holds no path to the native
 state, its generator or its seed, and deals no world; a look-ahead player receives
 ``player_observation(p)``, which deals worlds from a blind copy of the twin
-(recycle/native/worlds.py).
+(recycle/native/worlds.py) and plays them out natively from a blind copy of this state's block
+(recycle/native/blind.py).
 """
 
 from __future__ import annotations
@@ -97,6 +98,9 @@ class OutsideState:
         self.history: list[int] = []  # the options of decisions with 2+ options, as State's
         self._strings = None
         self._player = ns.current_player() if ns is not None else 0
+        # the blind copies lent to look-ahead seats at this decision, with their work then: what
+        # their simulations that never ended spent is charged to the game at the next apply
+        self._lent: list = []
 
     # -- which engine plays -----------------------------------------------------------------
     @property
@@ -185,6 +189,8 @@ class OutsideState:
 
     def apply(self, option) -> None:
         """Play ``option`` (an index or an ``Option``) and run on to the next decision."""
+        if self._lent:
+            self._charge()
         ns = self._ns
         if ns is None:
             t = self._twin
@@ -203,6 +209,23 @@ class OutsideState:
         m, self._player = ns.step(i)
         if m < 0 and ns._status:
             self._hand_over()
+
+    def _charge(self) -> None:
+        """Take from the game's work budget what the look-ahead seats' simulations that never
+        ended spent at this decision (``Observation.spend_work`` on their blind copies), as the
+        reference State's live observation takes it: the twin's, and native code's (its count is a
+        quarter of the units), so that a game that never ends stops where the reference stops."""
+        spent = sum(work - copy.work for copy, work in self._lent)
+        self._lent = []
+        if spent <= 0:
+            return
+        self.twin().work -= spent
+        if self._ns is not None:
+            from .runtime import MAX_WORK
+
+            with self._ns._runner.lock:
+                ctr = self._ns.arrays()[8]
+                ctr[MAX_WORK] -= spent // 4
 
     def returns(self) -> list[int]:
         ns = self._ns
@@ -236,6 +259,7 @@ class OutsideState:
 
             c._twin.events = KnowledgeSink(c._twin, record) if c._track else record
         c._pending = self._pending[:]
+        c._lent = []  # (what was lent to this state's seats is charged to this state only)
         return c
 
     def observation(self, player: int):
@@ -247,14 +271,18 @@ class OutsideState:
             return self._twin.observation(player)
         return Observation(self._seen(ns), player)
 
-    def player_observation(self, player: int):
+    def player_observation(self, player: int, deduce: bool = False):
         """What a player of the package's own (``engine.runner.privileged``) receives: an
         ``Observation`` that also deals worlds (``sample_world``), over a blind copy of the
         twin holding no path to this state, the twin, the generator or the seed
-        (recycle/native/worlds.py)."""
+        (recycle/native/worlds.py); its worlds are played out natively from a blind copy of
+        this state's block (recycle/native/blind.py). ``deduce``: for a deduction-aware player,
+        the copy keeps the others' earlier choices, made blind (recycle/native/blind_past.py)."""
         from .worlds import blind_observation
 
-        return blind_observation(self.twin(), player)
+        obs = blind_observation(self.twin(), player, self._ns, deduce)
+        self._lent.append((obs._state, obs._state.work))
+        return obs
 
     @staticmethod
     def _native_arrays(ns):

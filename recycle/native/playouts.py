@@ -21,7 +21,9 @@ that world on in Python, as before:
 * a variable or a loop of the game holds, at the root, a card the world re-dealt (Python
   renames it in the world; native code holds the real one);
 * the game's chance stream is not a plain ``Stream`` (a state made from outside), so it cannot
-  be replayed;
+  be replayed; but a blind copy of a native table state (recycle/native/worlds.py) carries a
+  blind start, its native block at the root made blind (recycle/native/blind.py), and its worlds
+  are played from there (``Root.start``), never replayed;
 * native code stops the playout: a rule broken (an impossible world), the step limit, the
   work budget (counted coarsely natively: a quarter of the world's budget is the limit), or
   a replay that does not reach the root as the real game did (``MISMATCH``).
@@ -49,6 +51,26 @@ class Root:
     max_steps: int
     held: tuple  # (location, index, card): cards the game's variables and loops hold at the root
     slots: tuple  # (location, index): the places a world may re-deal
+    start: object = None  # a blind copy's BlindStart: its worlds start there (recycle/native/blind.py)
+
+
+def held_places(s) -> tuple:
+    """(location, index, card) of every card the reference State ``s``'s variables in scope and
+    loops hold at its choice (a slot out of scope may hold a card an earlier turn left there:
+    Python renames it too, and nothing reads it again)."""
+    held: set = set()
+    seen: set = set()
+    if s.env is not None and s.waiting is not None:
+        env = s.env
+        _cards_held([env[j] for j in s.waiting.live if j < len(env)], held, seen)
+    _cards_held([f[0] for f in s.frames or () if type(f) is tuple], held, seen)
+    places = []
+    for c in sorted(held):
+        i = s.card_loc[c] if c < len(s.card_loc) else -1
+        if i < 0 or i >= len(s.locs):
+            continue
+        places.append((i, s.locs[i].index(c), c))
+    return tuple(places)
 
 
 def _cards_held(values, out: set, seen: set) -> None:
@@ -83,30 +105,20 @@ class NativePlayouts:
 
         self.twin = Twin(native)  # playouts from the real game's native twin, not replayed
         self.from_state = 0  # playouts played from the twin
+        self.from_blind = 0  # playouts played from a blind copy's start (recycle/native/blind.py)
 
     def root(self, view) -> Root | None:
         """The decision ``view`` (an ``Observation`` of the real state) waits at, as native
         playouts need it; None when they cannot start there."""
         s = view._state
-        if type(s.rng) is not Stream or s.frames is None:
+        start = getattr(s, "native", None)  # a blind copy's start (recycle/native/blind.py)
+        if start is None and (type(s.rng) is not Stream or s.frames is None):
             return None
-        held: set = set()
-        seen: set = set()
-        if s.env is not None:
-            # the variables in scope at the choice (a slot out of scope may hold a card an
-            # earlier turn left there: Python renames it too, and nothing reads it again)
-            env = s.env
-            _cards_held([env[j] for j in s.waiting.live if j < len(env)], held, seen)
-        _cards_held([f[0] for f in s.frames if type(f) is tuple], held, seen)
-        places = []
-        for c in sorted(held):
-            i = s.card_loc[c] if c < len(s.card_loc) else -1
-            if i < 0 or i >= len(s.locs):
-                continue
-            lst = s.locs[i]
-            places.append((i, lst.index(c), c))
         slots = tuple((i, k) for family, _ordered in view._redeal_plan() for i, k, _c in family)
-        return Root(s.rng.key, s.rng.count, tuple(s.history), s.decisions, s.max_steps, tuple(places), slots)
+        held = held_places(s)
+        if start is not None:
+            return Root(0, 0, tuple(s.history), s.decisions, s.max_steps, held, slots, start)
+        return Root(s.rng.key, s.rng.count, tuple(s.history), s.decisions, s.max_steps, held, slots)
 
     def world_places(self, root: Root, world):
         """The world's cards in the places it may re-deal, flat (location, index, card, ...),
@@ -126,12 +138,35 @@ class NativePlayouts:
         ``path`` the choices of two or more options made in it since the root (those of the
         tree). Returns (scores, steps, work left) and moves ``draw`` (the players' stream) on
         as Python would have; None when native code declines (nothing is changed then)."""
+        if root.start is not None:
+            return self._play_blind(root.start, places, future, root_work, path, draw)
         got = self.twin.play(root, places, future, root_work, path, draw)
         if got is not None:
             self.played += 1
             self.from_state += 1
             return got
         return self.replay(root, places, future, root_work, path, draw)
+
+    def _play_blind(self, start, places: list, future: tuple, root_work: int, path: list, draw: Stream):
+        """``play`` from a blind copy's start (recycle/native/blind.py): no game to replay."""
+        from .playouts_state import finish_world
+
+        w = start.world()
+        got = None
+        if w is not None:
+            # (the runner's lock for the whole playout: its cards are put into the runner's arrays
+            # when ``w`` is in place there, which another thread's state must not take meanwhile)
+            with w._runner.lock:
+                try:
+                    got = finish_world(w, places, future, root_work, path, draw)
+                finally:
+                    w.release()
+        if got is None:
+            self.declined += 1
+            return None
+        self.played += 1
+        self.from_blind += 1
+        return got
 
     def replay(self, root: Root, places: list, future: tuple, root_work: int, path: list, draw: Stream):
         """``play`` by replaying the game from its start (runtime_resume.py): what the native
@@ -218,8 +253,10 @@ class NativePlayouts:
         from . import runtime_search as rs
         from ..engine.view import RESAMPLE_TRIES, _without
 
-        if not self.native.searches:
-            return None  # (a plain module: its playouts only)
+        if not self.native.searches or root.start is not None:
+            # (a plain module: its playouts only; a blind start: no game to replay the search from,
+            # so the Python player walks its tree and plays each world out from the start)
+            return None
         s = view._state
         n = s.num_options()
         plan = view._redeal_plan() if determinize else []

@@ -77,50 +77,57 @@ class Twin:
         if st is None:
             return None
         w = st.clone()
-        try:
-            return self._finish(w, places, future, root_work, path, draw)
-        finally:
-            w.release()
+        with w._runner.lock:  # (as NativePlayouts._play_blind: no other thread's state in place meanwhile)
+            try:
+                return finish_world(w, places, future, root_work, path, draw)
+            finally:
+                w.release()
 
-    def _finish(self, w, places, future, root_work, path, draw):
-        a = w.arrays()
-        locs, card_loc, ctr, keys, ver = a[0], a[2], a[8], a[9], a[12]
-        for j in range(0, len(places), 3):
-            i, k, c = places[j], places[j + 1], places[j + 2]
-            locs[i, k] = c
-            card_loc[c] = i
-        ver += 1  # every location may have changed: no answer remembered holds
-        keys[0] = future[0] & ((1 << 64) - 1)
-        ctr[CHANCE_N] = future[1]
-        keys[1] = draw.key
-        ctr[PLAYERS_N] = draw.count
-        budget = root_work // 4  # the native count is coarser (playouts.py)
-        ctr[MAX_WORK] = int(ctr[WORK]) + budget
-        forced = list(path)
-        while not w.is_terminal():
-            n = w.num_options()
-            if n > 1 and forced:
-                k = forced.pop(0)
-                if k >= n:
-                    return None
-                w.apply(k)
-                continue
-            if n > 1:
-                a = w.arrays()
-                pl = Stream.keyed(int(a[9][1]))
-                pl.count = int(a[8][PLAYERS_N])
-                k = int(pl.random() * n)
-                a[8][PLAYERS_N] = pl.count
-            else:
-                k = 0
-            if forced:
-                w.apply(k)
-            else:
-                w.finish(k)
-        a = w.arrays()
-        ctr = a[8]
-        if w._status or int(ctr[STATUS]) != 0:
-            return None
-        draw.count = int(ctr[PLAYERS_N])
-        used = budget - (int(ctr[MAX_WORK]) - int(ctr[WORK]))
-        return w.returns(), int(ctr[STEPS]), root_work - used
+
+def finish_world(w, places: list, future: tuple, root_work: int, path: list, draw: Stream):
+    """Play the world of the ``NativeState`` ``w`` (a copy of a state stopped at the root: the
+    twin's, or a blind start's, recycle/native/blind.py) to its end: its cards put at ``places``,
+    its chance stream set to ``future``, the choices of ``path`` forced, the rest drawn from
+    ``draw`` as Python draws them. (scores, steps, work left), ``draw`` moved on; None when
+    native code declines (``draw`` unchanged)."""
+    a = w.arrays()
+    locs, card_loc, ctr, keys, ver = a[0], a[2], a[8], a[9], a[12]
+    for j in range(0, len(places), 3):
+        i, k, c = places[j], places[j + 1], places[j + 2]
+        locs[i, k] = c
+        card_loc[c] = i
+    ver += 1  # every location may have changed: no answer remembered holds
+    keys[0] = future[0] & ((1 << 64) - 1)
+    ctr[CHANCE_N] = future[1]
+    keys[1] = draw.key
+    ctr[PLAYERS_N] = draw.count
+    budget = root_work // 4  # the native count is coarser (playouts.py)
+    ctr[MAX_WORK] = int(ctr[WORK]) + budget
+    forced = list(path)
+    while not w.is_terminal():
+        n = w.num_options()
+        if n > 1 and forced:
+            k = forced.pop(0)
+            if k >= n:
+                return None
+            w.apply(k)
+            continue
+        if n > 1:
+            a = w.arrays()
+            pl = Stream.keyed(int(a[9][1]))
+            pl.count = int(a[8][PLAYERS_N])
+            k = int(pl.random() * n)
+            a[8][PLAYERS_N] = pl.count
+        else:
+            k = 0
+        if forced:
+            w.apply(k)
+        else:
+            w.finish(k)
+    a = w.arrays()
+    ctr = a[8]
+    if w._status or int(ctr[STATUS]) != 0:
+        return None
+    draw.count = int(ctr[PLAYERS_N])
+    used = budget - (int(ctr[MAX_WORK]) - int(ctr[WORK]))
+    return w.returns(), int(ctr[STEPS]), root_work - used

@@ -359,6 +359,14 @@ def _runner(ng):
         return got
 
 
+def runner_of_lib(lib):
+    """The runner of the loaded library ``lib`` (the one its stopped games' blocks load into),
+    or None when it has none (recycle/native/blind.py)."""
+    with _RUNNERS_LOCK:
+        got = _RUNNERS.get(id(lib))
+    return got if got is not None and got.lib is lib else None
+
+
 def start_keys(ng, chance: int, players: int, max_steps: int | None = None, max_work: int | None = None):
     """A game of the NativeGame ``ng`` dealt from the chance and players' stream keys, run
     natively to its first choice (``recycle.native.stepped.start``: from a seed)."""

@@ -13,10 +13,13 @@ observation's; the worlds it deals are, for the same ``rng``, the real State's, 
 tests/engine/test_native_worlds.py). The copy holds nothing that says where a hidden card
 truly lies, no native state, no twin, no generator of the game and no seed.
 
-Limits: a blind copy is not the game its seed replays, so a deduction-aware sample
-(``deduce=True``) deals a plain world (counted in ``deduction["fallbacks"]``), and the
-look-ahead player's simulations charge the copy's work budget, not the real game's; native
-playouts decline a copy (no game generator to start from) and the simulations run in Python.
+Its worlds are played out natively from a blind copy of the native state's block at the same
+decision (``BlindState.native``: recycle/native/blind.py), not by replaying the game; where that
+copy cannot be made blind (a simultaneous stage, a variable holding a re-dealt card) they are
+played in Python. A deducing player's copy also keeps the others' earlier choices, made blind by
+the table's side (``BlindState.past``: recycle/native/blind_past.py), so ``deduce=True`` deals the
+reference's deduced worlds. The work the player's simulations that never end spend from the
+copy's budget is charged to the real game at its next ``apply`` (``OutsideState._charge``).
 """
 
 from __future__ import annotations
@@ -39,15 +42,17 @@ class BlindState(State):
     """A blind copy (``blind_copy``): a reference State that says how many options the real
     decision offers (which its hidden cards, in their sorted order, may not)."""
 
-    __slots__ = ("wanted",)
+    __slots__ = ("wanted", "native", "past")
 
     def num_options(self) -> int:
         return self.wanted
 
 
-def blind_copy(state, player: int) -> BlindState:
+def blind_copy(state, player: int, native=None) -> BlindState:
     """A copy of the reference State ``state`` that tells nothing ``player`` may not know
-    (see the module's docstring). Its copies (``clone``: the worlds) are plain States."""
+    (see the module's docstring). Its copies (``clone``: the worlds) are plain States.
+    ``native``: the native state at the same decision, whose blind start the copy keeps
+    (``native``: recycle/native/blind.py; None where it cannot be made blind)."""
     from ..engine.knowledge import _rename, place, redeal_plan
 
     known = state.known_locations(player)
@@ -72,12 +77,25 @@ def blind_copy(state, player: int) -> BlindState:
     if hide is not None:
         hide(c, player, random.Random(0))
     c.options = None
+    c.native = None
+    c.past = None
+    if native is not None:
+        from .blind import blind_start
+
+        c.native = blind_start(native, state, plan, c)
     return c
 
 
-def blind_observation(state, player: int):
-    """``player``'s ``Observation`` over ``blind_copy(state, player)``: what a look-ahead
-    player of a native game receives (it deals worlds as the real state's would)."""
+def blind_observation(state, player: int, native=None, deduce: bool = False):
+    """``player``'s ``Observation`` over ``blind_copy(state, player, native)``: what a look-ahead
+    player of a native game receives (it deals worlds as the real state's would, and its
+    playouts start natively from ``native``'s blind start). ``deduce``: the copy also keeps the
+    others' earlier choices, made blind, for deduction-aware worlds (``blind_past``)."""
     from ..engine.view import Observation
 
-    return Observation(blind_copy(state, player), player)
+    c = blind_copy(state, player, native)
+    if deduce:
+        from .blind_past import blind_past
+
+        c.past = blind_past(state, c, player)
+    return Observation(c, player)

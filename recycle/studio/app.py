@@ -430,11 +430,13 @@ async def table_new(request: Request):
     specs = parse_seats(_field(data, "players", str, "") or "human,random", game.nplayers)
     # no deal given: a secret one (a deal number is the seed; see recycle.studio.table)
     deal = _field(data, "deal", int, None, 0, 2**63)
-    table = Table(game, full, specs, deal, records=full.parent / "records")
+    # (dealt off the event loop: the game's native module may be built for it, a fraction of a second)
+    table = await asyncio.to_thread(Table, game, full, specs, deal, records=full.parent / "records")
     studio.add_table(table)
-    return JSONResponse(
-        {"links": {str(p): f"/table?token={t}" for p, t in table.tokens.items()}, "specs": specs, "deal": deal}
-    )
+    links = {str(p): f"/table?token={t}" for p, t in table.tokens.items()}
+    with table.cond:
+        engine = table.played_by().line()
+    return JSONResponse({"links": links, "specs": specs, "deal": deal, "engine": engine})
 
 
 def parse_seats(text: str, nplayers: int) -> list[str]:

@@ -33,7 +33,7 @@ from ..cli.table import (
 from ..engine.game import DEFAULT_MAX_STEPS, GameResult, players_stream, rank
 from ..engine.public import public_options
 from ..engine.runner import replay_choices
-from ..env.engines import check_engine, is_native, reference_of, synced, table_state
+from ..env.engines import check_engine, is_native, played_by, reference_of, synced, table_state
 from ..errors import RecycleBug, RecycleError
 from ..players import make_player
 from ..players.human import adviser, hint
@@ -59,7 +59,7 @@ class Table:
         deal: int | None = None,
         records: Path | None = None,
         max_steps: int = DEFAULT_MAX_STEPS,
-        engine: str = "reference",
+        engine: str = "auto",
     ):
         if len(specs) != game.nplayers:
             raise ValueError(f"{game.name} has {game.nplayers} seats; {len(specs)} players given")
@@ -68,7 +68,8 @@ class Table:
         self.specs = list(specs)
         self.records = records
         self.max_steps = max_steps
-        # reference by default, as `recycle play`: the computer seats' searches are native either way
+        # auto by default, as `recycle play`: native code steps the game when it builds here (the
+        # seats' views say which engine plays: ``played_by``)
         self.engine = check_engine(engine)
         self.tokens = {p: new_token() for p, s in enumerate(specs) if s == "human"}
         if not self.tokens:
@@ -105,6 +106,10 @@ class Table:
             self.state = self._dealt()
             self._changed()
             self._computers()  # (under the lock: see _computers)
+
+    def played_by(self):
+        """Which engine steps the deal (``env.engines.played_by``; call with the lock held)."""
+        return played_by(self.state, self.engine)
 
     def _dealt(self):
         """The deal at its first decision, on the table's engine (``table_state``)."""
@@ -157,7 +162,7 @@ class Table:
                         self._changed()
                         return
                     options = s.legal_options()
-                    view = _player_observation(s, p) if pl.needs_view else None
+                    view = _player_observation(s, p, getattr(pl, "deduce", False)) if pl.needs_view else None
                 except (RecycleError, RecycleBug) as exc:
                     self.error = seat_error(exc)
                     self._changed()
@@ -354,10 +359,11 @@ class Table:
             return seat_view(self, seat)
 
 
-def _player_observation(s, p: int):
+def _player_observation(s, p: int, deduce: bool = False):
     """What a computer player (or a hint) at seat ``p`` decides from: a native state's deals
-    worlds from a blind copy (``OutsideState.player_observation``), a reference State's is its own."""
-    return s.player_observation(p) if is_native(s) else s.observation(p)
+    worlds from a blind copy (``OutsideState.player_observation``; ``deduce``: with the others'
+    earlier choices, made blind), a reference State's is its own."""
+    return s.player_observation(p, deduce) if is_native(s) else s.observation(p)
 
 
 def seat_error(exc) -> str:
@@ -438,6 +444,8 @@ def seat_view(table: Table, seat: int) -> dict:
         "message": table.message.get(seat, ""),
         "error": table.error,
         "result": None,
+        # which engine steps the game: "played by: native code" (or the reference interpreter, and why)
+        "engine": table.played_by().line(),
     }
     if not over and to_move == seat and not busy:
         # the words a seat may read: worked out in worlds dealt from its own information, so

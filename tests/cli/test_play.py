@@ -473,3 +473,35 @@ def test_play_with_another_number_of_players(tmp_path):
         timeout=120,
     )
     assert r.returncode == 2 and "cannot be used with --num-players" in r.stderr
+
+
+def test_play_is_native_by_default_says_so_once_and_decides_as_the_reference():
+    """`recycle play` steps the game natively when it builds here (``auto``, the default), its
+    first screen says which engine plays (once), and the same deal, keys and players give the
+    same screens but that line, and the same record, as ``--engine reference``."""
+    pytest.importorskip("numpy")
+    from recycle.env.engines import is_native
+    from recycle.native import available
+
+    if not available():
+        pytest.skip("the native engine needs NumPy and a C compiler")
+    path = SCHWIMMEN
+    g = recycle.load(path)
+    out = {}
+    for engine in ("auto", "reference"):
+        keys = "\n".join(["2", "h", "1", "3", "1", "q"]) + "\n"
+        term = Terminal(io.StringIO(keys), io.StringIO(), tty=False)
+        specs = seat_specs("pimc:8,random", g.nplayers, 0)
+        session = PlaySession(term, g, path, 0, specs, 5, engine=engine)
+        session.run(5)
+        out[engine] = (term.stdout.getvalue(), session.recorder.decisions, is_native(session.state))
+    text, decisions, native = out["auto"]
+    ref_text, ref_decisions, ref_native = out["reference"]
+    assert native and not ref_native
+    assert text.count("played by: native code") == 1
+    assert ref_text.count("played by: the reference interpreter (asked for)") == 1
+    assert text.replace("played by: native code", "") == ref_text.replace(
+        "played by: the reference interpreter (asked for)", ""
+    )
+    assert decisions == ref_decisions and len(decisions) > 4
+    assert "hint from" in text

@@ -129,6 +129,14 @@ def test_studio_runs_500_games_and_draws_the_graph(page, studio):
     shot(page, "analysis")
 
 
+def _native_here() -> bool:
+    try:
+        from recycle.native import available
+    except ImportError:
+        return False
+    return available()
+
+
 def _play_by_clicking(pg, max_clicks: int = 400) -> int:
     clicks = 0
     for _ in range(max_clicks):
@@ -158,6 +166,10 @@ def test_studio_plays_crazy_eights_by_clicking_and_replays_it(page, studio):
     table.wait_for_selector("#options button", timeout=WAIT)
     # the deal number is the seed: the seat is told the deal's place at the table only
     assert table.inner_text("#title") == "crazy-eights · deal 1 at this table · you are P0"
+    # which engine plays: native code wherever the game builds here (the Play panel says it too)
+    said = table.inner_text("#engine")
+    assert said == ("played by: native code" if _native_here() else said)
+    assert said.startswith("played by: ") and f"({said})" in page.inner_text("#play-state")
     assert table.locator(".seat.mine .card").count() == 5  # your five cards, by name
     assert "5 cards" in table.inner_text("#view")  # the others' as counts
     table.click("#hint")

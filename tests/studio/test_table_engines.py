@@ -60,12 +60,14 @@ def _played(name: str, specs: list, engine: str, tmp_path) -> tuple:
         table.act(0, None, rng.randrange(len(view["options"])), view.get("decision"))
     _wait(table)
     views.append(table.seat_view(0))
+    engines = set()
     for view in views:
         del view["version"]  # (how often the page was told to look again: the thread's timing)
+        engines.add(view.pop("engine"))
     assert table.error is None and table.saved is not None
     views[-1]["result"]["record"] = None  # (a random name)
     record = json.loads((tmp_path / table.saved).read_text())
-    return views, table.log, record, is_native(table.state)
+    return views, table.log, record, is_native(table.state), engines
 
 
 @pytest.mark.parametrize(
@@ -77,9 +79,11 @@ def _played(name: str, specs: list, engine: str, tmp_path) -> tuple:
     ],
 )
 def test_the_same_table_under_both_engines(name, specs, tmp_path):
-    views, log, record, native = _played(name, specs, "auto", tmp_path)
-    ref_views, ref_log, ref_record, ref_native = _played(name, specs, "reference", tmp_path)
+    views, log, record, native, said = _played(name, specs, "auto", tmp_path)
+    ref_views, ref_log, ref_record, ref_native, ref_said = _played(name, specs, "reference", tmp_path)
     assert native and not ref_native
+    assert said == {"played by: native code"}
+    assert ref_said == {"played by: the reference interpreter (asked for)"}
     assert len(views) >= 3
     assert views == ref_views
     assert (log, record) == (ref_log, ref_record)
@@ -106,3 +110,23 @@ def test_a_record_replays_alike_under_both_engines(name, tmp_path):
             mine = replay_view(tmp_path, "game.json", step, seat, engine="auto")
             theirs = replay_view(tmp_path, "game.json", step, seat, engine="reference")
             assert mine == theirs, (step, seat)
+
+
+def test_a_table_is_native_by_default_and_says_so(tmp_path):
+    """``Table`` without ``engine``: native code steps the game when it builds here (``auto``),
+    a look-ahead seat plays its worlds out natively from a blind start, and every seat's view
+    says which engine plays."""
+    path = ROOT / "games" / "crazy-eights.rcy"
+    table = table_module.Table(load(path), path, ["human", "pimc:6", "random"], 5, records=tmp_path)
+    for _ in range(6):
+        _wait(table)
+        if table.state.is_terminal():
+            break
+        view = table.seat_view(0)
+        table.act(0, None, 0, view.get("decision"))
+    _wait(table)
+    assert table.error is None
+    assert is_native(table.state)
+    assert table.seat_view(0)["engine"] == "played by: native code"
+    playouts = table.players[1]._native[1]
+    assert playouts is not None and playouts.from_blind > 0 and playouts.declined == 0

@@ -298,7 +298,7 @@
       const d = await api("POST", "/api/table", body);
       // a deal the owner did not choose is a secret: no one is told it (it is the seed)
       $("play-state").textContent = (d.deal === null ? "a secret deal" : "deal #" + d.deal) + ": " +
-        d.specs.join(", ") + ". A link per person (each is secret):";
+        d.specs.join(", ") + " (" + d.engine + "). A link per person (each is secret):";
       const ul = $("play-links");
       ul.replaceChildren();
       for (const [seat, link] of Object.entries(d.links)) {

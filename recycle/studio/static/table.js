@@ -92,6 +92,7 @@
     document.title = v.game + " \u00b7 " + dealt;
     $("title").textContent = v.game + " \u00b7 " + dealt + " \u00b7 you are P" + v.seat;
     $("status").textContent = "decision " + v.decision + (v.thinking ? " \u00b7 a computer player is thinking\u2026" : "");
+    $("engine").textContent = v.engine || "";
     renderView($("view"), v);
     const opts = $("options");
     opts.replaceChildren();
