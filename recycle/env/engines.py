@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from ..engine.knowledge import KnowledgeSink
 from ..native.outside import OutsideState
-from ..native.choose import ENGINES, check_engine, start_state
+from ..native.choose import ENGINES, check_engine, native_here, start_state
 
 __all__ = ["ENGINES", "check_engine", "decide", "env_state", "is_native", "reference_of", "synced", "table_state"]
 
@@ -69,7 +69,7 @@ def played_by(s, asked: str = "auto") -> PlayedBy:
         return PlayedBy("reference", "native code handed this deal over, for the exact outcome")
     if asked == "reference":
         return PlayedBy("reference", "asked for")
-    if not _native_here():
+    if not native_here():
         from ..native import _why_unavailable
 
         return PlayedBy("reference", _why_unavailable())

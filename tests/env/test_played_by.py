@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from recycle import load
-from recycle.env import engines
+from recycle.native import choose
 from recycle.env.engines import PlayedBy, played_by, table_state
 
 from ..conftest import GAMES
@@ -21,7 +21,7 @@ def test_the_reference_asked_for_says_so():
 
 def test_auto_without_the_native_engine_says_why(monkeypatch):
     game = load(GAMES / "crazy-eights.rcy")
-    monkeypatch.setattr(engines, "_HERE", [False])
+    monkeypatch.setattr(choose, "_HERE", [False])
     s = table_state(game, 3, 1000, "auto")
     got = played_by(s, "auto")
     assert got.engine == "reference" and got.why.startswith("the native engine needs ")
