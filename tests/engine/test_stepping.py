@@ -97,12 +97,12 @@ def test_the_compiled_game_does_not_grow_while_playing():
 
 
 def test_an_internal_error_is_reported_as_ours_with_the_position(monkeypatch):
-    from recycle.lang.forms import actions
+    from recycle.lang.forms import form_shuffle
 
     def broken(lst, random):
         raise ZeroDivisionError("boom")
 
-    monkeypatch.setattr(actions, "shuffle", broken)
+    monkeypatch.setattr(form_shuffle, "shuffle", broken)
     g = recycle.load(SCHWIMMEN)
     with pytest.raises(recycle.RecycleBug) as err:
         g.new_state(seed=4)
