@@ -310,6 +310,21 @@ class Writer(ActionsWriterTools, NumbersWriterTools, FlowWriterTools):
         self.layout.loc_block(kind, name)
         return f"LOC_{ident(kind)}_{ident(name)}"
 
+    def decision_counted(self) -> None:
+        """The statements of a decision among ``n`` options, as the reference interpreter counts
+        one: none is a broken rule; then a step (the step limit checked), a decision, its options
+        and their work (a choice's writer, and each player's in a simultaneous stage)."""
+        with self.block("if n == 0:"):
+            self.line("ctr[STATUS] = RULE  # a choice with no legal option")
+            self.line("return")
+        self.line("ctr[STEPS] += 1")
+        with self.block("if ctr[STEPS] > ctr[MAX_STEPS]:"):
+            self.line("ctr[STATUS] = STEP_LIMIT")
+            self.line("return")
+        self.line("ctr[DECISIONS] += 1")
+        self.line("ctr[OPTIONS] += n")
+        self.line("ctr[WORK] += n")
+
     @property
     def compiled_blocks(self):
         """The (kind, name) of every block of locations the game's compile registered, in the

@@ -191,16 +191,7 @@ def write_choice(w, x: Choice, sc) -> None:
     w.line(f"n = {count.call(*params)}")
     if any("dry_state(" in ln or "dry_count" in ln for ln in count.lines):
         w.check()  # a dry run broke a rule while the options were listed
-    with w.block("if n == 0:"):
-        w.line("ctr[STATUS] = RULE  # a choice with no legal option")
-        w.line("return")
-    w.line("ctr[STEPS] += 1")
-    with w.block("if ctr[STEPS] > ctr[MAX_STEPS]:"):
-        w.line("ctr[STATUS] = STEP_LIMIT")
-        w.line("return")
-    w.line("ctr[DECISIONS] += 1")
-    w.line("ctr[OPTIONS] += n")
-    w.line("ctr[WORK] += n")
+    w.decision_counted()
     if w.search:
         with w.block("if ctr[SEARCHING] == 2 and resume[R_STAGE] != 0 and 1 < n <= MAX_CONSIDERED:"):
             w.line(keyed.call(*params))

@@ -190,16 +190,7 @@ def every_player_chooses(w, x, count: str, run) -> None:
         w.line(f"pst[ctr[PSP], 0] = {p}")
         w.line(f"n = {count}")
         w.check()
-        with w.block("if n == 0:"):
-            w.line("ctr[STATUS] = RULE  # a choice with no legal option")
-            w.line("return")
-        w.line("ctr[STEPS] += 1")
-        with w.block("if ctr[STEPS] > ctr[MAX_STEPS]:"):
-            w.line("ctr[STATUS] = STEP_LIMIT")
-            w.line("return")
-        w.line("ctr[DECISIONS] += 1")
-        w.line("ctr[OPTIONS] += n")
-        w.line("ctr[WORK] += n")
+        w.decision_counted()
         w.line("k = choose(ctr, keys, resume, n)")
         w.check()
         w.line(f"scratch[{chosen} + 1 + {p}] = k")
