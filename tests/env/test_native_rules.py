@@ -136,3 +136,31 @@ def test_a_copy_steps_apart_from_its_original():
     assert state.chance_outcomes() == before
     assert twin.chance_outcomes() != other.chance_outcomes()
     assert before[0][0] not in [o for o, _ in twin.chance_outcomes()]
+
+
+def _histories(state) -> tuple:
+    full = [(x.player, x.action) for x in state.full_history()]
+    return state.history(), full, state.history_str(), state.move_number(), state.is_initial_state()
+
+
+def test_openspiel_history_holds_actions_applied_from_python_and_from_cpp():
+    # apply_action from Python skips OpenSpiel's C++ (native_rules._sync tells its history
+    # later); child() applies through the C++, which must put the Python ones first
+    path = GAMES / "crazy-eights.rcy"
+    ours, theirs = openspiel_game(path), openspiel_game(path, engine="reference")
+    a, b = ours.new_initial_state(), theirs.new_initial_state()
+    assert type(a) is NativeRulesState and _histories(a) == _histories(b)
+    rng = random.Random(3)
+    for k in range(60):
+        if a.is_terminal():
+            break
+        action = rng.choice(a.legal_actions())
+        if k % 7 == 3:
+            a, b = a.child(action), b.child(action)
+        else:
+            a.apply_action(action)
+            b.apply_action(action)
+        if k % 5 == 0:
+            assert _histories(a) == _histories(b), k
+            assert _histories(a.clone()) == _histories(b), k
+    assert len(a.history()) > 20 and _histories(a) == _histories(b)
