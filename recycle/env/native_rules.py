@@ -56,16 +56,17 @@ class _Views:
     ndarray's ``item`` and a ctypes call that lets the GIL go cost several times as much, at
     every action of a Python loop."""
 
-    __slots__ = ("runner", "apply", "ctr", "pst", "outs", "at", "pairs", "lock", "most", "psp")
+    __slots__ = ("runner", "apply", "ctr", "pst", "outs", "at", "pairs", "acquire", "release", "most", "psp", "ncards")
 
     def __init__(self, runner, at: int, ncards: int, most: int):
         import ctypes
 
-        self.runner, self.at, self.most, self.psp = runner, at, most, PSP
+        self.runner, self.at, self.most, self.psp, self.ncards = runner, at, most, PSP, ncards
         # (the runner's own lock stays the one every stepping of its library holds)
         address = ctypes.cast(runner.lib.rc_step_apply, ctypes.c_void_p).value
         self.apply = ctypes.PYFUNCTYPE(ctypes.c_longlong, ctypes.c_longlong)(address)
-        self.ctr, self.pst, self.lock = memoryview(runner.ctr), memoryview(runner.pst), runner.lock
+        self.ctr, self.pst = memoryview(runner.ctr), memoryview(runner.pst)
+        self.acquire, self.release = runner.lock.acquire, runner.lock.release
         self.outs = self.ctr[at + COUNTERS + ncards :]
         # pairs[n][o]: the chance outcome (o, 1/n), made once (chance_outcomes: a list of them)
         self.pairs = [None] + [tuple((o, 1.0 / n) for o in range(max(ncards, n))) for n in range(1, ncards + 1)]
@@ -148,9 +149,10 @@ class NativeRulesCore:
 
     def step(self, action: int) -> bool:
         """Play ``action`` natively; False when native code stopped (``_hand_over``)."""
-        outs = self.outs
-        if outs is not None:
-            if action not in outs:
+        if self.outs is not None:
+            # (a card node's outcome is checked by native code, which stops at any other card:
+            # the reference then refuses it, NativeRulesState.apply_action)
+            if not 0 <= action < (self.v.ncards if self.kind == NODE_CARD else self.nopts):
                 raise ValueError(f"{action} is not an outcome of this chance node ({self.nopts} outcomes)")
         elif not 0 <= action < self.nopts:
             raise ValueError(f"option {action} of a decision with {self.nopts} options")
@@ -160,7 +162,8 @@ class NativeRulesCore:
         self.who.append(self.player)
         ns = self.ns
         v = self.v
-        with v.lock:
+        v.acquire()  # (the runner's lock: a with statement costs twice as much)
+        try:
             r = v.runner
             if r.resident is not ns:
                 r.take(ns)
@@ -183,7 +186,9 @@ class NativeRulesCore:
                 return True
             self.kind, self.player, self.nopts = kind, _CHANCE, n
             self.outs = v.outs[:n].tolist() if kind == NODE_CARD else list(range(n))
-        return True
+            return True
+        finally:
+            v.release()
 
     def is_terminal(self) -> bool:
         return self.player == _TERMINAL
@@ -326,8 +331,13 @@ class NativeRulesState(RulesState):
         if type(c) is not NativeRulesCore:
             return pyspiel.State.apply_action(self, action)
         if not c.step(index(action)):
+            # native code stopped (a rule, a limit, an outcome it refuses): the reference
+            # interpreter plays the game to here, and this action through OpenSpiel's C++
+            last = c.actions.pop()
+            c.who.pop()
             self._sync()
             self._hand_over()
+            pyspiel.State.apply_action(self, last)
 
     def _apply_action(self, action):
         # OpenSpiel's C++ applies an action (its ApplyAction pushes it after this returns)

@@ -164,3 +164,24 @@ def test_openspiel_history_holds_actions_applied_from_python_and_from_cpp():
             assert _histories(a) == _histories(b), k
             assert _histories(a.clone()) == _histories(b), k
     assert len(a.history()) > 20 and _histories(a) == _histories(b)
+
+
+def test_a_card_drawn_already_is_refused_as_the_reference_refuses_it():
+    # a card in range but no outcome of the node: native code refuses it, the reference
+    # interpreter says why and the state waits at the node (history and all) as the reference's
+    path = GAMES / "crazy-eights.rcy"
+    states = [openspiel_game(path, engine=e).new_initial_state() for e in ("auto", "reference")]
+    assert type(states[0]) is NativeRulesState
+    messages = []
+    for state in states:
+        first = state.chance_outcomes()[0][0]
+        state.apply_action(first)
+        with pytest.raises(ValueError) as exc:
+            state.apply_action(first)
+        messages.append(str(exc.value))
+    assert messages[0] == messages[1] and "is not an outcome" in messages[0]
+    a, b = states
+    assert a.chance_outcomes() == b.chance_outcomes() and _histories(a) == _histories(b)
+    a.apply_action(a.chance_outcomes()[-1][0])
+    b.apply_action(b.chance_outcomes()[-1][0])
+    assert a.chance_outcomes() == b.chance_outcomes() and _histories(a) == _histories(b)
