@@ -104,6 +104,7 @@ class NativeRulesCore:
         "who",
         "synced",
         "replay",
+        "limit",
     )
     truncated = ""
     resampled = False
@@ -130,9 +131,10 @@ class NativeRulesCore:
         return ChanceNode("card" if self.kind == NODE_CARD else "pick", -1, tuple(outs))
 
     def _read(self, n: int) -> None:
-        """The node, player and options after a native step that returned ``n`` (the state in place)."""
+        """The node, player and options after a native step that returned ``n`` (the state in
+        place); ``limit`` bounds the action checked before a step (``step``)."""
         if n < 0:
-            self.outs, self.player, self.nopts = None, _TERMINAL, 0
+            self.outs, self.player, self.nopts, self.limit = None, _TERMINAL, 0, 0
             return
         v = self.v
         ctr = v.ctr
@@ -140,22 +142,20 @@ class NativeRulesCore:
         if kind == 0:
             self.outs = None
             self.player = v.pst[ctr[PSP], 0]
-            self.nopts = n
+            self.nopts = self.limit = n
             if n > v.most:
                 self.spec.check(_Count(n))  # (raises ActionSpaceExceeded)
             return
         self.kind, self.player, self.nopts = kind, _CHANCE, n
         self.outs = v.outs[:n].tolist() if kind == NODE_CARD else list(range(n))
+        self.limit = v.ncards if kind == NODE_CARD else n
 
     def step(self, action: int) -> bool:
         """Play ``action`` natively; False when native code stopped (``_hand_over``)."""
-        if self.outs is not None:
-            # (a card node's outcome is checked by native code, which stops at any other card:
-            # the reference then refuses it, NativeRulesState.apply_action)
-            if not 0 <= action < (self.v.ncards if self.kind == NODE_CARD else self.nopts):
-                raise ValueError(f"{action} is not an outcome of this chance node ({self.nopts} outcomes)")
-        elif not 0 <= action < self.nopts:
-            raise ValueError(f"option {action} of a decision with {self.nopts} options")
+        # (a card node's outcome is checked by native code, which stops at any other card:
+        # the reference then refuses it, NativeRulesState.apply_action)
+        if not 0 <= action < self.limit:
+            raise self._refusal(action)
         if self.cache:
             self.cache = {}
         self.actions.append(action)
@@ -173,6 +173,7 @@ class NativeRulesCore:
                 if ns._status:
                     return False
                 self.outs, self.player, self.nopts = None, _TERMINAL, 0
+                self.limit = 0
                 return True
             # (_read, inlined: once an action)
             ctr = v.ctr
@@ -180,15 +181,23 @@ class NativeRulesCore:
             if kind == 0:
                 self.outs = None
                 self.player = v.pst[ctr[v.psp], 0]
-                self.nopts = n
+                self.nopts = self.limit = n
                 if n > v.most:
                     self.spec.check(_Count(n))  # (raises ActionSpaceExceeded)
                 return True
             self.kind, self.player, self.nopts = kind, _CHANCE, n
-            self.outs = v.outs[:n].tolist() if kind == NODE_CARD else list(range(n))
+            if kind == NODE_CARD:
+                self.outs, self.limit = v.outs[:n].tolist(), v.ncards
+            else:
+                self.outs, self.limit = list(range(n)), n
             return True
         finally:
             v.release()
+
+    def _refusal(self, action: int) -> ValueError:
+        if self.outs is not None:
+            return ValueError(f"{action} is not an outcome of this chance node ({self.nopts} outcomes)")
+        return ValueError(f"option {action} of a decision with {self.nopts} options")
 
     def is_terminal(self) -> bool:
         return self.player == _TERMINAL
@@ -233,7 +242,7 @@ class NativeRulesCore:
         c = NativeRulesCore.__new__(NativeRulesCore)
         c.spec, c.v, c.actions, c.cache = self.spec, self.v, self.actions[:], {}
         c.ns = self.ns.clone()
-        c.outs, c.kind, c.player, c.nopts = self.outs, self.kind, self.player, self.nopts
+        c.outs, c.kind, c.player, c.nopts, c.limit = self.outs, self.kind, self.player, self.nopts, self.limit
         c.who, c.synced, c.replay = self.who[:], self.synced, None
         c._twin = None
         c.told = 0
@@ -275,7 +284,7 @@ class NativeRulesState(RulesState):
         c = NativeRulesCore.__new__(NativeRulesCore)
         c.spec, c.v, c.actions, c.cache, c._twin, c.told = base.spec, base.v, [], {}, None, 0
         c.ns = base.ns.clone()
-        c.outs, c.kind, c.player, c.nopts = base.outs, base.kind, base.player, base.nopts
+        c.outs, c.kind, c.player, c.nopts, c.limit = base.outs, base.kind, base.player, base.nopts, base.limit
         c.who, c.synced, c.replay = [], 0, None
         self._core = c
 
