@@ -11,6 +11,10 @@ given the same actions, made when first wanted and brought up to date from then 
 native code stops (a rule broken, the step limit, the work budget, a capacity) the state
 becomes the reference's, replayed from its actions (``_hand_over``), which gives the exact
 outcome or message.
+
+An action applied from Python skips OpenSpiel's C++ (``NativeRulesState.apply_action``: two
+calls back into Python an action); OpenSpiel's history is told those actions when it is
+asked (``history`` and the like) or before its C++ applies one (``child``, a C++ algorithm).
 """
 
 from __future__ import annotations
