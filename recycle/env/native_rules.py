@@ -11,11 +11,15 @@ given the same actions, made when first wanted and brought up to date from then 
 native code stops (a rule broken, the step limit, the work budget, a capacity) the state
 becomes the reference's, replayed from its actions (``_hand_over``), which gives the exact
 outcome or message.
+
+An action applied from Python skips OpenSpiel's C++ (``NativeRulesState.apply_action``: two
+calls back into Python an action); OpenSpiel's history is told those actions when it is
+asked (``history`` and the like) or before its C++ applies one (``child``, a C++ algorithm).
 """
 
 from __future__ import annotations
 
-from operator import itemgetter
+from operator import index, itemgetter
 
 import pyspiel
 
@@ -51,15 +55,23 @@ class _Count:
 
 class _Views:
     """A runner's arrays as a natively stepped chance-driven state reads them after a step
-    (the runner's arrays never move: made once per runner)."""
+    (the runner's arrays never move: made once per runner). They are read through
+    memoryviews and the step called without releasing the GIL (``PYFUNCTYPE``): an
+    ndarray's ``item`` and a ctypes call that lets the GIL go cost several times as much, at
+    every action of a Python loop."""
 
-    __slots__ = ("runner", "apply", "ctr", "pst", "outs", "at", "pairs")
+    __slots__ = ("runner", "apply", "ctr", "pst", "outs", "at", "pairs", "acquire", "release", "most", "psp", "ncards")
 
-    def __init__(self, runner, at: int, ncards: int):
-        self.runner, self.at = runner, at
-        self.apply = runner.lib.rc_step_apply
-        self.ctr, self.pst = runner.ctr, runner.pst
-        self.outs = runner.ctr[at + COUNTERS + ncards :]
+    def __init__(self, runner, at: int, ncards: int, most: int):
+        import ctypes
+
+        self.runner, self.at, self.most, self.psp, self.ncards = runner, at, most, PSP, ncards
+        # (the runner's own lock stays the one every stepping of its library holds)
+        address = ctypes.cast(runner.lib.rc_step_apply, ctypes.c_void_p).value
+        self.apply = ctypes.PYFUNCTYPE(ctypes.c_longlong, ctypes.c_longlong)(address)
+        self.ctr, self.pst = memoryview(runner.ctr), memoryview(runner.pst)
+        self.acquire, self.release = runner.lock.acquire, runner.lock.release
+        self.outs = self.ctr[at + COUNTERS + ncards :]
         # pairs[n][o]: the chance outcome (o, 1/n), made once (chance_outcomes: a list of them)
         self.pairs = [None] + [tuple((o, 1.0 / n) for o in range(max(ncards, n))) for n in range(1, ncards + 1)]
 
@@ -67,29 +79,51 @@ class _Views:
 _VIEWS: dict = {}
 
 
-def _views(ns, at: int, ncards: int) -> _Views:
+def _views(ns, at: int, ncards: int, most: int) -> _Views:
     r = ns._runner
     got = _VIEWS.get(id(r))
     if got is None or got.runner is not r:
-        got = _VIEWS[id(r)] = _Views(r, at, ncards)
+        got = _VIEWS[id(r)] = _Views(r, at, ncards, most)
     return got
 
 
 class NativeRulesCore:
-    """What one natively stepped chance-driven state holds (see the module's docstring)."""
+    """What one natively stepped chance-driven state holds (see the module's docstring).
+    ``who`` is the player of each action (chance -1) and ``synced`` how many of the actions
+    OpenSpiel's own history holds: an action applied from Python skips OpenSpiel's C++
+    (``NativeRulesState.apply_action``), which is told them when it is asked (``_sync``)."""
 
-    __slots__ = ("spec", "ns", "v", "actions", "outs", "kind", "player", "nopts", "cache", "_twin", "told")
+    __slots__ = (
+        "spec",
+        "ns",
+        "v",
+        "actions",
+        "outs",
+        "kind",
+        "player",
+        "nopts",
+        "cache",
+        "_twin",
+        "told",
+        "who",
+        "synced",
+        "replay",
+        "limit",
+    )
     truncated = ""
     resampled = False
 
     def __init__(self, spec, ns, at: int):
         self.spec, self.ns = spec, ns
-        self.v = _views(ns, at, len(spec.game.card_attrs))
+        self.v = _views(ns, at, len(spec.game.card_attrs), spec.num_actions)
         self.actions: list[int] = []
         self.cache: dict = {}
         self._twin = None
         self.told = 0  # the actions the twin has played
         self.kind = 0
+        self.who: list[int] = []
+        self.synced = 0
+        self.replay = None
         self._read(ns._nopts)
 
     @property
@@ -101,46 +135,73 @@ class NativeRulesCore:
         return ChanceNode("card" if self.kind == NODE_CARD else "pick", -1, tuple(outs))
 
     def _read(self, n: int) -> None:
-        """The node, player and options after a native step that returned ``n`` (the state in place)."""
+        """The node, player and options after a native step that returned ``n`` (the state in
+        place); ``limit`` bounds the action checked before a step (``step``)."""
         if n < 0:
-            self.outs, self.player, self.nopts = None, _TERMINAL, 0
+            self.outs, self.player, self.nopts, self.limit = None, _TERMINAL, 0, 0
             return
         v = self.v
         ctr = v.ctr
-        kind = ctr.item(v.at)
+        kind = ctr[v.at]
         if kind == 0:
             self.outs = None
-            self.player = v.pst.item(ctr.item(PSP), 0)
-            self.nopts = n
-            if n > self.spec.num_actions:
+            self.player = v.pst[ctr[PSP], 0]
+            self.nopts = self.limit = n
+            if n > v.most:
                 self.spec.check(_Count(n))  # (raises ActionSpaceExceeded)
             return
         self.kind, self.player, self.nopts = kind, _CHANCE, n
         self.outs = v.outs[:n].tolist() if kind == NODE_CARD else list(range(n))
+        self.limit = v.ncards if kind == NODE_CARD else n
 
     def step(self, action: int) -> bool:
         """Play ``action`` natively; False when native code stopped (``_hand_over``)."""
-        outs = self.outs
-        if outs is not None:
-            if action not in outs:
-                raise ValueError(f"{action} is not an outcome of this chance node ({self.nopts} outcomes)")
-        elif not 0 <= action < self.nopts:
-            raise ValueError(f"option {action} of a decision with {self.nopts} options")
+        # (a card node's outcome is checked by native code, which stops at any other card:
+        # the reference then refuses it, NativeRulesState.apply_action)
+        if not 0 <= action < self.limit:
+            raise self._refusal(action)
         if self.cache:
             self.cache = {}
         self.actions.append(action)
+        self.who.append(self.player)
         ns = self.ns
-        r = ns._runner
-        with r.lock:
+        v = self.v
+        v.acquire()  # (the runner's lock: a with statement costs twice as much)
+        try:
+            r = v.runner
             if r.resident is not ns:
                 r.take(ns)
-            n = ns._nopts = self.v.apply(action)
+            n = ns._nopts = v.apply(action)
             if n < 0:
                 ns._finish()
                 if ns._status:
                     return False
-            self._read(n)
-        return True
+                self.outs, self.player, self.nopts = None, _TERMINAL, 0
+                self.limit = 0
+                return True
+            # (_read, inlined: once an action)
+            ctr = v.ctr
+            kind = ctr[v.at]
+            if kind == 0:
+                self.outs = None
+                self.player = v.pst[ctr[v.psp], 0]
+                self.nopts = self.limit = n
+                if n > v.most:
+                    self.spec.check(_Count(n))  # (raises ActionSpaceExceeded)
+                return True
+            self.kind, self.player, self.nopts = kind, _CHANCE, n
+            if kind == NODE_CARD:
+                self.outs, self.limit = v.outs[:n].tolist(), v.ncards
+            else:
+                self.outs, self.limit = list(range(n)), n
+            return True
+        finally:
+            v.release()
+
+    def _refusal(self, action: int) -> ValueError:
+        if self.outs is not None:
+            return ValueError(f"{action} is not an outcome of this chance node ({self.nopts} outcomes)")
+        return ValueError(f"option {action} of a decision with {self.nopts} options")
 
     def is_terminal(self) -> bool:
         return self.player == _TERMINAL
@@ -185,7 +246,8 @@ class NativeRulesCore:
         c = NativeRulesCore.__new__(NativeRulesCore)
         c.spec, c.v, c.actions, c.cache = self.spec, self.v, self.actions[:], {}
         c.ns = self.ns.clone()
-        c.outs, c.kind, c.player, c.nopts = self.outs, self.kind, self.player, self.nopts
+        c.outs, c.kind, c.player, c.nopts, c.limit = self.outs, self.kind, self.player, self.nopts, self.limit
+        c.who, c.synced, c.replay = self.who[:], self.synced, None
         c._twin = None
         c.told = 0
         if self._twin is not None:  # (a copy asked for strings goes on from here, not from the start)
@@ -226,13 +288,14 @@ class NativeRulesState(RulesState):
         c = NativeRulesCore.__new__(NativeRulesCore)
         c.spec, c.v, c.actions, c.cache, c._twin, c.told = base.spec, base.v, [], {}, None, 0
         c.ns = base.ns.clone()
-        c.outs, c.kind, c.player, c.nopts = base.outs, base.kind, base.player, base.nopts
+        c.outs, c.kind, c.player, c.nopts, c.limit = base.outs, base.kind, base.player, base.nopts, base.limit
+        c.who, c.synced, c.replay = [], 0, None
         self._core = c
 
     def current_player(self):
         c = self._core
         if type(c) is NativeRulesCore:
-            return c.player
+            return c.player if c.replay is None else c.who[c.replay]
         return RulesState.current_player(self)
 
     def is_chance_node(self):
@@ -273,12 +336,73 @@ class NativeRulesState(RulesState):
             return list(zip(outs, [1.0 / n] * n))
         return RulesState.chance_outcomes(self)
 
+    def apply_action(self, action):
+        """As OpenSpiel's, without its C++ while native code steps the game: OpenSpiel's
+        history is told the actions when it is asked (``_sync``), the hot loop skips two
+        calls back into Python an action."""
+        c = self._core
+        if type(c) is not NativeRulesCore:
+            return pyspiel.State.apply_action(self, action)
+        if not c.step(index(action)):
+            # native code stopped (a rule, a limit, an outcome it refuses): the reference
+            # interpreter plays the game to here, and this action through OpenSpiel's C++
+            last = c.actions.pop()
+            c.who.pop()
+            self._sync()
+            self._hand_over()
+            pyspiel.State.apply_action(self, last)
+
     def _apply_action(self, action):
+        # OpenSpiel's C++ applies an action (its ApplyAction pushes it after this returns)
         c = self._core
         if type(c) is not NativeRulesCore:
             c.apply(int(action))
-        elif not c.step(int(action)):
+            return
+        if c.replay is not None:  # (_sync telling OpenSpiel's history an action played already)
+            c.replay += 1
+            return
+        if c.synced < len(c.actions):
+            self._sync()
+        ok = c.step(int(action))
+        c.synced += 1
+        if not ok:
             self._hand_over()
+
+    def _sync(self) -> None:
+        """Tell OpenSpiel's C++ history the actions applied from Python since (each through
+        its ApplyAction, replayed: current_player gives the recorded player, nothing steps)."""
+        c = self._core
+        if type(c) is not NativeRulesCore or c.synced >= len(c.actions) or c.replay is not None:
+            return
+        pending = c.actions[c.synced :]
+        c.replay = c.synced
+        try:
+            for a in pending:
+                pyspiel.State.apply_action(self, a)
+        finally:
+            c.replay = None
+        c.synced = len(c.actions)
+
+    # what OpenSpiel's C++ answers from its history: told it first
+    def history(self):
+        self._sync()
+        return pyspiel.State.history(self)
+
+    def full_history(self):
+        self._sync()
+        return pyspiel.State.full_history(self)
+
+    def history_str(self):
+        self._sync()
+        return pyspiel.State.history_str(self)
+
+    def move_number(self):
+        self._sync()
+        return pyspiel.State.move_number(self)
+
+    def is_initial_state(self):
+        self._sync()
+        return pyspiel.State.is_initial_state(self)
 
     def _hand_over(self) -> None:
         """Native code stopped: the reference core, replayed from the actions, plays on (and

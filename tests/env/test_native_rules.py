@@ -136,3 +136,52 @@ def test_a_copy_steps_apart_from_its_original():
     assert state.chance_outcomes() == before
     assert twin.chance_outcomes() != other.chance_outcomes()
     assert before[0][0] not in [o for o, _ in twin.chance_outcomes()]
+
+
+def _histories(state) -> tuple:
+    full = [(x.player, x.action) for x in state.full_history()]
+    return state.history(), full, state.history_str(), state.move_number(), state.is_initial_state()
+
+
+def test_openspiel_history_holds_actions_applied_from_python_and_from_cpp():
+    # apply_action from Python skips OpenSpiel's C++ (native_rules._sync tells its history
+    # later); child() applies through the C++, which must put the Python ones first
+    path = GAMES / "crazy-eights.rcy"
+    ours, theirs = openspiel_game(path), openspiel_game(path, engine="reference")
+    a, b = ours.new_initial_state(), theirs.new_initial_state()
+    assert type(a) is NativeRulesState and _histories(a) == _histories(b)
+    rng = random.Random(3)
+    for k in range(60):
+        if a.is_terminal():
+            break
+        action = rng.choice(a.legal_actions())
+        if k % 7 == 3:
+            a, b = a.child(action), b.child(action)
+        else:
+            a.apply_action(action)
+            b.apply_action(action)
+        if k % 5 == 0:
+            assert _histories(a) == _histories(b), k
+            assert _histories(a.clone()) == _histories(b), k
+    assert len(a.history()) > 20 and _histories(a) == _histories(b)
+
+
+def test_a_card_drawn_already_is_refused_as_the_reference_refuses_it():
+    # a card in range but no outcome of the node: native code refuses it, the reference
+    # interpreter says why and the state waits at the node (history and all) as the reference's
+    path = GAMES / "crazy-eights.rcy"
+    states = [openspiel_game(path, engine=e).new_initial_state() for e in ("auto", "reference")]
+    assert type(states[0]) is NativeRulesState
+    messages = []
+    for state in states:
+        first = state.chance_outcomes()[0][0]
+        state.apply_action(first)
+        with pytest.raises(ValueError) as exc:
+            state.apply_action(first)
+        messages.append(str(exc.value))
+    assert messages[0] == messages[1] and "is not an outcome" in messages[0]
+    a, b = states
+    assert a.chance_outcomes() == b.chance_outcomes() and _histories(a) == _histories(b)
+    a.apply_action(a.chance_outcomes()[-1][0])
+    b.apply_action(b.chance_outcomes()[-1][0])
+    assert a.chance_outcomes() == b.chance_outcomes() and _histories(a) == _histories(b)
