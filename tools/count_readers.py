@@ -87,7 +87,9 @@ def count(root: Path = ROOT) -> dict:
 def main(argv: list[str]) -> None:
     c = count()
     total = sum(len(v) for v in c["heads"].values())
-    print(f"modules naming SList outside the syntax room and the elaborator (forms' readings included): {len(c['slist'])}")
+    print(
+        f"modules naming SList outside the syntax room and the elaborator (forms' readings included): {len(c['slist'])}"
+    )
     print(f"head-string comparisons outside the registry: {total} in {len(c['heads'])} modules")
     if "--detail" in argv:
         for m in c["slist"]:

@@ -95,6 +95,7 @@ Exit status 0 if no input failed, 1 otherwise.
 from __future__ import annotations
 
 import argparse
+import os
 import collections
 import gc
 import itertools
@@ -226,11 +227,23 @@ def _timed_source(source, spent: list):
         yield item
 
 
+def _address_space() -> int:
+    """This process's virtual size in bytes (0 where /proc does not say)."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
 def _worker(conn, max_steps: int, mem_limit: int, slow: float) -> None:
     if mem_limit:
         import resource
 
-        resource.setrlimit(resource.RLIMIT_AS, (mem_limit, mem_limit))
+        # the bound is on what the inputs add: a forked worker starts with its parent's address
+        # space (a test process's may hold gigabytes of mappings: libraries, thread stacks)
+        limit = _address_space() + mem_limit
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     while True:
         job = conn.recv()
         if job is None:
