@@ -339,7 +339,7 @@ def bench_native(args) -> None:
             )
 
         single, double = alternate([threaded(1), threaded(2)], rep)
-        keep = ("seconds", "rollouts_per_second")
+        keep = ("seconds", "rollouts_per_second", "threads")  # (how it was played, not what)
         one, two = (
             {k: v for k, v in simulate_native(schwimmen, m, args.seed, t, False).to_dict().items() if k not in keep}
             for t in (1, 2)
