@@ -340,6 +340,7 @@ def test_embed_cannot_be_broken_out_of(text):
     compile("x = 1", f"<recycle generated: {words}>", "exec")  # a compile name too
 
 
+@pytest.mark.slow  # (8 s: the fast suite stays under 5 minutes on 2 cores)
 def test_a_hostile_file_name_on_disk_runs_no_code(tmp_path):
     """The name of a valid game file is never run: checking, running, compiling, describing
     and replaying it leave no file behind; a name that is not UTF-8 plays like any other."""

@@ -67,6 +67,7 @@ def open_studio(pg, server, game: str = "crazy-eights.rcy"):
     pg.wait_for_selector("#check-state:has-text('checks:')", timeout=WAIT)
 
 
+@pytest.mark.slow  # (12 s: the fast suite stays under 5 minutes on 2 cores)
 def test_studio_editor_shows_an_error_at_its_line(page, studio):
     folder, server, _ = studio
     open_studio(page, server)
