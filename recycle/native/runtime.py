@@ -297,23 +297,39 @@ def card_score(pts, row, c):
 def best_card(ctr, keys, scratch, v, pts, row, highest):
     """(max|min CARDS using POINTS): ties broken by ``int(random() * ties)`` on the chance
     stream (drawn only when two or more tie), as the Python engine breaks them."""
-    n = scratch[v]
-    if n == 0:
+    if scratch[v] == 0:
         ctr[STATUS] = RULE
         return -1
-    best = pts[row, scratch[v + 1]]
-    for i in range(n):
-        score = pts[row, scratch[v + 1 + i]]
-        if (score > best) if highest else (score < best):
-            best = score
-    ties = 0
-    for i in range(n):
-        if pts[row, scratch[v + 1 + i]] == best:
-            ties += 1
+    best = top_score(scratch, v, pts, row, highest)
+    ties = scoring(scratch, v, pts, row, best)
     k = 0
     if ties > 1:
         k = int(draw(ctr, keys, 0) * ties)
-    for i in range(n):
+    return kth_scoring(scratch, v, pts, row, best, k)
+
+
+def top_score(scratch, v, pts, row, highest):
+    """The highest (lowest) score of view v's cards (one card at least) under the map's row."""
+    best = pts[row, scratch[v + 1]]
+    for i in range(scratch[v]):
+        score = pts[row, scratch[v + 1 + i]]
+        if (score > best) if highest else (score < best):
+            best = score
+    return best
+
+
+def scoring(scratch, v, pts, row, best):
+    """How many of view v's cards score ``best``."""
+    ties = 0
+    for i in range(scratch[v]):
+        if pts[row, scratch[v + 1 + i]] == best:
+            ties += 1
+    return ties
+
+
+def kth_scoring(scratch, v, pts, row, best, k):
+    """The card of view v that is the k-th (from 0) to score ``best``, in the view's order."""
+    for i in range(scratch[v]):
         c = scratch[v + 1 + i]
         if pts[row, c] == best:
             if k == 0:

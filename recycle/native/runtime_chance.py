@@ -21,7 +21,7 @@ cards) a card node's outcomes in card order.
 
 from __future__ import annotations
 
-from .runtime import CHANCE_N, MISMATCH, RULE, STATUS, move_all, move_top
+from .runtime import CHANCE_N, MISMATCH, RULE, STATUS, kth_scoring, move_all, move_top, scoring, top_score
 from .runtime_step import suspend
 
 NODE_CARD, NODE_PICK = 1, 2
@@ -186,29 +186,15 @@ def chance_pick(ctr, at, picks, n):
 
 def chance_best_card(ctr, at, picks, scratch, v, pts, row, highest):
     """(max|min CARDS using POINTS) with a tie as a chance node (``runtime.best_card``)."""
-    n = scratch[v]
-    if n == 0:
+    if scratch[v] == 0:
         ctr[STATUS] = RULE
         return -1
-    best = pts[row, scratch[v + 1]]
-    for i in range(n):
-        score = pts[row, scratch[v + 1 + i]]
-        if (score > best) if highest else (score < best):
-            best = score
-    ties = 0
-    for i in range(n):
-        if pts[row, scratch[v + 1 + i]] == best:
-            ties += 1
+    best = top_score(scratch, v, pts, row, highest)
+    ties = scoring(scratch, v, pts, row, best)
     k = 0
     if ties > 1:
         k = chance_pick(ctr, at, picks, ties)
-    for i in range(n):
-        c = scratch[v + 1 + i]
-        if pts[row, c] == best:
-            if k == 0:
-                return c
-            k -= 1
-    return -1
+    return kth_scoring(scratch, v, pts, row, best, k)
 
 
 def chance_dry(ctr, at, depth):
