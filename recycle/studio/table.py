@@ -104,6 +104,8 @@ class Table:
             self.hint_waiting: set = getattr(self, "hint_waiting", set())  # seats whose hint is queued
             self.message = {p: "" for p in self.tokens}
             self.state = self._dealt()
+            if self.state.is_terminal():  # a game of no decision (War): saved before any page sees its end
+                self._finish()
             self._changed()
             self._computers()  # (under the lock: see _computers)
 
@@ -185,6 +187,10 @@ class Table:
                     return
                 try:
                     self._apply(p, options, i)
+                    while not self.state.is_terminal() and self.state.num_options() == 1:
+                        self._apply(self.state.current_player(), self.state.legal_options(), 0)
+                    if self.state.is_terminal():  # saved before any page can see the end
+                        self._finish()
                 except (RecycleError, RecycleBug) as exc:
                     self.error = seat_error(exc)
                     self._changed()

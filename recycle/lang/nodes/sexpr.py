@@ -253,12 +253,6 @@ def expand_attr(tree, deck=None, budget: list | None = None) -> list[dict]:
     return out
 
 
-def stage_node(x: SList) -> SList:
-    """A simultaneous stage without its ``simultaneous`` keyword: ``(stage player (end C) ITEM ...)``
-    (the native writer's reading of one)."""
-    return SList((x.items[0], x.items[1], *x.items[3:]), x.span)
-
-
 class KeptErrors:
     """The compile errors of a file found so far (``errors``), kept so that its independent
     errors are reported together (``recycle check``): the elaborator's and the compiler's."""
