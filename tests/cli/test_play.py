@@ -300,6 +300,7 @@ def test_run_with_a_human_seat_asks_at_the_terminal():
     assert "Your choice (1-" in r.stdout and "Final scores: " in r.stdout
 
 
+@pytest.mark.slow  # (5-7 s: the fast suite stays under 5 minutes on 2 cores)
 def test_bad_arguments_are_refused():
     def run(*args):
         return subprocess.run(

@@ -104,6 +104,7 @@ def test_studio_editor_shows_an_error_at_its_line(page, studio):
     assert (folder / "crazy-eights.rcy").read_text().splitlines()[target - 1].count("shuffle") == 1
 
 
+@pytest.mark.slow  # (5-7 s: the fast suite stays under 5 minutes on 2 cores)
 def test_studio_runs_500_games_and_draws_the_graph(page, studio):
     _, server, _ = studio
     open_studio(page, server)

@@ -122,6 +122,7 @@ def assert_cli_agrees(path: Path, expected: str) -> None:
 
 @CLI_FUZZ
 @given(mutated_inputs())
+@pytest.mark.slow  # (5-7 s: the fast suite stays under 5 minutes on 2 cores)
 def test_cli_check_and_run_exit_status_and_no_traceback(case):
     _desc, data = case
     raw = data if isinstance(data, bytes) else data.encode("utf-8")

@@ -243,6 +243,7 @@ def test_the_screen_of_play_on_a_terminal_escapes_the_games_name(tmp_path):
 
 
 @pytest.mark.skipif(os.name == "nt", reason="a backslash separates parts of a path on Windows")
+@pytest.mark.slow  # (5-7 s: the fast suite stays under 5 minutes on 2 cores)
 def test_a_game_whose_name_holds_a_backslash_replays_from_its_record(tmp_path):
     """A backslash is a character of a file name here, not a way up and out: the record of a
     game named ``a\\b.rcy`` (inside the record's folder) replays (found by tools/fuzz.py
