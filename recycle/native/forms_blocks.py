@@ -11,7 +11,7 @@ forks, then actions (``composed``); items before the one that forks run in a dry
 from __future__ import annotations
 
 from ..lang.nodes.flow import Do
-from .forms_flow import sequence
+from .loops import sequence
 from .forms_options import (
     KeyAround,
     Offer,

@@ -20,7 +20,7 @@ from ..lang.forms.offers import NATIVE_OFFERS
 from ..lang.nodes.actions import Move, Repeat, RepeatAll
 from ..lang.nodes.base import FormNode, Kind, Num
 from ..lang.nodes.places import Bottom, Top
-from .forms_flow import collection, loop_var, open_loop, sequence
+from .loops import collection, loop_var, open_loop, sequence
 from .purity import draws as uses_rng
 from .registry import NativeUnsupported, form_label
 

@@ -1,6 +1,6 @@
 """A game's native module: its flow and scoring written by ``Writer`` from the game's nodes
 (``recycle/lang/nodes``: the game read once by the elaborator) with every form's native writer
-registered (``forms_flow``, ``forms_exprs`` ..., and each form module of ``lang/forms``), after the
+registered (``forms_exprs`` ..., and each form module of ``lang/forms``), after the
 (all NAMES 'X ITEM) of options are written out name by name (``unroll_alls_of_names``)."""
 
 from __future__ import annotations

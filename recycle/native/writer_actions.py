@@ -5,7 +5,7 @@ group list, every node inside one. A module of ``lang/`` may not import the nati
 (``ActionsWriterTools``, a base of ``writer.py``'s ``Writer``).
 
 The functions are kept here, not in the modules of native writers that use them too
-(``forms_exprs.py``, ``forms_flow.py``, which import them from here): those modules import the
+(``forms_exprs.py``, ``loops.py``, which import them from here): those modules import the
 writer, and the writer importing them back would be a cycle.
 """
 

@@ -6,25 +6,25 @@ handed, each delegating to the native helper that does it (a mixin of ``Writer``
 
 from __future__ import annotations
 
-from . import forms_flow, forms_options
+from . import loops, forms_options
 
 
 class FlowWriterTools:
     """Loops, runs of items and a choice's options, for the flow's writers (``w``)."""
 
     def sequence(self, nodes, sc) -> None:
-        """Write the items ``nodes`` one after another (``forms_flow.sequence``)."""
-        forms_flow.sequence(self, nodes, sc)
+        """Write the items ``nodes`` one after another (``loops.sequence``)."""
+        loops.sequence(self, nodes, sc)
 
-    def collection(self, coll, sc, var: str, in_place: bool = False) -> forms_flow.Loop:
+    def collection(self, coll, sc, var: str, in_place: bool = False) -> loops.Loop:
         """The loop over a snapshot of the collection ``coll``, binding ``var`` to each element
-        (``forms_flow.collection``)."""
-        return forms_flow.collection(self, coll, sc, var, in_place)
+        (``loops.collection``)."""
+        return loops.collection(self, coll, sc, var, in_place)
 
-    def open_loop(self, loop: forms_flow.Loop) -> None:
-        """Emit a loop's snapshot and header and bind its element (``forms_flow.open_loop``);
+    def open_loop(self, loop: loops.Loop) -> None:
+        """Emit a loop's snapshot and header and bind its element (``loops.open_loop``);
         the caller resets the depth."""
-        forms_flow.open_loop(self, loop)
+        loops.open_loop(self, loop)
 
     def write_options(self, x, sc, counting: bool) -> None:
         """Count the options the item ``x`` of a choice offers (``n``), or run the ``k``-th

@@ -6,7 +6,7 @@ Each form is kept whole in this one module, registered together as it is importe
 imports every ``form_*.py``): its reading of the s-expression (``read_*``; its node class is in
 ``lang/nodes/groups.py``), its meaning in the reference interpreter (``CollectionForms``) and
 its facts and words (the ``@form`` record). The native engine loops over a range or the other
-players where it loops over any collection (``recycle/native/forms_flow.py``, ``collection``):
+players where it loops over any collection (``recycle/native/loops.py``, ``collection``):
 none has a writer of its own. Reading any collection (``c_coll``) is ``expr_groups.py``'s.
 """
 
