@@ -101,6 +101,15 @@ if ! command -v tcc >/dev/null 2>&1 || ! command -v gcc >/dev/null 2>&1; then
     apt_install tcc gcc || echo "setup: could not install tcc/gcc; the reference interpreter plays every game" >&2
   fi
 fi
+# Python's headers: the OpenSpiel game's hot calls are a small C extension built with them
+# (recycle/env/native_rules_step.c); without them those calls are Python's, a few times slower
+if ! .venv/bin/python -c 'import os, sysconfig, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))'; then
+  if can_apt; then
+    pyver=$(.venv/bin/python -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')
+    say "installing Python's headers (python${pyver}-dev: the OpenSpiel stepping's C extension)"
+    apt_install "python${pyver}-dev" || apt_install python3-dev || echo "setup: could not install Python's headers; the OpenSpiel stepping stays in Python" >&2
+  fi
+fi
 
 # 2. Graphviz's dot renders the diagrams; without it recycle still writes DOT source
 if ! command -v dot >/dev/null 2>&1; then

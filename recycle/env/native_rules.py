@@ -26,12 +26,15 @@ import pyspiel
 from ..native.chance_module import COUNTERS
 from ..native.runtime import NCOUNTERS, PSP
 from ..native.runtime_chance import NODE_CARD
+from . import native_rules_c
 from .chance import ChanceNode
 from .rules import RulesCore, RulesState, replay_rules
 from .saving import spec_record
 
-_TERMINAL = pyspiel.PlayerId.TERMINAL
-_CHANCE = pyspiel.PlayerId.CHANCE
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+# the hot calls in C (recycle/env/native_rules_step.c), or None: the Python methods below play
+_STEP = native_rules_c.load()
 
 
 def native_rules_game(spec):
@@ -60,7 +63,21 @@ class _Views:
     ndarray's ``item`` and a ctypes call that lets the GIL go cost several times as much, at
     every action of a Python loop."""
 
-    __slots__ = ("runner", "apply", "ctr", "pst", "outs", "at", "pairs", "acquire", "release", "most", "psp", "ncards")
+    __slots__ = (
+        "runner",
+        "apply",
+        "ctr",
+        "pst",
+        "outs",
+        "at",
+        "pairs",
+        "acquire",
+        "release",
+        "most",
+        "psp",
+        "ncards",
+        "fast",
+    )
 
     def __init__(self, runner, at: int, ncards: int, most: int):
         import ctypes
@@ -74,6 +91,22 @@ class _Views:
         self.outs = self.ctr[at + COUNTERS + ncards :]
         # pairs[n][o]: the chance outcome (o, 1/n), made once (chance_outcomes: a list of them)
         self.pairs = [None] + [tuple((o, 1.0 / n) for o in range(max(ncards, n))) for n in range(1, ncards + 1)]
+        # what the C calls read (the same arrays, the same lock)
+        self.fast = None
+        if _STEP is not None:
+            self.fast = _STEP.Views(
+                address,
+                runner.ctr,
+                runner.pst,
+                at,
+                PSP,
+                ncards,
+                most,
+                at + COUNTERS + ncards,
+                runner,
+                runner.lock,
+                self.pairs,
+            )
 
 
 _VIEWS: dict = {}
@@ -87,35 +120,44 @@ def _views(ns, at: int, ncards: int, most: int) -> _Views:
     return got
 
 
-class NativeRulesCore:
+# the fields of a core: in C (``Core``, with its ``step``) where the extension is built
+_FIELDS = (
+    "spec",
+    "ns",
+    "v",
+    "fv",
+    "actions",
+    "outs",
+    "kind",
+    "player",
+    "nopts",
+    "cache",
+    "_twin",
+    "told",
+    "who",
+    "synced",
+    "replay",
+    "limit",
+)
+
+
+class NativeRulesCore(_STEP.Core if _STEP is not None else object):  # type: ignore[misc]
     """What one natively stepped chance-driven state holds (see the module's docstring).
     ``who`` is the player of each action (chance -1) and ``synced`` how many of the actions
     OpenSpiel's own history holds: an action applied from Python skips OpenSpiel's C++
-    (``NativeRulesState.apply_action``), which is told them when it is asked (``_sync``)."""
+    (``NativeRulesState.apply_action``), which is told them when it is asked (``_sync``).
+    ``v`` is the runner's ``_Views``, ``fv`` what the C calls read of it (its ``fast``)."""
 
-    __slots__ = (
-        "spec",
-        "ns",
-        "v",
-        "actions",
-        "outs",
-        "kind",
-        "player",
-        "nopts",
-        "cache",
-        "_twin",
-        "told",
-        "who",
-        "synced",
-        "replay",
-        "limit",
-    )
+    __slots__ = () if _STEP is not None else _FIELDS
     truncated = ""
     resampled = False
 
     def __init__(self, spec, ns, at: int):
         self.spec, self.ns = spec, ns
         self.v = _views(ns, at, len(spec.game.card_attrs), spec.num_actions)
+        self.fv = self.v.fast
+        self.outs = None
+        self.replay = None
         self.actions: list[int] = []
         self.cache: dict = {}
         self._twin = None
@@ -154,49 +196,54 @@ class NativeRulesCore:
         self.outs = v.outs[:n].tolist() if kind == NODE_CARD else list(range(n))
         self.limit = v.ncards if kind == NODE_CARD else n
 
-    def step(self, action: int) -> bool:
-        """Play ``action`` natively; False when native code stopped (``_hand_over``)."""
-        # (a card node's outcome is checked by native code, which stops at any other card:
-        # the reference then refuses it, NativeRulesState.apply_action)
-        if not 0 <= action < self.limit:
-            raise self._refusal(action)
-        if self.cache:
-            self.cache = {}
-        self.actions.append(action)
-        self.who.append(self.player)
-        ns = self.ns
-        v = self.v
-        v.acquire()  # (the runner's lock: a with statement costs twice as much)
-        try:
-            r = v.runner
-            if r.resident is not ns:
-                r.take(ns)
-            n = ns._nopts = v.apply(action)
-            if n < 0:
-                ns._finish()
-                if ns._status:
-                    return False
-                self.outs, self.player, self.nopts = None, _TERMINAL, 0
-                self.limit = 0
+    def _too_many(self, n: int) -> None:
+        self.spec.check(_Count(n))  # (raises ActionSpaceExceeded)
+
+    if _STEP is None:  # (else Core's, in C)
+
+        def step(self, action: int) -> bool:
+            """Play ``action`` natively; False when native code stopped (``_hand_over``)."""
+            # (a card node's outcome is checked by native code, which stops at any other card:
+            # the reference then refuses it, NativeRulesState.apply_action)
+            if not 0 <= action < self.limit:
+                raise self._refusal(action)
+            if self.cache:
+                self.cache = {}
+            self.actions.append(action)
+            self.who.append(self.player)
+            ns = self.ns
+            v = self.v
+            v.acquire()  # (the runner's lock: a with statement costs twice as much)
+            try:
+                r = v.runner
+                if r.resident is not ns:
+                    r.take(ns)
+                n = ns._nopts = v.apply(action)
+                if n < 0:
+                    ns._finish()
+                    if ns._status:
+                        return False
+                    self.outs, self.player, self.nopts = None, _TERMINAL, 0
+                    self.limit = 0
+                    return True
+                # (_read, inlined: once an action)
+                ctr = v.ctr
+                kind = ctr[v.at]
+                if kind == 0:
+                    self.outs = None
+                    self.player = v.pst[ctr[v.psp], 0]
+                    self.nopts = self.limit = n
+                    if n > v.most:
+                        self.spec.check(_Count(n))  # (raises ActionSpaceExceeded)
+                    return True
+                self.kind, self.player, self.nopts = kind, _CHANCE, n
+                if kind == NODE_CARD:
+                    self.outs, self.limit = v.outs[:n].tolist(), v.ncards
+                else:
+                    self.outs, self.limit = list(range(n)), n
                 return True
-            # (_read, inlined: once an action)
-            ctr = v.ctr
-            kind = ctr[v.at]
-            if kind == 0:
-                self.outs = None
-                self.player = v.pst[ctr[v.psp], 0]
-                self.nopts = self.limit = n
-                if n > v.most:
-                    self.spec.check(_Count(n))  # (raises ActionSpaceExceeded)
-                return True
-            self.kind, self.player, self.nopts = kind, _CHANCE, n
-            if kind == NODE_CARD:
-                self.outs, self.limit = v.outs[:n].tolist(), v.ncards
-            else:
-                self.outs, self.limit = list(range(n)), n
-            return True
-        finally:
-            v.release()
+            finally:
+                v.release()
 
     def _refusal(self, action: int) -> ValueError:
         if self.outs is not None:
@@ -244,7 +291,7 @@ class NativeRulesCore:
 
     def __deepcopy__(self, memo):
         c = NativeRulesCore.__new__(NativeRulesCore)
-        c.spec, c.v, c.actions, c.cache = self.spec, self.v, self.actions[:], {}
+        c.spec, c.v, c.fv, c.actions, c.cache = self.spec, self.v, self.fv, self.actions[:], {}
         c.ns = self.ns.clone()
         c.outs, c.kind, c.player, c.nopts, c.limit = self.outs, self.kind, self.player, self.nopts, self.limit
         c.who, c.synced, c.replay = self.who[:], self.synced, None
@@ -286,31 +333,33 @@ class NativeRulesState(RulesState):
                 self._core = replay_rules(game.spec, [])
                 return
         c = NativeRulesCore.__new__(NativeRulesCore)
-        c.spec, c.v, c.actions, c.cache, c._twin, c.told = base.spec, base.v, [], {}, None, 0
+        c.spec, c.v, c.fv, c.actions, c.cache, c._twin, c.told = base.spec, base.v, base.fv, [], {}, None, 0
         c.ns = base.ns.clone()
         c.outs, c.kind, c.player, c.nopts, c.limit = base.outs, base.kind, base.player, base.nopts, base.limit
         c.who, c.synced, c.replay = [], 0, None
         self._core = c
 
-    def current_player(self):
+    # the hot calls: in C where the extension is built (``_STEP.install`` below puts them on
+    # the class, each calling back its ``_py_`` method here where the core is not native)
+    def _py_current_player(self):
         c = self._core
         if type(c) is NativeRulesCore:
             return c.player if c.replay is None else c.who[c.replay]
         return RulesState.current_player(self)
 
-    def is_chance_node(self):
+    def _py_is_chance_node(self):
         c = self._core
         if type(c) is NativeRulesCore:
             return c.outs is not None
         return RulesState.current_player(self) == _CHANCE
 
-    def is_terminal(self):
+    def _py_is_terminal(self):
         c = self._core
         if type(c) is NativeRulesCore:
             return c.player == _TERMINAL
         return RulesState.is_terminal(self)
 
-    def legal_actions(self, player=None):
+    def _py_legal_actions(self, player=None):
         c = self._core
         if player is None and type(c) is NativeRulesCore:
             outs = c.outs
@@ -323,7 +372,7 @@ class NativeRulesState(RulesState):
             return list(range(c.nopts)) if c.outs is None and player == c.player else []
         return RulesState._legal_actions(self, player)
 
-    def chance_outcomes(self):
+    def _py_chance_outcomes(self):
         c = self._core
         if type(c) is NativeRulesCore:
             outs = c.outs
@@ -336,7 +385,7 @@ class NativeRulesState(RulesState):
             return list(zip(outs, [1.0 / n] * n))
         return RulesState.chance_outcomes(self)
 
-    def apply_action(self, action):
+    def _py_apply_action(self, action):
         """As OpenSpiel's, without its C++ while native code steps the game: OpenSpiel's
         history is told the actions when it is asked (``_sync``), the hot loop skips two
         calls back into Python an action."""
@@ -344,13 +393,24 @@ class NativeRulesState(RulesState):
         if type(c) is not NativeRulesCore:
             return pyspiel.State.apply_action(self, action)
         if not c.step(index(action)):
-            # native code stopped (a rule, a limit, an outcome it refuses): the reference
-            # interpreter plays the game to here, and this action through OpenSpiel's C++
-            last = c.actions.pop()
-            c.who.pop()
-            self._sync()
-            self._hand_over()
-            pyspiel.State.apply_action(self, last)
+            self._native_stopped(action)
+
+    current_player = _py_current_player
+    is_chance_node = _py_is_chance_node
+    is_terminal = _py_is_terminal
+    legal_actions = _py_legal_actions
+    chance_outcomes = _py_chance_outcomes
+    apply_action = _py_apply_action
+
+    def _native_stopped(self, action) -> None:
+        """Native code stopped at ``action`` (a rule, a limit, an outcome it refuses): the
+        reference interpreter plays the game to here, and the action through OpenSpiel's C++."""
+        c = self._core
+        last = c.actions.pop()
+        c.who.pop()
+        self._sync()
+        self._hand_over()
+        pyspiel.State.apply_action(self, last)
 
     def _apply_action(self, action):
         # OpenSpiel's C++ applies an action (its ApplyAction pushes it after this returns)
@@ -438,3 +498,7 @@ def _reference_copy(c: NativeRulesCore) -> RulesCore:
     import copy
 
     return copy.deepcopy(c.twin())
+
+
+if _STEP is not None:
+    _STEP.install(NativeRulesState, NativeRulesCore)
