@@ -105,6 +105,10 @@ class ModuleLibrary:
                 self._use(self.best[0], data)
         except build.BuildFailed as exc:
             cache.say(f"the optimised native build failed, the fast one plays on: {exc}".splitlines()[0])
+        except OSError:
+            # (its temporary folder or the cache went away under it: a test's folder removed as
+            # the process ends; the fast library plays on, and the next run builds it again)
+            pass
         finally:
             self.ready.set()
 
