@@ -99,6 +99,14 @@ def blind_start(ns, twin, plan: list, blind) -> BlindStart | None:
     keys[...] = 0
     ctr[CHANCE_N] = 0
     ctr[PLAYERS_N] = 0
+    # a search module's: the keys its choices gave the options of earlier decisions (others'
+    # options, their cards) and the resume array; a search from it sets its own
+    for part in a[15:17]:
+        part[...] = 0
+    if r.ng.searches:
+        from .runtime_search import T_HEADER, T_KEYS
+
+        a[16][T_KEYS] = T_HEADER
     import numpy as np
 
     for i, off, shape, dtype in r.layout:

@@ -378,18 +378,30 @@ def start_outside(
     record=None,
     track: bool = False,
     log_decisions: bool = False,
+    search: bool = False,
 ) -> OutsideState:
     """The game dealt with ``seed`` on the native engine, stepped from outside as the reference
     interpreter's ``game.new_state(seed, record, max_steps, track, max_work)`` would be (the
     same deal, options, observations, returns and errors). ``record``: a list the twin logs its
     events into (with ``log_decisions``, an ``("d", player, option)`` entry before each
     decision's); the twin is brought up to date before the list is read (``twin()``). Raises
-    ``NativeUnsupported`` / ``NativeUnavailable`` for a game native code cannot step here."""
+    ``NativeUnsupported`` / ``NativeUnavailable`` for a game native code cannot step here.
+    ``search``: stepped by the game's search module, whose blocks a look-ahead seat's whole
+    search runs from (recycle/native/blind_search.py; the plain module where it does not build)."""
     from ..engine.game import DEFAULT_MAX_STEPS
     from .stepped import start
 
     steps = DEFAULT_MAX_STEPS if max_steps is None else max_steps
-    ns = start(game, seed, steps, max_work)
+    ns = None
+    if search:
+        from . import NativeUnsupported
+
+        try:
+            ns = start(game, seed, steps, max_work, keys=True)
+        except NativeUnsupported:
+            pass  # (the plain module: its seats' playouts native, their searches in Python)
+    if ns is None:
+        ns = start(game, seed, steps, max_work)
     st = OutsideState(game, seed, ns, steps, max_work, record, track, log_decisions)
     if ns._nopts < 0 and ns._status:
         st._hand_over()  # (raises what new_state raises)
