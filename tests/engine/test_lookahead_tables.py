@@ -1,0 +1,105 @@
+"""A game with a look-ahead player at the table is stepped natively by default (issue 42: "the
+default path everywhere"): ``recycle run``, records, ``duplicate`` and ``ladder`` say ``played
+by: native code`` and give, for a fixed seed, the reference interpreter's transcript, JSON,
+record and figures byte for byte. Its seats get blind copies (recycle/native/worlds.py) whose
+worlds are played out from the table's block, and an ISMCTS seat searches whole from it
+(recycle/native/blind_search.py). The players a blind copy cannot serve as the reference does
+(the cheating ones, given the true cards) and games with a simultaneous stage stay on the
+reference interpreter (recycle/native/choose.py, ``blind_serves``)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("numpy", reason="the native extra is not installed (pip install -e '.[native]'): no numpy")
+
+import recycle
+from recycle.native import available
+from recycle.native.choose import start_play
+from recycle.players import make_player
+from recycle.study.records import play_recorded
+
+from ..conftest import GAMES
+
+pytestmark = pytest.mark.skipif(not available(), reason="the native engine needs NumPy and a C compiler")
+
+NATIVE = "played by: native code (the games, their playouts and searches)"
+REFERENCE = "played by: the reference interpreter (the games), native code (their playouts and searches)"
+
+
+def _run(*args: str):
+    from typer.testing import CliRunner
+
+    from recycle.cli.main import app
+
+    got = CliRunner().invoke(app, ["run", *args])
+    assert got.exit_code == 0, got.output
+    return got.stdout
+
+
+@pytest.mark.parametrize(
+    "name,players,seed",
+    [
+        ("hearts", "ismcts:30,random,pimc:20,random", 3),
+        ("schwimmen", "ismcts:40,pimc:30,random", 7),
+    ],
+)
+def test_recycle_run_with_look_ahead_players_is_native_and_the_reference_s_transcript(name, players, seed):
+    game = str(GAMES / f"{name}.rcy")
+    native = _run(game, "--players", players, "--seed", str(seed))
+    reference = _run(game, "--players", players, "--seed", str(seed), "--engine", "reference")
+    assert native.splitlines()[-1] == NATIVE
+    assert reference.splitlines()[-1] == REFERENCE
+    assert native.splitlines()[:-1] == reference.splitlines()[:-1]
+    got = json.loads(_run(game, "--players", players, "--seed", str(seed), "--json"))
+    want = json.loads(_run(game, "--players", players, "--seed", str(seed), "--json", "--engine", "reference"))
+    assert (got.pop("engine"), want.pop("engine")) == ("native", "reference")
+    assert got == want
+
+
+def test_a_record_with_look_ahead_players_is_the_same_byte_for_byte():
+    path = GAMES / "schwimmen.rcy"
+    game = recycle.load(path)
+    specs = ["ismcts:20", "pimc:12", "random", "random", "random"]
+    records = {}
+    for engine in ("reference", "auto"):
+        players = [make_player(s) for s in specs]
+        result, records[engine] = play_recorded(game, players, 4, path, specs, describe=True, engine=engine)
+        assert result.engine == ("native" if engine == "auto" else "reference")
+    assert records["auto"] == records["reference"]
+
+
+def test_duplicate_and_ladder_step_look_ahead_games_natively_with_the_reference_figures(monkeypatch):
+    from recycle.study.duplicate import duplicate
+    from recycle.study.ladder import run_ladder
+
+    game = recycle.load(GAMES / "schwimmen.rcy")
+    dup = duplicate(game, ["ismcts:12", "random"], deals=2, seed=5)
+    lad = run_ladder(game, ["random", "pimc:6", "ismcts:6"], games=3, seed=1)
+    assert (dup["engine"], lad.engine) == ("native", "native")
+    monkeypatch.setattr("recycle.native.choose.native_here", lambda: False)  # (the games on the reference)
+    dup_ref = duplicate(game, ["ismcts:12", "random"], deals=2, seed=5)
+    lad_ref = run_ladder(game, ["random", "pimc:6", "ismcts:6"], games=3, seed=1)
+    assert (dup_ref["engine"], lad_ref.engine) == ("reference", "reference")
+    apart = {"engine": None, "seconds": None}  # (what played them, and how long it took)
+    assert {**dup, **apart} == {**dup_ref, **apart}
+    assert {**lad.to_dict(), **apart} == {**lad_ref.to_dict(), **apart}
+
+
+def test_cheating_players_and_simultaneous_stages_keep_the_reference_table():
+    """The omniscient player and the one seeing a location read the true cards of the live
+    state, which a blind copy does not hold; a simultaneous stage keeps the others' pending picks
+    in the native block (its seats' worlds would be played in Python)."""
+    game = recycle.load(GAMES / "schwimmen.rcy")
+    for cheat in ("omniscient:4", "ismcts:4"):
+        players = [make_player(cheat)] + [make_player("random") for _ in range(game.nplayers - 1)]
+        got = start_play(game, 3, 1000, None, None, False, "auto", players)
+        assert (got is None) == (cheat == "omniscient:4")
+    goof = recycle.load(GAMES / "goofspiel.rcy")
+    players = [make_player("pimc:4")] + [make_player("random") for _ in range(goof.nplayers - 1)]
+    assert start_play(goof, 3, 1000, None, None, False, "auto", players) is None
+    assert start_play(goof, 3, 1000, None, None, False, "native", players) is not None
+    r = game.play([make_player("omniscient:4")] + [recycle.RandomPlayer()] * (game.nplayers - 1), seed=2, engine="auto")
+    assert r.engine == "reference"
