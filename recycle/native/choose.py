@@ -135,6 +135,24 @@ def blind_serves(game, players, search: bool = False) -> bool:
     return SIMULTANEOUS not in source
 
 
+BEST_WAIT = 60.0  # seconds a searching table waits for its optimised library at most
+
+
+def best_built(game) -> None:
+    """Wait (up to ``BEST_WAIT`` s) for the optimised build of the game's search module, when
+    only the fast one is loaded (a cold cache): a native table's blocks run only in the library
+    that started it, so a table started on tcc's code would search at its speed (about a third
+    of gcc -O2's) for the whole game, where the reference engine's searches move to gcc's code as
+    soon as it is built. Nothing to wait for when it is cached or being built in no thread."""
+    from . import NativeUnavailable, native_game
+
+    try:
+        games = native_game(game, True).module.games
+    except (NativeUnsupported, NativeUnavailable):
+        return
+    games.ready.wait(BEST_WAIT)
+
+
 def start_play(game, seed: int, max_steps: int, max_work, record, track: bool, engine: str, players=()):
     """``PreparedGame.play``'s hook: the game dealt natively (an ``OutsideState`` at its first
     decision), or None where the reference interpreter plays it: "reference"; with "auto", a
@@ -154,6 +172,8 @@ def start_play(game, seed: int, max_steps: int, max_work, record, track: bool, e
         search = any(getattr(p, "searches", False) for p in players)
         if engine == "auto" and samples_worlds(players) and not blind_serves(game, players, search):
             return None
+        if search:
+            best_built(game)
         return start_outside(game, seed, max_steps, max_work, record=record, track=track, search=search)
     except (NativeUnsupported, NativeUnavailable) as exc:
         if engine == "native":
