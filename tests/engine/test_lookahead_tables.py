@@ -103,3 +103,20 @@ def test_cheating_players_and_simultaneous_stages_keep_the_reference_table():
     assert start_play(goof, 3, 1000, None, None, False, "native", players) is not None
     r = game.play([make_player("omniscient:4")] + [recycle.RandomPlayer()] * (game.nplayers - 1), seed=2, engine="auto")
     assert r.engine == "reference"
+
+
+def test_a_searching_table_waits_for_the_optimised_library_on_a_cold_cache(tmp_path, monkeypatch):
+    """A native table's blocks run only in the library that started it: on a cold cache a table
+    with an ISMCTS seat is dealt once the search module's optimised build is in place (else its
+    searches would run in the fast build's code for the whole game)."""
+    from recycle.native import native_game
+
+    from ..players.test_native_search import keyed_game
+
+    monkeypatch.setenv("RECYCLE_CACHE_DIR", str(tmp_path))  # (nothing built yet)
+    game = keyed_game()
+    players = [make_player("ismcts:4")] + [recycle.RandomPlayer()] * (game.nplayers - 1)
+    table = start_play(game, 1, 1000, None, None, False, "auto", players)
+    games = native_game(game, True).module.games
+    assert games.ready.is_set()
+    assert table._ns._runner.lib is games.lib  # (the best library loaded: gcc's where there is one)
