@@ -112,17 +112,15 @@ def samples_worlds(players) -> bool:
     return any(is_privileged(p) and getattr(p, "needs_view", True) for p in players)
 
 
-def blind_serves(game, players, search: bool = False) -> bool:
+def blind_serves(game, search: bool = False) -> bool:
     """Does a native table give every player sampling worlds (``samples_worlds``) the reference
-    engine's decisions, and its playouts in machine code? Not a cheating player's (the
-    omniscient one and the one seeing a location are given the true cards of the live state,
-    which a blind copy does not hold), and not in a game with a simultaneous stage (the others'
-    pending picks are in the native block: its seats' worlds would be played in Python).
-    ``search``: the table is stepped by the game's search module (read its text, not the plain
-    one's: the plain module is not built for it). Raises ``NativeUnsupported`` for a game native
-    code does not write."""
-    if any(getattr(p, "determinize", True) is False or getattr(p, "reveal", None) for p in players):
-        return False
+    engine's decisions with its playouts in machine code? Not in a game with a simultaneous stage
+    (the others' pending picks are in the native block: its seats' worlds would be played in
+    Python; the same decisions, more slowly). (A cheating player, the omniscient one or one
+    seeing a location, is handed the twin's live observation, as the reference engine hands it
+    the live state: ``OutsideState.player_observation``.) ``search``: the table is stepped by
+    the game's search module (read its text, not the plain one's: the plain module is not built
+    for it). Raises ``NativeUnsupported`` for a game native code does not write."""
     from . import native_source
     from .playouts_state import SIMULTANEOUS
 
@@ -170,7 +168,7 @@ def start_play(game, seed: int, max_steps: int, max_work, record, track: bool, e
 
     try:
         search = any(getattr(p, "searches", False) for p in players)
-        if engine == "auto" and samples_worlds(players) and not blind_serves(game, players, search):
+        if engine == "auto" and samples_worlds(players) and not blind_serves(game, search):
             return None
         if search:
             best_built(game)

@@ -3,8 +3,8 @@
 ``analyze``'s games are stepped by the reference interpreter (their records need what native
 rollouts do not keep: each decision's state for the scores, the stage stack for the turns);
 ``duplicate``'s and ``ladder``'s by native code wherever the game builds, look-ahead players at
-the table included (but the cheating ones, and in a game with a simultaneous stage:
-recycle/native/choose.py, ``blind_serves``); the work
+the table included (but in a game with a simultaneous stage: recycle/native/choose.py,
+``blind_serves``); the work
 inside them, the look-ahead players' playouts and searches and ``--values winprob:N``'s
 rollouts, is played by native code wherever the game builds. Each game's record says what
 played its playouts (``game_playouts``), read from the players after the game, in the process
