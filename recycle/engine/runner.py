@@ -35,6 +35,12 @@ def is_privileged(player) -> bool:
     return type(player) in _PRIVILEGED
 
 
+def sees_true_cards(player) -> bool:
+    """Is ``player`` one of the cheating look-ahead players (the omniscient one, or one seeing a
+    location's true cards: players/lookahead.py), which read the true cards of the live state?"""
+    return getattr(player, "determinize", True) is False or bool(getattr(player, "reveal", None))
+
+
 def consult(player, state, p: int, options, rng) -> int:
     """Ask ``player`` (seat ``p``) to choose among ``options`` (``state.legal_options()``),
     handing it what its kind may receive (see the module docstring); the index chosen."""
@@ -45,7 +51,10 @@ def consult(player, state, p: int, options, rng) -> int:
         view = None
         if needs_view:
             look = getattr(state, "player_observation", None)
-            view = state.observation(p) if look is None else look(p, bool(getattr(player, "deduce", False)))
+            if look is None:
+                view = state.observation(p)
+            else:
+                view = look(p, bool(getattr(player, "deduce", False)), sees_true_cards(player))
         got = player.choose(view, options, rng)
     else:
         from .public import player_view, public_options

@@ -15,8 +15,9 @@ made blind the same way before the player receives it:
   (the cards that left it, in their order), the answers kept per location version (``memo``), a
   dry run's saved state (``dry``), the last rollout's final places and scores; every location's
   version is 1 (they counted the changes of every game the library's runner played), so no
-  answer is taken from before. So two true states that the player cannot tell apart give the
-  same start, byte for byte (tests/players/test_native_blind.py).
+  answer is taken from before; a search module's keys of earlier decisions' options (which
+  hash other players' cards) and its resume array are zeroed. So two true states that the
+  player cannot tell apart give the same start, byte for byte (tests/players/test_native_blind.py).
 
 A start is not made (the player's playouts run in Python, as before) where the copy could not be
 blind: a variable or loop of the game holds, at the choice, a card of a re-dealt place (the
@@ -99,6 +100,14 @@ def blind_start(ns, twin, plan: list, blind) -> BlindStart | None:
     keys[...] = 0
     ctr[CHANCE_N] = 0
     ctr[PLAYERS_N] = 0
+    # a search module's: the keys its choices gave the options of earlier decisions (others'
+    # options, their cards) and the resume array; a search from it sets its own
+    for part in a[15:17]:
+        part[...] = 0
+    if r.ng.searches:
+        from .runtime_search import T_HEADER, T_KEYS
+
+        a[16][T_KEYS] = T_HEADER
     import numpy as np
 
     for i, off, shape, dtype in r.layout:

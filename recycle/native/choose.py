@@ -20,6 +20,8 @@ gives its exact outcome or raises its exact positioned error.
 
 from __future__ import annotations
 
+from .registry import NativeUnsupported
+
 ENGINES = ("auto", "native", "reference")  # (auto: native where it plays the game, else reference)
 
 
@@ -101,30 +103,76 @@ def start_state(
 
 def samples_worlds(players) -> bool:
     """Does a player at the table sample worlds from the live observation (one of the package's
-    own that wants a view: a look-ahead player, or a person whose hints do)? Its playouts and
-    searches are native from a reference state only: a native state hands it a blind copy,
-    which native playouts decline (recycle/native/worlds.py), so "auto" steps its games on the
-    reference interpreter and the playouts natively."""
+    own that wants a view: a look-ahead player, or a person whose hints do)? A native table hands
+    it a blind copy of the state (recycle/native/worlds.py), whose worlds it plays out natively
+    from the table's own block, made blind (recycle/native/blind.py), and an ISMCTS seat searches
+    whole from it (recycle/native/blind_search.py)."""
     from ..engine.runner import is_privileged
 
     return any(is_privileged(p) and getattr(p, "needs_view", True) for p in players)
 
 
+def blind_serves(game, search: bool = False) -> bool:
+    """Does a native table give every player sampling worlds (``samples_worlds``) the reference
+    engine's decisions with its playouts in machine code? Not in a game with a simultaneous stage
+    (the others' pending picks are in the native block: its seats' worlds would be played in
+    Python; the same decisions, more slowly). (A cheating player, the omniscient one or one
+    seeing a location, is handed the twin's live observation, as the reference engine hands it
+    the live state: ``OutsideState.player_observation``.) ``search``: the table is stepped by
+    the game's search module (read its text, not the plain one's: the plain module is not built
+    for it). Raises ``NativeUnsupported`` for a game native code does not write."""
+    from . import native_source
+    from .playouts_state import SIMULTANEOUS
+
+    try:
+        source = native_source(game, search)
+    except NativeUnsupported:
+        if not search:
+            raise
+        source = native_source(game)
+    return SIMULTANEOUS not in source
+
+
+BEST_WAIT = 60.0  # seconds a searching table waits for its optimised library at most
+
+
+def best_built(game) -> None:
+    """Wait (up to ``BEST_WAIT`` s) for the optimised build of the game's search module, when
+    only the fast one is loaded (a cold cache): a native table's blocks run only in the library
+    that started it, so a table started on tcc's code would search at its speed (about a third
+    of gcc -O2's) for the whole game, where the reference engine's searches move to gcc's code as
+    soon as it is built. Nothing to wait for when it is cached or being built in no thread."""
+    from . import NativeUnavailable, native_game
+
+    try:
+        games = native_game(game, True).module.games
+    except (NativeUnsupported, NativeUnavailable):
+        return
+    games.ready.wait(BEST_WAIT)
+
+
 def start_play(game, seed: int, max_steps: int, max_work, record, track: bool, engine: str, players=()):
     """``PreparedGame.play``'s hook: the game dealt natively (an ``OutsideState`` at its first
     decision), or None where the reference interpreter plays it: "reference"; with "auto", a
-    game native code does not build here or a player sampling worlds at the table (``samples_worlds``);
-    a deal native code stopped (the reference interpreter deals it again for its exact outcome
-    and its transcript so far). "native" raises why it cannot build the game."""
+    game native code does not build here, or players sampling worlds that a native table does
+    not serve as the reference does (``blind_serves``); a deal native code stopped (the reference
+    interpreter deals it again for its exact outcome and its transcript so far). "native" raises
+    why it cannot build the game. A table with a player that searches (ISMCTS) is stepped by
+    the game's search module, from whose blocks its searches run whole in machine code."""
     from ..errors import RecycleError
 
-    if check_engine(engine) == "reference" or (engine == "auto" and (samples_worlds(players) or not native_here())):
+    if check_engine(engine) == "reference" or (engine == "auto" and not native_here()):
         return None
     from . import NativeUnavailable, NativeUnsupported
     from .outside import start_outside
 
     try:
-        return start_outside(game, seed, max_steps, max_work, record=record, track=track)
+        search = any(getattr(p, "searches", False) for p in players)
+        if engine == "auto" and samples_worlds(players) and not blind_serves(game, search):
+            return None
+        if search:
+            best_built(game)
+        return start_outside(game, seed, max_steps, max_work, record=record, track=track, search=search)
     except (NativeUnsupported, NativeUnavailable) as exc:
         if engine == "native":
             raise

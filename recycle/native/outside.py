@@ -215,11 +215,13 @@ class OutsideState:
         ended spent at this decision (``Observation.spend_work`` on their blind copies), as the
         reference State's live observation takes it: the twin's, and native code's (its count is a
         quarter of the units), so that a game that never ends stops where the reference stops."""
-        spent = sum(work - copy.work for copy, work in self._lent)
+        spent = sum(work - copy.work for copy, work, _live in self._lent)
+        copies = sum(work - copy.work for copy, work, live in self._lent if not live)
         self._lent = []
         if spent <= 0:
             return
-        self.twin().work -= spent
+        if copies > 0:  # (a live observation of the twin charged the twin already)
+            self.twin().work -= copies
         if self._ns is not None:
             from .runtime import MAX_WORK
 
@@ -271,17 +273,24 @@ class OutsideState:
             return self._twin.observation(player)
         return Observation(self._seen(ns), player)
 
-    def player_observation(self, player: int, deduce: bool = False):
+    def player_observation(self, player: int, deduce: bool = False, true_cards: bool = False):
         """What a player of the package's own (``engine.runner.privileged``) receives: an
         ``Observation`` that also deals worlds (``sample_world``), over a blind copy of the
         twin holding no path to this state, the twin, the generator or the seed
         (recycle/native/worlds.py); its worlds are played out natively from a blind copy of
         this state's block (recycle/native/blind.py). ``deduce``: for a deduction-aware player,
-        the copy keeps the others' earlier choices, made blind (recycle/native/blind_past.py)."""
+        the copy keeps the others' earlier choices, made blind (recycle/native/blind_past.py).
+        ``true_cards``: for a cheating player (``engine.runner.sees_true_cards``: the omniscient
+        one, one seeing a location), which the reference engine hands the live state, the live
+        observation of the twin, as the reference engine's (its worlds then start from the twin)."""
+        if true_cards:
+            t = self.twin()
+            self._lent.append((t, t.work, True))  # (its spend_work charges the twin itself)
+            return t.observation(player)
         from .worlds import blind_observation
 
         obs = blind_observation(self.twin(), player, self._ns, deduce)
-        self._lent.append((obs._state, obs._state.work))
+        self._lent.append((obs._state, obs._state.work, False))
         return obs
 
     @staticmethod
@@ -378,18 +387,30 @@ def start_outside(
     record=None,
     track: bool = False,
     log_decisions: bool = False,
+    search: bool = False,
 ) -> OutsideState:
     """The game dealt with ``seed`` on the native engine, stepped from outside as the reference
     interpreter's ``game.new_state(seed, record, max_steps, track, max_work)`` would be (the
     same deal, options, observations, returns and errors). ``record``: a list the twin logs its
     events into (with ``log_decisions``, an ``("d", player, option)`` entry before each
     decision's); the twin is brought up to date before the list is read (``twin()``). Raises
-    ``NativeUnsupported`` / ``NativeUnavailable`` for a game native code cannot step here."""
+    ``NativeUnsupported`` / ``NativeUnavailable`` for a game native code cannot step here.
+    ``search``: stepped by the game's search module, whose blocks a look-ahead seat's whole
+    search runs from (recycle/native/blind_search.py; the plain module where it does not build)."""
     from ..engine.game import DEFAULT_MAX_STEPS
     from .stepped import start
 
     steps = DEFAULT_MAX_STEPS if max_steps is None else max_steps
-    ns = start(game, seed, steps, max_work)
+    ns = None
+    if search:
+        from . import NativeUnsupported
+
+        try:
+            ns = start(game, seed, steps, max_work, keys=True)
+        except NativeUnsupported:
+            pass  # (the plain module: its seats' playouts native, their searches in Python)
+    if ns is None:
+        ns = start(game, seed, steps, max_work)
     st = OutsideState(game, seed, ns, steps, max_work, record, track, log_decisions)
     if ns._nopts < 0 and ns._status:
         st._hand_over()  # (raises what new_state raises)

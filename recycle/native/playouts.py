@@ -100,6 +100,7 @@ class NativePlayouts:
         self.played = 0  # playouts finished natively
         self.declined = 0  # playouts left to Python
         self.searched = 0  # decisions searched natively (runtime_search.py)
+        self.searched_blind = 0  # ... of them from a blind start (a native table's seat: blind_search.py)
         self.why: dict = {}  # why searches were left to Python: runtime status -> how often
         from .playouts_state import Twin
 
@@ -253,10 +254,9 @@ class NativePlayouts:
         from . import runtime_search as rs
         from ..engine.view import RESAMPLE_TRIES, _without
 
-        if not self.native.searches or root.start is not None:
-            # (a plain module: its playouts only; a blind start: no game to replay the search from,
-            # so the Python player walks its tree and plays each world out from the start)
-            return None
+        blind = root.start is not None  # a native table's seat: worlds copy its block (blind_search.py)
+        if not self.native.searches or (blind and probe):
+            return None  # (a plain module: its playouts only)
         s = view._state
         n = s.num_options()
         plan = view._redeal_plan() if determinize else []
@@ -272,8 +272,8 @@ class NativePlayouts:
                 encoded += (i, k)
             encoded += ordered
         nslots = sum(len(family) for family, _ in plan)
-        forced = list(root.history)
-        header = [len(forced), root.decisions, 0, 0, root.chance_count, 0, nslots, len(root.history)]
+        forced = [] if blind else list(root.history)
+        header = [len(forced), root.decisions, 0, 0, root.chance_count, 0, nslots, len(forced)]
         resume = np.array(header + forced + [0] * (3 * nslots), np.int64)
         where, size = rs.tree_layout(budget, len(looked), len(encoded))
         tree = np.zeros(size, np.int64)
@@ -294,6 +294,8 @@ class NativePlayouts:
             rs.T_NFAMILIES: len(plan),
             rs.T_CHANCE_KEY: np.uint64(root.chance_key).astype(np.int64),
             rs.T_PROBE: int(probe),
+            rs.T_BLIND: int(blind),
+            rs.T_PLAYER_KEY: np.uint64(draw.key).astype(np.int64),
         }
         for part, v in values.items():
             tree[part] = v
@@ -301,28 +303,35 @@ class NativePlayouts:
         tree[where[rs.T_PLAN] : where[rs.T_PLAN] + len(encoded)] = encoded
         treef = np.zeros(1 + where[rs.T_MAX_NODES], np.float64)
         treef[rs.F_EXPLORATION] = exploration
-        a = self.arrays
-        a[9][1] = draw.key
-        ng = self.native
-        ng.module.games(
-            ng.initial,
-            a[:15] + (resume, tree, treef),
-            ng.nteams,
-            self.no_keys,
-            root.max_steps,
-            0,
-            self.scores,
-            self.counts,
-            self.where,
-            False,
-            self.out,
-        )
+        if blind:
+            from .blind_search import run
+
+            if not run(root.start, resume, tree, treef, root.max_steps):
+                return None
+        else:
+            a = self.arrays
+            a[9][1] = draw.key
+            ng = self.native
+            ng.module.games(
+                ng.initial,
+                a[:15] + (resume, tree, treef),
+                ng.nteams,
+                self.no_keys,
+                root.max_steps,
+                0,
+                self.scores,
+                self.counts,
+                self.where,
+                False,
+                self.out,
+            )
         if tree[rs.T_STOP] == rs.STOP_DECLINED:
             self.declined += 1
             self.why[int(tree[rs.T_WHY])] = self.why.get(int(tree[rs.T_WHY]), 0) + 1
             return None
         self.played += int(tree[rs.T_DONE])
         self.searched += 1
+        self.searched_blind += blind
         draw.count = int(tree[rs.T_PCOUNT])
         if probe:  # (the root's child is keyed by its option's key: no visits by index)
             return [0] * n, [0.0] * n, False, 0, tree[where[rs.T_KEYS] : where[rs.T_KEYS] + rs.MAX_CONSIDERED].tolist()

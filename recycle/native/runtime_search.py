@@ -35,11 +35,17 @@ from .runtime import (
     MISMATCH,
     OK,
     PLAYERS_N,
+    DECISIONS,
+    MAX_WORK,
+    OPTIONS,
     PSP,
     RESAMPLE,
+    RESUMING,
     SEARCHING,
     STATUS,
     STEPPING,
+    STEPS,
+    WORK,
     WORK_LIMIT,
     _GOLDEN,
     _UNIT,
@@ -57,6 +63,7 @@ from .runtime_resume import (
     choose,
     reach_root,
 )
+from .runtime_step import block_load, block_resume  # noqa: F401 - a search from a blind start (SEARCHES)
 
 # ctr[SEARCHING]: 0 not searching; 1 on the way to the root; 2 walking down the tree; 3 playing out
 MAX_CONSIDERED = 64  # options of a decision a search looks at (players/lookahead.py)
@@ -98,10 +105,14 @@ _KEY_MULT = np.int64(0x100000001B3)  # FNV-1a's prime: the key hash multiplies b
     T_CHANCE_KEY,
     T_WHY,
     T_PROBE,
+    T_BLIND,
+    T_PLAYER_KEY,
     T_HEADER,
-) = range(34)
+) = range(36)
 # T_PROBE: a search of one world, no deal, that keys the root's options as it keys those below
 # (``NativePlayouts.option_keys``: how the tests compare the keys with Python's)
+# T_BLIND: a search from a blind start (recycle/native/blind_search.py): each world is a copy of
+# the stopped game's block, not a replay; T_PLAYER_KEY: the player's stream key, set in each copy
 STOP_RUNNING, STOP_SPENT, STOP_DECLINED = 0, 1, 2
 # treef (float64): [0] the exploration constant, [1 + node] each node's summed reward
 F_EXPLORATION, F_REWARD = 0, 1
@@ -134,7 +145,7 @@ def tree_layout(budget: int, nlooked: int, plan_size: int) -> tuple[dict, int]:
 
 
 # the search loop of a search module's entry (writer.py, ``games``: it replaces "# (SEARCHES)")
-SEARCHES = """    if out.shape[0] > 0 and tree[T_BUDGET] > 0:
+SEARCHES = """    if out.shape[0] > 0 and tree[T_BUDGET] > 0 and tree[T_BLIND] == 0:
         while next_world(tree, keys, resume):
             begin(initial, state, nteams, max_steps, 1 << 62)
             ctr[RESUMING] = 1
@@ -144,7 +155,42 @@ SEARCHES = """    if out.shape[0] > 0 and tree[T_BUDGET] > 0:
             play(S)
             world_done(ctr, resume, tree, treef, ctr[MAX_WORK], ctr[WORK], NPLAYERS, NCOUNTERS_FIXED)
         return
+    if out.shape[0] > 0 and tree[T_BUDGET] > 0:
+        while block_load() and from_blind(ctr, keys, resume, tree) and next_world(tree, keys, resume):
+            ctr[PLAYERS_N] = tree[T_PCOUNT]
+            if block_resume(RELIST) == 0:  # (it stopped at a choice again: native code cannot follow)
+                ctr[STATUS] = DECLINE
+            world_done(ctr, resume, tree, treef, ctr[MAX_WORK], ctr[WORK], NPLAYERS, NCOUNTERS_FIXED)
+        return
 """
+
+
+RELIST = -1  # the option a blind search resumes a stopped choice with: list the options again
+
+
+def from_blind(ctr, keys, resume, tree):
+    """A world of a search from a blind start (T_BLIND; recycle/native/blind_search.py), its
+    copy of the stopped game's block just loaded (before ``next_world`` draws from the player's
+    stream): it goes on as a replay would reach the root, its cards put in place (``arrive``)
+    when the decision is listed again (``relisted``). True."""
+    keys[1] = np.uint64(tree[T_PLAYER_KEY])
+    ctr[RESUMING] = 1
+    ctr[STEPPING] = 0
+    ctr[SEARCHING] = 1
+    ctr[FORCED_AT] = 0
+    ctr[MAX_WORK] = 1 << 62  # (a replay's budget until the root: reach_root sets the world's)
+    resume[R_STAGE] = 0
+    return True
+
+
+def relisted(ctr, n):
+    """A stopped choice of ``n`` options resumed with RELIST lists its options again (in a
+    search module's choice: form_choice.py): its step, decision, options and work, counted when
+    it was listed first, are taken back, to be counted again as a replay counts them."""
+    ctr[STEPS] -= 1
+    ctr[DECISIONS] -= 1
+    ctr[OPTIONS] -= n
+    ctr[WORK] -= n
 
 
 KEY_SEED = np.int64(0x2545F4914F6CDD1D)  # the hash of an option's key before its first step

@@ -27,3 +27,7 @@ stepping_wanted = CFunction("rc_stepping_wanted", 0)
 suspend = CFunction("rc_suspend", 0)
 # ... saying which choice it is (its number in the module's CHOICE_SITES: writer.choose_line)
 suspend_at = CFunction("rc_suspend_at", 0)
+# a search from a blind start (recycle/native/blind_search.py): copy the stopped game's block in
+# (1), then resume it with an option, running to its end (1) or to another stop (0)
+block_load = CFunction("rc_block_load", 0)
+block_resume = CFunction("rc_block_resume", 1)

@@ -68,12 +68,16 @@ class _Runner:
             f.restype = None if name in ("rc_step_save", "rc_step_load") else ctypes.c_longlong
             f.argtypes = args
         self.state = ng.new_arrays()
-        if ng.searches:  # a search module keys each choice's options (runtime_search.keys_stepped)
-            from .runtime_search import MAX_CONSIDERED, T_HEADER, T_KEYS
+        stepping_tree = None
+        if ng.searches:
+            # a search module keys each choice's options (runtime_search.keys_stepped) in the
+            # tree's first part; the rest of the tree, the float tree and the resume array are as
+            # large as a search from a blind start may need (recycle/native/blind_search.py):
+            # never saved in a block, their pages untouched (no memory) until a search uses them
+            from .runtime_search import MAX_CONSIDERED, T_HEADER
 
-            tree = np.zeros(T_HEADER + MAX_CONSIDERED + 2, np.int64)
-            tree[T_KEYS] = T_HEADER
-            self.state = (*self.state[:16], tree, *self.state[17:])
+            stepping_tree = T_HEADER + MAX_CONSIDERED + 2
+            self.state = (*self.state[:15], *_search_arrays(ng), *self.state[18:])
         from .runtime import SP
 
         self.scratch_at, self.sp = 11, SP  # state[11] is the scratch stack, ctr[SP] its top
@@ -85,15 +89,29 @@ class _Runner:
         # saves them), the scratch stack is kept up to its top
         kept = [*self.state, self.scores, self.counts, self.where]
         self.layout, at = [], 0
-        for i, a in enumerate(kept):
-            if i != self.scratch_at:
-                self.layout.append((i, at, a.shape, a.dtype))
-                at += -(-a.nbytes // 64) * 64
+        # the search's arrays (resume 15, tree 16, treef 17) last: a block keeps the pool up to
+        # the tree's stepping part (``saved`` bytes), a blind search's world loads it up to resume
+        order = [i for i in range(len(kept)) if i not in (self.scratch_at, 15, 16, 17)] + [15, 16, 17]
+        for i in order:
+            a = kept[i]
+            if i == 15:
+                self.world_bytes = at
+            if i == 16:
+                self.saved = at + (a.nbytes if stepping_tree is None else 8 * stepping_tree)
+            self.layout.append((i, at, a.shape, a.dtype))
+            at += -(-a.nbytes // 64) * 64
+        if stepping_tree is None:
+            self.saved = at
         self.pool = np.zeros(max(at, 1), np.uint8)
         for i, off, shape, dtype in self.layout:
             v = np.ndarray(shape, dtype, buffer=self.pool, offset=off)
-            v[...] = kept[i]
+            if stepping_tree is None or i not in (15, 16, 17):  # (a search's arrays: zeros, untouched)
+                v[...] = kept[i]
             kept[i] = v
+        if stepping_tree is not None:
+            from .runtime_search import T_HEADER, T_KEYS
+
+            kept[16][T_KEYS] = T_HEADER
         self.state = tuple(kept[: len(self.state)])
         self.pst, self.ctr = self.state[6], self.state[8]  # (the player to move: pst[ctr[PSP], 0])
         self.scores, self.counts, self.where = kept[len(self.state) :]
@@ -116,10 +134,10 @@ class _Runner:
         top = int(self.state[8][self.sp])
         raw = np.empty(self.lib.rc_step_size(), np.uint8)  # (a ctypes buffer's bytes cost 10x the copy)
         self.lib.rc_step_save(raw.ctypes.data)
-        return Block(self.pool.copy(), self.state[self.scratch_at][:top].copy(), raw)
+        return Block(self.pool[: self.saved].copy(), self.state[self.scratch_at][:top].copy(), raw)
 
     def load(self, block: Block) -> None:
-        self.pool[...] = block.pool
+        self.pool[: block.pool.shape[0]] = block.pool
         self.state[self.scratch_at][: block.scratch.shape[0]] = block.scratch
         self.lib.rc_step_load(block.raw.ctypes.data, block.raw.size)
 
@@ -129,8 +147,11 @@ class _Runner:
 
         if block.views is None:
             out = [None] * (len(self.state) + 3)
+            held = block.pool.shape[0]
             for i, off, shape, dtype in self.layout:
-                out[i] = np.ndarray(shape, dtype, buffer=block.pool, offset=off)
+                if off + int(np.prod(shape)) * dtype.itemsize > held:  # (a search's array: its kept part)
+                    shape = (max(0, (held - off) // dtype.itemsize),)
+                out[i] = np.ndarray(shape, dtype, buffer=block.pool, offset=min(off, held))
             out[self.scratch_at] = block.scratch
             block.views = tuple(out[: len(self.state)])
         return block.views
@@ -344,6 +365,28 @@ class NativeState:
         if self._status:
             raise NativeStopped(self._status)
         return list(self._final[0])
+
+
+# the iterations a search from a blind start holds at most (recycle/native/blind_search.py; players/lookahead.py's MAX_BUDGET)
+SEARCH_BUDGET = 100_000
+
+
+def _search_arrays(ng) -> tuple:
+    """(resume, tree, treef) of a search module's runner: their shapes (stepping.py lays them
+    out in its pool, zeroed, without copying these)."""
+    import numpy as np
+
+    from .runtime_resume import R_HEADER
+    from .runtime_search import MAX_CONSIDERED, T_MAX_NODES, tree_layout
+
+    where, size = tree_layout(SEARCH_BUDGET, MAX_CONSIDERED, 4 * ng.ncards + 1)
+    shape = np.lib.stride_tricks.as_strided  # (shapes only: no memory for arrays never filled)
+    zero = np.zeros(1, np.int64)
+    return (
+        shape(zero, (R_HEADER + 3 * ng.ncards,), (0,)),
+        shape(zero, (size,), (0,)),
+        shape(np.zeros(1, np.float64), (1 + where[T_MAX_NODES],), (0,)),
+    )
 
 
 _RUNNERS: dict = {}

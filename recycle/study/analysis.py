@@ -267,8 +267,9 @@ def _played(game, specs: list[str], seed: int, max_steps: int = 100_000):
     None at the step limit; ``deduction``: per seat, what a deducing player's samples did
     (``_AIPlayer.deduction``), or None for a player that does not deduce; ``playouts``: what
     played its playouts (``engine_use.game_playouts``); ``engine``: what stepped the game
-    (``PreparedGame.play(engine="auto")``: native code for random players where the game
-    builds, the reference interpreter with a look-ahead player at the table)."""
+    (``PreparedGame.play(engine="auto")``: native code where the game builds, look-ahead
+    players at the table included; the reference interpreter for look-ahead players in a game
+    with a simultaneous stage: recycle/native/choose.py, ``blind_serves``)."""
     from ..players import make_player
 
     players = [make_player(s) for s in specs]

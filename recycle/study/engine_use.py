@@ -1,9 +1,10 @@
 """Which engine played a run of ``analyze`` or ``duplicate`` games, as the text and JSON say it.
 
 ``analyze``'s games are stepped by the reference interpreter (their records need what native
-rollouts do not keep: each decision's state for the scores, the stage stack for the turns), and
-so are ``duplicate``'s and ``ladder``'s with a look-ahead player at the table (native code
-steps those of random players only: recycle/native/choose.py, ``samples_worlds``); the work
+rollouts do not keep: each decision's state for the scores, the stage stack for the turns);
+``duplicate``'s and ``ladder``'s by native code wherever the game builds, look-ahead players at
+the table included (but in a game with a simultaneous stage: recycle/native/choose.py,
+``blind_serves``); the work
 inside them, the look-ahead players' playouts and searches and ``--values winprob:N``'s
 rollouts, is played by native code wherever the game builds. Each game's record says what
 played its playouts (``game_playouts``), read from the players after the game, in the process

@@ -58,15 +58,15 @@ def test_an_unwatched_game_of_random_players_steps_without_its_twin(name):
         )
 
 
-def test_a_look_ahead_player_keeps_the_reference_game_and_its_native_playouts():
-    # a native state hands a look-ahead player a blind copy, which native playouts decline
-    # (recycle/native/worlds.py): "auto" steps such a game on the reference interpreter
+def test_a_look_ahead_player_s_game_is_stepped_natively_and_its_playouts_are_native():
+    # a native table hands a look-ahead player a blind copy whose worlds native code plays out
+    # from the table's own block (recycle/native/blind.py): "auto" steps such a game natively
     game = recycle.load(GAMES / "schwimmen.rcy")
     players = [make_player("pimc:4")] + [make_player("random") for _ in range(4)]
     r = game.play(players, seed=3, engine="auto")
-    assert r.engine == "reference"
+    assert r.engine == "native"
     assert players[0].playouts_used == {"native"}
-    assert start_play(game, 3, 1000, None, None, True, "auto", players) is None
+    assert start_play(game, 3, 1000, None, None, True, "auto", players) is not None
 
 
 def test_a_rule_broken_natively_gives_the_reference_message_and_transcript():
@@ -132,7 +132,7 @@ def test_recycle_run_says_which_engine_played():
     searched = json.loads(
         runner.invoke(app, ["run", game, "--seed", "7", "--json", "--players", "pimc:3,random"]).stdout
     )
-    assert (searched["engine"], searched["playouts_engine"]) == ("reference", "native")
+    assert (searched["engine"], searched["playouts_engine"]) == ("native", "native")
     bad = runner.invoke(app, ["run", game, "--engine", "python"])
     assert bad.exit_code == 2 and "the engine 'python' is retired" in bad.stderr
 
@@ -188,7 +188,7 @@ def test_duplicate_steps_random_players_games_natively_and_says_so():
     assert (got["engine"], got["playouts_engine"]) == ("native", None)
     assert engine_line_of(got) == "played by: native code"
     mixed = duplicate(game, ["pimc:2", "random"], deals=1, seed=2)
-    assert (mixed["engine"], mixed["playouts_engine"]) == ("reference", "native")
+    assert (mixed["engine"], mixed["playouts_engine"]) == ("native", "native")
     # the same games either way: the random players' figures are the reference interpreter's
     from recycle.study import analysis
 
@@ -205,8 +205,6 @@ def test_a_ladder_says_which_engine_played_its_games_and_their_playouts():
 
     game = recycle.load(GAMES / "golf-six.rcy")
     lad = run_ladder(game, ["random", "pimc:2"], games=4, seed=1)
-    assert (lad.engine, lad.playouts_engine) == ("reference", "native")
-    assert ladder_lines(lad)[-1] == (
-        "played by: the reference interpreter (the games), native code (their playouts and searches)"
-    )
-    assert lad.to_dict()["engine"] == "reference"
+    assert (lad.engine, lad.playouts_engine) == ("native", "native")
+    assert ladder_lines(lad)[-1] == "played by: native code (the games, their playouts and searches)"
+    assert lad.to_dict()["engine"] == "native"

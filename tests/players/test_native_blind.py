@@ -25,20 +25,23 @@ from ..conftest import GAMES
 pytestmark = pytest.mark.skipif(not available(), reason="the native engine needs NumPy and a C compiler")
 
 
-def _both(name: str, seed: int):
-    game = recycle.load(GAMES / f"{name}.rcy")
+def _both(name, seed: int, search: bool = False):
+    game = name if not isinstance(name, str) else recycle.load(GAMES / f"{name}.rcy")
     try:
-        native = start_outside(game, seed, track=True)
+        native = start_outside(game, seed, track=True, search=search)
     except (NativeUnsupported, NativeUnavailable):
         pytest.skip(f"{name} is not native here")
     return game.new_state(seed, track=True), native
 
 
-def _decisions(name: str, spec: str, seed: int, upto: int = 40) -> tuple:
-    """One player of ``spec`` at every seat, on both engines: the options chosen (equal) and
-    the playouts the native side played from a blind start."""
-    ref, native = _both(name, seed)
-    theirs, mine = make_player(spec), make_player(spec)
+def _decisions(name, spec, seed: int, upto: int = 40, search: bool = False) -> tuple:
+    """One player of ``spec`` (or made by it) at every seat, on both engines: the options chosen
+    (equal, with each decision's values and visit counts and the players' stream after it) and
+    the playouts the native side played from a blind start, those it declined, and the decisions
+    it searched whole from a blind start. ``search``: the native table is stepped by the game's
+    search module, whose blocks a seat's whole search runs from (recycle/native/blind_search.py)."""
+    ref, native = _both(name, seed, search)
+    theirs, mine = (make_player(spec), make_player(spec)) if isinstance(spec, str) else (spec(), spec())
     chosen = []
     while not ref.is_terminal() and len(chosen) < upto:
         if ref.num_options() == 1:
@@ -46,27 +49,79 @@ def _decisions(name: str, spec: str, seed: int, upto: int = 40) -> tuple:
             native.apply(0)
             continue
         p = ref.current_player()
-        a = consult(theirs, ref, p, ref.legal_options(), Stream(seed * 1000 + ref.decisions))
-        b = consult(mine, native, p, native.legal_options(), Stream(seed * 1000 + ref.decisions))
+        ra, rb = Stream(seed * 1000 + ref.decisions), Stream(seed * 1000 + ref.decisions)
+        a = consult(theirs, ref, p, ref.legal_options(), ra)
+        b = consult(mine, native, p, native.legal_options(), rb)
         assert a == b, (name, spec, seed, ref.decisions)
+        assert (theirs.last_values, theirs.last_visits, ra.count) == (mine.last_values, mine.last_visits, rb.count)
+        assert theirs.warnings == mine.warnings
         chosen.append(a)
         ref.apply(a)
         native.apply(b)
     playouts = mine._native[1]
-    return chosen, (playouts.from_blind, playouts.declined) if playouts is not None else (0, 0)
+    if playouts is None:
+        return chosen, (0, 0, 0)
+    return chosen, (playouts.from_blind, playouts.declined, playouts.searched_blind)
 
 
 @pytest.mark.parametrize(
     "name,spec", [("crazy-eights", "pimc:12"), ("crazy-eights", "ismcts:12"), ("schwimmen", "ismcts:10")]
 )
 def test_lookahead_seats_of_a_native_state_play_out_natively_and_decide_alike(name, spec):
-    chosen, (blind, declined) = _decisions(name, spec, 3)
+    chosen, (blind, declined, _searched) = _decisions(name, spec, 3)
     assert len(chosen) >= 3
     assert blind > 0 and declined == 0
 
 
-def test_a_blind_start_holds_no_stream_key_and_no_true_place():
-    ref, native = _both("crazy-eights", 11)
+@pytest.mark.parametrize(
+    "name,spec", [("crazy-eights", "ismcts:12"), ("schwimmen", "ismcts:40"), ("hearts", "ismcts:30")]
+)
+def test_an_ismcts_seat_of_a_native_table_searches_whole_in_machine_code_and_decides_alike(name, spec):
+    """A table stepped by the game's search module: each ISMCTS decision is one native search
+    from the seat's blind start (no playout played one by one, none declined), with the
+    reference engine's options, values, visit counts and players' stream."""
+    chosen, (blind, declined, searched) = _decisions(name, spec, 3, upto=12, search=True)
+    assert len(chosen) >= 3
+    assert searched == len(chosen) and blind == 0 and declined == 0
+
+
+def test_every_shape_of_option_native_code_keys_is_searched_from_a_blind_start_as_on_the_reference():
+    """The tiny game whose choice offers every shape of option native keys follow
+    (test_native_search.py): a native table's seats search it whole from their blind starts,
+    the tree's children told apart below the root as the reference's search tells them."""
+    from .test_native_search import keyed_game
+
+    total = 0
+    for seed in (1, 2, 3):
+        chosen, (blind, _declined, searched) = _decisions(keyed_game(), "ismcts:60", seed, upto=8, search=True)
+        assert searched == len(chosen) and blind == 0
+        total += len(chosen)
+    assert total >= 8
+
+
+def test_a_blind_search_that_spends_its_work_budget_stops_where_the_reference_s_stops():
+    """A decision's work budget spent in a search from a blind start: the same iterations as
+    on the reference engine, and the same warning."""
+    from recycle.players.lookahead import _SPENT, ISMCTSPlayer
+
+    def short():
+        player = ISMCTSPlayer(400)
+        player.max_work = 20_000  # some tens of iterations' work
+        return player
+
+    chosen, (_blind, _declined, searched) = _decisions("schwimmen", short, 2, upto=4, search=True)
+    assert searched == len(chosen) == 4
+    _ref, native = _both("schwimmen", 2, search=True)
+    while native.num_options() == 1:
+        native.apply(0)
+    player = short()
+    consult(player, native, native.current_player(), native.legal_options(), Stream(1))
+    assert 0 < sum(player.last_visits) < 400 and player.warnings == [_SPENT]
+
+
+@pytest.mark.parametrize("search", [False, True])
+def test_a_blind_start_holds_no_stream_key_and_no_true_place(search):
+    ref, native = _both("crazy-eights", 11, search)
     for i in (0, 1, 0):
         ref.apply(i % ref.num_options())
         native.apply(i % native.num_options())
@@ -94,11 +149,12 @@ def test_no_blind_start_where_the_block_holds_the_others_pending_picks():
     _ref, native = _both("goofspiel", 2)
     native.apply(0)  # (the first player's pick is pending when the second picks)
     assert native.player_observation(native.current_player())._state.native is None
-    chosen, (blind, _declined) = _decisions("goofspiel", "pimc:6", 2, upto=6)
+    chosen, (blind, _declined, _searched) = _decisions("goofspiel", "pimc:6", 2, upto=6)
     assert len(chosen) == 6 and blind == 0
 
 
-def test_a_blind_start_depends_on_what_the_player_saw_never_on_the_hidden_cards():
+@pytest.mark.parametrize("search", [False, True])
+def test_a_blind_start_depends_on_what_the_player_saw_never_on_the_hidden_cards(search):
     """Deals the player cannot tell apart (its view and the others' choices as it saw them) whose
     hidden cards differ give blind starts equal byte for byte: the native arrays, the scratch
     stack and the stopped choice's C stack (what lay above a location's top, and the versions that
@@ -114,7 +170,7 @@ def test_a_blind_start_depends_on_what_the_player_saw_never_on_the_hidden_cards(
         s = _off_suit(game, seed)
         if s is None:
             continue
-        native = start_outside(game, seed, track=True)
+        native = start_outside(game, seed, track=True, search=search)
         native.apply(0)
         native.apply(0)
         start = native.player_observation(2)._state.native
@@ -132,6 +188,7 @@ def test_a_blind_start_depends_on_what_the_player_saw_never_on_the_hidden_cards(
 @pytest.mark.parametrize("name", sorted(p.stem for p in GAMES.glob("*.rcy")))
 def test_every_game_decides_alike_from_a_blind_start(name):
     """Every game of games/: PIMC and ISMCTS seats on a native state choose as on the reference
-    engine (``_decisions`` asserts it at each decision)."""
+    engine (``_decisions`` asserts it at each decision), ISMCTS also searching whole natively."""
     for spec in ("pimc:6", "ismcts:6", "ismcts:6:deduce"):
         _decisions(name, spec, 1, upto=15)
+    _decisions(name, "ismcts:6", 1, upto=15, search=True)

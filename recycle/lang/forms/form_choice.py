@@ -184,25 +184,38 @@ def write_choice(w, x: Choice, sc) -> None:
     if w.simultaneous:  # every player's choice (form_simultaneous.py)
         every_player_chooses(w, x, count.call(*params), lambda k: run.call(*params, k))
         return
-    keyed = choice_keys(w, x, parts, sc, params) if w.search else None
-    with w.block("if ctr[RESUMING]:"):
-        w.line("arrive(ctr, keys, resume, locs, card_loc, ver)  # the sampled world's decision: its cards")
-        w.check()
-    w.line(f"n = {count.call(*params)}")
-    if any("dry_state(" in ln or "dry_count" in ln for ln in count.lines):
-        w.check()  # a dry run broke a rule while the options were listed
-    w.decision_counted()
-    if w.search:
-        with w.block("if ctr[SEARCHING] == 2 and resume[R_STAGE] != 0 and 1 < n <= MAX_CONSIDERED:"):
-            w.line(keyed.call(*params))
-            with w.block("if ctr[STEPPING]:"):
-                w.line("keys_stepped(ctr, tree, n, ctr[DECISIONS])")
-        w.line("k = choose_searching(ctr, keys, resume, pst, tree, treef, n)")
-    else:
+    if not w.search:
+        listed_and_counted(w, count.call(*params), count.lines)
         w.line("k = choose(ctr, keys, resume, n)")
+    else:
+        # a search from a blind start resumes the stopped choice with RELIST: it lists its
+        # options again with a sampled world's cards (runtime_search.py, ``from_blind``)
+        keyed = choice_keys(w, x, parts, sc, params)
+        with w.block("while True:"):
+            listed_and_counted(w, count.call(*params), count.lines)
+            with w.block("if ctr[SEARCHING] == 2 and resume[R_STAGE] != 0 and 1 < n <= MAX_CONSIDERED:"):
+                w.line(keyed.call(*params))
+                with w.block("if ctr[STEPPING]:"):
+                    w.line("keys_stepped(ctr, tree, n, ctr[DECISIONS])")
+            w.line("k = choose_searching(ctr, keys, resume, pst, tree, treef, n)")
+            with w.block("if k != RELIST:"):
+                w.line("break")
+            w.line("relisted(ctr, n)")
     w.check()
     w.line(run.call(*params, "k"))
     w.check()
+
+
+def listed_and_counted(w, count: str, lines: list) -> None:
+    """A choice's options listed (the world's cards put in place first in a playout's or a
+    search's world: ``arrive``), counted as a decision."""
+    with w.block("if ctr[RESUMING]:"):
+        w.line("arrive(ctr, keys, resume, locs, card_loc, ver)  # the sampled world's decision: its cards")
+        w.check()
+    w.line(f"n = {count}")
+    if any("dry_state(" in ln or "dry_count" in ln for ln in lines):
+        w.check()  # a dry run broke a rule while the options were listed
+    w.decision_counted()
 
 
 def choice_keys(w, x: Choice, parts: list, sc, params: list):

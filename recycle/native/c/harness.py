@@ -25,6 +25,8 @@ HEADER = """#include <ucontext.h>
 long long rc_stepping_wanted(void);
 long long rc_suspend(long long n);
 long long rc_suspend_at(long long n, long long site);
+long long rc_block_load(void);
+long long rc_block_resume(long long k);
 """
 
 
@@ -144,5 +146,28 @@ void rc_step_load(const char *src, long long size) {{
     memcpy(&rc_step, src, sizeof rc_step);
     long long used = size - (long long)sizeof rc_step;
     memcpy(rc_stack + sizeof rc_stack - used, src + sizeof rc_step, used);
+}}
+/* a search from a blind start (recycle/native/blind_search.py): the block each world copies in
+   (the runner's arrays up to ``npool`` bytes, its scratch stack, its C stack and registers) */
+static char *rc_bpool_to, *rc_bscratch_to;
+static const char *rc_bpool, *rc_bscratch, *rc_braw;
+static long long rc_bnpool, rc_bnscratch, rc_bnraw;
+void rc_block_set(char *pool_to, const char *pool, long long npool, char *scratch_to, const char *scratch,
+                  long long nscratch, const char *raw, long long nraw) {{
+    rc_bpool_to = pool_to; rc_bpool = pool; rc_bnpool = npool;
+    rc_bscratch_to = scratch_to; rc_bscratch = scratch; rc_bnscratch = nscratch;
+    rc_braw = raw; rc_bnraw = nraw;
+}}
+long long rc_block_load(void) {{
+    memcpy(rc_bpool_to, rc_bpool, rc_bnpool);
+    memcpy(rc_bscratch_to, rc_bscratch, rc_bnscratch);
+    rc_step_load(rc_braw, rc_bnraw);
+    return 1;
+}}
+/* the stopped game goes on with option k (from the caller's stack): 1 at its end, 0 stopped again */
+long long rc_block_resume(long long k) {{
+    rc_choice = k;
+    RC_TO_GAME();
+    return rc_step.done;
 }}
 """
