@@ -106,7 +106,13 @@ class PlaySession(Screen):
 
     def _new_state(self):
         self.events: list = []
-        return table_state(self.game, self.deal, self.max_steps, self.engine, record=self.events, track=True)
+        # a searching seat or adviser (ISMCTS) searches whole in machine code from the table's
+        # blind copy when the game's search module steps the table
+        advisers = [*self.players, make_player(self.adviser(self.seat)[0])]
+        search = any(getattr(p, "searches", False) for p in advisers)
+        return table_state(
+            self.game, self.deal, self.max_steps, self.engine, record=self.events, track=True, search=search
+        )
 
     def play_deal(self) -> None:
         """Play the deal to its end (``Quit`` if the person quits)."""

@@ -30,12 +30,16 @@ def env_state(game, seed: int, max_steps: int, engine: str = "auto", record=None
     return start_state(game, seed, max_steps, engine, record, track, record is not None)
 
 
-def table_state(game, seed: int, max_steps: int, engine: str = "auto", record=None, track: bool = False):
+def table_state(
+    game, seed: int, max_steps: int, engine: str = "auto", record=None, track: bool = False, search: bool = False
+):
     """The game dealt with ``seed`` for a table where people play (``recycle play``, the
     studio's table): as ``env_state``, but ``record`` receives the events only, as the reference
     ``game.new_state``'s does. A native state's twin logs them: ``synced`` before reading it
-    (the options, asked at every decision, bring it up to date)."""
-    return start_state(game, seed, max_steps, engine, record, track, False)
+    (the options, asked at every decision, bring it up to date). ``search``: a seat or the hints
+    search (ISMCTS): stepped by the game's search module, from whose blocks each search runs
+    whole in machine code (recycle/native/blind_search.py)."""
+    return start_state(game, seed, max_steps, engine, record, track, False, search=search)
 
 
 def is_native(s) -> bool:

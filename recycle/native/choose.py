@@ -81,18 +81,24 @@ def start_state(
     track: bool = False,
     log_decisions: bool = False,
     max_work: int | None = None,
+    search: bool = False,
 ):
     """The game dealt with ``seed`` and run to its first decision, stepped from outside: an
     ``OutsideState`` (recycle/native/outside.py) when native code steps it here, else the
     reference ``game.new_state``. "native" raises why it cannot (``NativeUnsupported``,
-    ``NativeUnavailable``). ``record``, ``track``, ``log_decisions``: as ``start_outside``'s."""
+    ``NativeUnavailable``). ``record``, ``track``, ``log_decisions``: as ``start_outside``'s;
+    ``search``: a player at the table searches (ISMCTS, a hint's adviser): the table is stepped
+    by the game's search module, from whose blocks a search runs whole in machine code (as
+    ``start_play``'s)."""
     if check_engine(engine) == "native" or (engine == "auto" and native_here()):
         from . import NativeUnavailable, NativeUnsupported
         from .outside import start_outside
 
         try:
+            if search:
+                best_built(game)
             return start_outside(
-                game, seed, max_steps, max_work, record=record, track=track, log_decisions=log_decisions
+                game, seed, max_steps, max_work, record=record, track=track, log_decisions=log_decisions, search=search
             )
         except (NativeUnsupported, NativeUnavailable) as exc:
             if engine == "native":

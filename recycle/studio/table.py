@@ -32,7 +32,7 @@ from ..cli.table import (
 )
 from ..engine.game import DEFAULT_MAX_STEPS, GameResult, players_stream, rank
 from ..engine.public import public_options
-from ..engine.runner import replay_choices
+from ..engine.runner import replay_choices, sees_true_cards
 from ..env.engines import check_engine, is_native, played_by, reference_of, synced, table_state
 from ..errors import RecycleBug, RecycleError
 from ..players import make_player
@@ -164,7 +164,11 @@ class Table:
                         self._changed()
                         return
                     options = s.legal_options()
-                    view = _player_observation(s, p, getattr(pl, "deduce", False)) if pl.needs_view else None
+                    view = (
+                        _player_observation(s, p, getattr(pl, "deduce", False), sees_true_cards(pl))
+                        if pl.needs_view
+                        else None
+                    )
                 except (RecycleError, RecycleBug) as exc:
                     self.error = seat_error(exc)
                     self._changed()
@@ -365,11 +369,13 @@ class Table:
             return seat_view(self, seat)
 
 
-def _player_observation(s, p: int, deduce: bool = False):
+def _player_observation(s, p: int, deduce: bool = False, true_cards: bool = False):
     """What a computer player (or a hint) at seat ``p`` decides from: a native state's deals
     worlds from a blind copy (``OutsideState.player_observation``; ``deduce``: with the others'
-    earlier choices, made blind), a reference State's is its own."""
-    return s.player_observation(p, deduce) if is_native(s) else s.observation(p)
+    earlier choices, made blind; ``true_cards``: a cheating seat's, the live observation of the
+    twin, as the reference engine hands it: ``engine.runner.sees_true_cards``), a reference
+    State's is its own."""
+    return s.player_observation(p, deduce, true_cards) if is_native(s) else s.observation(p)
 
 
 def seat_error(exc) -> str:

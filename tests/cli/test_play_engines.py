@@ -49,7 +49,13 @@ def _played(name: str, engine: str, players: str, keys: list, tmp_path) -> tuple
     )
     session.run(9)
     record = json.loads(out.read_text())
-    return term.stdout.getvalue().replace(str(out), "RECORD"), record, is_native(session.state)
+    return term.stdout.getvalue().replace(str(out), "RECORD"), record, is_native(session.state), session
+
+
+def _searches(session) -> bool:
+    """Is the table stepped by the game's search module (its ISMCTS seats and hints search whole
+    in machine code from the table's blind copy: recycle/native/blind_search.py)?"""
+    return bool(session.state._ns._runner.ng.searches)
 
 
 @pytest.mark.parametrize(
@@ -57,13 +63,15 @@ def _played(name: str, engine: str, players: str, keys: list, tmp_path) -> tuple
     [
         ("schwimmen-lives", "random", ["h", "r", "2", "u", "1"]),
         ("goofspiel", "pimc:6", ["1", "u", "2"]),  # a simultaneous stage, a look-ahead player
-        ("crazy-eights", "ismcts:12", ["r", "1"]),
+        ("crazy-eights", "ismcts:12", ["r", "h", "1"]),  # an ISMCTS seat and hint: the search module
     ],
 )
 def test_the_same_screens_and_record_under_both_engines(name, players, keys, tmp_path):
-    screens, record, native = _played(name, "auto", players, keys, tmp_path)
-    ref_screens, ref_record, ref_native = _played(name, "reference", players, keys, tmp_path)
+    screens, record, native, session = _played(name, "auto", players, keys, tmp_path)
+    ref_screens, ref_record, ref_native, _ = _played(name, "reference", players, keys, tmp_path)
     assert native and not ref_native  # (auto: this game steps natively here)
+    # every table here may be asked for a hint (an ISMCTS adviser): the search module steps it
+    assert _searches(session) == (name != "goofspiel")  # (the simultaneous stage: Python's worlds)
     assert "game over" in screens
     # the same screens, but for the line saying which engine plays
     said = screens.count("played by: native code")

@@ -76,6 +76,8 @@ def _played(name: str, specs: list, engine: str, tmp_path) -> tuple:
         ("crazy-eights", ["human", "random", "pimc:6"]),  # a look-ahead seat: worlds from a blind copy
         pytest.param("hearts", ["human", "random", "pimc:3", "random"], marks=pytest.mark.slow),
         ("goofspiel", ["human", "random"]),  # a simultaneous stage
+        # a cheating seat: the live cards, not a blind copy's sorted ones (once another game)
+        ("crazy-eights", ["human", "omniscient:6", "random"]),
     ],
 )
 def test_the_same_table_under_both_engines(name, specs, tmp_path):
