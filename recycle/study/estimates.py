@@ -26,9 +26,11 @@ from ..errors import StepLimitExceeded
 from .intervals import Z95
 
 
-def estimate_game(game, specs: list[str], seed: int, max_steps: int = 100_000) -> dict:
+def estimate_game(game, specs: list[str], seed: int, max_steps: int = 100_000, engine: str = "auto") -> dict:
     """Play one game with ``specs`` and keep the movers' estimates at every decision with two or
-    more options: ``{"seed", "limit", "scores", "ranks", "choices", "points"}``; each point is
+    more options: ``{"seed", "limit", "scores", "ranks", "choices", "points", "engine"}``
+    (``engine``: what stepped the game, natively wherever the game builds: ``engine="auto"``,
+    recycle/native/choose.py; the same game either way); each point is
     ``{"decision", "mover", "options", "chosen", "values", "estimate"}`` (``decision``: the
     1-based number of the choice in the game; ``values``: the mover's own estimated final score
     per option, None for an option it never simulated; ``estimate``: every player's estimated
@@ -63,7 +65,7 @@ def estimate_game(game, specs: list[str], seed: int, max_steps: int = 100_000) -
         )
 
     try:
-        r = game.play(players, seed=seed, max_steps=max_steps, on_decision=on_decision)
+        r = game.play(players, seed=seed, max_steps=max_steps, on_decision=on_decision, engine=engine)
     except StepLimitExceeded:
         return {"seed": seed, "limit": True}
     return {
@@ -73,6 +75,7 @@ def estimate_game(game, specs: list[str], seed: int, max_steps: int = 100_000) -
         "ranks": list(r.ranks),
         "choices": count[0],
         "points": points,
+        "engine": r.engine,
     }
 
 

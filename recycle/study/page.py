@@ -70,6 +70,9 @@ class GamePage:
     players: list
     random_games: int = 0
     estimated_games: int = 0
+    # what stepped the look-ahead players' games ("native", "reference", "native and reference";
+    # None: none played): recycle/study/estimates.py; their searches are native wherever they build
+    estimates_engine: str | None = None
     branching: dict = field(default_factory=dict)
     spread: dict = field(default_factory=dict)
     lead: dict = field(default_factory=dict)
@@ -231,6 +234,7 @@ def build_page(
                 game, estimate_game, [(specs, sd, max_steps) for sd in seeds], workers, tick(games), stop=stop
             )
         page.estimated_games = len(estimated)
+        page.estimates_engine = combined(e.get("engine") for e in estimated if not e.get("limit"))
         page.spread = decision_spread(estimated)
         page.lead = lead_history(estimated, game.nplayers, game.scoring_max)
         complete = add_measures(page, game, specs, seed, stop, workers, max_steps, tick(2 * games), sizes)

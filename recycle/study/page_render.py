@@ -257,6 +257,18 @@ def _stopped(page) -> str:
     )
 
 
+def played_by(page) -> str:
+    """What stepped the page's games: the random games' engine and the look-ahead players'
+    (``branching.engine``, ``estimates_engine``), in words; "" for a page that played none."""
+    from .engine_use import _words
+
+    parts = []
+    for what, engine in (("random games", page.branching.get("engine")), ("look-ahead games", page.estimates_engine)):
+        if engine:
+            parts.append(f"{what}: {_words(engine)}")
+    return ("played by " + "; ".join(parts)) if parts else ""
+
+
 def page_html(page, files: set) -> str:
     """The page's HTML; ``files``: the names of the files written beside it."""
     flow = "flow.svg" if "flow.svg" in files else None
@@ -279,6 +291,8 @@ def page_html(page, files: set) -> str:
         f"{page.random_games} random games, {page.estimated_games} games of {_e(_players(page))} players · "
         f"{page.seconds:.0f} s"
     )
+    if played_by(page):
+        meta += f" · {_e(played_by(page))}"
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

@@ -260,3 +260,24 @@ def test_a_time_budget_or_ctrl_c_keeps_what_is_done(tmp_path):
     )
     assert (p.stopped, p.random_games, p.estimated_games) == ("interrupted", 2, 0)
     assert p.branching["per_game"] == [[2, 2]] * 2
+
+
+def test_the_look_ahead_games_are_native_the_same_estimates_and_the_page_says_so(tmp_path):
+    """The look-ahead players' games of a page are stepped natively wherever the game builds
+    (``estimate_game(engine="auto")``): the same estimates as the reference interpreter's, and
+    the page's first line and page.json say which engine stepped its games."""
+    from recycle.native import available
+    from recycle.study.estimates import estimate_game
+
+    g = recycle.loads(BLACKJACK, "blackjack.rcy")
+    for seed in range(3):
+        native, ref = (estimate_game(g, ["ismcts:30", "pimc:10"], seed, engine=e) for e in ("auto", "reference"))
+        assert ref.pop("engine") == "reference"
+        assert native.pop("engine") == ("native" if available() else "reference")
+        assert native == ref and ref["points"]
+    p = _page(BLACKJACK, "blackjack.rcy", games=2, seed=5)
+    write_page(p, tmp_path)
+    html = (tmp_path / "index.html").read_text()
+    said = "native code" if available() else "the reference interpreter"
+    assert f"played by random games: {said}; look-ahead games: {said}" in html
+    assert json.loads((tmp_path / "page.json").read_text())["estimates_engine"] == p.estimates_engine
