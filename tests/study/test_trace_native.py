@@ -1,6 +1,6 @@
-"""analyze's traced games stepped natively (issue 42): the same analysis as the reference
-interpreter's, number for number, and the text and JSON say native code played
-(recycle/study/trace_native.py)."""
+"""analyze's traced games and evolve's trial and traced games stepped natively (issue 42):
+the same analysis and the same evolution as the reference interpreter's, number for number,
+and the text and JSON say native code played (recycle/study/trace_native.py)."""
 
 from __future__ import annotations
 
@@ -117,3 +117,21 @@ def test_a_game_near_its_work_budget_is_traced_by_the_reference_interpreter():
     got = trace_game(near, ["random"] * near.nplayers, 3)
     assert got["engine"] == "reference"
     assert got == {**trace_game(near, ["random"] * near.nplayers, 3, engine="reference"), "engine": "reference"}
+
+
+def test_evolve_is_the_same_evolution_natively(monkeypatch):
+    """Trial games (3 a variant, each variant built afresh) and traced games stepped natively:
+    the same variants, measures and report as with the reference interpreter."""
+    from recycle.native import choose
+    from recycle.study.evolve import evolve
+
+    def run():
+        r = evolve(GAMES / "golf-six.rcy", generations=1, population=2, games=6, seed=3)
+        return r.engine, r.to_json()
+
+    engine, native = run()
+    monkeypatch.setattr(choose, "_HERE", [False])  # no native engine here: the reference interpreter
+    engine_ref, reference = run()
+    assert (engine, engine_ref) == ("native", "reference")
+    assert native.pop("engine") == "native" and reference.pop("engine") == "reference"
+    assert json.dumps(native, sort_keys=True) == json.dumps(reference, sort_keys=True)
