@@ -251,13 +251,21 @@ def trace_game(
     from ..players import make_player
 
     draws = _scoring_draws(game)
-    if engine != "reference" and traceable(specs, values, draws, _shape(game)[1]):
-        got = trace_natively(game, seed, max_steps, TurnCounter(game))
+    native = value_playouts(game, values, playouts)
+    if engine != "reference" and traceable(specs, draws and not values, _shape(game)[1], values, native):
+        got = trace_natively(game, seed, max_steps, TurnCounter(game), values, Stream(f"winprob:{seed}"))
         if got is not None:
-            return {"seed": seed, "limit": False, **got, "playouts": None, "engine": "native"}
+            if values:
+                got["final"] = rewards(got["scores"], game.scoring_max, "win")
+            return {
+                "seed": seed,
+                "limit": False,
+                **got,
+                "playouts": game_playouts((), native, values),
+                "engine": "native",
+            }
     players = [make_player(s) for s in specs]
     est_rng = Stream(f"winprob:{seed}")
-    native = value_playouts(game, values, playouts)
     movers, options, trace = [], [], []
     turns = TurnCounter(game)
 

@@ -12,10 +12,16 @@ entry (the reference compares the entries' identity); the chosen option's place 
 its choice's (``CHOICE_SITES``). The random players draw from the players' stream as
 ``runner.play_out`` does.
 
+With ``--values winprob:N`` each decision's values are N rollouts, each a copy of the stopped
+native state with its own chance stream played out natively (``win_shares``), the estimator's
+stream moved on as the reference's native rollouts move it (they start from its twin, the same
+state: recycle/native/playouts_state.py).
+
 ``trace_natively`` returns None where the reference interpreter must trace the game (and
-``analysis.trace_game`` then does): players other than random ones, ``--values winprob:N``
-(its rollouts start from the live reference state), a scoring that draws, a simultaneous stage,
-a game native code does not build here, and any game native code stops (a rule broken, the
+``analysis.trace_game`` then does): players other than random ones, a scoring that draws (with
+``--values scoring``), a simultaneous stage, a game native code does not build here (or whose
+rollouts are not native: ``--playouts reference``), a rollout native code declines, and any
+game native code stops (a rule broken, the
 step limit, the work budget, a capacity), or that may be near the reference's work budget
 (``WORK_MARGIN``; the reference charges the scoring at every decision too: a traced game near
 its budget could stop where native code does not).
@@ -32,16 +38,22 @@ __all__ = ["trace_natively"]
 WORK_MARGIN = 256
 
 
-def traceable(specs: list[str], values: int, draws: bool, simultaneous: bool) -> bool:
+def traceable(specs: list[str], draws: bool, simultaneous: bool, values: int = 0, playouts=None) -> bool:
     """Can native code trace the games of these players (see the module's docstring), of a game
-    whose scoring ``draws`` or that has a ``simultaneous`` stage?"""
-    return not (values or draws or simultaneous or any(s != "random" for s in specs))
+    whose scoring ``draws`` (read unless ``values``) or that has a ``simultaneous`` stage?
+    ``values`` > 0 (``--values winprob:N``): only with the native ``playouts`` the reference's
+    estimates would use (``analysis.value_playouts``)."""
+    if draws or simultaneous or any(s != "random" for s in specs):
+        return False
+    return not values or playouts is not None
 
 
-def trace_natively(game, seed: int, max_steps: int, turns) -> dict | None:
+def trace_natively(game, seed: int, max_steps: int, turns, values: int = 0, est_rng=None) -> dict | None:
     """The traced record of the game dealt with ``seed`` played by random players (the keys of
     ``analysis.trace_game``'s but ``seed``, ``limit`` and ``playouts``), stepped natively;
-    ``turns`` (a fresh ``TurnCounter``) counts its turns. None where the reference must trace it."""
+    ``turns`` (a fresh ``TurnCounter``) counts its turns. ``values`` > 0: each decision's trace
+    is every player's win share over that many rollouts from the state (``win_shares``),
+    drawn from ``est_rng``. None where the reference must trace it."""
     from ..engine.game import players_stream, rank, tied_sides
     from ..native import NativeUnavailable, NativeUnsupported
     from ..native.choose import declined, native_here
@@ -68,7 +80,7 @@ def trace_natively(game, seed: int, max_steps: int, turns) -> dict | None:
         at = ctr.shape[0] - np_ - 1
         flag = int(ctr[at])
         site = ns.choice_site()
-        if flag not in (1, 2) or site == 0:
+        if site == 0 or (flag not in (1, 2) and not values):
             ns.release()
             return None  # a stop the module did not trace, or a scoring native code cannot say
         ctr[at] = 0
@@ -76,20 +88,27 @@ def trace_natively(game, seed: int, max_steps: int, turns) -> dict | None:
         p = ns.current_player()
         movers.append(p)
         options.append(n)
-        trace.append(ctr[at + 1 : at + 1 + np_].tolist() if flag == 1 else None)
         stack = [base]
         for d in range(1, int(ctr[PSP]) + 1):
             entry = entries.setdefault((d, int(pst[d, 2])), [0, None])
             entry[0] = int(pst[d, 0])
             stack.append(entry)
         turns.see_at(stack, sites[site - 1])
+        if values:  # (after the stack is read: the rollouts' copies take the runner's arrays)
+            shares = win_shares(game, ns, values, est_rng)
+            if shares is None:
+                ns.release()
+                return None
+            trace.append(shares)
+        else:
+            trace.append(ctr[at + 1 : at + 1 + np_].tolist() if flag == 1 else None)
         ns.apply(0 if n == 1 else int(rng.random() * n))
     try:
         scores = ns.returns()
     except NativeStopped:
         return None
     final_ctr = ns._final[3]
-    scoring = len(options) * np_ * game._score_cost[0]  # what the reference charges for the trace
+    scoring = 0 if values else len(options) * np_ * game._score_cost[0]  # what the reference charges
     if int(final_ctr[WORK]) * WORK_MARGIN > game.max_work or scoring * 4 > game.max_work:
         return None  # (near the work budget: the reference's count decides)
     team_of = [None if t < 0 else t for t in ns._final[5][10].tolist()]
@@ -107,3 +126,32 @@ def trace_natively(game, seed: int, max_steps: int, turns) -> dict | None:
         "rounds": c["rounds"],
         "steps": c["steps"],
     }
+
+
+def win_shares(game, ns, rollouts: int, rng) -> list[float] | None:
+    """``analysis.win_estimate`` from the stopped native state ``ns``: each player's expected
+    win share over ``rollouts`` random rollouts, each a copy of ``ns`` with its own chance stream
+    played out natively, ``rng`` moved on as the reference's estimate moves it (its rollouts
+    are native too, from its twin: recycle/native/playouts_state.py). None where native code
+    declines a rollout, or one that may be declined by the reference's budget."""
+    from ..native.playouts_state import finish_world
+    from ..players.lookahead import rewards
+    from ..streams import fold
+
+    total = [0.0] * game.nplayers
+    budget = game.max_work
+    for _ in range(rollouts):
+        chance = rng.getrandbits(64)
+        w = ns.clone()
+        with w._runner.lock:
+            try:
+                got = finish_world(w, [], (fold(chance), 0), budget, [], rng)
+            finally:
+                w.release()
+        # (the reference's rollout has the work its state has left, at least two thirds of
+        # max_work in a game within WORK_MARGIN: a native quarter of that bounds this one)
+        if got is None or (budget - got[2]) * 8 > budget:
+            return None
+        for p, r in enumerate(rewards(got[0], game.scoring_max, "win")):
+            total[p] += r
+    return [t / rollouts for t in total]

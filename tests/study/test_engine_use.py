@@ -64,6 +64,11 @@ def test_analyze_says_native_code_played_the_searches_and_value_playouts():
     )
     r = runner.invoke(app, ["analyze", SCHWIMMEN, "-n", "2", "--values", "winprob:2", "--json"])
     d = json.loads(r.stdout)
+    assert (d["engine"], d["playouts_engine"]) == ("native", "native")
+    r = runner.invoke(
+        app, ["analyze", SCHWIMMEN, "-n", "2", "--values", "winprob:2", "--json", "--engine", "reference"]
+    )
+    d = json.loads(r.stdout)
     assert (d["engine"], d["playouts_engine"]) == ("reference", "native")
 
 

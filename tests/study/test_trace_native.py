@@ -79,6 +79,26 @@ def test_analyze_is_the_same_analysis_natively(name, n):
     assert json.dumps(_without_engine(native), sort_keys=True) == json.dumps(_without_engine(reference), sort_keys=True)
 
 
+@pytest.mark.parametrize("name,n", [("schwimmen", 6), ("go-fish", 2), ("leads-again", 2)])
+def test_win_probability_values_are_the_same_natively(name, n):
+    """--values winprob:N: each decision's rollouts are copies of the stopped native state,
+    the estimator's stream moved on as the reference's (native) rollouts move it."""
+    g = _game(name)
+    native = analyze(g, n=n, seed=2, values="winprob:3").to_dict()
+    reference = analyze(g, n=n, seed=2, values="winprob:3", engine="reference").to_dict()
+    assert (native["engine"], reference["engine"]) == ("native", "reference")
+    assert native["playouts_engine"] == reference["playouts_engine"] == "native"
+    assert json.dumps(_without_engine(native), sort_keys=True) == json.dumps(_without_engine(reference), sort_keys=True)
+
+
+def test_worker_processes_trace_natively_the_same_games():
+    g = _game("schwimmen")
+    two = analyze(g, n=10, seed=3, workers=2).to_dict()
+    one = analyze(g, n=10, seed=3, engine="reference").to_dict()
+    assert (two["engine"], one["engine"]) == ("native", "reference")
+    assert json.dumps(_without_engine(two), sort_keys=True) == json.dumps(_without_engine(one), sort_keys=True)
+
+
 def test_a_scoring_not_yet_evaluable_is_none_natively_as_on_the_reference():
     g = _game("empty-until-late")
     got = trace_game(g, ["random"] * 3, 5)
@@ -90,10 +110,11 @@ def test_a_scoring_not_yet_evaluable_is_none_natively_as_on_the_reference():
 def test_what_native_code_does_not_trace_is_traced_by_the_reference_interpreter():
     schwimmen = _game("schwimmen")
     specs = ["random"] * schwimmen.nplayers
-    # a simultaneous stage; --values winprob:N; a look-ahead player at the table
+    # a simultaneous stage; --values winprob:N with the rollouts on the reference; a look-ahead
+    # player at the table
     goofspiel = _game("goofspiel")
     assert trace_game(goofspiel, ["random"] * goofspiel.nplayers, 1)["engine"] == "reference"
-    assert trace_game(schwimmen, specs, 1, values=2)["engine"] == "reference"
+    assert trace_game(schwimmen, specs, 1, values=2, playouts="reference")["engine"] == "reference"
     assert trace_game(schwimmen, ["greedy:1"] + specs[1:], 1)["engine"] == "reference"
     # the step limit: native code stops, the reference interpreter says so
     endless = tiny("(stage player (end (== 1 2)) (choice ((inc (game sto T)) (inc (game sto U)))))")
