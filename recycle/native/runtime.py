@@ -615,6 +615,38 @@ def c_div(ctr, p, q):
     return r if (p >= 0) == (q > 0) else -r
 
 
+# The reference's integers are within +-(2**63 - 1), an error beyond (form_arithmetic.py); the
+# C wraps (-fwrapv). A sum, difference or product that may leave that range sets CAPACITY: the
+# reference interpreter plays the game again, which says whether it did (a chain's parts are
+# checked one by one, where the reference checks the total: a false alarm is only replayed).
+INT_LIMIT = 9223372036854775807
+NEAR_LIMIT = 9.1e18  # a float product below it is certainly within the range
+
+
+def add_ck(ctr, a, b):
+    """a + b, CAPACITY where it leaves the reference's range."""
+    r = a + b
+    if ((a >= 0) == (b >= 0) and (r >= 0) != (a >= 0)) or r < -INT_LIMIT:
+        ctr[STATUS] = CAPACITY
+    return r
+
+
+def sub_ck(ctr, a, b):
+    """a - b, CAPACITY where it leaves the reference's range."""
+    r = a - b
+    if ((a >= 0) != (b >= 0) and (r >= 0) != (a >= 0)) or r < -INT_LIMIT:
+        ctr[STATUS] = CAPACITY
+    return r
+
+
+def mul_ck(ctr, a, b):
+    """a * b, CAPACITY where it may leave the reference's range."""
+    f = float(a) * float(b)
+    if f > NEAR_LIMIT or f < -NEAR_LIMIT:
+        ctr[STATUS] = CAPACITY
+    return a * b
+
+
 def c_mod(ctr, p, q):
     """(% A B): the remainder of (// A B), with the sign of A; by zero a rule error."""
     return p - q * c_div(ctr, p, q)
