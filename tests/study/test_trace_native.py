@@ -156,3 +156,27 @@ def test_evolve_is_the_same_evolution_natively(monkeypatch):
     assert (engine, engine_ref) == ("native", "reference")
     assert native.pop("engine") == "native" and reference.pop("engine") == "reference"
     assert json.dumps(native, sort_keys=True) == json.dumps(reference, sort_keys=True)
+
+
+@pytest.mark.parametrize("name", ["hearts", "empty-until-late"])
+def test_a_campaigns_rows_with_heuristics_are_the_same_natively(name, monkeypatch):
+    """A campaign's games of random players with heuristics (the default) are traced as
+    analyze's: natively, the same rows."""
+    from recycle.native import choose
+    from recycle.study import analysis
+    from recycle.study.campaign.job import play_one
+
+    g = _game(name)
+    traced = []
+
+    def counted(*args, **kwargs):
+        got = real(*args, **kwargs)
+        traced.append(got is not None)
+        return got
+
+    real = analysis.trace_natively
+    monkeypatch.setattr(analysis, "trace_natively", counted)
+    native = [play_one(g, "random", seed, 100_000, True) for seed in range(4)]
+    assert traced == [True] * 4
+    monkeypatch.setattr(choose, "_HERE", [False])
+    assert [play_one(g, "random", seed, 100_000, True) for seed in range(4)] == native
