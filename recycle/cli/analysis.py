@@ -171,7 +171,7 @@ def register(app: typer.Typer, fail, load) -> None:
             typer.Option(
                 "--engine",
                 help="What steps the traced games: auto (native code wherever it traces them: random "
-                "players, --values scoring) or reference (the reference interpreter); the same analysis.",
+                "players' games) or reference (the reference interpreter); the same analysis.",
             ),
         ] = "auto",
     ):

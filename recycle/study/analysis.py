@@ -243,8 +243,8 @@ def trace_game(
     every player's score just before it (``values`` > 0: every player's win probability
     estimated with that many rollouts, just after it; natively wherever the game builds,
     ``playouts``: ``value_playouts``). ``{"seed", "limit": True}`` at the step limit.
-    ``engine``: "auto" steps it natively where native code traces it (random players, the
-    scoring values: recycle/study/trace_native.py), the same record; "reference" never; the
+    ``engine``: "auto" steps it natively where native code traces it (random players:
+    recycle/study/trace_native.py), the same record; "reference" never; the
     record's ``engine`` says which stepped it."""
     from ..players.lookahead import rewards
     from ..streams import Stream

@@ -2,13 +2,13 @@
 JSON say it.
 
 ``analyze``'s and ``evolve``'s traced games of random players are stepped natively wherever the
-game builds (recycle/study/trace_native.py: each stop's scores and stage entries worked out by
-native code, the record the reference's), and so are ``evolve``'s trial games and
-``duplicate``'s and ``ladder``'s games of random players; with a look-ahead player at the table
-(recycle/native/choose.py, ``samples_worlds``), with ``--values winprob:N`` (its rollouts start
-from the live reference state) or where native code does not trace a game, the reference
-interpreter steps it. Each game's record says what stepped it (its ``engine``) and what played
-its playouts (``game_playouts``: the look-ahead players' playouts and searches and
+game builds (recycle/study/trace_native.py: each stop's scores, or ``--values winprob:N``'s
+rollouts from copies of the stopped state, and its stage entries worked out by native code, the
+record the reference's), and so are ``evolve``'s trial games and ``duplicate``'s and
+``ladder``'s games of random players; with a look-ahead player at the table
+(recycle/native/choose.py, ``samples_worlds``) or where native code does not trace a game, the
+reference interpreter steps it. Each game's record says what stepped it (its ``engine``) and
+what played its playouts (``game_playouts``: the look-ahead players' playouts and searches and
 ``--values winprob:N``'s rollouts, native wherever the game builds), read in the process that
 played it; ``combined`` adds the records up; ``engine_line`` is the text's line.
 """
