@@ -155,3 +155,33 @@ def win_shares(game, ns, rollouts: int, rng) -> list[float] | None:
         for p, r in enumerate(rewards(got[0], game.scoring_max, "win")):
             total[p] += r
     return [t / rollouts for t in total]
+
+
+def walk_natively(game, seed: int, max_steps: int, on_stop) -> bool:
+    """Play the game dealt with ``seed`` with random players natively, calling
+    ``on_stop(player, filled, team_of)`` at every decision (``filled``: the indices of the
+    locations holding cards; ``team_of``: each player's team, None for none). False where the
+    reference interpreter must play it (and call back again: a game native code stops has been
+    called back up to its stop, as the reference would have been)."""
+    from ..engine.game import players_stream
+    from ..native import NativeUnavailable, NativeUnsupported
+    from ..native.choose import declined, native_here
+    from ..native.stepped import start
+
+    from .analysis import _shape
+
+    if not native_here() or _shape(game)[1]:  # (a simultaneous stage: the reference's)
+        return False
+    try:
+        ns = start(game, seed, max_steps)
+    except (NativeUnsupported, NativeUnavailable) as exc:
+        declined(game, exc)
+        return False
+    rng = players_stream(seed)
+    while not ns.is_terminal():
+        a = ns.arrays()
+        team_of = [None if t < 0 else t for t in a[10].tolist()]
+        on_stop(ns.current_player(), [i for i, n in enumerate(a[1].tolist()) if n], team_of)
+        n = ns.num_options()
+        ns.apply(0 if n == 1 else int(rng.random() * n))
+    return not ns._status

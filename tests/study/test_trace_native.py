@@ -180,3 +180,21 @@ def test_a_campaigns_rows_with_heuristics_are_the_same_natively(name, monkeypatc
     assert traced == [True] * 4
     monkeypatch.setattr(choose, "_HERE", [False])
     assert [play_one(g, "random", seed, 100_000, True) for seed in range(4)] == native
+
+
+@pytest.mark.parametrize("name", ["hearts", "go-fish", "schwimmen"])
+def test_the_hidden_locations_found_natively_are_the_references(name, monkeypatch):
+    """analyze --information's trial games (random players) are stepped natively: the same
+    locations hidden from each seat."""
+    from recycle.native import choose
+    from recycle.study import trace_native
+    from recycle.study.information import hidden_locations
+
+    g = _game(name)
+    walked = []
+    real = trace_native.walk_natively
+    monkeypatch.setattr(trace_native, "walk_natively", lambda *a: walked.append(real(*a)) or walked[-1])
+    native = hidden_locations(g, seed=2, trials=3)
+    assert walked == [True] * 3 and any(native.values())
+    monkeypatch.setattr(choose, "_HERE", [False])
+    assert hidden_locations(g, seed=2, trials=3) == native
