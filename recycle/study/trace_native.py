@@ -21,16 +21,20 @@ state: recycle/native/playouts_state.py).
 ``analysis.trace_game`` then does): players other than random ones, a scoring that draws (with
 ``--values scoring``), a simultaneous stage, a game native code does not build here (or whose
 rollouts are not native: ``--playouts reference``), a rollout native code declines, and any
-game native code stops (a rule broken, the
-step limit, the work budget, a capacity), or that may be near the reference's work budget
-(``WORK_MARGIN``; the reference charges the scoring at every decision too: a traced game near
-its budget could stop where native code does not).
-tests/study/test_trace_native.py requires the same analysis both ways.
+game native code stops (a rule broken, the step limit, the work budget, a capacity, an integer
+that may leave 64 bits), or that may be near the reference's work budget (``WORK_MARGIN``; the
+reference charges the scoring at every decision too: a traced game near its budget could stop
+where native code does not). ``walk_natively`` steps the random games of ``analyze
+--information`` that find the hidden locations. tests/study/test_trace_native.py requires the
+same analysis both ways.
+
+What is not proven but measured: the work-budget margin rests on the ratio of the two engines'
+work counts seen over the corpus (at most 87), not on a bound.
 """
 
 from __future__ import annotations
 
-__all__ = ["trace_natively"]
+__all__ = ["trace_natively", "traceable", "walk_natively", "win_shares"]
 
 # The native work count is far coarser than the reference's: over games/ and a third of the
 # corpus the reference counted 5 to 87 times the native units of the same game. A game whose
