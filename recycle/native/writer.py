@@ -523,11 +523,13 @@ class Writer(ActionsWriterTools, NumbersWriterTools, FlowWriterTools):
         """``score_now``: at a stop of a traced game (ctr[STEPPING] 2: recycle/study/trace_native.py)
         every player's scoring now, in the counters' last NPLAYERS + 1 slots (1 then the scores;
         2: a rule broken, the reference's "cannot be evaluated yet"; 3: native code cannot say),
-        the state left as it was: steps, work, chance draws, stacks."""
+        the state left as it was: status, steps, work, chance draws, stacks."""
         with self.function("score_now", [], "The scoring at a traced game's stop.", inline=False):
             self.line("at = ctr.shape[0] - NPLAYERS - 1")
-            for name in ("STEPS", "WORK", "CHANCE_N", "SP", "PSP"):
+            for name in ("STATUS", "STEPS", "WORK", "CHANCE_N", "SP", "PSP"):
                 self.line(f"was_{name.lower()} = ctr[{name}]")
+            # (a rule the options' count broke stops the game after the pick: kept, not wiped)
+            self.line("ctr[STATUS] = 0")
             self.line(score_fn.call())
             with self.block("if ctr[STATUS] == 0:"):
                 self.line("ctr[at] = 1")
@@ -535,8 +537,7 @@ class Writer(ActionsWriterTools, NumbersWriterTools, FlowWriterTools):
                     self.line("ctr[at + 1 + p] = ctr[NCOUNTERS_FIXED + p]")
             with self.block("else:"):
                 self.line("ctr[at] = 2 if ctr[STATUS] == RULE else 3")
-            self.line("ctr[STATUS] = 0")
-            for name in ("STEPS", "WORK", "CHANCE_N", "SP", "PSP"):
+            for name in ("STATUS", "STEPS", "WORK", "CHANCE_N", "SP", "PSP"):
                 self.line(f"ctr[{name}] = was_{name.lower()}")
         self.score_now = self.fns[-1]
 
