@@ -71,3 +71,22 @@ def test_rollouts_of_a_game_that_overflows_say_the_reference_error():
         rollout_records(g, [1, 2], 1000)
     small = _game("(set (game sto X) (* (game sto X) 3))", start=5)
     assert [r[0] for r in rollout_records(small, [1, 2], 1000)] == [[135, 135]] * 2
+
+
+def test_a_sum_under_a_wide_point_map_beyond_64_bits_is_the_reference_error():
+    g = recycle.loads(
+        f"""(game
+ (setup (create players 2) (create deck (game iloc STOCK) (deck (COLOR (A, B)))))
+ (do ((set (game points P) (((COLOR : A) {BIG}) ((COLOR : B) {BIG})))
+      (repeat all (move (top (game iloc STOCK)) (top ((current player) iloc HAND))))))
+ (stage player (end (>= (game sto T) 2))
+  (choice ((inc (game sto T)) (inc (game sto T)))))
+ (scoring max (sum ((current player) iloc HAND) using (game points P))))""",
+        "wide.rcy",
+    )
+    with pytest.raises(RecycleRuntimeError) as reference:
+        g.play(seed=1)
+    with pytest.raises(RecycleRuntimeError) as native:
+        g.play(seed=1, engine="native")
+    assert "integer overflow (beyond 64 bits)" in str(reference.value)
+    assert str(native.value) == str(reference.value)
