@@ -273,6 +273,9 @@ def view_bottom(ctr, scratch, v):
     return scratch[v + 1]
 
 
+INT_LIMIT = 9223372036854775807  # the reference's integers: within +-INT_LIMIT (runtime_cards.add_ck)
+
+
 def score_sum_loc(ctr, locs, lens, loc, pts, row):
     """(sum LOCATION using POINTS) read in place (``pts[row]``: the point map's scores);
     CAPACITY where it may leave 64 bits (``add_ck``: a wide map's, the reference decides)."""
@@ -626,38 +629,6 @@ def c_div(ctr, p, q):
         return 0
     r = abs(p) // abs(q)
     return r if (p >= 0) == (q > 0) else -r
-
-
-# The reference's integers are within +-(2**63 - 1), an error beyond (form_arithmetic.py); the
-# C wraps (-fwrapv). A sum, difference or product that may leave that range sets CAPACITY: the
-# reference interpreter plays the game again, which says whether it did (a chain's parts are
-# checked one by one, where the reference checks the total: a false alarm is only replayed).
-INT_LIMIT = 9223372036854775807
-NEAR_LIMIT = 9.1e18  # a float product below it is certainly within the range
-
-
-def add_ck(ctr, a, b):
-    """a + b, CAPACITY where it leaves the reference's range."""
-    r = a + b
-    if ((a >= 0) == (b >= 0) and (r >= 0) != (a >= 0)) or r < -INT_LIMIT:
-        ctr[STATUS] = CAPACITY
-    return r
-
-
-def sub_ck(ctr, a, b):
-    """a - b, CAPACITY where it leaves the reference's range."""
-    r = a - b
-    if ((a >= 0) != (b >= 0) and (r >= 0) != (a >= 0)) or r < -INT_LIMIT:
-        ctr[STATUS] = CAPACITY
-    return r
-
-
-def mul_ck(ctr, a, b):
-    """a * b, CAPACITY where it may leave the reference's range."""
-    f = float(a) * float(b)
-    if f > NEAR_LIMIT or f < -NEAR_LIMIT:
-        ctr[STATUS] = CAPACITY
-    return a * b
 
 
 def c_mod(ctr, p, q):

@@ -23,6 +23,7 @@ from .engine_use import GAMES_ENGINE, combined, game_playouts
 from .intervals import Z95, chi2_sf, mean_ci, wilson  # also this module's API
 from .parallel import map_games
 from .stopping import Stop
+from .trace_native import game_shape as _shape
 from .trace_native import trace_natively, traceable
 
 DECILES = 10
@@ -64,25 +65,6 @@ def score_now(game, state, draws: bool) -> list[int] | None:
 def _scoring_draws(game) -> bool:
     """Does the scoring expression draw random numbers (a form the registry says draws)?"""
     return _shape(game)[0]
-
-
-def _shape(game) -> tuple:
-    """What tracing reads of the game's nodes, walked once a game (not once a traced game):
-    whether the scoring draws, whether a stage is simultaneous, the player stages' places."""
-    got = game.__dict__.get("_trace_shape")
-    if got is None:
-        from ..lang.forms.registry import registry
-        from ..lang.nodes.flow import Stage
-        from ..lang.nodes.walk import walk
-
-        drawing = registry().drawing
-        draws = any(getattr(n, "HEAD", None) in drawing for n in walk(game.nodes.score))
-        stages = [x for x in walk(game.nodes) if isinstance(x, Stage)]
-        places = sorted(
-            ((x.span.line, x.span.column), (x.span.end_line, x.span.end_column)) for x in stages if not x.team
-        )
-        got = game.__dict__["_trace_shape"] = (draws, any(x.simultaneous for x in stages), places)
-    return got
 
 
 def parse_values(spec: str | None) -> int:

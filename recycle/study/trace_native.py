@@ -34,12 +34,31 @@ work counts seen over the corpus (at most 87), not on a bound.
 
 from __future__ import annotations
 
-__all__ = ["trace_natively", "traceable", "walk_natively", "win_shares"]
+__all__ = ["game_shape", "trace_natively", "traceable", "walk_natively", "win_shares"]
 
 # The native work count is far coarser than the reference's: over games/ and a third of the
 # corpus the reference counted 5 to 87 times the native units of the same game. A game whose
 # native count is more than max_work / WORK_MARGIN may be near the reference's budget.
 WORK_MARGIN = 256
+
+
+def game_shape(game) -> tuple:
+    """What tracing reads of the game's nodes, walked once a game (not once a traced game):
+    whether the scoring draws, whether a stage is simultaneous, the player stages' places."""
+    got = game.__dict__.get("_trace_shape")
+    if got is None:
+        from ..lang.forms.registry import registry
+        from ..lang.nodes.flow import Stage
+        from ..lang.nodes.walk import walk
+
+        drawing = registry().drawing
+        draws = any(getattr(n, "HEAD", None) in drawing for n in walk(game.nodes.score))
+        stages = [x for x in walk(game.nodes) if isinstance(x, Stage)]
+        places = sorted(
+            ((x.span.line, x.span.column), (x.span.end_line, x.span.end_column)) for x in stages if not x.team
+        )
+        got = game.__dict__["_trace_shape"] = (draws, any(x.simultaneous for x in stages), places)
+    return got
 
 
 def traceable(specs: list[str], draws: bool, simultaneous: bool, values: int = 0, playouts=None) -> bool:
@@ -172,9 +191,7 @@ def walk_natively(game, seed: int, max_steps: int, on_stop) -> bool:
     from ..native.choose import declined, native_here
     from ..native.stepped import start
 
-    from .analysis import _shape
-
-    if not native_here() or _shape(game)[1]:  # (a simultaneous stage: the reference's)
+    if not native_here() or game_shape(game)[1]:  # (a simultaneous stage: the reference's)
         return False
     try:
         ns = start(game, seed, max_steps)

@@ -2,7 +2,7 @@
 (lang/forms/form_arithmetic.py); native code wrapped silently, so a game that overflowed ended
 natively with other scores than the reference's error. Now a sum, difference, product or
 storage step that may leave the range hands the game to the reference interpreter, which gives
-its exact outcome (runtime.add_ck, sub_ck, mul_ck)."""
+its exact outcome (runtime_cards.add_ck, sub_ck, mul_ck)."""
 
 from __future__ import annotations
 
