@@ -134,7 +134,7 @@ def test_a_game_near_its_work_budget_is_traced_by_the_reference_interpreter():
     """The reference charges the scoring at every decision to the work budget: a traced game near
     it could stop where native code does not, so the reference interpreter traces it."""
     text = (GAMES / "schwimmen.rcy").read_text()
-    near = recycle.loads(text, "schwimmen.rcy", max_work=40_000)
+    near = recycle.loads(text, "schwimmen.rcy", max_work=4_000)
     got = trace_game(near, ["random"] * near.nplayers, 3)
     assert got["engine"] == "reference"
     assert got == {**trace_game(near, ["random"] * near.nplayers, 3, engine="reference"), "engine": "reference"}
