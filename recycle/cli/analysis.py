@@ -166,6 +166,14 @@ def register(app: typer.Typer, fail, load) -> None:
         timeout: TimeoutOpt = None,
         max_work: MaxWorkOpt = None,
         num_players: NumPlayersOpt = None,
+        engine: Annotated[
+            str,
+            typer.Option(
+                "--engine",
+                help="What steps the traced games: auto (native code wherever it traces them: random "
+                "players' games) or reference (the reference interpreter); the same analysis.",
+            ),
+        ] = "auto",
     ):
         """Play many games and report fairness, length, branching, ties, lead changes, decisiveness,
         drama, skill and the value of hidden information (see docs/analysis.md)."""
@@ -203,6 +211,9 @@ def register(app: typer.Typer, fail, load) -> None:
         check_folder(plots, "--plots")
         try:
             rollouts = parse_values(values)
+            from ..engine.game import check_engine
+
+            check_engine(engine, ("auto", "reference"))
         except ValueError as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
@@ -227,6 +238,7 @@ def register(app: typer.Typer, fail, load) -> None:
                     values=values,
                     timeout=timeout,
                     interruptible=True,
+                    engine=engine,
                 ).to_dict()
         except (RecycleError, RecycleBug) as exc:
             fail(exc)

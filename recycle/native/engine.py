@@ -170,9 +170,11 @@ class NativeGame:
         import numpy as np
 
         locs, lens, card_loc, ints, strs, pts, team_of = self.initial
-        pst = np.zeros((self.STACK_DEPTH, 2), np.int64)
+        # a player stage's entry: its player, the player queued next, ctr[STEPS] when it was entered
+        pst = np.zeros((self.STACK_DEPTH, 3), np.int64)
         tst = np.zeros((self.STACK_DEPTH, 2), np.int64)
-        ctr = np.zeros(self.NCOUNTERS + self.game.nplayers, np.int64)
+        # (the last NPLAYERS + 1: a traced game's scores at its stop, writer.score_now)
+        ctr = np.zeros(self.NCOUNTERS + 2 * self.game.nplayers + 1, np.int64)
         keys = np.zeros(3, np.uint64)  # chance, players, a sampled world's chance (runtime.arrive)
         from .runtime import SCRATCH, dry_size
         from .runtime_resume import R_HEADER

@@ -273,19 +273,35 @@ def view_bottom(ctr, scratch, v):
     return scratch[v + 1]
 
 
-def score_sum_loc(locs, lens, loc, pts, row):
-    """(sum LOCATION using POINTS) read in place (``pts[row]``: the point map's scores)."""
+INT_LIMIT = 9223372036854775807  # the reference's integers: within +-INT_LIMIT (runtime_cards.add_ck)
+
+
+def score_sum_loc(ctr, locs, lens, loc, pts, row):
+    """(sum LOCATION using POINTS) read in place (``pts[row]``: the point map's scores);
+    CAPACITY where it may leave 64 bits (``add_ck``: a wide map's, the reference decides)."""
     t = 0
     for k in range(lens[loc]):
-        t += pts[row, locs[loc, k]]
+        x = pts[row, locs[loc, k]]
+        s = t + x
+        if (t >= 0) == (x >= 0) and (s >= 0) != (t >= 0):
+            ctr[STATUS] = CAPACITY
+        t = s
+    if t < -INT_LIMIT:
+        ctr[STATUS] = CAPACITY
     return t
 
 
-def score_sum(scratch, v, pts, row):
-    """(sum CARDS using POINTS) of a view."""
+def score_sum(ctr, scratch, v, pts, row):
+    """(sum CARDS using POINTS) of a view (checked as ``score_sum_loc``)."""
     t = 0
     for k in range(scratch[v]):
-        t += pts[row, scratch[v + 1 + k]]
+        x = pts[row, scratch[v + 1 + k]]
+        s = t + x
+        if (t >= 0) == (x >= 0) and (s >= 0) != (t >= 0):
+            ctr[STATUS] = CAPACITY
+        t = s
+    if t < -INT_LIMIT:
+        ctr[STATUS] = CAPACITY
     return t
 
 

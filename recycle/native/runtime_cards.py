@@ -1,10 +1,10 @@
 """What a generated native module calls for mem locations (references to cards, which stay
-where they lie: recycle/lang/forms/form_moves.py, remember and forget), cards moved out of views, and runs
-of cards."""
+where they lie: recycle/lang/forms/form_moves.py, remember and forget), cards moved out of views, runs
+of cards, and integers checked against the reference's 64-bit range (add_ck, sub_ck, mul_ck)."""
 
 from __future__ import annotations
 
-from .runtime import CAPACITY, RULE, STATUS, WORK, alloc
+from .runtime import CAPACITY, INT_LIMIT, RULE, STATUS, WORK, alloc
 
 
 def put_reference(locs, lens, ver, ctr, c, dst, where):
@@ -88,3 +88,34 @@ def drop_picked(scratch, v, top):
         for k in range(n - 1):
             scratch[v + 1 + k] = scratch[v + 2 + k]
     scratch[v] = n - 1
+
+
+# The reference's integers are within +-(2**63 - 1), an error beyond (form_arithmetic.py); the
+# C wraps (-fwrapv). A sum, difference or product that may leave that range sets CAPACITY: the
+# reference interpreter plays the game again, which says whether it did (a chain's parts are
+# checked one by one, where the reference checks the total: a false alarm is only replayed).
+NEAR_LIMIT = 9.1e18  # a float product below it is certainly within the range
+
+
+def add_ck(ctr, a, b):
+    """a + b, CAPACITY where it leaves the reference's range."""
+    r = a + b
+    if ((a >= 0) == (b >= 0) and (r >= 0) != (a >= 0)) or r < -INT_LIMIT:
+        ctr[STATUS] = CAPACITY
+    return r
+
+
+def sub_ck(ctr, a, b):
+    """a - b, CAPACITY where it leaves the reference's range."""
+    r = a - b
+    if ((a >= 0) != (b >= 0) and (r >= 0) != (a >= 0)) or r < -INT_LIMIT:
+        ctr[STATUS] = CAPACITY
+    return r
+
+
+def mul_ck(ctr, a, b):
+    """a * b, CAPACITY where it may leave the reference's range."""
+    f = float(a) * float(b)
+    if f > NEAR_LIMIT or f < -NEAR_LIMIT:
+        ctr[STATUS] = CAPACITY
+    return a * b

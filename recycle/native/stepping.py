@@ -63,6 +63,7 @@ class _Runner:
             ("rc_step_save", [ctypes.c_void_p]),
             ("rc_step_load", [ctypes.c_void_p, ctypes.c_longlong]),
             ("rc_step_site", []),
+            ("rc_step_trace", [ctypes.c_longlong]),
         ):
             f = getattr(lib, name)
             f.restype = None if name in ("rc_step_save", "rc_step_load") else ctypes.c_longlong
@@ -410,9 +411,12 @@ def runner_of_lib(lib):
     return got if got is not None and got.lib is lib else None
 
 
-def start_keys(ng, chance: int, players: int, max_steps: int | None = None, max_work: int | None = None):
+def start_keys(
+    ng, chance: int, players: int, max_steps: int | None = None, max_work: int | None = None, trace: bool = False
+):
     """A game of the NativeGame ``ng`` dealt from the chance and players' stream keys, run
-    natively to its first choice (``recycle.native.stepped.start``: from a seed)."""
+    natively to its first choice (``recycle.native.stepped.start``: from a seed). ``trace``:
+    at every stop the scoring is worked out too, into the counters' tail (writer.score_now)."""
     from ..engine.game import DEFAULT_MAX_STEPS
 
     game = ng.game
@@ -432,7 +436,13 @@ def start_keys(ng, chance: int, players: int, max_steps: int | None = None, max_
         st.seed, st.history = None, []
         st._max_steps, st._max_work = int(r.numbers[1]), max_work
         r.resident = st
-        st._nopts = r.lib.rc_step_start(r.ptrs, r.shapes, r.numbers)
+        if trace:
+            r.lib.rc_step_trace(1)  # (read once, as the game begins)
+        try:
+            st._nopts = r.lib.rc_step_start(r.ptrs, r.shapes, r.numbers)
+        finally:
+            if trace:
+                r.lib.rc_step_trace(0)
         if st._nopts < 0:
             st._finish()
         return st

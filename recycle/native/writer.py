@@ -233,6 +233,7 @@ class Writer(ActionsWriterTools, NumbersWriterTools, FlowWriterTools):
         # every choice's (line, column) by its number (choose_line), and the choices being written
         self.choice_sites: list[tuple[int, int]] = []
         self._choosing: list = []
+        self.score_now = None  # the Fn working out the scoring at a traced game's stops
         self.columns: dict[str, str] = {}  # attribute key -> the name of its column
         self.tables: dict[tuple, str] = {}  # constant point map awards -> the name of its table
         self.fns: list[Fn] = []
@@ -385,6 +386,9 @@ class Writer(ActionsWriterTools, NumbersWriterTools, FlowWriterTools):
     # -- emitting --------------------------------------------------------------------------
     def line(self, text: str) -> None:
         if text == CHOOSE and self._choosing:
+            if self.score_now is not None:  # a traced game's scores at this stop (score_now)
+                self.fn.line("if ctr[STEPPING] > 1:")
+                self.fn.line("    " + self.score_now.call())
             text = self.choose_line(self._choosing[-1])
         self.fn.line(text)
 
@@ -502,6 +506,7 @@ class Writer(ActionsWriterTools, NumbersWriterTools, FlowWriterTools):
                 self.line("ctr[PSP] -= 1")
                 self.line("ctr[NCOUNTERS_FIXED + p] = scores_out")
         score_fn = self.fns[-1]
+        self.write_score_now(score_fn)
         with self.function("play", [], "The game from its first action to its end, random players choosing."):
             for node in self.items:
                 self.item(node, sc)
@@ -513,6 +518,28 @@ class Writer(ActionsWriterTools, NumbersWriterTools, FlowWriterTools):
             self.line(score_fn.call())
         self.play_call = self.fns[-1].call()
         return self.assemble()
+
+    def write_score_now(self, score_fn) -> None:
+        """``score_now``: at a stop of a traced game (ctr[STEPPING] 2: recycle/study/trace_native.py)
+        every player's scoring now, in the counters' last NPLAYERS + 1 slots (1 then the scores;
+        2: a rule broken, the reference's "cannot be evaluated yet"; 3: native code cannot say),
+        the state left as it was: status, steps, work, chance draws, stacks."""
+        with self.function("score_now", [], "The scoring at a traced game's stop.", inline=False):
+            self.line("at = ctr.shape[0] - NPLAYERS - 1")
+            for name in ("STATUS", "STEPS", "WORK", "CHANCE_N", "SP", "PSP"):
+                self.line(f"was_{name.lower()} = ctr[{name}]")
+            # (a rule the options' count broke stops the game after the pick: kept, not wiped)
+            self.line("ctr[STATUS] = 0")
+            self.line(score_fn.call())
+            with self.block("if ctr[STATUS] == 0:"):
+                self.line("ctr[at] = 1")
+                with self.block("for p in range(NPLAYERS):"):
+                    self.line("ctr[at + 1 + p] = ctr[NCOUNTERS_FIXED + p]")
+            with self.block("else:"):
+                self.line("ctr[at] = 2 if ctr[STATUS] == RULE else 3")
+            for name in ("STATUS", "STEPS", "WORK", "CHANCE_N", "SP", "PSP"):
+                self.line(f"ctr[{name}] = was_{name.lower()}")
+        self.score_now = self.fns[-1]
 
     def assemble(self) -> str:
         from .runtime import NCOUNTERS

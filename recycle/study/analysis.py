@@ -23,6 +23,8 @@ from .engine_use import GAMES_ENGINE, combined, game_playouts
 from .intervals import Z95, chi2_sf, mean_ci, wilson  # also this module's API
 from .parallel import map_games
 from .stopping import Stop
+from .trace_native import game_shape as _shape
+from .trace_native import trace_natively, traceable
 
 DECILES = 10
 
@@ -62,11 +64,7 @@ def score_now(game, state, draws: bool) -> list[int] | None:
 
 def _scoring_draws(game) -> bool:
     """Does the scoring expression draw random numbers (a form the registry says draws)?"""
-    from ..lang.forms.registry import registry
-    from ..lang.nodes.walk import walk
-
-    drawing = registry().drawing
-    return any(getattr(n, "HEAD", None) in drawing for n in walk(game.nodes.score))
+    return _shape(game)[0]
 
 
 def parse_values(spec: str | None) -> int:
@@ -167,7 +165,18 @@ class TurnCounter:
         return chain
 
     def see(self, stack, option) -> None:
-        chain = self._chain(option)
+        """A decision: ``stack`` the live state's stage stack, ``option`` the chosen option's steps."""
+        self._see(stack, self._chain(option))
+
+    def see_at(self, stack, at: tuple) -> None:
+        """``see`` with the chosen option's place in the text given as its choice's (line, column)
+        (a natively traced game's: recycle/study/trace_native.py)."""
+        chain = self._chains.get(at)
+        if chain is None:
+            chain = self._chains[at] = tuple(k for k, (start, end) in enumerate(self._stages) if start <= at <= end)
+        self._see(stack, chain)
+
+    def _see(self, stack, chain) -> None:
         if len(chain) != len(stack) - 1:
             chain = (None,) * (len(stack) - 1)  # a team stage or an unknown form: no nesting check
         fresh = [False] * (len(stack) - 1)
@@ -200,31 +209,45 @@ class TurnCounter:
 
 def _player_stages(game) -> list[tuple]:
     """(start, end) source positions of every ``(stage player ...)`` form, in source order."""
-    from ..lang.nodes.flow import Stage
-    from ..lang.nodes.walk import walk
-
-    return sorted(
-        ((x.span.line, x.span.column), (x.span.end_line, x.span.end_column))
-        for x in walk(game.nodes)
-        if isinstance(x, Stage) and not x.team
-    )
+    return _shape(game)[2]
 
 
 def trace_game(
-    game, specs: list[str], seed: int, max_steps: int = 100_000, values: int = 0, playouts: str = "auto"
+    game,
+    specs: list[str],
+    seed: int,
+    max_steps: int = 100_000,
+    values: int = 0,
+    playouts: str = "auto",
+    engine: str = "auto",
 ) -> dict:
     """Play one game and keep, for every decision, its player, its number of options and
     every player's score just before it (``values`` > 0: every player's win probability
     estimated with that many rollouts, just after it; natively wherever the game builds,
-    ``playouts``: ``value_playouts``). ``{"seed", "limit": True}`` at the step limit."""
+    ``playouts``: ``value_playouts``). ``{"seed", "limit": True}`` at the step limit.
+    ``engine``: "auto" steps it natively where native code traces it (random players:
+    recycle/study/trace_native.py), the same record; "reference" never; the
+    record's ``engine`` says which stepped it."""
     from ..players.lookahead import rewards
     from ..streams import Stream
     from ..players import make_player
 
-    players = [make_player(s) for s in specs]
     draws = _scoring_draws(game)
-    est_rng = Stream(f"winprob:{seed}")
     native = value_playouts(game, values, playouts)
+    if engine != "reference" and traceable(specs, draws and not values, _shape(game)[1], values, native):
+        got = trace_natively(game, seed, max_steps, TurnCounter(game), values, Stream(f"winprob:{seed}"))
+        if got is not None:
+            if values:
+                got["final"] = rewards(got["scores"], game.scoring_max, "win")
+            return {
+                "seed": seed,
+                "limit": False,
+                **got,
+                "playouts": game_playouts((), native, values),
+                "engine": "native",
+            }
+    players = [make_player(s) for s in specs]
+    est_rng = Stream(f"winprob:{seed}")
     movers, options, trace = [], [], []
     turns = TurnCounter(game)
 
@@ -237,7 +260,7 @@ def trace_game(
     try:
         r = game.play(players, seed=seed, max_steps=max_steps, on_decision=on_decision)
     except StepLimitExceeded:
-        return {"seed": seed, "limit": True}
+        return {"seed": seed, "limit": True, "engine": "reference"}
     final = rewards(r.scores, game.scoring_max, "win") if values else r.scores
     return {
         "seed": seed,
@@ -253,6 +276,7 @@ def trace_game(
         "rounds": r.state.rounds,
         "steps": r.state.steps,
         "playouts": game_playouts(players, native, values),
+        "engine": "reference",
     }
 
 
@@ -262,7 +286,7 @@ def outcome(game, specs: list[str], seed: int, max_steps: int = 100_000):
     return None if got is None else got[:2]
 
 
-def _played(game, specs: list[str], seed: int, max_steps: int = 100_000):
+def _played(game, specs: list[str], seed: int, max_steps: int = 100_000, engine: str = "auto"):
     """``(scores, winners, deduction, playouts, engine)`` of one game with these players, or
     None at the step limit; ``deduction``: per seat, what a deducing player's samples did
     (``_AIPlayer.deduction``), or None for a player that does not deduce; ``playouts``: what
@@ -274,7 +298,7 @@ def _played(game, specs: list[str], seed: int, max_steps: int = 100_000):
 
     players = [make_player(s) for s in specs]
     try:
-        r = game.play(players, seed=seed, max_steps=max_steps, engine="auto")
+        r = game.play(players, seed=seed, max_steps=max_steps, engine=engine)
     except StepLimitExceeded:
         return None
     deduced = [dict(p.deduction) if getattr(p, "deduce", False) else None for p in players]
@@ -334,6 +358,7 @@ def analyze(
     timeout: float | None = None,
     interruptible: bool = False,
     stop=None,
+    engine: str = "auto",
 ) -> Analysis:
     """Play ``n`` traced games (and the skill / hidden-information games when asked); return
     the summary, an ``Analysis`` (recycle/study/analysis_result.py; ``to_dict()`` is the JSON of
@@ -341,8 +366,11 @@ def analyze(
 
     ``timeout`` (seconds): no game is started after that time (with ``interruptible``, nor after
     Ctrl-C); the summary is over the games played (a skill measure with no game is left out).
-    ``stop``: a caller's ``stopping.Stop`` (already active) instead of those two."""
+    ``stop``: a caller's ``stopping.Stop`` (already active) instead of those two. ``engine``:
+    "auto" steps the traced games natively wherever native code traces them (``trace_game``),
+    "reference" on the reference interpreter; the same analysis either way."""
     args = (game, n, seed, specs, max_steps, skilled, hidden, skill_games, workers, progress, keep_games, values)
+    args += (engine,)
     if stop is not None:
         return _analyze(*args, stop, time.perf_counter())
     with Stop(timeout, interruptible, t0 := time.perf_counter()) as own:
@@ -350,7 +378,21 @@ def analyze(
 
 
 def _analyze(
-    game, n, seed, specs, max_steps, skilled, hidden, skill_games, workers, progress, keep_games, values, stop, t0
+    game,
+    n,
+    seed,
+    specs,
+    max_steps,
+    skilled,
+    hidden,
+    skill_games,
+    workers,
+    progress,
+    keep_games,
+    values,
+    engine,
+    stop,
+    t0,
 ) -> Analysis:
     np_ = game.nplayers
     specs = list(specs or ["random"])
@@ -374,7 +416,8 @@ def _analyze(
             progress(done_before + done)
 
     rollouts = parse_values(values)
-    traced = map_games(game, trace_game, [(specs, sd, max_steps, rollouts) for sd in seeds], workers, tick, stop=stop)
+    items = [(specs, sd, max_steps, rollouts, "auto", engine) for sd in seeds]
+    traced = map_games(game, trace_game, items, workers, tick, stop=stop)
     if not traced:
         if stop.interrupted:
             raise KeyboardInterrupt
@@ -385,7 +428,8 @@ def _analyze(
         items = []
         for i in range(m):
             seat = i % np_
-            items.append(([spec if p == seat else "random" for p in range(np_)], rollout_seed(seed, i), max_steps))
+            line_up = [spec if p == seat else "random" for p in range(np_)]
+            items.append((line_up, rollout_seed(seed, i), max_steps, engine))
         rotations[spec] = map_games(game, _played, items, workers, tick, stop=stop)
         done_before += m
     out = summarize(game, traced, specs, seed, len(traced), values=f"winprob:{rollouts}" if rollouts else "scoring")
@@ -407,7 +451,8 @@ def _analyze(
     if keep_games:
         out["games_detail"] = traced
     out["total_games_played"] = len(traced) + sum(len(r) for r in rotations.values())
-    out["engine"] = GAMES_ENGINE
+    stepped = [g.get("engine", GAMES_ENGINE) for g in traced] + [r[4] for rs in rotations.values() for r in rs if r]
+    out["engine"] = combined(stepped) or GAMES_ENGINE
     played = [g.get("playouts") for g in traced] + [r[3] for rs in rotations.values() for r in rs if r is not None]
     out["playouts_engine"] = combined(played)
     out["stopped_by_time_limit"] = out["total_games_played"] < total and not stop.interrupted

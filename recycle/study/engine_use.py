@@ -1,13 +1,16 @@
-"""Which engine played a run of ``analyze`` or ``duplicate`` games, as the text and JSON say it.
+"""Which engine played a run of ``analyze``, ``duplicate`` or ``evolve`` games, as the text and
+JSON say it.
 
-``analyze``'s games are stepped by the reference interpreter (their records need what native
-rollouts do not keep: each decision's state for the scores, the stage stack for the turns);
-``duplicate``'s and ``ladder``'s by native code wherever the game builds, look-ahead players at
-the table included (but in a game with a simultaneous stage: recycle/native/choose.py,
-``blind_serves``); the work
-inside them, the look-ahead players' playouts and searches and ``--values winprob:N``'s
-rollouts, is played by native code wherever the game builds. Each game's record says what
-played its playouts (``game_playouts``), read from the players after the game, in the process
+``analyze``'s and ``evolve``'s traced games of random players are stepped natively wherever the
+game builds (recycle/study/trace_native.py: each stop's scores, or ``--values winprob:N``'s
+rollouts from copies of the stopped state, and its stage entries worked out by native code, the
+record the reference's), and so are ``evolve``'s trial games; ``duplicate``'s and ``ladder``'s
+games are stepped by native code wherever the game builds, look-ahead players at the table
+included (but in a game with a simultaneous stage: recycle/native/choose.py, ``blind_serves``).
+A traced game with a look-ahead player at the table, or one native code does not trace, is
+stepped by the reference interpreter. Each game's record says what stepped it (its ``engine``)
+and what played its playouts (``game_playouts``: the look-ahead players' playouts and searches
+and ``--values winprob:N``'s rollouts, native wherever the game builds), read in the process
 that played it; ``combined`` adds the records up; ``engine_line`` is the text's line.
 """
 
@@ -17,7 +20,8 @@ from collections.abc import Iterable
 
 __all__ = ["combined", "engine_line", "game_playouts"]
 
-# what stepped the games of analyze (and of a duplicate whose games were all cut short)
+# what stepped a run's games when no game says (a result written before games said, or a run
+# whose games were all cut short): the reference interpreter
 GAMES_ENGINE = "reference"
 
 

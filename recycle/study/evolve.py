@@ -87,8 +87,8 @@ class EvolveResult:
     rejected: dict
     comparison: dict | None = None
     stopped: str | None = None  # "time" (the --seconds budget) or "interrupted" (Ctrl-C); None: ran to the end
-    # what played the search's games: the reference interpreter (each decision's scores are read
-    # from the live state: docs/engines.md) and, for look-ahead players, their playouts
+    # what stepped the search's trial and traced games ("native", "reference" or "native and
+    # reference": docs/engines.md) and, for look-ahead players, what played their playouts
     # (``engine_use.combined``: "native", "reference", "native and reference" or None)
     engine: str = "reference"
     playouts_engine: str | None = None
@@ -163,21 +163,26 @@ def validate(
     max_steps: int = 100_000,
     max_work: int | None = None,
     trials: int = TRIAL_GAMES,
+    engines: list | None = None,
 ) -> tuple[PreparedGame | None, str | None]:
     """``(game, None)`` for a valid variant, ``(None, reason)`` if not: it must load (what
     ``recycle check`` does) and finish ``trials`` random games within the step limit and the
-    work budget, without a runtime error."""
+    work budget, without a runtime error. The trial games are stepped natively wherever the
+    variant builds (``engine="auto"``: a game native code stops is handed to the reference
+    interpreter, which gives the same outcome and message); ``engines`` gets what played each."""
     try:
         game = PreparedGame.from_text(text, filename, max_work=max_work)
     except RecycleError as exc:
         return None, f"does not load: {_first_line(exc)}"
     for k in range(trials):
         try:
-            game.play(seed=rollout_seed(seed, k), max_steps=max_steps)
+            r = game.play(seed=rollout_seed(seed, k), max_steps=max_steps, engine="auto")
         except StepLimitExceeded:
             return None, "hits the step limit or the work budget in a trial game"
         except RecycleError as exc:
             return None, f"fails in a trial game: {_first_line(exc)}"
+        if engines is not None:
+            engines.append(r.engine)
     return game, None
 
 
@@ -231,6 +236,7 @@ def compact(t: dict, higher: bool) -> dict:
         "rounds": t["turns"][0] if t["turns"] else t.get("rounds", 0),
         "heuristics": game_heuristics(t, higher),
         "playouts": t.get("playouts"),
+        "engine": t.get("engine", "reference"),
     }
 
 
@@ -413,6 +419,7 @@ def evolve(
     filename = game.source.filename
     done = [0]
     used: list = []  # what played each game's playouts (``engine_use.game_playouts``)
+    stepped: list = []  # what stepped each trial and traced game ("native" or "reference")
 
     def run(batch):
         before = done[0]
@@ -428,6 +435,7 @@ def evolve(
         recs = _evaluate(game, batch, games, given, max_steps, workers, tick, stop)
         done[0] = before + games * len(recs)
         used.extend(rec.get("playouts") for rs in recs for rec in rs)
+        stepped.extend(rec.get("engine", "reference") for rs in recs for rec in rs if "error" not in rec)
         return recs
 
     original_text = game.source.text
@@ -466,7 +474,19 @@ def evolve(
         if stop():
             break
         batch = _make_batch(
-            archive, seen, rejected, seed, gen, population, operators, filename, max_steps, game.max_work, stop, np_
+            archive,
+            seen,
+            rejected,
+            seed,
+            gen,
+            population,
+            operators,
+            filename,
+            max_steps,
+            game.max_work,
+            stop,
+            np_,
+            engines=stepped,
         )
         new_elites = 0
         t1 = time.perf_counter()
@@ -523,15 +543,28 @@ def evolve(
         history,
         rejected,
         stopped=stopped,
+        engine=combined(stepped) or "reference",
         playouts_engine=combined(used),
     )
 
 
 def _make_batch(
-    archive, seen, rejected, seed, gen, population, operators, filename, max_steps, max_work, stop, nplayers
+    archive,
+    seen,
+    rejected,
+    seed,
+    gen,
+    population,
+    operators,
+    filename,
+    max_steps,
+    max_work,
+    stop,
+    nplayers,
+    engines=None,
 ) -> list:
     """Up to ``population`` new valid variants of generation ``gen`` (fewer once ``stop`` says
-    stop); ``seen`` and ``rejected`` are updated. A variant of a game of ``nplayers`` (2 or
+    stop); ``seen`` and ``rejected`` are updated, ``engines`` gets what stepped each trial game. A variant of a game of ``nplayers`` (2 or
     more) that leaves one player is rejected: a game against nobody is trivially fair."""
     batch = []
     for k in range(population):
@@ -553,7 +586,9 @@ def _make_batch(
                 continue
             try:
                 stop.hold = False  # Ctrl-C in a long trial game stops at once
-                variant, reason = validate(text, filename, variant_seed(seed, gen, k), max_steps, max_work)
+                variant, reason = validate(
+                    text, filename, variant_seed(seed, gen, k), max_steps, max_work, engines=engines
+                )
             except KeyboardInterrupt as exc:
                 if not stop.catches(exc):
                     raise

@@ -30,20 +30,30 @@ DEFAULT_BUDGET = 50  # ISMCTS iterations per decision when no --skilled budget i
 def hidden_locations(game, seed: int = 0, max_steps: int = 100_000, trials: int = TRIAL_GAMES) -> dict[int, list[int]]:
     """Seat → the indices of the locations that held cards the seat may not see at one of its
     own decisions, in ``trials`` random games (seeds derived from ``seed``)."""
+    from .trace_native import walk_natively
+
     found: dict[int, set] = {p: set() for p in range(game.nplayers)}
     infos = game.layout.infos
 
-    def on_decision(state, player, options, index):
+    def on_stop(player, filled, team_of):
         seen = found[player]
-        for i, lst in enumerate(state.locs):
-            if lst and i < len(infos) and i not in seen:
+        for i in filled:
+            if i < len(infos) and i not in seen:
                 info = infos[i]
-                if info.visibility != MEMORY and not may_see(info, player, state.team_of):
+                if info.visibility != MEMORY and not may_see(info, player, team_of):
                     seen.add(i)
 
+    def on_decision(state, player, options, index):
+        on_stop(player, [i for i, lst in enumerate(state.locs) if lst], state.team_of)
+
     for k in range(trials):
+        sd = rollout_seed(seed, 1_000_000 + k)
+        # random games stepped natively where the game builds, else (or where native code
+        # stops) by the reference interpreter: the same locations either way
+        if walk_natively(game, sd, max_steps, on_stop):
+            continue
         try:
-            game.play(seed=rollout_seed(seed, 1_000_000 + k), max_steps=max_steps, on_decision=on_decision)
+            game.play(seed=sd, max_steps=max_steps, on_decision=on_decision)
         except StepLimitExceeded:
             continue
     return {p: sorted(v) for p, v in found.items()}

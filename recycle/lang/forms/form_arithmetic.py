@@ -302,15 +302,20 @@ class ArithmeticForms:
 
 @native(Kind.INT, Add, Mul)
 def write_add_mul(w, x, sc) -> str:
-    """The native code of ``(+ ...)`` or ``(* ...)``: the operands joined (numba's 64-bit ints)."""
-    op = " + " if isinstance(x, Add) else " * "
-    return "(" + op.join(w.int_(i, sc) for i in x.operands) + ")"
+    """The native code of ``(+ ...)`` or ``(* ...)``: the operands folded by ``add_ck`` or
+    ``mul_ck`` (64-bit integers; beyond the reference's range the reference replays the game)."""
+    fn = "add_ck" if isinstance(x, Add) else "mul_ck"
+    parts = [w.int_(i, sc) for i in x.operands]
+    code = parts[0]
+    for p in parts[1:]:
+        code = f"{fn}(ctr, {code}, {p})"
+    return code
 
 
 @native(Kind.INT, Sub)
 def write_sub(w, x, sc) -> str:
-    """The native code of ``(- A B)``."""
-    return f"({w.int_(x.a, sc)} - {w.int_(x.b, sc)})"
+    """The native code of ``(- A B)`` (``sub_ck``, as ``write_add_mul``)."""
+    return f"sub_ck(ctr, {w.int_(x.a, sc)}, {w.int_(x.b, sc)})"
 
 
 @native(Kind.INT, Div, Mod)

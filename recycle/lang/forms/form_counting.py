@@ -271,7 +271,9 @@ def write_sum(w, x: Sum, sc) -> str:
     """The native total of the cards' points: read where a location's cards lie, or a view's."""
     t, code = w.loc(x.location, sc)
     table = w.points_table(x.points, sc)
-    return f"score_sum_loc(locs, lens, {code}, {table})" if t == LOC_T else f"score_sum(scratch, {code}, {table})"
+    if t == LOC_T:
+        return f"score_sum_loc(ctr, locs, lens, {code}, {table})"
+    return f"score_sum(ctr, scratch, {code}, {table})"
 
 
 @native(Kind.INT, ScoreMax, ScoreMin)

@@ -217,6 +217,8 @@ def write_turns(w, x: Stage, sc) -> None:
         w.line("return")
     w.line(f"{stack}[ctr[{sp}], 0] = {stack}[ctr[{sp}] - 1, 0]")
     w.line(f"{stack}[ctr[{sp}], 1] = -1")
+    if not team:  # (which entry of the stage it is: a traced game counts its turns by it)
+        w.line("pst[ctr[PSP], 2] = ctr[STEPS]")
     w.line(f"{first} = True")
     mark = w.fresh("mark")
     w.line(f"{mark} = ctr[SP]")

@@ -337,4 +337,6 @@ def write_inc_dec(w, x: Inc | Dec, sc) -> None:
     _, slot = w.storage_slot(x.storage, sc)
     amount = w.int_(x.amount, sc) if x.amount is not None else "1"
     w.comment(x)
-    w.line(f"ints[{slot}] {'+' if isinstance(x, Inc) else '-'}= {amount}")
+    # (checked as the reference's range: beyond it the reference interpreter replays the game)
+    w.line(f"ints[{slot}] = {'add_ck' if isinstance(x, Inc) else 'sub_ck'}(ctr, ints[{slot}], {amount})")
+    w.check()

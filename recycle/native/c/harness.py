@@ -66,10 +66,14 @@ static long long rc_choice;
 static void *rc_sarrays[{narrays}];
 static long long rc_sshapes[{3 * narrays}];
 static long long rc_snumbers[4];
-/* stepped: running on rc_stack (a rollout of another thread runs on its own thread's stack) */
+/* 1: the next game started is traced (its scores worked out at every stop: ctr[STEPPING] 2) */
+static long long rc_trace;
+long long rc_step_trace(long long on) {{ rc_trace = on; return on; }}
+/* stepped: running on rc_stack (a rollout of another thread runs on its own thread's stack);
+   2 when traced */
 long long rc_stepping_wanted(void) {{
     char here;
-    return &here >= rc_stack && &here < rc_stack + sizeof rc_stack;
+    return (&here >= rc_stack && &here < rc_stack + sizeof rc_stack) ? 1 + (rc_trace != 0) : 0;
 }}
 static long long rc_switch(long long n) {{
     char here;

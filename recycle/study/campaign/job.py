@@ -254,25 +254,40 @@ def play_one(game, players: str, seed: int, max_steps: int, heuristics: bool) ->
             "rounds": r.state.rounds,
             "steps": r.state.steps,
         }
-    from ..analysis import _scoring_draws, game_heuristics, score_now
+    from ..analysis import game_heuristics, score_now, trace_game
 
-    draws = _scoring_draws(game)
-    options, trace = [], []
+    from ...engine.runner import RandomPlayer
 
-    def on_decision(state, player, opts, index):
-        options.append(len(opts))
-        trace.append(score_now(game, state, draws))
+    t = None
+    if all(type(p) is RandomPlayer for p in pl):
+        # random players' games traced natively where native code traces them, else on the
+        # reference interpreter: the same record (recycle/study/trace_native.py); a game at a
+        # limit is played again below, for the reference's exact exception
+        t = trace_game(game, ["random"] * game.nplayers, seed, max_steps)
+    if t is not None and not t["limit"]:
+        scores, winners, options, trace = t["scores"], t["winners"], t["options"], t["trace"]
+        rounds, steps = t["rounds"], t["steps"]
+    else:
+        from ..analysis import _scoring_draws
 
-    r = game.play(pl, seed=seed, max_steps=max_steps, on_decision=on_decision)
-    h = game_heuristics({"trace": trace, "final": r.scores, "winners": r.winners}, game.scoring_max)
+        draws = _scoring_draws(game)
+        options, trace = [], []
+
+        def on_decision(state, player, opts, index):
+            options.append(len(opts))
+            trace.append(score_now(game, state, draws))
+
+        r = game.play(pl, seed=seed, max_steps=max_steps, on_decision=on_decision)
+        scores, winners, rounds, steps = r.scores, r.winners, r.state.rounds, r.state.steps
+    h = game_heuristics({"trace": trace, "final": scores, "winners": winners}, game.scoring_max)
     row = {
-        "scores": list(r.scores),
-        "winners": list(r.winners),
+        "scores": list(scores),
+        "winners": list(winners),
         "decisions": len(options),
         "choices": sum(1 for o in options if o > 1),
         "options": sum(options),
-        "rounds": r.state.rounds,
-        "steps": r.state.steps,
+        "rounds": rounds,
+        "steps": steps,
         "final_spread": h["final_spread"],
     }
     if score_moved(trace):
