@@ -213,7 +213,7 @@ def test_workers_that_keep_dying_stop_the_run(tmp_path):
 
 @LINUX
 @pytest.mark.parametrize("workers", [1, 2])
-@pytest.mark.parametrize("as_json", [False, True])
+@pytest.mark.parametrize("as_json", [False, pytest.param(True, marks=pytest.mark.slow)])  # (4 s each)
 def test_ctrl_c_reports_the_games_played(workers, as_json):
     n = 2_000_000
     p = _start("simulate", SCHWIMMEN, "-n", n, "--workers", workers, *(["--json"] if as_json else []))

@@ -205,6 +205,7 @@ def test_undo_then_the_record_replays(tmp_path):
     assert "unfinished" in r.stderr
 
 
+@pytest.mark.slow  # (5-6 s: the fast suite must stay under 5 minutes on 2 cores)
 def test_quit_saves_into_the_records_folder_and_the_record_replays(tmp_path):
     # not into the current folder (in a checkout it shows in `git status`): the user's data folder
     work, data = tmp_path / "work", tmp_path / "data"

@@ -261,6 +261,7 @@ def test_a_hostile_name_is_shown_escaped():
 # -- the command --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # (5-6 s: the fast suite must stay under 5 minutes on 2 cores)
 def test_cli_writes_variants_that_pass_check(goal_game, tmp_path):
     out = tmp_path / "out"
     r = runner.invoke(

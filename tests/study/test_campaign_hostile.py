@@ -477,6 +477,7 @@ def test_the_campaign_fuzz_inputs_are_made_again_from_their_number_and_pass(tmp_
     )
 
 
+@pytest.mark.slow  # (5-6 s: the fast suite must stay under 5 minutes on 2 cores)
 def test_a_database_of_many_cells_draws_figures_of_a_bounded_size(tmp_path):
     from recycle.study.campaign.render import figures
 

@@ -76,6 +76,7 @@ def test_actions_repeated_on_a_huge_deck_stop_on_the_work_budget(action):
     assert exercise(text, max_work=1_000_000, time_bound=20) == "step limit"
 
 
+@pytest.mark.slow  # (5-6 s: the fast suite must stay under 5 minutes on 2 cores)
 def test_the_fuzz_tool_reports_outcomes_and_peak_memory(tmp_path, capsys):
     fuzz = fuzz_tool()
     assert "memory" in fuzz.FAILURES and "hang" in fuzz.FAILURES

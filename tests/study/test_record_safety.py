@@ -180,6 +180,7 @@ def test_a_tampered_records_strings_reach_the_terminal_escaped(tmp_path, field):
         assert "\\u001b]0;pwned\\u0007" in shown and "\\u202eexe.rcy\\u2028\\u2029\\ud800" in shown
 
 
+@pytest.mark.slow  # (5-6 s: the fast suite must stay under 5 minutes on 2 cores)
 def test_game_file_names_and_quoted_lines_are_escaped(tmp_path):
     evil = tmp_path / "evil\x1b]0;pwned\x07\u202e.rcy"
     shutil.copy(GAMES / "schwimmen-lives.rcy", evil)
