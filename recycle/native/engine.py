@@ -23,7 +23,7 @@ from ..version import __version__
 from .registry import NativeUnsupported
 
 MODULE_PREFIX = "recycle_native_g"  # every generated module's name starts so
-ENTRY = "games"  # the one function of a module called from Python (writer.py, ROLLOUTS)
+ENTRY = "games"  # the one function of a module called from Python (writer_module.py, ENTRY)
 _LOADED: dict[str, object] = {}  # source digest -> module, this process's
 _LOCK = threading.Lock()
 
@@ -176,7 +176,8 @@ class NativeGame:
         # (the last NPLAYERS + 1: a traced game's scores at its stop, writer.score_now)
         ctr = np.zeros(self.NCOUNTERS + 2 * self.game.nplayers + 1, np.int64)
         keys = np.zeros(3, np.uint64)  # chance, players, a sampled world's chance (runtime.arrive)
-        from .runtime import SCRATCH, dry_size
+        from .runtime import SCRATCH
+        from .runtime_dry import dry_size
         from .runtime_resume import R_HEADER
         from .runtime_search import T_HEADER
 

@@ -20,6 +20,7 @@ RUNTIME = (
     "recycle.native.runtime",
     "recycle.native.runtime_cards",
     "recycle.native.runtime_chance",
+    "recycle.native.runtime_dry",
     "recycle.native.runtime_groups",
     "recycle.native.runtime_resume",
     "recycle.native.runtime_search",

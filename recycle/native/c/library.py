@@ -125,7 +125,7 @@ class ModuleLibrary:
         return got
 
     def __call__(self, initial, state, nteams, all_keys, max_steps, max_work, scores, counts, where, places, out):
-        """The entry ``games`` of the module (recycle/native/writer.py, ROLLOUTS)."""
+        """The entry ``games`` of the module (recycle/native/writer_module.py, ENTRY)."""
         arrays = (*initial, *state, all_keys, scores, counts, where, out)
         if len(arrays) != _NARRAYS:
             raise TypeError(f"games: {len(arrays)} arrays given, {_NARRAYS} expected")
