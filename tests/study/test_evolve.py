@@ -13,16 +13,8 @@ from recycle.cli import app
 from recycle.lang.syntax.reader import parse_text
 from recycle.study import mutations
 from recycle.study.analysis import analyze
-from recycle.study.evolve import (
-    compare,
-    evolve,
-    fairness,
-    measures,
-    measures_of_summary,
-    play_chunk,
-    validate,
-    variant_seed,
-)
+from recycle.study.evolve import compare, evolve, validate
+from recycle.study.evolve_fitness import fairness, measures, measures_of_summary, play_chunk, variant_seed
 from recycle.engine.game import rollout_seed
 from recycle.study.stopping import Stop
 
