@@ -276,6 +276,23 @@ def view_bottom(ctr, scratch, v):
 INT_LIMIT = 9223372036854775807  # the reference's integers: within +-INT_LIMIT (runtime_cards.add_ck)
 
 
+def score_sum_loc_plain(ctr, locs, lens, loc, pts, row):
+    """(sum LOCATION using POINTS) where no sum of the game's point maps can leave 64 bits
+    (``NumbersWriterTools.sums_fit``): unchecked."""
+    t = 0
+    for k in range(lens[loc]):
+        t += pts[row, locs[loc, k]]
+    return t
+
+
+def score_sum_plain(ctr, scratch, v, pts, row):
+    """(sum CARDS using POINTS) of a view, unchecked (as ``score_sum_loc_plain``)."""
+    t = 0
+    for k in range(scratch[v]):
+        t += pts[row, scratch[v + 1 + k]]
+    return t
+
+
 def score_sum_loc(ctr, locs, lens, loc, pts, row):
     """(sum LOCATION using POINTS) read in place (``pts[row]``: the point map's scores);
     CAPACITY where it may leave 64 bits (``add_ck``: a wide map's, the reference decides)."""

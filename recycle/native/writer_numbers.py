@@ -5,8 +5,10 @@ does not import recycle.native, so ``Writer`` (``writer.py``) takes these as a m
 
 from __future__ import annotations
 
-from ..lang.nodes.base import Const, Var
+from ..lang.nodes.base import Const, Num, Var
 from .purity import analyse, canonical, walk
+
+INT_LIMIT = 9223372036854775807  # the reference's integers: within +-INT_LIMIT (runtime.py)
 
 
 def _constant(v) -> bool:
@@ -58,3 +60,25 @@ class NumbersWriterTools:
                 self.line(f"memo[{site}, where, 2] = 1 if answer else 0")
             self.line("return answer")
         return self.fns[-1].call(*params)
+
+    def sums_fit(self) -> bool:
+        """Can no ``(sum CARDS using POINTS)`` of this game leave 64 bits? True when every point
+        map the game sets gives literal points and every card of the deck scoring the most a
+        card can (each award it could match) still sums within the reference's range: the sum
+        is then written unchecked (Schwimmen's hands, Hearts' tricks); a computed award or a wide
+        map's sum is checked (``score_sum``: the reference interpreter says the exact error)."""
+        got = getattr(self, "_sums_fit", None)
+        if got is None:
+            from ..lang.nodes.actions import SetPoints
+
+            most = 0
+            got = True
+            for x in walk(self.gnode):
+                if isinstance(x, SetPoints):
+                    if not all(isinstance(a.points, Num) for a in x.awards):
+                        got = False
+                        break
+                    most = max(most, sum(abs(int(a.points.value)) for a in x.awards))
+            got = got and most * max(len(self.game.card_attrs), 1) <= INT_LIMIT
+            self._sums_fit = got
+        return got

@@ -90,3 +90,12 @@ def test_a_sum_under_a_wide_point_map_beyond_64_bits_is_the_reference_error():
         g.play(seed=1, engine="native")
     assert "integer overflow (beyond 64 bits)" in str(reference.value)
     assert str(native.value) == str(reference.value)
+
+    # the wide map's sum is checked; a game whose maps cannot reach 64 bits sums unchecked
+    from recycle.native import native_source
+
+    from ..conftest import GAMES
+
+    assert "score_sum_loc(ctr" in native_source(g) and "_plain(" not in native_source(g)
+    schwimmen = native_source(recycle.load(GAMES / "schwimmen.rcy"))
+    assert "score_sum_plain(ctr" in schwimmen and "score_sum(ctr" not in schwimmen

@@ -271,9 +271,11 @@ def write_sum(w, x: Sum, sc) -> str:
     """The native total of the cards' points: read where a location's cards lie, or a view's."""
     t, code = w.loc(x.location, sc)
     table = w.points_table(x.points, sc)
+    # (checked for leaving 64 bits only where the game's point maps could: ``sums_fit``)
+    plain = "_plain" if w.sums_fit() else ""
     if t == LOC_T:
-        return f"score_sum_loc(ctr, locs, lens, {code}, {table})"
-    return f"score_sum(ctr, scratch, {code}, {table})"
+        return f"score_sum_loc{plain}(ctr, locs, lens, {code}, {table})"
+    return f"score_sum{plain}(ctr, scratch, {code}, {table})"
 
 
 @native(Kind.INT, ScoreMax, ScoreMin)
