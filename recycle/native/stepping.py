@@ -103,6 +103,8 @@ class _Runner:
             at += -(-a.nbytes // 64) * 64
         if stepping_tree is None:
             self.saved = at
+        # each array's bytes (views: asked at every copy a playout reads, np.prod costs microseconds)
+        self.sizes = [int(np.prod(shape)) * dtype.itemsize for _, _, shape, dtype in self.layout]
         self.pool = np.zeros(max(at, 1), np.uint8)
         for i, off, shape, dtype in self.layout:
             v = np.ndarray(shape, dtype, buffer=self.pool, offset=off)
@@ -149,8 +151,8 @@ class _Runner:
         if block.views is None:
             out = [None] * (len(self.state) + 3)
             held = block.pool.shape[0]
-            for i, off, shape, dtype in self.layout:
-                if off + int(np.prod(shape)) * dtype.itemsize > held:  # (a search's array: its kept part)
+            for (i, off, shape, dtype), nbytes in zip(self.layout, self.sizes):
+                if off + nbytes > held:  # (a search's array: its kept part)
                     shape = (max(0, (held - off) // dtype.itemsize),)
                 out[i] = np.ndarray(shape, dtype, buffer=block.pool, offset=min(off, held))
             out[self.scratch_at] = block.scratch
