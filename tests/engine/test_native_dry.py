@@ -12,6 +12,7 @@ import pytest
 np = pytest.importorskip("numpy", reason="the native extra is not installed (pip install -e '.[native]'): no numpy")
 
 from recycle.native import runtime as rt  # noqa: E402
+from recycle.native import runtime_dry as rd  # noqa: E402
 
 NLOCS, NCARDS = 6, 8
 
@@ -32,7 +33,7 @@ def _state():
     tst = np.zeros((4, 2), np.int64)
     ctr = np.zeros(rt.NCOUNTERS, np.int64)
     ver = np.ones(NLOCS + 1, np.int64)  # (the last: the point maps')
-    dry = np.zeros((2, rt.dry_size(NLOCS, NCARDS, ints.size, strs.size, pts.size)), np.int64)
+    dry = np.zeros((2, rd.dry_size(NLOCS, NCARDS, ints.size, strs.size, pts.size)), np.int64)
     return locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry
 
 
@@ -44,11 +45,11 @@ def test_only_what_the_dry_run_changed_is_put_back_under_a_new_version():
     locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry = _state()
     state = (locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver)
     before = (_cards(locs, lens), card_loc.copy(), ints.copy(), pts.copy())
-    rt.dry_state(*state, dry[0], False)
+    rd.dry_state(*state, dry[0], False)
     rt.move_top(locs, lens, ver, card_loc, ctr, 0, 2)  # the run: a card from 0 to 2, a storage set
     ints[1] = 99
     moved = ver.copy()
-    rt.dry_state(*state, dry[0], True)
+    rd.dry_state(*state, dry[0], True)
     assert (_cards(locs, lens), list(card_loc), list(ints), pts.tolist()) == (
         before[0],
         list(before[1]),
@@ -65,15 +66,15 @@ def test_a_point_map_set_by_the_run_is_put_back_and_versioned():
     locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry = _state()
     state = (locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver)
     kept = pts.copy()
-    rt.dry_state(*state, dry[0], False)
+    rd.dry_state(*state, dry[0], False)
     rt.set_row(pts, 1, np.full(NCARDS, 7, np.int64))
     ver[NLOCS] += 1  # as the writer's (set (game points ...)) does
-    rt.dry_state(*state, dry[0], True)
+    rd.dry_state(*state, dry[0], True)
     assert pts.tolist() == kept.tolist() and ver[NLOCS] == 3
     # a run that sets no point map: the maps are neither copied nor versioned again
     pts[0, 0] = -5  # (a change no version counts: never made by a game; shows nothing is copied back)
-    rt.dry_state(*state, dry[0], False)
-    rt.dry_state(*state, dry[0], True)
+    rd.dry_state(*state, dry[0], False)
+    rd.dry_state(*state, dry[0], True)
     assert pts[0, 0] == -5 and ver[NLOCS] == 3
 
 
@@ -81,15 +82,15 @@ def test_nested_dry_runs_put_back_each_level():
     locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry = _state()
     state = (locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver)
     before = _cards(locs, lens)
-    rt.dry_state(*state, dry[0], False)
+    rd.dry_state(*state, dry[0], False)
     rt.move_top(locs, lens, ver, card_loc, ctr, 0, 3)
     middle, middle_places = _cards(locs, lens), card_loc.copy()
-    rt.dry_state(*state, dry[1], False)
+    rd.dry_state(*state, dry[1], False)
     rt.move_all(locs, lens, ver, card_loc, ctr, 3, 4)
     rt.move_top(locs, lens, ver, card_loc, ctr, 1, 5)
-    rt.dry_state(*state, dry[1], True)
+    rd.dry_state(*state, dry[1], True)
     assert _cards(locs, lens) == middle and list(card_loc) == list(middle_places)
-    rt.dry_state(*state, dry[0], True)
+    rd.dry_state(*state, dry[0], True)
     assert _cards(locs, lens) == before
     assert [int(card_loc[c]) for c in range(NCARDS)] == [0] * 5 + [1] * 3
 
@@ -97,31 +98,31 @@ def test_nested_dry_runs_put_back_each_level():
 def test_a_keep_after_a_put_back_copies_no_location_again():
     locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry = _state()
     state = (locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver)
-    rt.dry_state(*state, dry[0], False)
+    rd.dry_state(*state, dry[0], False)
     rt.move_top(locs, lens, ver, card_loc, ctr, 0, 2)
-    rt.dry_state(*state, dry[0], True)
+    rd.dry_state(*state, dry[0], True)
     # the area is the state's again: a keep of the unchanged state leaves its cards' copy alone
     # (marked here to show it), and the put-back after a run restores from it
     area = dry[0].copy()
-    rt.dry_state(*state, dry[0], False)
+    rd.dry_state(*state, dry[0], False)
     assert dry[0].tolist() == area.tolist()
     rt.move_top(locs, lens, ver, card_loc, ctr, 1, 2)
-    rt.dry_state(*state, dry[0], True)
+    rd.dry_state(*state, dry[0], True)
     assert _cards(locs, lens)[:3] == [[0, 1, 2, 3, 4], [5, 6, 7], []]
     # a location changed for real before the next keep: the locations are copied again
     rt.move_top(locs, lens, ver, card_loc, ctr, 0, 5)
-    rt.dry_state(*state, dry[0], False)
+    rd.dry_state(*state, dry[0], False)
     rt.move_top(locs, lens, ver, card_loc, ctr, 5, 4)
-    rt.dry_state(*state, dry[0], True)
+    rd.dry_state(*state, dry[0], True)
     assert _cards(locs, lens)[4:] == [[], [4]] and card_loc[4] == 5
 
 
 def test_a_state_too_large_to_keep_stops_the_rollout_and_puts_nothing_back():
     locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver, dry = _state()
     state = (locs, lens, card_loc, ints, strs, pts, pst, tst, ctr, ver)
-    small = dry[0][: rt.dry_size(NLOCS, NCARDS, ints.size, strs.size, pts.size) - NCARDS - 1]
-    rt.dry_state(*state, small, False)
+    small = dry[0][: rd.dry_size(NLOCS, NCARDS, ints.size, strs.size, pts.size) - NCARDS - 1]
+    rd.dry_state(*state, small, False)
     assert ctr[rt.STATUS] == rt.CAPACITY
     rt.move_top(locs, lens, ver, card_loc, ctr, 0, 2)
-    rt.dry_state(*state, small, True)  # nothing kept whole: nothing put back (Python plays the rollout)
+    rd.dry_state(*state, small, True)  # nothing kept whole: nothing put back (Python plays the rollout)
     assert lens[2] == 1
