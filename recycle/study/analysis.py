@@ -257,8 +257,14 @@ def trace_game(
         trace.append(win_estimate(game, state, values, est_rng, native) if values else score_now(game, state, draws))
         turns.see(state.pstack, opts[index].steps)
 
+    # a look-ahead player at the table: a native table keeps its reference twin in step anyway
+    # (the seats' blind copies are made from it), and hands it to on_decision, so the record is
+    # the reference's while the game, its seats' playouts and searches are stepped natively
+    from ..native.choose import samples_worlds
+
+    table = engine if engine != "reference" and samples_worlds(players) else "reference"
     try:
-        r = game.play(players, seed=seed, max_steps=max_steps, on_decision=on_decision)
+        r = game.play(players, seed=seed, max_steps=max_steps, on_decision=on_decision, engine=table)
     except StepLimitExceeded:
         return {"seed": seed, "limit": True, "engine": "reference"}
     final = rewards(r.scores, game.scoring_max, "win") if values else r.scores
@@ -276,7 +282,7 @@ def trace_game(
         "rounds": r.state.rounds,
         "steps": r.state.steps,
         "playouts": game_playouts(players, native, values),
-        "engine": "reference",
+        "engine": r.engine,
     }
 
 

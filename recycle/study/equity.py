@@ -268,6 +268,7 @@ def equity_game(
     max_steps: int = 100_000,
     rollouts: int = DEFAULT_ROLLOUTS,
     playouts: str = "auto",
+    engine: str = "auto",
 ) -> dict:
     """Play one game with ``specs`` and keep the analyst's estimates at each decision point:
     ``{"seed", "limit", "scores", "final", "points", "chance_after"}``; each point is
@@ -278,7 +279,9 @@ def equity_game(
     to the next decision point, from the playout pairs). ``final``: every seat's win share.
     ``{"seed", "limit": True}`` at the step limit. ``playouts``: who plays the estimates'
     playouts (``_Native``; the record is the same either way, ``native`` counts those played in
-    machine code)."""
+    machine code). ``engine``: what steps the game ("auto": natively wherever the game builds,
+    the analyst reading the table's reference twin, kept in step, so the record is the same;
+    ``"engine"`` says which did)."""
     from ..players import make_player
     from ..players.lookahead import rewards
 
@@ -313,11 +316,12 @@ def equity_game(
         )
 
     try:
-        r = game.play(players, seed=seed, max_steps=max_steps, on_decision=on_decision)
+        r = game.play(players, seed=seed, max_steps=max_steps, on_decision=on_decision, engine=engine)
     except StepLimitExceeded:
         return {"seed": seed, "limit": True}
-    end = r.state.rng.count if type(r.state.rng) is Stream else None
-    shown = points and hidden[0] != _unseen_cards(unseen_plan(r.state))
+    ref = r.state.twin() if r.engine == "native" else r.state  # (what the analyst read all along)
+    end = ref.rng.count if type(ref.rng) is Stream else None
+    shown = points and hidden[0] != _unseen_cards(unseen_plan(ref))
     return {
         "seed": seed,
         "limit": False,
@@ -326,4 +330,5 @@ def equity_game(
         "points": points,
         "chance_after": end is None or end != drawn[0] or bool(shown),
         "native": native.played,
+        "engine": r.engine,
     }

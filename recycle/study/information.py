@@ -70,7 +70,9 @@ def seat_game(game, seat: int, budget: int, reveal: tuple, others: list, seed: i
     players = [make_player(others[p]) for p in range(game.nplayers)]
     players[seat] = RevealingPlayer(budget, reveal) if reveal else ISMCTSPlayer(budget)
     try:
-        r = game.play(players, seed=seed, max_steps=max_steps)
+        # natively wherever the game builds: the seeing seat is handed the table twin's live
+        # observation, as the reference engine hands it the live state (the same games)
+        r = game.play(players, seed=seed, max_steps=max_steps, engine="auto")
     except StepLimitExceeded:
         return None
     return int(seat in r.winners), game_playouts(players)

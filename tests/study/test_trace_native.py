@@ -198,3 +198,56 @@ def test_the_hidden_locations_found_natively_are_the_references(name, monkeypatc
     assert walked == [True] * 3 and any(native.values())
     monkeypatch.setattr(choose, "_HERE", [False])
     assert hidden_locations(g, seed=2, trials=3) == native
+
+
+@pytest.mark.parametrize("name,specs,values", [("schwimmen", ["ismcts:8", "random"], 0), ("go-fish", ["pimc:4"], 2)])
+def test_a_traced_game_with_a_look_ahead_player_is_stepped_natively_with_the_reference_s_record(name, specs, values):
+    """A look-ahead player at the table: the native table keeps its reference twin in step (the
+    seats' blind copies come from it), which the trace reads, so the game is stepped natively
+    and its record is the reference's number for number."""
+    g = recycle.load(GAMES / f"{name}.rcy")
+    specs = [specs[min(p, len(specs) - 1)] for p in range(g.nplayers)]
+    for seed in (1, 2):
+        native = trace_game(g, specs, seed, values=values)
+        ref = trace_game(g, specs, seed, values=values, engine="reference")
+        assert (native.pop("engine"), ref.pop("engine")) == ("native", "reference")
+        assert native == ref and len(native["trace"]) > 3
+
+
+def test_the_luck_analyst_s_games_are_stepped_natively_with_the_reference_s_estimates():
+    """``analyze --luck``'s games (``equity_game``): stepped natively, the analyst reading the
+    table's reference twin, the same decision points, estimates and chance flags."""
+    from recycle.study.equity import equity_game
+
+    g = recycle.load(GAMES / "schwimmen.rcy")
+    for specs in (["random"] * g.nplayers, ["ismcts:6"] + ["random"] * (g.nplayers - 1)):
+        native = equity_game(g, specs, 3, rollouts=2)
+        ref = equity_game(g, specs, 3, rollouts=2, engine="reference")
+        assert (native.pop("engine"), ref.pop("engine")) == ("native", "reference")
+        assert native == ref and len(native["points"]) > 3
+
+
+def test_the_information_value_s_seat_games_are_stepped_natively_alike(monkeypatch):
+    """``analyze --information``'s games with a seat seeing hidden locations: native tables (the
+    seat reads the twin's live observation), the same wins as on the reference interpreter."""
+    from recycle.study import information
+
+    g = recycle.load(GAMES / "schwimmen.rcy")
+    real, engines = recycle.PreparedGame.play, []
+
+    def played(force):
+        def play(self, *a, **k):
+            if force:
+                k["engine"] = force
+            r = real(self, *a, **k)
+            engines.append(r.engine)
+            return r
+
+        monkeypatch.setattr(recycle.PreparedGame, "play", play)
+        return [information.seat_game(g, 0, 6, (5,), ["random"] * g.nplayers, sd, 100_000) for sd in range(3)]
+
+    native = played(None)
+    assert engines == ["native"] * 3
+    ref = played("reference")
+    assert engines[3:] == ["reference"] * 3
+    assert [w for w, _ in native] == [w for w, _ in ref]
