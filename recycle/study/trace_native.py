@@ -2,7 +2,7 @@
 
 A traced game reads, at every decision, what the reference interpreter's live state holds: the
 player to move, the count of options, every player's ``scoring`` value now (None where it cannot
-be evaluated yet) and the stage stack (for the turns of each stage, ``analysis.TurnCounter``).
+be evaluated yet) and the stage stack (for the turns of each stage, ``turns.TurnCounter``).
 Natively the game is started *traced* (``stepped.start(trace=True)``): at each stop the module's
 ``score_now`` works the scoring out into the counters' tail (1 and the scores; 2 where a rule
 breaks, the reference's ``RecycleRuntimeError``; 3 where native code cannot say) and leaves the
