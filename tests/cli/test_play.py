@@ -82,6 +82,7 @@ def replay(path):
 # -- through a real terminal ----------------------------------------------------------------
 
 
+@pytest.mark.slow  # (3-4 s: the fast suite must stay under 5 minutes on 2 cores)
 def test_a_whole_game_of_schwimmen_through_a_terminal(tmp_path):
     out = tmp_path / "swim.json"
     child = spawn(SCHWIMMEN, "--deal", "2", "--players", "random", "--record", str(out))
@@ -406,7 +407,7 @@ class CheckingTerminal(Terminal):
         (SCHWIMMEN, 1, ["h", "r", "2", "u", "x"], 20),
         (HEARTS, 3, ["r", "h", "5", "u", "3"], 20),
         # an option that draws from the stock and discards from the hand once named the drawn cards
-        pytest.param(str(CORPUS / "Coup4.rcy"), 0, [], 10, marks=requires_corpus()),
+        pytest.param(str(CORPUS / "Coup4.rcy"), 0, [], 10, marks=[requires_corpus(), pytest.mark.slow]),  # 5 s
     ],
 )
 def test_no_card_hidden_from_the_seat_is_ever_printed(path, seat, keys, prompts):

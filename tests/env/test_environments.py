@@ -168,7 +168,7 @@ def _pyspiel():
         (SCHWIMMEN, 5, "rules"),
         (SCHWIMMEN, 5, "seed"),
         pytest.param(HEARTS, 1, "seed", marks=pytest.mark.slow),  # a match of many deals: 10 s
-        (CORPUS / "Hearts4.rcy", 3, "rules"),
+        pytest.param(CORPUS / "Hearts4.rcy", 3, "rules", marks=pytest.mark.slow),  # 5 s (natively stepped)
         (CORPUS / "Hearts4.rcy", 3, "seed"),
     ],
     ids=["schwimmen", "schwimmen-seed", "hearts-seed", "corpus-Hearts4", "corpus-Hearts4-seed"],

@@ -29,6 +29,7 @@ def start(client, **body) -> str:
     return r.json()["job"]
 
 
+@pytest.mark.slow  # (3-4 s: the fast suite must stay under 5 minutes on 2 cores)
 def test_a_page_is_built_and_served_from_memory(served):
     from recycle.studio.study import PAGE_CSP
 

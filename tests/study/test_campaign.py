@@ -207,6 +207,7 @@ def test_a_sigkilled_worker_gives_the_same_tables(tmp_path, reference):
     assert tables(tmp_path / "k.duckdb") == reference
 
 
+@pytest.mark.slow  # (3-4 s: the fast suite must stay under 5 minutes on 2 cores)
 def test_a_killed_campaign_resumes_to_the_same_tables(tmp_path, reference):
     plan = _folder(tmp_path, PLAN.replace("chunk = 4", "chunk = 1"))  # 48 chunks: time to kill it midway
     db = tmp_path / "r.duckdb"

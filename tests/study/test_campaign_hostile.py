@@ -350,6 +350,7 @@ def test_dollars_in_a_game_files_name_reach_the_plots_as_text(tmp_path):
     assert sorted(p.name for p in (tmp_path / "plots").iterdir()) == [f"{MARKUP}-branching.png", f"{MARKUP}-scores.png"]
 
 
+@pytest.mark.slow  # (3-4 s: the fast suite must stay under 5 minutes on 2 cores)
 def test_dollars_in_a_plans_names_reach_the_report_plots_as_text(tmp_path):
     from recycle.study.plots import plot_text
 
