@@ -156,8 +156,6 @@ class NativeRulesCore(_STEP.Core if _STEP is not None else object):  # type: ign
         self.spec, self.ns = spec, ns
         self.v = _views(ns, at, len(spec.game.card_attrs), spec.num_actions)
         self.fv = self.v.fast
-        self.outs = None
-        self.replay = None
         self.actions: list[int] = []
         self.cache: dict = {}
         self._twin = None

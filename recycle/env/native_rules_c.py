@@ -47,9 +47,7 @@ def _load():
     chosen = best or fast  # (gcc where there is one: this file is built once, not per game)
     if chosen is None:
         return None
-    name, command = chosen
-    if name == "gcc-O0":
-        command = [command[0]]
+    command = chosen[1]
     source = resources.files(__package__).joinpath(MODULE + ".c").read_text(encoding="ascii")
     key = hashlib.sha256(
         "\0".join(

@@ -43,7 +43,7 @@ typedef struct {
 
 #define TERMINAL (-4)
 #define CHANCE (-1)
-#define NODE_CARD 1
+#define NODE_CARD 1 /* as recycle/native/runtime_chance.py NODE_CARD (a card node: its outcomes are cards) */
 
 static PyTypeObject *core_type;   /* NativeRulesCore, the Python class (install) */
 static PyObject *fallback_apply;  /* NativeRulesState._py_apply_action */
